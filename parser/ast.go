@@ -1,0 +1,135 @@
+package parser
+
+// File is one parsed configuration file. Src is kept whole: every range in
+// the tree points into it, so a printer can reproduce the file byte for byte
+// and a formatter can keep what it does not understand.
+type File struct {
+	// Path is the file's path as the loader resolved it (absolute when it
+	// came from disk through a Loader).
+	Path string
+	// Src is the file's text. Non-UTF-8 bytes are kept as they are.
+	Src string
+	// Directives are the top-level directives in source order.
+	Directives []*Directive
+	// Comments are the top-level comments in source order, including those
+	// that fall between the words of a top-level directive.
+	Comments []*Comment
+	// Diagnostics are the syntax errors found in this file alone.
+	Diagnostics []*Diagnostic
+	// FromDump names the "nginx -T" dump this file was cut from, if any.
+	FromDump string
+
+	lines lineIndex
+}
+
+// Word is one token: a directive name or an argument.
+type Word struct {
+	// Value is the token as nginx sees it: quotes removed and the escapes
+	// nginx resolves (\" \' \\ \t \r \n) applied.
+	Value string
+	// Range covers the raw text, quotes included.
+	Range Range
+	// Quote is '"' or '\'' for a quoted token, 0 otherwise.
+	Quote byte
+	// Unterminated is set on a quoted token cut short by the end of input.
+	Unterminated bool
+}
+
+// Raw returns the token's text as written in f.
+func (w Word) Raw(f *File) string { return f.Src[w.Range.Start:w.Range.End] }
+
+// Comment is a "#" comment. Text excludes the "#" and the line ending.
+type Comment struct {
+	Range Range
+	Text  string
+}
+
+// Directive is one statement: a name, arguments and either ";" or a block.
+type Directive struct {
+	Name Word
+	Args []Word
+	// Block is the "{ ... }" body, nil for a simple directive and for a raw
+	// block (see RawBlock).
+	Block *Block
+	// RawBlock is set for directives such as "content_by_lua_block" whose
+	// body is not nginx syntax: the body text is the last argument, and
+	// LBrace/RBrace locate the braces.
+	RawBlock bool
+	// LBrace and RBrace are the offsets of the braces of Block or of a raw
+	// block; -1 when absent (RBrace is -1 when the file ended first).
+	LBrace, RBrace int
+	// Semicolon is the offset of the terminating ";", -1 when absent.
+	Semicolon int
+	// Unterminated is set when the directive was cut short by a syntax
+	// error: a "}" or the end of the file came before ";" or "{".
+	Unterminated bool
+	// Parent is the directive whose block holds this one, nil at the top
+	// of a file (an included file's top level has no parent here; the
+	// include graph links files).
+	Parent *Directive
+	// File is the file the directive is written in.
+	File *File
+	// Leading are the comments on the lines directly above the directive;
+	// Trailing is a comment on the same line after it.
+	Leading  []*Comment
+	Trailing *Comment
+	// Includes lists, for an "include" directive, the files it pulled in
+	// (set by a Loader; empty for a missing file or a glob with no match).
+	Includes []*File
+}
+
+// Block is the body of a block directive.
+type Block struct {
+	Directives []*Directive
+	// Comments are the comments inside the braces, in source order.
+	Comments []*Comment
+}
+
+// Range returns the directive's extent: from its name to its ";" or the
+// closing "}" of its block, whichever ends it.
+func (d *Directive) Range() Range {
+	r := d.Name.Range
+	switch {
+	case d.RBrace >= 0:
+		r.End = d.RBrace + 1
+	case d.Semicolon >= 0:
+		r.End = d.Semicolon + 1
+	case d.LBrace >= 0:
+		r.End = d.LBrace + 1
+	case len(d.Args) > 0:
+		r.End = d.Args[len(d.Args)-1].Range.End
+	}
+	return r
+}
+
+// HeadRange returns the range of the name and arguments, without the block.
+func (d *Directive) HeadRange() Range {
+	r := d.Name.Range
+	if len(d.Args) > 0 && !d.RawBlock {
+		r.End = d.Args[len(d.Args)-1].Range.End
+	}
+	return r
+}
+
+// Line returns the 1-based line of the directive's name.
+func (d *Directive) Line() int { return d.File.Line(d.Name.Range.Start) }
+
+// ArgValues returns the argument values as strings.
+func (d *Directive) ArgValues() []string {
+	out := make([]string, len(d.Args))
+	for i, a := range d.Args {
+		out[i] = a.Value
+	}
+	return out
+}
+
+// Children returns the directives of the block, or nil.
+func (d *Directive) Children() []*Directive {
+	if d.Block == nil {
+		return nil
+	}
+	return d.Block.Directives
+}
+
+// Is reports whether the directive is named name.
+func (d *Directive) Is(name string) bool { return d.Name.Value == name }

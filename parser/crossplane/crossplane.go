@@ -1,0 +1,276 @@
+// Package crossplane renders a parsed configuration as the JSON payload of
+// NGINX's crossplane tools (crossplane parse), so nginx-lint can stand in
+// for them in scripts that consume that format.
+package crossplane
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/nginx-lint/nginx-lint/parser"
+)
+
+// Payload is crossplane's top-level object.
+type Payload struct {
+	Status string         `json:"status"`
+	Errors []PayloadError `json:"errors"`
+	Config []ConfigFile   `json:"config"`
+}
+
+// PayloadError is an error in the top-level list, which names its file.
+type PayloadError struct {
+	File  string `json:"file"`
+	Error string `json:"error"`
+	Line  *int   `json:"line"`
+}
+
+// ConfigFile is one parsed file.
+type ConfigFile struct {
+	File   string        `json:"file"`
+	Status string        `json:"status"`
+	Errors []ConfigError `json:"errors"`
+	Parsed []Directive   `json:"parsed"`
+}
+
+// ConfigError is an error in a file's own list.
+type ConfigError struct {
+	Error string `json:"error"`
+	Line  *int   `json:"line"`
+}
+
+// Directive is one statement; comments appear as directives named "#".
+type Directive struct {
+	Directive string       `json:"directive"`
+	Line      int          `json:"line"`
+	Args      []string     `json:"args"`
+	Includes  *[]int       `json:"includes,omitempty"`
+	Block     *[]Directive `json:"block,omitempty"`
+	Comment   *string      `json:"comment,omitempty"`
+}
+
+// Options mirror crossplane's parse flags.
+type Options struct {
+	// SingleFile leaves include directives unexpanded (--single-file).
+	SingleFile bool
+	// IncludeComments emits comments as "#" directives (--include-comments).
+	IncludeComments bool
+	// Check, when set, is asked about each directive; a non-empty message
+	// makes it an error and drops the directive, as crossplane's analyzer
+	// does for unknown argument counts.
+	Check func(d *parser.Directive, context []string) string
+}
+
+// Build turns a loaded configuration into a payload. Files are listed in
+// crossplane's order: the main file, then included files in the order their
+// include directives are met, file by file.
+func Build(c *parser.Config, opts Options) *Payload {
+	files := []*parser.File{c.Main}
+	index := map[*parser.File]int{c.Main: 0}
+	if !opts.SingleFile {
+		for i := 0; i < len(files); i++ {
+			visitIncludes(files[i].Directives, func(d *parser.Directive) {
+				for _, f := range d.Includes {
+					if _, ok := index[f]; !ok {
+						index[f] = len(files)
+						files = append(files, f)
+					}
+				}
+			})
+		}
+	}
+	loaderErrs := map[*parser.File][]*parser.Diagnostic{}
+	for _, d := range c.Diagnostics {
+		loaderErrs[d.File] = append(loaderErrs[d.File], d)
+	}
+
+	p := &Payload{Status: "ok", Errors: []PayloadError{}, Config: []ConfigFile{}}
+	for _, f := range files {
+		b := &builder{f: f, opts: opts, index: index}
+		cf := ConfigFile{File: f.Path, Status: "ok", Errors: []ConfigError{}}
+		cf.Parsed = b.directives(f.Directives, f.Comments, c.Context)
+		for _, d := range f.Diagnostics {
+			if d.Name == parser.NameSyntax && !isAfterQuote(d) && !cutsStatement(d) {
+				b.errorAt(d.Start().Line, d.Message)
+			}
+		}
+		for _, d := range loaderErrs[f] {
+			b.errorAt(d.Start().Line, d.Message)
+		}
+		for _, e := range b.errs {
+			cf.Status = "failed"
+			cf.Errors = append(cf.Errors, e)
+			p.Status = "failed"
+			p.Errors = append(p.Errors, PayloadError{File: f.Path, Error: e.Error, Line: e.Line})
+		}
+		p.Config = append(p.Config, cf)
+	}
+	return p
+}
+
+// isAfterQuote reports whether d is nginx's complaint about a character
+// glued to a closing quote, which crossplane accepts silently by starting
+// a new argument there.
+func isAfterQuote(d *parser.Diagnostic) bool {
+	if !strings.HasPrefix(d.Message, "unexpected \"") || d.File == nil || d.Range.Start == 0 {
+		return false
+	}
+	prev := d.File.Src[d.Range.Start-1]
+	return prev == '"' || prev == '\''
+}
+
+// cutsStatement reports whether d is nginx's `unexpected "}"` for a "}" that
+// cut a statement short; crossplane reports that statement as not
+// terminated instead.
+func cutsStatement(d *parser.Diagnostic) bool {
+	if d.Message != `unexpected "}"` || d.File == nil {
+		return false
+	}
+	before := strings.TrimRight(d.File.Src[:d.Range.Start], " \t\r\n")
+	if before == "" {
+		return false
+	}
+	switch before[len(before)-1] {
+	case ';', '{', '}':
+		return false
+	}
+	return true
+}
+
+type builder struct {
+	f     *parser.File
+	opts  Options
+	index map[*parser.File]int
+	errs  []ConfigError
+}
+
+func (b *builder) errorAt(line int, msg string) {
+	l := line
+	b.errs = append(b.errs, ConfigError{Error: fmt.Sprintf("%s in %s:%d", msg, b.f.Path, line), Line: &l})
+}
+
+func (b *builder) directives(dirs []*parser.Directive, comments []*parser.Comment, context []string) []Directive {
+	out := []Directive{}
+	ci := 0
+	emitComment := func(c *parser.Comment, line int) {
+		if !b.opts.IncludeComments {
+			return
+		}
+		// crossplane drops a backslash that ends a comment line.
+		text := strings.TrimSuffix(c.Text, "\\")
+		out = append(out, Directive{Directive: "#", Line: line, Args: []string{}, Comment: &text})
+	}
+	for _, d := range dirs {
+		start := d.Name.Range.Start
+		for ci < len(comments) && comments[ci].Range.Start < start {
+			emitComment(comments[ci], b.f.Line(comments[ci].Range.Start))
+			ci++
+		}
+		line := d.Line()
+		if x, ok := b.directive(d, line, context); ok {
+			out = append(out, x)
+		}
+		// crossplane gives comments met between a directive's words the
+		// directive's line and lists them after it.
+		end := d.HeadRange().End
+		switch {
+		case d.Semicolon >= 0:
+			end = d.Semicolon
+		case d.LBrace >= 0:
+			end = d.LBrace
+		}
+		for ci < len(comments) && comments[ci].Range.Start < end {
+			emitComment(comments[ci], line)
+			ci++
+		}
+	}
+	for ; ci < len(comments); ci++ {
+		emitComment(comments[ci], b.f.Line(comments[ci].Range.Start))
+	}
+	return out
+}
+
+func (b *builder) directive(d *parser.Directive, line int, context []string) (Directive, bool) {
+	name := d.Name.Value
+	if d.Unterminated && d.Block == nil && !d.RawBlock && d.Semicolon < 0 {
+		if d.RBrace < 0 && d.LBrace < 0 {
+			b.errorAt(line, fmt.Sprintf("directive %q is not terminated by \";\"", name))
+		}
+		return Directive{}, false
+	}
+	if b.opts.Check != nil {
+		if msg := b.opts.Check(d, context); msg != "" {
+			b.errorAt(line, msg)
+			return Directive{}, false
+		}
+	}
+	if d.Name.Quote != 0 {
+		name = value(d.File, d.Name)
+	}
+	x := Directive{Directive: name, Line: line, Args: args(d)}
+	if name == "include" && !b.opts.SingleFile {
+		inc := []int{}
+		for _, f := range d.Includes {
+			if i, ok := b.index[f]; ok {
+				inc = append(inc, i)
+			}
+		}
+		x.Includes = &inc
+	}
+	if d.Block != nil {
+		inner := b.directives(d.Block.Directives, d.Block.Comments, append(context[:len(context):len(context)], name))
+		x.Block = &inner
+	}
+	return x, true
+}
+
+// args returns the argument values, with crossplane's one liberty: the
+// parentheses around an "if" condition are dropped.
+func args(d *parser.Directive) []string {
+	out := make([]string, 0, len(d.Args))
+	for _, a := range d.Args {
+		out = append(out, value(d.File, a))
+	}
+	if d.Name.Value == "if" && len(out) > 0 {
+		out[0] = strings.TrimPrefix(out[0], "(")
+		if out[0] == "" {
+			out = out[1:]
+		}
+		if n := len(out); n > 0 {
+			out[n-1] = strings.TrimSuffix(out[n-1], ")")
+			if out[n-1] == "" {
+				out = out[:n-1]
+			}
+		}
+	}
+	return out
+}
+
+// value renders a word as crossplane does, which differs from nginx: only
+// an escaped quote of the enclosing kind is unescaped, every other
+// backslash sequence (\n, \t, \\) stays as written.
+func value(f *parser.File, w parser.Word) string {
+	raw := w.Raw(f)
+	if w.Quote == 0 || w.Range.Len() < 2 {
+		return raw
+	}
+	inner := raw[1:]
+	if !w.Unterminated {
+		inner = inner[:len(inner)-1]
+	}
+	if !strings.Contains(inner, "\\") {
+		return inner
+	}
+	q := string(w.Quote)
+	return strings.ReplaceAll(inner, "\\"+q, q)
+}
+
+func visitIncludes(dirs []*parser.Directive, fn func(*parser.Directive)) {
+	for _, d := range dirs {
+		if d.Name.Value == "include" {
+			fn(d)
+		}
+		if d.Block != nil {
+			visitIncludes(d.Block.Directives, fn)
+		}
+	}
+}

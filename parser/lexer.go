@@ -1,0 +1,397 @@
+package parser
+
+import (
+	"strings"
+)
+
+// terminator says what ended a statement read by the lexer, mirroring the
+// return codes of nginx's ngx_conf_read_token.
+type terminator uint8
+
+const (
+	termSemicolon terminator = iota // ";": NGX_OK
+	termLBrace                      // "{": NGX_CONF_BLOCK_START
+	termRBrace                      // "}": NGX_CONF_BLOCK_DONE
+	termEOF                         // end of input: NGX_CONF_FILE_DONE
+)
+
+// maxTokenLen is nginx's NGX_CONF_BUFFER: a single token that fills the
+// whole read buffer is rejected with "too long parameter".
+const maxTokenLen = 4096
+
+// lexer splits nginx configuration text into statements the way
+// ngx_conf_read_token in src/core/ngx_conf_file.c does: a statement is the
+// list of words up to a ";", "{" or "}". Unlike nginx it does not stop at
+// the first error: it reports and recovers, so one typo does not hide the
+// rest of the file.
+type lexer struct {
+	src   string
+	pos   int
+	lines lineIndex
+
+	// Scratch for the words of the statement being read; the parser copies
+	// them out, so one backing array serves the whole file.
+	words []Word
+
+	comments []*Comment
+	errs     []*Diagnostic
+	file     *File
+}
+
+func newLexer(f *File) *lexer {
+	lx := &lexer{src: f.Src, file: f}
+	// Pre-size the line index from a cheap count so it grows once.
+	lx.lines = make(lineIndex, 1, strings.Count(f.Src, "\n")+1)
+	return lx
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
+
+// statement reads the words of the next statement and what ended it.
+// termAt is the offset of the terminating character (len(src) at EOF).
+func (lx *lexer) statement() (words []Word, term terminator, termAt int) {
+	lx.words = lx.words[:0]
+	src := lx.src
+	for {
+		// Between tokens: skip whitespace, take comments and punctuation.
+		for lx.pos < len(src) {
+			c := src[lx.pos]
+			if !isSpace(c) {
+				break
+			}
+			if c == '\n' {
+				lx.lines = append(lx.lines, lx.pos+1)
+			}
+			lx.pos++
+		}
+		if lx.pos >= len(src) {
+			if len(lx.words) > 0 {
+				lx.errorf(len(src), len(src), "unexpected end of file, expecting \";\" or \"}\"")
+			}
+			return lx.words, termEOF, len(src)
+		}
+		start := lx.pos
+		switch src[start] {
+		case ';', '{':
+			lx.pos++
+			if len(lx.words) == 0 {
+				if src[start] == ';' {
+					lx.errorf(start, start+1, "unexpected \";\"")
+					continue
+				}
+				lx.errorf(start, start+1, "unexpected \"{\"")
+				return lx.words, termLBrace, start
+			}
+			if src[start] == '{' {
+				return lx.words, termLBrace, start
+			}
+			return lx.words, termSemicolon, start
+		case '}':
+			lx.pos++
+			if len(lx.words) != 0 {
+				lx.errorf(start, start+1, "unexpected \"}\"")
+			}
+			return lx.words, termRBrace, start
+		case '#':
+			lx.comment()
+			continue
+		}
+		term, ended := lx.word()
+		if ended {
+			return lx.words, term, lx.pos - 1
+		}
+	}
+}
+
+// comment reads a comment from '#' to the end of the line.
+func (lx *lexer) comment() {
+	start := lx.pos
+	end := strings.IndexByte(lx.src[start:], '\n')
+	if end < 0 {
+		end = len(lx.src)
+	} else {
+		end += start
+	}
+	text := lx.src[start+1 : end]
+	text = strings.TrimSuffix(text, "\r")
+	lx.comments = append(lx.comments, &Comment{Range: Range{start, end}, Text: text})
+	lx.pos = end
+}
+
+// word reads one token starting at lx.pos, which is not whitespace, '#',
+// ';', '{' or '}'. It appends the token to lx.words. When the character that
+// ended the token also ends the statement (";" or "{" right after an unquoted
+// word, or after a closing quote), ended is true and term says which.
+func (lx *lexer) word() (term terminator, ended bool) {
+	src := lx.src
+	start := lx.pos
+	var quote byte
+	i := start
+	escaped := false // the word holds a backslash that needs unescaping
+	switch src[i] {
+	case '"', '\'':
+		quote = src[i]
+		i++
+	}
+	variable := false
+	for ; i < len(src); i++ {
+		c := src[i]
+		if c == '\n' && quote != 0 {
+			// Quoted tokens may span lines; unquoted ones end here and
+			// leave the newline to the caller.
+			lx.lines = append(lx.lines, i+1)
+		}
+		if c == '\\' {
+			// The next character is taken literally, even a newline.
+			escaped = true
+			i++
+			if i < len(src) && src[i] == '\n' {
+				lx.lines = append(lx.lines, i+1)
+			}
+			variable = false
+			continue
+		}
+		if quote != 0 {
+			if c == quote {
+				lx.pos = i + 1
+				lx.addWord(start, i+1, quote, escaped)
+				return lx.afterQuote()
+			}
+			continue
+		}
+		if c == '{' && variable {
+			// "${name}": the brace belongs to the variable, not a block.
+			continue
+		}
+		variable = c == '$'
+		if isSpace(c) {
+			lx.addWord(start, i, 0, escaped)
+			lx.pos = i
+			return 0, false
+		}
+		if c == ';' || c == '{' {
+			lx.addWord(start, i, 0, escaped)
+			lx.pos = i + 1
+			if c == ';' {
+				return termSemicolon, true
+			}
+			return termLBrace, true
+		}
+	}
+	// End of input inside the token: nginx reports it once the statement
+	// is cut short.
+	if i > len(src) {
+		i = len(src)
+	}
+	lx.pos = i
+	if quote != 0 {
+		lx.addWord(start, i, quote, escaped)
+		lx.words[len(lx.words)-1].Unterminated = true
+	} else {
+		lx.addWord(start, i, 0, escaped)
+	}
+	return 0, false
+}
+
+// afterQuote checks the character that follows a closing quote. nginx
+// requires whitespace, ";" or "{" there (or ")" for "if" conditions), and
+// rejects anything else with `unexpected "X"`. We report the same error and
+// then read the character as the start of a new token, which is also how
+// crossplane splits `"a"b` into two arguments.
+func (lx *lexer) afterQuote() (terminator, bool) {
+	if lx.pos >= len(lx.src) {
+		return 0, false
+	}
+	c := lx.src[lx.pos]
+	switch {
+	case isSpace(c):
+		return 0, false
+	case c == ';':
+		lx.pos++
+		return termSemicolon, true
+	case c == '{':
+		lx.pos++
+		return termLBrace, true
+	case c == ')':
+		return 0, false
+	}
+	lx.errorf(lx.pos, lx.pos+1, "unexpected %q", charString(c))
+	return 0, false
+}
+
+// charString renders one byte for a message the way nginx's "%c" would,
+// but keeps invalid UTF-8 readable.
+func charString(c byte) string {
+	if c < 0x80 {
+		return string(rune(c))
+	}
+	return "\\x" + string("0123456789abcdef"[c>>4]) + string("0123456789abcdef"[c&15])
+}
+
+// addWord records the token src[start:end], where end excludes the
+// terminating character; for quoted words it includes the closing quote.
+func (lx *lexer) addWord(start, end int, quote byte, escaped bool) {
+	inner := lx.src[start:end]
+	if quote != 0 {
+		inner = inner[1:]
+		if len(inner) > 0 && inner[len(inner)-1] == quote && end > start+1 {
+			inner = inner[:len(inner)-1]
+		}
+	}
+	val := inner
+	if escaped {
+		val = unescape(inner)
+	}
+	if end-start >= maxTokenLen {
+		lx.errorf(start, start+1, "too long parameter, probably missing terminating %s character", quoteName(quote))
+	}
+	lx.words = append(lx.words, Word{Value: val, Range: Range{start, end}, Quote: quote})
+}
+
+func quoteName(q byte) string {
+	switch q {
+	case '"':
+		return `"\""`
+	case '\'':
+		return `"'"`
+	}
+	return `";"`
+}
+
+// unescape applies the escapes nginx resolves in every token: \" \' \\
+// become the character, \t \r \n become control characters, and any other
+// backslash stays as written (so regexes keep "\d").
+func unescape(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '\\' && i+1 < len(s) {
+			switch s[i+1] {
+			case '"', '\'', '\\':
+				b.WriteByte(s[i+1])
+				i++
+				continue
+			case 't':
+				b.WriteByte('\t')
+				i++
+				continue
+			case 'r':
+				b.WriteByte('\r')
+				i++
+				continue
+			case 'n':
+				b.WriteByte('\n')
+				i++
+				continue
+			}
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// rawBlock reads the body of a "*_by_lua_block { ... }" directive after its
+// "{" the way lua-nginx-module's own reader does: Lua strings, long brackets
+// and comments may contain braces, so only a "}" outside them, at nesting
+// depth zero, ends the block. It returns the body range and the offset of
+// the closing "}" (-1 when the input ends first).
+func (lx *lexer) rawBlock() (body Range, rbrace int) {
+	src := lx.src
+	start := lx.pos
+	depth := 0
+	i := start
+	nl := func(j int) {
+		if src[j] == '\n' {
+			lx.lines = append(lx.lines, j+1)
+		}
+	}
+	for i < len(src) {
+		c := src[i]
+		switch {
+		case c == '\n':
+			nl(i)
+			i++
+		case c == '{':
+			depth++
+			i++
+		case c == '}':
+			if depth == 0 {
+				lx.pos = i + 1
+				return Range{start, i}, i
+			}
+			depth--
+			i++
+		case c == '"' || c == '\'':
+			i++
+			for i < len(src) && src[i] != c {
+				if src[i] == '\\' && i+1 < len(src) {
+					i++
+				}
+				if src[i] == '\n' {
+					nl(i)
+				}
+				i++
+			}
+			i++
+		case c == '-' && i+1 < len(src) && src[i+1] == '-':
+			i += 2
+			if lvl, ok := longBracket(src, i); ok {
+				i = lx.skipLong(i, lvl)
+				continue
+			}
+			for i < len(src) && src[i] != '\n' {
+				i++
+			}
+		case c == '[':
+			if lvl, ok := longBracket(src, i); ok {
+				i = lx.skipLong(i, lvl)
+				continue
+			}
+			i++
+		default:
+			i++
+		}
+	}
+	lx.pos = len(src)
+	return Range{start, len(src)}, -1
+}
+
+// longBracket reports whether src[i:] opens a Lua long bracket "[==[" and
+// its level (the number of "=").
+func longBracket(src string, i int) (int, bool) {
+	if i >= len(src) || src[i] != '[' {
+		return 0, false
+	}
+	j := i + 1
+	for j < len(src) && src[j] == '=' {
+		j++
+	}
+	if j < len(src) && src[j] == '[' {
+		return j - i - 1, true
+	}
+	return 0, false
+}
+
+// skipLong skips a long bracket opened at src[i] with the given level and
+// returns the offset after its close (or the end of input).
+func (lx *lexer) skipLong(i, level int) int {
+	src := lx.src
+	closing := "]" + strings.Repeat("=", level) + "]"
+	open := i + level + 2
+	k := strings.Index(src[open:], closing)
+	end := len(src)
+	if k >= 0 {
+		end = open + k + len(closing)
+	}
+	for j := i; j < end; j++ {
+		if src[j] == '\n' {
+			lx.lines = append(lx.lines, j+1)
+		}
+	}
+	return end
+}
+
+func (lx *lexer) errorf(start, end int, msg string, args ...any) {
+	lx.errs = append(lx.errs, newSyntaxError(lx.file, Range{start, end}, msg, args...))
+}

@@ -1,0 +1,288 @@
+package parser
+
+import (
+	"errors"
+	"fmt"
+	"hash/maphash"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// FileSystem is where a Loader reads files. The language server lays unsaved
+// editor buffers over the disk with an Overlay; tests use in-memory files.
+type FileSystem interface {
+	ReadFile(path string) ([]byte, error)
+	// Glob returns the sorted paths matching pattern, as glob(3) does.
+	Glob(pattern string) ([]string, error)
+}
+
+// OSFS reads the real file system.
+type OSFS struct{}
+
+// ReadFile reads a file from disk.
+func (OSFS) ReadFile(path string) ([]byte, error) { return os.ReadFile(path) }
+
+// Glob expands a pattern on disk. Like glob(3), and unlike filepath.Glob,
+// a wildcard does not match a leading "." in a file name.
+func (OSFS) Glob(pattern string) ([]string, error) {
+	m, err := filepath.Glob(pattern)
+	if err != nil {
+		return nil, err
+	}
+	return dropHidden(pattern, m), nil
+}
+
+func dropHidden(pattern string, matches []string) []string {
+	if strings.HasPrefix(filepath.Base(pattern), ".") {
+		return matches
+	}
+	out := matches[:0]
+	for _, p := range matches {
+		if !strings.HasPrefix(filepath.Base(p), ".") {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Overlay is a FileSystem whose Files (keyed by clean absolute path) hide
+// the files of Base. A nil Base means the overlay is all there is, as for an
+// "nginx -T" dump.
+type Overlay struct {
+	Base  FileSystem
+	Files map[string][]byte
+}
+
+// ReadFile returns the overlay's copy of path, or Base's.
+func (o *Overlay) ReadFile(path string) ([]byte, error) {
+	if b, ok := o.Files[filepath.Clean(path)]; ok {
+		return b, nil
+	}
+	if o.Base == nil {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: fs.ErrNotExist}
+	}
+	return o.Base.ReadFile(path)
+}
+
+// Glob merges the overlay's matching paths with Base's.
+func (o *Overlay) Glob(pattern string) ([]string, error) {
+	seen := map[string]bool{}
+	var out []string
+	if o.Base != nil {
+		m, err := o.Base.Glob(pattern)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range m {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	for p := range o.Files {
+		if ok, _ := filepath.Match(pattern, p); ok && !seen[p] {
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
+	return dropHidden(pattern, out), nil
+}
+
+// Config is a main configuration with every file it includes.
+type Config struct {
+	// Prefix is the directory relative include paths resolve against.
+	Prefix string
+	// Main is the file the load started from.
+	Main *File
+	// Files lists every parsed file once, Main first, then in the order
+	// they were first included.
+	Files []*File
+	// Diagnostics are the loader's findings: missing includes and cycles.
+	// Syntax errors live in each File.
+	Diagnostics []*Diagnostic
+	// Context names the blocks a fragment was loaded inside (for example
+	// ["http", "server"]); empty for a main configuration.
+	Context []string
+}
+
+// AllDiagnostics returns the syntax errors of every file and the loader's
+// findings, ordered by file and position.
+func (c *Config) AllDiagnostics() []*Diagnostic {
+	var out []*Diagnostic
+	for _, f := range c.Files {
+		out = append(out, f.Diagnostics...)
+	}
+	out = append(out, c.Diagnostics...)
+	sortDiagnostics(out)
+	return out
+}
+
+// Loader parses a main file and the files it includes. A Loader keeps
+// every parsed file keyed by path and content, so reloading after one
+// buffer changed re-parses only that file.
+type Loader struct {
+	// FS is where files are read; nil means the disk.
+	FS FileSystem
+	// Prefix is nginx's configuration prefix; relative include paths
+	// resolve against it. Empty means the main file's directory, as nginx
+	// does when started with -c.
+	Prefix string
+	// Kinds enables the parser checks that need directive knowledge.
+	Kinds DirectiveKinds
+
+	cache map[string]cachedFile
+	seed  maphash.Seed
+}
+
+type cachedFile struct {
+	sum       uint64
+	ancestors string
+	file      *File
+}
+
+// Load parses the file at path and everything it includes. The error is
+// non-nil only when the main file cannot be read.
+func (l *Loader) Load(path string) (*Config, error) {
+	return l.LoadContext(path, nil)
+}
+
+// LoadContext is Load for a fragment: the file is parsed as if included
+// inside the blocks named by context (outermost first).
+func (l *Loader) LoadContext(path string, context []string) (*Config, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	src, err := l.fs().ReadFile(abs)
+	if err != nil {
+		return nil, err
+	}
+	return l.LoadSource(abs, src, context), nil
+}
+
+// LoadSource is Load for a main file whose text is already in hand (an
+// editor buffer, standard input).
+func (l *Loader) LoadSource(path string, src []byte, context []string) *Config {
+	prefix := l.Prefix
+	if prefix == "" {
+		prefix = filepath.Dir(path)
+	}
+	c := &Config{Prefix: prefix, Context: context}
+	ld := &load{l: l, c: c, seen: map[string]*File{}, open: map[string]bool{}}
+	c.Main = ld.parse(path, src, context)
+	ld.expand(c.Main, context)
+	return c
+}
+
+func (l *Loader) fs() FileSystem {
+	if l.FS == nil {
+		return OSFS{}
+	}
+	return l.FS
+}
+
+// parseCached returns the cached tree for path when its text and context
+// are unchanged, else parses it.
+func (l *Loader) parseCached(path string, src []byte, context []string) *File {
+	if l.cache == nil {
+		l.cache = map[string]cachedFile{}
+		l.seed = maphash.MakeSeed()
+	}
+	sum := maphash.Bytes(l.seed, src)
+	ctx := strings.Join(context, "/")
+	if c, ok := l.cache[path]; ok && c.sum == sum && c.ancestors == ctx && len(c.file.Src) == len(src) {
+		return c.file
+	}
+	f := ParseFile(path, src, &Options{Kinds: l.Kinds, Ancestors: context})
+	l.cache[path] = cachedFile{sum: sum, ancestors: ctx, file: f}
+	return f
+}
+
+// load is the state of one Load call.
+type load struct {
+	l    *Loader
+	c    *Config
+	seen map[string]*File // parsed in this load, by path
+	open map[string]bool  // files being expanded: an include of one is a cycle
+}
+
+func (ld *load) parse(path string, src []byte, context []string) *File {
+	f := ld.l.parseCached(path, src, context)
+	// A cached tree may carry include links from an earlier load; they are
+	// rebuilt below.
+	ld.seen[path] = f
+	ld.c.Files = append(ld.c.Files, f)
+	return f
+}
+
+// expand resolves the include directives of f, depth first, so Files ends up
+// in the order nginx reads them.
+func (ld *load) expand(f *File, context []string) {
+	ld.open[f.Path] = true
+	ld.walk(f.Directives, context)
+	delete(ld.open, f.Path)
+}
+
+func (ld *load) walk(dirs []*Directive, context []string) {
+	for _, d := range dirs {
+		if d.Block != nil {
+			ld.walk(d.Block.Directives, append(context[:len(context):len(context)], d.Name.Value))
+			continue
+		}
+		if d.Name.Value != "include" || len(d.Args) != 1 || d.Unterminated {
+			continue
+		}
+		ld.include(d, context)
+	}
+}
+
+func (ld *load) include(d *Directive, context []string) {
+	d.Includes = d.Includes[:0]
+	arg := d.Args[0]
+	name := arg.Value
+	if !filepath.IsAbs(name) {
+		name = filepath.Join(ld.c.Prefix, name)
+	}
+	var paths []string
+	if strings.ContainsAny(name, "*?[") {
+		m, err := ld.l.fs().Glob(name)
+		if err != nil {
+			ld.report(d, arg.Range, CodeIncludeNotFound, NameIncludeNotFound, fmt.Sprintf("invalid include pattern %q: %v", arg.Value, err))
+			return
+		}
+		paths = m // nginx accepts a pattern that matches nothing
+	} else {
+		paths = []string{filepath.Clean(name)}
+	}
+	for _, p := range paths {
+		if ld.open[p] {
+			ld.report(d, arg.Range, CodeIncludeCycle, NameIncludeCycle, fmt.Sprintf("%q includes itself through %q; nginx would recurse until it fails", p, arg.Value))
+			continue
+		}
+		if f, ok := ld.seen[p]; ok {
+			d.Includes = append(d.Includes, f)
+			continue
+		}
+		src, err := ld.l.fs().ReadFile(p)
+		if err != nil {
+			msg := fmt.Sprintf("cannot open included file %q", p)
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				msg += ": " + pe.Err.Error()
+			}
+			ld.report(d, arg.Range, CodeIncludeNotFound, NameIncludeNotFound, msg)
+			continue
+		}
+		f := ld.parse(p, src, context)
+		d.Includes = append(d.Includes, f)
+		ld.expand(f, context)
+	}
+}
+
+func (ld *load) report(d *Directive, r Range, code, name, msg string) {
+	ld.c.Diagnostics = append(ld.c.Diagnostics, &Diagnostic{
+		File: d.File, Path: d.File.Path, Range: r, Severity: Error, Code: code, Name: name, Message: msg,
+	})
+}

@@ -1,0 +1,372 @@
+package parser
+
+import (
+	"fmt"
+	"strings"
+)
+
+// DirectiveKinds tells the parser what it needs to know about directive
+// names to report the block-structure errors nginx reports ("is not
+// terminated by ;", "has no opening {") and to spot a missing ";". The
+// analyzer's directive table implements it; a nil DirectiveKinds turns
+// those checks off.
+type DirectiveKinds interface {
+	// BlockKind reports whether name opens a block when it appears inside
+	// the blocks named by ancestors (outermost first), and whether name is
+	// a known directive there at all.
+	BlockKind(name string, ancestors []string) (block, known bool)
+}
+
+// Options tunes the parsing of one file.
+type Options struct {
+	// Kinds enables the checks that need directive knowledge.
+	Kinds DirectiveKinds
+	// Ancestors are the block names a fragment is parsed inside, outermost
+	// first (for example ["http", "server"] for a file included in a
+	// server block). Empty for a main configuration.
+	Ancestors []string
+}
+
+// maxDepth bounds block nesting. Real configurations nest a handful of
+// levels; the bound keeps hostile input from exhausting the stack.
+const maxDepth = 256
+
+// ParseFile parses one file's text. It never fails: syntax errors are
+// recorded in the returned File's Diagnostics and parsing resumes after
+// them, so the tree holds everything that could be understood.
+func ParseFile(path string, src []byte, opts *Options) *File {
+	return ParseString(path, string(src), opts)
+}
+
+// ParseString is ParseFile for text already held as a string; the File
+// shares it without copying.
+func ParseString(path, src string, opts *Options) *File {
+	if opts == nil {
+		opts = &Options{}
+	}
+	f := &File{Path: path, Src: src}
+	lx := newLexer(f)
+	b := &builder{lx: lx, f: f, kinds: opts.Kinds}
+	b.stack = append(b.stack, opts.Ancestors...)
+	dirs, comments, _ := b.block(nil, 0, false)
+	f.Directives = dirs
+	f.Comments = comments
+	f.lines = lx.lines
+	f.Diagnostics = append(lx.errs, b.errs...)
+	sortDiagnostics(f.Diagnostics)
+	return f
+}
+
+type builder struct {
+	lx    *lexer
+	f     *File
+	kinds DirectiveKinds
+	errs  []*Diagnostic
+	// stack holds the names of the enclosing blocks, outermost first.
+	stack []string
+	// seenComments counts the lexer's comments already given to a block.
+	seenComments int
+}
+
+func (b *builder) errorf(r Range, msg string, args ...any) *Diagnostic {
+	d := newSyntaxError(b.f, r, msg, args...)
+	b.errs = append(b.errs, d)
+	return d
+}
+
+// block reads directives until the "}" that closes the current block (or the
+// end of input at top level). It returns the offset of that "}", -1 if none.
+func (b *builder) block(parent *Directive, depth int, freeForm bool) (dirs []*Directive, comments []*Comment, rbrace int) {
+	lx := b.lx
+	var prev *Directive
+	prevEnd := -1
+	for {
+		words, term, at := lx.statement()
+		// Comments read along with this statement belong to this block.
+		var fresh []*Comment
+		if n := len(lx.comments); n > b.seenComments {
+			fresh = lx.comments[b.seenComments:n]
+			b.seenComments = n
+			comments = append(comments, fresh...)
+		}
+		var d *Directive
+		if len(words) > 0 {
+			d = b.newDirective(parent, words)
+		}
+		b.attachComments(prev, prevEnd, d, fresh)
+
+		switch term {
+		case termEOF:
+			if d != nil {
+				d.Unterminated = true
+				dirs = append(dirs, d)
+			} else if depth > 0 {
+				b.errorf(Range{at, at}, "unexpected end of file, expecting \"}\"")
+			}
+			return dirs, comments, -1
+
+		case termRBrace:
+			if d != nil {
+				// The lexer has reported `unexpected "}"`.
+				d.Unterminated = true
+				dirs = append(dirs, b.splitMissingSemicolon(d, false)...)
+			}
+			if depth > 0 {
+				return dirs, comments, at
+			}
+			if d == nil {
+				b.errorf(Range{at, at + 1}, "unexpected \"}\"")
+			}
+			prev, prevEnd = nil, at+1
+			continue
+
+		case termSemicolon:
+			d.Semicolon = at
+			ds := b.splitMissingSemicolon(d, false)
+			last := ds[len(ds)-1]
+			if !freeForm && b.kinds != nil {
+				if block, known := b.kinds.BlockKind(last.Name.Value, b.stack); known && block && !isRawBlock(last.Name.Value) {
+					b.errorf(Range{at, at + 1}, "directive %q has no opening \"{\"", last.Name.Value)
+				}
+			}
+			dirs = append(dirs, ds...)
+			prev, prevEnd = last, at+1
+			continue
+		}
+
+		// termLBrace
+		if d == nil {
+			// `unexpected "{"` was reported; keep the braces balanced and
+			// drop what is inside.
+			b.skipBlock()
+			prev, prevEnd = nil, lx.pos
+			continue
+		}
+		d.LBrace = at
+		ds := b.splitMissingSemicolon(d, true)
+		d = ds[len(ds)-1]
+		dirs = append(dirs, ds...)
+		name := d.Name.Value
+		switch {
+		case isRawBlock(name):
+			body, rb := lx.rawBlock()
+			d.RawBlock = true
+			d.RBrace = rb
+			d.Args = append(d.Args, Word{Value: b.f.Src[body.Start:body.End], Range: body})
+			if rb < 0 {
+				d.Unterminated = true
+				b.errorf(Range{len(b.f.Src), len(b.f.Src)}, "unexpected end of file, expecting \"}\"")
+			}
+			prev, prevEnd = d, lx.pos
+			continue
+		case freeForm:
+			// map, types and the like hand their body to a custom handler
+			// that rejects nested blocks.
+			b.errorf(Range{at, at + 1}, "unexpected \"{\"")
+		case b.kinds != nil:
+			if block, known := b.kinds.BlockKind(name, b.stack); known && !block {
+				diag := b.errorf(Range{at, at + 1}, "directive %q is not terminated by \";\"", name)
+				if at > 0 && !isSpace(b.f.Src[at-1]) {
+					// A "{" glued to a word is almost always an unquoted
+					// regex quantifier such as "[0-9]{4}": skip to the ";"
+					// that ends the statement instead of opening a block.
+					diag.Detail = "a \"{\" inside an argument starts a block in nginx; quote the argument that holds it"
+					d.Unterminated = true
+					b.skipStatement()
+					prev, prevEnd = d, lx.pos
+					continue
+				}
+			}
+		}
+		if depth+1 >= maxDepth {
+			b.errorf(d.Name.Range, "blocks nested more than %d deep", maxDepth)
+			b.skipBlock()
+			d.Unterminated = true
+			prev, prevEnd = d, lx.pos
+			continue
+		}
+		d.Block = &Block{}
+		b.stack = append(b.stack, name)
+		d.Block.Directives, d.Block.Comments, d.RBrace = b.block(d, depth+1, freeForm || isFreeForm(name))
+		b.stack = b.stack[:len(b.stack)-1]
+		if d.RBrace < 0 {
+			d.Unterminated = true
+			// The error was reported where the input ended; outer blocks
+			// are unterminated too but need no second message.
+			return dirs, comments, -1
+		}
+		prev, prevEnd = d, d.RBrace+1
+	}
+}
+
+func (b *builder) newDirective(parent *Directive, words []Word) *Directive {
+	d := &Directive{
+		Name:      words[0],
+		Parent:    parent,
+		File:      b.f,
+		LBrace:    -1,
+		RBrace:    -1,
+		Semicolon: -1,
+	}
+	if len(words) > 1 {
+		d.Args = make([]Word, len(words)-1)
+		copy(d.Args, words[1:])
+	}
+	return d
+}
+
+// attachComments gives fresh comments to the directive they describe: a
+// comment on the line where the previous directive ended trails it; one
+// before the new directive's name leads it.
+func (b *builder) attachComments(prev *Directive, prevEnd int, d *Directive, fresh []*Comment) {
+	src := b.f.Src
+	for _, c := range fresh {
+		if prev != nil && prevEnd >= 0 && prevEnd <= c.Range.Start && !strings.Contains(src[prevEnd:c.Range.Start], "\n") {
+			prev.Trailing = c
+			continue
+		}
+		if d != nil && c.Range.Start < d.Name.Range.Start {
+			d.Leading = append(d.Leading, c)
+		}
+	}
+}
+
+// skipBlock consumes statements up to the "}" that balances a "{" already
+// read, without building anything. It iterates rather than recursing, so
+// hostile nesting cannot exhaust the stack.
+func (b *builder) skipBlock() {
+	depth := 1
+	for depth > 0 {
+		_, term, _ := b.lx.statement()
+		switch term {
+		case termLBrace:
+			depth++
+		case termRBrace:
+			depth--
+		case termEOF:
+			return
+		}
+	}
+	b.takeComments()
+}
+
+// skipStatement consumes statements up to the next ";" at this level, or
+// stops before a "}" that would close the enclosing block.
+func (b *builder) skipStatement() {
+	for {
+		words, term, _ := b.lx.statement()
+		switch term {
+		case termSemicolon, termEOF:
+			b.takeComments()
+			return
+		case termRBrace:
+			if len(words) == 0 {
+				// Give the "}" back: it closes the enclosing block.
+				b.lx.pos--
+			}
+			b.takeComments()
+			return
+		}
+	}
+}
+
+// takeComments marks comments read while skipping as seen; they stay in
+// the lexer's list but belong to no block.
+func (b *builder) takeComments() { b.seenComments = len(b.lx.comments) }
+
+// splitMissingSemicolon detects a directive that swallowed the next line's
+// directive because a ";" is missing at the end of a line, as in
+//
+//	listen 80
+//	server_name example.com;
+//
+// nginx reads that as one "listen" with three arguments. When an argument
+// that starts a new line is a directive known in this block, and the
+// directive it would start is also known, the statement is split there and
+// a missing-semicolon error points at the end of the previous line.
+func (b *builder) splitMissingSemicolon(d *Directive, opensBlock bool) []*Directive {
+	if b.kinds == nil || len(d.Args) == 0 || (len(b.stack) > 0 && isFreeForm(b.stack[len(b.stack)-1])) {
+		return []*Directive{d}
+	}
+	src := b.f.Src
+	if firstBlock, known := b.kinds.BlockKind(d.Name.Value, b.stack); !known || firstBlock {
+		return []*Directive{d}
+	}
+	for i, a := range d.Args {
+		if a.Quote != 0 || !startsLine(src, a.Range.Start) {
+			continue
+		}
+		if block, known := b.kinds.BlockKind(a.Value, b.stack); !known || block != opensBlock {
+			continue
+		}
+		end := d.Name.Range.End
+		if i > 0 {
+			end = d.Args[i-1].Range.End
+		}
+		first := &Directive{Name: d.Name, Args: d.Args[:i:i], Parent: d.Parent, File: d.File,
+			LBrace: -1, RBrace: -1, Semicolon: -1, Unterminated: true, Leading: d.Leading}
+		rest := &Directive{Name: a, Args: d.Args[i+1:], Parent: d.Parent, File: d.File,
+			LBrace: d.LBrace, RBrace: d.RBrace, Semicolon: d.Semicolon}
+		head := shorten(src[d.Name.Range.Start:end])
+		fix := []Edit{{File: b.f, Range: Range{end, end}, NewText: ";"}}
+		if opensBlock {
+			// nginx itself fails here, at the "{", with this message.
+			diag := b.errorf(Range{d.LBrace, d.LBrace + 1}, "directive %q is not terminated by \";\"", d.Name.Value)
+			diag.Detail = fmt.Sprintf("a \";\" is missing after %q on line %d", head, b.lineOf(end))
+			diag.Related = []Related{{File: b.f, Range: Range{end, end}, Message: "insert \";\" here"}}
+			diag.Edits = fix
+		} else {
+			b.errs = append(b.errs, &Diagnostic{File: b.f, Path: b.f.Path, Range: Range{end, end}, Severity: Error,
+				Code: CodeMissingSemicolon, Name: NameMissingSemicolon,
+				Message: fmt.Sprintf("missing \";\" after %q", head),
+				Detail:  fmt.Sprintf("without it nginx reads the next line's %q as more arguments of %q", a.Value, d.Name.Value),
+				Edits:   fix})
+		}
+		return append([]*Directive{first}, b.splitMissingSemicolon(rest, opensBlock)...)
+	}
+	return []*Directive{d}
+}
+
+// startsLine reports whether only blanks precede off on its line.
+func startsLine(src string, off int) bool {
+	for i := off - 1; i >= 0; i-- {
+		switch src[i] {
+		case ' ', '\t', '\r':
+			continue
+		case '\n':
+			return true
+		}
+		return false
+	}
+	return false
+}
+
+func shorten(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 60 {
+		return s[:57] + "..."
+	}
+	return s
+}
+
+// isRawBlock reports whether name takes a body that is not nginx syntax
+// (lua-nginx-module's *_by_lua_block directives).
+func isRawBlock(name string) bool { return strings.HasSuffix(name, "_by_lua_block") }
+
+// isFreeForm reports whether name's block is read by a custom handler
+// (cf->handler in nginx) that takes each line as data, not as a directive.
+// Such handlers reject nested blocks with `unexpected "{"`.
+func isFreeForm(name string) bool {
+	switch name {
+	case "map", "geo", "types", "split_clients", "charset_map":
+		return true
+	}
+	return false
+}
+
+// IsFreeFormBlock reports whether the block of a directive named name holds
+// data entries (map, geo, types, ...) rather than directives.
+func IsFreeFormBlock(name string) bool { return isFreeForm(name) }
+
+// lineOf returns the line of an offset already passed by the lexer.
+func (b *builder) lineOf(off int) int { return b.lx.lines.position(off).Line }
