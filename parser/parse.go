@@ -107,9 +107,12 @@ func (b *builder) block(parent *Directive, depth int, freeForm bool) (dirs []*Di
 
 		case termRBrace:
 			if d != nil {
-				// The lexer has reported `unexpected "}"`.
+				// The lexer has reported `unexpected "}"`; say what is
+				// probably missing.
 				d.Unterminated = true
-				dirs = append(dirs, b.splitMissingSemicolon(d, false)...)
+				ds := b.splitMissingSemicolon(d, false)
+				b.explainCut(ds[len(ds)-1], at)
+				dirs = append(dirs, ds...)
 			}
 			if depth > 0 {
 				return dirs, comments, at
@@ -370,3 +373,20 @@ func IsFreeFormBlock(name string) bool { return isFreeForm(name) }
 
 // lineOf returns the line of an offset already passed by the lexer.
 func (b *builder) lineOf(off int) int { return b.lx.lines.position(off).Line }
+
+// explainCut adds to nginx's `unexpected "}"` for a "}" that cut d short
+// where the ";" probably belongs, with the fix.
+func (b *builder) explainCut(d *Directive, rbrace int) {
+	for i := len(b.lx.errs) - 1; i >= 0; i-- {
+		e := b.lx.errs[i]
+		if e.Range.Start != rbrace {
+			continue
+		}
+		end := d.HeadRange().End
+		e.Detail = fmt.Sprintf("directive %q is not terminated by \";\": it is probably missing after %q on line %d",
+			d.Name.Value, shorten(b.f.Src[d.Name.Range.Start:end]), b.lineOf(end))
+		e.Related = []Related{{File: b.f, Range: Range{end, end}, Message: "insert \";\" here"}}
+		e.Edits = []Edit{{File: b.f, Range: Range{end, end}, NewText: ";"}}
+		return
+	}
+}

@@ -73,9 +73,11 @@ const maxTake = 7
 // arguments. It checks in nginx's order (ANY, FLAG, 1MORE, 2MORE, then the
 // exact counts), so a rule holding several of those behaves as nginx
 // would. An unknown rule accepts every count: with nothing to go on, a
-// linter must not report an error.
+// linter must not report an error. A negative n is never accepted.
 func (r ArgRule) Accepts(n int) bool {
 	switch {
+	case n < 0:
+		return false
 	case r == 0 || r&AnyArgs != 0:
 		return true
 	case r&Flag != 0:
@@ -84,7 +86,7 @@ func (r ArgRule) Accepts(n int) bool {
 		return n >= 1
 	case r&TwoMore != 0:
 		return n >= 2
-	case n < 0 || n > maxTake:
+	case n > maxTake:
 		return false
 	default:
 		return r&(1<<n) != 0

@@ -1,0 +1,115 @@
+package analyzer
+
+import (
+	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/parser"
+)
+
+// Kinds answers the parser's questions about directive names from the
+// directive tables.
+var Kinds parser.DirectiveKinds = tableKinds{}
+
+type tableKinds struct{}
+
+// BlockKind implements parser.DirectiveKinds. A name counts as known only
+// when its row comes from nginx's source (docs-only rows describe NGINX
+// Plus and modules a stock build lacks; nginx would call them unknown).
+func (tableKinds) BlockKind(name string, ancestors []string) (block, known bool) {
+	ctx, ok := ContextOf(ancestors)
+	if !ok {
+		return false, false
+	}
+	d := directives.InContext(name, ctx)
+	if d == nil || !d.ArgsKnown || d.ThirdParty {
+		return false, false
+	}
+	return d.Block, true
+}
+
+// ContextOf returns the context of a block reached through the named
+// blocks, outermost first: ContextOf(["http", "server"]) is Server. ok is
+// false inside a block whose body the tables do not describe.
+func ContextOf(ancestors []string) (directives.Context, bool) {
+	ctx := directives.Main
+	for _, name := range ancestors {
+		next, ok := directives.ChildContext(name, ctx)
+		if !ok {
+			return 0, false
+		}
+		ctx = next
+	}
+	return ctx, true
+}
+
+// fragmentContexts are the places a fragment may be included in, in the
+// order inference prefers them.
+var fragmentContexts = []struct {
+	Name      string
+	Ancestors []string
+}{
+	{"main", nil},
+	{"http", []string{"http"}},
+	{"server", []string{"http", "server"}},
+	{"location", []string{"http", "server", "location"}},
+	{"upstream", []string{"http", "upstream"}},
+	{"stream", []string{"stream"}},
+	{"stream-server", []string{"stream", "server"}},
+	{"stream-upstream", []string{"stream", "upstream"}},
+	{"mail", []string{"mail"}},
+	{"mail-server", []string{"mail", "server"}},
+	{"events", []string{"events"}},
+}
+
+// ContextNames lists the values the --context option accepts.
+func ContextNames() []string {
+	out := make([]string, len(fragmentContexts))
+	for i, c := range fragmentContexts {
+		out[i] = c.Name
+	}
+	return out
+}
+
+// ContextAncestors returns the enclosing block names for a --context value.
+func ContextAncestors(name string) ([]string, bool) {
+	for _, c := range fragmentContexts {
+		if c.Name == name {
+			return c.Ancestors, true
+		}
+	}
+	return nil, false
+}
+
+// InferContext guesses where a file is meant to be included from its
+// top-level directives: the first context (main, http, server, location,
+// ...) that allows all of them, or failing that the one that allows most.
+// Names the tables do not know do not vote. It returns the context's name
+// and the enclosing block names to parse the file in.
+func InferContext(f *parser.File) (string, []string) {
+	best, bestScore := 0, -1
+	for i, c := range fragmentContexts {
+		ctx, _ := ContextOf(c.Ancestors)
+		score, total := 0, 0
+		for _, d := range f.Directives {
+			if len(directives.Lookup(d.Name.Value)) == 0 {
+				continue
+			}
+			total++
+			if row := directives.InContext(d.Name.Value, ctx); row != nil && (!row.Contexts.Has(directives.Any) || row.Contexts.Has(ctx)) {
+				score++
+			}
+		}
+		if score == total {
+			return c.Name, c.Ancestors
+		}
+		if score > bestScore {
+			best, bestScore = i, score
+		}
+	}
+	return fragmentContexts[best].Name, fragmentContexts[best].Ancestors
+}
+
+// Analyze returns every finding about c, ordered by file and position: the
+// syntax errors of each file and the loader's include findings.
+func Analyze(c *parser.Config) []*parser.Diagnostic {
+	return c.AllDiagnostics()
+}

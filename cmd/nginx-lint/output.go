@@ -1,0 +1,165 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/fatih/color"
+	"github.com/mattn/go-isatty"
+
+	"github.com/nginx-lint/nginx-lint/parser"
+)
+
+// jsonDiagnostic is the stable JSON schema of one finding. Lines and
+// columns are 1-based; columns count bytes.
+type jsonDiagnostic struct {
+	File      string `json:"file"`
+	Line      int    `json:"line"`
+	Column    int    `json:"column"`
+	EndLine   int    `json:"end_line"`
+	EndColumn int    `json:"end_column"`
+	Severity  string `json:"severity"`
+	Code      string `json:"code"`
+	Name      string `json:"name"`
+	Message   string `json:"message"`
+	Detail    string `json:"detail,omitempty"`
+}
+
+func toJSON(d *parser.Diagnostic) jsonDiagnostic {
+	s, e := d.Start(), d.End()
+	return jsonDiagnostic{
+		File: d.FilePath(), Line: s.Line, Column: s.Column, EndLine: e.Line, EndColumn: e.Column,
+		Severity: d.Severity.String(), Code: d.Code, Name: d.Name, Message: d.Message, Detail: d.Detail,
+	}
+}
+
+func writeJSON(w io.Writer, ds []*parser.Diagnostic) error {
+	out := struct {
+		Diagnostics []jsonDiagnostic `json:"diagnostics"`
+	}{Diagnostics: []jsonDiagnostic{}}
+	for _, d := range ds {
+		out.Diagnostics = append(out.Diagnostics, toJSON(d))
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
+}
+
+// useColor decides --color: auto colors only a terminal, and NO_COLOR
+// (https://no-color.org) turns auto off.
+func useColor(mode string, terminal bool) bool {
+	switch mode {
+	case "always":
+		return true
+	case "never":
+		return false
+	}
+	if _, ok := os.LookupEnv("NO_COLOR"); ok {
+		return false
+	}
+	return terminal
+}
+
+// palette holds the styles of the text output; all plain when color is off.
+type palette struct {
+	file, caret, code  *color.Color
+	bySeverity         map[parser.Severity]*color.Color
+	summaryOK, summBad *color.Color
+}
+
+func newPalette(on bool) palette {
+	mk := func(attrs ...color.Attribute) *color.Color {
+		c := color.New(attrs...)
+		if on {
+			c.EnableColor()
+		} else {
+			c.DisableColor()
+		}
+		return c
+	}
+	return palette{
+		file:  mk(color.Bold),
+		caret: mk(color.FgGreen, color.Bold),
+		code:  mk(color.Faint),
+		bySeverity: map[parser.Severity]*color.Color{
+			parser.Error:   mk(color.FgRed, color.Bold),
+			parser.Warning: mk(color.FgYellow, color.Bold),
+			parser.Info:    mk(color.FgCyan, color.Bold),
+		},
+		summaryOK: mk(color.FgGreen),
+		summBad:   mk(color.Bold),
+	}
+}
+
+// writeText prints "file:line:col: severity: message [CODE name]", the
+// source line and a caret under the range, then a summary.
+func writeText(w io.Writer, ds []*parser.Diagnostic, colored bool) error {
+	p := newPalette(colored)
+	counts := map[parser.Severity]int{}
+	for _, d := range ds {
+		counts[d.Severity]++
+		s := d.Start()
+		loc := d.FilePath()
+		if d.File != nil {
+			loc = fmt.Sprintf("%s:%d:%d", loc, s.Line, s.Column)
+		}
+		fmt.Fprintf(w, "%s: %s: %s %s\n", p.file.Sprint(loc), p.bySeverity[d.Severity].Sprint(d.Severity), d.Message,
+			p.code.Sprintf("[%s %s]", d.Code, d.Name))
+		if d.File != nil {
+			writeSnippet(w, p, d)
+		}
+		if d.Detail != "" {
+			fmt.Fprintf(w, "    %s\n", d.Detail)
+		}
+	}
+	if len(ds) == 0 {
+		return nil
+	}
+	var parts []string
+	for _, s := range []parser.Severity{parser.Error, parser.Warning, parser.Info} {
+		if n := counts[s]; n > 0 {
+			parts = append(parts, plural(n, s.String()))
+		}
+	}
+	_, err := fmt.Fprintln(w, p.summBad.Sprint(strings.Join(parts, ", ")))
+	return err
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("1 %s", word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// writeSnippet shows the source line with a caret (and tildes) under the
+// part the diagnostic is about. Tabs are kept so the caret lines up.
+func writeSnippet(w io.Writer, p palette, d *parser.Diagnostic) {
+	s, e := d.Start(), d.End()
+	line := d.File.LineText(s.Line)
+	if len(line) > 200 {
+		return
+	}
+	var mark strings.Builder
+	for i := 0; i < s.Column-1 && i < len(line); i++ {
+		if line[i] == '\t' {
+			mark.WriteByte('\t')
+		} else if line[i] < 0x80 || line[i] >= 0xC0 {
+			mark.WriteByte(' ')
+		}
+	}
+	width := 1
+	if e.Line == s.Line && e.Column > s.Column {
+		width = e.Column - s.Column
+	}
+	mark.WriteString("^" + strings.Repeat("~", max(0, width-1)))
+	fmt.Fprintf(w, "    %s\n    %s\n", line, p.caret.Sprint(mark.String()))
+}

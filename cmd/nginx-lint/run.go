@@ -1,0 +1,243 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/alecthomas/kong"
+
+	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/parser"
+	"github.com/nginx-lint/nginx-lint/parser/crossplane"
+)
+
+// Exit codes, kept apart so CI scripts can tell findings from breakage.
+const (
+	exitClean    = 0
+	exitFindings = 1
+	exitError    = 2
+	exitUsage    = 3
+)
+
+// defaultConfig is linted when no path is given.
+const defaultConfig = "/etc/nginx/nginx.conf"
+
+// env carries the process's streams, so tests can run the command in process.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	// isTerminal reports whether stdout is a terminal (for --color auto).
+	isTerminal bool
+}
+
+type cli struct {
+	Lint  lintCmd  `cmd:"" default:"withargs" help:"Lint configuration files (the default command)."`
+	Parse parseCmd `cmd:"" help:"Print the parse tree of a configuration."`
+}
+
+type loadFlags struct {
+	Prefix  string `short:"p" help:"nginx configuration prefix: relative include paths resolve against it (default: the main file's directory, as nginx -c does)."`
+	Context string `help:"Lint a fragment as if included in this context (${enum}); default: inferred from its top-level directives." enum:",main,http,server,location,upstream,stream,stream-server,stream-upstream,mail,mail-server,events" default:""`
+}
+
+type lintCmd struct {
+	loadFlags
+	Paths     []string `arg:"" optional:"" name:"path" help:"Files to lint; \"-\" reads standard input (a config or nginx -T output). Default: ${default_config} if it exists."`
+	Format    string   `short:"f" enum:"text,json" default:"text" help:"Output format: ${enum}."`
+	Color     string   `enum:"auto,always,never" default:"auto" help:"Color the text output: ${enum}. NO_COLOR turns auto off."`
+	FailLevel string   `enum:"error,warning,info,none" default:"warning" help:"Exit with 1 when a finding is at least this severe: ${enum}."`
+}
+
+type parseCmd struct {
+	loadFlags
+	Path            string `arg:"" name:"file" help:"Main configuration file, or \"-\" for standard input."`
+	Format          string `enum:"crossplane" default:"crossplane" help:"Output format: ${enum}."`
+	SingleFile      bool   `help:"Do not follow include directives."`
+	IncludeComments bool   `help:"Emit comments as \"#\" directives."`
+	Indent          int    `default:"2" help:"JSON indentation (0: one line)."`
+}
+
+// usageError marks errors that deserve exit code 3.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+// run is the whole program: parse flags, do the work, return the exit code.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, isTerminal: isTerminal(stdout)}
+	var c cli
+	exited := -1
+	k, err := kong.New(&c,
+		kong.Name("nginx-lint"),
+		kong.Description("Lint nginx configurations: syntax exactly as nginx reads it, includes, and more."),
+		kong.Writers(stdout, stderr),
+		kong.Exit(func(code int) { exited = code }),
+		kong.Vars{"default_config": defaultConfig},
+		kong.UsageOnError(),
+	)
+	if err != nil {
+		fmt.Fprintf(stderr, "nginx-lint: %v\n", err)
+		return exitError
+	}
+	ctx, err := k.Parse(args)
+	if exited >= 0 {
+		// --help and friends print and ask to exit.
+		if exited != 0 {
+			return exitUsage
+		}
+		return exitClean
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "nginx-lint: %v\n", err)
+		return exitUsage
+	}
+	var code int
+	switch ctx.Command() {
+	case "parse <file>":
+		code, err = c.Parse.run(e)
+	default:
+		code, err = c.Lint.run(e)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "nginx-lint: %v\n", err)
+		var ue usageError
+		if errors.As(err, &ue) {
+			return exitUsage
+		}
+		return exitError
+	}
+	return code
+}
+
+// load reads one entry point: a main config, a fragment (context inferred
+// or given), or nginx -T output, from a file or standard input.
+func (f loadFlags) load(e *env, path string) (*parser.Config, error) {
+	var src []byte
+	var err error
+	name := path
+	if path == "-" {
+		src, err = io.ReadAll(e.stdin)
+		name = "<stdin>"
+		if wd, werr := os.Getwd(); werr == nil {
+			name = filepath.Join(wd, "<stdin>")
+		}
+	} else {
+		src, err = os.ReadFile(path)
+		if err == nil {
+			name, err = filepath.Abs(path)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	l := &parser.Loader{Prefix: f.Prefix, Kinds: analyzer.Kinds}
+	if f.Prefix != "" {
+		if abs, err := filepath.Abs(f.Prefix); err == nil {
+			l.Prefix = abs
+		}
+	}
+	if files, ok := parser.SplitDump(src); ok {
+		return l.LoadDump(name, files), nil
+	}
+	var ancestors []string
+	switch f.Context {
+	case "":
+		probe := parser.ParseFile(name, src, nil)
+		_, ancestors = analyzer.InferContext(probe)
+	default:
+		ancestors, _ = analyzer.ContextAncestors(f.Context)
+	}
+	return l.LoadSource(name, src, ancestors), nil
+}
+
+func (cmd *lintCmd) run(e *env) (int, error) {
+	paths := cmd.Paths
+	if len(paths) == 0 {
+		if _, err := os.Stat(defaultConfig); err != nil {
+			return 0, usageError{"no path given and " + defaultConfig + " does not exist"}
+		}
+		paths = []string{defaultConfig}
+	}
+	failAt, failNone := parser.Error, cmd.FailLevel == "none"
+	if !failNone {
+		failAt, _ = parser.ParseSeverity(cmd.FailLevel)
+	}
+	var all []*parser.Diagnostic
+	seen := map[string]bool{}
+	unreadable := false
+	for _, p := range paths {
+		c, err := cmd.load(e, p)
+		if err != nil {
+			unreadable = true
+			all = append(all, &parser.Diagnostic{Path: p, Severity: parser.Error,
+				Code: parser.CodeUnreadable, Name: parser.NameUnreadable, Message: readError(err)})
+			continue
+		}
+		for _, d := range analyzer.Analyze(c) {
+			// A file included from several entry points is reported once.
+			key := fmt.Sprintf("%s\x00%d\x00%d\x00%s\x00%s", d.FilePath(), d.Range.Start, d.Range.End, d.Code, d.Message)
+			if !seen[key] {
+				seen[key] = true
+				all = append(all, d)
+			}
+		}
+	}
+	var err error
+	switch cmd.Format {
+	case "json":
+		err = writeJSON(e.stdout, all)
+	default:
+		err = writeText(e.stdout, all, useColor(cmd.Color, e.isTerminal))
+	}
+	if err != nil {
+		return 0, err
+	}
+	if unreadable {
+		return exitError, nil
+	}
+	if !failNone {
+		for _, d := range all {
+			if d.Severity >= failAt {
+				return exitFindings, nil
+			}
+		}
+	}
+	return exitClean, nil
+}
+
+// readError words an I/O error without Go's "open x: " noise.
+func readError(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return "cannot read file: " + pe.Err.Error()
+	}
+	return "cannot read file: " + err.Error()
+}
+
+func (cmd *parseCmd) run(e *env) (int, error) {
+	c, err := cmd.load(e, cmd.Path)
+	if err != nil {
+		return exitError, err
+	}
+	if cmd.SingleFile {
+		// Drop what the loader pulled in; crossplane shows only the file.
+		c.Files = c.Files[:1]
+	}
+	p := crossplane.Build(c, crossplane.Options{SingleFile: cmd.SingleFile, IncludeComments: cmd.IncludeComments})
+	enc := json.NewEncoder(e.stdout)
+	if cmd.Indent > 0 {
+		enc.SetIndent("", strings.Repeat(" ", cmd.Indent))
+	}
+	if err := enc.Encode(p); err != nil {
+		return exitError, err
+	}
+	if p.Status != "ok" {
+		return exitFindings, nil
+	}
+	return exitClean, nil
+}
