@@ -1,6 +1,9 @@
 package analyzer
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
@@ -24,6 +27,23 @@ func (tableKinds) BlockKind(name string, ancestors []string) (block, known bool)
 		return false, false
 	}
 	return d.Block, true
+}
+
+// Fits implements parser.DirectiveKinds.
+func (tableKinds) Fits(name string, args []parser.Word, ancestors []string) bool {
+	ctx, ok := ContextOf(ancestors)
+	if !ok {
+		return false
+	}
+	d := directives.InContext(name, ctx)
+	if d == nil || !d.ArgsKnown || !d.Args.Accepts(len(args)) {
+		return false
+	}
+	if d.Args.IsFlag() && len(args) == 1 {
+		v := strings.ToLower(args[0].Value)
+		return v == "on" || v == "off"
+	}
+	return true
 }
 
 // ContextOf returns the context of a block reached through the named
@@ -112,4 +132,19 @@ func InferContext(f *parser.File) (string, []string) {
 // syntax errors of each file and the loader's include findings.
 func Analyze(c *parser.Config) []*parser.Diagnostic {
 	return c.AllDiagnostics()
+}
+
+// ArgCountError returns nginx's "invalid number of arguments" message for d
+// in the blocks named by ancestors, or "" when the count is acceptable or
+// the directive is unknown there.
+func ArgCountError(d *parser.Directive, ancestors []string) string {
+	ctx, ok := ContextOf(ancestors)
+	if !ok || d.RawBlock {
+		return ""
+	}
+	row := directives.InContext(d.Name.Value, ctx)
+	if row == nil || !row.ArgsKnown || row.Args.Accepts(len(d.Args)) {
+		return ""
+	}
+	return fmt.Sprintf("invalid number of arguments in %q directive", d.Name.Value)
 }

@@ -15,6 +15,10 @@ type DirectiveKinds interface {
 	// the blocks named by ancestors (outermost first), and whether name is
 	// a known directive there at all.
 	BlockKind(name string, ancestors []string) (block, known bool)
+	// Fits reports whether name, known there, accepts args (their count,
+	// and on/off for a flag). It keeps the missing-";" heuristic from
+	// splitting a valid multi-line directive.
+	Fits(name string, args []Word, ancestors []string) bool
 }
 
 // Options tunes the parsing of one file.
@@ -300,6 +304,9 @@ func (b *builder) splitMissingSemicolon(d *Directive, opensBlock bool) []*Direct
 			continue
 		}
 		if block, known := b.kinds.BlockKind(a.Value, b.stack); !known || block != opensBlock {
+			continue
+		}
+		if !b.kinds.Fits(d.Name.Value, d.Args[:i], b.stack) || !b.kinds.Fits(a.Value, d.Args[i+1:], b.stack) {
 			continue
 		}
 		end := d.Name.Range.End

@@ -228,7 +228,7 @@ func (cmd *parseCmd) run(e *env) (int, error) {
 		// Drop what the loader pulled in; crossplane shows only the file.
 		c.Files = c.Files[:1]
 	}
-	p := crossplane.Build(c, crossplane.Options{SingleFile: cmd.SingleFile, IncludeComments: cmd.IncludeComments})
+	p := crossplane.Build(c, crossplane.Options{SingleFile: cmd.SingleFile, IncludeComments: cmd.IncludeComments, Check: analyzer.ArgCountError})
 	enc := json.NewEncoder(e.stdout)
 	if cmd.Indent > 0 {
 		enc.SetIndent("", strings.Repeat(" ", cmd.Indent))

@@ -55,12 +55,16 @@ func executable(p string) error {
 // Require returns the nginx binary for a test that needs it. When nginx
 // is missing it skips the test, except under CI=true, where it fails the
 // test instead: CI installs nginx, so a missing binary there means the
-// oracle tests silently stopped running.
+// oracle tests silently stopped running. A $NGINX that names no
+// executable fails the test too, since someone asked for that binary.
 func Require(t testing.TB) string {
 	t.Helper()
 	p, err := Find()
 	if err == nil {
 		return p
+	}
+	if os.Getenv(EnvVar) != "" {
+		t.Fatal(err)
 	}
 	if os.Getenv("CI") == "true" {
 		t.Fatalf("%v (CI=true: nginx is required; install nginx-light or set $%s)", err, EnvVar)
