@@ -7,24 +7,26 @@ import "strings"
 const maxSuggestions = 3
 
 // maxEdits is the largest edit distance Suggest accepts for a name of n
-// bytes: about one edit per three characters, at least one and at most
-// three. A looser bound would offer unrelated names for short typos,
-// since most short names are within two edits of some other name.
+// bytes: about one edit per four characters, at least one and at most
+// three. A looser bound offers unrelated names, since most short names
+// are within two edits of some other name.
 func maxEdits(n int) int {
-	return min(max(n/3, 1), 3)
+	return min(max(n/4, 1), 3)
 }
 
 // Suggest returns up to three known directive names close to name, the
 // closest first (ties in alphabetical order), for "did you mean"
 // messages. Closeness is the edit distance with adjacent transpositions
-// counting as one edit, compared case-insensitively; names further away
-// than maxEdits allows are left out, so the answer is often empty. name
-// itself is never suggested.
+// counting as one edit, compared case-insensitively. Names further away
+// than maxEdits allows are left out, and so are names more than one edit
+// further than the closest one (a near-exact match makes distant ones
+// noise), so the answer is often short or empty. name itself is never
+// suggested.
 //
 // Only names whose length is within the bound are measured, and each
-// measurement stops as soon as it exceeds the bound, so a call costs a
-// few microseconds and calling it for hundreds of unknown directives is
-// cheap.
+// measurement stops as soon as it exceeds the bound, so a call costs
+// tens of microseconds and calling it for hundreds of unknown directives
+// in one config is cheap.
 func Suggest(name string) []string {
 	q := strings.ToLower(name)
 	limit := maxEdits(len(q))
@@ -80,6 +82,9 @@ func Suggest(name string) []string {
 		}
 	}
 
+	for n > 0 && best[n-1].dist > best[0].dist+1 {
+		n--
+	}
 	if n == 0 {
 		return nil
 	}

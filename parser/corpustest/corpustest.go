@@ -19,18 +19,8 @@ import (
 // overrides the location.
 func Root(t testing.TB) string {
 	t.Helper()
-	dir := os.Getenv("NGINX_LINT_CORPUS")
-	if dir == "" {
-		top, err := repoRoot()
-		if err == nil {
-			dir = filepath.Join(top, "..", "shared", "corpus")
-		}
-	}
-	if dir != "" {
-		if st, err := os.Stat(filepath.Join(dir, "MANIFEST.tsv")); err == nil && !st.IsDir() {
-			abs, _ := filepath.Abs(dir)
-			return abs
-		}
+	if dir, ok := Find(); ok {
+		return dir
 	}
 	msg := "conformance corpus not found (expected ../shared/corpus beside the repository, or NGINX_LINT_CORPUS)"
 	if os.Getenv("CI") == "true" {
@@ -38,6 +28,24 @@ func Root(t testing.TB) string {
 	}
 	t.Skip(msg)
 	return ""
+}
+
+// Find returns the corpus directory and whether it exists, without
+// involving a test (fuzz targets use it for optional seeds).
+func Find() (string, bool) {
+	dir := os.Getenv("NGINX_LINT_CORPUS")
+	if dir == "" {
+		top, err := repoRoot()
+		if err != nil {
+			return "", false
+		}
+		dir = filepath.Join(top, "..", "shared", "corpus")
+	}
+	if st, err := os.Stat(filepath.Join(dir, "MANIFEST.tsv")); err != nil || st.IsDir() {
+		return "", false
+	}
+	abs, err := filepath.Abs(dir)
+	return abs, err == nil
 }
 
 // repoRoot walks up from the working directory to the directory with go.mod.
