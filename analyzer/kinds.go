@@ -14,15 +14,29 @@ var Kinds parser.DirectiveKinds = tableKinds{}
 
 type tableKinds struct{}
 
+// Root implements parser.DirectiveKinds.
+func (tableKinds) Root(ancestors []string) parser.BlockContext {
+	ctx, ok := ContextOf(ancestors)
+	if !ok {
+		return 0
+	}
+	return parser.BlockContext(ctx)
+}
+
+// Child implements parser.DirectiveKinds.
+func (tableKinds) Child(parent parser.BlockContext, name string) parser.BlockContext {
+	ctx, ok := directives.ChildContext(name, directives.Context(parent))
+	if !ok {
+		return 0
+	}
+	return parser.BlockContext(ctx)
+}
+
 // BlockKind implements parser.DirectiveKinds. A name counts as known only
 // when its row comes from nginx's source (docs-only rows describe NGINX
 // Plus and modules a stock build lacks; nginx would call them unknown).
-func (tableKinds) BlockKind(name string, ancestors []string) (block, known bool) {
-	ctx, ok := ContextOf(ancestors)
-	if !ok {
-		return false, false
-	}
-	d := directives.InContext(name, ctx)
+func (tableKinds) BlockKind(ctx parser.BlockContext, name string) (block, known bool) {
+	d := directives.InContext(name, directives.Context(ctx))
 	if d == nil || !d.ArgsKnown || d.ThirdParty {
 		return false, false
 	}
@@ -30,12 +44,8 @@ func (tableKinds) BlockKind(name string, ancestors []string) (block, known bool)
 }
 
 // Fits implements parser.DirectiveKinds.
-func (tableKinds) Fits(name string, args []parser.Word, ancestors []string) bool {
-	ctx, ok := ContextOf(ancestors)
-	if !ok {
-		return false
-	}
-	d := directives.InContext(name, ctx)
+func (tableKinds) Fits(ctx parser.BlockContext, name string, args []parser.Word) bool {
+	d := directives.InContext(name, directives.Context(ctx))
 	if d == nil || !d.ArgsKnown || !d.Args.Accepts(len(args)) {
 		return false
 	}

@@ -39,9 +39,22 @@ type Word struct {
 func (w Word) Raw(f *File) string { return f.Src[w.Range.Start:w.Range.End] }
 
 // Comment is a "#" comment. Text excludes the "#" and the line ending.
+//
+// A comment is attached to the directive it describes, so a formatter can
+// move them together: a comment on the line where a directive ends trails
+// that directive; a comment above a directive (with nothing but comments
+// in between) leads it. The link lives on the comment because most
+// directives have none, and a large config has a hundred thousand
+// directives.
 type Comment struct {
 	Range Range
 	Text  string
+	// Directive is the directive the comment is attached to, or nil (a
+	// comment at the end of a block, or between a directive's words).
+	Directive *Directive
+	// Trailing is set when the comment follows Directive on its last line;
+	// otherwise the comment leads Directive.
+	Trailing bool
 }
 
 // Directive is one statement: a name, arguments and either ";" or a block.
@@ -69,13 +82,6 @@ type Directive struct {
 	Parent *Directive
 	// File is the file the directive is written in.
 	File *File
-	// Leading are the comments on the lines directly above the directive;
-	// Trailing is a comment on the same line after it.
-	Leading  []*Comment
-	Trailing *Comment
-	// Includes lists, for an "include" directive, the files it pulled in
-	// (set by a Loader; empty for a missing file or a glob with no match).
-	Includes []*File
 }
 
 // Block is the body of a block directive.

@@ -105,7 +105,16 @@ type Config struct {
 	// Context names the blocks a fragment was loaded inside (for example
 	// ["http", "server"]); empty for a main configuration.
 	Context []string
+
+	// included maps each resolved include directive to its files. It lives
+	// here, not on the directive, because a cached file is shared between
+	// loads whose includes may resolve differently.
+	included map[*Directive][]*File
 }
+
+// Included returns the files an include directive pulled in, in order
+// (nil for a missing file, a glob matching nothing, or a cycle).
+func (c *Config) Included(d *Directive) []*File { return c.included[d] }
 
 // AllDiagnostics returns the syntax errors of every file and the loader's
 // findings, ordered by file and position.
@@ -169,7 +178,7 @@ func (l *Loader) LoadSource(path string, src []byte, context []string) *Config {
 	if prefix == "" {
 		prefix = filepath.Dir(path)
 	}
-	c := &Config{Prefix: prefix, Context: context}
+	c := &Config{Prefix: prefix, Context: context, included: map[*Directive][]*File{}}
 	ld := &load{l: l, c: c, seen: map[string]*File{}, open: map[string]bool{}}
 	c.Main = ld.parse(path, src, context)
 	ld.expand(c.Main, context)
@@ -239,7 +248,6 @@ func (ld *load) walk(dirs []*Directive, context []string) {
 }
 
 func (ld *load) include(d *Directive, context []string) {
-	d.Includes = d.Includes[:0]
 	arg := d.Args[0]
 	name := arg.Value
 	if !filepath.IsAbs(name) {
@@ -262,7 +270,7 @@ func (ld *load) include(d *Directive, context []string) {
 			continue
 		}
 		if f, ok := ld.seen[p]; ok {
-			d.Includes = append(d.Includes, f)
+			ld.c.included[d] = append(ld.c.included[d], f)
 			continue
 		}
 		src, err := ld.l.fs().ReadFile(p)
@@ -276,7 +284,7 @@ func (ld *load) include(d *Directive, context []string) {
 			continue
 		}
 		f := ld.parse(p, src, context)
-		d.Includes = append(d.Includes, f)
+		ld.c.included[d] = append(ld.c.included[d], f)
 		ld.expand(f, context)
 	}
 }

@@ -5,20 +5,29 @@ import (
 	"strings"
 )
 
+// BlockContext identifies, for a DirectiveKinds, the kind of block the
+// parser is in. The parser treats it as opaque; 0 means "unknown", which
+// turns the checks off inside that block.
+type BlockContext uint32
+
 // DirectiveKinds tells the parser what it needs to know about directive
 // names to report the block-structure errors nginx reports ("is not
 // terminated by ;", "has no opening {") and to spot a missing ";". The
 // analyzer's directive table implements it; a nil DirectiveKinds turns
 // those checks off.
 type DirectiveKinds interface {
-	// BlockKind reports whether name opens a block when it appears inside
-	// the blocks named by ancestors (outermost first), and whether name is
-	// a known directive there at all.
-	BlockKind(name string, ancestors []string) (block, known bool)
-	// Fits reports whether name, known there, accepts args (their count,
+	// Root returns the context of a file parsed inside the blocks named by
+	// ancestors (outermost first; empty for a main configuration).
+	Root(ancestors []string) BlockContext
+	// Child returns the context inside block name opened in parent.
+	Child(parent BlockContext, name string) BlockContext
+	// BlockKind reports whether name opens a block in ctx, and whether name
+	// is a known directive there at all.
+	BlockKind(ctx BlockContext, name string) (block, known bool)
+	// Fits reports whether name, known in ctx, accepts args (their count,
 	// and on/off for a flag). It keeps the missing-";" heuristic from
 	// splitting a valid multi-line directive.
-	Fits(name string, args []Word, ancestors []string) bool
+	Fits(ctx BlockContext, name string, args []Word) bool
 }
 
 // Options tunes the parsing of one file.
@@ -51,8 +60,12 @@ func ParseString(path, src string, opts *Options) *File {
 	f := &File{Path: path, Src: src}
 	lx := newLexer(f)
 	b := &builder{lx: lx, f: f, kinds: opts.Kinds}
-	b.stack = append(b.stack, opts.Ancestors...)
-	dirs, comments, _ := b.block(nil, 0, false)
+	var ctx BlockContext
+	if b.kinds != nil {
+		ctx = b.kinds.Root(opts.Ancestors)
+	}
+	freeForm := len(opts.Ancestors) > 0 && isFreeForm(opts.Ancestors[len(opts.Ancestors)-1])
+	dirs, comments, _ := b.block(nil, 0, ctx, freeForm)
 	f.Directives = dirs
 	f.Comments = comments
 	f.lines = lx.lines
@@ -66,8 +79,17 @@ type builder struct {
 	f     *File
 	kinds DirectiveKinds
 	errs  []*Diagnostic
-	// stack holds the names of the enclosing blocks, outermost first.
-	stack []string
+
+	// Directives, words, blocks and directive lists are carved from slabs:
+	// a big config has a hundred thousand small nodes, and one allocation
+	// per node would dominate parse time and size-class waste.
+	dirSlab   []Directive
+	wordSlab  []Word
+	blockSlab []Block
+	ptrSlab   []*Directive
+	// pending holds the directives of the blocks being built, innermost
+	// last; each block takes its own tail when it ends.
+	pending []*Directive
 	// seenComments counts the lexer's comments already given to a block.
 	seenComments int
 }
@@ -80,7 +102,10 @@ func (b *builder) errorf(r Range, msg string, args ...any) *Diagnostic {
 
 // block reads directives until the "}" that closes the current block (or the
 // end of input at top level). It returns the offset of that "}", -1 if none.
-func (b *builder) block(parent *Directive, depth int, freeForm bool) (dirs []*Directive, comments []*Comment, rbrace int) {
+func (b *builder) block(parent *Directive, depth int, ctx BlockContext, freeForm bool) (dirs []*Directive, comments []*Comment, rbrace int) {
+	check := b.kinds != nil && ctx != 0 && !freeForm
+	mark := len(b.pending)
+	defer func() { dirs = b.takePending(mark) }()
 	lx := b.lx
 	var prev *Directive
 	prevEnd := -1
@@ -103,23 +128,21 @@ func (b *builder) block(parent *Directive, depth int, freeForm bool) (dirs []*Di
 		case termEOF:
 			if d != nil {
 				d.Unterminated = true
-				dirs = append(dirs, d)
+				b.pending = append(b.pending, d)
 			} else if depth > 0 {
 				b.errorf(Range{at, at}, "unexpected end of file, expecting \"}\"")
 			}
-			return dirs, comments, -1
+			return nil, comments, -1
 
 		case termRBrace:
 			if d != nil {
 				// The lexer has reported `unexpected "}"`; say what is
 				// probably missing.
 				d.Unterminated = true
-				ds := b.splitMissingSemicolon(d, false)
-				b.explainCut(ds[len(ds)-1], at)
-				dirs = append(dirs, ds...)
+				b.explainCut(b.addSplit(d, ctx, check, false), at)
 			}
 			if depth > 0 {
-				return dirs, comments, at
+				return nil, comments, at
 			}
 			if d == nil {
 				b.errorf(Range{at, at + 1}, "unexpected \"}\"")
@@ -129,14 +152,12 @@ func (b *builder) block(parent *Directive, depth int, freeForm bool) (dirs []*Di
 
 		case termSemicolon:
 			d.Semicolon = at
-			ds := b.splitMissingSemicolon(d, false)
-			last := ds[len(ds)-1]
-			if !freeForm && b.kinds != nil {
-				if block, known := b.kinds.BlockKind(last.Name.Value, b.stack); known && block && !isRawBlock(last.Name.Value) {
+			last := b.addSplit(d, ctx, check, false)
+			if check {
+				if block, known := b.kinds.BlockKind(ctx, last.Name.Value); known && block && !isRawBlock(last.Name.Value) {
 					b.errorf(Range{at, at + 1}, "directive %q has no opening \"{\"", last.Name.Value)
 				}
 			}
-			dirs = append(dirs, ds...)
 			prev, prevEnd = last, at+1
 			continue
 		}
@@ -150,9 +171,7 @@ func (b *builder) block(parent *Directive, depth int, freeForm bool) (dirs []*Di
 			continue
 		}
 		d.LBrace = at
-		ds := b.splitMissingSemicolon(d, true)
-		d = ds[len(ds)-1]
-		dirs = append(dirs, ds...)
+		d = b.addSplit(d, ctx, check, true)
 		name := d.Name.Value
 		switch {
 		case isRawBlock(name):
@@ -170,8 +189,8 @@ func (b *builder) block(parent *Directive, depth int, freeForm bool) (dirs []*Di
 			// map, types and the like hand their body to a custom handler
 			// that rejects nested blocks.
 			b.errorf(Range{at, at + 1}, "unexpected \"{\"")
-		case b.kinds != nil:
-			if block, known := b.kinds.BlockKind(name, b.stack); known && !block {
+		case check:
+			if block, known := b.kinds.BlockKind(ctx, name); known && !block {
 				diag := b.errorf(Range{at, at + 1}, "directive %q is not terminated by \";\"", name)
 				if at > 0 && !isSpace(b.f.Src[at-1]) {
 					// A "{" glued to a word is almost always an unquoted
@@ -192,22 +211,29 @@ func (b *builder) block(parent *Directive, depth int, freeForm bool) (dirs []*Di
 			prev, prevEnd = d, lx.pos
 			continue
 		}
-		d.Block = &Block{}
-		b.stack = append(b.stack, name)
-		d.Block.Directives, d.Block.Comments, d.RBrace = b.block(d, depth+1, freeForm || isFreeForm(name))
-		b.stack = b.stack[:len(b.stack)-1]
+		d.Block = b.newBlock()
+		var inner BlockContext
+		if b.kinds != nil && ctx != 0 {
+			inner = b.kinds.Child(ctx, name)
+		}
+		d.Block.Directives, d.Block.Comments, d.RBrace = b.block(d, depth+1, inner, freeForm || isFreeForm(name))
 		if d.RBrace < 0 {
 			d.Unterminated = true
 			// The error was reported where the input ended; outer blocks
 			// are unterminated too but need no second message.
-			return dirs, comments, -1
+			return nil, comments, -1
 		}
 		prev, prevEnd = d, d.RBrace+1
 	}
 }
 
 func (b *builder) newDirective(parent *Directive, words []Word) *Directive {
-	d := &Directive{
+	if len(b.dirSlab) == cap(b.dirSlab) {
+		b.dirSlab = make([]Directive, 0, 256)
+	}
+	b.dirSlab = b.dirSlab[:len(b.dirSlab)+1]
+	d := &b.dirSlab[len(b.dirSlab)-1]
+	*d = Directive{
 		Name:      words[0],
 		Parent:    parent,
 		File:      b.f,
@@ -215,11 +241,52 @@ func (b *builder) newDirective(parent *Directive, words []Word) *Directive {
 		RBrace:    -1,
 		Semicolon: -1,
 	}
-	if len(words) > 1 {
-		d.Args = make([]Word, len(words)-1)
+	if n := len(words) - 1; n > 0 {
+		if n > 64 {
+			d.Args = make([]Word, n)
+		} else {
+			if cap(b.wordSlab)-len(b.wordSlab) < n {
+				b.wordSlab = make([]Word, 0, 1024)
+			}
+			l := len(b.wordSlab)
+			b.wordSlab = b.wordSlab[:l+n]
+			d.Args = b.wordSlab[l : l+n : l+n]
+		}
 		copy(d.Args, words[1:])
 	}
 	return d
+}
+
+func (b *builder) newBlock() *Block {
+	if len(b.blockSlab) == cap(b.blockSlab) {
+		b.blockSlab = make([]Block, 0, 128)
+	}
+	b.blockSlab = b.blockSlab[:len(b.blockSlab)+1]
+	return &b.blockSlab[len(b.blockSlab)-1]
+}
+
+// takePending moves the directives collected since mark into an
+// exactly-sized list.
+func (b *builder) takePending(mark int) []*Directive {
+	n := len(b.pending) - mark
+	if n == 0 {
+		return nil
+	}
+	var out []*Directive
+	if n > 256 {
+		out = make([]*Directive, n)
+	} else {
+		if cap(b.ptrSlab)-len(b.ptrSlab) < n {
+			b.ptrSlab = make([]*Directive, 0, 1024)
+		}
+		l := len(b.ptrSlab)
+		b.ptrSlab = b.ptrSlab[:l+n]
+		out = b.ptrSlab[l : l+n : l+n]
+	}
+	copy(out, b.pending[mark:])
+	clear(b.pending[mark:])
+	b.pending = b.pending[:mark]
+	return out
 }
 
 // attachComments gives fresh comments to the directive they describe: a
@@ -229,11 +296,11 @@ func (b *builder) attachComments(prev *Directive, prevEnd int, d *Directive, fre
 	src := b.f.Src
 	for _, c := range fresh {
 		if prev != nil && prevEnd >= 0 && prevEnd <= c.Range.Start && !strings.Contains(src[prevEnd:c.Range.Start], "\n") {
-			prev.Trailing = c
+			c.Directive, c.Trailing = prev, true
 			continue
 		}
 		if d != nil && c.Range.Start < d.Name.Range.Start {
-			d.Leading = append(d.Leading, c)
+			c.Directive = d
 		}
 	}
 }
@@ -281,7 +348,7 @@ func (b *builder) skipStatement() {
 // the lexer's list but belong to no block.
 func (b *builder) takeComments() { b.seenComments = len(b.lx.comments) }
 
-// splitMissingSemicolon detects a directive that swallowed the next line's
+// addSplit detects a directive that swallowed the next line's
 // directive because a ";" is missing at the end of a line, as in
 //
 //	listen 80
@@ -291,22 +358,27 @@ func (b *builder) takeComments() { b.seenComments = len(b.lx.comments) }
 // that starts a new line is a directive known in this block, and the
 // directive it would start is also known, the statement is split there and
 // a missing-semicolon error points at the end of the previous line.
-func (b *builder) splitMissingSemicolon(d *Directive, opensBlock bool) []*Directive {
-	if b.kinds == nil || len(d.Args) == 0 || (len(b.stack) > 0 && isFreeForm(b.stack[len(b.stack)-1])) {
-		return []*Directive{d}
+//
+// addSplit appends the resulting directives to the block being built and
+// returns the last one, which carries d's terminator.
+func (b *builder) addSplit(d *Directive, ctx BlockContext, check, opensBlock bool) *Directive {
+	if !check || len(d.Args) == 0 || !spansLines(b.f.Src, d) {
+		b.pending = append(b.pending, d)
+		return d
 	}
 	src := b.f.Src
-	if firstBlock, known := b.kinds.BlockKind(d.Name.Value, b.stack); !known || firstBlock {
-		return []*Directive{d}
+	if firstBlock, known := b.kinds.BlockKind(ctx, d.Name.Value); !known || firstBlock {
+		b.pending = append(b.pending, d)
+		return d
 	}
 	for i, a := range d.Args {
 		if a.Quote != 0 || !startsLine(src, a.Range.Start) {
 			continue
 		}
-		if block, known := b.kinds.BlockKind(a.Value, b.stack); !known || block != opensBlock {
+		if block, known := b.kinds.BlockKind(ctx, a.Value); !known || block != opensBlock {
 			continue
 		}
-		if !b.kinds.Fits(d.Name.Value, d.Args[:i], b.stack) || !b.kinds.Fits(a.Value, d.Args[i+1:], b.stack) {
+		if !b.kinds.Fits(ctx, d.Name.Value, d.Args[:i]) || !b.kinds.Fits(ctx, a.Value, d.Args[i+1:]) {
 			continue
 		}
 		end := d.Name.Range.End
@@ -314,7 +386,7 @@ func (b *builder) splitMissingSemicolon(d *Directive, opensBlock bool) []*Direct
 			end = d.Args[i-1].Range.End
 		}
 		first := &Directive{Name: d.Name, Args: d.Args[:i:i], Parent: d.Parent, File: d.File,
-			LBrace: -1, RBrace: -1, Semicolon: -1, Unterminated: true, Leading: d.Leading}
+			LBrace: -1, RBrace: -1, Semicolon: -1, Unterminated: true}
 		rest := &Directive{Name: a, Args: d.Args[i+1:], Parent: d.Parent, File: d.File,
 			LBrace: d.LBrace, RBrace: d.RBrace, Semicolon: d.Semicolon}
 		head := shorten(src[d.Name.Range.Start:end])
@@ -332,9 +404,17 @@ func (b *builder) splitMissingSemicolon(d *Directive, opensBlock bool) []*Direct
 				Detail:  fmt.Sprintf("without it nginx reads the next line's %q as more arguments of %q", a.Value, d.Name.Value),
 				Edits:   fix})
 		}
-		return append([]*Directive{first}, b.splitMissingSemicolon(rest, opensBlock)...)
+		b.pending = append(b.pending, first)
+		return b.addSplit(rest, ctx, check, opensBlock)
 	}
-	return []*Directive{d}
+	b.pending = append(b.pending, d)
+	return d
+}
+
+// spansLines reports whether d's words are on more than one line, the
+// only shape the missing-";" heuristic looks at.
+func spansLines(src string, d *Directive) bool {
+	return strings.IndexByte(src[d.Name.Range.End:d.Args[len(d.Args)-1].Range.Start], '\n') >= 0
 }
 
 // startsLine reports whether only blanks precede off on its line.

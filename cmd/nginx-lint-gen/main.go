@@ -14,6 +14,9 @@ import (
 
 func main() {
 	if err := run(os.Args[1:], os.Stdout); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return // the flag package has printed the usage
+		}
 		fmt.Fprintln(os.Stderr, "nginx-lint-gen:", err)
 		os.Exit(2)
 	}
@@ -29,7 +32,7 @@ func run(args []string, stdout io.Writer) error {
 	port := fs.Int("port", layout.DefaultBasePort, "first port")
 	ip := fs.String("ip", layout.DefaultBaseIP.String(), "first loopback IP")
 	workers := fs.Int("workers", 1, "worker_processes (negative for auto)")
-	conns := fs.Int("worker-connections", 0, "worker_connections (0 leaves events empty)")
+	conns := fs.Int("worker-connections", 0, "worker_connections (0 sizes it for the listen addresses, negative leaves events empty)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

@@ -69,7 +69,7 @@ func Build(c *parser.Config, opts Options) *Payload {
 	if !opts.SingleFile {
 		for i := 0; i < len(files); i++ {
 			visitIncludes(files[i].Directives, func(d *parser.Directive) {
-				for _, f := range d.Includes {
+				for _, f := range c.Included(d) {
 					if _, ok := index[f]; !ok {
 						index[f] = len(files)
 						files = append(files, f)
@@ -85,7 +85,7 @@ func Build(c *parser.Config, opts Options) *Payload {
 
 	p := &Payload{Status: "ok", Errors: []PayloadError{}, Config: []ConfigFile{}}
 	for _, f := range files {
-		b := &builder{f: f, opts: opts, index: index}
+		b := &builder{c: c, f: f, opts: opts, index: index}
 		cf := ConfigFile{File: f.Path, Status: "ok", Errors: []ConfigError{}}
 		cf.Parsed = b.directives(f.Directives, f.Comments, c.Context)
 		for _, d := range f.Diagnostics {
@@ -137,6 +137,7 @@ func cutsStatement(d *parser.Diagnostic) bool {
 }
 
 type builder struct {
+	c     *parser.Config
 	f     *parser.File
 	opts  Options
 	index map[*parser.File]int
@@ -209,7 +210,7 @@ func (b *builder) directive(d *parser.Directive, line int, context []string) (Di
 	x := Directive{Directive: name, Line: line, Args: args(d)}
 	if name == "include" && !b.opts.SingleFile {
 		inc := []int{}
-		for _, f := range d.Includes {
+		for _, f := range b.c.Included(d) {
 			if i, ok := b.index[f]; ok {
 				inc = append(inc, i)
 			}

@@ -248,8 +248,10 @@ var datagramConflicts = [...]ParamKind{
 // ctx: parameters that context does not know (`invalid parameter "udp"`,
 // including the old "default" outside http) and parameters that conflict
 // with quic or udp (`"ssl" parameter is incompatible with "quic"`). nginx
-// stops at the first problem; Check reports all of them in argument order
-// of discovery. It returns nil when there is nothing to report.
+// stops at the first problem; Check reports all of them: the invalid
+// parameters in argument order, then the conflicts in nginx's order, each
+// pointing at the (last) offending argument. It returns nil when there is
+// nothing to report.
 //
 // Platform-specific refusals (setfib outside FreeBSD, accept_filter outside
 // FreeBSD, ...) are not reported: the linter cannot know the target system.

@@ -1,0 +1,403 @@
+package grammar
+
+import (
+	"math"
+	"net/netip"
+	"strconv"
+	"strings"
+)
+
+// listenAlloc lets the fast path return a Listen and up to four Params with
+// a single allocation: Listen.Params points into the same object, which the
+// garbage collector keeps alive through the interior pointer.
+type listenAlloc struct {
+	l      Listen
+	params [4]Param
+}
+
+// parseListenFast handles the shapes that make up nearly every real
+// configuration: "port", "IPv4:port", "IPv4", "*:port", "*", "[IPv6]:port"
+// and "[IPv6]", followed by flag parameters and the simple name=value ones.
+// It never reports errors: anything unusual, invalid or merely rare (port
+// ranges, host names, unix sockets, unknown parameters, so_keepalive
+// tunables) makes it decline (ok == false), and the caller falls back to the
+// grammar, which is the reference for messages as well as results.
+func parseListenFast(args []string) (l *Listen, ok bool) {
+	if len(args) == 0 {
+		return nil, false
+	}
+	a := &listenAlloc{}
+	l = &a.l
+	if !fastAddr(l, args[0]) {
+		return nil, false
+	}
+	if n := len(args) - 1; n > 0 {
+		var ps []Param
+		if n <= len(a.params) {
+			ps = a.params[:n:n]
+		} else {
+			ps = make([]Param, n)
+		}
+		for i, s := range args[1:] {
+			k, ok := fastParam(l, s)
+			if !ok {
+				return nil, false
+			}
+			ps[i] = Param{Kind: k, Arg: i + 1, Text: s}
+			l.Set |= 1 << k
+		}
+		l.Params = ps
+	}
+	return l, true
+}
+
+// fastAddr fills in the address fields of l from s, or reports false.
+func fastAddr(l *Listen, s string) bool {
+	if s == "" {
+		return false
+	}
+	if s[0] == '[' {
+		return fastIPv6(l, s)
+	}
+	colon := strings.IndexByte(s, ':')
+	if colon < 0 {
+		if port, ok := fastPort(s); ok {
+			l.Kind = AddrPort
+			l.IP = netip.IPv4Unspecified()
+			l.Port = port
+			l.Key = "0.0.0.0:" + strconv.Itoa(port)
+			return true
+		}
+		return fastHost(l, s, s, 80, true)
+	}
+	port, ok := fastPort(s[colon+1:])
+	if !ok {
+		return false
+	}
+	return fastHost(l, s, s[:colon], port, false)
+}
+
+// fastHost handles the "*" and IPv4 hosts; s is the whole address argument,
+// reused as the key when it is already canonical.
+func fastHost(l *Listen, s, host string, port int, defaulted bool) bool {
+	l.Host = host
+	l.Port = port
+	l.PortDefaulted = defaulted
+	if host == "*" {
+		l.Kind = AddrWildcard
+		l.IP = netip.IPv4Unspecified()
+		l.Key = "0.0.0.0:" + strconv.Itoa(port)
+		return true
+	}
+	b, ok := ngxInetAddr(host)
+	if !ok {
+		return false
+	}
+	l.Kind = AddrIPv4
+	l.IP = netip.AddrFrom4(b)
+	if !defaulted && canonicalIPv4(host) && s[len(host)+1] != '0' {
+		// "127.0.0.1:80" is its own key: saves an allocation per listen.
+		l.Key = s
+	} else {
+		l.Key = l.IP.String() + ":" + strconv.Itoa(port)
+	}
+	return true
+}
+
+// fastIPv6 handles "[IPv6]" and "[IPv6]:port".
+func fastIPv6(l *Listen, s string) bool {
+	end := strings.IndexByte(s, ']')
+	if end < 0 {
+		return false
+	}
+	port, defaulted := 80, true
+	if rest := s[end+1:]; rest != "" {
+		if rest[0] != ':' {
+			return false
+		}
+		var ok bool
+		if port, ok = fastPort(rest[1:]); !ok {
+			return false
+		}
+		defaulted = false
+	}
+	b, ok := ngxInet6Addr(s[1:end])
+	if !ok {
+		return false
+	}
+	l.Kind = AddrIPv6
+	l.Host = s[1:end]
+	l.IP = netip.AddrFrom16(b)
+	l.Port = port
+	l.PortDefaulted = defaulted
+	l.Key = "[" + l.IP.String() + "]:" + strconv.Itoa(port)
+	return true
+}
+
+// fastPort accepts a plain decimal port 1..65535 (leading zeros allowed, as
+// ngx_atoi allows them). Ten digits is far below int overflow, so longer
+// input can simply be declined.
+func fastPort(s string) (int, bool) {
+	if len(s) == 0 || len(s) > 10 {
+		return 0, false
+	}
+	n := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	if n < 1 || n > 65535 {
+		return 0, false
+	}
+	return n, true
+}
+
+// canonicalIPv4 reports whether a string ngxInetAddr accepted is already in
+// dotted-quad canonical form: no empty octets and no leading zeros.
+func canonicalIPv4(s string) bool {
+	start := 0
+	for i := 0; i <= len(s); i++ {
+		if i == len(s) || s[i] == '.' {
+			if n := i - start; n == 0 || n > 3 || (n > 1 && s[start] == '0') {
+				return false
+			}
+			start = i + 1
+		}
+	}
+	return true
+}
+
+// fastParam recognises one parameter, stores its value in l and returns its
+// kind; it declines unknown parameters and invalid values.
+func fastParam(l *Listen, s string) (ParamKind, bool) {
+	switch s {
+	case "default_server", "default":
+		return ParamDefaultServer, true
+	case "ssl":
+		return ParamSSL, true
+	case "http2":
+		return ParamHTTP2, true
+	case "quic":
+		return ParamQUIC, true
+	case "proxy_protocol":
+		return ParamProxyProtocol, true
+	case "bind":
+		return ParamBind, true
+	case "deferred":
+		return ParamDeferred, true
+	case "reuseport":
+		return ParamReuseport, true
+	case "multipath":
+		return ParamMultipath, true
+	case "udp":
+		return ParamUDP, true
+	case "ipv6only=on":
+		l.IPv6Only = true
+		return ParamIPv6Only, true
+	case "ipv6only=off":
+		l.IPv6Only = false
+		return ParamIPv6Only, true
+	case "so_keepalive=on":
+		l.KeepAlive.On = true
+		return ParamSoKeepalive, true
+	case "so_keepalive=off":
+		l.KeepAlive.On = false
+		return ParamSoKeepalive, true
+	}
+	eq := strings.IndexByte(s, '=')
+	if eq < 0 {
+		return 0, false
+	}
+	v := s[eq+1:]
+	var ok bool
+	switch s[:eq] {
+	case "setfib":
+		l.Setfib, ok = ngxAtoi(v)
+		return ParamSetfib, ok
+	case "fastopen":
+		l.Fastopen, ok = ngxAtoi(v)
+		return ParamFastopen, ok
+	case "backlog":
+		l.Backlog, ok = ngxAtoi(v)
+		return ParamBacklog, ok && l.Backlog != 0
+	case "rcvbuf":
+		l.RcvBuf, ok = ngxParseSize(v)
+		return ParamRcvbuf, ok
+	case "sndbuf":
+		l.SndBuf, ok = ngxParseSize(v)
+		return ParamSndbuf, ok
+	case "accept_filter":
+		// The NUL check keeps the fast path out of the one place where
+		// nginx's C strings and Go strings would disagree.
+		l.AcceptFilter = v
+		return ParamAcceptFilter, strings.IndexByte(v, 0) < 0
+	}
+	return 0, false
+}
+
+// ngxAtoi is ngx_atoi: a non-empty run of decimal digits no larger than
+// ngx_int_t (which, like Go's int, is pointer-sized).
+func ngxAtoi(s string) (int, bool) {
+	if len(s) == 0 {
+		return 0, false
+	}
+	const cutoff, cutlim = math.MaxInt / 10, math.MaxInt % 10
+	n := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		d := int(c - '0')
+		if n >= cutoff && (n > cutoff || d > cutlim) {
+			return 0, false
+		}
+		n = n*10 + d
+	}
+	return n, true
+}
+
+// ngxParseSize is ngx_parse_size: a number with an optional k/K or m/M
+// suffix, refusing values whose scaled size would overflow.
+func ngxParseSize(s string) (int, bool) {
+	if len(s) == 0 {
+		return 0, false
+	}
+	scale := 1
+	switch s[len(s)-1] {
+	case 'k', 'K':
+		scale = 1024
+	case 'm', 'M':
+		scale = 1024 * 1024
+	}
+	if scale != 1 {
+		s = s[:len(s)-1]
+	}
+	n, ok := ngxAtoi(s)
+	if !ok || n > math.MaxInt/scale {
+		return 0, false
+	}
+	return n * scale, true
+}
+
+// ngxInetAddr is ngx_inet_addr: dotted decimal with exactly three dots,
+// octets up to 255, leading zeros and empty octets ("1..2.3" is 1.0.2.3)
+// allowed. Like nginx it refuses 255.255.255.255, which collides with
+// INADDR_NONE; nginx then hands that text to the resolver.
+func ngxInetAddr(s string) (b [4]byte, ok bool) {
+	var addr, octet uint32
+	dots := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= '0' && c <= '9':
+			octet = octet*10 + uint32(c-'0')
+			if octet > 255 {
+				return b, false
+			}
+		case c == '.':
+			addr = addr<<8 + octet
+			octet = 0
+			dots++
+		default:
+			return b, false
+		}
+	}
+	if dots != 3 {
+		return b, false
+	}
+	addr = addr<<8 + octet
+	if addr == math.MaxUint32 {
+		return b, false
+	}
+	return [4]byte{byte(addr >> 24), byte(addr >> 16), byte(addr >> 8), byte(addr)}, true
+}
+
+// ngxInet6Addr is a line-by-line port of ngx_inet6_addr, quirks included:
+// one leading ':' is skipped (":1:2:3:4:5:6:7:8" is accepted), a trailing
+// ':' after a group following "::" counts as a zero group ("1::2:" is
+// 1::2:0), and zone ids ("%eth0") are refused. The grammar path implements
+// the same language differently, so fuzzing compares the two.
+func ngxInet6Addr(p string) (addr [16]byte, ok bool) {
+	if len(p) == 0 {
+		return addr, false
+	}
+	var (
+		zero    = -1 // index in addr where "::" was seen
+		digit   = -1 // index in p just after the last ':'
+		nibbles = 0
+		word    = 0
+		n       = 8 // 16-bit words still to fill
+		a       = 0 // next index in addr
+		i       = 0
+	)
+	if p[0] == ':' {
+		i = 1
+	}
+loop:
+	for ; i < len(p); i++ {
+		c := p[i]
+		if c == ':' {
+			if nibbles > 0 {
+				digit = i + 1
+				addr[a], addr[a+1] = byte(word>>8), byte(word)
+				a += 2
+				n--
+				if n != 0 {
+					nibbles, word = 0, 0
+					continue
+				}
+			} else if zero < 0 {
+				digit = i + 1
+				zero = a
+				continue
+			}
+			return addr, false
+		}
+		if c == '.' && nibbles > 0 {
+			if n < 2 || digit < 0 {
+				return addr, false
+			}
+			b, ok := ngxInetAddr(p[digit:])
+			if !ok {
+				return addr, false
+			}
+			addr[a], addr[a+1] = b[0], b[1]
+			a += 2
+			n--
+			word = int(b[2])<<8 | int(b[3])
+			break loop
+		}
+		if nibbles++; nibbles > 4 {
+			return addr, false
+		}
+		switch {
+		case c >= '0' && c <= '9':
+			word = word*16 + int(c-'0')
+		case (c|0x20) >= 'a' && (c|0x20) <= 'f':
+			word = word*16 + int((c|0x20)-'a') + 10
+		default:
+			return addr, false
+		}
+	}
+	if nibbles == 0 && zero < 0 {
+		return addr, false
+	}
+	addr[a], addr[a+1] = byte(word>>8), byte(word)
+	a += 2
+	n--
+	if n != 0 {
+		if zero >= 0 {
+			// Move the groups written after "::" to the end and zero the gap.
+			copy(addr[zero+2*n:], addr[zero:a])
+			clear(addr[zero : zero+2*n])
+			return addr, true
+		}
+	} else if zero < 0 {
+		return addr, true
+	}
+	return addr, false
+}

@@ -1,0 +1,206 @@
+package grammar
+
+// ServerNameKind is the form of one server_name argument, which decides
+// which of nginx's lookup tables it goes into and in what order it is
+// matched (exact, then *.head, then tail.*, then regexes in order).
+type ServerNameKind uint8
+
+const (
+	// NameExact is a plain name such as "example.com".
+	NameExact ServerNameKind = iota + 1
+	// NameWildcardHead is "*.example.com".
+	NameWildcardHead
+	// NameWildcardTail is "www.example.*".
+	NameWildcardTail
+	// NameDotWildcard is ".example.com", which nginx treats as both
+	// "example.com" and "*.example.com".
+	NameDotWildcard
+	// NameRegex is "~pattern".
+	NameRegex
+	// NameEmpty is "", which matches requests without a Host header.
+	NameEmpty
+)
+
+var serverNameKindNames = [...]string{"", "exact", "wildcard-head", "wildcard-tail", "dot-wildcard", "regex", "empty"}
+
+// String returns a short name such as "wildcard-head", for messages.
+func (k ServerNameKind) String() string {
+	if int(k) < len(serverNameKindNames) && k != 0 {
+		return serverNameKindNames[k]
+	}
+	return "invalid"
+}
+
+// ServerName is the typed form of one server_name argument.
+type ServerName struct {
+	// Kind is the form of the name.
+	Kind ServerNameKind
+	// Raw is the argument as given.
+	Raw string
+	// Name is what nginx stores: the lower-cased name for every kind but
+	// NameRegex ("*.example.com", ".example.com", "www.example.*" keep their
+	// wildcard characters), and the pattern without the leading '~' for
+	// NameRegex. It shares Raw's memory unless lower-casing changed it.
+	Name string
+	// Domain is the fixed part a wildcard matches against: "example.com"
+	// for "*.example.com" and ".example.com", "www.example" for
+	// "www.example.*"; for NameExact it equals Name and for NameRegex and
+	// NameEmpty it is "".
+	Domain string
+	// CaseInsensitive is set for a regex containing an upper-case ASCII
+	// letter: nginx then compiles it caseless, because host names are
+	// lower-cased before matching and the pattern could otherwise never
+	// match.
+	CaseInsensitive bool
+	// Hostname is set for "$hostname" (any case), which nginx replaces with
+	// the machine's host name.
+	Hostname bool
+	// Placeholder is set for a valid exact name with no ASCII letter or
+	// digit, such as "_" or "-": the conventional "matches no real host" name used
+	// with default_server. nginx gives it no special meaning; it simply
+	// never equals a real host name.
+	Placeholder bool
+	// Suspicious is set when the name contains '/', for which nginx warns
+	// `server name "X" has suspicious symbols`.
+	Suspicious bool
+}
+
+// ParseServerName classifies one server_name argument (quotes already
+// removed) the way ngx_http_core_server_name and ngx_hash_add_key do. It
+// never fails: names nginx rejects still get the kind their shape suggests
+// (Exact if nothing else fits), and Validate reports the problem.
+//
+// It makes one pass over the name and allocates only when an exact or
+// wildcard name contains upper-case letters.
+func ParseServerName(name string) ServerName {
+	sn := ServerName{Raw: name, Name: name}
+	if name == "" {
+		sn.Kind = NameEmpty
+		return sn
+	}
+	if name[0] == '~' {
+		sn.Kind = NameRegex
+		sn.Name = name[1:]
+		f := classify(name[1:])
+		sn.CaseInsensitive = f&clUpper != 0
+		sn.Suspicious = f&clSlash != 0
+		return sn
+	}
+	f := classify(name)
+	sn.Suspicious = f&clSlash != 0
+	if f&clUpper != 0 {
+		// nginx lower-cases only ASCII (ngx_strlow), unlike strings.ToLower.
+		sn.Name = asciiLower(name)
+	}
+	n := sn.Name
+	// The order of these tests is ngx_hash_add_key's.
+	switch {
+	case len(n) > 1 && n[0] == '.':
+		sn.Kind, sn.Domain = NameDotWildcard, n[1:]
+	case len(n) > 2 && n[0] == '*' && n[1] == '.':
+		sn.Kind, sn.Domain = NameWildcardHead, n[2:]
+	case len(n) > 2 && n[len(n)-2] == '.' && n[len(n)-1] == '*':
+		sn.Kind, sn.Domain = NameWildcardTail, n[:len(n)-2]
+	default:
+		sn.Kind, sn.Domain = NameExact, n
+		sn.Hostname = n == "$hostname"
+		// "*" and "." are errors, not placeholders.
+		sn.Placeholder = f&(clAlnum|clStar) == 0 && n != "."
+	}
+	return sn
+}
+
+// Character classes for classify.
+const (
+	clUpper = 1 << iota // ASCII upper-case letter
+	clAlnum             // ASCII letter or digit
+	clSlash             // '/'
+	clStar              // '*'
+)
+
+// charClass maps each byte to its classes; a table lookup ORed into an
+// accumulator keeps the per-byte loop free of branches, which halves the
+// cost of classifying a name.
+var charClass = func() (t [256]uint8) {
+	for c := 'a'; c <= 'z'; c++ {
+		t[c] = clAlnum
+	}
+	for c := 'A'; c <= 'Z'; c++ {
+		t[c] = clUpper | clAlnum
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = clAlnum
+	}
+	t['/'] = clSlash
+	t['*'] = clStar
+	return t
+}()
+
+// classify returns the union of the classes of the bytes of s.
+func classify(s string) uint8 {
+	var f uint8
+	for i := 0; i < len(s); i++ {
+		f |= charClass[s[i]]
+	}
+	return f
+}
+
+// asciiLower lower-cases ASCII letters only, as ngx_strlow does.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// Validate reports what nginx rejects, in the order it checks:
+// ngx_http_core_server_name refuses `server name "*" is invalid` (a '*'
+// not followed by '.', or too short), `server name "." is invalid` and
+// `empty regex in server name "~"`; ngx_http_server_names (via
+// ngx_hash_add_key) refuses `invalid server name or wildcard "X"` for more
+// than one '*', a '*' anywhere but "*." at the start or ".*" at the end,
+// "..", or a NUL byte. Regex syntax is not checked: nginx compiles with
+// PCRE, whose dialect Go cannot reproduce. The returned error is an *Error
+// with Arg 0.
+func (sn ServerName) Validate() error {
+	raw := sn.Raw
+	if raw == "" {
+		return nil
+	}
+	switch raw[0] {
+	case '*':
+		if len(raw) < 3 || raw[1] != '.' {
+			return newError(0, "server name ", raw, " is invalid")
+		}
+	case '.':
+		if len(raw) < 2 {
+			return newError(0, "server name ", raw, " is invalid")
+		}
+	case '~':
+		if len(raw) == 1 {
+			return newError(0, "empty regex in server name ", raw, "")
+		}
+		return nil
+	}
+	// One pass for ngx_hash_add_key's three character checks.
+	stars := 0
+	var prev byte
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if c == '*' {
+			stars++
+		}
+		if stars > 1 || c == 0 || (c == '.' && prev == '.') {
+			return newError(0, "invalid server name or wildcard ", raw, "")
+		}
+		prev = c
+	}
+	if stars == 1 && sn.Kind == NameExact {
+		// A single '*' that did not make a head or tail wildcard.
+		return newError(0, "invalid server name or wildcard ", raw, "")
+	}
+	return nil
+}

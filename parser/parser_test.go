@@ -1,0 +1,268 @@
+package parser_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/parser"
+)
+
+// flatten renders directives as "name[arg|arg]{...}" for compact asserts.
+func flatten(ds []*parser.Directive) string {
+	var b strings.Builder
+	for i, d := range ds {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(d.Name.Value)
+		if len(d.Args) > 0 {
+			b.WriteString("[" + strings.Join(d.ArgValues(), "|") + "]")
+		}
+		if d.Block != nil {
+			b.WriteString("{" + flatten(d.Block.Directives) + "}")
+		}
+	}
+	return b.String()
+}
+
+func errs(f *parser.File) string {
+	var out []string
+	for _, d := range f.Diagnostics {
+		p := d.Start()
+		out = append(out, fmt.Sprintf("%d:%d %s", p.Line, p.Column, d.Message))
+	}
+	return strings.Join(out, "; ")
+}
+
+func TestTokenizer(t *testing.T) {
+	tests := []struct {
+		name, src, tree, errs string
+	}{
+		{"simple", "a b;", "a[b]", ""},
+		{"block", "http { server { listen 80; } }", "http{server{listen[80]}}", ""},
+		{"quotes", `a "b c" 'd e' "";`, "a[b c|d e|]", ""},
+		{"quote spans lines", "a \"b\nc\";", "a[b\nc]", ""},
+		{"escapes in quotes", `a "x\"y" 'p\'q' "t\tn\n\\z\d";`, "a[x\"y|p'q|t\tn\n\\z\\d]", ""},
+		{"escape outside quotes", `a b\ c \;;`, `a[b\ c|\;]`, ""},
+		{"comment only at word start", "a b#c; # d\n", "a[b#c]", ""},
+		{"variable braces", "a ${b}c x${y};", "a[${b}c|x${y}]", ""},
+		{"brace ends word", "a b{ c; }", "a[b]{c}", ""},
+		{"rbrace inside word", "a b}c;", "a[b}c]", ""},
+		{"if parens", `if ($a = "b") { return 200; }`, `if[($a|=|b|)]{return[200]}`, ""},
+		{"crlf", "a b;\r\nc d;\r\n", "a[b] c[d]", ""},
+		{"non utf8", "a \xff\xfe;", "a[\xff\xfe]", ""},
+		{"lua block", "x_by_lua_block { s = '}' -- }\n t = [[ } ]] }\nb;", "x_by_lua_block[ s = '}' -- }\n t = [[ } ]] ] b", ""},
+		{"quoted directive", `"a" b;`, "a[b]", ""},
+
+		{"glued quote", `a "b"c;`, "a[b|c]", `1:6 unexpected "c"`},
+		{"missing semicolon before brace", "a b\n}", "a[b]", `2:1 unexpected "}"`},
+		{"extra rbrace", "a;\n}\nb;", "a b", `2:1 unexpected "}"`},
+		{"eof in block", "http {\n a;\n", "http{a}", `3:1 unexpected end of file, expecting "}"`},
+		{"eof in statement", "a b", "a[b]", `1:4 unexpected end of file, expecting ";" or "}"`},
+		{"open quote", "a \"b;\n", "a[b;\n]", `2:1 unexpected end of file, expecting ";" or "}"`},
+		{"lone semicolon", ";a;", "a", `1:1 unexpected ";"`},
+		{"lone brace", "{ a; }\nb;", "b", `1:1 unexpected "{"`},
+		{"brace in map", "map $a $b {\n x { }\n}", "map[$a|$b]{x{}}", `2:4 unexpected "{"`},
+		{"too long", "a " + strings.Repeat("x", 5000) + ";", "a[" + strings.Repeat("x", 5000) + "]", `1:3 too long parameter, probably missing terminating ";" character`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := parser.ParseString("t.conf", tt.src, nil)
+			if got := flatten(f.Directives); got != tt.tree {
+				t.Errorf("tree:\n got %q\nwant %q", got, tt.tree)
+			}
+			if got := errs(f); got != tt.errs {
+				t.Errorf("errors:\n got %q\nwant %q", got, tt.errs)
+			}
+		})
+	}
+}
+
+// TestBlockStructureErrors needs directive knowledge, as nginx does.
+func TestBlockStructureErrors(t *testing.T) {
+	tests := []struct {
+		name, src, tree, errs string
+	}{
+		{"not terminated", "events {}\nhttp { server {\n rewrite ^/a([0-9]{4})$ /b last;\n return 200;\n}}",
+			"events{} http{server{rewrite[^/a([0-9]] return[200]}}", `3:19 directive "rewrite" is not terminated by ";"`},
+		{"no opening", "http {\n server;\n}", "http{server}", `2:8 directive "server" has no opening "{"`},
+		{"missing semicolon splits", "http {\n server {\n  listen 80\n  server_name a;\n }\n}",
+			"http{server{listen[80] server_name[a]}}", `3:12 missing ";" after "listen 80"`},
+		{"missing semicolon before block", "worker_processes 1\nevents {}",
+			"worker_processes[1] events{}", `2:8 directive "worker_processes" is not terminated by ";"`},
+		{"multi-line directive kept", "http {\n access_log /x main\n   gzip flush=1m;\n}",
+			"http{access_log[/x|main|gzip|flush=1m]}", ""},
+		{"server in upstream is not a block", "http { upstream u { server 127.0.0.1; } }",
+			"http{upstream[u]{server[127.0.0.1]}}", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := parser.ParseString("t.conf", tt.src, &parser.Options{Kinds: analyzer.Kinds})
+			if got := flatten(f.Directives); got != tt.tree {
+				t.Errorf("tree:\n got %q\nwant %q", got, tt.tree)
+			}
+			if got := errs(f); got != tt.errs {
+				t.Errorf("errors:\n got %q\nwant %q", got, tt.errs)
+			}
+		})
+	}
+}
+
+func TestPositions(t *testing.T) {
+	src := "http {\n\tserver_name \"é😀\" x;\n}\n"
+	f := parser.ParseString("t.conf", src, nil)
+	d := f.Directives[0].Block.Directives[0]
+	x := d.Args[1]
+	// Byte column: "\t", 11 letters, " ", quote, é (2 bytes), 😀 (4),
+	// quote, space.
+	if p := f.Position(x.Range.Start); p.Line != 2 || p.Column != 23 {
+		t.Errorf("x at %+v, want 2:23", p)
+	}
+	// UTF-16: é is one unit, 😀 two.
+	if got := f.UTF16Column(x.Range.Start); got != 19 {
+		t.Errorf("UTF-16 column %d, want 19", got)
+	}
+	if got := f.OffsetUTF16(1, 19); got != x.Range.Start {
+		t.Errorf("OffsetUTF16 = %d, want %d", got, x.Range.Start)
+	}
+	if got := d.Args[0].Raw(f); got != "\"é😀\"" {
+		t.Errorf("raw %q", got)
+	}
+	if d.Parent != f.Directives[0] || d.File != f {
+		t.Error("parent or file link wrong")
+	}
+	if got := f.LineText(2); got != "\tserver_name \"é😀\" x;" {
+		t.Errorf("LineText %q", got)
+	}
+}
+
+func TestComments(t *testing.T) {
+	src := "# lead\na; # trail\n\n# lead b\nb {\n # inner\n}\n"
+	f := parser.ParseString("t.conf", src, nil)
+	var got []string
+	for _, c := range f.Comments {
+		to := "-"
+		if c.Directive != nil {
+			to = c.Directive.Name.Value
+		}
+		got = append(got, fmt.Sprintf("%s>%s/%v", c.Text, to, c.Trailing))
+	}
+	want := []string{" lead>a/false", " trail>a/true", " lead b>b/false"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Error(diff)
+	}
+	if inner := f.Directives[1].Block.Comments; len(inner) != 1 || inner[0].Text != " inner" {
+		t.Errorf("block comments %v", inner)
+	}
+}
+
+func TestLoaderIncludes(t *testing.T) {
+	fs := &parser.Overlay{Files: map[string][]byte{
+		"/etc/nginx/nginx.conf":          []byte("events {}\nhttp {\n include conf.d/*.conf;\n include missing.conf;\n include /etc/nginx/none/*.conf;\n}\n"),
+		"/etc/nginx/conf.d/b.conf":       []byte("server { include snippets/common.conf; }\n"),
+		"/etc/nginx/conf.d/a.conf":       []byte("server { include snippets/common.conf; }\n"),
+		"/etc/nginx/conf.d/.hidden.conf": []byte("broken {"),
+		"/etc/nginx/snippets/common.conf": []byte("listen 80;\ninclude snippets/loop.conf;\n"),
+		"/etc/nginx/snippets/loop.conf":   []byte("include snippets/common.conf;\n"),
+	}}
+	c, err := (&parser.Loader{FS: fs}).Load("/etc/nginx/nginx.conf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	for _, f := range c.Files {
+		files = append(files, strings.TrimPrefix(f.Path, "/etc/nginx/"))
+	}
+	want := []string{"nginx.conf", "conf.d/a.conf", "snippets/common.conf", "snippets/loop.conf", "conf.d/b.conf"}
+	if diff := cmp.Diff(want, files); diff != "" {
+		t.Errorf("files (-want +got):\n%s", diff)
+	}
+	var findings []string
+	for _, d := range c.AllDiagnostics() {
+		findings = append(findings, fmt.Sprintf("%s:%d %s", strings.TrimPrefix(d.FilePath(), "/etc/nginx/"), d.Start().Line, d.Name))
+	}
+	wantFindings := []string{"nginx.conf:4 include-not-found", "snippets/loop.conf:1 include-cycle"}
+	if diff := cmp.Diff(wantFindings, findings); diff != "" {
+		t.Errorf("findings (-want +got):\n%s", diff)
+	}
+	m := parser.BuildModel(c)
+	if len(m.Servers) != 2 || len(m.Servers[0].Listens) != 1 || len(m.Servers[1].Listens) != 1 {
+		t.Fatalf("model: %d servers", len(m.Servers))
+	}
+}
+
+func TestLoaderCacheReparsesOnlyChanged(t *testing.T) {
+	fs := &parser.Overlay{Files: map[string][]byte{
+		"/n/nginx.conf": []byte("http { include a.conf; include b.conf; }"),
+		"/n/a.conf":     []byte("server { listen 1; }"),
+		"/n/b.conf":     []byte("server { listen 2; }"),
+	}}
+	l := &parser.Loader{FS: fs}
+	c1, _ := l.Load("/n/nginx.conf")
+	fs.Files["/n/b.conf"] = []byte("server { listen 3; }")
+	c2, _ := l.Load("/n/nginx.conf")
+	if c1.Files[1] != c2.Files[1] {
+		t.Error("unchanged a.conf was parsed again")
+	}
+	if c1.Files[2] == c2.Files[2] {
+		t.Error("changed b.conf was not parsed again")
+	}
+}
+
+func TestDump(t *testing.T) {
+	dump := "nginx: the configuration file /etc/nginx/nginx.conf syntax is ok\n" +
+		"# configuration file /etc/nginx/nginx.conf:\nevents {}\nhttp { include conf.d/*.conf; }\n\n" +
+		"# configuration file /etc/nginx/conf.d/x.conf:\nserver {\n listen 80\n}\n\n"
+	files, ok := parser.SplitDump([]byte(dump))
+	if !ok || len(files) != 2 {
+		t.Fatalf("SplitDump: %v %d", ok, len(files))
+	}
+	c := (&parser.Loader{}).LoadDump("dump", files)
+	if len(c.Files) != 2 {
+		t.Fatalf("%d files", len(c.Files))
+	}
+	ds := c.AllDiagnostics()
+	if len(ds) != 1 || ds[0].FilePath() != "/etc/nginx/conf.d/x.conf" || ds[0].Start().Line != 3 {
+		t.Fatalf("diagnostics %v", ds)
+	}
+	if _, ok := parser.SplitDump([]byte("events {}\n")); ok {
+		t.Error("a plain config is not a dump")
+	}
+}
+
+func TestModel(t *testing.T) {
+	src := `http {
+  upstream u { server 127.0.0.1:81; }
+  server {
+    listen 127.0.0.1:8080 default_server;
+    listen [::1]:8080;
+    server_name example.com *.example.com ~^w\d+;
+    location / { location = /x { } }
+    location @named { }
+    if ($a) { listen 1; }
+  }
+}
+stream { server { listen 5353 udp; } }`
+	f := parser.ParseString("t.conf", src, &parser.Options{Kinds: analyzer.Kinds})
+	m := parser.BuildModel(&parser.Config{Main: f, Files: []*parser.File{f}})
+	if len(m.Servers) != 2 || len(m.Upstreams) != 1 || len(m.HTTP) != 1 {
+		t.Fatalf("servers %d upstreams %d http %d", len(m.Servers), len(m.Upstreams), len(m.HTTP))
+	}
+	s := m.Servers[0]
+	if len(s.Listens) != 2 || s.Listens[0].Spec == nil || s.Listens[0].Spec.Port != 8080 || s.Listens[1].Spec.Key != "[::1]:8080" {
+		t.Errorf("listens %+v", s.Listens)
+	}
+	if len(s.Names) != 3 || s.Names[2].Arg != 2 {
+		t.Errorf("names %+v", s.Names)
+	}
+	if len(s.Locations) != 2 || len(s.Locations[0].Locations) != 1 || s.Locations[0].Locations[0].Parent != s.Locations[0] {
+		t.Errorf("locations %+v", s.Locations)
+	}
+	if m.Servers[1].Protocol != parser.Stream || m.Upstreams[0].Name != "u" || len(m.Upstreams[0].Servers) != 1 {
+		t.Errorf("stream server or upstream wrong")
+	}
+}
