@@ -162,10 +162,10 @@ func TestComments(t *testing.T) {
 
 func TestLoaderIncludes(t *testing.T) {
 	fs := &parser.Overlay{Files: map[string][]byte{
-		"/etc/nginx/nginx.conf":          []byte("events {}\nhttp {\n include conf.d/*.conf;\n include missing.conf;\n include /etc/nginx/none/*.conf;\n}\n"),
-		"/etc/nginx/conf.d/b.conf":       []byte("server { include snippets/common.conf; }\n"),
-		"/etc/nginx/conf.d/a.conf":       []byte("server { include snippets/common.conf; }\n"),
-		"/etc/nginx/conf.d/.hidden.conf": []byte("broken {"),
+		"/etc/nginx/nginx.conf":           []byte("events {}\nhttp {\n include conf.d/*.conf;\n include missing.conf;\n include /etc/nginx/none/*.conf;\n}\n"),
+		"/etc/nginx/conf.d/b.conf":        []byte("server { include snippets/common.conf; }\n"),
+		"/etc/nginx/conf.d/a.conf":        []byte("server { include snippets/common.conf; }\n"),
+		"/etc/nginx/conf.d/.hidden.conf":  []byte("broken {"),
 		"/etc/nginx/snippets/common.conf": []byte("listen 80;\ninclude snippets/loop.conf;\n"),
 		"/etc/nginx/snippets/loop.conf":   []byte("include snippets/common.conf;\n"),
 	}}

@@ -1,0 +1,163 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func runCLI(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(args, strings.NewReader(stdin), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func testdata(name string) string { return filepath.Join("..", "..", "testdata", name) }
+
+func TestExitCodes(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want int
+	}{
+		{"clean", []string{testdata("cli/clean.conf")}, exitClean},
+		{"findings", []string{testdata("examples/nginx.conf")}, exitFindings},
+		{"findings below fail level", []string{"--fail-level", "none", testdata("examples/nginx.conf")}, exitClean},
+		{"unreadable", []string{testdata("cli/does-not-exist.conf")}, exitError},
+		{"unknown flag", []string{"--no-such-flag"}, exitUsage},
+		{"bad enum", []string{"--format", "yaml", testdata("cli/clean.conf")}, exitUsage},
+		{"help", []string{"--help"}, exitClean},
+		{"fragment inferred", []string{testdata("cli/site.conf")}, exitClean},
+		{"snippet inferred", []string{testdata("cli/snippet.conf")}, exitClean},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := runCLI(t, "", tt.args...)
+			if code != tt.want {
+				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.want, out, errOut)
+			}
+		})
+	}
+}
+
+func TestTextOutput(t *testing.T) {
+	path := testdata("examples/nginx.conf")
+	code, out, _ := runCLI(t, "", "--color", "never", path)
+	if code != exitFindings {
+		t.Fatalf("exit %d", code)
+	}
+	abs, _ := filepath.Abs(path)
+	want := abs + `:18:9: error: unexpected "}" [NL1001 syntax-error]
+            }
+            ^
+    directive "root" is not terminated by ";": it is probably missing after "root /var/www/html" on line 17
+1 error
+`
+	if out != want {
+		t.Errorf("got:\n%s\nwant:\n%s", out, want)
+	}
+	if strings.Contains(out, "\x1b[") {
+		t.Error("color codes with --color never")
+	}
+	_, colored, _ := runCLI(t, "", "--color", "always", path)
+	if !strings.Contains(colored, "\x1b[") {
+		t.Error("no color codes with --color always")
+	}
+	// auto: the test's stdout is a buffer, not a terminal.
+	_, auto, _ := runCLI(t, "", path)
+	if strings.Contains(auto, "\x1b[") {
+		t.Error("color codes when stdout is not a terminal")
+	}
+}
+
+func TestNoColorEnv(t *testing.T) {
+	t.Setenv("NO_COLOR", "1")
+	if useColor("auto", true) {
+		t.Error("NO_COLOR must turn auto off")
+	}
+	if !useColor("always", false) {
+		t.Error("always must win over NO_COLOR")
+	}
+}
+
+func TestJSONOutput(t *testing.T) {
+	code, out, _ := runCLI(t, "", "--format", "json", testdata("examples/nginx.conf"))
+	if code != exitFindings {
+		t.Fatalf("exit %d", code)
+	}
+	var got struct {
+		Diagnostics []map[string]any `json:"diagnostics"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Diagnostics) != 1 {
+		t.Fatalf("%d diagnostics", len(got.Diagnostics))
+	}
+	d := got.Diagnostics[0]
+	for _, k := range []string{"file", "line", "column", "end_line", "end_column", "severity", "code", "name", "message"} {
+		if _, ok := d[k]; !ok {
+			t.Errorf("missing field %q", k)
+		}
+	}
+	if d["line"] != 18.0 || d["column"] != 9.0 || d["severity"] != "error" || d["name"] != "syntax-error" {
+		t.Errorf("diagnostic %v", d)
+	}
+	_, clean, _ := runCLI(t, "", "--format", "json", testdata("cli/clean.conf"))
+	if strings.TrimSpace(clean) != "{\n  \"diagnostics\": []\n}" {
+		t.Errorf("clean output %q", clean)
+	}
+}
+
+func TestStdinDump(t *testing.T) {
+	dump := "# configuration file /etc/nginx/nginx.conf:\nevents {}\nhttp { include sites/*.conf; }\n\n" +
+		"# configuration file /etc/nginx/sites/a.conf:\nserver {\n    listen 80\n}\n"
+	code, out, _ := runCLI(t, dump, "--color", "never", "-")
+	if code != exitFindings || !strings.HasPrefix(out, "/etc/nginx/sites/a.conf:3:1: error: unexpected \"}\"") {
+		t.Errorf("exit %d, output:\n%s", code, out)
+	}
+}
+
+func TestExplicitContext(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "x.conf")
+	// In a location, "server" has no business; as http it is a block.
+	if err := os.WriteFile(p, []byte("server;\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := runCLI(t, "", "--context", "http", "--color", "never", p)
+	if code != exitFindings || !strings.Contains(out, `directive "server" has no opening "{"`) {
+		t.Errorf("exit %d, output:\n%s", code, out)
+	}
+}
+
+func TestParseCrossplane(t *testing.T) {
+	code, out, _ := runCLI(t, "", "parse", "--format", "crossplane", "--include-comments", testdata("examples/nginx.conf"))
+	if code != exitFindings {
+		t.Fatalf("exit %d", code)
+	}
+	var p struct {
+		Status string
+		Config []struct {
+			File   string
+			Parsed []map[string]any
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &p); err != nil {
+		t.Fatal(err)
+	}
+	if p.Status != "failed" || len(p.Config) != 2 || !strings.HasSuffix(p.Config[1].File, "mime.types") {
+		t.Errorf("payload %+v", p)
+	}
+	if p.Config[0].Parsed[0]["directive"] != "#" {
+		t.Errorf("first entry should be the comment: %v", p.Config[0].Parsed[0])
+	}
+	code, out, _ = runCLI(t, "", "parse", "--single-file", testdata("cli/clean.conf"))
+	if code != exitClean || strings.Contains(out, "includes") {
+		t.Errorf("single file: exit %d\n%s", code, out)
+	}
+}
