@@ -138,12 +138,6 @@ func InferContext(f *parser.File) (string, []string) {
 	return fragmentContexts[best].Name, fragmentContexts[best].Ancestors
 }
 
-// Analyze returns every finding about c, ordered by file and position: the
-// syntax errors of each file and the loader's include findings.
-func Analyze(c *parser.Config) []*parser.Diagnostic {
-	return c.AllDiagnostics()
-}
-
 // ArgCountError returns nginx's "invalid number of arguments" message for d
 // in the blocks named by ancestors, or "" when the count is acceptable or
 // the directive is unknown there.

@@ -12,6 +12,7 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/crossplane"
 )
@@ -36,8 +37,10 @@ type env struct {
 }
 
 type cli struct {
-	Lint  lintCmd  `cmd:"" default:"withargs" help:"Lint configuration files (the default command)."`
-	Parse parseCmd `cmd:"" help:"Print the parse tree of a configuration."`
+	Lint    lintCmd    `cmd:"" default:"withargs" help:"Lint configuration files (the default command)."`
+	Parse   parseCmd   `cmd:"" help:"Print the parse tree of a configuration."`
+	Rules   rulesCmd   `cmd:"" help:"List the rules."`
+	Explain explainCmd `cmd:"" help:"Print a rule's documentation."`
 }
 
 type loadFlags struct {
@@ -51,6 +54,8 @@ type lintCmd struct {
 	Format    string   `short:"f" enum:"text,json" default:"text" help:"Output format: ${enum}."`
 	Color     string   `enum:"auto,always,never" default:"auto" help:"Color the text output: ${enum}. NO_COLOR turns auto off."`
 	FailLevel string   `enum:"error,warning,info,none" default:"warning" help:"Exit with 1 when a finding is at least this severe: ${enum}."`
+	Strict    bool     `help:"Report unknown directives as errors, not warnings."`
+	Disable   []string `help:"Rules (by name or code) not to run." placeholder:"RULE"`
 }
 
 type parseCmd struct {
@@ -100,6 +105,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	switch ctx.Command() {
 	case "parse <file>":
 		code, err = c.Parse.run(e)
+	case "rules":
+		code, err = c.Rules.run(e)
+	case "explain <rule>":
+		code, err = c.Explain.run(e)
 	default:
 		code, err = c.Lint.run(e)
 	}
@@ -167,6 +176,10 @@ func (cmd *lintCmd) run(e *env) (int, error) {
 	if !failNone {
 		failAt, _ = parser.ParseSeverity(cmd.FailLevel)
 	}
+	opts, err := cmd.analyzerOptions()
+	if err != nil {
+		return 0, err
+	}
 	var all []*parser.Diagnostic
 	seen := map[string]bool{}
 	unreadable := false
@@ -178,7 +191,7 @@ func (cmd *lintCmd) run(e *env) (int, error) {
 				Code: parser.CodeUnreadable, Name: parser.NameUnreadable, Message: readError(err)})
 			continue
 		}
-		for _, d := range analyzer.Analyze(c) {
+		for _, d := range analyzer.Run(c, rules.All(), opts) {
 			// A file included from several entry points is reported once.
 			key := fmt.Sprintf("%s\x00%d\x00%d\x00%s\x00%s", d.FilePath(), d.Range.Start, d.Range.End, d.Code, d.Message)
 			if !seen[key] {
@@ -187,7 +200,6 @@ func (cmd *lintCmd) run(e *env) (int, error) {
 			}
 		}
 	}
-	var err error
 	switch cmd.Format {
 	case "json":
 		err = writeJSON(e.stdout, all)
@@ -208,6 +220,21 @@ func (cmd *lintCmd) run(e *env) (int, error) {
 		}
 	}
 	return exitClean, nil
+}
+
+func (cmd *lintCmd) analyzerOptions() (analyzer.Options, error) {
+	opts := analyzer.Options{Disabled: map[string]bool{}, Severity: map[string]parser.Severity{}}
+	for _, key := range cmd.Disable {
+		r := rules.All().Lookup(key)
+		if r == nil {
+			return opts, usageError{fmt.Sprintf("--disable: no rule %q (see nginx-lint rules)", key)}
+		}
+		opts.Disabled[r.Name] = true
+	}
+	if cmd.Strict {
+		opts.Severity[rules.UnknownDirective.Name] = parser.Error
+	}
+	return opts, nil
 }
 
 // readError words an I/O error without Go's "open x: " noise.

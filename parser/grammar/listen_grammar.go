@@ -210,7 +210,7 @@ const sunPathLen = 108
 // ParseListenGrammar parses listen arguments with the participle grammar
 // alone. It is the reference implementation that ParseListen's fast path is
 // checked against, exported so tests and fuzzers outside the package can
-// compare the two. It is roughly a hundred times slower than ParseListen;
+// compare the two. It is over a hundred times slower than ParseListen;
 // use ParseListen.
 func ParseListenGrammar(args []string) (*Listen, error) {
 	if len(args) == 0 {

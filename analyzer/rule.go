@@ -1,0 +1,263 @@
+package analyzer
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/parser"
+)
+
+// Category is the first digit of a rule code.
+type Category int
+
+// Categories of rules, by the first digit of their code.
+const (
+	Syntax      Category = 1
+	Correctness Category = 2
+	Security    Category = 3
+	Performance Category = 4
+	Style       Category = 5
+)
+
+func (c Category) String() string {
+	switch c {
+	case Syntax:
+		return "syntax"
+	case Correctness:
+		return "correctness"
+	case Security:
+		return "security"
+	case Performance:
+		return "performance"
+	case Style:
+		return "style"
+	}
+	return "unknown"
+}
+
+// Rule is one check, a value in the style of go/analysis: a stable code
+// ("NL" and four digits, the first the category), a kebab-case name, a
+// one-line title, a default severity, documentation with examples, and
+// Run, which inspects a Pass and reports what it finds.
+type Rule struct {
+	Code     string
+	Name     string
+	Title    string
+	Severity parser.Severity
+	Doc      Doc
+	// Run inspects the configuration. It must not keep the Pass.
+	Run func(*Pass)
+}
+
+// Doc is a rule's documentation. Bad and Good are complete nginx configs
+// (or fragments, linted with inferred context); a test runs them: Bad
+// must make the rule fire and Good must leave it quiet.
+type Doc struct {
+	// Text says why the rule exists and how to fix a finding (Markdown).
+	Text string
+	Bad  string
+	Good string
+	// Since is the nginx-lint version that introduced the rule.
+	Since string
+	// URL points at the nginx documentation the rule is about, if any.
+	URL string
+}
+
+// Category returns the rule's category from its code.
+func (r *Rule) Category() Category {
+	if len(r.Code) == 6 {
+		return Category(r.Code[2] - '0')
+	}
+	return 0
+}
+
+var codePattern = regexp.MustCompile(`^NL[1-5][0-9]{3}$`)
+var namePattern = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
+
+// Validate checks the rule's identity and docs, so a registry can refuse a
+// malformed rule at start-up rather than print nonsense later.
+func (r *Rule) Validate() error {
+	switch {
+	case !codePattern.MatchString(r.Code):
+		return fmt.Errorf("rule %q: code %q is not NL + 4 digits with category 1-5", r.Name, r.Code)
+	case !namePattern.MatchString(r.Name):
+		return fmt.Errorf("rule %s: name %q is not kebab-case", r.Code, r.Name)
+	case r.Title == "" || strings.HasSuffix(r.Title, "."):
+		return fmt.Errorf("rule %s: title must be one line without a final period", r.Code)
+	case r.Run == nil:
+		return fmt.Errorf("rule %s: no Run", r.Code)
+	case r.Doc.Text == "" || r.Doc.Bad == "" || r.Doc.Good == "":
+		return fmt.Errorf("rule %s: docs need text, a bad and a good example", r.Code)
+	}
+	return nil
+}
+
+// Registry is an ordered, validated set of rules.
+type Registry struct {
+	rules []*Rule
+	byKey map[string]*Rule
+}
+
+// NewRegistry validates rules and indexes them by code and name.
+func NewRegistry(rules ...*Rule) (*Registry, error) {
+	reg := &Registry{byKey: map[string]*Rule{}}
+	for _, r := range rules {
+		if err := r.Validate(); err != nil {
+			return nil, err
+		}
+		for _, k := range []string{r.Code, r.Name} {
+			if _, dup := reg.byKey[k]; dup {
+				return nil, fmt.Errorf("rule %s: %q is used twice", r.Code, k)
+			}
+			reg.byKey[k] = r
+		}
+		reg.rules = append(reg.rules, r)
+	}
+	sort.Slice(reg.rules, func(i, j int) bool { return reg.rules[i].Code < reg.rules[j].Code })
+	return reg, nil
+}
+
+// Rules returns the rules ordered by code.
+func (reg *Registry) Rules() []*Rule { return reg.rules }
+
+// Lookup finds a rule by code or name (case-insensitive code).
+func (reg *Registry) Lookup(key string) *Rule {
+	if r := reg.byKey[key]; r != nil {
+		return r
+	}
+	return reg.byKey[strings.ToUpper(key)]
+}
+
+// Pass is what a rule sees: the configuration, its typed model and the
+// directive knowledge, plus Report to hand back findings. One Pass serves
+// one rule on one configuration.
+type Pass struct {
+	Rule   *Rule
+	Config *parser.Config
+	// Model is built once per configuration and shared by every rule.
+	Model *parser.Model
+	// Options are the rule's options from the configuration file.
+	Options map[string]any
+	// ReadFile reads a file the way the loader did (so the language
+	// server's unsaved buffers are seen by rules that read files).
+	ReadFile func(path string) ([]byte, error)
+
+	report func(*parser.Diagnostic)
+}
+
+// Report records a finding; Severity, Code and Name default to the rule's.
+func (p *Pass) Report(d *parser.Diagnostic) {
+	if d.Code == "" {
+		d.Code, d.Name = p.Rule.Code, p.Rule.Name
+		if d.Severity == 0 && p.Rule.Severity != 0 {
+			d.Severity = p.Rule.Severity
+		}
+	}
+	if d.Path == "" && d.File != nil {
+		d.Path = d.File.Path
+	}
+	p.report(d)
+}
+
+// Reportf reports a finding on a range of f with the rule's severity.
+func (p *Pass) Reportf(f *parser.File, r parser.Range, format string, args ...any) *parser.Diagnostic {
+	d := &parser.Diagnostic{File: f, Path: f.Path, Range: r, Severity: p.Rule.Severity,
+		Code: p.Rule.Code, Name: p.Rule.Name, Message: fmt.Sprintf(format, args...)}
+	p.report(d)
+	return d
+}
+
+// ReportDirective reports a finding on a directive's name.
+func (p *Pass) ReportDirective(d *parser.Directive, format string, args ...any) *parser.Diagnostic {
+	return p.Reportf(d.File, d.Name.Range, format, args...)
+}
+
+// WalkContext visits every directive as nginx reads it (includes expanded)
+// with the context it appears in; ctx is 0 inside blocks whose body the
+// directive tables do not describe (map entries, types, Lua). stack holds
+// the enclosing block directives and is reused between calls.
+func (p *Pass) WalkContext(fn func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive)) {
+	root, _ := ContextOf(p.Config.Context)
+	ctxs := []directives.Context{root}
+	p.Config.Walk(func(d *parser.Directive, stack []*parser.Directive) bool {
+		ctxs = ctxs[:len(stack)+1]
+		ctx := ctxs[len(stack)]
+		fn(d, ctx, stack)
+		if d.Block != nil {
+			var inner directives.Context
+			if ctx != 0 {
+				inner, _ = directives.ChildContext(d.Name.Value, ctx)
+			}
+			ctxs = append(ctxs, inner)
+		}
+		return true
+	})
+}
+
+// Options tunes one analysis.
+type Options struct {
+	// Disabled rules (by name) do not run.
+	Disabled map[string]bool
+	// Severity overrides a rule's default severity, by name.
+	Severity map[string]parser.Severity
+	// RuleOptions are passed to each rule by name.
+	RuleOptions map[string]map[string]any
+	// ReadFile is handed to rules; nil reads the disk.
+	ReadFile func(path string) ([]byte, error)
+}
+
+// Run analyses c with every rule of reg and returns the parser's findings
+// and the rules', ordered by file and position.
+func Run(c *parser.Config, reg *Registry, opts Options) []*parser.Diagnostic {
+	out := c.AllDiagnostics()
+	if reg == nil {
+		return out
+	}
+	model := parser.BuildModel(c)
+	var found []*parser.Diagnostic
+	for _, r := range reg.Rules() {
+		if opts.Disabled[r.Name] {
+			continue
+		}
+		sev, override := opts.Severity[r.Name]
+		p := &Pass{Rule: r, Config: c, Model: model, Options: opts.RuleOptions[r.Name], ReadFile: opts.ReadFile,
+			report: func(d *parser.Diagnostic) {
+				if override {
+					d.Severity = sev
+				}
+				found = append(found, d)
+			}}
+		runSafely(p)
+	}
+	out = append(out, found...)
+	sortByPosition(out)
+	return out
+}
+
+// runSafely keeps one broken rule from taking the whole run down: a panic
+// becomes an internal-error finding that names the rule.
+func runSafely(p *Pass) {
+	defer func() {
+		if v := recover(); v != nil {
+			p.report(&parser.Diagnostic{File: p.Config.Main, Path: p.Config.Main.Path, Severity: parser.Error,
+				Code: "NL1000", Name: "internal-error", Message: fmt.Sprintf("rule %s crashed: %v", p.Rule.Name, v)})
+		}
+	}()
+	p.Rule.Run(p)
+}
+
+func sortByPosition(ds []*parser.Diagnostic) {
+	sort.SliceStable(ds, func(i, j int) bool {
+		a, b := ds[i], ds[j]
+		if a.FilePath() != b.FilePath() {
+			return a.FilePath() < b.FilePath()
+		}
+		if a.Range.Start != b.Range.Start {
+			return a.Range.Start < b.Range.Start
+		}
+		return a.Code < b.Code
+	})
+}

@@ -1,0 +1,140 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/parser"
+)
+
+// UnknownDirective reports names no nginx module (nor lua-nginx-module or
+// headers-more) defines.
+var UnknownDirective = &analyzer.Rule{
+	Code: "NL2001", Name: "unknown-directive", Title: "directive is not known to nginx", Severity: parser.Warning,
+	Run: runUnknownDirective,
+	Doc: analyzer.Doc{
+		Text: "nginx refuses to start on a directive no loaded module defines (`unknown directive`). " +
+			"Usually a typo; the message suggests the closest known names. Directives of third-party " +
+			"modules nginx-lint does not know can be declared in `.nginx-lint.yaml`. A warning by " +
+			"default, since a custom build may have more modules; an error with `--strict`.",
+		Bad:  "events {}\nhttp {\n    server {\n        location / {\n            proxy_passs http://127.0.0.1:8080;\n        }\n    }\n}\n",
+		Good: "events {}\nhttp {\n    server {\n        location / {\n            proxy_pass http://127.0.0.1:8080;\n        }\n    }\n}\n",
+	},
+}
+
+func runUnknownDirective(p *analyzer.Pass) {
+	custom := stringSet(p.Options["custom"])
+	p.WalkContext(func(d *parser.Directive, ctx directives.Context, _ []*parser.Directive) {
+		name := d.Name.Value
+		if dataBlock(ctx) || len(directives.Lookup(name)) > 0 || custom[name] {
+			return
+		}
+		diag := p.ReportDirective(d, "unknown directive %q", name)
+		if s := directives.Suggest(name); len(s) > 0 {
+			diag.Message += fmt.Sprintf("; did you mean %s?", quoteList(s))
+			if len(s) == 1 {
+				diag.Edits = []parser.Edit{{File: d.File, Range: d.Name.Range, NewText: s[0]}}
+			}
+		}
+	})
+}
+
+// DirectiveNotAllowed reports a known directive in a block where nginx
+// does not accept it.
+var DirectiveNotAllowed = &analyzer.Rule{
+	Code: "NL2002", Name: "directive-not-allowed", Title: "directive is not allowed in this block", Severity: parser.Error,
+	Run: runDirectiveNotAllowed,
+	Doc: analyzer.Doc{
+		Text: "Each directive is accepted only in some blocks (`proxy_pass` in `location`, `listen` in " +
+			"`server`, ...). nginx refuses to start with `\"x\" directive is not allowed here`. The " +
+			"message lists where the directive belongs.",
+		Bad:  "events {}\nhttp {\n    listen 80;\n}\n",
+		Good: "events {}\nhttp {\n    server {\n        listen 80;\n    }\n}\n",
+	},
+}
+
+func runDirectiveNotAllowed(p *analyzer.Pass) {
+	p.WalkContext(func(d *parser.Directive, ctx directives.Context, _ []*parser.Directive) {
+		rows := directives.Lookup(d.Name.Value)
+		if dataBlock(ctx) || len(rows) == 0 || directives.InContext(d.Name.Value, ctx) != nil {
+			return
+		}
+		var where directives.Context
+		for _, r := range rows {
+			where |= r.Contexts
+		}
+		diag := p.ReportDirective(d, "%q directive is not allowed here", d.Name.Value)
+		diag.Detail = fmt.Sprintf("it is allowed in: %s; here is %s", strings.ReplaceAll(where.String(), ",", ", "), ctx)
+	})
+}
+
+// InvalidArguments reports argument counts and flag values nginx rejects.
+var InvalidArguments = &analyzer.Rule{
+	Code: "NL2003", Name: "invalid-arguments", Title: "wrong number or kind of arguments", Severity: parser.Error,
+	Run: runInvalidArguments,
+	Doc: analyzer.Doc{
+		Text: "Every directive takes a fixed number of arguments (nginx: `invalid number of arguments " +
+			"in \"x\" directive`), and on/off flags take exactly `on` or `off` (`invalid value`).",
+		Bad:  "events {}\nhttp {\n    gzip yes;\n    server {\n        root;\n    }\n}\n",
+		Good: "events {}\nhttp {\n    gzip on;\n    server {\n        root /srv;\n    }\n}\n",
+	},
+}
+
+func runInvalidArguments(p *analyzer.Pass) {
+	p.WalkContext(func(d *parser.Directive, ctx directives.Context, _ []*parser.Directive) {
+		if dataBlock(ctx) || d.RawBlock || d.Unterminated {
+			return
+		}
+		row := directives.InContext(d.Name.Value, ctx)
+		if row == nil || !row.ArgsKnown {
+			return
+		}
+		if !row.Args.Accepts(len(d.Args)) {
+			diag := p.ReportDirective(d, "invalid number of arguments in %q directive", d.Name.Value)
+			if row.Syntax != "" {
+				diag.Detail = "syntax: " + row.Syntax
+			}
+			return
+		}
+		if row.Args.IsFlag() && len(d.Args) == 1 {
+			v := d.Args[0].Value
+			if !strings.EqualFold(v, "on") && !strings.EqualFold(v, "off") {
+				p.Reportf(d.File, d.Args[0].Range, "invalid value %q in %q directive, it must be \"on\" or \"off\"", v, d.Name.Value)
+			}
+		}
+	})
+}
+
+// dataBlock reports whether ctx is unknown or the body of a map or geo,
+// whose lines are data entries rather than directives.
+func dataBlock(ctx directives.Context) bool {
+	return ctx == 0 || ctx&(directives.Map|directives.Geo|directives.StreamMap|directives.StreamGeo) != 0
+}
+
+func quoteList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	return strings.Join(q, " or ")
+}
+
+// stringSet reads a rule option that is a list of strings.
+func stringSet(v any) map[string]bool {
+	out := map[string]bool{}
+	switch x := v.(type) {
+	case []string:
+		for _, s := range x {
+			out[s] = true
+		}
+	case []any:
+		for _, s := range x {
+			if str, ok := s.(string); ok {
+				out[str] = true
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,9 @@
+// Package rules holds nginx-lint's rules, one file each, and All, the
+// registry the command line and the language server run.
+//
+// A rule is an analyzer.Rule value: code, kebab-case name, title, default
+// severity, documentation with a bad and a good example (a test lints
+// both), and Run. Findings that the parser itself produces (syntax errors,
+// include problems) are registered here too, with an empty Run, so that
+// `nginx-lint rules` and `nginx-lint explain` cover every code a user sees.
+package rules
