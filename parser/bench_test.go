@@ -51,3 +51,14 @@ func BenchmarkLexL2c19900(b *testing.B) {
 		parser.ParseFile("nginx.conf", src, nil)
 	}
 }
+
+// BenchmarkKindsL2c19900 is the tokenizer and block builder with
+// directive knowledge, without the typed model.
+func BenchmarkKindsL2c19900(b *testing.B) {
+	src := generated(b, "L2c", 19900)
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for b.Loop() {
+		parser.ParseFile("nginx.conf", src, &parser.Options{Kinds: analyzer.Kinds})
+	}
+}

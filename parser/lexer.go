@@ -47,6 +47,10 @@ func newLexer(f *File) *lexer {
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
 
+// wordStop marks the bytes that need a decision inside an unquoted word;
+// every other byte just extends it.
+var wordStop = [256]bool{' ': true, '\t': true, '\r': true, '\n': true, ';': true, '{': true, '\\': true, '$': true}
+
 // statement reads the words of the next statement and what ended it.
 // termAt is the offset of the terminating character (len(src) at EOF).
 func (lx *lexer) statement() (words []Word, term terminator, termAt int) {
@@ -133,49 +137,62 @@ func (lx *lexer) word() (term terminator, ended bool) {
 		quote = src[i]
 		i++
 	}
-	variable := false
-	for ; i < len(src); i++ {
-		c := src[i]
-		if c == '\n' && quote != 0 {
-			// Quoted tokens may span lines; unquoted ones end here and
-			// leave the newline to the caller.
-			lx.lines = append(lx.lines, i+1)
-		}
-		if c == '\\' {
-			// The next character is taken literally, even a newline.
-			escaped = true
-			i++
-			if i < len(src) && src[i] == '\n' {
+	if quote != 0 {
+		for ; i < len(src); i++ {
+			switch c := src[i]; c {
+			case '\n':
+				// Quoted tokens may span lines.
 				lx.lines = append(lx.lines, i+1)
-			}
-			variable = false
-			continue
-		}
-		if quote != 0 {
-			if c == quote {
+			case '\\':
+				// The next character is taken literally, even a quote.
+				escaped = true
+				i++
+				if i < len(src) && src[i] == '\n' {
+					lx.lines = append(lx.lines, i+1)
+				}
+			case quote:
 				lx.pos = i + 1
 				lx.addWord(start, i+1, quote, escaped)
 				return lx.afterQuote()
 			}
-			continue
 		}
-		if c == '{' && variable {
-			// "${name}": the brace belongs to the variable, not a block.
-			continue
-		}
-		variable = c == '$'
-		if isSpace(c) {
+	} else {
+		variable := false
+		for ; i < len(src); i++ {
+			c := src[i]
+			if !wordStop[c] {
+				variable = false
+				continue
+			}
+			switch {
+			case c == '\\':
+				escaped = true
+				i++
+				if i < len(src) && src[i] == '\n' {
+					lx.lines = append(lx.lines, i+1)
+				}
+				variable = false
+				continue
+			case c == '$':
+				variable = true
+				continue
+			case c == '{' && variable:
+				// "${name}": the brace belongs to the variable, not a
+				// block; the flag stays set as in nginx.
+				continue
+			case c == ';' || c == '{':
+				lx.addWord(start, i, 0, escaped)
+				lx.pos = i + 1
+				if c == ';' {
+					return termSemicolon, true
+				}
+				return termLBrace, true
+			}
+			// Whitespace ends the word and is left to the caller (a
+			// newline is counted there).
 			lx.addWord(start, i, 0, escaped)
 			lx.pos = i
 			return 0, false
-		}
-		if c == ';' || c == '{' {
-			lx.addWord(start, i, 0, escaped)
-			lx.pos = i + 1
-			if c == ';' {
-				return termSemicolon, true
-			}
-			return termLBrace, true
 		}
 	}
 	// End of input inside the token: nginx reports it once the statement

@@ -1,6 +1,8 @@
 package parser
 
 import (
+	"strings"
+
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
 
@@ -17,8 +19,10 @@ func (c *Config) Walk(fn func(d *Directive, stack []*Directive) bool) {
 			if !fn(d, stack) {
 				continue
 			}
-			for _, f := range c.included[d] {
-				walk(f.Directives)
+			if d.Name.Value == "include" {
+				for _, f := range c.included[d] {
+					walk(f.Directives)
+				}
 			}
 			if d.Block != nil {
 				stack = append(stack, d)
@@ -112,7 +116,12 @@ type Upstream struct {
 // BuildModel walks c once and builds its typed view. Argument lists that
 // repeat (the same listen on thousands of servers) are parsed once.
 func BuildModel(c *Config) *Model {
-	mb := &modelBuilder{c: c, m: &Model{Config: c}, listens: grammar.NewListenCache()}
+	// An upper bound on the listens, so the memo map is sized once.
+	hint := 0
+	for _, f := range c.Files {
+		hint += strings.Count(f.Src, "listen")
+	}
+	mb := &modelBuilder{c: c, m: &Model{Config: c}, listens: make(map[string]listenResult, hint)}
 	st := scope{}
 	if len(c.Context) > 0 {
 		st.proto = protocolOf(c.Context[0])
@@ -124,10 +133,37 @@ func BuildModel(c *Config) *Model {
 }
 
 type modelBuilder struct {
-	c       *Config
-	m       *Model
-	listens *grammar.ListenCache
+	c *Config
+	m *Model
+	// listens memoizes parsed listen arguments by their source text, which
+	// needs no key allocation; equal text always means equal arguments.
+	listens map[string]listenResult
 	args    []string // scratch for argument values
+
+	// Nodes come from slabs, and each server's lists are cut from shared
+	// backing arrays once the server is done (servers do not nest), so
+	// twenty thousand servers cost a few dozen allocations, not a hundred
+	// thousand.
+	serverSlab   []Server
+	listenSlab   []Listen
+	nameSlab     []ServerName
+	locationSlab []Location
+	listenPtrs   []*Listen
+	namePtrs     []*ServerName
+}
+
+type listenResult struct {
+	spec *grammar.Listen
+	err  error
+}
+
+// slab hands out the next element of a chunked slab.
+func slab[T any](s *[]T) *T {
+	if len(*s) == cap(*s) {
+		*s = make([]T, 0, 256)
+	}
+	*s = (*s)[:len(*s)+1]
+	return &(*s)[len(*s)-1]
 }
 
 // scope is what the walk knows about the enclosing blocks.
@@ -146,8 +182,10 @@ type scope struct {
 func (mb *modelBuilder) visit(dirs []*Directive, st scope) {
 	for _, d := range dirs {
 		mb.directive(d, st)
-		for _, f := range mb.c.included[d] {
-			mb.visit(f.Directives, st)
+		if d.Name.Value == "include" {
+			for _, f := range mb.c.included[d] {
+				mb.visit(f.Directives, st)
+			}
 		}
 	}
 }
@@ -157,50 +195,96 @@ func (mb *modelBuilder) directive(d *Directive, st scope) {
 	name := d.Name.Value
 	inner := st
 	inner.parent, inner.depth, inner.direct = name, st.depth+1, false
-	switch {
-	case name == "include":
+	switch name {
+	case "include":
 		m.Includes = append(m.Includes, d)
-	case name == "http" || name == "stream" || name == "mail":
+	case "http", "stream", "mail":
 		if st.depth == 0 && d.Block != nil {
 			inner.proto = protocolOf(name)
 			if name == "http" {
 				m.HTTP = append(m.HTTP, d)
 			}
 		}
-	case name == "server" && d.Block != nil && st.parent != "upstream":
-		s := &Server{Directive: d, Protocol: st.proto}
-		m.Servers = append(m.Servers, s)
-		inner.server, inner.direct, inner.location = s, true, nil
-	case name == "upstream" && d.Block != nil:
-		u := &Upstream{Directive: d, Protocol: st.proto}
-		if len(d.Args) > 0 {
-			u.Name = d.Args[0].Value
+	case "server":
+		switch {
+		case st.parent == "upstream":
+			if st.upstream != nil {
+				st.upstream.Servers = append(st.upstream.Servers, d)
+			}
+		case d.Block != nil:
+			s := slab(&mb.serverSlab)
+			*s = Server{Directive: d, Protocol: st.proto}
+			m.Servers = append(m.Servers, s)
+			inner.server, inner.direct, inner.location = s, true, nil
+			l0, n0 := len(mb.listenPtrs), len(mb.namePtrs)
+			mb.visit(d.Block.Directives, inner)
+			s.Listens = cut(mb.listenPtrs, l0)
+			s.Names = cut(mb.namePtrs, n0)
+			return
 		}
-		m.Upstreams = append(m.Upstreams, u)
-		inner.upstream = u
-	case name == "server" && st.upstream != nil && st.parent == "upstream":
-		st.upstream.Servers = append(st.upstream.Servers, d)
-	case name == "listen" && st.server != nil && st.direct:
-		l := &Listen{Directive: d}
-		l.Spec, l.Err = mb.listens.Parse(mb.values(d))
-		st.server.Listens = append(st.server.Listens, l)
-	case name == "server_name" && st.server != nil && st.direct:
-		for i, a := range d.Args {
-			st.server.Names = append(st.server.Names, &ServerName{Directive: d, Arg: i, Name: grammar.ParseServerName(a.Value)})
+	case "upstream":
+		if d.Block != nil {
+			u := &Upstream{Directive: d, Protocol: st.proto}
+			if len(d.Args) > 0 {
+				u.Name = d.Args[0].Value
+			}
+			m.Upstreams = append(m.Upstreams, u)
+			inner.upstream = u
 		}
-	case name == "location" && st.server != nil && d.Block != nil:
-		loc := &Location{Directive: d, Parent: st.location}
-		loc.Spec, loc.Err = grammar.ParseLocation(mb.values(d))
-		if st.location != nil {
-			st.location.Locations = append(st.location.Locations, loc)
-		} else {
-			st.server.Locations = append(st.server.Locations, loc)
+	case "listen":
+		if st.server != nil && st.direct {
+			l := slab(&mb.listenSlab)
+			*l = Listen{Directive: d}
+			l.Spec, l.Err = mb.listen(d)
+			mb.listenPtrs = append(mb.listenPtrs, l)
 		}
-		inner.location = loc
+	case "server_name":
+		if st.server != nil && st.direct {
+			for i, a := range d.Args {
+				n := slab(&mb.nameSlab)
+				*n = ServerName{Directive: d, Arg: i, Name: grammar.ParseServerName(a.Value)}
+				mb.namePtrs = append(mb.namePtrs, n)
+			}
+		}
+	case "location":
+		if st.server != nil && d.Block != nil {
+			loc := slab(&mb.locationSlab)
+			*loc = Location{Directive: d, Parent: st.location}
+			loc.Spec, loc.Err = grammar.ParseLocation(mb.values(d))
+			if st.location != nil {
+				st.location.Locations = append(st.location.Locations, loc)
+			} else {
+				st.server.Locations = append(st.server.Locations, loc)
+			}
+			inner.location = loc
+		}
 	}
 	if d.Block != nil {
 		mb.visit(d.Block.Directives, inner)
 	}
+}
+
+// listen parses a listen directive's arguments, once per distinct text.
+func (mb *modelBuilder) listen(d *Directive) (*grammar.Listen, error) {
+	if len(d.Args) == 0 {
+		return grammar.ParseListen(nil)
+	}
+	key := d.File.Src[d.Args[0].Range.Start:d.Args[len(d.Args)-1].Range.End]
+	if r, ok := mb.listens[key]; ok {
+		return r.spec, r.err
+	}
+	spec, err := grammar.ParseListen(mb.values(d))
+	mb.listens[key] = listenResult{spec, err}
+	return spec, err
+}
+
+// cut returns buf[from:] capped, so appending to it cannot overwrite the
+// entries of the next server (nil when empty).
+func cut[T any](buf []T, from int) []T {
+	if len(buf) == from {
+		return nil
+	}
+	return buf[from:len(buf):len(buf)]
 }
 
 // values returns d's argument values in a scratch slice that is only valid

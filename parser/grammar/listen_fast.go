@@ -26,8 +26,14 @@ func parseListenFast(args []string) (l *Listen, ok bool) {
 	if len(args) == 0 {
 		return nil, false
 	}
-	a := &listenAlloc{}
-	l = &a.l
+	// Most listens have no parameters: then a bare Listen will do.
+	var a *listenAlloc
+	if len(args) == 1 {
+		l = &Listen{}
+	} else {
+		a = &listenAlloc{}
+		l = &a.l
+	}
 	if !fastAddr(l, args[0]) {
 		return nil, false
 	}

@@ -48,7 +48,7 @@ func TestStartStop(t *testing.T) {
 		BasePort: port,
 		BaseIP:   netip.MustParseAddr(testIP),
 		Server: func(s *layout.Server) {
-			s.Lines = append(s.Lines, fmt.Sprintf("add_header X-Server %d;", s.Index))
+			s.Lines = append(s.Lines, fmt.Sprintf("add_header X-Server %d;", s.Index), "location / { return 200; }")
 		},
 	})
 	if err := os.WriteFile(conf, data, 0o644); err != nil {

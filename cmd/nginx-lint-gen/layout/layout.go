@@ -133,8 +133,7 @@ type Server struct {
 	// written when empty.
 	Names []string
 	// Lines are written verbatim, one per line and indented, after
-	// server_name and before the location. They must carry their own
-	// terminating ";" or braces.
+	// server_name. They must carry their own terminating ";" or braces.
 	Lines []string
 }
 
@@ -367,5 +366,7 @@ func writeServer(w *bufio.Writer, s *Server) {
 	for _, l := range s.Lines {
 		w.WriteString("        " + l + "\n")
 	}
-	w.WriteString("        location / { return 200; }\n    }\n")
+	// The seed benchmark's servers hold only listen and server_name; a
+	// hook adds more through Lines.
+	w.WriteString("    }\n")
 }

@@ -33,17 +33,14 @@ var goldenServers = map[string]string{
 	"L1a": `
     server {
         listen 127.0.0.1:20000;
-        location / { return 200; }
     }
 
     server {
         listen 127.0.0.1:20001;
-        location / { return 200; }
     }
 
     server {
         listen 127.0.0.1:20002;
-        location / { return 200; }
     }
 }
 `,
@@ -51,19 +48,16 @@ var goldenServers = map[string]string{
     server {
         listen 127.0.0.1:20000;
         server_name perf-test.example;
-        location / { return 200; }
     }
 
     server {
         listen 127.0.0.1:20001;
         server_name perf-test.example;
-        location / { return 200; }
     }
 
     server {
         listen 127.0.0.1:20002;
         server_name perf-test.example;
-        location / { return 200; }
     }
 }
 `,
@@ -71,36 +65,30 @@ var goldenServers = map[string]string{
     server {
         listen 127.0.0.1:20000;
         server_name perf-test-00001.example;
-        location / { return 200; }
     }
 
     server {
         listen 127.0.0.1:20001;
         server_name perf-test-00002.example;
-        location / { return 200; }
     }
 
     server {
         listen 127.0.0.1:20002;
         server_name perf-test-00003.example;
-        location / { return 200; }
     }
 }
 `,
 	"L2a": `
     server {
         listen 127.0.0.1:20000;
-        location / { return 200; }
     }
 
     server {
         listen 127.0.0.2:20000;
-        location / { return 200; }
     }
 
     server {
         listen 127.0.0.3:20000;
-        location / { return 200; }
     }
 }
 `,
@@ -108,19 +96,16 @@ var goldenServers = map[string]string{
     server {
         listen 127.0.0.1:20000;
         server_name perf-test.example;
-        location / { return 200; }
     }
 
     server {
         listen 127.0.0.2:20000;
         server_name perf-test.example;
-        location / { return 200; }
     }
 
     server {
         listen 127.0.0.3:20000;
         server_name perf-test.example;
-        location / { return 200; }
     }
 }
 `,
@@ -128,36 +113,30 @@ var goldenServers = map[string]string{
     server {
         listen 127.0.0.1:20000;
         server_name perf-test-00001.example;
-        location / { return 200; }
     }
 
     server {
         listen 127.0.0.2:20000;
         server_name perf-test-00002.example;
-        location / { return 200; }
     }
 
     server {
         listen 127.0.0.3:20000;
         server_name perf-test-00003.example;
-        location / { return 200; }
     }
 }
 `,
 	"L3a": `
     server {
         listen 127.0.0.1:20000;
-        location / { return 200; }
     }
 
     server {
         listen 127.0.0.1:20000;
-        location / { return 200; }
     }
 
     server {
         listen 127.0.0.1:20000;
-        location / { return 200; }
     }
 }
 `,
@@ -165,19 +144,16 @@ var goldenServers = map[string]string{
     server {
         listen 127.0.0.1:20000;
         server_name perf-test.example;
-        location / { return 200; }
     }
 
     server {
         listen 127.0.0.1:20000;
         server_name perf-test.example;
-        location / { return 200; }
     }
 
     server {
         listen 127.0.0.1:20000;
         server_name perf-test.example;
-        location / { return 200; }
     }
 }
 `,
@@ -185,19 +161,16 @@ var goldenServers = map[string]string{
     server {
         listen 127.0.0.1:20000;
         server_name perf-test-00001.example;
-        location / { return 200; }
     }
 
     server {
         listen 127.0.0.1:20000;
         server_name perf-test-00002.example;
-        location / { return 200; }
     }
 
     server {
         listen 127.0.0.1:20000;
         server_name perf-test-00003.example;
-        location / { return 200; }
     }
 }
 `,
@@ -450,7 +423,7 @@ func TestHooksAndExtras(t *testing.T) {
 		"worker_processes auto;\n",
 		"error_log error.log;\nworker_rlimit_nofile 8192;\n\nevents {\n    worker_connections 4096;\n}\n",
 		"    scgi_temp_path scgi_temp;\n    server_names_hash_max_size 4096;\n",
-		"    server {\n        listen *:20000 reuseport;\n        server_name perf-test-00001.example alias-0;\n        keepalive_timeout 5s;\n        location / { return 200; }\n    }\n",
+		"    server {\n        listen *:20000 reuseport;\n        server_name perf-test-00001.example alias-0;\n        keepalive_timeout 5s;\n    }\n",
 		"    server {\n        listen *:20000;\n        server_name perf-test-00002.example alias-1;\n",
 	} {
 		if !strings.Contains(got, want) {
