@@ -1,8 +1,6 @@
 package parser
 
 import (
-	"strings"
-
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
 
@@ -116,12 +114,7 @@ type Upstream struct {
 // BuildModel walks c once and builds its typed view. Argument lists that
 // repeat (the same listen on thousands of servers) are parsed once.
 func BuildModel(c *Config) *Model {
-	// An upper bound on the listens, so the memo map is sized once.
-	hint := 0
-	for _, f := range c.Files {
-		hint += strings.Count(f.Src, "listen")
-	}
-	mb := &modelBuilder{c: c, m: &Model{Config: c}, listens: make(map[string]listenResult, hint)}
+	mb := &modelBuilder{c: c, m: &Model{Config: c}}
 	st := scope{}
 	if len(c.Context) > 0 {
 		st.proto = protocolOf(c.Context[0])
@@ -135,9 +128,11 @@ func BuildModel(c *Config) *Model {
 type modelBuilder struct {
 	c *Config
 	m *Model
-	// listens memoizes parsed listen arguments by their source text, which
-	// needs no key allocation; equal text always means equal arguments.
-	listens map[string]listenResult
+	// listens memoizes parsed listen arguments by their source text (equal
+	// text means equal arguments). It is direct-mapped: repeated listens
+	// (thousands of "listen 443 ssl") share one result, while a config of
+	// all-distinct listens pays no map growth.
+	listens [1024]listenResult
 	args    []string // scratch for argument values
 
 	// Nodes come from slabs, and each server's lists are cut from shared
@@ -153,6 +148,7 @@ type modelBuilder struct {
 }
 
 type listenResult struct {
+	key  string
 	spec *grammar.Listen
 	err  error
 }
@@ -270,11 +266,18 @@ func (mb *modelBuilder) listen(d *Directive) (*grammar.Listen, error) {
 		return grammar.ParseListen(nil)
 	}
 	key := d.File.Src[d.Args[0].Range.Start:d.Args[len(d.Args)-1].Range.End]
-	if r, ok := mb.listens[key]; ok {
-		return r.spec, r.err
+	h := uint32(2166136261)
+	for i := 0; i < len(key); i++ {
+		h = (h ^ uint32(key[i])) * 16777619
+	}
+	slot := &mb.listens[h&1023]
+	if slot.spec != nil && slot.key == key {
+		return slot.spec, slot.err
 	}
 	spec, err := grammar.ParseListen(mb.values(d))
-	mb.listens[key] = listenResult{spec, err}
+	if spec != nil {
+		*slot = listenResult{key, spec, err}
+	}
 	return spec, err
 }
 

@@ -1,0 +1,156 @@
+// Package analysistest runs rules on txtar test cases, in the style of
+// golang.org/x/tools/go/analysis/analysistest.
+//
+// A case is a txtar archive of config files. The first file is the main
+// configuration (or a fragment, linted in the context inferred from it).
+// Every line that a rule must flag carries a comment
+//
+//	listen 80; # want "is declared twice"
+//
+// whose quoted texts ("..." or `...`) are regular expressions; each must match the message
+// of one finding that starts on that line, and every finding of the rules
+// under test must be matched by some want. Several wants may follow one
+// another: # want "a" "b".
+package analysistest
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/parser"
+)
+
+var wantComment = regexp.MustCompile("#\\s*want\\s+((?:(?:\"(?:[^\"\\\\]|\\\\.)*\"|`[^`]*`)\\s*)+)$")
+var quoted = regexp.MustCompile("\"(?:[^\"\\\\]|\\\\.)*\"|`[^`]*`")
+
+// Run lints every *.txtar file in dir with rules and checks the wants.
+func Run(t *testing.T, dir string, rules ...*analyzer.Rule) {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.txtar"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no txtar cases in %s", dir)
+	}
+	for _, f := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(f), ".txtar"), func(t *testing.T) {
+			ar, err := txtar.ParseFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			RunArchive(t, ar, rules...)
+		})
+	}
+}
+
+// RunArchive lints one archive with rules and checks the wants.
+func RunArchive(t *testing.T, ar *txtar.Archive, rules ...*analyzer.Rule) []*parser.Diagnostic {
+	t.Helper()
+	if len(ar.Files) == 0 {
+		t.Fatal("empty archive")
+	}
+	dir := t.TempDir()
+	type want struct {
+		re      *regexp.Regexp
+		matched bool
+	}
+	wants := map[string][]*want{} // "path:line"
+	for _, f := range ar.Files {
+		path := filepath.Join(dir, filepath.FromSlash(f.Name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(f.Data), "\n") {
+			m := wantComment.FindStringSubmatch(line)
+			if m == nil {
+				continue
+			}
+			for _, q := range quoted.FindAllString(m[1], -1) {
+				s, err := strconv.Unquote(q)
+				if err != nil {
+					t.Fatalf("%s:%d: bad want %s: %v", f.Name, i+1, q, err)
+				}
+				re, err := regexp.Compile(s)
+				if err != nil {
+					t.Fatalf("%s:%d: bad want regexp %q: %v", f.Name, i+1, s, err)
+				}
+				key := fmt.Sprintf("%s:%d", path, i+1)
+				wants[key] = append(wants[key], &want{re: re})
+			}
+		}
+	}
+	main := filepath.Join(dir, filepath.FromSlash(ar.Files[0].Name))
+	ds := Lint(t, main, rules...)
+	for _, d := range ds {
+		key := fmt.Sprintf("%s:%d", d.FilePath(), d.Start().Line)
+		ok := false
+		for _, w := range wants[key] {
+			if !w.matched && w.re.MatchString(d.Message) {
+				w.matched, ok = true, true
+				break
+			}
+		}
+		if !ok {
+			t.Errorf("%s: unexpected finding: %s [%s]", rel(dir, key), d.Message, d.Name)
+		}
+	}
+	keys := make([]string, 0, len(wants))
+	for k := range wants {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		for _, w := range wants[k] {
+			if !w.matched {
+				t.Errorf("%s: no finding matches %q", rel(dir, k), w.re)
+			}
+		}
+	}
+	return ds
+}
+
+// Lint loads the config at path as the command line does (context
+// inferred for fragments, includes followed) and returns the findings of
+// rules only (parser findings included when a rule under test is one of
+// the parser's own codes).
+func Lint(t testing.TB, path string, rules ...*analyzer.Rule) []*parser.Diagnostic {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, ancestors := analyzer.InferContext(parser.ParseFile(path, src, nil))
+	c := (&parser.Loader{Kinds: analyzer.Kinds}).LoadSource(path, src, ancestors)
+	reg, err := analyzer.NewRegistry(rules...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	codes := map[string]bool{}
+	for _, r := range rules {
+		codes[r.Code] = true
+	}
+	var out []*parser.Diagnostic
+	for _, d := range analyzer.Run(c, reg, analyzer.Options{}) {
+		if codes[d.Code] {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func rel(dir, key string) string {
+	if r, err := filepath.Rel(dir, key); err == nil {
+		return r
+	}
+	return key
+}
