@@ -259,10 +259,23 @@ func (lx *lexer) addWord(start, end int, quote byte, escaped bool) {
 	if escaped {
 		val = unescape(inner)
 	}
-	if end-start >= maxTokenLen {
-		lx.errorf(start, start+1, "too long parameter, probably missing terminating %s character", quoteName(quote))
+	// nginx measures from after an opening quote up to and including a
+	// closing one, and rejects a token that fills its whole read buffer.
+	if n := end - start - boolInt(quote != 0); n >= maxTokenLen {
+		if quote != 0 && (n > maxTokenLen || !strings.HasSuffix(lx.src[start+1:end], string(quote))) {
+			lx.errorf(start, start+1, "too long parameter, probably missing terminating %s character", quoteName(quote))
+		} else {
+			lx.errorf(start, start+1, "too long parameter %q started", inner[:10]+"...")
+		}
 	}
 	lx.words = append(lx.words, Word{Value: val, Range: Range{start, end}, Quote: quote})
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func quoteName(q byte) string {

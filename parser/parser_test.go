@@ -67,7 +67,13 @@ func TestTokenizer(t *testing.T) {
 		{"lone semicolon", ";a;", "a", `1:1 unexpected ";"`},
 		{"lone brace", "{ a; }\nb;", "b", `1:1 unexpected "{"`},
 		{"brace in map", "map $a $b {\n x { }\n}", "map[$a|$b]{x{}}", `2:4 unexpected "{"`},
-		{"too long", "a " + strings.Repeat("x", 5000) + ";", "a[" + strings.Repeat("x", 5000) + "]", `1:3 too long parameter, probably missing terminating ";" character`},
+		// nginx's read buffer is 4096 bytes; the thresholds were checked
+		// against nginx 1.22.1.
+		{"long", "a " + strings.Repeat("x", 4095) + ";", "a[" + strings.Repeat("x", 4095) + "]", ``},
+		{"too long", "a " + strings.Repeat("x", 4096) + ";", "a[" + strings.Repeat("x", 4096) + "]", `1:3 too long parameter "xxxxxxxxxx..." started`},
+		{"long quoted", "a \"" + strings.Repeat("x", 4094) + "\";", "a[" + strings.Repeat("x", 4094) + "]", ``},
+		{"too long quoted", "a \"" + strings.Repeat("x", 4095) + "\";", "a[" + strings.Repeat("x", 4095) + "]", `1:3 too long parameter "xxxxxxxxxx..." started`},
+		{"unterminated long quoted", "a \"" + strings.Repeat("x", 4096) + "\";", "a[" + strings.Repeat("x", 4096) + "]", `1:3 too long parameter, probably missing terminating "\"" character`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
