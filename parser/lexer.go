@@ -231,6 +231,9 @@ func (lx *lexer) afterQuote() (terminator, bool) {
 		return termLBrace, true
 	case c == ')':
 		return 0, false
+	case c == '}':
+		// The statement reader reports it when it takes the "}".
+		return 0, false
 	}
 	lx.errorf(lx.pos, lx.pos+1, "unexpected %q", charString(c))
 	return 0, false
