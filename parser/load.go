@@ -140,6 +140,9 @@ type Loader struct {
 	Prefix string
 	// Kinds enables the parser checks that need directive knowledge.
 	Kinds DirectiveKinds
+	// NoIncludes leaves include directives unresolved (crossplane's
+	// --single-file): only the main file is read.
+	NoIncludes bool
 
 	cache map[string]cachedFile
 	seed  maphash.Seed
@@ -181,7 +184,9 @@ func (l *Loader) LoadSource(path string, src []byte, context []string) *Config {
 	c := &Config{Prefix: prefix, Context: context, included: map[*Directive][]*File{}}
 	ld := &load{l: l, c: c, seen: map[string]*File{}, open: map[string]bool{}}
 	c.Main = ld.parse(path, src, context)
-	ld.expand(c.Main, context)
+	if !l.NoIncludes {
+		ld.expand(c.Main, context)
+	}
 	return c
 }
 

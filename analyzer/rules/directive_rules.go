@@ -26,9 +26,20 @@ var UnknownDirective = &analyzer.Rule{
 
 func runUnknownDirective(p *analyzer.Pass) {
 	custom := stringSet(p.Options["custom"])
+	// "modules" is the module set of the nginx build being targeted
+	// (from nginx -V): a known directive of a missing module is unknown to
+	// that nginx.
+	modules, _ := p.Options["modules"].(map[string]bool)
 	p.WalkContext(func(d *parser.Directive, ctx directives.Context, _ []*parser.Directive) {
 		name := d.Name.Value
-		if dataBlock(ctx) || len(directives.Lookup(name)) > 0 || custom[name] {
+		if dataBlock(ctx) || custom[name] {
+			return
+		}
+		if rows := directives.Lookup(name); len(rows) > 0 {
+			if modules != nil && !inBuild(rows, modules) {
+				diag := p.ReportDirective(d, "unknown directive %q: this nginx build lacks its module", name)
+				diag.Detail = "it comes from " + rowModules(rows) + ", which nginx -V does not list; add the module (--with-... or load_module) or remove the directive"
+			}
 			return
 		}
 		diag := p.ReportDirective(d, "unknown directive %q", name)
@@ -105,6 +116,34 @@ func runInvalidArguments(p *analyzer.Pass) {
 			}
 		}
 	})
+}
+
+// inBuild reports whether any row's source module is in the build.
+func inBuild(rows []*directives.Directive, modules map[string]bool) bool {
+	for _, r := range rows {
+		for _, m := range r.SourceModules {
+			if modules[m] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func rowModules(rows []*directives.Directive) string {
+	seen := map[string]bool{}
+	var out []string
+	for _, r := range rows {
+		m := r.Module
+		if len(r.SourceModules) > 0 {
+			m = r.SourceModules[0]
+		}
+		if !seen[m] {
+			seen[m] = true
+			out = append(out, m)
+		}
+	}
+	return strings.Join(out, " or ")
 }
 
 // dataBlock reports whether ctx is unknown or the body of a map or geo,

@@ -1,12 +1,14 @@
 package rules_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/buildinfo"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/corpustest"
@@ -134,5 +136,33 @@ func TestCorpusValidConfigs(t *testing.T) {
 	}
 	if checked < 300 {
 		t.Fatalf("only %d configs", checked)
+	}
+}
+
+// TestUnknownDirectiveForBuild: with the module list of an nginx build, a
+// known directive of a module the build lacks is reported.
+func TestUnknownDirectiveForBuild(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "nginx.conf")
+	src := "events {}\nhttp {\n    server {\n        location / {\n            memcached_pass 127.0.0.1:11211;\n            proxy_pass http://127.0.0.1;\n        }\n    }\n}\n"
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	info, err := buildinfo.Parse("nginx version: nginx/1.27.0\nconfigure arguments: --without-http_memcached_module\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := (&parser.Loader{Kinds: analyzer.Kinds}).Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := analyzer.Options{RuleOptions: map[string]map[string]any{"unknown-directive": {"modules": info.Modules()}}}
+	var got []string
+	for _, d := range analyzer.Run(c, rules.All(), opts) {
+		got = append(got, fmt.Sprintf("%d: %s", d.Start().Line, d.Message))
+	}
+	want := `5: unknown directive "memcached_pass": this nginx build lacks its module`
+	if strings.Join(got, "\n") != want {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }

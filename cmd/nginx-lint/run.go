@@ -37,10 +37,11 @@ type env struct {
 }
 
 type cli struct {
-	Lint    lintCmd    `cmd:"" default:"withargs" help:"Lint configuration files (the default command)."`
-	Parse   parseCmd   `cmd:"" help:"Print the parse tree of a configuration."`
-	Rules   rulesCmd   `cmd:"" help:"List the rules."`
-	Explain explainCmd `cmd:"" help:"Print a rule's documentation."`
+	Lint      lintCmd      `cmd:"" default:"withargs" help:"Lint configuration files (the default command)."`
+	Parse     parseCmd     `cmd:"" help:"Print the parse tree of a configuration."`
+	Rules     rulesCmd     `cmd:"" help:"List the rules."`
+	Explain   explainCmd   `cmd:"" help:"Print a rule's documentation."`
+	BuildInfo buildInfoCmd `cmd:"" name:"build-info" help:"Audit an nginx build from its \"nginx -V\" output."`
 }
 
 type loadFlags struct {
@@ -107,6 +108,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		code, err = c.Parse.run(e)
 	case "rules":
 		code, err = c.Rules.run(e)
+	case "build-info", "build-info <file>":
+		code, err = c.BuildInfo.run(e)
 	case "explain <rule>":
 		code, err = c.Explain.run(e)
 	default:
@@ -126,6 +129,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // load reads one entry point: a main config, a fragment (context inferred
 // or given), or nginx -T output, from a file or standard input.
 func (f loadFlags) load(e *env, path string) (*parser.Config, error) {
+	return f.loadWith(e, path, &parser.Loader{})
+}
+
+// loadWith is load with a Loader whose other settings the caller chose.
+func (f loadFlags) loadWith(e *env, path string, l *parser.Loader) (*parser.Config, error) {
 	var src []byte
 	var err error
 	name := path
@@ -144,7 +152,7 @@ func (f loadFlags) load(e *env, path string) (*parser.Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &parser.Loader{Prefix: f.Prefix, Kinds: analyzer.Kinds}
+	l.Prefix, l.Kinds = f.Prefix, analyzer.Kinds
 	if f.Prefix != "" {
 		if abs, err := filepath.Abs(f.Prefix); err == nil {
 			l.Prefix = abs
@@ -247,13 +255,9 @@ func readError(err error) string {
 }
 
 func (cmd *parseCmd) run(e *env) (int, error) {
-	c, err := cmd.load(e, cmd.Path)
+	c, err := cmd.loadWith(e, cmd.Path, &parser.Loader{NoIncludes: cmd.SingleFile})
 	if err != nil {
 		return exitError, err
-	}
-	if cmd.SingleFile {
-		// Drop what the loader pulled in; crossplane shows only the file.
-		c.Files = c.Files[:1]
 	}
 	p := crossplane.Build(c, crossplane.Options{SingleFile: cmd.SingleFile, IncludeComments: cmd.IncludeComments, Check: analyzer.ArgCountError})
 	enc := json.NewEncoder(e.stdout)

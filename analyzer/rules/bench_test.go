@@ -1,0 +1,29 @@
+package rules_test
+
+import (
+	"testing"
+
+	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/rules"
+	"github.com/nginx-lint/nginx-lint/cmd/nginx-lint-gen/layout"
+	"github.com/nginx-lint/nginx-lint/parser"
+)
+
+// BenchmarkLintL2c19900 is the whole lint of the seed benchmark's slowest
+// layout with every rule on: parse, typed model, every rule. The budget is
+// the parser's (30 ms) plus 50%.
+func BenchmarkLintL2c19900(b *testing.B) {
+	src := layout.Generate(layout.Options{Layout: layout.Layout{Listen: layout.IPPerServer, Naming: layout.UniqueNames}, N: 19900})
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for b.Loop() {
+		f := parser.ParseFile("/bench/nginx.conf", src, &parser.Options{Kinds: analyzer.Kinds})
+		c := &parser.Config{Main: f, Files: []*parser.File{f}}
+		ds := analyzer.Run(c, rules.All(), analyzer.Options{})
+		for _, d := range ds {
+			if d.Severity == parser.Error {
+				b.Fatalf("unexpected error: %v", d)
+			}
+		}
+	}
+}
