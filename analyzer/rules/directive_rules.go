@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
@@ -30,15 +31,24 @@ func runUnknownDirective(p *analyzer.Pass) {
 	// (from nginx -V): a known directive of a missing module is unknown to
 	// that nginx.
 	modules, _ := p.Options["modules"].(map[string]bool)
+	// "version" is that build's nginx version: directives newer than it
+	// are unknown to it.
+	version, _ := p.Options["version"].(string)
 	p.WalkContext(func(d *parser.Directive, ctx directives.Context, _ []*parser.Directive) {
 		name := d.Name.Value
 		if dataBlock(ctx) || custom[name] {
 			return
 		}
 		if rows := directives.Lookup(name); len(rows) > 0 {
-			if modules != nil && !inBuild(rows, modules) {
+			switch {
+			case modules != nil && !inBuild(rows, modules):
 				diag := p.ReportDirective(d, "unknown directive %q: this nginx build lacks its module", name)
 				diag.Detail = "it comes from " + rowModules(rows) + ", which nginx -V does not list; add the module (--with-... or load_module) or remove the directive"
+			case version != "":
+				if since := firstSince(rows); since != "" && compareVersions(version, since) < 0 {
+					diag := p.ReportDirective(d, "unknown directive %q: nginx %s predates it (since %s)", name, version, since)
+					diag.Detail = "upgrade nginx or use the older form; nginx " + version + " refuses to start with this directive"
+				}
 			}
 			return
 		}
@@ -116,6 +126,45 @@ func runInvalidArguments(p *analyzer.Pass) {
 			}
 		}
 	})
+}
+
+// firstSince returns the earliest version any row of a directive appeared
+// in ("1.3.0,1.2.1" lists a backport), or "" when some row does not say
+// (it may be older than the docs' records).
+func firstSince(rows []*directives.Directive) string {
+	best := ""
+	for _, r := range rows {
+		if r.Since == "" || r.ThirdParty {
+			return ""
+		}
+		for _, v := range strings.Split(r.Since, ",") {
+			if best == "" || compareVersions(v, best) < 0 {
+				best = v
+			}
+		}
+	}
+	return best
+}
+
+// compareVersions compares dotted numeric versions ("1.25.1").
+func compareVersions(a, b string) int {
+	as, bs := strings.Split(a, "."), strings.Split(b, ".")
+	for i := 0; i < len(as) || i < len(bs); i++ {
+		var x, y int
+		if i < len(as) {
+			x, _ = strconv.Atoi(as[i])
+		}
+		if i < len(bs) {
+			y, _ = strconv.Atoi(bs[i])
+		}
+		if x != y {
+			if x < y {
+				return -1
+			}
+			return 1
+		}
+	}
+	return 0
 }
 
 // inBuild reports whether any row's source module is in the build.

@@ -144,11 +144,11 @@ func TestCorpusValidConfigs(t *testing.T) {
 func TestUnknownDirectiveForBuild(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "nginx.conf")
-	src := "events {}\nhttp {\n    server {\n        location / {\n            memcached_pass 127.0.0.1:11211;\n            proxy_pass http://127.0.0.1;\n        }\n    }\n}\n"
+	src := "events {}\nhttp {\n    server {\n        http2 on;\n        location / {\n            memcached_pass 127.0.0.1:11211;\n            proxy_pass http://127.0.0.1;\n        }\n    }\n}\n"
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	info, err := buildinfo.Parse("nginx version: nginx/1.27.0\nconfigure arguments: --without-http_memcached_module\n")
+	info, err := buildinfo.Parse("nginx version: nginx/1.27.0\nconfigure arguments: --with-http_v2_module --without-http_memcached_module\n")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,12 +156,13 @@ func TestUnknownDirectiveForBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := analyzer.Options{RuleOptions: map[string]map[string]any{"unknown-directive": {"modules": info.Modules()}}}
+	opts := analyzer.Options{RuleOptions: map[string]map[string]any{"unknown-directive": {"modules": info.Modules(), "version": "1.22.1"}}}
 	var got []string
 	for _, d := range analyzer.Run(c, rules.All(), opts) {
 		got = append(got, fmt.Sprintf("%d: %s", d.Start().Line, d.Message))
 	}
-	want := `5: unknown directive "memcached_pass": this nginx build lacks its module`
+	want := "4: unknown directive \"http2\": nginx 1.22.1 predates it (since 1.25.1)\n" +
+		"6: unknown directive \"memcached_pass\": this nginx build lacks its module"
 	if strings.Join(got, "\n") != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
