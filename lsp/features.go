@@ -1,0 +1,374 @@
+package lsp
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/tliron/glsp"
+	protocol "github.com/tliron/glsp/protocol_3_16"
+
+	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/parser"
+)
+
+// hit is what lies under the cursor.
+type hit struct {
+	dir *parser.Directive
+	// arg is -1 on the name, the argument index on an argument, and -2
+	// elsewhere in the directive.
+	arg int
+	// stack holds the blocks enclosing the cursor, outermost first.
+	stack []*parser.Directive
+}
+
+// locate finds the innermost directive at off and the blocks around it.
+func locate(f *parser.File, off int) hit {
+	h := hit{arg: -2}
+	dirs := f.Directives
+	for {
+		var next []*parser.Directive
+		for _, d := range dirs {
+			r := d.Range()
+			if d.RBrace < 0 && d.Block != nil {
+				r.End = len(f.Src) + 1 // an open block runs to the end
+			}
+			if off < r.Start || off > r.End {
+				continue
+			}
+			if d.Block != nil && d.LBrace >= 0 && off > d.LBrace && (d.RBrace < 0 || off <= d.RBrace) {
+				h.stack = append(h.stack, d)
+				next = d.Block.Directives
+				break
+			}
+			h.dir = d
+			switch {
+			case off >= d.Name.Range.Start && off <= d.Name.Range.End:
+				h.arg = -1
+			default:
+				for i, a := range d.Args {
+					if off >= a.Range.Start && off <= a.Range.End {
+						h.arg = i
+					}
+				}
+			}
+			return h
+		}
+		if next == nil {
+			return h
+		}
+		dirs = next
+	}
+}
+
+// contextAt returns the directive context at the cursor.
+func contextAt(c *parser.Config, stack []*parser.Directive) (directives.Context, bool) {
+	names := append([]string(nil), c.Context...)
+	for _, d := range stack {
+		names = append(names, d.Name.Value)
+	}
+	return analyzer.ContextOf(names)
+}
+
+func (s *Server) hover(_ *glsp.Context, p *protocol.HoverParams) (*protocol.Hover, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d := s.doc(p.TextDocument.URI)
+	if d == nil {
+		return nil, nil
+	}
+	off := offset(d.file, p.Position)
+	h := locate(d.file, off)
+	if h.dir == nil {
+		return nil, nil
+	}
+	var text string
+	var r parser.Range
+	switch {
+	case h.arg == -1:
+		ctx, _ := contextAt(d.config, h.stack)
+		text, r = directiveDoc(h.dir.Name.Value, ctx), h.dir.Name.Range
+	case h.arg >= 0:
+		w := h.dir.Args[h.arg]
+		if name := variableAt(d.file.Src, w.Range, off); name != "" {
+			if v, ok := directives.LookupVariable(name); ok {
+				text = fmt.Sprintf("**$%s** (%s)", name, v.Module)
+				if v.URL != "" {
+					text += "\n\n[Documentation](" + v.URL + ")"
+				}
+				r = w.Range
+			}
+		}
+	}
+	if text == "" {
+		return nil, nil
+	}
+	rng := rangeOf(d.file, r)
+	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: text}, Range: &rng}, nil
+}
+
+// directiveDoc renders what the tables know about a directive.
+func directiveDoc(name string, ctx directives.Context) string {
+	row := directives.InContext(name, ctx)
+	if row == nil {
+		rows := directives.Lookup(name)
+		if len(rows) == 0 {
+			return ""
+		}
+		row = rows[0]
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "**%s** (%s)\n\n", row.Name, row.Module)
+	if row.Syntax != "" {
+		for _, form := range strings.Split(row.Syntax, " || ") {
+			fmt.Fprintf(&b, "```nginx\n%s\n```\n", form)
+		}
+	}
+	if row.Default != "" {
+		fmt.Fprintf(&b, "Default: `%s %s;`\n\n", row.Name, row.Default)
+	}
+	fmt.Fprintf(&b, "Context: %s", strings.ReplaceAll(row.Contexts.String(), ",", ", "))
+	if row.Since != "" {
+		fmt.Fprintf(&b, " · since %s", row.Since)
+	}
+	if row.URL != "" {
+		fmt.Fprintf(&b, "\n\n[Documentation](%s)", row.URL)
+	}
+	return b.String()
+}
+
+// variableAt returns the variable name under off inside a word, if any.
+func variableAt(src string, r parser.Range, off int) string {
+	word := src[r.Start:r.End]
+	rel := off - r.Start
+	for i := 0; i < len(word); i++ {
+		if word[i] != '$' {
+			continue
+		}
+		j := i + 1
+		braced := j < len(word) && word[j] == '{'
+		if braced {
+			j++
+		}
+		k := j
+		for k < len(word) && (word[k] == '_' || word[k] >= 'a' && word[k] <= 'z' || word[k] >= 'A' && word[k] <= 'Z' || word[k] >= '0' && word[k] <= '9') {
+			k++
+		}
+		if rel >= i && rel <= k && k > j {
+			return word[j:k]
+		}
+	}
+	return ""
+}
+
+func (s *Server) completion(_ *glsp.Context, p *protocol.CompletionParams) (any, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d := s.doc(p.TextDocument.URI)
+	if d == nil {
+		return nil, nil
+	}
+	off := offset(d.file, p.Position)
+	h := locate(d.file, off)
+	// After a "$": variables.
+	if off > 0 && strings.LastIndexByte(lineBefore(d.file.Src, off), '$') >= 0 && h.arg >= 0 {
+		return variableItems(), nil
+	}
+	if h.dir != nil && h.arg != -1 {
+		return []protocol.CompletionItem{}, nil
+	}
+	ctx, ok := contextAt(d.config, h.stack)
+	if !ok {
+		return []protocol.CompletionItem{}, nil
+	}
+	return directiveItems(ctx), nil
+}
+
+func lineBefore(src string, off int) string {
+	start := strings.LastIndexByte(src[:off], '\n') + 1
+	return src[start:off]
+}
+
+// directiveItems lists the directives allowed in ctx.
+func directiveItems(ctx directives.Context) []protocol.CompletionItem {
+	kind := protocol.CompletionItemKindKeyword
+	seen := map[string]bool{}
+	var out []protocol.CompletionItem
+	for _, row := range directives.All() {
+		if seen[row.Name] || !row.AllowedIn(ctx) || row.Removed() {
+			continue
+		}
+		seen[row.Name] = true
+		detail := row.Syntax
+		item := protocol.CompletionItem{Label: row.Name, Kind: &kind, Detail: &detail}
+		if row.URL != "" {
+			item.Documentation = protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: "[Documentation](" + row.URL + ")"}
+		}
+		out = append(out, item)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Label < out[j].Label })
+	return out
+}
+
+func variableItems() []protocol.CompletionItem {
+	kind := protocol.CompletionItemKindVariable
+	seen := map[string]bool{}
+	var out []protocol.CompletionItem
+	for _, v := range directives.AllVariables() {
+		label := v.Name
+		if v.Prefix {
+			label += "*"
+		}
+		if seen[label] {
+			continue
+		}
+		seen[label] = true
+		detail := v.Module
+		out = append(out, protocol.CompletionItem{Label: label, Kind: &kind, Detail: &detail})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Label < out[j].Label })
+	return out
+}
+
+func (s *Server) documentSymbol(_ *glsp.Context, p *protocol.DocumentSymbolParams) (any, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d := s.doc(p.TextDocument.URI)
+	if d == nil {
+		return nil, nil
+	}
+	return symbols(d.file, d.file.Directives), nil
+}
+
+// symbols outlines the blocks of a file, and the includes.
+func symbols(f *parser.File, dirs []*parser.Directive) []protocol.DocumentSymbol {
+	out := []protocol.DocumentSymbol{}
+	for _, d := range dirs {
+		if d.Block == nil && d.Name.Value != "include" {
+			continue
+		}
+		kind := protocol.SymbolKindNamespace
+		switch d.Name.Value {
+		case "server":
+			kind = protocol.SymbolKindClass
+		case "location", "if", "limit_except":
+			kind = protocol.SymbolKindMethod
+		case "upstream", "map", "geo", "types", "split_clients":
+			kind = protocol.SymbolKindStruct
+		case "include":
+			kind = protocol.SymbolKindFile
+		}
+		name := d.Name.Value
+		var detail string
+		if d.Name.Value == "server" && d.Block != nil {
+			detail = serverDetail(d)
+		} else if len(d.Args) > 0 && !d.RawBlock {
+			detail = strings.Join(d.ArgValues(), " ")
+		}
+		sym := protocol.DocumentSymbol{
+			Name:           name,
+			Kind:           kind,
+			Range:          rangeOf(f, d.Range()),
+			SelectionRange: rangeOf(f, d.Name.Range),
+		}
+		if detail != "" {
+			sym.Detail = &detail
+		}
+		if d.Block != nil {
+			sym.Children = symbols(f, d.Block.Directives)
+		}
+		out = append(out, sym)
+	}
+	return out
+}
+
+// serverDetail names a server by its server_name and listen arguments.
+func serverDetail(d *parser.Directive) string {
+	var names, listens []string
+	for _, c := range d.Block.Directives {
+		switch c.Name.Value {
+		case "server_name":
+			names = append(names, c.ArgValues()...)
+		case "listen":
+			if len(c.Args) > 0 {
+				listens = append(listens, c.Args[0].Value)
+			}
+		}
+	}
+	return strings.TrimSpace(strings.Join(names, " ") + " " + strings.Join(listens, " "))
+}
+
+func (s *Server) codeAction(_ *glsp.Context, p *protocol.CodeActionParams) (any, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d := s.doc(p.TextDocument.URI)
+	if d == nil {
+		return nil, nil
+	}
+	from, to := offset(d.file, p.Range.Start), offset(d.file, p.Range.End)
+	kind := protocol.CodeActionKindQuickFix
+	out := []protocol.CodeAction{}
+	for _, diag := range d.diags {
+		if len(diag.Edits) == 0 || diag.Range.End < from || diag.Range.Start > to {
+			continue
+		}
+		changes := map[protocol.DocumentUri][]protocol.TextEdit{}
+		for _, e := range diag.Edits {
+			f := e.File
+			if f == nil {
+				f = diag.File
+			}
+			uri := d.uri
+			if f.Path != d.path {
+				uri = pathToURI(f.Path)
+			}
+			changes[uri] = append(changes[uri], protocol.TextEdit{Range: rangeOf(f, e.Range), NewText: e.NewText})
+		}
+		title := "Fix: " + diag.Message
+		if len(diag.Edits) == 1 && diag.Edits[0].NewText != "" && diag.Edits[0].Range.Len() == 0 {
+			title = fmt.Sprintf("Insert %q", diag.Edits[0].NewText)
+		}
+		pd := toProtocolDiagnostic(diag)
+		preferred := true
+		out = append(out, protocol.CodeAction{Title: title, Kind: &kind, Diagnostics: []protocol.Diagnostic{pd},
+			IsPreferred: &preferred, Edit: &protocol.WorkspaceEdit{Changes: changes}})
+	}
+	return out, nil
+}
+
+// definition jumps from an include to the files it includes, and from a
+// proxy_pass/fastcgi_pass/... naming an upstream to that upstream.
+func (s *Server) definition(_ *glsp.Context, p *protocol.DefinitionParams) (any, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d := s.doc(p.TextDocument.URI)
+	if d == nil {
+		return nil, nil
+	}
+	h := locate(d.file, offset(d.file, p.Position))
+	if h.dir == nil || h.arg < 0 {
+		return nil, nil
+	}
+	var out []protocol.Location
+	if h.dir.Name.Value == "include" {
+		for _, f := range d.config.Included(h.dir) {
+			out = append(out, protocol.Location{URI: pathToURI(f.Path), Range: protocol.Range{}})
+		}
+		return out, nil
+	}
+	target := h.dir.Args[h.arg].Value
+	if i := strings.Index(target, "://"); i >= 0 {
+		target = target[i+3:]
+	}
+	if i := strings.IndexAny(target, "/:"); i >= 0 {
+		target = target[:i]
+	}
+	d.config.Walk(func(x *parser.Directive, _ []*parser.Directive) bool {
+		if x.Name.Value == "upstream" && len(x.Args) == 1 && x.Args[0].Value == target {
+			out = append(out, protocol.Location{URI: pathToURI(x.File.Path), Range: rangeOf(x.File, x.Name.Range)})
+		}
+		return true
+	})
+	return out, nil
+}

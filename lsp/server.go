@@ -1,0 +1,216 @@
+package lsp
+
+import (
+	"net/url"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/tliron/glsp"
+	protocol "github.com/tliron/glsp/protocol_3_16"
+	glspserver "github.com/tliron/glsp/server"
+
+	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/rules"
+	"github.com/nginx-lint/nginx-lint/parser"
+)
+
+// Name is the server's name in the initialize handshake.
+const Name = "nginx-lint"
+
+// Server is a language server over the lint core. It keeps the text of
+// every open document, lays it over the disk for the loader (so unsaved
+// edits are what gets linted, includes too), and reuses the loader's cache,
+// so an edit re-parses only the edited file.
+type Server struct {
+	// Version is reported to the client.
+	Version string
+
+	mu      sync.Mutex
+	docs    map[protocol.DocumentUri]*document
+	overlay *parser.Overlay
+	loader  *parser.Loader
+	reg     *analyzer.Registry
+	handler protocol.Handler
+}
+
+// document is an open editor buffer and the last analysis of it.
+type document struct {
+	uri     protocol.DocumentUri
+	path    string
+	version protocol.Integer
+	text    string
+	// Set by lint:
+	config *parser.Config
+	file   *parser.File
+	diags  []*parser.Diagnostic
+}
+
+// New returns a server with every rule enabled.
+func New() *Server {
+	s := &Server{
+		Version: "dev",
+		docs:    map[protocol.DocumentUri]*document{},
+		reg:     rules.All(),
+	}
+	s.overlay = &parser.Overlay{Base: parser.OSFS{}, Files: map[string][]byte{}}
+	s.loader = &parser.Loader{FS: s.overlay, Kinds: analyzer.Kinds}
+	s.handler = protocol.Handler{
+		Initialize:                     s.initialize,
+		Initialized:                    func(*glsp.Context, *protocol.InitializedParams) error { return nil },
+		Shutdown:                       func(*glsp.Context) error { return nil },
+		SetTrace:                       func(*glsp.Context, *protocol.SetTraceParams) error { return nil },
+		TextDocumentDidOpen:            s.didOpen,
+		TextDocumentDidChange:          s.didChange,
+		TextDocumentDidClose:           s.didClose,
+		TextDocumentDidSave:            func(*glsp.Context, *protocol.DidSaveTextDocumentParams) error { return nil },
+		TextDocumentHover:              s.hover,
+		TextDocumentCompletion:         s.completion,
+		TextDocumentDocumentSymbol:     s.documentSymbol,
+		TextDocumentCodeAction:         s.codeAction,
+		TextDocumentDefinition:         s.definition,
+		WorkspaceDidChangeWatchedFiles: func(*glsp.Context, *protocol.DidChangeWatchedFilesParams) error { return nil },
+	}
+	return s
+}
+
+// Handler returns the protocol handler, for tests and custom transports.
+func (s *Server) Handler() *protocol.Handler { return &s.handler }
+
+// RunStdio serves the protocol on standard input and output until the
+// client exits.
+func (s *Server) RunStdio() error {
+	return glspserver.NewServer(&s.handler, Name, false).RunStdio()
+}
+
+func (s *Server) initialize(_ *glsp.Context, _ *protocol.InitializeParams) (any, error) {
+	caps := s.handler.CreateServerCapabilities()
+	// Whole-document sync: nginx configs are small next to the cost of
+	// getting incremental UTF-16 edits wrong; incremental edits are still
+	// applied correctly if a client sends them.
+	full := protocol.TextDocumentSyncKindFull
+	if opts, ok := caps.TextDocumentSync.(*protocol.TextDocumentSyncOptions); ok {
+		opts.Change = &full
+	}
+	caps.CompletionProvider = &protocol.CompletionOptions{TriggerCharacters: []string{"$"}}
+	caps.CodeActionProvider = &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix}}
+	version := s.Version
+	return protocol.InitializeResult{
+		Capabilities: caps,
+		ServerInfo:   &protocol.InitializeResultServerInfo{Name: Name, Version: &version},
+	}, nil
+}
+
+func (s *Server) didOpen(ctx *glsp.Context, p *protocol.DidOpenTextDocumentParams) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d := &document{uri: p.TextDocument.URI, path: uriToPath(p.TextDocument.URI), version: p.TextDocument.Version, text: p.TextDocument.Text}
+	s.docs[d.uri] = d
+	s.overlay.Files[d.path] = []byte(d.text)
+	s.lintAndPublish(ctx, d)
+	return nil
+}
+
+func (s *Server) didChange(ctx *glsp.Context, p *protocol.DidChangeTextDocumentParams) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d := s.docs[p.TextDocument.URI]
+	if d == nil {
+		return nil
+	}
+	for _, ch := range p.ContentChanges {
+		switch c := ch.(type) {
+		case protocol.TextDocumentContentChangeEventWhole:
+			d.text = c.Text
+		case protocol.TextDocumentContentChangeEvent:
+			if c.Range == nil {
+				d.text = c.Text
+				continue
+			}
+			start := offsetOf(d.text, c.Range.Start)
+			end := offsetOf(d.text, c.Range.End)
+			if end < start {
+				start, end = end, start
+			}
+			d.text = d.text[:start] + c.Text + d.text[end:]
+		}
+	}
+	d.version = p.TextDocument.Version
+	s.overlay.Files[d.path] = []byte(d.text)
+	s.lintAndPublish(ctx, d)
+	return nil
+}
+
+func (s *Server) didClose(ctx *glsp.Context, p *protocol.DidCloseTextDocumentParams) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d := s.docs[p.TextDocument.URI]
+	if d == nil {
+		return nil
+	}
+	delete(s.docs, d.uri)
+	delete(s.overlay.Files, d.path)
+	if ctx != nil && ctx.Notify != nil {
+		ctx.Notify(protocol.ServerTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{URI: d.uri, Diagnostics: []protocol.Diagnostic{}})
+	}
+	return nil
+}
+
+// lint runs the same core as the command line on the document: a main
+// configuration with its includes, or a fragment in the context its
+// top-level directives suggest.
+func (s *Server) lint(d *document) {
+	src := []byte(d.text)
+	_, ancestors := analyzer.InferContext(parser.ParseFile(d.path, src, nil))
+	c := s.loader.LoadSource(d.path, src, ancestors)
+	d.config, d.file = c, c.Main
+	d.diags = d.diags[:0]
+	for _, diag := range analyzer.Run(c, s.reg, analyzer.Options{ReadFile: s.overlay.ReadFile}) {
+		if diag.File == c.Main || diag.FilePath() == d.path {
+			d.diags = append(d.diags, diag)
+		}
+	}
+}
+
+func (s *Server) lintAndPublish(ctx *glsp.Context, d *document) {
+	s.lint(d)
+	if ctx == nil || ctx.Notify == nil {
+		return
+	}
+	version := protocol.UInteger(d.version)
+	out := make([]protocol.Diagnostic, 0, len(d.diags))
+	for _, diag := range d.diags {
+		out = append(out, toProtocolDiagnostic(diag))
+	}
+	ctx.Notify(protocol.ServerTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{URI: d.uri, Version: &version, Diagnostics: out})
+}
+
+// uriToPath turns a file URI into a path; other schemes (untitled:) get a
+// stable pseudo path so includes still resolve against something.
+func uriToPath(uri protocol.DocumentUri) string {
+	u, err := url.Parse(string(uri))
+	if err != nil || u.Scheme != "file" {
+		return filepath.Join(string(filepath.Separator), "untitled", strings.NewReplacer("/", "_", ":", "_").Replace(string(uri)))
+	}
+	p := u.Path
+	if runtime.GOOS == "windows" {
+		p = strings.TrimPrefix(p, "/")
+	}
+	return filepath.Clean(filepath.FromSlash(p))
+}
+
+// pathToURI is the inverse of uriToPath for real files.
+func pathToURI(path string) protocol.DocumentUri {
+	u := url.URL{Scheme: "file", Path: filepath.ToSlash(path)}
+	return protocol.DocumentUri(u.String())
+}
+
+// doc returns the open document for uri, linted.
+func (s *Server) doc(uri protocol.DocumentUri) *document {
+	d := s.docs[uri]
+	if d != nil && d.file == nil {
+		s.lint(d)
+	}
+	return d
+}

@@ -1,0 +1,184 @@
+package lsp
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tliron/glsp"
+	protocol "github.com/tliron/glsp/protocol_3_16"
+)
+
+// client records what the server sends.
+type client struct {
+	published map[protocol.DocumentUri][]protocol.Diagnostic
+}
+
+func (c *client) ctx() *glsp.Context {
+	return &glsp.Context{Notify: func(method string, params any) {
+		if method != protocol.ServerTextDocumentPublishDiagnostics {
+			return
+		}
+		p := params.(protocol.PublishDiagnosticsParams)
+		c.published[p.URI] = p.Diagnostics
+	}}
+}
+
+func setup(t *testing.T, files map[string]string) (*Server, *client, string) {
+	t.Helper()
+	dir := t.TempDir()
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := New()
+	if _, err := s.initialize(nil, &protocol.InitializeParams{}); err != nil {
+		t.Fatal(err)
+	}
+	return s, &client{published: map[protocol.DocumentUri][]protocol.Diagnostic{}}, dir
+}
+
+func open(t *testing.T, s *Server, c *client, path, text string) protocol.DocumentUri {
+	t.Helper()
+	uri := pathToURI(path)
+	err := s.didOpen(c.ctx(), &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: uri, LanguageID: "nginx", Version: 1, Text: text}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return uri
+}
+
+func TestDiagnosticsUTF16AndFix(t *testing.T) {
+	s, c, dir := setup(t, nil)
+	// "é" is two bytes but one UTF-16 unit; the missing ";" is after it.
+	text := "events {}\nhttp {\n    server {\n        root /srv/é\n    }\n}\n"
+	uri := open(t, s, c, filepath.Join(dir, "nginx.conf"), text)
+	ds := c.published[uri]
+	if len(ds) != 1 {
+		t.Fatalf("diagnostics %+v", ds)
+	}
+	d := ds[0]
+	if d.Code.Value != "NL1001" || d.Range.Start.Line != 4 || d.Range.Start.Character != 4 || *d.Source != "nginx-lint" {
+		t.Errorf("diagnostic %+v", d)
+	}
+	if !strings.HasSuffix(d.CodeDescription.HRef, "/syntax-error.md") {
+		t.Errorf("href %q", d.CodeDescription.HRef)
+	}
+	// The quick fix inserts ";" right after "é": line 3, UTF-16 column 19.
+	res, err := s.codeAction(nil, &protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri},
+		Range: protocol.Range{Start: protocol.Position{Line: 4}, End: protocol.Position{Line: 4, Character: 5}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	acts := res.([]protocol.CodeAction)
+	if len(acts) != 1 {
+		t.Fatalf("actions %+v", acts)
+	}
+	edit := acts[0].Edit.Changes[uri][0]
+	if edit.NewText != ";" || edit.Range.Start.Line != 3 || edit.Range.Start.Character != 19 {
+		t.Errorf("edit %+v", edit)
+	}
+
+	// Apply it as an incremental change: the diagnostics go away.
+	err = s.didChange(c.ctx(), &protocol.DidChangeTextDocumentParams{
+		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: uri}, Version: 2},
+		ContentChanges: []any{protocol.TextDocumentContentChangeEvent{Range: &edit.Range, Text: ";"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ds := c.published[uri]; len(ds) != 0 {
+		t.Errorf("after the fix: %+v", ds)
+	}
+	if got := s.docs[uri].text; !strings.Contains(got, "root /srv/é;\n") {
+		t.Errorf("text after edit %q", got)
+	}
+}
+
+func TestUnsavedIncludeIsLinted(t *testing.T) {
+	s, c, dir := setup(t, map[string]string{
+		"nginx.conf":     "events {}\nhttp {\n    include site.conf;\n}\n",
+		"site.conf":      "server { listen 80; }\n",
+	})
+	// The editor has an unsaved, broken site.conf open.
+	open(t, s, c, filepath.Join(dir, "site.conf"), "server {\n    listen 80\n}\n")
+	uri := open(t, s, c, filepath.Join(dir, "nginx.conf"), "events {}\nhttp {\n    include site.conf;\n}\n")
+	if ds := c.published[uri]; len(ds) != 0 {
+		t.Errorf("main has findings of its own: %+v", ds)
+	}
+	main := s.docs[uri]
+	if len(main.config.Files) != 2 || !strings.Contains(main.config.Files[1].Src, "listen 80\n") {
+		t.Fatalf("the overlay was not used: %+v", main.config.Files)
+	}
+	// Definition on the include argument jumps to the file.
+	res, _ := s.definition(nil, &protocol.DefinitionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: uri}, Position: protocol.Position{Line: 2, Character: 14}}})
+	locs := res.([]protocol.Location)
+	if len(locs) != 1 || !strings.HasSuffix(string(locs[0].URI), "/site.conf") {
+		t.Errorf("definition %+v", locs)
+	}
+}
+
+func TestHoverCompletionSymbols(t *testing.T) {
+	s, c, dir := setup(t, nil)
+	text := "events {}\nhttp {\n    upstream app { server 127.0.0.1:9000; }\n    server {\n        listen 80;\n        server_name example.com;\n        location / { proxy_pass http://app; return 200 $host; }\n        \n    }\n}\n"
+	uri := open(t, s, c, filepath.Join(dir, "nginx.conf"), text)
+	pos := func(line, char int) protocol.TextDocumentPositionParams {
+		return protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri},
+			Position: protocol.Position{Line: protocol.UInteger(line), Character: protocol.UInteger(char)}}
+	}
+	h, err := s.hover(nil, &protocol.HoverParams{TextDocumentPositionParams: pos(4, 10)})
+	if err != nil || h == nil {
+		t.Fatalf("hover %v %v", h, err)
+	}
+	if v := h.Contents.(protocol.MarkupContent).Value; !strings.Contains(v, "**listen**") || !strings.Contains(v, "nginx.org") {
+		t.Errorf("hover text %q", v)
+	}
+	hv, _ := s.hover(nil, &protocol.HoverParams{TextDocumentPositionParams: pos(6, 56)})
+	if hv == nil || !strings.Contains(hv.Contents.(protocol.MarkupContent).Value, "$host") {
+		t.Errorf("variable hover %+v", hv)
+	}
+
+	res, _ := s.completion(nil, &protocol.CompletionParams{TextDocumentPositionParams: pos(7, 8)})
+	items := res.([]protocol.CompletionItem)
+	labels := map[string]bool{}
+	for _, it := range items {
+		labels[it.Label] = true
+	}
+	if !labels["listen"] || !labels["server_name"] || labels["worker_processes"] || labels["http"] {
+		t.Errorf("server-block completion has %d items; listen %v worker_processes %v", len(items), labels["listen"], labels["worker_processes"])
+	}
+
+	sres, _ := s.documentSymbol(nil, &protocol.DocumentSymbolParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}})
+	b, _ := json.Marshal(sres)
+	for _, want := range []string{`"name":"http"`, `"name":"server","detail":"example.com 80"`, `"name":"location","detail":"/"`, `"name":"upstream","detail":"app"`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("symbols lack %s: %s", want, b)
+		}
+	}
+
+	def, _ := s.definition(nil, &protocol.DefinitionParams{TextDocumentPositionParams: pos(6, 36)})
+	if locs := def.([]protocol.Location); len(locs) != 1 || locs[0].Range.Start.Line != 2 {
+		t.Errorf("upstream definition %+v", def)
+	}
+}
+
+func TestOffsetOf(t *testing.T) {
+	text := "ab\n😀x\n"
+	cases := []struct {
+		line, char protocol.UInteger
+		want       int
+	}{{0, 0, 0}, {0, 2, 2}, {0, 9, 2}, {1, 2, 7}, {1, 3, 8}, {5, 0, len(text)}}
+	for _, c := range cases {
+		if got := offsetOf(text, protocol.Position{Line: c.line, Character: c.char}); got != c.want {
+			t.Errorf("offsetOf(%d,%d) = %d, want %d", c.line, c.char, got, c.want)
+		}
+	}
+}
