@@ -100,24 +100,32 @@ func newPalette(on bool) palette {
 }
 
 // writeText prints "file:line:col: severity: message [CODE name]", the
-// source line and a caret under the range, then a summary.
+// source line and a caret under the range, then a summary. Findings are
+// grouped by file (files in the order they first appear), with a blank
+// line between files.
 func writeText(w io.Writer, ds []*parser.Diagnostic, colored bool) error {
 	p := newPalette(colored)
 	counts := map[parser.Severity]int{}
-	for _, d := range ds {
-		counts[d.Severity]++
-		s := d.Start()
-		loc := d.FilePath()
-		if d.File != nil {
-			loc = fmt.Sprintf("%s:%d:%d", loc, s.Line, s.Column)
+	groups := groupByFile(ds)
+	for gi, g := range groups {
+		if gi > 0 {
+			fmt.Fprintln(w)
 		}
-		fmt.Fprintf(w, "%s: %s: %s %s\n", p.file.Sprint(loc), p.bySeverity[d.Severity].Sprint(d.Severity), d.Message,
-			p.code.Sprintf("[%s %s]", d.Code, d.Name))
-		if d.File != nil {
-			writeSnippet(w, p, d)
-		}
-		if d.Detail != "" {
-			fmt.Fprintf(w, "    %s\n", d.Detail)
+		for _, d := range g {
+			counts[d.Severity]++
+			s := d.Start()
+			loc := d.FilePath()
+			if d.File != nil {
+				loc = fmt.Sprintf("%s:%d:%d", loc, s.Line, s.Column)
+			}
+			fmt.Fprintf(w, "%s: %s: %s %s\n", p.file.Sprint(loc), p.bySeverity[d.Severity].Sprint(d.Severity), d.Message,
+				p.code.Sprintf("[%s %s]", d.Code, d.Name))
+			if d.File != nil {
+				writeSnippet(w, p, d)
+			}
+			if d.Detail != "" {
+				fmt.Fprintf(w, "    %s\n", d.Detail)
+			}
 		}
 	}
 	if len(ds) == 0 {
@@ -129,8 +137,29 @@ func writeText(w io.Writer, ds []*parser.Diagnostic, colored bool) error {
 			parts = append(parts, plural(n, s.String()))
 		}
 	}
-	_, err := fmt.Fprintln(w, p.summBad.Sprint(strings.Join(parts, ", ")))
+	summary := strings.Join(parts, ", ")
+	if len(groups) > 1 {
+		summary += fmt.Sprintf(" in %d files", len(groups))
+	}
+	_, err := fmt.Fprintln(w, p.summBad.Sprint(summary))
 	return err
+}
+
+// groupByFile splits ds by file, keeping the order of first appearance and
+// the order within each file.
+func groupByFile(ds []*parser.Diagnostic) [][]*parser.Diagnostic {
+	var groups [][]*parser.Diagnostic
+	index := map[string]int{}
+	for _, d := range ds {
+		i, ok := index[d.FilePath()]
+		if !ok {
+			i = len(groups)
+			index[d.FilePath()] = i
+			groups = append(groups, nil)
+		}
+		groups[i] = append(groups[i], d)
+	}
+	return groups
 }
 
 func plural(n int, word string) string {

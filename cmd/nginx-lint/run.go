@@ -12,7 +12,6 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
-	"github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/crossplane"
 )
@@ -42,6 +41,7 @@ type cli struct {
 	Rules     rulesCmd     `cmd:"" help:"List the rules."`
 	Explain   explainCmd   `cmd:"" help:"Print a rule's documentation."`
 	BuildInfo buildInfoCmd `cmd:"" name:"build-info" help:"Audit an nginx build from its \"nginx -V\" output."`
+	LSP       lspCmd       `cmd:"" name:"lsp" help:"Run the language server (for editors) on standard input and output."`
 }
 
 type loadFlags struct {
@@ -52,11 +52,16 @@ type loadFlags struct {
 type lintCmd struct {
 	loadFlags
 	Paths     []string `arg:"" optional:"" name:"path" help:"Files to lint; \"-\" reads standard input (a config or nginx -T output). Default: ${default_config} if it exists."`
-	Format    string   `short:"f" enum:"text,json" default:"text" help:"Output format: ${enum}."`
+	Format    string   `short:"f" enum:"text,json,sarif,github,checkstyle" default:"text" help:"Output format: ${enum}."`
 	Color     string   `enum:"auto,always,never" default:"auto" help:"Color the text output: ${enum}. NO_COLOR turns auto off."`
 	FailLevel string   `enum:"error,warning,info,none" default:"warning" help:"Exit with 1 when a finding is at least this severe: ${enum}."`
 	Strict    bool     `help:"Report unknown directives as errors, not warnings."`
 	Disable   []string `help:"Rules (by name or code) not to run." placeholder:"RULE"`
+	// The settings file and baseline are handled in lint.go.
+	Config        string `help:"Settings file to use instead of the .nginx-lint.yaml found upward from each linted file." placeholder:"FILE"`
+	NoConfig      bool   `help:"Use no settings file."`
+	Baseline      string `help:"Report only findings not recorded in this baseline file." placeholder:"FILE"`
+	WriteBaseline string `help:"Record the current findings in this baseline file and exit 0." placeholder:"FILE"`
 }
 
 type parseCmd struct {
@@ -108,6 +113,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		code, err = c.Parse.run(e)
 	case "rules":
 		code, err = c.Rules.run(e)
+	case "lsp":
+		code, err = c.LSP.run(e)
 	case "build-info", "build-info <file>":
 		code, err = c.BuildInfo.run(e)
 	case "explain <rule>":
@@ -126,13 +133,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return code
 }
 
-// load reads one entry point: a main config, a fragment (context inferred
-// or given), or nginx -T output, from a file or standard input.
-func (f loadFlags) load(e *env, path string) (*parser.Config, error) {
-	return f.loadWith(e, path, &parser.Loader{})
-}
-
-// loadWith is load with a Loader whose other settings the caller chose.
+// loadWith reads one entry point: a main config, a fragment (context
+// inferred or given), or nginx -T output, from a file or standard input,
+// with a Loader whose other settings (file system, NoIncludes) the caller
+// chose.
 func (f loadFlags) loadWith(e *env, path string, l *parser.Loader) (*parser.Config, error) {
 	var src []byte
 	var err error
@@ -170,88 +174,6 @@ func (f loadFlags) loadWith(e *env, path string, l *parser.Loader) (*parser.Conf
 		ancestors, _ = analyzer.ContextAncestors(f.Context)
 	}
 	return l.LoadSource(name, src, ancestors), nil
-}
-
-func (cmd *lintCmd) run(e *env) (int, error) {
-	paths := cmd.Paths
-	if len(paths) == 0 {
-		if _, err := os.Stat(defaultConfig); err != nil {
-			return 0, usageError{"no path given and " + defaultConfig + " does not exist"}
-		}
-		paths = []string{defaultConfig}
-	}
-	failAt, failNone := parser.Error, cmd.FailLevel == "none"
-	if !failNone {
-		failAt, _ = parser.ParseSeverity(cmd.FailLevel)
-	}
-	opts, err := cmd.analyzerOptions()
-	if err != nil {
-		return 0, err
-	}
-	var all []*parser.Diagnostic
-	seen := map[string]bool{}
-	unreadable := false
-	for _, p := range paths {
-		c, err := cmd.load(e, p)
-		if err != nil {
-			unreadable = true
-			all = append(all, &parser.Diagnostic{Path: p, Severity: parser.Error,
-				Code: parser.CodeUnreadable, Name: parser.NameUnreadable, Message: readError(err)})
-			continue
-		}
-		for _, d := range analyzer.Run(c, rules.All(), opts) {
-			// A file included from several entry points is reported once.
-			key := fmt.Sprintf("%s\x00%d\x00%d\x00%s\x00%s", d.FilePath(), d.Range.Start, d.Range.End, d.Code, d.Message)
-			if !seen[key] {
-				seen[key] = true
-				all = append(all, d)
-			}
-		}
-	}
-	switch cmd.Format {
-	case "json":
-		err = writeJSON(e.stdout, all)
-	default:
-		err = writeText(e.stdout, all, useColor(cmd.Color, e.isTerminal))
-	}
-	if err != nil {
-		return 0, err
-	}
-	if unreadable {
-		return exitError, nil
-	}
-	if !failNone {
-		for _, d := range all {
-			if d.Severity >= failAt {
-				return exitFindings, nil
-			}
-		}
-	}
-	return exitClean, nil
-}
-
-func (cmd *lintCmd) analyzerOptions() (analyzer.Options, error) {
-	opts := analyzer.Options{Disabled: map[string]bool{}, Severity: map[string]parser.Severity{}}
-	for _, key := range cmd.Disable {
-		r := rules.All().Lookup(key)
-		if r == nil {
-			return opts, usageError{fmt.Sprintf("--disable: no rule %q (see nginx-lint rules)", key)}
-		}
-		opts.Disabled[r.Name] = true
-	}
-	if cmd.Strict {
-		opts.Severity[rules.UnknownDirective.Name] = parser.Error
-	}
-	return opts, nil
-}
-
-// readError words an I/O error without Go's "open x: " noise.
-func readError(err error) string {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return "cannot read file: " + pe.Err.Error()
-	}
-	return "cannot read file: " + err.Error()
 }
 
 func (cmd *parseCmd) run(e *env) (int, error) {

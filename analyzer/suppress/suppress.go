@@ -1,0 +1,325 @@
+// Package suppress applies the suppression comments of a configuration to
+// its findings:
+//
+//	# nginx-lint ignore=NAME[,NAME] reason
+//	# nginx-lint file-ignore=NAME[,NAME] reason
+//
+// An ignore comment on the line(s) above a directive covers that directive
+// and, for a block directive, everything in its block; one at the end of a
+// directive's line covers that directive. A file-ignore comment anywhere in
+// a file covers the whole file (not the files it includes). NAME is a rule
+// name or code.
+//
+// Suppression is a filter over finished findings rather than something the
+// rules know about, so every rule gets it for free and the command line and
+// the language server share one implementation. The filter also reports the
+// comments themselves when they are wrong: without a reason, naming no
+// rule, or matching nothing.
+package suppress
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/parser"
+)
+
+// The findings about suppression comments. Their Run does nothing: Apply
+// reports them, because only it sees which comments matched. They are
+// Rule values so that they are listed, explained, disabled and re-ranked
+// like any other rule.
+var (
+	// IgnoreWithoutReason is an ignore comment that does not say why.
+	IgnoreWithoutReason = &analyzer.Rule{
+		Code: "NL5001", Name: "ignore-without-reason", Title: "suppression comment without a reason", Severity: parser.Warning,
+		Run: reportedByApply,
+		Doc: analyzer.Doc{
+			Text: "A `# nginx-lint ignore=NAME` or `file-ignore=NAME` comment must be followed by a few " +
+				"words saying why the finding does not apply, so the next reader can judge whether it " +
+				"still holds. The comment still suppresses the finding.",
+			Bad:  "events {}\nhttp {\n    # nginx-lint ignore=unknown-directive\n    my_module_flag on;\n}\n",
+			Good: "events {}\nhttp {\n    # nginx-lint ignore=unknown-directive built with our own module\n    my_module_flag on;\n}\n",
+		},
+	}
+	// UnusedIgnore is an ignore comment that suppressed nothing.
+	UnusedIgnore = &analyzer.Rule{
+		Code: "NL5002", Name: "unused-ignore", Title: "suppression comment matches no finding", Severity: parser.Warning,
+		Run: reportedByApply,
+		Doc: analyzer.Doc{
+			Text: "The rule named in the comment reported nothing where the comment applies: the " +
+				"problem was fixed, the comment is above the wrong directive, or the name is wrong. " +
+				"Remove the comment (or move it) so it cannot hide a future finding.",
+			Bad:  "events {}\nhttp {\n    # nginx-lint ignore=unknown-directive was a custom module\n    gzip on;\n}\n",
+			Good: "events {}\nhttp {\n    gzip on;\n}\n",
+		},
+	}
+	// InvalidIgnore is a comment that starts like a suppression but cannot
+	// be read as one, or names no rule.
+	InvalidIgnore = &analyzer.Rule{
+		Code: "NL5003", Name: "invalid-ignore", Title: "malformed suppression comment", Severity: parser.Warning,
+		Run: reportedByApply,
+		Doc: analyzer.Doc{
+			Text: "A comment starting with `nginx-lint` must read `ignore=NAME[,NAME] reason` or " +
+				"`file-ignore=NAME[,NAME] reason`, where each NAME is a rule name or code " +
+				"(`nginx-lint rules` lists them). Anything else suppresses nothing.",
+			Bad:  "events {}\nhttp {\n    # nginx-lint ignore=no-such-rule legacy\n    gzip on;\n}\n",
+			Good: "events {}\nhttp {\n    # nginx-lint ignore=unknown-directive built with our own module\n    my_module_flag on;\n}\n",
+		},
+	}
+)
+
+// Rules returns the rules whose findings Apply reports.
+func Rules() []*analyzer.Rule {
+	return []*analyzer.Rule{IgnoreWithoutReason, UnusedIgnore, InvalidIgnore}
+}
+
+func reportedByApply(*analyzer.Pass) {}
+
+// Marker is the word that starts a suppression comment.
+const Marker = "nginx-lint"
+
+// Suppressor holds what Apply needs to know about the rule set.
+type Suppressor struct {
+	// Known reports whether a name or code is a rule. A name it rejects
+	// makes an invalid-ignore finding. Nil accepts every name.
+	Known func(nameOrCode string) bool
+	// Ran reports whether the named rule ran. An ignore of a rule that
+	// did not run (disabled in the configuration) cannot match and is not
+	// reported as unused. Nil means every rule ran.
+	Ran func(nameOrCode string) bool
+}
+
+// Apply filters ds through the suppression comments of c. kept are the
+// findings no comment covers, in their order; extra are the findings about
+// the comments (ignore-without-reason, unused-ignore, invalid-ignore),
+// ordered by position. known may be nil.
+func Apply(c *parser.Config, ds []*parser.Diagnostic, known func(nameOrCode string) bool) (kept, extra []*parser.Diagnostic) {
+	return (&Suppressor{Known: known}).Apply(c, ds)
+}
+
+// ignore is one parsed suppression comment.
+type ignore struct {
+	comment *parser.Comment
+	file    *parser.File
+	whole   bool              // file-ignore
+	target  *parser.Directive // what an ignore covers, with its block; nil: nothing
+	names   []string
+	used    []bool // per name
+}
+
+// match reports whether the ignore names d's rule, marking the name used.
+func (ig *ignore) match(d *parser.Diagnostic) bool {
+	hit := false
+	for i, n := range ig.names {
+		if n == d.Name || strings.EqualFold(n, d.Code) {
+			ig.used[i] = true
+			hit = true
+		}
+	}
+	return hit
+}
+
+// Apply is the package-level Apply with s's knowledge of the rules.
+func (s *Suppressor) Apply(c *parser.Config, ds []*parser.Diagnostic) (kept, extra []*parser.Diagnostic) {
+	var igs []*ignore
+	for _, f := range c.Files {
+		forEachComment(f, func(cm *parser.Comment) {
+			ig, problems := s.parse(f, cm)
+			extra = append(extra, problems...)
+			if ig != nil {
+				igs = append(igs, ig)
+			}
+		})
+	}
+	if len(igs) == 0 {
+		return ds, extra
+	}
+	// Ignores are indexed by the directive they cover, so a finding is
+	// checked against the few comments on its enclosing directives rather
+	// than every comment of its file.
+	wholeFile := map[*parser.File][]*ignore{}
+	byTarget := map[*parser.Directive][]*ignore{}
+	for _, ig := range igs {
+		switch {
+		case ig.whole:
+			wholeFile[ig.file] = append(wholeFile[ig.file], ig)
+		case ig.target != nil:
+			byTarget[ig.target] = append(byTarget[ig.target], ig)
+		}
+	}
+	suppressed := func(d *parser.Diagnostic) bool {
+		if d.File == nil {
+			return false
+		}
+		hit := false
+		// Every covering comment is marked used, not only the first, so
+		// a redundant pair is not reported as unused.
+		for _, ig := range wholeFile[d.File] {
+			hit = ig.match(d) || hit
+		}
+		if len(byTarget) == 0 {
+			return hit
+		}
+		for dir := innermost(d.File.Directives, d.Range.Start); dir != nil; dir = dir.Parent {
+			for _, ig := range byTarget[dir] {
+				hit = ig.match(d) || hit
+			}
+		}
+		return hit
+	}
+	for _, d := range ds {
+		if !suppressed(d) {
+			kept = append(kept, d)
+		}
+	}
+	for _, ig := range igs {
+		for i, n := range ig.names {
+			if ig.used[i] || (s.Ran != nil && !s.Ran(n)) {
+				continue
+			}
+			kind := "ignore"
+			if ig.whole {
+				kind = "file-ignore"
+			}
+			extra = append(extra, report(UnusedIgnore, ig.file, ig.comment,
+				fmt.Sprintf("%s=%s matches no finding", kind, n)))
+		}
+	}
+	// A file-ignore may silence the findings about comments too (for
+	// example unused-ignore in a shared snippet).
+	var out []*parser.Diagnostic
+	for _, d := range extra {
+		if !suppressed(d) {
+			out = append(out, d)
+		}
+	}
+	sortByPosition(out)
+	return kept, out
+}
+
+// parse reads one comment. It returns nil for ordinary comments and for
+// suppression comments that cannot be used, with findings about the
+// latter.
+func (s *Suppressor) parse(f *parser.File, cm *parser.Comment) (*ignore, []*parser.Diagnostic) {
+	text := strings.TrimSpace(cm.Text)
+	rest, ok := strings.CutPrefix(text, Marker)
+	if !ok {
+		return nil, nil
+	}
+	switch {
+	case rest == "" || rest[0] == ' ' || rest[0] == '\t':
+	case rest[0] == ':':
+		// Other linters' style; say so rather than silently ignore it.
+		return nil, []*parser.Diagnostic{report(InvalidIgnore, f, cm,
+			fmt.Sprintf("write %q without the colon", Marker+" "+strings.TrimSpace(rest[1:])))}
+	default:
+		// "nginx-lint-foo" or "nginx-linter" is not ours.
+		return nil, nil
+	}
+	rest = strings.TrimSpace(rest)
+	key, value, hasEq := strings.Cut(rest, "=")
+	whole := false
+	switch {
+	case hasEq && key == "ignore":
+	case hasEq && key == "file-ignore":
+		whole = true
+	default:
+		return nil, []*parser.Diagnostic{report(InvalidIgnore, f, cm,
+			fmt.Sprintf("cannot read %q: want \"%s ignore=NAME[,NAME] reason\" or \"file-ignore=...\"", text, Marker))}
+	}
+	list, reason, _ := strings.Cut(value, " ")
+	if i := strings.IndexByte(list, '\t'); i >= 0 {
+		list, reason = list[:i], list[i+1:]+" "+reason
+	}
+	reason = strings.TrimSpace(reason)
+	var problems []*parser.Diagnostic
+	ig := &ignore{comment: cm, file: f, whole: whole}
+	for n := range strings.SplitSeq(list, ",") {
+		n = strings.TrimSpace(n)
+		switch {
+		case n == "":
+			continue
+		case s.Known != nil && !s.Known(n):
+			problems = append(problems, report(InvalidIgnore, f, cm, fmt.Sprintf("no rule %q (see nginx-lint rules)", n)))
+			continue
+		}
+		ig.names = append(ig.names, n)
+	}
+	if len(ig.names) == 0 && len(problems) == 0 {
+		problems = append(problems, report(InvalidIgnore, f, cm, "suppression comment names no rule"))
+	}
+	if reason == "" && len(ig.names) > 0 {
+		problems = append(problems, report(IgnoreWithoutReason, f, cm,
+			fmt.Sprintf("%s=%s does not say why; add a reason after the names", key, strings.Join(ig.names, ","))))
+	}
+	if len(ig.names) == 0 {
+		return nil, problems
+	}
+	ig.used = make([]bool, len(ig.names))
+	// A comment at the end of a block precedes no directive (Directive is
+	// nil): it covers nothing and will be reported unused.
+	ig.target = cm.Directive
+	return ig, problems
+}
+
+func report(r *analyzer.Rule, f *parser.File, cm *parser.Comment, msg string) *parser.Diagnostic {
+	return &parser.Diagnostic{File: f, Path: f.Path, Range: cm.Range, Severity: r.Severity,
+		Code: r.Code, Name: r.Name, Message: msg}
+}
+
+// innermost returns the deepest directive among ds (and their blocks)
+// whose extent contains off, or nil. Directives of one block are in source
+// order and do not overlap, so each level is a binary search.
+func innermost(ds []*parser.Directive, off int) *parser.Directive {
+	var found *parser.Directive
+	for len(ds) > 0 {
+		i := sort.Search(len(ds), func(i int) bool { return extentEnd(ds[i]) > off })
+		if i == len(ds) || ds[i].Name.Range.Start > off {
+			break
+		}
+		found = ds[i]
+		ds = found.Children()
+	}
+	return found
+}
+
+// extentEnd is where a directive's text ends. A block left open at the end
+// of the file runs to the end of the file, though Range stops at its "{".
+func extentEnd(d *parser.Directive) int {
+	if d.Block != nil && d.RBrace < 0 {
+		return len(d.File.Src)
+	}
+	return d.Range().End
+}
+
+// forEachComment visits the comments of f at every depth.
+func forEachComment(f *parser.File, fn func(*parser.Comment)) {
+	for _, cm := range f.Comments {
+		fn(cm)
+	}
+	var walk func([]*parser.Directive)
+	walk = func(ds []*parser.Directive) {
+		for _, d := range ds {
+			if d.Block == nil {
+				continue
+			}
+			for _, cm := range d.Block.Comments {
+				fn(cm)
+			}
+			walk(d.Block.Directives)
+		}
+	}
+	walk(f.Directives)
+}
+
+func sortByPosition(ds []*parser.Diagnostic) {
+	sort.SliceStable(ds, func(i, j int) bool {
+		a, b := ds[i], ds[j]
+		if a.FilePath() != b.FilePath() {
+			return a.FilePath() < b.FilePath()
+		}
+		return a.Range.Start < b.Range.Start
+	})
+}

@@ -1,0 +1,311 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/baseline"
+	"github.com/nginx-lint/nginx-lint/analyzer/config"
+	"github.com/nginx-lint/nginx-lint/analyzer/rules"
+	"github.com/nginx-lint/nginx-lint/analyzer/suppress"
+	"github.com/nginx-lint/nginx-lint/parser"
+)
+
+// lintRegistry is every rule whose findings the lint command can print:
+// the registry plus the suppression rules, until the registry lists them
+// itself.
+func lintRegistry() *analyzer.Registry {
+	reg := rules.All()
+	var missing []*analyzer.Rule
+	for _, r := range suppress.Rules() {
+		if reg.Lookup(r.Code) == nil {
+			missing = append(missing, r)
+		}
+	}
+	if len(missing) == 0 {
+		return reg
+	}
+	merged, err := analyzer.NewRegistry(append(append([]*analyzer.Rule{}, reg.Rules()...), missing...)...)
+	if err != nil {
+		// A name clash between the two sets: keep the registry's rules.
+		return reg
+	}
+	return merged
+}
+
+func (cmd *lintCmd) run(e *env) (int, error) {
+	paths := cmd.Paths
+	if len(paths) == 0 {
+		if _, err := os.Stat(defaultConfig); err != nil {
+			return 0, usageError{"no path given and " + defaultConfig + " does not exist"}
+		}
+		paths = []string{defaultConfig}
+	}
+	if cmd.Config != "" && cmd.NoConfig {
+		return 0, usageError{"--config and --no-config together"}
+	}
+	failAt, failNone := parser.Error, cmd.FailLevel == "none"
+	if !failNone {
+		failAt, _ = parser.ParseSeverity(cmd.FailLevel)
+	}
+	reg := lintRegistry()
+	settings := settingsFinder{cache: map[string]*config.File{}}
+	if cmd.Config != "" {
+		f, err := loadSettings(cmd.Config)
+		if err != nil {
+			return 0, err
+		}
+		settings.fixed = f
+	}
+	var base *baseline.Baseline
+	if cmd.Baseline != "" {
+		b, err := baseline.Load(cmd.Baseline)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
+				return 0, fmt.Errorf("--baseline: %w", err)
+			}
+			return 0, usageError{"--baseline: " + err.Error()}
+		}
+		base = b
+	}
+
+	var all []*parser.Diagnostic
+	seen := map[string]bool{}
+	unreadable := false
+	add := func(d *parser.Diagnostic) {
+		// A file included from several entry points is reported once.
+		key := fmt.Sprintf("%s\x00%d\x00%d\x00%s\x00%s", d.FilePath(), d.Range.Start, d.Range.End, d.Code, d.Message)
+		if !seen[key] {
+			seen[key] = true
+			all = append(all, d)
+		}
+	}
+	for _, p := range paths {
+		var cfg *config.File
+		if !cmd.NoConfig {
+			var err error
+			if cfg, err = settings.forPath(p); err != nil {
+				return 0, err
+			}
+		}
+		opts, err := cmd.analyzerOptions(reg, cfg)
+		if err != nil {
+			return 0, err
+		}
+		l := &parser.Loader{}
+		lf := cmd.loadFlags
+		if cfg != nil {
+			if lf.Prefix == "" {
+				lf.Prefix = cfg.Prefix
+			}
+			if len(cfg.IncludePaths) > 0 {
+				mapped := config.FS{Base: parser.OSFS{}, File: cfg}
+				l.FS, opts.ReadFile = mapped, mapped.ReadFile
+			}
+		}
+		c, err := lf.loadWith(e, p, l)
+		if err != nil {
+			unreadable = true
+			add(&parser.Diagnostic{Path: p, Severity: parser.Error,
+				Code: parser.CodeUnreadable, Name: parser.NameUnreadable, Message: readError(err)})
+			continue
+		}
+		if cfg != nil {
+			localizePaths(c, cfg)
+		}
+		for _, d := range lintConfig(c, reg, opts) {
+			add(d)
+		}
+	}
+
+	if cmd.WriteBaseline != "" {
+		return cmd.writeBaseline(e, all, unreadable)
+	}
+	if base != nil {
+		all = base.Filter(all)
+	}
+	cwd, _ := os.Getwd()
+	var err error
+	switch cmd.Format {
+	case "json":
+		err = writeJSON(e.stdout, all)
+	case "sarif":
+		err = writeSARIF(e.stdout, all, reg, cwd)
+	case "github":
+		err = writeGitHub(e.stdout, all, cwd)
+	case "checkstyle":
+		err = writeCheckstyle(e.stdout, all, cwd)
+	default:
+		err = writeText(e.stdout, all, useColor(cmd.Color, e.isTerminal))
+	}
+	if err != nil {
+		return 0, err
+	}
+	if unreadable {
+		return exitError, nil
+	}
+	if !failNone {
+		for _, d := range all {
+			if d.Severity >= failAt {
+				return exitFindings, nil
+			}
+		}
+	}
+	return exitClean, nil
+}
+
+// lintConfig runs the rules on c and filters the findings through the
+// suppression comments; the findings about those comments obey the same
+// disable and severity settings as rule findings.
+func lintConfig(c *parser.Config, reg *analyzer.Registry, opts analyzer.Options) []*parser.Diagnostic {
+	ds := analyzer.Run(c, rules.All(), opts)
+	s := &suppress.Suppressor{
+		Known: func(k string) bool { return reg.Lookup(k) != nil },
+		Ran: func(k string) bool {
+			r := reg.Lookup(k)
+			return r != nil && !opts.Disabled[r.Name]
+		},
+	}
+	kept, extra := s.Apply(c, ds)
+	for _, d := range extra {
+		if opts.Disabled[d.Name] {
+			continue
+		}
+		if sev, ok := opts.Severity[d.Name]; ok {
+			d.Severity = sev
+		}
+		kept = append(kept, d)
+	}
+	sort.SliceStable(kept, func(i, j int) bool {
+		a, b := kept[i], kept[j]
+		if a.FilePath() != b.FilePath() {
+			return a.FilePath() < b.FilePath()
+		}
+		return a.Range.Start < b.Range.Start
+	})
+	return kept
+}
+
+// writeBaseline records every finding (unreadable inputs aside, which have
+// no text to fingerprint) and reports how many on standard error. Writing
+// a baseline accepts the findings, so the exit code is 0 unless some
+// input could not be read.
+func (cmd *lintCmd) writeBaseline(e *env, all []*parser.Diagnostic, unreadable bool) (int, error) {
+	abs, err := filepath.Abs(cmd.WriteBaseline)
+	if err != nil {
+		return 0, err
+	}
+	var keep []*parser.Diagnostic
+	for _, d := range all {
+		if d.File != nil {
+			keep = append(keep, d)
+		}
+	}
+	if err := baseline.New(filepath.Dir(abs), keep).Save(abs); err != nil {
+		return 0, err
+	}
+	fmt.Fprintf(e.stderr, "nginx-lint: wrote %s to %s\n", plural(len(keep), "finding"), cmd.WriteBaseline)
+	if unreadable {
+		for _, d := range all {
+			if d.File == nil {
+				fmt.Fprintf(e.stderr, "%s: %s\n", d.FilePath(), d.Message)
+			}
+		}
+		return exitError, nil
+	}
+	return exitClean, nil
+}
+
+// analyzerOptions combines the settings file (may be nil) with the flags;
+// flags come last so the command line wins.
+func (cmd *lintCmd) analyzerOptions(reg *analyzer.Registry, cfg *config.File) (analyzer.Options, error) {
+	opts := analyzer.Options{Disabled: map[string]bool{}, Severity: map[string]parser.Severity{}, RuleOptions: map[string]map[string]any{}}
+	if cfg != nil {
+		if err := cfg.Apply(&opts, reg.Lookup); err != nil {
+			return opts, usageError{err.Error()}
+		}
+	}
+	for _, key := range cmd.Disable {
+		r := reg.Lookup(key)
+		if r == nil {
+			return opts, usageError{fmt.Sprintf("--disable: no rule %q (see nginx-lint rules)", key)}
+		}
+		opts.Disabled[r.Name] = true
+	}
+	if cmd.Strict {
+		opts.Severity[rules.UnknownDirective.Name] = parser.Error
+	}
+	return opts, nil
+}
+
+// settingsFinder finds the .nginx-lint.yaml of each linted path, reading
+// each file once.
+type settingsFinder struct {
+	fixed *config.File // --config
+	cache map[string]*config.File
+}
+
+func (s *settingsFinder) forPath(p string) (*config.File, error) {
+	if s.fixed != nil {
+		return s.fixed, nil
+	}
+	start := p
+	if p == "-" {
+		start = "."
+	}
+	found, err := config.Find(start)
+	if err != nil || found == "" {
+		return nil, nil // no settings file is the common case, not an error
+	}
+	if f, ok := s.cache[found]; ok {
+		return f, nil
+	}
+	f, err := loadSettings(found)
+	if err != nil {
+		return nil, err
+	}
+	s.cache[found] = f
+	return f, nil
+}
+
+// loadSettings reads a settings file: an unreadable one is exit 2, one
+// that does not parse is a usage error (3).
+func loadSettings(path string) (*config.File, error) {
+	f, err := config.Load(path)
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return nil, fmt.Errorf("settings file %s: %w", path, pe.Err)
+	}
+	if err != nil {
+		return nil, usageError{err.Error()}
+	}
+	return f, nil
+}
+
+// localizePaths renames the files the loader read through include-paths
+// to where they are here, so findings point at files the user can open.
+// Files cut from an nginx -T dump have no local copy and keep their names.
+func localizePaths(c *parser.Config, cfg *config.File) {
+	for _, f := range c.Files {
+		if f.FromDump != "" {
+			continue
+		}
+		if local, ok := cfg.MapPath(f.Path); ok {
+			f.Path = local
+		}
+	}
+}
+
+// readError words an I/O error without Go's "open x: " noise.
+func readError(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return "cannot read file: " + pe.Err.Error()
+	}
+	return "cannot read file: " + err.Error()
+}

@@ -1,0 +1,225 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+type finding struct {
+	File     string `json:"file"`
+	Line     int    `json:"line"`
+	Severity string `json:"severity"`
+	Code     string `json:"code"`
+	Name     string `json:"name"`
+	Message  string `json:"message"`
+}
+
+// lintJSON runs the lint command with --format json and decodes the result.
+func lintJSON(t *testing.T, args ...string) (int, []finding) {
+	t.Helper()
+	code, out, errOut := runCLI(t, "", append([]string{"--format", "json"}, args...)...)
+	var got struct{ Diagnostics []finding }
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("exit %d, %v\nstdout:\n%s\nstderr:\n%s", code, err, out, errOut)
+	}
+	return code, got.Diagnostics
+}
+
+// keys renders findings as "base:line name" (severity when not a warning).
+func keys(fs []finding, names ...string) []string {
+	out := []string{}
+	for _, f := range fs {
+		if len(names) > 0 && !slices.Contains(names, f.Name) {
+			continue
+		}
+		k := filepath.Base(f.File) + ":" + itoa(f.Line) + " " + f.Name
+		if f.Severity != "warning" {
+			k += " " + f.Severity
+		}
+		out = append(out, k)
+	}
+	return out
+}
+
+func itoa(n int) string {
+	b, _ := json.Marshal(n)
+	return string(b)
+}
+
+// ruleNames are the rules the project testdata is about; other rules may
+// come to fire on it and are left out of the comparisons.
+var ruleNames = []string{"unknown-directive", "directive-not-allowed", "invalid-arguments",
+	"ignore-without-reason", "unused-ignore", "invalid-ignore"}
+
+func TestSettingsFileFoundUpward(t *testing.T) {
+	code, fs := lintJSON(t, testdata("cli/project/nginx.conf"))
+	if code != exitFindings {
+		t.Errorf("exit %d", code)
+	}
+	// vts_status is a custom directive, "listen" in http is switched off,
+	// invalid-arguments is lowered to a warning, conf.d is read through
+	// include-paths and one ignore there works while the other is unused.
+	want := []string{"site.conf:6 unused-ignore", "site.conf:10 unknown-directive", "nginx.conf:6 invalid-arguments"}
+	if got := keys(fs, ruleNames...); !slices.Equal(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+	// Findings in a mapped include point at the local file.
+	local, _ := filepath.Abs(testdata("cli/project/conf.d/site.conf"))
+	for _, f := range fs {
+		if filepath.Base(f.File) == "site.conf" && f.File != local {
+			t.Errorf("path %q, want %q", f.File, local)
+		}
+	}
+}
+
+func TestSettingsFileFlags(t *testing.T) {
+	conf := testdata("cli/project/nginx.conf")
+	_, fs := lintJSON(t, "--config", testdata("cli/project/strict.yaml"), conf)
+	want := []string{"nginx.conf:4 unknown-directive error", "nginx.conf:5 directive-not-allowed error", "nginx.conf:6 invalid-arguments error"}
+	if got := keys(fs, ruleNames...); !slices.Equal(got, want) {
+		t.Errorf("--config: got %q\nwant %q", got, want)
+	}
+	_, fs = lintJSON(t, "--no-config", conf)
+	if got := keys(fs, "unknown-directive"); !slices.Equal(got, []string{"nginx.conf:4 unknown-directive"}) {
+		t.Errorf("--no-config: %q", got)
+	}
+	// The command line wins over the file.
+	_, fs = lintJSON(t, "--disable", "NL2003", "--strict", conf)
+	if got := keys(fs, "invalid-arguments", "unknown-directive"); !slices.Equal(got, []string{"site.conf:10 unknown-directive error"}) {
+		t.Errorf("flags over file: %q", got)
+	}
+}
+
+func TestSettingsFileErrors(t *testing.T) {
+	dir := writeConf(t, map[string]string{
+		"bad/.nginx-lint.yaml":    "rules:\n  unknown-directive: loud\n",
+		"bad/nginx.conf":          "events {}\n",
+		"unknown/.nginx-lint.yml": "rules:\n  no-such-rule: off\n",
+		"unknown/nginx.conf":      "events {}\n",
+	})
+	tests := []struct {
+		name string
+		args []string
+		want int
+		msg  string
+	}{
+		{"bad value", []string{filepath.Join(dir, "bad/nginx.conf")}, exitUsage, "loud"},
+		{"unknown rule", []string{filepath.Join(dir, "unknown/nginx.conf")}, exitUsage, "no-such-rule"},
+		{"missing --config", []string{"--config", filepath.Join(dir, "nope.yaml"), testdata("cli/clean.conf")}, exitError, "nope.yaml"},
+		{"--config and --no-config", []string{"--config", "x", "--no-config", testdata("cli/clean.conf")}, exitUsage, "together"},
+		{"unknown --disable", []string{"--disable", "nope", testdata("cli/clean.conf")}, exitUsage, "nope"},
+		{"missing --baseline", []string{"--baseline", filepath.Join(dir, "nope.json"), testdata("cli/clean.conf")}, exitError, "nope.json"},
+		{"bad --baseline", []string{"--baseline", filepath.Join(dir, "bad/nginx.conf"), testdata("cli/clean.conf")}, exitUsage, "baseline"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := runCLI(t, "", tt.args...)
+			if code != tt.want || !strings.Contains(errOut, tt.msg) {
+				t.Errorf("exit %d (want %d), stderr %q (want %q)\n%s", code, tt.want, errOut, tt.msg, out)
+			}
+		})
+	}
+}
+
+func TestBaseline(t *testing.T) {
+	conf := "events {}\nhttp {\n    server_tokens off;\n    gzipp on;\n    gzip maybe;\n}\n"
+	dir := writeConf(t, map[string]string{"conf/nginx.conf": conf})
+	path := filepath.Join(dir, "conf/nginx.conf")
+	bl := filepath.Join(dir, "baseline.json")
+
+	code, out, errOut := runCLI(t, "", "--write-baseline", bl, path)
+	if code != exitClean || out != "" || !strings.Contains(errOut, "wrote") {
+		t.Fatalf("write: exit %d\nstdout %q\nstderr %q", code, out, errOut)
+	}
+	text, err := os.ReadFile(bl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(text), `"file": "conf/nginx.conf"`) || strings.Contains(string(text), dir) {
+		t.Errorf("baseline paths are not relative:\n%s", text)
+	}
+
+	code, fs := lintJSON(t, "--baseline", bl, path)
+	if code != exitClean || len(fs) != 0 {
+		t.Errorf("with baseline: exit %d, %q", code, keys(fs))
+	}
+
+	// Lines inserted above keep the old findings known; one new finding
+	// is reported alone.
+	edited := "# header\n\n" + strings.Replace(conf, "    gzipp on;\n", "    gzipp on;\n    proxy_passs x;\n", 1)
+	if err := os.WriteFile(path, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, fs = lintJSON(t, "--baseline", bl, path)
+	if got := keys(fs, ruleNames...); code != exitFindings || !slices.Equal(got, []string{"nginx.conf:7 unknown-directive"}) {
+		t.Errorf("after edit: exit %d, %q", code, got)
+	}
+	// Without the baseline everything is back.
+	_, fs = lintJSON(t, path)
+	if got := keys(fs, ruleNames...); len(got) != 3 {
+		t.Errorf("without baseline: %q", got)
+	}
+}
+
+func TestFailLevel(t *testing.T) {
+	// Only an info finding (severity lowered by the settings file) and a
+	// warning, in separate files.
+	dir := writeConf(t, map[string]string{
+		".nginx-lint.yaml": "rules:\n  unknown-directive: info\n",
+		"info.conf":        "events {}\nhttp {\n    server_tokens off;\n    gzipp on;\n}\n",
+		"error.conf":       "events {}\nhttp {\n    server_tokens off;\n    gzip maybe;\n}\n",
+	})
+	info, errc := filepath.Join(dir, "info.conf"), filepath.Join(dir, "error.conf")
+	// Other rules could add findings to these files; the table needs only
+	// the two under test, so switch off everything else that fires.
+	_, all := lintJSON(t, info, errc)
+	var disable []string
+	for _, f := range all {
+		if f.Name != "unknown-directive" && f.Name != "invalid-arguments" && !slices.Contains(disable, f.Name) {
+			disable = append(disable, "--disable", f.Name)
+		}
+	}
+	tests := []struct {
+		level string
+		path  string
+		want  int
+	}{
+		{"info", info, exitFindings},
+		{"warning", info, exitClean},
+		{"none", errc, exitClean},
+		{"error", errc, exitFindings},
+		{"warning", errc, exitFindings},
+	}
+	for _, tt := range tests {
+		args := append(append([]string{"--fail-level", tt.level}, disable...), tt.path)
+		if code, _, errOut := runCLI(t, "", args...); code != tt.want {
+			t.Errorf("--fail-level %s %s: exit %d, want %d\n%s", tt.level, filepath.Base(tt.path), code, tt.want, errOut)
+		}
+	}
+	// Default is warning.
+	if code, _, _ := runCLI(t, "", append(disable, info)...); code != exitClean {
+		t.Errorf("default fail level: exit %d for an info finding", code)
+	}
+}
+
+func TestSuppressionEndToEnd(t *testing.T) {
+	code, fs := lintJSON(t, testdata("cli/suppress.conf"))
+	want := []string{
+		"suppress.conf:4 ignore-without-reason",
+		"suppress.conf:8 invalid-ignore",
+		"suppress.conf:12 unused-ignore",
+		"suppress.conf:16 unknown-directive",
+	}
+	if got := keys(fs, ruleNames...); code != exitFindings || !slices.Equal(got, want) {
+		t.Errorf("exit %d\ngot  %q\nwant %q", code, got, want)
+	}
+	// The findings about comments are rules like any other.
+	_, fs = lintJSON(t, "--disable", "unused-ignore", "--disable", "NL5001", testdata("cli/suppress.conf"))
+	if got := keys(fs, "unused-ignore", "ignore-without-reason"); len(got) != 0 {
+		t.Errorf("disabled suppression findings still reported: %q", got)
+	}
+}

@@ -1,0 +1,263 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"net/url"
+	"path/filepath"
+	"strings"
+
+	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/parser"
+)
+
+// SARIF 2.1.0 (OASIS). Only the properties nginx-lint fills are modelled;
+// the test validates the output against the published schema.
+
+const (
+	sarifSchema  = "https://json.schemastore.org/sarif-2.1.0.json"
+	sarifVersion = "2.1.0"
+	projectURL   = "https://github.com/nginx-lint/nginx-lint"
+	// srcRoot is the uriBaseId of paths under the working directory, the
+	// form code-scanning services map onto the repository.
+	srcRoot = "SRCROOT"
+)
+
+// ruleHelpURI is where a rule's reference page is published.
+func ruleHelpURI(name string) string {
+	return projectURL + "/blob/main/analyzer/rules/reference/" + name + ".md"
+}
+
+type sarifLog struct {
+	Schema  string     `json:"$schema"`
+	Version string     `json:"version"`
+	Runs    []sarifRun `json:"runs"`
+}
+
+type sarifRun struct {
+	Tool               sarifTool                   `json:"tool"`
+	OriginalURIBaseIDs map[string]sarifArtifactLoc `json:"originalUriBaseIds,omitempty"`
+	Results            []sarifResult               `json:"results"`
+	ColumnKind         string                      `json:"columnKind"`
+}
+
+type sarifTool struct {
+	Driver sarifDriver `json:"driver"`
+}
+
+type sarifDriver struct {
+	Name           string      `json:"name"`
+	InformationURI string      `json:"informationUri"`
+	Rules          []sarifRule `json:"rules"`
+}
+
+type sarifText struct {
+	Text     string `json:"text"`
+	Markdown string `json:"markdown,omitempty"`
+}
+
+type sarifRule struct {
+	ID                   string         `json:"id"`
+	Name                 string         `json:"name"`
+	ShortDescription     sarifText      `json:"shortDescription"`
+	FullDescription      sarifText      `json:"fullDescription"`
+	Help                 sarifText      `json:"help"`
+	HelpURI              string         `json:"helpUri"`
+	DefaultConfiguration sarifRuleConf  `json:"defaultConfiguration"`
+	Properties           map[string]any `json:"properties,omitempty"`
+}
+
+type sarifRuleConf struct {
+	Level string `json:"level"`
+}
+
+type sarifResult struct {
+	RuleID           string          `json:"ruleId"`
+	RuleIndex        *int            `json:"ruleIndex,omitempty"`
+	Level            string          `json:"level"`
+	Message          sarifText       `json:"message"`
+	Locations        []sarifLocation `json:"locations"`
+	RelatedLocations []sarifLocation `json:"relatedLocations,omitempty"`
+	Fixes            []sarifFix      `json:"fixes,omitempty"`
+}
+
+type sarifLocation struct {
+	ID               *int          `json:"id,omitempty"`
+	PhysicalLocation sarifPhysical `json:"physicalLocation"`
+	Message          *sarifText    `json:"message,omitempty"`
+}
+
+type sarifPhysical struct {
+	ArtifactLocation sarifArtifactLoc `json:"artifactLocation"`
+	Region           *sarifRegion     `json:"region,omitempty"`
+}
+
+type sarifArtifactLoc struct {
+	URI       string `json:"uri"`
+	URIBaseID string `json:"uriBaseId,omitempty"`
+}
+
+type sarifRegion struct {
+	StartLine   int `json:"startLine"`
+	StartColumn int `json:"startColumn"`
+	EndLine     int `json:"endLine"`
+	EndColumn   int `json:"endColumn"`
+}
+
+type sarifFix struct {
+	Description     sarifText             `json:"description"`
+	ArtifactChanges []sarifArtifactChange `json:"artifactChanges"`
+}
+
+type sarifArtifactChange struct {
+	ArtifactLocation sarifArtifactLoc   `json:"artifactLocation"`
+	Replacements     []sarifReplacement `json:"replacements"`
+}
+
+type sarifReplacement struct {
+	DeletedRegion   sarifRegion `json:"deletedRegion"`
+	InsertedContent sarifText   `json:"insertedContent"`
+}
+
+// sarifLevel maps a severity onto SARIF's levels (info is "note").
+func sarifLevel(s parser.Severity) string {
+	switch s {
+	case parser.Error:
+		return "error"
+	case parser.Warning:
+		return "warning"
+	}
+	return "note"
+}
+
+// writeSARIF prints one run with every rule of reg as metadata, so a
+// viewer can show the docs of a rule even for results it has not seen.
+// Paths under cwd are relative to the SRCROOT base, which code-scanning
+// uploads resolve against the checkout.
+func writeSARIF(w io.Writer, ds []*parser.Diagnostic, reg *analyzer.Registry, cwd string) error {
+	run := sarifRun{
+		Tool:       sarifTool{Driver: sarifDriver{Name: "nginx-lint", InformationURI: projectURL, Rules: []sarifRule{}}},
+		Results:    []sarifResult{},
+		ColumnKind: "utf16CodeUnits",
+	}
+	if cwd != "" {
+		run.OriginalURIBaseIDs = map[string]sarifArtifactLoc{srcRoot: {URI: fileURI(cwd) + "/"}}
+	}
+	index := map[string]int{}
+	for i, r := range reg.Rules() {
+		index[r.Code] = i
+		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{
+			ID:                   r.Code,
+			Name:                 r.Name,
+			ShortDescription:     sarifText{Text: r.Title},
+			FullDescription:      sarifText{Text: r.Doc.Text},
+			Help:                 sarifText{Text: r.Doc.Text, Markdown: explainText(r)},
+			HelpURI:              ruleHelpURI(r.Name),
+			DefaultConfiguration: sarifRuleConf{Level: sarifLevel(r.Severity)},
+			Properties:           map[string]any{"category": r.Category().String()},
+		})
+	}
+	for _, d := range ds {
+		res := sarifResult{
+			RuleID:    d.Code,
+			Level:     sarifLevel(d.Severity),
+			Message:   sarifText{Text: d.Message},
+			Locations: []sarifLocation{{PhysicalLocation: sarifPhysicalOf(d.File, d.FilePath(), d.Range, cwd)}},
+		}
+		if d.Detail != "" {
+			res.Message.Text += "\n" + d.Detail
+		}
+		if i, ok := index[d.Code]; ok {
+			res.RuleIndex = &i
+		}
+		for i, rel := range d.Related {
+			if rel.File == nil {
+				continue
+			}
+			id := i + 1
+			res.RelatedLocations = append(res.RelatedLocations, sarifLocation{
+				ID: &id, PhysicalLocation: sarifPhysicalOf(rel.File, rel.File.Path, rel.Range, cwd), Message: &sarifText{Text: rel.Message},
+			})
+		}
+		if fix, ok := sarifFixOf(d, cwd); ok {
+			res.Fixes = []sarifFix{fix}
+		}
+		run.Results = append(run.Results, res)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(sarifLog{Schema: sarifSchema, Version: sarifVersion, Runs: []sarifRun{run}})
+}
+
+func sarifPhysicalOf(f *parser.File, path string, r parser.Range, cwd string) sarifPhysical {
+	p := sarifPhysical{ArtifactLocation: artifactOf(path, cwd)}
+	if f != nil {
+		p.Region = regionOf(f, r)
+	}
+	return p
+}
+
+// regionOf converts a byte range into SARIF's 1-based lines and UTF-16
+// columns (the default columnKind, which is what editors count in). An
+// empty range stays empty (start == end: an insertion point for a fix).
+func regionOf(f *parser.File, r parser.Range) *sarifRegion {
+	s, e := f.Position(r.Start), f.Position(r.End)
+	reg := &sarifRegion{StartLine: s.Line, StartColumn: f.UTF16Column(r.Start) + 1, EndLine: e.Line, EndColumn: f.UTF16Column(r.End) + 1}
+	if reg.EndLine < reg.StartLine || (reg.EndLine == reg.StartLine && reg.EndColumn < reg.StartColumn) {
+		reg.EndLine, reg.EndColumn = reg.StartLine, reg.StartColumn
+	}
+	return reg
+}
+
+// sarifFixOf turns a diagnostic's edits into one fix; edits in files with
+// no text (none today) are skipped.
+func sarifFixOf(d *parser.Diagnostic, cwd string) (sarifFix, bool) {
+	fix := sarifFix{Description: sarifText{Text: "apply the suggested change"}}
+	byPath := map[string]int{}
+	for _, ed := range d.Edits {
+		f := ed.File
+		if f == nil {
+			f = d.File
+		}
+		if f == nil {
+			continue
+		}
+		i, ok := byPath[f.Path]
+		if !ok {
+			i = len(fix.ArtifactChanges)
+			byPath[f.Path] = i
+			fix.ArtifactChanges = append(fix.ArtifactChanges, sarifArtifactChange{ArtifactLocation: artifactOf(f.Path, cwd)})
+		}
+		fix.ArtifactChanges[i].Replacements = append(fix.ArtifactChanges[i].Replacements, sarifReplacement{
+			DeletedRegion: *regionOf(f, ed.Range), InsertedContent: sarifText{Text: ed.NewText},
+		})
+	}
+	if len(d.Edits) == 1 && d.Edits[0].NewText != "" {
+		fix.Description.Text = "replace with \"" + d.Edits[0].NewText + "\""
+	}
+	return fix, len(fix.ArtifactChanges) > 0
+}
+
+// artifactOf names a file relative to SRCROOT when it is under cwd, and
+// by absolute file URI otherwise (stdin and dumps keep their names).
+func artifactOf(path, cwd string) sarifArtifactLoc {
+	if cwd != "" && filepath.IsAbs(path) {
+		if rel, err := filepath.Rel(cwd, path); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			u := url.URL{Path: filepath.ToSlash(rel)}
+			return sarifArtifactLoc{URI: u.EscapedPath(), URIBaseID: srcRoot}
+		}
+	}
+	if filepath.IsAbs(path) {
+		return sarifArtifactLoc{URI: fileURI(path)}
+	}
+	return sarifArtifactLoc{URI: (&url.URL{Path: filepath.ToSlash(path)}).EscapedPath()}
+}
+
+// fileURI makes an absolute path a file:// URI.
+func fileURI(path string) string {
+	p := filepath.ToSlash(path)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p // Windows drive paths
+	}
+	return (&url.URL{Scheme: "file", Path: p}).String()
+}
