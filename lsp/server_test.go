@@ -104,8 +104,8 @@ func TestDiagnosticsUTF16AndFix(t *testing.T) {
 
 func TestUnsavedIncludeIsLinted(t *testing.T) {
 	s, c, dir := setup(t, map[string]string{
-		"nginx.conf":     "events {}\nhttp {\n    include site.conf;\n}\n",
-		"site.conf":      "server { listen 80; }\n",
+		"nginx.conf": "events {}\nhttp {\n    include site.conf;\n}\n",
+		"site.conf":  "server { listen 80; }\n",
 	})
 	// The editor has an unsaved, broken site.conf open.
 	open(t, s, c, filepath.Join(dir, "site.conf"), "server {\n    listen 80\n}\n")
