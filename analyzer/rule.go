@@ -212,7 +212,21 @@ type Options struct {
 // Run analyses c with every rule of reg and returns the parser's findings
 // and the rules', ordered by file and position.
 func Run(c *parser.Config, reg *Registry, opts Options) []*parser.Diagnostic {
-	out := c.AllDiagnostics()
+	// The parser's and loader's findings obey the same switches as rules.
+	var out []*parser.Diagnostic
+	for _, d := range c.AllDiagnostics() {
+		if opts.Disabled[d.Name] {
+			continue
+		}
+		if sev, ok := opts.Severity[d.Name]; ok && sev != d.Severity {
+			// A copy: the parsed file, and its findings, may be cached
+			// and shared with later runs under other settings.
+			dc := *d
+			dc.Severity = sev
+			d = &dc
+		}
+		out = append(out, d)
+	}
 	if reg == nil {
 		return out
 	}

@@ -12,6 +12,8 @@ import (
 	glspserver "github.com/tliron/glsp/server"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/config"
+	"github.com/nginx-lint/nginx-lint/analyzer/lint"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
@@ -33,6 +35,8 @@ type Server struct {
 	loader  *parser.Loader
 	reg     *analyzer.Registry
 	handler protocol.Handler
+	// configs caches the settings file of each directory (nil: none).
+	configs map[string]*config.File
 }
 
 // document is an open editor buffer and the last analysis of it.
@@ -52,6 +56,7 @@ func New() *Server {
 	s := &Server{
 		Version: "dev",
 		docs:    map[protocol.DocumentUri]*document{},
+		configs: map[string]*config.File{},
 		reg:     rules.All(),
 	}
 	s.overlay = &parser.Overlay{Base: parser.OSFS{}, Files: map[string][]byte{}}
@@ -163,10 +168,20 @@ func (s *Server) didClose(ctx *glsp.Context, p *protocol.DidCloseTextDocumentPar
 func (s *Server) lint(d *document) {
 	src := []byte(d.text)
 	_, ancestors := analyzer.InferContext(parser.ParseFile(d.path, src, nil))
+	opts := analyzer.Options{ReadFile: s.overlay.ReadFile}
+	s.loader.Prefix = ""
+	if cfg := s.settings(filepath.Dir(d.path)); cfg != nil {
+		// The same .nginx-lint.yaml as the command line; a broken one is
+		// ignored here (the command line reports it).
+		if err := cfg.Apply(&opts, s.reg.Lookup); err != nil {
+			opts = analyzer.Options{ReadFile: s.overlay.ReadFile}
+		}
+		s.loader.Prefix = cfg.Prefix
+	}
 	c := s.loader.LoadSource(d.path, src, ancestors)
 	d.config, d.file = c, c.Main
 	d.diags = d.diags[:0]
-	for _, diag := range analyzer.Run(c, s.reg, analyzer.Options{ReadFile: s.overlay.ReadFile}) {
+	for _, diag := range lint.Run(c, s.reg, opts) {
 		if diag.File == c.Main || diag.FilePath() == d.path {
 			d.diags = append(d.diags, diag)
 		}
@@ -184,6 +199,19 @@ func (s *Server) lintAndPublish(ctx *glsp.Context, d *document) {
 		out = append(out, toProtocolDiagnostic(diag))
 	}
 	ctx.Notify(protocol.ServerTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{URI: d.uri, Version: &version, Diagnostics: out})
+}
+
+// settings returns the .nginx-lint.yaml that applies in dir, read once.
+func (s *Server) settings(dir string) *config.File {
+	if cfg, ok := s.configs[dir]; ok {
+		return cfg
+	}
+	var cfg *config.File
+	if path, err := config.Find(dir); err == nil && path != "" {
+		cfg, _ = config.Load(path)
+	}
+	s.configs[dir] = cfg
+	return cfg
 }
 
 // uriToPath turns a file URI into a path; other schemes (untitled:) get a

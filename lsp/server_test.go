@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -180,5 +181,20 @@ func TestOffsetOf(t *testing.T) {
 		if got := offsetOf(text, protocol.Position{Line: c.line, Character: c.char}); got != c.want {
 			t.Errorf("offsetOf(%d,%d) = %d, want %d", c.line, c.char, got, c.want)
 		}
+	}
+}
+
+// TestSettingsAndSuppression: the editor sees what the command line sees,
+// .nginx-lint.yaml and ignore comments included.
+func TestSettingsAndSuppression(t *testing.T) {
+	s, c, dir := setup(t, map[string]string{".nginx-lint.yaml": "rules:\n  missing-semicolon: off\n"})
+	text := "events {}\nhttp {\n    server {\n        listen 80\n        server_name a.example;\n        # nginx-lint ignore=unknown-directive vendor module\n        vts_status on;\n        gzip_typo on;\n    }\n}\n"
+	uri := open(t, s, c, filepath.Join(dir, "nginx.conf"), text)
+	var codes []string
+	for _, d := range c.published[uri] {
+		codes = append(codes, fmt.Sprintf("%v@%d", d.Code.Value, d.Range.Start.Line))
+	}
+	if got := strings.Join(codes, " "); got != "NL2001@7" {
+		t.Errorf("findings %s, want only the unknown gzip_typo (NL2001@7)", got)
 	}
 }

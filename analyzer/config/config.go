@@ -215,6 +215,15 @@ const unknownDirective = "unknown-directive"
 // such rule), so settings keyed by code land on the rule's name, which is
 // how analyzer.Options is keyed. opts' maps must be non-nil.
 func (f *File) Apply(opts *analyzer.Options, lookup func(string) *analyzer.Rule) error {
+	if opts.Disabled == nil {
+		opts.Disabled = map[string]bool{}
+	}
+	if opts.Severity == nil {
+		opts.Severity = map[string]parser.Severity{}
+	}
+	if opts.RuleOptions == nil {
+		opts.RuleOptions = map[string]map[string]any{}
+	}
 	keys := make([]string, 0, len(f.Rules))
 	for k := range f.Rules {
 		keys = append(keys, k)

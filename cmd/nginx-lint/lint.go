@@ -6,11 +6,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/baseline"
 	"github.com/nginx-lint/nginx-lint/analyzer/config"
+	"github.com/nginx-lint/nginx-lint/analyzer/lint"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"github.com/nginx-lint/nginx-lint/analyzer/suppress"
 	"github.com/nginx-lint/nginx-lint/parser"
@@ -118,7 +118,7 @@ func (cmd *lintCmd) run(e *env) (int, error) {
 		if cfg != nil {
 			localizePaths(c, cfg)
 		}
-		for _, d := range lintConfig(c, reg, opts) {
+		for _, d := range lint.Run(c, reg, opts) {
 			add(d)
 		}
 	}
@@ -157,38 +157,6 @@ func (cmd *lintCmd) run(e *env) (int, error) {
 		}
 	}
 	return exitClean, nil
-}
-
-// lintConfig runs the rules on c and filters the findings through the
-// suppression comments; the findings about those comments obey the same
-// disable and severity settings as rule findings.
-func lintConfig(c *parser.Config, reg *analyzer.Registry, opts analyzer.Options) []*parser.Diagnostic {
-	ds := analyzer.Run(c, rules.All(), opts)
-	s := &suppress.Suppressor{
-		Known: func(k string) bool { return reg.Lookup(k) != nil },
-		Ran: func(k string) bool {
-			r := reg.Lookup(k)
-			return r != nil && !opts.Disabled[r.Name]
-		},
-	}
-	kept, extra := s.Apply(c, ds)
-	for _, d := range extra {
-		if opts.Disabled[d.Name] {
-			continue
-		}
-		if sev, ok := opts.Severity[d.Name]; ok {
-			d.Severity = sev
-		}
-		kept = append(kept, d)
-	}
-	sort.SliceStable(kept, func(i, j int) bool {
-		a, b := kept[i], kept[j]
-		if a.FilePath() != b.FilePath() {
-			return a.FilePath() < b.FilePath()
-		}
-		return a.Range.Start < b.Range.Start
-	})
-	return kept
 }
 
 // writeBaseline records every finding (unreadable inputs aside, which have

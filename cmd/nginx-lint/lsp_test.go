@@ -28,7 +28,6 @@ type lspClient struct {
 	t   *testing.T
 	in  io.Writer
 	out *bufio.Reader
-	id  int
 }
 
 func (c *lspClient) send(method string, id int, params any) {

@@ -1,0 +1,44 @@
+// Package lint is the whole lint of one configuration, shared by the
+// command line and the language server: every rule of a registry, then the
+// "# nginx-lint ignore=" comments, whose own findings obey the same disable
+// and severity settings as rule findings.
+package lint
+
+import (
+	"sort"
+
+	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/suppress"
+	"github.com/nginx-lint/nginx-lint/parser"
+)
+
+// Run lints c with reg and opts and returns the findings that survive the
+// suppression comments, ordered by file and position.
+func Run(c *parser.Config, reg *analyzer.Registry, opts analyzer.Options) []*parser.Diagnostic {
+	ds := analyzer.Run(c, reg, opts)
+	s := &suppress.Suppressor{
+		Known: func(k string) bool { return reg.Lookup(k) != nil },
+		Ran: func(k string) bool {
+			r := reg.Lookup(k)
+			return r != nil && !opts.Disabled[r.Name]
+		},
+	}
+	kept, extra := s.Apply(c, ds)
+	for _, d := range extra {
+		if opts.Disabled[d.Name] {
+			continue
+		}
+		if sev, ok := opts.Severity[d.Name]; ok {
+			d.Severity = sev
+		}
+		kept = append(kept, d)
+	}
+	sort.SliceStable(kept, func(i, j int) bool {
+		a, b := kept[i], kept[j]
+		if a.FilePath() != b.FilePath() {
+			return a.FilePath() < b.FilePath()
+		}
+		return a.Range.Start < b.Range.Start
+	})
+	return kept
+}
