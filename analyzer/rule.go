@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/parser"
@@ -146,6 +147,7 @@ type Pass struct {
 	ReadFile func(path string) ([]byte, error)
 
 	report func(*parser.Diagnostic)
+	shared *shared
 }
 
 // Report records a finding; Severity, Code and Name default to the rule's.
@@ -180,21 +182,39 @@ func (p *Pass) ReportDirective(d *parser.Directive, format string, args ...any) 
 // directive tables do not describe (map entries, types, Lua). stack holds
 // the enclosing block directives and is reused between calls.
 func (p *Pass) WalkContext(fn func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive)) {
-	root, _ := ContextOf(p.Config.Context)
-	ctxs := []directives.Context{root}
-	p.Config.Walk(func(d *parser.Directive, stack []*parser.Directive) bool {
-		ctxs = ctxs[:len(stack)+1]
-		ctx := ctxs[len(stack)]
-		fn(d, ctx, stack)
-		if d.Block != nil {
-			var inner directives.Context
-			if ctx != 0 {
-				inner, _ = directives.ChildContext(d.Name.Value, ctx)
-			}
-			ctxs = append(ctxs, inner)
+	ix := p.Index()
+	stack := make([]*parser.Directive, 0, 8)
+	for _, e := range ix.Entries {
+		stack = stack[:e.Depth]
+		fn(e.Directive, e.Context, stack)
+		if e.Directive.Block != nil {
+			stack = append(stack, e.Directive)
 		}
-		return true
-	})
+	}
+}
+
+// WalkNamed is WalkContext restricted to directives with one of names; it
+// costs nothing for the directives it skips.
+func (p *Pass) WalkNamed(fn func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive), names ...string) {
+	ix := p.Index()
+	var stack []*parser.Directive
+	for _, i := range ix.Named(names...) {
+		stack = ix.Stack(i, stack)
+		e := &ix.Entries[i]
+		fn(e.Directive, e.Context, stack)
+	}
+}
+
+// Index returns the flattened configuration, computed once per run.
+func (p *Pass) Index() *Index {
+	p.shared.indexOnce.Do(func() { p.shared.index = NewIndex(p.Config) })
+	return p.shared.index
+}
+
+// shared holds the derived results every Pass of one run reads.
+type shared struct {
+	indexOnce sync.Once
+	index     *Index
 }
 
 // Options tunes one analysis.
@@ -231,13 +251,14 @@ func Run(c *parser.Config, reg *Registry, opts Options) []*parser.Diagnostic {
 		return out
 	}
 	model := parser.BuildModel(c)
+	sh := &shared{}
 	var found []*parser.Diagnostic
 	for _, r := range reg.Rules() {
 		if opts.Disabled[r.Name] {
 			continue
 		}
 		sev, override := opts.Severity[r.Name]
-		p := &Pass{Rule: r, Config: c, Model: model, Options: opts.RuleOptions[r.Name], ReadFile: opts.ReadFile,
+		p := &Pass{Rule: r, Config: c, Model: model, Options: opts.RuleOptions[r.Name], ReadFile: opts.ReadFile, shared: sh,
 			report: func(d *parser.Diagnostic) {
 				if override {
 					d.Severity = sev

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/suppress"
 )
 
 // list is every rule, in no particular order; the registry sorts by code.
@@ -15,6 +16,41 @@ var list = []*analyzer.Rule{
 	UnknownDirective,
 	DirectiveNotAllowed,
 	InvalidArguments,
+	DuplicateListen,
+	DuplicateDefaultServer,
+	ConflictingServerName,
+	DuplicateDirective,
+	Deprecated,
+	MapWithoutDefault,
+	IfIsEvil,
+	SSRF,
+	HTTPSplitting,
+	HostSpoofing,
+	Origins,
+	AliasTraversal,
+	AddHeaderRedefinition,
+	AddHeaderMultiline,
+	ValidReferers,
+	VersionDisclosure,
+	WeakSSLTLS,
+	AllowWithoutDeny,
+	StatusPageExposed,
+	ResolverExternal,
+	ErrorLogOff,
+	ProxyPassNormalized,
+	ReturnBypassesAllowDeny,
+	UnanchoredRegex,
+	RegexReDoS,
+	ListenPortAggregation,
+	ListenSocketCount,
+	ListenBindConflict,
+	WorkerConnections,
+	OpenFilesLimit,
+	ServerNamesHash,
+	StartupBudget,
+	suppress.IgnoreWithoutReason,
+	suppress.UnusedIgnore,
+	suppress.InvalidIgnore,
 }
 
 var all = mustRegistry()

@@ -54,6 +54,16 @@ func (cmd *lintCmd) run(e *env) (int, error) {
 		failAt, _ = parser.ParseSeverity(cmd.FailLevel)
 	}
 	reg := lintRegistry()
+	if cmd.NginxBuild != "" || cmd.Nginx != "" {
+		if cmd.NginxBuild != "" && cmd.Nginx != "" {
+			return 0, usageError{"--nginx-build and --nginx together"}
+		}
+		info, err := readBuildInfo(e, cmd.NginxBuild, cmd.Nginx)
+		if err != nil {
+			return 0, err
+		}
+		cmd.build = info
+	}
 	settings := settingsFinder{cache: map[string]*config.File{}}
 	if cmd.Config != "" {
 		f, err := loadSettings(cmd.Config)
@@ -207,6 +217,17 @@ func (cmd *lintCmd) analyzerOptions(reg *analyzer.Registry, cfg *config.File) (a
 	}
 	if cmd.Strict {
 		opts.Severity[rules.UnknownDirective.Name] = parser.Error
+	}
+	if cmd.build != nil {
+		ro := opts.RuleOptions[rules.UnknownDirective.Name]
+		if ro == nil {
+			ro = map[string]any{}
+			opts.RuleOptions[rules.UnknownDirective.Name] = ro
+		}
+		ro["modules"] = cmd.build.Modules()
+		if cmd.build.Variant == "nginx" {
+			ro["version"] = cmd.build.Version
+		}
 	}
 	return opts, nil
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -151,7 +152,7 @@ func writeSARIF(w io.Writer, ds []*parser.Diagnostic, reg *analyzer.Registry, cw
 			Name:                 r.Name,
 			ShortDescription:     sarifText{Text: r.Title},
 			FullDescription:      sarifText{Text: r.Doc.Text},
-			Help:                 sarifText{Text: r.Doc.Text, Markdown: explainText(r)},
+			Help:                 sarifText{Text: r.Doc.Text, Markdown: rules.Markdown(r)},
 			HelpURI:              ruleHelpURI(r.Name),
 			DefaultConfiguration: sarifRuleConf{Level: sarifLevel(r.Severity)},
 			Properties:           map[string]any{"category": r.Category().String()},

@@ -12,6 +12,7 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/buildinfo"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/crossplane"
 )
@@ -42,6 +43,8 @@ type cli struct {
 	Explain   explainCmd   `cmd:"" help:"Print a rule's documentation."`
 	BuildInfo buildInfoCmd `cmd:"" name:"build-info" help:"Audit an nginx build from its \"nginx -V\" output."`
 	LSP       lspCmd       `cmd:"" name:"lsp" help:"Run the language server (for editors) on standard input and output."`
+	Cost      costCmd      `cmd:"" help:"Estimate nginx's startup and reload cost of a configuration."`
+	Calibrate calibrateCmd `cmd:"" help:"Time the local nginx on generated layouts and write a cost profile."`
 }
 
 type loadFlags struct {
@@ -62,6 +65,11 @@ type lintCmd struct {
 	NoConfig      bool   `help:"Use no settings file."`
 	Baseline      string `help:"Report only findings not recorded in this baseline file." placeholder:"FILE"`
 	WriteBaseline string `help:"Record the current findings in this baseline file and exit 0." placeholder:"FILE"`
+	// The target build, for unknown-directive.
+	NginxBuild string `name:"nginx-build" help:"Lint for the nginx this saved \"nginx -V\" output describes: directives of modules it lacks, or newer than its version, are unknown." placeholder:"FILE"`
+	Nginx      string `help:"Lint for this nginx binary (asks it with -V)." placeholder:"PATH"`
+
+	build *buildinfo.Info // read from NginxBuild or Nginx
 }
 
 type parseCmd struct {
@@ -119,6 +127,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		code, err = c.BuildInfo.run(e)
 	case "explain <rule>":
 		code, err = c.Explain.run(e)
+	case "cost <path>":
+		code, err = c.Cost.run(e)
+	case "calibrate":
+		code, err = c.Calibrate.run(e)
 	default:
 		code, err = c.Lint.run(e)
 	}

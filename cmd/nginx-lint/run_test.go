@@ -162,3 +162,30 @@ func TestParseCrossplane(t *testing.T) {
 		t.Errorf("single file: exit %d\n%s", code, out)
 	}
 }
+
+// TestNginxBuild lints for a given build: a directive newer than it and one
+// of a module it lacks are unknown to it.
+func TestNginxBuild(t *testing.T) {
+	dir := t.TempDir()
+	v := filepath.Join(dir, "nginx-V.txt")
+	if err := os.WriteFile(v, []byte("nginx version: nginx/1.22.1\nconfigure arguments: --with-http_ssl_module --with-http_v2_module\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	conf := filepath.Join(dir, "nginx.conf")
+	src := "events {}\nhttp {\n    server_tokens off;\n    server {\n        http2 on;\n        location / { sub_filter a b; }\n    }\n}\n"
+	if err := os.WriteFile(conf, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := runCLI(t, "", "--format", "json", "--nginx-build", v, conf)
+	if code != exitFindings {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	for _, want := range []string{`unknown directive \"http2\": nginx 1.22.1 predates it (since 1.25.1)`, `unknown directive \"sub_filter\": this nginx build lacks its module`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %s in\n%s", want, out)
+		}
+	}
+	if code, _, _ := runCLI(t, "", conf); code != exitClean {
+		t.Errorf("without a build, exit %d", code)
+	}
+}

@@ -1,0 +1,203 @@
+package costmodel
+
+import (
+	"net/netip"
+	"strings"
+
+	"github.com/nginx-lint/nginx-lint/parser"
+	"github.com/nginx-lint/nginx-lint/parser/grammar"
+)
+
+// otherState collects, during the one walk over every directive, the
+// startup costs outside listen: regular expressions, certificates,
+// config-time DNS lookups, log files.
+type otherState struct {
+	r         *Result
+	upstreams map[string]bool
+	logs      map[string]bool
+	implicit  map[string]bool
+	// The certificate inherited from http (or set in the server) is
+	// loaded once per server block by ngx_http_ssl_merge_srv_conf.
+	httpCert   string
+	serverCert map[*parser.Directive]string
+}
+
+func newOtherState(r *Result, m *parser.Model) *otherState {
+	o := &otherState{r: r, upstreams: map[string]bool{}, logs: map[string]bool{}, implicit: map[string]bool{},
+		serverCert: map[*parser.Directive]string{}}
+	for _, u := range m.Upstreams {
+		o.upstreams[strings.ToLower(u.Name)] = true
+	}
+	return o
+}
+
+func (o *otherState) visit(d *parser.Directive, stack []*parser.Directive) {
+	r := o.r
+	parent := ""
+	if len(stack) > 0 {
+		parent = stack[len(stack)-1].Name.Value
+	}
+	args := d.Args
+	switch d.Name.Value {
+	case "location":
+		if len(args) > 0 && (args[0].Value == "~" || args[0].Value == "~*" ||
+			len(args) == 1 && strings.HasPrefix(args[0].Value, "~")) {
+			r.Counts.Regexes++
+		}
+	case "rewrite":
+		r.Counts.Regexes++
+	case "if":
+		for _, a := range args {
+			switch a.Value {
+			case "~", "~*", "!~", "!~*":
+				r.Counts.Regexes++
+			}
+		}
+	case "ssl_certificate":
+		if len(args) > 0 {
+			switch parent {
+			case "http":
+				o.httpCert = args[0].Value
+			case "server":
+				o.serverCert[stack[len(stack)-1]] = args[0].Value
+			}
+		}
+	case "access_log", "error_log":
+		if len(args) > 0 {
+			p := args[0].Value
+			if p != "off" && !strings.HasPrefix(p, "syslog:") && !strings.HasPrefix(p, "memory:") &&
+				!strings.HasPrefix(p, "/dev/") && !strings.Contains(p, "$") {
+				o.logs[p] = true
+			}
+		}
+	case "proxy_pass", "fastcgi_pass", "uwsgi_pass", "scgi_pass", "grpc_pass", "memcached_pass":
+		if len(args) > 0 {
+			if h := passHost(args[0].Value); h != "" && !o.upstreams[hostOnly(h)] && !o.implicit[h] {
+				// ngx_http_upstream_add makes an implicit upstream,
+				// resolved once per distinct host:port.
+				o.implicit[h] = true
+				r.Counts.DNSLookups++
+			}
+		}
+	case "server":
+		if parent == "upstream" && len(args) > 0 && !hasArg(args, "resolve") && isHostName(args[0].Value) {
+			// ngx_http_upstream_server resolves it while parsing.
+			r.Counts.DNSLookups++
+		}
+	}
+	if parent == "map" && strings.HasPrefix(d.Name.Value, "~") {
+		r.Counts.Regexes++
+	}
+}
+
+// finish counts what needs the servers: certificates per server, regex
+// server names, includes and log files.
+func (o *otherState) finish(m *parser.Model) {
+	r := o.r
+	c := m.Config
+	r.Counts.Includes = len(m.Includes)
+	r.Counts.IncludedFiles = max(0, len(c.Files)-1)
+	certs := map[string]bool{}
+	for _, s := range m.Servers {
+		for _, n := range s.Names {
+			if n.Name.Kind == grammar.NameRegex {
+				// ngx_http_core_server_name compiles it while parsing.
+				r.Counts.Regexes++
+			}
+		}
+		if s.Protocol != parser.HTTP {
+			continue
+		}
+		cert, ok := o.serverCert[s.Directive]
+		if !ok {
+			cert = o.httpCert
+		}
+		if cert == "" {
+			continue
+		}
+		r.Counts.SSLServers++
+		r.Counts.SSLCertificates++
+		if !certs[cert] {
+			certs[cert] = true
+			r.Counts.SSLDistinct++
+		}
+	}
+	// The error log nginx opens before reading the configuration.
+	r.Counts.LogFiles = len(o.logs) + 1
+}
+
+func hasArg(ws []parser.Word, v string) bool {
+	for _, w := range ws {
+		if w.Value == v {
+			return true
+		}
+	}
+	return false
+}
+
+// passHost returns "host:port" of a proxy_pass-like URL whose host is a
+// name nginx resolves at config time, or "".
+func passHost(u string) string {
+	if strings.Contains(u, "$") {
+		// A variable: resolved per request by the resolver, if at all.
+		return ""
+	}
+	if i := strings.Index(u, "://"); i >= 0 {
+		u = u[i+3:]
+	}
+	if strings.HasPrefix(u, "unix:") {
+		return ""
+	}
+	if i := strings.IndexByte(u, '/'); i >= 0 {
+		u = u[:i]
+	}
+	if !isHostName(u) {
+		return ""
+	}
+	return strings.ToLower(u)
+}
+
+func hostOnly(hp string) string {
+	if i := strings.LastIndexByte(hp, ':'); i >= 0 && !strings.HasSuffix(hp, "]") {
+		return hp[:i]
+	}
+	return hp
+}
+
+// isHostName reports whether an address (with an optional port) is a name
+// rather than an IP literal or a unix socket.
+func isHostName(hp string) bool {
+	if hp == "" || strings.HasPrefix(hp, "unix:") || strings.HasPrefix(hp, "[") {
+		return false
+	}
+	h := hostOnly(hp)
+	if _, err := netip.ParseAddr(h); err == nil {
+		return false
+	}
+	return h != "" && h != "*"
+}
+
+// limits compares what the sockets need with worker_connections and the
+// open-file limit.
+func (b *builder) limits() {
+	r := b.r
+	need := r.Counts.SocketsTest + 1
+	wc := Limit{Name: "worker_connections", Need: need, Have: r.WorkerConnections,
+		Directive: r.WorkerConnectionsDir, OK: r.WorkerConnections >= need}
+	if !wc.OK {
+		// ngx_event_init_conf, run by nginx -t as well.
+		wc.Message = itoa(r.WorkerConnections) + " worker_connections are not enough for " +
+			itoa(r.Counts.SocketsTest) + " listening sockets"
+	}
+	r.Limits = append(r.Limits, wc)
+	// The master holds every listening socket (reuseport clones included)
+	// and the log files, plus standard input, output and error.
+	files := r.Counts.SocketsStart + r.Counts.LogFiles + 3
+	nf := Limit{Name: "open files", Need: files, Have: r.Options.nofile(), OK: files <= r.Options.nofile()}
+	if !nf.OK {
+		nf.Message = "the master needs " + itoa(files) + " open files (" + itoa(r.Counts.SocketsStart) +
+			" listening sockets, " + itoa(r.Counts.LogFiles) + " log files) but the limit is " +
+			itoa(r.Options.nofile()) + ": socket() fails with (24: Too many open files)"
+	}
+	r.Limits = append(r.Limits, nf)
+}

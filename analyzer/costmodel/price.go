@@ -1,0 +1,135 @@
+package costmodel
+
+import (
+	"math"
+	"sort"
+)
+
+// Phase is one term of the estimate: an operation count times a cost.
+type Phase struct {
+	// Name is a short description, e.g. "address scan".
+	Name string
+	// Func is the nginx function the term stands for.
+	Func string
+	// Key is the profile cost key.
+	Key string
+	Ops int64
+	// Seconds is Ops times the profile's cost of Key.
+	Seconds float64
+	// Growth is how the term grows with the number of servers of a
+	// layout like this one: 1 linear, 2 quadratic, 0 constant.
+	Growth int
+	// StartOnly marks terms that a start pays and nginx -t does not.
+	StartOnly bool
+	// Assumed is set when the cost of Key was not measured.
+	Assumed bool
+}
+
+// Ops returns the operation counts of one `nginx -t` by cost key: the
+// features Fit regresses measured times on.
+func (r *Result) Ops() map[string]float64 {
+	ops := map[string]float64{}
+	for _, p := range r.Phases {
+		if !p.StartOnly {
+			ops[p.Key] += float64(p.Ops)
+		}
+	}
+	return ops
+}
+
+// price turns the counts into phases and totals.
+func (r *Result) price() {
+	c := &r.Counts
+	pr := r.Profile
+	add := func(name, fn, key string, ops int64, growth int, startOnly bool) {
+		if ops == 0 && key != CostBase {
+			return
+		}
+		r.Phases = append(r.Phases, Phase{Name: name, Func: fn, Key: key, Ops: ops,
+			Seconds: float64(ops) * pr.Cost(key), Growth: growth, StartOnly: startOnly, Assumed: pr.IsAssumed(key)})
+	}
+	add("process start", "main, ngx_init_cycle", CostBase, 1, 0, false)
+	add("directives read", "ngx_conf_parse", CostDirective, int64(c.Directives), 1, false)
+	add("included files", "ngx_conf_include", CostInclude, int64(c.IncludedFiles), 1, false)
+	add("servers created and merged", "ngx_http_core_server, ngx_http_merge_servers", CostServer, int64(c.Servers), 1, false)
+	add("locations created and merged", "ngx_http_core_location, ngx_http_merge_locations", CostLocation, int64(c.Locations), 1, false)
+	add("regexes compiled", "ngx_regex_compile", CostRegex, int64(c.Regexes), 1, false)
+	add("port scan", "ngx_http_add_listen", CostPortCompare, c.PortCompares, 2, false)
+	add("address scan", "ngx_http_add_addresses", CostAddrCompare, c.AddrCompares+c.StreamListenCompares, 2, false)
+	add("server scan", "ngx_http_add_server", CostServerCompare, c.ServerCompares, 2, false)
+	add("address sort", "ngx_sort(ngx_http_cmp_conf_addrs)", CostSortCompare, c.SortCompares, 1, false)
+	add("server names added", "ngx_hash_add_key", CostNameKey, int64(c.NameKeys+c.NameConflicts), 1, false)
+	add("conflicting-name warnings", "ngx_http_server_names", CostNameWarning, int64(c.NameConflicts), 1, false)
+	add("server_names hash size search", "ngx_hash_init", CostHashProbe, c.HashProbes, 1, false)
+	add("SSL contexts and certificates", "ngx_http_ssl_merge_srv_conf", CostSSLServer, int64(c.SSLServers), 1, false)
+	add("log files opened", "ngx_conf_open_file", CostLogFile, int64(c.LogFiles), 0, false)
+	add("listening sockets (nginx -t)", "ngx_open_listening_sockets", CostSocket, int64(c.SocketsTest), 1, false)
+	add("bind conflict scan (kernel < 6.1)", "inet_csk_bind_conflict", CostBhashStep, c.BhashSteps, 2, false)
+	add("reuseport clones (start only)", "ngx_clone_listening", CostSocket, int64(c.SocketsStart-c.SocketsTest), 1, true)
+
+	for _, p := range r.Phases {
+		r.TestSeconds += notStart(p)
+		r.StartupSeconds += p.Seconds
+	}
+	if c.DNSLookups > 0 {
+		r.Unknown = append(r.Unknown, itoa(c.DNSLookups)+" host names resolved at config time "+
+			"(proxy_pass and friends, upstream servers without resolve, listen on a name): each blocks "+
+			"start, nginx -t and reload for a resolver round trip, not estimated here")
+	}
+	// Reload: the signaller parses everything (ngx_init_cycle returns
+	// before opening sockets for NGX_PROCESS_SIGNALLER), the master parses
+	// again, matches each new listening socket against the old ones
+	// (ngx_init_cycle, skipping those already matched: n(n+1)/2 steps) and
+	// sleeps 100 ms before stopping the old workers
+	// (ngx_master_process_cycle).
+	config := r.TestSeconds - sum(r.Phases, CostSocket) - sum(r.Phases, CostBase) - sum(r.Phases, CostBhashStep)
+	n := int64(c.SocketsStart)
+	c.ReloadMatch = n * (n + 1) / 2
+	r.ReloadSeconds = 2*(config+pr.Cost(CostBase)) + float64(c.ReloadMatch)*pr.Cost(CostReloadMatch) + pr.Cost(CostReloadWait)
+	r.MemoryBytes = int64(pr.Cost(MemBase) + pr.Cost(MemServer)*float64(c.Servers) +
+		pr.Cost(MemSocket)*float64(c.Addrs) + pr.Cost(MemLocation)*float64(c.Locations))
+	r.ReloadMemoryBytes = 2 * r.MemoryBytes
+}
+
+func notStart(p Phase) float64 {
+	if p.StartOnly {
+		return 0
+	}
+	return p.Seconds
+}
+
+func sum(ps []Phase, key string) float64 {
+	s := 0.0
+	for _, p := range ps {
+		if p.Key == key && !p.StartOnly {
+			s += p.Seconds
+		}
+	}
+	return s
+}
+
+// Top returns the n phases that cost the most at start, largest first.
+func (r *Result) Top(n int) []Phase {
+	ps := append([]Phase(nil), r.Phases...)
+	sort.SliceStable(ps, func(i, j int) bool { return ps[i].Seconds > ps[j].Seconds })
+	if len(ps) > n {
+		ps = ps[:n]
+	}
+	return ps
+}
+
+// Scale estimates the startup seconds of the same layout with servers
+// servers instead of the current count: linear terms scale with the
+// ratio, quadratic ones with its square. It draws the curves of
+// `nginx-lint cost --svg`.
+func (r *Result) Scale(phases []Phase, servers int) float64 {
+	if r.Counts.Servers == 0 {
+		return 0
+	}
+	f := float64(servers) / float64(r.Counts.Servers)
+	t := 0.0
+	for _, p := range phases {
+		t += p.Seconds * math.Pow(f, float64(p.Growth))
+	}
+	return t
+}

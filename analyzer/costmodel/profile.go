@@ -1,0 +1,135 @@
+package costmodel
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+)
+
+// Cost keys: the per-operation costs a Profile prices, in seconds per
+// operation (bytes for the memory keys).
+const (
+	CostBase          = "base"           // one nginx -t: exec, modules, logs
+	CostDirective     = "directive"      // one directive read (ngx_conf_parse)
+	CostInclude       = "include"        // one included file opened and read
+	CostServer        = "server"         // one server: create and merge every module's conf
+	CostLocation      = "location"       // one location: create and merge
+	CostRegex         = "regex"          // one PCRE compilation
+	CostPortCompare   = "port-compare"   // one step of ngx_http_add_listen's port scan
+	CostAddrCompare   = "addr-compare"   // one ngx_cmp_sockaddr of ngx_http_add_addresses
+	CostServerCompare = "server-compare" // one step of ngx_http_add_server's scan
+	CostSortCompare   = "sort-compare"   // one ngx_http_cmp_conf_addrs call
+	CostNameKey       = "name-key"       // one ngx_hash_add_key of a server name
+	CostNameWarning   = "name-warning"   // one "conflicting server name" log line
+	CostHashProbe     = "hash-probe"     // one step of ngx_hash_init's size search
+	CostSSLServer     = "ssl-server"     // one SSL context with its certificate
+	CostLogFile       = "log-file"       // one log file opened
+	CostSocket        = "socket"         // socket(), setsockopt, bind(), listen(), close
+	CostBhashStep     = "bhash-step"     // one bind-conflict step on kernels before 6.1
+	CostReloadMatch   = "reload-match"   // one old/new listening comparison at reload
+	CostReloadWait    = "reload-wait"    // the master's sleep before stopping old workers
+	MemBase           = "memory-base"    // bytes of an empty configuration
+	MemServer         = "memory-server"  // bytes per server
+	MemSocket         = "memory-socket"  // bytes per address/socket
+	MemLocation       = "memory-location"
+)
+
+// Profile is a set of per-operation costs measured on one machine.
+type Profile struct {
+	// Source says where the numbers come from: nginx version, kernel, CPU.
+	Source string `json:"source"`
+	// Costs maps a cost key to seconds per operation (bytes for memory).
+	Costs map[string]float64 `json:"costs"`
+	// Assumed lists the keys that nobody measured on the source machine:
+	// their values are order-of-magnitude guesses, shown as such.
+	Assumed []string `json:"assumed,omitempty"`
+}
+
+// Cost returns the cost of key, 0 if the profile does not know it.
+func (p *Profile) Cost(key string) float64 { return p.Costs[key] }
+
+// IsAssumed reports whether key's cost is a guess rather than a measurement.
+func (p *Profile) IsAssumed(key string) bool { return slices.Contains(p.Assumed, key) }
+
+// ReferenceSource describes the machine DefaultProfile was measured on.
+const ReferenceSource = "nginx 1.22.1 (Debian), Linux 6.18.44, AMD EPYC (2 vCPUs, shared): CPU time of nginx -t, " +
+	"fitted by nginx-lint calibrate on the nine benchmark layouts at 1000, 3000, 6000 and 12000 servers"
+
+// defaultCosts were fitted by Fit on `nginx -t` timings of the nine layouts
+// on the reference machine (see ReferenceSource; `nginx-lint calibrate`,
+// 2026-12-02); the keys in defaultAssumed were not measured there and are
+// order-of-magnitude guesses. reload-wait is the 100 ms sleep in
+// ngx_master_process_cycle.
+var defaultCosts = map[string]float64{
+	CostBase:          14.4e-3,
+	CostDirective:     0.3e-6,
+	CostInclude:       20e-6,
+	CostServer:        11.8e-6,
+	CostLocation:      10e-6,
+	CostRegex:         15e-6,
+	CostPortCompare:   2.62e-9,
+	CostAddrCompare:   8.00e-9,
+	CostServerCompare: 2.82e-9,
+	CostSortCompare:   2e-9,
+	CostNameKey:       0.2e-6,
+	CostNameWarning:   1.32e-6,
+	CostHashProbe:     2e-9,
+	CostSSLServer:     0.5e-3,
+	CostLogFile:       20e-6,
+	CostSocket:        7.59e-6,
+	CostBhashStep:     20e-9,
+	CostReloadMatch:   1e-9,
+	CostReloadWait:    0.1,
+	MemBase:           7.13e6,
+	MemServer:         13.47e3,
+	MemSocket:         1.10e3,
+	MemLocation:       4e3,
+}
+
+var defaultAssumed = []string{CostDirective, CostInclude, CostLocation, CostRegex, CostSortCompare,
+	CostNameKey, CostHashProbe, CostSSLServer, CostLogFile, CostBhashStep, CostReloadMatch, MemLocation}
+
+// DefaultProfile returns a copy of the shipped reference profile.
+func DefaultProfile() *Profile {
+	return &Profile{Source: ReferenceSource, Costs: maps.Clone(defaultCosts), Assumed: slices.Clone(defaultAssumed)}
+}
+
+// ParseProfile reads a profile written by MarshalProfile (nginx-lint
+// calibrate). Keys it lacks keep their default values.
+func ParseProfile(data []byte) (*Profile, error) {
+	var p Profile
+	if err := json.Unmarshal(data, &p); err != nil {
+		return nil, fmt.Errorf("cost profile: %w", err)
+	}
+	d := DefaultProfile()
+	for k, v := range p.Costs {
+		if _, ok := d.Costs[k]; !ok {
+			return nil, fmt.Errorf("cost profile: unknown cost %q", k)
+		}
+		if v < 0 {
+			return nil, fmt.Errorf("cost profile: negative cost %q", k)
+		}
+		d.Costs[k] = v
+	}
+	if p.Source != "" {
+		d.Source = p.Source
+	}
+	// A key the profile measured is no longer an assumption; a key it
+	// lacks keeps its default status.
+	d.Assumed = slices.DeleteFunc(d.Assumed, func(k string) bool {
+		_, measured := p.Costs[k]
+		return measured && !slices.Contains(p.Assumed, k)
+	})
+	for _, k := range p.Assumed {
+		if !slices.Contains(d.Assumed, k) {
+			d.Assumed = append(d.Assumed, k)
+		}
+	}
+	return d, nil
+}
+
+// MarshalProfile writes p as indented JSON.
+func MarshalProfile(p *Profile) ([]byte, error) {
+	return json.MarshalIndent(p, "", "  ")
+}

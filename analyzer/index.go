@@ -1,0 +1,88 @@
+package analyzer
+
+import (
+	"slices"
+	"sync"
+
+	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/parser"
+)
+
+// Index is the configuration flattened in nginx's reading order (includes
+// expanded), with each directive's context. It is computed once per run and
+// shared by every rule, in the manner of go/analysis's inspect pass: twenty
+// rules walking a hundred thousand directives each would otherwise cost
+// more than parsing.
+type Index struct {
+	Entries []Entry
+
+	byNameOnce sync.Once
+	byName     map[string][]int32
+}
+
+// Entry is one directive as nginx meets it.
+type Entry struct {
+	Directive *parser.Directive
+	// Context is where the directive appears; 0 inside blocks whose body
+	// the directive tables do not describe (map entries, types, Lua).
+	Context directives.Context
+	// Parent is the index of the enclosing block directive, -1 at the top.
+	Parent int32
+	// Depth is the number of enclosing block directives.
+	Depth int32
+}
+
+// NewIndex flattens c.
+func NewIndex(c *parser.Config) *Index {
+	ix := &Index{}
+	root, _ := ContextOf(c.Context)
+	ctxs := []directives.Context{root}
+	parents := []int32{-1}
+	c.Walk(func(d *parser.Directive, stack []*parser.Directive) bool {
+		depth := len(stack)
+		ctxs, parents = ctxs[:depth+1], parents[:depth+1]
+		ix.Entries = append(ix.Entries, Entry{Directive: d, Context: ctxs[depth], Parent: parents[depth], Depth: int32(depth)})
+		if d.Block != nil {
+			var inner directives.Context
+			if ctx := ctxs[depth]; ctx != 0 {
+				inner, _ = directives.ChildContext(d.Name.Value, ctx)
+			}
+			ctxs = append(ctxs, inner)
+			parents = append(parents, int32(len(ix.Entries)-1))
+		}
+		return true
+	})
+	return ix
+}
+
+// Named returns the indexes of the entries with one of names, in reading
+// order.
+func (ix *Index) Named(names ...string) []int32 {
+	ix.byNameOnce.Do(func() {
+		ix.byName = map[string][]int32{}
+		for i, e := range ix.Entries {
+			n := e.Directive.Name.Value
+			ix.byName[n] = append(ix.byName[n], int32(i))
+		}
+	})
+	if len(names) == 1 {
+		return ix.byName[names[0]]
+	}
+	var out []int32
+	for _, n := range names {
+		out = append(out, ix.byName[n]...)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Stack returns the block directives enclosing entry i, outermost first,
+// appended to buf[:0].
+func (ix *Index) Stack(i int32, buf []*parser.Directive) []*parser.Directive {
+	buf = buf[:0]
+	for p := ix.Entries[i].Parent; p >= 0; p = ix.Entries[p].Parent {
+		buf = append(buf, ix.Entries[p].Directive)
+	}
+	slices.Reverse(buf)
+	return buf
+}

@@ -1,0 +1,96 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/parser"
+	"github.com/nginx-lint/nginx-lint/parser/grammar"
+)
+
+// Deprecated reports directives and parameters nginx has declared
+// obsolete: "listen ... http2", "ssl on", and the directives the tables
+// mark obsolete (http2_push, http2_idle_timeout, ...).
+var Deprecated = &analyzer.Rule{
+	Code: "NL2008", Name: "deprecated", Title: "deprecated directive or parameter", Severity: parser.Warning,
+	Run: runDeprecated,
+	Doc: analyzer.Doc{
+		Text: "Some forms still load but are on their way out, and newer nginx versions warn about " +
+			"them or reject them:\n\n" +
+			"- `listen ... http2` is deprecated since nginx 1.25.1 (`the \"listen ... http2\" directive " +
+			"is deprecated, use the \"http2\" directive instead`): write `http2 on;` in the server;\n" +
+			"- `ssl on;` is deprecated since 1.15.0 and gone since 1.25.1 (`unknown directive \"ssl\"`): " +
+			"write `listen 443 ssl;` instead;\n" +
+			"- directives that nginx marks obsolete and ignores with a warning, such as `http2_push`, " +
+			"`http2_push_preload` (1.25.1), `http2_idle_timeout`, `http2_recv_timeout`, " +
+			"`http2_max_field_size` (1.19.7). The message names the replacement when there is one.",
+		Bad:  "events {}\nhttp {\n    server {\n        listen 127.0.0.1:8443 ssl http2;\n    }\n}\n",
+		Good: "events {}\nhttp {\n    server {\n        listen 127.0.0.1:8443 ssl;\n        http2 on;\n    }\n}\n",
+		URL:  "https://nginx.org/en/docs/http/ngx_http_v2_module.html#http2",
+	},
+}
+
+// obsoleteReplacements says what to write instead of an obsolete directive, where
+// nginx's changelog names something.
+var obsoleteReplacements = map[string]string{
+	"http2_idle_timeout":    "keepalive_timeout",
+	"http2_recv_timeout":    "client_header_timeout",
+	"http2_max_field_size":  "large_client_header_buffers",
+	"http2_max_header_size": "large_client_header_buffers",
+	"http2_max_requests":    "keepalive_requests",
+}
+
+func runDeprecated(p *analyzer.Pass) {
+	for _, s := range p.Model.Servers {
+		if s.Protocol != parser.HTTP {
+			continue
+		}
+		for _, l := range s.Listens {
+			if l.Spec == nil || !l.Spec.Has(grammar.ParamHTTP2) {
+				continue
+			}
+			for _, prm := range l.Spec.Params {
+				if prm.Kind != grammar.ParamHTTP2 {
+					continue
+				}
+				d := p.Reportf(l.Directive.File, l.Directive.Args[prm.Arg].Range,
+					"the \"listen ... http2\" directive is deprecated, use the \"http2\" directive instead")
+				d.Detail = "since nginx 1.25.1; write \"http2 on;\" in the server (nginx 1.25.1 or later)"
+			}
+		}
+	}
+	p.WalkContext(func(d *parser.Directive, ctx directives.Context, _ []*parser.Directive) {
+		if dataBlock(ctx) {
+			return
+		}
+		name := d.Name.Value
+		if name == "ssl" && ctx&(directives.HTTP|directives.Server|directives.Mail|directives.MailServer) != 0 {
+			diag := p.ReportDirective(d, "the \"ssl\" directive is deprecated, use the \"listen ... ssl\" directive instead")
+			diag.Detail = "deprecated since nginx 1.15.0 and removed in 1.25.1, which reports it as an unknown directive"
+			return
+		}
+		row := directives.InContext(name, ctx)
+		if row == nil {
+			return
+		}
+		since, obsolete := row.Tags.Value("obsolete-since")
+		if !obsolete && !row.Tags.Has("src-obsolete") {
+			return
+		}
+		msg := fmt.Sprintf("the %q directive is obsolete", name)
+		if obsolete && !strings.HasPrefix(name, "js_") {
+			msg += " since nginx " + since
+		}
+		diag := p.ReportDirective(d, "%s", msg)
+		if r := obsoleteReplacements[name]; r != "" {
+			diag.Detail = fmt.Sprintf("nginx ignores it; use %q instead", r)
+		} else {
+			diag.Detail = "nginx ignores it or no longer knows it; remove it"
+		}
+		if removed, ok := row.Tags.Value("removed-in"); ok {
+			diag.Detail += " (removed in " + removed + ")"
+		}
+	})
+}

@@ -1,0 +1,250 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/parser"
+	"github.com/nginx-lint/nginx-lint/parser/grammar"
+)
+
+// DuplicateDirective reports a directive repeated in one block where
+// nginx accepts it only once.
+var DuplicateDirective = &analyzer.Rule{
+	Code: "NL2007", Name: "duplicate-directive", Title: "directive given twice in one block", Severity: parser.Error,
+	Run: runDuplicateDirective,
+	Doc: analyzer.Doc{
+		Text: "Most directives that hold one value (`sendfile`, `root`, `proxy_pass`, " +
+			"`client_max_body_size`, `worker_processes`, ...) may appear once per block; nginx " +
+			"refuses to start with `\"root\" directive is duplicate`. `root` and `alias` share one " +
+			"setting, so a location may have only one of them. Directives that collect values " +
+			"(`add_header`, `proxy_set_header`, `error_page`, `access_log`, `listen`, ...) may repeat.\n\n" +
+			"The same directive in an enclosing block is not a duplicate: an inner block overrides " +
+			"the outer value. Included files count as part of the block they are included in, which " +
+			"is where such duplicates usually come from (a snippet setting what the including block " +
+			"also sets). Keep one of the two.\n\n" +
+			"Two sibling locations with the same path and match type are duplicates too " +
+			"(`duplicate location \"/api/\"`); `location ^~ /a/` and `location /a/` count as the same. " +
+			"So are a `log_format`, `limit_req_zone`, `limit_conn_zone` or `upstream` name, or a " +
+			"`*_cache_path` path, defined twice anywhere in http (or stream).",
+		Bad:  "events {}\nhttp {\n    sendfile on;\n    server {\n        location / {\n            root /srv/a;\n            root /srv/b;\n        }\n    }\n}\n",
+		Good: "events {}\nhttp {\n    sendfile on;\n    server {\n        root /srv/a;\n        location / {\n            root /srv/b;\n        }\n    }\n}\n",
+	},
+}
+
+// protoSet says which modules' copy of a directive refuses repeats: the
+// same name can be single-valued in one module and not in another (mail's
+// server_name, stream's return).
+type protoSet uint8
+
+const (
+	protoCore protoSet = 1 << iota // main and events
+	protoHTTP
+	protoStream
+	protoMail
+)
+
+// protoOfContext maps the block a directive is in to its module family.
+func protoOfContext(ctx directives.Context) protoSet {
+	switch {
+	case ctx&(directives.Main|directives.Events) != 0:
+		return protoCore
+	case ctx&(directives.HTTP|directives.Server|directives.Location|directives.IfInServer|
+		directives.IfInLocation|directives.LimitExcept|directives.Upstream) != 0:
+		return protoHTTP
+	case ctx&(directives.Stream|directives.StreamServer|directives.StreamUpstream) != 0:
+		return protoStream
+	case ctx&(directives.Mail|directives.MailServer) != 0:
+		return protoMail
+	}
+	return 0
+}
+
+// sameSetting maps directives that nginx stores in one field to that
+// field's first directive: root and alias both set the location's path.
+var sameSetting = map[string]string{"alias": "root"}
+
+// settingOf returns what a directive sets, for directives that may set it
+// once per block: its name (root and alias share one), or for limit_req
+// and limit_conn the zone, which each may use once.
+func settingOf(d *parser.Directive, ctx directives.Context) (string, bool) {
+	name := d.Name.Value
+	switch name {
+	case "limit_req":
+		for _, a := range d.Args {
+			if zone, ok := strings.CutPrefix(a.Value, "zone="); ok {
+				return name + " " + zone, true
+			}
+		}
+		return "", false
+	case "limit_conn":
+		if len(d.Args) == 0 || ctx == 0 {
+			return "", false
+		}
+		return name + " " + d.Args[0].Value, true
+	case "mirror":
+		return name, protoOfContext(ctx) == protoHTTP
+	}
+	if duplicateChecked[name]&protoOfContext(ctx) == 0 {
+		return "", false
+	}
+	if s, ok := sameSetting[name]; ok {
+		return s, true
+	}
+	return name, true
+}
+
+// repeatRefused reports whether nginx refuses d after first in one block.
+// mirror may repeat with URIs (several mirrors); "off" refuses any other
+// mirror before or after it.
+func repeatRefused(first, d *parser.Directive) bool {
+	if d.Name.Value != "mirror" {
+		return true
+	}
+	isOff := func(x *parser.Directive) bool { return len(x.Args) == 1 && x.Args[0].Value == "off" }
+	return isOff(first) || isOff(d)
+}
+
+func runDuplicateDirective(p *analyzer.Pass) {
+	type key struct {
+		block *parser.Directive // nil for the top level of the config
+		name  string
+	}
+	seen := map[key]*parser.Directive{}
+	p.WalkContext(func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive) {
+		if dataBlock(ctx) {
+			return
+		}
+		name := d.Name.Value
+		setting, ok := settingOf(d, ctx)
+		if !ok {
+			return
+		}
+		var block *parser.Directive
+		if len(stack) > 0 {
+			block = stack[len(stack)-1]
+		}
+		k := key{block, setting}
+		first := seen[k]
+		if first == nil || !repeatRefused(first, d) {
+			if first == nil {
+				seen[k] = d
+			}
+			return
+		}
+		var diag *parser.Diagnostic
+		if first.Name.Value == name {
+			diag = p.ReportDirective(d, "%q directive is duplicate", name)
+		} else {
+			diag = p.ReportDirective(d, "%q directive is duplicate, %q directive was specified earlier", name, first.Name.Value)
+		}
+		diag.Detail = "nginx accepts it once per block and refuses to start; keep one"
+		diag.Related = []parser.Related{{File: first.File, Range: first.Name.Range, Message: "first given here"}}
+	})
+	for _, s := range p.Model.Servers {
+		if s.Protocol == parser.HTTP {
+			duplicateLocations(p, s.Locations)
+		}
+	}
+	duplicateNames(p)
+}
+
+// namedDefinitions are directives that define something by name for a
+// whole http or stream block, and what nginx says when a name repeats.
+var namedDefinitions = map[string]string{
+	"log_format":         `duplicate "log_format" name %q`,
+	"limit_req_zone":     `limit_req_zone %q is declared twice`,
+	"limit_conn_zone":    `limit_conn_zone %q is declared twice`,
+	"upstream":           `duplicate upstream %q`,
+	"proxy_cache_path":   `the same path name %q is used twice`,
+	"fastcgi_cache_path": `the same path name %q is used twice`,
+	"scgi_cache_path":    `the same path name %q is used twice`,
+	"uwsgi_cache_path":   `the same path name %q is used twice`,
+}
+
+// definedName returns the name a named definition defines: the first
+// argument, or the zone of a limit_*_zone.
+func definedName(d *parser.Directive) string {
+	switch d.Name.Value {
+	case "limit_req_zone", "limit_conn_zone":
+		for _, a := range d.Args {
+			if z, ok := strings.CutPrefix(a.Value, "zone="); ok {
+				name, _, _ := strings.Cut(z, ":")
+				return name
+			}
+		}
+		return ""
+	}
+	if len(d.Args) == 0 {
+		return ""
+	}
+	return d.Args[0].Value
+}
+
+// duplicateNames reports a log format, zone, upstream or cache path
+// defined twice in one protocol: nginx keeps these in tables for the
+// whole http (or stream) block, so block nesting does not separate them.
+// Cache paths compare across the four cache modules, as nginx's path
+// table does.
+func duplicateNames(p *analyzer.Pass) {
+	seen := map[string]*parser.Directive{}
+	p.WalkContext(func(d *parser.Directive, ctx directives.Context, _ []*parser.Directive) {
+		format, ok := namedDefinitions[d.Name.Value]
+		if !ok || dataBlock(ctx) {
+			return
+		}
+		proto := protoOfContext(ctx)
+		if proto != protoHTTP && proto != protoStream {
+			return
+		}
+		name := definedName(d)
+		if name == "" {
+			return
+		}
+		kind := d.Name.Value
+		if strings.HasSuffix(kind, "_cache_path") {
+			kind = "cache_path"
+		}
+		k := fmt.Sprint(proto, kind, "\x00", name)
+		first := seen[k]
+		if first == nil {
+			seen[k] = d
+			return
+		}
+		diag := p.ReportDirective(d, format, name)
+		diag.Detail = "the name is already defined; nginx refuses to start"
+		diag.Related = []parser.Related{{File: first.File, Range: first.Name.Range, Message: "first defined here"}}
+	})
+}
+
+// duplicateLocations reports sibling locations with the same path and
+// kind, which ngx_http_join_exact_locations rejects: two exact ("=")
+// locations, or two prefix ones (plain or "^~", both inclusive for
+// nginx). Regex and named locations are not compared; nginx does not
+// either. Paths compare byte for byte, as on Linux.
+func duplicateLocations(p *analyzer.Pass, locs []*parser.Location) {
+	seen := map[string]*parser.Location{}
+	for _, l := range locs {
+		duplicateLocations(p, l.Locations)
+		if l.Err != nil || l.Spec.IsRegex || l.Spec.Named {
+			continue
+		}
+		key := "prefix " + l.Spec.Path
+		if l.Spec.Modifier == grammar.ModExact {
+			key = "exact " + l.Spec.Path
+		}
+		first := seen[key]
+		if first == nil {
+			seen[key] = l
+			continue
+		}
+		diag := p.ReportDirective(l.Directive, "duplicate location %q", l.Spec.Path)
+		diag.Detail = "a location with this path and match type is already defined in this block; nginx refuses to start"
+		if l.Spec.Modifier != first.Spec.Modifier {
+			diag.Detail += " (\"^~\" and a plain prefix are the same kind of location)"
+		}
+		diag.Related = []parser.Related{{File: first.Directive.File, Range: first.Directive.Name.Range, Message: "first defined here"}}
+	}
+}

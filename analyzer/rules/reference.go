@@ -1,0 +1,48 @@
+package rules
+
+//go:generate go run ./internal/refgen
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/nginx-lint/nginx-lint/analyzer"
+)
+
+// ReferenceDir is where `go generate ./analyzer/rules` writes the rule
+// reference pages, relative to this package's directory.
+const ReferenceDir = "reference"
+
+// Markdown renders a rule's documentation as a Markdown page: the same
+// text `nginx-lint explain` prints and the reference page under
+// analyzer/rules/reference holds, so the two cannot drift apart.
+func Markdown(r *analyzer.Rule) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s %s\n\n%s (%s, %s by default)\n\n%s\n", r.Code, r.Name, r.Title, r.Category(), r.Severity, r.Doc.Text)
+	fmt.Fprintf(&b, "\n## Bad\n\n```nginx\n%s```\n\n## Good\n\n```nginx\n%s```\n", r.Doc.Bad, r.Doc.Good)
+	if r.Doc.URL != "" {
+		fmt.Fprintf(&b, "\nSee %s\n", r.Doc.URL)
+	}
+	if r.Doc.Since != "" {
+		fmt.Fprintf(&b, "\nSince nginx-lint %s.\n", r.Doc.Since)
+	}
+	return b.String()
+}
+
+// ReferenceIndex renders the index page of the reference: one row per
+// rule, linking to its page, in code order.
+func ReferenceIndex(rs []*analyzer.Rule) string {
+	var b strings.Builder
+	b.WriteString("# nginx-lint rules\n\n")
+	b.WriteString("Generated from the rule definitions by `go generate ./analyzer/rules`; do not edit.\n")
+	b.WriteString("`nginx-lint explain NAME` prints the same pages.\n\n")
+	b.WriteString("| Code | Name | Category | Severity | Title |\n|---|---|---|---|---|\n")
+	for _, r := range rs {
+		fmt.Fprintf(&b, "| %s | [%s](%s) | %s | %s | %s |\n", r.Code, r.Name, ReferencePage(r), r.Category(), r.Severity,
+			strings.ReplaceAll(r.Title, "|", `\|`))
+	}
+	return b.String()
+}
+
+// ReferencePage is the file name of a rule's page in ReferenceDir.
+func ReferencePage(r *analyzer.Rule) string { return r.Name + ".md" }

@@ -1,0 +1,51 @@
+package rules
+
+import (
+	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/parser"
+)
+
+// AllowWithoutDeny reports access lists with allow but no deny.
+var AllowWithoutDeny = &analyzer.Rule{
+	Code: "NL3011", Name: "allow-without-deny", Title: "allow without deny restricts nothing", Severity: parser.Warning,
+	Run: runAllowWithoutDeny,
+	Doc: analyzer.Doc{
+		Text: "The access module lets a request through when no rule matches, so `allow 10.0.0.0/8;` " +
+			"on its own allows everyone. Its rules are not merged with an outer level either: a " +
+			"location with its own `allow` drops the server's `deny all`. End the list with " +
+			"`deny all;` in the same block.",
+		Bad:  "location /admin/ {\n    allow 10.0.0.0/8;\n}\n",
+		Good: "location /admin/ {\n    allow 10.0.0.0/8;\n    deny all;\n}\n",
+		URL:  "https://nginx.org/en/docs/http/ngx_http_access_module.html",
+	},
+}
+
+func runAllowWithoutDeny(p *analyzer.Pass) {
+	check := func(dirs []*parser.Directive) {
+		var firstAllow *parser.Directive
+		for _, d := range dirs {
+			switch {
+			case d.Is("deny"):
+				return
+			case d.Is("allow") && firstAllow == nil && !(len(d.Args) == 1 && d.Args[0].Value == "all"):
+				// "allow all" alone says what it means.
+				firstAllow = d
+			}
+		}
+		if firstAllow != nil {
+			diag := p.ReportDirective(firstAllow, "%q without %q in the same block lets every client in", "allow", "deny")
+			diag.Detail = "requests no rule matches are allowed, and outer deny rules are not inherited by a block " +
+				"with its own rules; add \"deny all;\" after the allow rules"
+		}
+	}
+	var visit func(dirs []*parser.Directive)
+	visit = func(dirs []*parser.Directive) {
+		check(dirs)
+		for _, d := range dirs {
+			if d.Block != nil && !d.Is("map") && !d.Is("geo") && !d.Is("types") && !d.Is("upstream") {
+				visit(body(p.Config, d))
+			}
+		}
+	}
+	visit(expandIncludes(p.Config, p.Config.Main.Directives, 0))
+}

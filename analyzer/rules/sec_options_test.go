@@ -1,0 +1,64 @@
+package rules
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/parser"
+)
+
+// runWithOptions lints a whole config with one rule and its options and
+// returns the messages.
+func runWithOptions(t *testing.T, r *analyzer.Rule, src string, opts map[string]any) []string {
+	t.Helper()
+	f := parser.ParseString("/x/nginx.conf", src, nil)
+	reg, err := analyzer.NewRegistry(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, d := range analyzer.Run(&parser.Config{Main: f, Files: []*parser.File{f}}, reg,
+		analyzer.Options{RuleOptions: map[string]map[string]any{r.Name: opts}}) {
+		if d.Code == r.Code {
+			out = append(out, d.Message)
+		}
+	}
+	return out
+}
+
+func TestVersionDisclosureMissingOption(t *testing.T) {
+	const unset = "events {}\nhttp {\n    server { listen 80; }\n}\n"
+	if got := runWithOptions(t, VersionDisclosure, unset, nil); len(got) != 0 {
+		t.Errorf("default options: %q", got)
+	}
+	got := runWithOptions(t, VersionDisclosure, unset, map[string]any{"missing": true})
+	if len(got) != 1 || !strings.Contains(got[0], "is not set") {
+		t.Errorf("missing: true: %q", got)
+	}
+	const off = "events {}\nhttp {\n    server_tokens off;\n    server { listen 80; }\n}\n"
+	if got := runWithOptions(t, VersionDisclosure, off, map[string]any{"missing": true}); len(got) != 0 {
+		t.Errorf("http sets it off: %q", got)
+	}
+}
+
+func TestOriginsOptions(t *testing.T) {
+	src := "if ($http_origin !~ '^https?://app\\.example\\.com$') { return 403; }\n"
+	if got := runWithOptions(t, Origins, src, nil); len(got) != 0 {
+		t.Errorf("no options: %q", got)
+	}
+	got := runWithOptions(t, Origins, src, map[string]any{"https_only": true})
+	if len(got) != 1 || !strings.Contains(got[0], "plain http") {
+		t.Errorf("https_only: %q", got)
+	}
+	got = runWithOptions(t, Origins, src, map[string]any{"domains": []any{"example.org"}})
+	if len(got) != 1 || !strings.Contains(got[0], "not among the trusted domains") {
+		t.Errorf("domains example.org: %q", got)
+	}
+	if got := runWithOptions(t, Origins, src, map[string]any{"domains": []any{"example.com"}}); len(got) != 0 {
+		t.Errorf("domains example.com: %q", got)
+	}
+	if got := runWithOptions(t, Origins, src, map[string]any{"domains": []any{"*"}}); len(got) != 0 {
+		t.Errorf("domains *: %q", got)
+	}
+}

@@ -1,0 +1,131 @@
+package rules
+
+import (
+	"strings"
+
+	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/parser"
+	"github.com/nginx-lint/nginx-lint/parser/grammar"
+)
+
+// ProxyPassNormalized reports proxy_pass forms that send upstream a path
+// other than the one the client sent.
+var ProxyPassNormalized = &analyzer.Rule{
+	Code: "NL3015", Name: "proxy-pass-normalized", Title: "proxy_pass sends a decoded or re-encoded path upstream", Severity: parser.Info,
+	Run: runProxyPassNormalized,
+	Doc: analyzer.Doc{
+		Text: "When `proxy_pass` has a URI part (`proxy_pass http://backend/;`), nginx replaces the " +
+			"matched location prefix in the *normalized* URI: percent-escapes are decoded, `..` and " +
+			"`//` resolved. `/%2F..%2Fadmin` reaches the backend as a different path than the one " +
+			"nginx checked, and encoded slashes are lost. After `rewrite ^ $request_uri;` (used to keep " +
+			"the raw path), a `proxy_pass` without a variable encodes it again (`%2F` becomes `%252F`). " +
+			"An information-level finding: the URI form is common and often intended. Pass the path explicitly: `proxy_pass http://backend$request_uri;`, or `http://backend/$1` " +
+			"after a rewrite, or omit the URI part (`proxy_pass http://backend;`).",
+		Bad:  "location /api/ {\n    proxy_pass http://127.0.0.1:8080/;\n}\n",
+		Good: "location /api/ {\n    proxy_pass http://127.0.0.1:8080;\n}\n",
+		URL:  "https://nginx.org/en/docs/http/ngx_http_proxy_module.html#proxy_pass",
+	},
+}
+
+func runProxyPassNormalized(p *analyzer.Pass) {
+	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive) {
+		if !d.Is("proxy_pass") || len(d.Args) != 1 || inStream(stack, ctx) {
+			return
+		}
+		if loc := innermost(stack, "location"); loc != nil {
+			if l, err := grammar.ParseLocation(loc.ArgValues()); err == nil && l.Modifier == grammar.ModExact {
+				return // the whole URI is fixed: nothing of the client's path is passed
+			}
+		}
+		path, pathVars, ok := proxyPassPath(d.Args[0].Value)
+		if !ok || pathVars {
+			return
+		}
+		if path != "" {
+			diag := p.Reportf(d.File, d.Args[0].Range, "%q with the URI %q passes the decoded, normalized path upstream", "proxy_pass", path)
+			diag.Detail = "nginx substitutes the location prefix in the normalized URI (%2F decoded, ../ resolved); " +
+				"the backend sees another path than the client sent; drop the URI part or pass $request_uri"
+			return
+		}
+		if rw := rawURIRewrite(p.Config, stack); rw != nil {
+			diag := p.Reportf(d.File, d.Args[0].Range, "%q without a variable re-encodes the raw path set by %q", "proxy_pass", "rewrite ^ $request_uri")
+			diag.Detail = "after rewriting to $request_uri the URI is already encoded and proxy_pass encodes it again " +
+				"(%2F becomes %252F); pass it explicitly, e.g. proxy_pass http://backend$1 or $uri"
+			diag.Related = []parser.Related{{File: rw.File, Range: rw.Name.Range, Message: "the rewrite to the raw request URI"}}
+		}
+	}, "proxy_pass")
+}
+
+// proxyPassPath splits a proxy_pass URL after its scheme and host and
+// returns the URI part and whether a variable follows the host. ok is
+// false when the host itself is a variable with nothing after it (then
+// nobody can tell whether it carries a path) or the URL has no scheme.
+func proxyPassPath(u string) (path string, vars, ok bool) {
+	parts := splitVars(u)
+	if len(parts) == 0 {
+		return "", false, false
+	}
+	var rest []varRef
+	if parts[0].name != "" {
+		// "$backend/..." : the variable is taken as scheme and host.
+		rest = parts[1:]
+		if len(rest) == 0 {
+			return "", false, false
+		}
+	} else {
+		i := strings.Index(parts[0].lit, "://")
+		if i < 0 {
+			return "", false, false
+		}
+		host := parts[0].lit[i+3:]
+		if strings.HasPrefix(host, "unix:") {
+			// http://unix:/path/to.sock:/uri : the URI follows the second colon.
+			j := strings.Index(host[len("unix:"):], ":")
+			if j < 0 {
+				host = ""
+			} else {
+				host = host[len("unix:")+j+1:]
+				if !strings.HasPrefix(host, "/") {
+					host = ""
+				}
+			}
+		} else if j := strings.IndexByte(host, '/'); j >= 0 {
+			host = host[j:]
+		} else {
+			host = ""
+		}
+		rest = append([]varRef{{lit: host}}, parts[1:]...)
+	}
+	var b strings.Builder
+	for _, r := range rest {
+		if r.name != "" {
+			return b.String(), true, true
+		}
+		b.WriteString(r.lit)
+	}
+	return b.String(), false, true
+}
+
+// rawURIRewrite returns a "rewrite ... $request_uri" in the innermost
+// block of stack or an enclosing one up to the location, or nil.
+func rawURIRewrite(c *parser.Config, stack []*parser.Directive) *parser.Directive {
+	for i := len(stack) - 1; i >= 0; i-- {
+		for _, x := range body(c, stack[i]) {
+			if x.Is("rewrite") && len(x.Args) >= 2 && strings.Contains(x.Args[1].Value, "$request_uri") {
+				return x
+			}
+		}
+		if stack[i].Is("location") {
+			break
+		}
+	}
+	if len(stack) == 0 {
+		for _, x := range expandIncludes(c, c.Main.Directives, 0) {
+			if x.Is("rewrite") && len(x.Args) >= 2 && strings.Contains(x.Args[1].Value, "$request_uri") {
+				return x
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,151 @@
+package rules
+
+import (
+	"strings"
+
+	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/parser"
+)
+
+// SSRF reports proxy_pass targets whose scheme or host the client picks.
+var SSRF = &analyzer.Rule{
+	Code: "NL3001", Name: "ssrf", Title: "proxy_pass host comes from the request", Severity: parser.Error,
+	Run: runSSRF,
+	Doc: analyzer.Doc{
+		Text: "When the scheme or host of `proxy_pass` comes from the request (a query argument, a " +
+			"header, a regex capture of the path), a client can make nginx connect anywhere it can " +
+			"reach: internal services, cloud metadata endpoints, other tenants (server-side request " +
+			"forgery). Keep the host fixed and put only the path in variables, pick the backend " +
+			"with a `map` of fixed values, or mark the location `internal` so only internal " +
+			"redirects reach it.",
+		Bad:  "location /proxy/ {\n    proxy_pass $arg_target;\n}\n",
+		Good: "location /proxy/ {\n    proxy_pass http://backend$request_uri;\n}\n",
+		URL:  "https://nginx.org/en/docs/http/ngx_http_proxy_module.html#proxy_pass",
+	},
+}
+
+// urlPart is a piece of an expanded URL with the blocks it is evaluated in.
+type urlPart struct {
+	varRef
+	stack []*parser.Directive
+}
+
+// expandURL replaces variables that a single visible "set" defines with
+// that set's text, so "set $u http://$h; proxy_pass $u;" is seen as
+// "http://$h". Maps and several definitions stay opaque variables.
+func expandURL(env *taintEnv, s string, stack []*parser.Directive, depth int) []urlPart {
+	var out []urlPart
+	for _, r := range splitVars(s) {
+		if r.name != "" && depth < 4 {
+			visible := env.visibleSets(r.name, stack)
+			if len(visible) == 1 && env.maps[r.name] == nil {
+				out = append(out, expandURL(env, visible[0].d.Args[1].Value, visible[0].stack, depth+1)...)
+				continue
+			}
+		}
+		out = append(out, urlPart{varRef: r, stack: stack})
+	}
+	return out
+}
+
+// hostVariable returns the first variable of a URL that lets the client
+// choose the scheme or host, and whether there is one. A variable that
+// can only hold a single host label (no dots, colons, slashes) next to
+// fixed host text merely picks among fixed names ("api_v$1"); alone it
+// can still name "localhost" or an internal host.
+func hostVariable(env *taintEnv, parts []urlPart) (string, bool) {
+	inHost := false
+	var hostVars []string
+	fixedText := false
+	for _, p := range parts {
+		if p.name == "" {
+			if !inHost {
+				i := strings.Index(p.lit, "://")
+				if i < 0 {
+					return "", false // a relative or odd target: no host here
+				}
+				inHost = true
+				host, _, cut := strings.Cut(p.lit[i+3:], "/")
+				fixedText = fixedText || strings.Trim(host, "?#") != ""
+				if cut {
+					break
+				}
+				continue
+			}
+			host, _, cut := strings.Cut(p.lit, "/")
+			fixedText = fixedText || host != ""
+			if cut || strings.ContainsAny(p.lit, "?#") {
+				break
+			}
+			continue
+		}
+		t := env.varTaint(p.name, p.stack)
+		if t.slash {
+			break // "$request_uri" and the like start the path
+		}
+		if !t.user {
+			continue
+		}
+		if t.wide {
+			return p.name, true // it can hold a whole host, or URL
+		}
+		if inHost {
+			hostVars = append(hostVars, p.name)
+		}
+	}
+	if len(hostVars) > 0 && !fixedText {
+		return hostVars[0], true
+	}
+	return "", false
+}
+
+func runSSRF(p *analyzer.Pass) {
+	var env *taintEnv
+	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive) {
+		if !d.Is("proxy_pass") || len(d.Args) != 1 || !hasVars(d.Args[0].Value) || inStream(stack, ctx) {
+			return
+		}
+		if loc := innermost(stack, "location"); loc != nil && hasChild(loc, "internal") {
+			return // only internal redirects reach it
+		}
+		if env == nil {
+			env = newTaintEnv(p.Config)
+		}
+		name, ok := hostVariable(env, expandURL(env, d.Args[0].Value, stack, 0))
+		if !ok {
+			return
+		}
+		diag := p.Reportf(d.File, d.Args[0].Range, "%q uses a variable from the request in the host: server-side request forgery", "proxy_pass")
+		diag.Detail = "$" + name + " comes from the request and decides where nginx connects; keep the scheme and " +
+			"host fixed (or choose among fixed backends with a map), or mark the location internal"
+	}, "proxy_pass")
+}
+
+// inStream reports whether a directive is inside a stream block.
+func inStream(stack []*parser.Directive, ctx directives.Context) bool {
+	if ctx&(directives.Stream|directives.StreamServer|directives.StreamUpstream) != 0 {
+		return true
+	}
+	return innermost(stack, "stream") != nil
+}
+
+// innermost returns the innermost enclosing block called name, or nil.
+func innermost(stack []*parser.Directive, name string) *parser.Directive {
+	for i := len(stack) - 1; i >= 0; i-- {
+		if stack[i].Is(name) {
+			return stack[i]
+		}
+	}
+	return nil
+}
+
+// hasChild reports whether block b holds a directive called name directly.
+func hasChild(b *parser.Directive, name string) bool {
+	for _, c := range b.Children() {
+		if c.Is(name) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,103 @@
+package rules
+
+import (
+	"regexp/syntax"
+
+	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/parser"
+	"github.com/nginx-lint/nginx-lint/parser/grammar"
+)
+
+// UnanchoredRegex reports regex locations anchored at neither end.
+var UnanchoredRegex = &analyzer.Rule{
+	Code: "NL3017", Name: "unanchored-regex", Title: "regex location is anchored at neither end", Severity: parser.Warning,
+	Run: runUnanchoredRegex,
+	Doc: analyzer.Doc{
+		Text: "A location regex matches anywhere in the URI. `location ~ \\.php` also matches " +
+			"`/uploads/avatar.php.png` and `/x.php/../secret`, so an uploaded image can be handed to " +
+			"the PHP interpreter, and a `/static` regex catches `/api/static-report`. Anchor the " +
+			"end (`\\.php$`) or the start (`^/static/`).",
+		Bad:  "location ~ \\.php {\n    fastcgi_pass unix:/run/php-fpm.sock;\n}\n",
+		Good: "location ~ \\.php$ {\n    fastcgi_pass unix:/run/php-fpm.sock;\n}\n",
+		URL:  "https://nginx.org/en/docs/http/ngx_http_core_module.html#location",
+	},
+}
+
+func runUnanchoredRegex(p *analyzer.Pass) {
+	p.WalkNamed(func(d *parser.Directive, _ directives.Context, _ []*parser.Directive) {
+		if !d.Is("location") || len(d.Args) == 0 {
+			return
+		}
+		l, err := grammar.ParseLocation(d.ArgValues())
+		if err != nil || !l.IsRegex {
+			return
+		}
+		re := nginxRegex(l.Path, l.CaseInsensitive)
+		if re == nil || anchored(re) {
+			return
+		}
+		arg := d.Args[len(d.Args)-1]
+		diag := p.Reportf(d.File, arg.Range, "regex location %q is anchored at neither end: it matches anywhere in the URI", l.Path)
+		diag.Detail = "add \"$\" at the end (file extensions) or \"^\" at the start (path prefixes)"
+	}, "location")
+}
+
+// anchored reports whether every alternative of re is anchored at its
+// start or its end.
+func anchored(re *syntax.Regexp) bool {
+	for (re.Op == syntax.OpCapture || re.Op == syntax.OpConcat) && len(re.Sub) == 1 {
+		re = re.Sub[0]
+	}
+	if re.Op == syntax.OpAlternate {
+		for _, s := range re.Sub {
+			if !anchored(s) {
+				return false
+			}
+		}
+		return true
+	}
+	return anchoredStart(re) || anchoredEnd(re)
+}
+
+// anchoredStart reports whether every match of re starts at the
+// beginning of the subject.
+func anchoredStart(re *syntax.Regexp) bool {
+	switch re.Op {
+	case syntax.OpBeginText, syntax.OpBeginLine:
+		return true
+	case syntax.OpCapture:
+		return anchoredStart(re.Sub[0])
+	case syntax.OpConcat:
+		return len(re.Sub) > 0 && anchoredStart(re.Sub[0])
+	case syntax.OpAlternate:
+		for _, s := range re.Sub {
+			if !anchoredStart(s) {
+				return false
+			}
+		}
+		return len(re.Sub) > 0
+	}
+	return false
+}
+
+// anchoredEnd reports whether every match of re ends at the end of the
+// subject.
+func anchoredEnd(re *syntax.Regexp) bool {
+	switch re.Op {
+	case syntax.OpEndText, syntax.OpEndLine:
+		return true
+	case syntax.OpCapture:
+		return anchoredEnd(re.Sub[0])
+	case syntax.OpConcat:
+		return len(re.Sub) > 0 && anchoredEnd(re.Sub[len(re.Sub)-1])
+	case syntax.OpAlternate:
+		for _, s := range re.Sub {
+			if !anchoredEnd(s) {
+				return false
+			}
+		}
+		return len(re.Sub) > 0
+	}
+	return false
+}

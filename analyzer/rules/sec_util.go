@@ -1,0 +1,608 @@
+package rules
+
+import (
+	"regexp/syntax"
+	"strings"
+
+	"github.com/nginx-lint/nginx-lint/parser"
+	"github.com/nginx-lint/nginx-lint/parser/grammar"
+)
+
+// This file holds what several security rules share: a compiled view of
+// nginx regexes (PCRE, read with Go's regexp/syntax, which accepts the
+// subset real configs use) and a small taint tracker that says what a
+// variable may hold when a directive uses it.
+
+// nginxRegex parses an nginx (PCRE) regex. It returns nil for syntax Go's
+// parser does not know (look-arounds, possessive quantifiers, ...), and
+// callers then stay quiet rather than guess.
+func nginxRegex(expr string, caseless bool) *syntax.Regexp {
+	flags := syntax.Perl
+	if caseless {
+		flags |= syntax.FoldCase
+	}
+	re, err := syntax.Parse(expr, flags)
+	if err != nil {
+		return nil
+	}
+	return re
+}
+
+// runeSet is a question about one character of a match: does it equal
+// (or differ from) r.
+type runeSet struct {
+	r     rune
+	other bool // any rune except r
+}
+
+// leafHas reports whether a single-character node can produce a rune of s.
+func leafHas(re *syntax.Regexp, s runeSet) bool {
+	switch re.Op {
+	case syntax.OpAnyChar:
+		return true
+	case syntax.OpAnyCharNotNL:
+		return s.other || s.r != '\n'
+	case syntax.OpCharClass:
+		for i := 0; i+1 < len(re.Rune); i += 2 {
+			lo, hi := re.Rune[i], re.Rune[i+1]
+			if s.other {
+				if lo != s.r || hi != s.r {
+					return true
+				}
+			} else if lo <= s.r && s.r <= hi {
+				return true
+			}
+		}
+	case syntax.OpLiteral:
+		for _, c := range re.Rune {
+			if re.Flags&syntax.FoldCase != 0 {
+				if s.other {
+					return true
+				}
+				if strings.EqualFold(string(c), string(s.r)) {
+					return true
+				}
+				continue
+			}
+			if (c == s.r) != s.other {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// mayContain reports whether a string matched by re may contain a rune of s.
+func mayContain(re *syntax.Regexp, s runeSet) bool {
+	if leafHas(re, s) {
+		return true
+	}
+	for _, sub := range re.Sub {
+		if mayContain(sub, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// mayStart reports whether a non-empty match of re may start with a rune of
+// s, and whether re matches the empty string (so what follows it may
+// start the match instead).
+func mayStart(re *syntax.Regexp, s runeSet) (can, nullable bool) {
+	switch re.Op {
+	case syntax.OpLiteral:
+		if len(re.Rune) == 0 {
+			return false, true
+		}
+		first := *re
+		first.Rune = re.Rune[:1]
+		return leafHas(&first, s), false
+	case syntax.OpAnyChar, syntax.OpAnyCharNotNL, syntax.OpCharClass:
+		return leafHas(re, s), false
+	case syntax.OpCapture:
+		return mayStart(re.Sub[0], s)
+	case syntax.OpStar, syntax.OpQuest:
+		c, _ := mayStart(re.Sub[0], s)
+		return c, true
+	case syntax.OpPlus:
+		return mayStart(re.Sub[0], s)
+	case syntax.OpRepeat:
+		c, n := mayStart(re.Sub[0], s)
+		return c, n || re.Min == 0
+	case syntax.OpConcat:
+		for _, sub := range re.Sub {
+			c, n := mayStart(sub, s)
+			can = can || c
+			if !n {
+				return can, false
+			}
+		}
+		return can, true
+	case syntax.OpAlternate:
+		for _, sub := range re.Sub {
+			c, n := mayStart(sub, s)
+			can, nullable = can || c, nullable || n
+		}
+		return can, nullable
+	}
+	// Empty-width assertions and empty matches.
+	return false, true
+}
+
+// capture returns the capture group with index n (1-based) or name.
+func capture(re *syntax.Regexp, n int, name string) *syntax.Regexp {
+	if re.Op == syntax.OpCapture && ((n > 0 && re.Cap == n) || (name != "" && re.Name == name)) {
+		return re
+	}
+	for _, sub := range re.Sub {
+		if c := capture(sub, n, name); c != nil {
+			return c
+		}
+	}
+	return nil
+}
+
+// beforeCapture returns the node matched just before group n in its
+// concatenation, or nil when the group starts its sequence.
+func beforeCapture(re *syntax.Regexp, n int) *syntax.Regexp {
+	for i, sub := range re.Sub {
+		if sub.Op == syntax.OpCapture && sub.Cap == n {
+			if re.Op == syntax.OpConcat && i > 0 {
+				return re.Sub[i-1]
+			}
+			return nil
+		}
+		if b := beforeCapture(sub, n); b != nil {
+			return b
+		}
+		if capture(sub, n, "") != nil {
+			return nil
+		}
+	}
+	return nil
+}
+
+// varRef is one piece of an argument: literal text or a variable.
+type varRef struct {
+	lit  string
+	name string // variable name without "$"; "" for literal text
+}
+
+// splitVars cuts an argument into literal text and $var / ${var} uses.
+func splitVars(s string) []varRef {
+	var out []varRef
+	var lit strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '$' || i+1 == len(s) {
+			lit.WriteByte(s[i])
+			continue
+		}
+		j, name := i+1, ""
+		if s[j] == '{' {
+			k := strings.IndexByte(s[j:], '}')
+			if k < 0 {
+				lit.WriteByte(s[i])
+				continue
+			}
+			name, j = s[j+1:j+k], j+k+1
+		} else if s[j] >= '1' && s[j] <= '9' {
+			name, j = s[j:j+1], j+1
+		} else {
+			for j < len(s) && (s[j] == '_' || s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z' || s[j] >= '0' && s[j] <= '9') {
+				j++
+			}
+			name = s[i+1 : j]
+		}
+		if name == "" {
+			lit.WriteByte(s[i])
+			continue
+		}
+		if lit.Len() > 0 {
+			out = append(out, varRef{lit: lit.String()})
+			lit.Reset()
+		}
+		out = append(out, varRef{name: name})
+		i = j - 1
+	}
+	if lit.Len() > 0 {
+		out = append(out, varRef{lit: lit.String()})
+	}
+	return out
+}
+
+// hasVars reports whether s uses any variable.
+func hasVars(s string) bool {
+	for _, r := range splitVars(s) {
+		if r.name != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// taint says what a value may hold.
+type taint struct {
+	// user: the client chooses some of it.
+	user bool
+	// lf, cr: it may hold a line feed or a carriage return (a decoded
+	// %0A / %0D), which splits headers or the upstream request.
+	lf, cr bool
+	// slash: it always starts with "/", so it cannot change the host of
+	// a URL it follows.
+	slash bool
+	// wide: it may hold characters that end or re-point a host name
+	// (".", ":", "@", "/", "?", "#", "\\"), so it can name any host, not
+	// just pick one label next to fixed text.
+	wide bool
+	// known: we know where the value comes from; an unknown variable
+	// (set by a module we do not model) is never reported.
+	known bool
+}
+
+func (t taint) or(u taint) taint {
+	return taint{user: t.user || u.user, lf: t.lf || u.lf, cr: t.cr || u.cr,
+		slash: t.slash && u.slash, wide: t.wide || u.wide, known: t.known || u.known}
+}
+
+// builtinTaint describes nginx's own variables. Headers and query
+// arguments arrive raw (nginx rejects CR and LF in header lines and does
+// not decode arguments), while $uri is the decoded path and can hold any
+// byte the client percent-encodes.
+func builtinTaint(name string) (taint, bool) {
+	switch {
+	case name == "uri" || name == "document_uri" || name == "request_filename" || name == "fastcgi_path_info":
+		return taint{user: true, lf: true, cr: true, slash: name != "fastcgi_path_info", wide: true, known: true}, true
+	case name == "request_uri":
+		return taint{user: true, slash: true, wide: true, known: true}, true
+	case name == "request_body":
+		return taint{user: true, lf: true, cr: true, wide: true, known: true}, true
+	case name == "args" || name == "query_string" || name == "request" || name == "remote_user" ||
+		name == "content_type" || name == "cookie" ||
+		strings.HasPrefix(name, "arg_") || strings.HasPrefix(name, "http_") || strings.HasPrefix(name, "cookie_"):
+		return taint{user: true, wide: true, known: true}, true
+	case name == "host" || name == "server_name" || name == "scheme" || name == "server_port" ||
+		name == "remote_addr" || name == "binary_remote_addr" || name == "server_addr" ||
+		name == "request_method" || name == "is_args" || name == "proxy_host" || name == "proxy_port" ||
+		name == "realpath_root" || name == "document_root" || name == "hostname" || name == "status" ||
+		name == "upstream_addr" || name == "proxy_add_x_forwarded_for" || name == "https" ||
+		name == "server_protocol" || name == "request_id" || name == "msec" || name == "time_iso8601" ||
+		name == "time_local" || name == "connection" || name == "nginx_version" || name == "pid":
+		return taint{known: true}, true
+	}
+	return taint{}, false
+}
+
+// rawSubject reports whether a regex subject never holds CR or LF, so a
+// capture of it cannot either, whatever the pattern. Header values
+// ($host, $http_*) qualify: nginx rejects CR and LF in header lines, and
+// in HTTP/2 and HTTP/3 header values too.
+func rawSubject(name string) bool {
+	t, ok := builtinTaint(name)
+	return ok && t.known && !t.lf && !t.cr
+}
+
+// regexScope is a regex match that sets captures for the directives
+// inside it: a regex location, an "if" with "~" or "~*", or a map key.
+type regexScope struct {
+	re      *syntax.Regexp
+	subject string // variable matched, without "$"
+}
+
+// captureTaint says what group n (or the named group) of m may hold.
+func captureTaint(env *taintEnv, m regexScope, n int, name string, stack []*parser.Directive) (taint, bool) {
+	g := capture(m.re, n, name)
+	if g == nil {
+		return taint{}, false
+	}
+	subj := env.varTaint(m.subject, stack)
+	t := taint{user: subj.user || !subj.known, known: true}
+	if !rawSubject(m.subject) {
+		t.lf = mayContain(g, runeSet{r: '\n'})
+		t.cr = mayContain(g, runeSet{r: '\r'})
+	}
+	other, _ := mayStart(g, runeSet{r: '/', other: true})
+	t.slash = !other
+	for _, r := range ".:@/?#\\" {
+		t.wide = t.wide || mayContain(g, runeSet{r: r})
+	}
+	return t, true
+}
+
+// locationRegex returns the regex of a "location ~ re" block, or nil.
+func locationRegex(d *parser.Directive) *syntax.Regexp {
+	if !d.Is("location") {
+		return nil
+	}
+	loc, err := grammar.ParseLocation(d.ArgValues())
+	if err != nil || !loc.IsRegex {
+		return nil
+	}
+	return nginxRegex(loc.Path, loc.CaseInsensitive)
+}
+
+// ifRegex returns the matched variable and regex of "if ($v ~ re)", or
+// false. Negated matches set no captures.
+func ifRegex(d *parser.Directive) (string, *syntax.Regexp, bool) {
+	v, op, expr, ok := ifMatch(d)
+	if !ok {
+		return "", nil, false
+	}
+	re := nginxRegex(expr, strings.HasSuffix(op, "*"))
+	if re == nil {
+		return "", nil, false
+	}
+	return v, re, op[0] != '!'
+}
+
+// ifMatch splits the condition of "if ($v op expr)" when op is one of the
+// regex operators; v is returned without "$".
+func ifMatch(d *parser.Directive) (v, op, expr string, ok bool) {
+	if !d.Is("if") {
+		return "", "", "", false
+	}
+	w := d.Args
+	if len(w) > 0 && w[0].Value == "(" {
+		w = w[1:]
+	}
+	closed := false
+	if len(w) > 0 && w[len(w)-1].Value == ")" && w[len(w)-1].Quote == 0 {
+		w, closed = w[:len(w)-1], true
+	}
+	if len(w) < 3 {
+		return "", "", "", false
+	}
+	a := make([]string, len(w))
+	for i, x := range w {
+		a[i] = x.Value
+	}
+	a[0] = strings.TrimPrefix(a[0], "(")
+	// The closing parenthesis sticks to an unquoted last word.
+	if last := w[len(w)-1]; !closed && last.Quote == 0 {
+		a[len(a)-1] = strings.TrimSuffix(a[len(a)-1], ")")
+	}
+	op = a[1]
+	if !strings.HasPrefix(a[0], "$") || (op != "~" && op != "~*" && op != "!~" && op != "!~*") {
+		return "", "", "", false
+	}
+	return strings.TrimPrefix(a[0], "$"), op, strings.Join(a[2:], " "), true
+}
+
+// scopeAt returns the innermost regex whose captures are visible in a
+// directive with the given enclosing blocks.
+func scopeAt(stack []*parser.Directive) (regexScope, bool) {
+	for i := len(stack) - 1; i >= 0; i-- {
+		d := stack[i]
+		if re := locationRegex(d); re != nil {
+			return regexScope{re: re, subject: "uri"}, true
+		}
+		if d.Is("if") {
+			if v, re, ok := ifRegex(d); ok {
+				return regexScope{re: re, subject: v}, true
+			}
+		}
+	}
+	return regexScope{}, false
+}
+
+// setDef is one "set $v value" with the blocks around it.
+type setDef struct {
+	d     *parser.Directive
+	stack []*parser.Directive
+}
+
+// mapEntry is one line of a map block: the key and the value it yields.
+type mapEntry struct {
+	key, value string
+	subject    string
+}
+
+// taintEnv resolves variables for one configuration: set and map
+// definitions are collected once; results are memoised and cycles cut.
+type taintEnv struct {
+	// sets are indexed by variable, then by the location or server they
+	// run in (nil for sets outside any), so a use looks only at its own
+	// enclosing blocks however many locations set the same variable.
+	sets    map[string]map[*parser.Directive][]setDef
+	maps    map[string][]mapEntry
+	busy    map[string]bool
+	mapMemo map[string]taint
+}
+
+// newTaintEnv collects every set and map of the configuration.
+func newTaintEnv(c *parser.Config) *taintEnv {
+	env := &taintEnv{sets: map[string]map[*parser.Directive][]setDef{}, maps: map[string][]mapEntry{}, busy: map[string]bool{}, mapMemo: map[string]taint{}}
+	c.Walk(func(d *parser.Directive, stack []*parser.Directive) bool {
+		switch {
+		case d.Is("set") && len(d.Args) == 2 && strings.HasPrefix(d.Args[0].Value, "$"):
+			name := strings.TrimPrefix(d.Args[0].Value, "$")
+			byScope := env.sets[name]
+			if byScope == nil {
+				byScope = map[*parser.Directive][]setDef{}
+				env.sets[name] = byScope
+			}
+			scope := outerScope(stack)
+			byScope[scope] = append(byScope[scope], setDef{d: d, stack: append([]*parser.Directive(nil), stack...)})
+		case d.Is("map") && d.Block != nil && len(d.Args) == 2 && strings.HasPrefix(d.Args[1].Value, "$"):
+			name := strings.TrimPrefix(d.Args[1].Value, "$")
+			subject := strings.TrimPrefix(d.Args[0].Value, "$")
+			if len(splitVars(d.Args[0].Value)) != 1 {
+				subject = "" // a composite key: captures come from several variables
+			}
+			for _, e := range d.Block.Directives {
+				if len(e.Args) == 1 {
+					env.maps[name] = append(env.maps[name], mapEntry{key: e.Name.Value, value: e.Args[0].Value, subject: subject})
+				}
+			}
+			return false
+		}
+		return true
+	})
+	return env
+}
+
+// visibleSets returns the sets of variable name that run for a
+// directive inside stack: those in an enclosing location or server (an
+// "if" within them included) and those outside any.
+func (env *taintEnv) visibleSets(name string, stack []*parser.Directive) []setDef {
+	byScope := env.sets[name]
+	if byScope == nil {
+		return nil
+	}
+	out := byScope[nil]
+	for _, b := range stack {
+		if b.Is("location") || b.Is("server") {
+			out = append(out[:len(out):len(out)], byScope[b]...)
+		}
+	}
+	return out
+}
+
+// outerScope returns the innermost location or server of stack, or nil.
+func outerScope(stack []*parser.Directive) *parser.Directive {
+	for i := len(stack) - 1; i >= 0; i-- {
+		if stack[i].Is("location") || stack[i].Is("server") {
+			return stack[i]
+		}
+	}
+	return nil
+}
+
+// varTaint says what variable name may hold when used inside stack.
+func (env *taintEnv) varTaint(name string, stack []*parser.Directive) taint {
+	if len(name) == 1 && name[0] >= '1' && name[0] <= '9' {
+		if m, ok := scopeAt(stack); ok {
+			t, _ := captureTaint(env, m, int(name[0]-'0'), "", stack)
+			return t
+		}
+		return taint{}
+	}
+	if env.busy[name] {
+		return taint{}
+	}
+	env.busy[name] = true
+	defer delete(env.busy, name)
+	var out taint
+	found := false
+	for _, s := range env.visibleSets(name, stack) {
+		t := env.valueTaint(s.d.Args[1].Value, s.stack)
+		out, found = pick(out, t, found), true
+	}
+	if entries, ok := env.maps[name]; ok {
+		t := env.mapTaint(name, entries)
+		out, found = pick(out, t, found), true
+	}
+	if found {
+		return out
+	}
+	for i := len(stack) - 1; i >= 0; i-- {
+		var re *syntax.Regexp
+		subject := "uri"
+		if re = locationRegex(stack[i]); re == nil && stack[i].Is("if") {
+			var matched bool
+			if subject, re, matched = ifRegex(stack[i]); !matched {
+				re = nil // a negated match sets no captures
+			}
+		}
+		if re != nil && capture(re, 0, name) != nil {
+			t, _ := captureTaint(env, regexScope{re: re, subject: subject}, 0, name, stack)
+			return t
+		}
+	}
+	t, _ := builtinTaint(name)
+	return t
+}
+
+// pick merges t into the union acc, or starts it when nothing was found.
+func pick(acc, t taint, found bool) taint {
+	if !found {
+		return t
+	}
+	return acc.or(t)
+}
+
+// mapTaint is the union of what a map's values may hold, each value read
+// with the captures of its own regex key.
+func (env *taintEnv) mapTaint(name string, entries []mapEntry) taint {
+	if t, ok := env.mapMemo[name]; ok {
+		return t
+	}
+	var out taint
+	for i, e := range entries {
+		var stack []*parser.Directive
+		var t taint
+		key := e.key
+		if strings.HasPrefix(key, "~") && e.subject != "" {
+			caseless := strings.HasPrefix(key, "~*")
+			key = strings.TrimPrefix(strings.TrimPrefix(key, "~"), "*")
+			if re := nginxRegex(key, caseless); re != nil {
+				t = env.valueTaintWith(e.value, stack, &regexScope{re: re, subject: e.subject}, false)
+			}
+		} else {
+			t = env.valueTaintWith(e.value, stack, nil, false)
+		}
+		out = pick(out, t, i > 0)
+	}
+	env.mapMemo[name] = out
+	return out
+}
+
+// valueTaint says what an argument with variables may hold in stack.
+func (env *taintEnv) valueTaint(s string, stack []*parser.Directive) taint {
+	return env.valueTaintWith(s, stack, nil, false)
+}
+
+// valueTaintWith is valueTaint where the captures of m (a map key or a
+// rewrite regex) take precedence over the enclosing blocks' captures;
+// with clean set they count as harmless (rewrite escapes them).
+func (env *taintEnv) valueTaintWith(s string, stack []*parser.Directive, m *regexScope, clean bool) taint {
+	parts := splitVars(s)
+	out := taint{slash: len(parts) > 0 && strings.HasPrefix(parts[0].lit, "/")}
+	first := true
+	for _, p := range parts {
+		if p.name == "" {
+			out.known = true
+			first = false
+			continue
+		}
+		var t taint
+		if m != nil && (len(p.name) == 1 && p.name[0] >= '1' && p.name[0] <= '9' || capture(m.re, 0, p.name) != nil) {
+			n := 0
+			if len(p.name) == 1 {
+				n = int(p.name[0] - '0')
+			}
+			t, _ = captureTaint(env, *m, n, p.name, stack)
+			if clean {
+				t = taint{known: true}
+			}
+		} else {
+			t = env.varTaint(p.name, stack)
+		}
+		out.user, out.lf, out.cr, out.wide = out.user || t.user, out.lf || t.lf, out.cr || t.cr, out.wide || t.wide
+		out.known = out.known || t.known
+		if first {
+			out.slash = t.slash
+		}
+		first = false
+	}
+	return out
+}
+
+// body returns the directives of block b as nginx reads them: included
+// files are expanded in place (the include directive itself is dropped).
+func body(c *parser.Config, b *parser.Directive) []*parser.Directive {
+	return expandIncludes(c, b.Children(), 0)
+}
+
+func expandIncludes(c *parser.Config, dirs []*parser.Directive, depth int) []*parser.Directive {
+	var out []*parser.Directive
+	for _, d := range dirs {
+		if d.Is("include") && depth < 16 {
+			for _, f := range c.Included(d) {
+				out = append(out, expandIncludes(c, f.Directives, depth+1)...)
+			}
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
+}

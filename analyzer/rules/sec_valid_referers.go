@@ -1,0 +1,39 @@
+package rules
+
+import (
+	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/parser"
+)
+
+// ValidReferers reports valid_referers that accept requests with no
+// Referer at all.
+var ValidReferers = &analyzer.Rule{
+	Code: "NL3008", Name: "valid-referers", Title: "valid_referers accepts a missing Referer", Severity: parser.Warning,
+	Run: runValidReferers,
+	Doc: analyzer.Doc{
+		Text: "`none` in `valid_referers` marks requests without a `Referer` header as valid. Browsers " +
+			"omit the header in many situations an attacker controls (`Referrer-Policy: no-referrer`, " +
+			"`rel=noreferrer` links, HTTPS to HTTP navigation), so a referer check with `none` does not " +
+			"protect against hot-linking or cross-site requests. Drop `none`, or use a real defence " +
+			"(tokens, `secure_link`) where it matters.",
+		Bad:  "location /images/ {\n    valid_referers none server_names;\n    if ($invalid_referer) {\n        return 403;\n    }\n}\n",
+		Good: "location /images/ {\n    valid_referers server_names;\n    if ($invalid_referer) {\n        return 403;\n    }\n}\n",
+		URL:  "https://nginx.org/en/docs/http/ngx_http_referer_module.html#valid_referers",
+	},
+}
+
+func runValidReferers(p *analyzer.Pass) {
+	p.WalkNamed(func(d *parser.Directive, _ directives.Context, _ []*parser.Directive) {
+		if !d.Is("valid_referers") {
+			return
+		}
+		for _, a := range d.Args {
+			if a.Value == "none" {
+				diag := p.Reportf(d.File, a.Range, "%q accepts requests without a Referer (%q)", "valid_referers", "none")
+				diag.Detail = "clients can suppress the Referer header at will; remove \"none\" unless a missing header must pass"
+				return
+			}
+		}
+	}, "valid_referers")
+}

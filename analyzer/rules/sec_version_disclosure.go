@@ -1,0 +1,57 @@
+package rules
+
+import (
+	"strings"
+
+	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/parser"
+)
+
+// VersionDisclosure reports server_tokens settings that put the nginx
+// version in the Server header and error pages.
+var VersionDisclosure = &analyzer.Rule{
+	Code: "NL3009", Name: "version-disclosure", Title: "nginx version sent in the Server header and error pages", Severity: parser.Warning,
+	Run: runVersionDisclosure,
+	Doc: analyzer.Doc{
+		Text: "With `server_tokens on` (the default) nginx sends `Server: nginx/1.x.y` and prints the " +
+			"version on its error pages; `build` adds the build name. The exact version tells a " +
+			"scanner which published vulnerabilities to try. Set `server_tokens off;` in the http " +
+			"block. (Removing the `Server` header entirely needs headers-more's " +
+			"`more_clear_headers Server;` or the commercial `server_tokens \"\"`.) With the option " +
+			"`missing: true`, a whole configuration whose http block never sets `server_tokens` is " +
+			"reported too (off by default: the finding would sit on nearly every config).",
+		Bad:  "events {}\nhttp {\n    server_tokens on;\n}\n",
+		Good: "events {}\nhttp {\n    server_tokens off;\n}\n",
+		URL:  "https://nginx.org/en/docs/http/ngx_http_core_module.html#server_tokens",
+	},
+}
+
+func runVersionDisclosure(p *analyzer.Pass) {
+	var httpBlock *parser.Directive
+	httpOff := false
+	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive) {
+		if d.Is("http") && d.Block != nil && len(stack) == 0 && httpBlock == nil {
+			httpBlock = d
+		}
+		if !d.Is("server_tokens") || len(d.Args) != 1 {
+			return
+		}
+		v := strings.ToLower(d.Args[0].Value)
+		if v == "on" || v == "build" {
+			diag := p.Reportf(d.File, d.Args[0].Range, "%q %q discloses the nginx version", "server_tokens", d.Args[0].Value)
+			diag.Detail = "the Server header and error pages name the exact version; set \"server_tokens off;\""
+			diag.Edits = []parser.Edit{{File: d.File, Range: d.Args[0].Range, NewText: "off"}}
+			return
+		}
+		if len(stack) == 1 && stack[0] == httpBlock {
+			httpOff = true
+		}
+	}, "http", "server_tokens")
+	// The default is on: a whole configuration without the setting at the
+	// http level leaks the version from every server that does not set it.
+	if missing, _ := p.Options["missing"].(bool); missing && httpBlock != nil && !httpOff && len(p.Config.Context) == 0 {
+		diag := p.ReportDirective(httpBlock, "%q is not set, so it defaults to %q and discloses the nginx version", "server_tokens", "on")
+		diag.Detail = "add \"server_tokens off;\" to the http block"
+	}
+}

@@ -1,0 +1,680 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/json"
+	"encoding/pem"
+	"fmt"
+	"io"
+	"math"
+	"math/big"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
+	"github.com/nginx-lint/nginx-lint/analyzer/rules"
+	"github.com/nginx-lint/nginx-lint/cmd/nginx-lint-gen/layout"
+	"github.com/nginx-lint/nginx-lint/parser"
+	"github.com/nginx-lint/nginx-lint/parser/nginxtest"
+)
+
+// costCmd is `nginx-lint cost`: the startup and reload estimate of one
+// configuration.
+type costCmd struct {
+	loadFlags
+	Path          string        `arg:"" name:"path" help:"Main configuration file, or \"-\" for standard input."`
+	Format        string        `short:"f" enum:"text,json" default:"text" help:"Output format: ${enum}."`
+	SVG           string        `name:"svg" help:"Also draw estimated startup against server count, for the current and the proposed layout, to this SVG file." placeholder:"FILE"`
+	Profile       string        `help:"Per-operation costs written by nginx-lint calibrate (default: the shipped reference profile)." placeholder:"FILE"`
+	Kernel        string        `help:"Linux version nginx runs on, e.g. 5.15; before 6.1 every bind() also scans the sockets already on its port (default: 6.1 or later)." placeholder:"VERSION"`
+	NoFile        int           `name:"nofile" default:"1024" help:"The master's open-file limit (systemd's default soft limit is 1024)."`
+	NonRoot       bool          `name:"non-root" help:"nginx does not run as root: servers without listen get *:8000, not *:80."`
+	CPUs          int           `name:"cpus" help:"What worker_processes auto resolves to (default: this machine's CPUs)."`
+	StartupBudget time.Duration `name:"startup-budget" help:"Make an estimated startup above this duration an error (exit 1), for CI gates." placeholder:"DURATION"`
+}
+
+// calibrateCmd is `nginx-lint calibrate`: time the local nginx on the
+// benchmark layouts and fit a cost profile.
+type calibrateCmd struct {
+	Nginx    string `help:"nginx binary (default: $NGINX or nginx on PATH)." placeholder:"PATH"`
+	Output   string `short:"o" default:"nginx-lint-profile.json" help:"Where to write the profile."`
+	Sizes    []int  `default:"1000,3000,6000,12000" help:"Server counts to fit on."`
+	Runs     int    `default:"3" help:"Runs per configuration; the median counts."`
+	Validate bool   `help:"Also time the nine layouts at 2000, 5000, 10000 and 19900 servers and print predicted against measured (timing never fails the command)."`
+	Clock    string `enum:"cpu,wall" default:"cpu" help:"What to fit and compare: the CPU time (user + system) of nginx -t, which other load on the machine disturbs little, or its wall time: ${enum}."`
+}
+
+// costRules are the rules the cost command reports.
+var costRules = []*analyzer.Rule{rules.ListenPortAggregation, rules.ListenSocketCount, rules.ListenBindConflict,
+	rules.WorkerConnections, rules.OpenFilesLimit, rules.ServerNamesHash, rules.StartupBudget}
+
+func (cmd *costCmd) options() (costmodel.Options, error) {
+	o := costmodel.Options{NonRoot: cmd.NonRoot, NoFile: cmd.NoFile, CPUs: cmd.CPUs, Kernel: cmd.Kernel}
+	if o.CPUs == 0 {
+		o.CPUs = runtime.NumCPU()
+	}
+	if cmd.Profile != "" {
+		b, err := os.ReadFile(cmd.Profile)
+		if err != nil {
+			return o, fmt.Errorf("--profile: %w", err)
+		}
+		p, err := costmodel.ParseProfile(b)
+		if err != nil {
+			return o, usageError{"--profile: " + err.Error()}
+		}
+		o.Profile = p
+	}
+	return o, nil
+}
+
+func (cmd *costCmd) run(e *env) (int, error) {
+	opts, err := cmd.options()
+	if err != nil {
+		return 0, err
+	}
+	c, err := cmd.loadWith(e, cmd.Path, &parser.Loader{Kinds: analyzer.Kinds})
+	if err != nil {
+		return exitError, fmt.Errorf("%s: %s", cmd.Path, readError(err))
+	}
+	m := parser.BuildModel(c)
+	res := costmodel.For(m, opts)
+	ds := cmd.diagnostics(c, opts)
+	switch cmd.Format {
+	case "json":
+		err = writeCostJSON(e.stdout, res, ds)
+	default:
+		err = writeCostText(e.stdout, cmd.Path, res, ds)
+	}
+	if err != nil {
+		return exitError, err
+	}
+	if cmd.SVG != "" {
+		if err := os.WriteFile(cmd.SVG, []byte(costSVG(res)), 0o644); err != nil {
+			return exitError, err
+		}
+	}
+	for _, d := range ds {
+		if d.Severity >= parser.Error {
+			return exitFindings, nil
+		}
+	}
+	return exitClean, nil
+}
+
+// diagnostics runs the cost rules with the command's model options, so
+// they share the Result the report shows.
+func (cmd *costCmd) diagnostics(c *parser.Config, o costmodel.Options) []*parser.Diagnostic {
+	reg, err := analyzer.NewRegistry(costRules...)
+	if err != nil {
+		panic(err)
+	}
+	ro := map[string]any{"nonroot": o.NonRoot, "nofile": o.NoFile, "cpus": o.CPUs, "kernel": o.Kernel}
+	if o.Profile != nil {
+		ro["profile"] = o.Profile
+	}
+	opts := analyzer.Options{RuleOptions: map[string]map[string]any{}}
+	for _, r := range costRules {
+		m := map[string]any{}
+		for k, v := range ro {
+			m[k] = v
+		}
+		if r == rules.StartupBudget && cmd.StartupBudget > 0 {
+			m["budget"] = cmd.StartupBudget
+		}
+		opts.RuleOptions[r.Name] = m
+	}
+	var out []*parser.Diagnostic
+	for _, d := range analyzer.Run(c, reg, opts) {
+		// The report is about cost; the parser's own findings belong to
+		// plain nginx-lint.
+		if strings.HasPrefix(d.Code, "NL4") {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+type costJSON struct {
+	StartupSeconds float64          `json:"startup_seconds"`
+	TestSeconds    float64          `json:"test_seconds"`
+	ReloadSeconds  float64          `json:"reload_seconds"`
+	MemoryBytes    int64            `json:"memory_bytes"`
+	ReloadMemory   int64            `json:"reload_memory_bytes"`
+	Servers        int              `json:"servers"`
+	Sockets        costSocketsJSON  `json:"sockets"`
+	Phases         []costPhaseJSON  `json:"phases"`
+	Hashes         []costHashJSON   `json:"hashes"`
+	Limits         []costLimitJSON  `json:"limits"`
+	Contributors   []string         `json:"contributors"`
+	WhatIfs        []costWhatIfJSON `json:"what_ifs"`
+	Unknown        []string         `json:"not_estimated"`
+	Profile        string           `json:"profile"`
+	Diagnostics    []jsonDiagnostic `json:"diagnostics"`
+}
+
+type costSocketsJSON struct {
+	Test  int `json:"test"`
+	Start int `json:"start"`
+}
+
+type costPhaseJSON struct {
+	Name    string  `json:"name"`
+	Func    string  `json:"function"`
+	Ops     int64   `json:"ops"`
+	Seconds float64 `json:"seconds"`
+	Start   bool    `json:"start_only,omitempty"`
+	Assumed bool    `json:"assumed_cost,omitempty"`
+}
+
+type costHashJSON struct {
+	Address       string `json:"address"`
+	Names         int    `json:"names"`
+	Outcome       string `json:"outcome"`
+	Message       string `json:"message,omitempty"`
+	FixMaxSize    int    `json:"fix_max_size,omitempty"`
+	FixBucketSize int    `json:"fix_bucket_size,omitempty"`
+}
+
+type costLimitJSON struct {
+	Name string `json:"name"`
+	Need int    `json:"need"`
+	Have int    `json:"have"`
+	OK   bool   `json:"ok"`
+}
+
+type costWhatIfJSON struct {
+	Change string  `json:"change"`
+	Saving float64 `json:"saving_seconds"`
+	Note   string  `json:"note,omitempty"`
+}
+
+func writeCostJSON(w io.Writer, r *costmodel.Result, ds []*parser.Diagnostic) error {
+	out := costJSON{StartupSeconds: r.StartupSeconds, TestSeconds: r.TestSeconds, ReloadSeconds: r.ReloadSeconds,
+		MemoryBytes: r.MemoryBytes, ReloadMemory: r.ReloadMemoryBytes, Servers: r.Counts.Servers,
+		Sockets: costSocketsJSON{r.Counts.SocketsTest, r.Counts.SocketsStart}, Profile: r.Profile.Source,
+		Phases: []costPhaseJSON{}, Hashes: []costHashJSON{}, Limits: []costLimitJSON{}, WhatIfs: []costWhatIfJSON{},
+		Contributors: r.Contributors(5), Unknown: r.Unknown, Diagnostics: []jsonDiagnostic{}}
+	if out.Unknown == nil {
+		out.Unknown = []string{}
+	}
+	for _, p := range r.Phases {
+		out.Phases = append(out.Phases, costPhaseJSON{p.Name, p.Func, p.Ops, p.Seconds, p.StartOnly, p.Assumed})
+	}
+	for _, h := range r.Hashes {
+		fm, fb := h.Fix()
+		out.Hashes = append(out.Hashes, costHashJSON{h.Addr.Key, h.Exact + h.WildcardHead + h.WildcardTail,
+			h.Outcome.String(), h.Message, fm, fb})
+	}
+	for _, l := range r.Limits {
+		out.Limits = append(out.Limits, costLimitJSON{l.Name, l.Need, l.Have, l.OK})
+	}
+	for _, wi := range r.WhatIfs() {
+		out.WhatIfs = append(out.WhatIfs, costWhatIfJSON{wi.Title, wi.Saving, wi.Note})
+	}
+	for _, d := range ds {
+		out.Diagnostics = append(out.Diagnostics, toJSON(d))
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+func writeCostText(w io.Writer, path string, r *costmodel.Result, ds []*parser.Diagnostic) error {
+	c := r.Counts
+	fmt.Fprintf(w, "%s: %d servers, %d listens on %d ports and %d addresses\n", path, c.Servers, c.Listens, c.Ports, c.Addrs)
+	fmt.Fprintf(w, "costs measured on: %s\n\n", r.Profile.Source)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "phase\toperations\testimate\tshare\t")
+	for _, p := range r.Phases {
+		share := 0.0
+		if r.StartupSeconds > 0 {
+			share = 100 * p.Seconds / r.StartupSeconds
+		}
+		name := p.Name
+		if p.Assumed {
+			name += " *"
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%.1f%%\t\n", name, p.Ops, costmodel.Seconds(p.Seconds), share)
+	}
+	tw.Flush()
+	fmt.Fprintln(w, "(* assumed cost, not measured on the reference machine)")
+	fmt.Fprintf(w, "\nnginx -t  ≈ %s\nstart     ≈ %s\nreload    ≈ %s (the signaller and the master both parse; 100 ms wait)\n",
+		costmodel.Seconds(r.TestSeconds), costmodel.Seconds(r.StartupSeconds), costmodel.Seconds(r.ReloadSeconds))
+	fmt.Fprintf(w, "memory    ≈ %s, %s during a reload\n", mb(r.MemoryBytes), mb(r.ReloadMemoryBytes))
+	fmt.Fprintf(w, "\nsockets: %d at nginx -t, %d at start", c.SocketsTest, c.SocketsStart)
+	if c.SocketsStart > c.SocketsTest {
+		fmt.Fprintf(w, " (reuseport sockets cloned for %d workers)", c.Workers)
+	}
+	fmt.Fprintln(w)
+	if len(r.Hashes) > 0 {
+		fmt.Fprintln(w, "\nserver_names hashes:")
+		for _, h := range r.Hashes {
+			fmt.Fprintf(w, "  %s: %d names, %s", h.Addr.Key, h.Exact+h.WildcardHead+h.WildcardTail, h.Outcome)
+			if h.Outcome == costmodel.HashOK {
+				fmt.Fprintf(w, " (%d buckets)\n", h.Size)
+				continue
+			}
+			fmt.Fprintf(w, ": %s\n", h.Message)
+			if fm, fb := h.Fix(); fm > 0 || fb > 0 {
+				fmt.Fprintf(w, "    smallest fix: server_names_hash_max_size %d or server_names_hash_bucket_size %d\n", fm, fb)
+			}
+		}
+	}
+	fmt.Fprintln(w, "\nlimits:")
+	for _, l := range r.Limits {
+		state := "ok"
+		if !l.OK {
+			state = "EXCEEDED"
+		}
+		fmt.Fprintf(w, "  %s: need %d, have %d: %s\n", l.Name, l.Need, l.Have, state)
+	}
+	fmt.Fprintln(w, "\nlargest costs:")
+	for _, s := range r.Contributors(5) {
+		fmt.Fprintf(w, "  - %s\n", s)
+	}
+	if len(r.Unknown) > 0 {
+		fmt.Fprintln(w, "\nnot estimated:")
+		for _, s := range r.Unknown {
+			fmt.Fprintf(w, "  - %s\n", s)
+		}
+	}
+	if wis := r.WhatIfs(); len(wis) > 0 {
+		fmt.Fprintln(w, "\nwhat if:")
+		for i, wi := range wis {
+			if i == 5 {
+				break
+			}
+			fmt.Fprintf(w, "  - %s: saves ≈ %s at start (%s)\n", wi.Title, costmodel.Seconds(wi.Saving), wi.Note)
+		}
+	}
+	if len(ds) > 0 {
+		fmt.Fprintln(w)
+		return writeText(w, ds, false)
+	}
+	return nil
+}
+
+func mb(b int64) string { return fmt.Sprintf("%.0f MB", float64(b)/1e6) }
+
+// costSVG draws estimated startup against the number of servers, from
+// none to twice the current count, for the current layout and the best
+// what-if.
+func costSVG(r *costmodel.Result) string {
+	const w, h, pad = 640, 400, 60
+	n := max(r.Counts.Servers, 1)
+	maxN := 2 * n
+	cur := r.Phases
+	var alt []costmodel.Phase
+	altName := ""
+	if wis := r.WhatIfs(); len(wis) > 0 && wis[0].Saving > 0 {
+		alt, altName = wis[0].Phases, wis[0].Title
+	}
+	top := r.Scale(cur, maxN)
+	if alt != nil {
+		top = math.Max(top, r.Scale(alt, maxN))
+	}
+	if top <= 0 {
+		top = 1
+	}
+	x := func(v int) float64 { return pad + float64(v)/float64(maxN)*(w-2*pad) }
+	y := func(s float64) float64 { return h - pad - s/top*(h-2*pad) }
+	line := func(ps []costmodel.Phase, color string) string {
+		var b strings.Builder
+		for i := 0; i <= 50; i++ {
+			v := maxN * i / 50
+			fmt.Fprintf(&b, "%.1f,%.1f ", x(v), y(r.Scale(ps, v)))
+		}
+		return fmt.Sprintf(`<polyline fill="none" stroke="%s" stroke-width="2" points="%s"/>`, color, strings.TrimSpace(b.String()))
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="12">`+"\n", w, h)
+	fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="white"/>`+"\n", w, h)
+	fmt.Fprintf(&b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/><line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>`+"\n",
+		pad, h-pad, w-pad, h-pad, pad, pad, pad, h-pad)
+	fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="middle">servers</text>`+"\n", w/2, h-15)
+	fmt.Fprintf(&b, `<text x="15" y="%d" transform="rotate(-90 15 %d)" text-anchor="middle">estimated startup (s)</text>`+"\n", h/2, h/2)
+	for i := 0; i <= 4; i++ {
+		v := maxN * i / 4
+		fmt.Fprintf(&b, `<text x="%.1f" y="%d" text-anchor="middle">%d</text>`+"\n", x(v), h-pad+16, v)
+		s := top * float64(i) / 4
+		fmt.Fprintf(&b, `<text x="%d" y="%.1f" text-anchor="end">%.2f</text>`+"\n", pad-5, y(s)+4, s)
+	}
+	b.WriteString(line(cur, "#c0392b") + "\n")
+	fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="4" fill="#c0392b"/>`+"\n", x(n), y(r.StartupSeconds))
+	fmt.Fprintf(&b, `<text x="%d" y="20" fill="#c0392b">current layout (%d servers: %s)</text>`+"\n", pad, n, costmodel.Seconds(r.StartupSeconds))
+	if alt != nil {
+		b.WriteString(line(alt, "#27ae60") + "\n")
+		fmt.Fprintf(&b, `<text x="%d" y="36" fill="#27ae60">%s</text>`+"\n", pad, xmlEscape(altName))
+	}
+	b.WriteString("</svg>\n")
+	return b.String()
+}
+
+func xmlEscape(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;").Replace(s)
+}
+
+// calibrationRun is one timed layout.
+type calibrationRun struct {
+	layout layout.Layout
+	n      int
+	// seconds is the median of the chosen clock, wall and cpu the medians
+	// of both; rss is the largest resident set in bytes.
+	seconds, wall, cpu float64
+	rss                int64
+	ops                map[string]float64
+	mem                map[string]float64
+	pred               float64
+}
+
+// maxSockets keeps generated layouts below the sandbox's 20,000 open
+// files: L1 and L2 bind one socket per server.
+const maxSockets = 18900
+
+func (cmd *calibrateCmd) run(e *env) (int, error) {
+	ngx := cmd.Nginx
+	if ngx == "" {
+		p, err := nginxtest.Find()
+		if err != nil {
+			return exitError, err
+		}
+		ngx = p
+	}
+	ctx := context.Background()
+	ver, err := nginxtest.Version(ctx, ngx)
+	if err != nil {
+		return exitError, err
+	}
+	runs := max(cmd.Runs, 1)
+	fmt.Fprintf(e.stderr, "calibrating %s (nginx %s) on the nine layouts at %v servers, %d runs each\n", ngx, ver, cmd.Sizes, runs)
+	cal, err := timeLayouts(ctx, e, ngx, cmd.Sizes, runs, cmd.Clock == "wall")
+	if err != nil {
+		return exitError, err
+	}
+	var obs, mem []costmodel.Observation
+	for _, c := range cal {
+		obs = append(obs, costmodel.Observation{Label: c.layout.String(), Ops: c.ops, Seconds: c.seconds})
+		mem = append(mem, costmodel.Observation{Label: c.layout.String(), Ops: c.mem, Seconds: float64(c.rss)})
+	}
+	p, err := costmodel.Fit(obs, costmodel.DefaultProfile(), costmodel.FitKeys)
+	if err != nil {
+		return exitError, err
+	}
+	// Memory is fitted the same way on the peak resident set of each run.
+	if pm, err := costmodel.Fit(mem, p, memKeys); err == nil {
+		p = pm
+	}
+	if err := calibrateExtras(ctx, e, ngx, p, runs, cmd.Clock == "wall"); err != nil {
+		return exitError, err
+	}
+	p.Source = fmt.Sprintf("nginx %s, %s, %d CPUs, fitted by nginx-lint calibrate on %s", ver, kernelVersion(), runtime.NumCPU(), time.Now().UTC().Format("2006-01-02"))
+	b, err := costmodel.MarshalProfile(p)
+	if err != nil {
+		return exitError, err
+	}
+	if err := os.WriteFile(cmd.Output, append(b, '\n'), 0o644); err != nil {
+		return exitError, err
+	}
+	fmt.Fprintf(e.stdout, "wrote %s (clock: %s time of nginx -t)\n", cmd.Output, cmd.Clock)
+	for _, k := range costmodel.FitKeys {
+		fmt.Fprintf(e.stdout, "  %-15s %s\n", k, costmodel.Seconds(p.Costs[k]))
+	}
+	for _, k := range memKeys {
+		fmt.Fprintf(e.stdout, "  %-15s %.0f bytes\n", k, p.Costs[k])
+	}
+	writeFitTable(e.stdout, "fit", cal, p)
+	if cmd.Validate {
+		val, err := timeLayouts(ctx, e, ngx, []int{2000, 5000, 10000, 19900}, runs, cmd.Clock == "wall")
+		if err != nil {
+			return exitError, err
+		}
+		writeFitTable(e.stdout, "validation", val, p)
+	}
+	return exitClean, nil
+}
+
+// writeFitTable prints predicted against measured seconds with the error
+// summary: median and worst |error| and Spearman's rank correlation.
+func writeFitTable(w io.Writer, title string, runs []calibrationRun, p *costmodel.Profile) {
+	fmt.Fprintf(w, "\n%s:\n| layout | servers | predicted | measured (median) | error | wall (median) | peak RSS |\n|---|---|---|---|---|---|---|\n", title)
+	var pred, meas []float64
+	for i := range runs {
+		c := &runs[i]
+		c.pred = 0
+		for k, v := range c.ops {
+			c.pred += v * p.Costs[k]
+		}
+		pred = append(pred, c.pred)
+		meas = append(meas, c.seconds)
+		fmt.Fprintf(w, "| %s | %d | %.3f s | %.3f s | %+.0f%% | %.3f s | %s |\n", c.layout, c.n, c.pred, c.seconds,
+			100*(c.pred-c.seconds)/c.seconds, c.wall, mb(c.rss))
+	}
+	med, worst, rank := costmodel.Errors(pred, meas)
+	fmt.Fprintf(w, "median |error| %.1f%%, worst %.1f%%, rank correlation %.3f\n", 100*med, 100*worst, rank)
+}
+
+// extraServers is the size of the layouts that price locations, regexes
+// and certificates.
+const extraServers = 3000
+
+// calibrateExtras prices what the nine layouts cannot separate: it times
+// L3c with four prefix locations per server, with four regex locations
+// per server, and with a shared RSA-2048 certificate per server, and
+// charges the difference from plain L3c to each location, regex and
+// SSL server. The keys become measured in p.
+func calibrateExtras(ctx context.Context, e *env, ngx string, p *costmodel.Profile, runs int, wall bool) error {
+	dir, err := os.MkdirTemp("", "nginx-lint-calibrate-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	cert, key, err := writeTestCertificate(dir)
+	if err != nil {
+		return err
+	}
+	l3c, _ := layout.ParseName("L3c")
+	variants := []struct {
+		name  string
+		http  []string
+		lines []string
+		ssl   bool
+	}{
+		{name: "plain"},
+		{name: "locations", lines: []string{"location /a {}", "location /b {}", "location /c {}", "location /d {}"}},
+		{name: "regex", lines: []string{"location ~ ^/a$ {}", "location ~ ^/b$ {}", "location ~ ^/c$ {}", "location ~ ^/d$ {}"}},
+		{name: "ssl", http: []string{"ssl_certificate " + cert + ";", "ssl_certificate_key " + key + ";"}, ssl: true},
+	}
+	t := map[string]float64{}
+	for _, v := range variants {
+		opts := layout.Options{Layout: l3c, N: extraServers, HTTP: v.http, Server: func(s *layout.Server) {
+			s.Lines = v.lines
+			if v.ssl {
+				s.ListenParams = []string{"ssl"}
+			}
+		}}
+		conf := filepath.Join(dir, "nginx.conf")
+		if err := os.WriteFile(conf, layout.Generate(opts), 0o644); err != nil {
+			return err
+		}
+		var xs []float64
+		for i := 0; i < runs; i++ {
+			m, err := timeNginxT(ctx, ngx, conf)
+			if err != nil {
+				return fmt.Errorf("%s: %w", v.name, err)
+			}
+			if wall {
+				xs = append(xs, m.wall)
+			} else {
+				xs = append(xs, m.cpu)
+			}
+		}
+		t[v.name] = median(xs)
+		fmt.Fprintf(e.stderr, "  L3c %d %s: %.3f s\n", extraServers, v.name, t[v.name])
+	}
+	n := float64(extraServers)
+	loc := max(0, (t["locations"]-t["plain"])/(4*n))
+	set := func(k string, v float64) {
+		p.Costs[k] = v
+		p.Assumed = slices.DeleteFunc(p.Assumed, func(a string) bool { return a == k })
+	}
+	set(costmodel.CostLocation, loc)
+	set(costmodel.CostRegex, max(0, (t["regex"]-t["plain"])/(4*n)-loc))
+	set(costmodel.CostSSLServer, max(0, (t["ssl"]-t["plain"])/n))
+	return nil
+}
+
+// writeTestCertificate writes a self-signed RSA-2048 certificate and key
+// for localhost, the common kind of certificate, for timing only.
+func writeTestCertificate(dir string) (certPath, keyPath string, err error) {
+	k, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		return "", "", err
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "localhost"},
+		DNSNames: []string{"localhost"}, NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(24 * time.Hour)}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &k.PublicKey, k)
+	if err != nil {
+		return "", "", err
+	}
+	certPath, keyPath = filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	if err := os.WriteFile(certPath, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o644); err != nil {
+		return "", "", err
+	}
+	kb := pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(k)})
+	return certPath, keyPath, os.WriteFile(keyPath, kb, 0o600)
+}
+
+// memKeys are the memory costs calibrate fits on peak RSS.
+var memKeys = []string{costmodel.MemBase, costmodel.MemServer, costmodel.MemSocket}
+
+// timeLayouts generates each layout at each size, models it and times
+// nginx -t on it runs times, keeping the medians.
+func timeLayouts(ctx context.Context, e *env, ngx string, sizes []int, runs int, wall bool) ([]calibrationRun, error) {
+	dir, err := os.MkdirTemp("", "nginx-lint-calibrate-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	var out []calibrationRun
+	for _, n := range sizes {
+		for _, l := range layout.All() {
+			nn := n
+			if l.Listen != layout.SharedAddr && nn > maxSockets {
+				nn = maxSockets
+			}
+			src := layout.Generate(layout.Options{Layout: l, N: nn})
+			conf := filepath.Join(dir, "nginx.conf")
+			if err := os.WriteFile(conf, src, 0o644); err != nil {
+				return nil, err
+			}
+			c := (&parser.Loader{Kinds: analyzer.Kinds}).LoadSource(conf, src, nil)
+			res := costmodel.Compute(parser.BuildModel(c), costmodel.Options{})
+			run := calibrationRun{layout: l, n: nn, ops: res.Ops(), mem: map[string]float64{
+				costmodel.MemBase: 1, costmodel.MemServer: float64(res.Counts.Servers), costmodel.MemSocket: float64(res.Counts.Addrs)}}
+			var walls, cpus []float64
+			for i := 0; i < runs; i++ {
+				m, err := timeNginxT(ctx, ngx, conf)
+				if err != nil {
+					return nil, fmt.Errorf("%v at %d servers: %w", l, nn, err)
+				}
+				walls, cpus = append(walls, m.wall), append(cpus, m.cpu)
+				run.rss = max(run.rss, m.rss)
+			}
+			run.wall, run.cpu = median(walls), median(cpus)
+			run.seconds = run.cpu
+			if wall {
+				run.seconds = run.wall
+			}
+			out = append(out, run)
+			fmt.Fprintf(e.stderr, "  %v %d: wall %.3f s, cpu %.3f s\n", l, nn, run.wall, run.cpu)
+		}
+	}
+	return out, nil
+}
+
+func median(v []float64) float64 {
+	sort.Float64s(v)
+	return v[len(v)/2]
+}
+
+type measurement struct {
+	wall, cpu float64
+	rss       int64
+}
+
+// timeNginxT runs `nginx -t -q` on conf with a fresh temporary prefix and
+// returns its wall time, CPU time and peak RSS. It refuses configurations
+// that are not loopback-only (nginx -t binds every listen). The generated
+// layouts set pid and error_log relative to the prefix.
+func timeNginxT(ctx context.Context, ngx, conf string) (measurement, error) {
+	if err := nginxtest.CheckLoopback(conf); err != nil {
+		return measurement{}, err
+	}
+	prefix, err := os.MkdirTemp("", "nginx-lint-prefix-")
+	if err != nil {
+		return measurement{}, err
+	}
+	defer os.RemoveAll(prefix)
+	if err := os.Mkdir(filepath.Join(prefix, "logs"), 0o755); err != nil {
+		return measurement{}, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, ngx, "-t", "-q", "-p", prefix+"/", "-c", conf)
+	cmd.Dir = prefix
+	start := time.Now()
+	out, err := cmd.CombinedOutput()
+	m := measurement{wall: time.Since(start).Seconds()}
+	if err != nil {
+		return m, fmt.Errorf("nginx -t failed: %v: %s", err, out)
+	}
+	if st := cmd.ProcessState; st != nil {
+		m.cpu = (st.UserTime() + st.SystemTime()).Seconds()
+		m.rss = maxRSS(st)
+	}
+	return m, nil
+}
+
+// kernelVersion reads the running kernel's release for the profile's
+// source line.
+func kernelVersion() string {
+	b, err := os.ReadFile("/proc/sys/kernel/osrelease")
+	if err != nil {
+		return runtime.GOOS
+	}
+	return "Linux " + strings.TrimSpace(string(b))
+}
+
+// maxRSS reads the peak resident set of a finished process, in bytes.
+// The rusage type differs between systems (and Windows has no Maxrss), so
+// the field is looked up by name rather than through syscall.Rusage.
+func maxRSS(st *os.ProcessState) int64 {
+	v := reflect.ValueOf(st.SysUsage())
+	if v.Kind() == reflect.Pointer {
+		v = v.Elem()
+	}
+	if v.Kind() != reflect.Struct {
+		return 0
+	}
+	f := v.FieldByName("Maxrss")
+	if !f.IsValid() || !f.CanInt() {
+		return 0
+	}
+	if runtime.GOOS == "darwin" {
+		return f.Int()
+	}
+	return f.Int() * 1024 // Linux and the BSDs count KiB
+}
