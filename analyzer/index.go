@@ -30,6 +30,40 @@ type Entry struct {
 	Parent int32
 	// Depth is the number of enclosing block directives.
 	Depth int32
+	// Row is the directive table's row for the directive in Context (nil
+	// when unknown there), and Known whether any row has its name. They
+	// are looked up once here because several rules need them.
+	Row   *directives.Directive
+	Known bool
+}
+
+// rowCache memoizes table lookups by (context, name) while indexing: a big
+// configuration repeats a few names many thousand times.
+type rowCache struct {
+	slots [256]struct {
+		ctx   directives.Context
+		name  string
+		row   *directives.Directive
+		known bool
+	}
+}
+
+func (rc *rowCache) lookup(ctx directives.Context, name string) (*directives.Directive, bool) {
+	h := uint(ctx)*31 + uint(len(name))*17
+	if len(name) > 0 {
+		h += uint(name[0])*7 + uint(name[len(name)-1])*13 + uint(name[len(name)/2])
+	}
+	e := &rc.slots[h&255]
+	if e.name == name && e.ctx == ctx && name != "" {
+		return e.row, e.known
+	}
+	e.ctx, e.name = ctx, name
+	e.known = len(directives.Lookup(name)) > 0
+	e.row = nil
+	if ctx != 0 && e.known {
+		e.row = directives.InContext(name, ctx)
+	}
+	return e.row, e.known
 }
 
 // NewIndex flattens c.
@@ -38,10 +72,12 @@ func NewIndex(c *parser.Config) *Index {
 	root, _ := ContextOf(c.Context)
 	ctxs := []directives.Context{root}
 	parents := []int32{-1}
+	var rc rowCache
 	c.Walk(func(d *parser.Directive, stack []*parser.Directive) bool {
 		depth := len(stack)
 		ctxs, parents = ctxs[:depth+1], parents[:depth+1]
-		ix.Entries = append(ix.Entries, Entry{Directive: d, Context: ctxs[depth], Parent: parents[depth], Depth: int32(depth)})
+		row, known := rc.lookup(ctxs[depth], d.Name.Value)
+		ix.Entries = append(ix.Entries, Entry{Directive: d, Context: ctxs[depth], Parent: parents[depth], Depth: int32(depth), Row: row, Known: known})
 		if d.Block != nil {
 			var inner directives.Context
 			if ctx := ctxs[depth]; ctx != 0 {

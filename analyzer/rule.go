@@ -193,6 +193,21 @@ func (p *Pass) WalkContext(fn func(d *parser.Directive, ctx directives.Context, 
 	}
 }
 
+// WalkEntries is WalkContext with the index entry, which carries the
+// directive's table row.
+func (p *Pass) WalkEntries(fn func(e *Entry, stack []*parser.Directive)) {
+	ix := p.Index()
+	stack := make([]*parser.Directive, 0, 8)
+	for i := range ix.Entries {
+		e := &ix.Entries[i]
+		stack = stack[:e.Depth]
+		fn(e, stack)
+		if e.Directive.Block != nil {
+			stack = append(stack, e.Directive)
+		}
+	}
+}
+
 // WalkNamed is WalkContext restricted to directives with one of names; it
 // costs nothing for the directives it skips.
 func (p *Pass) WalkNamed(fn func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive), names ...string) {
@@ -211,10 +226,38 @@ func (p *Pass) Index() *Index {
 	return p.shared.index
 }
 
+// Memo returns the derived result stored under key for this run, calling
+// compute the first time. Rules that need the same expensive result (the
+// sockets of every listen, say) share one computation. key must be
+// comparable; compute must not call Memo with the same key.
+func (p *Pass) Memo(key any, compute func() any) any {
+	sh := p.shared
+	sh.mu.Lock()
+	if v, ok := sh.memo[key]; ok {
+		sh.mu.Unlock()
+		return v
+	}
+	sh.mu.Unlock()
+	v := compute()
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	if prev, ok := sh.memo[key]; ok {
+		return prev
+	}
+	if sh.memo == nil {
+		sh.memo = map[any]any{}
+	}
+	sh.memo[key] = v
+	return v
+}
+
 // shared holds the derived results every Pass of one run reads.
 type shared struct {
 	indexOnce sync.Once
 	index     *Index
+
+	mu   sync.Mutex
+	memo map[any]any
 }
 
 // Options tunes one analysis.

@@ -80,6 +80,9 @@ type Instance struct {
 	// V6Only is false for an IPv6 wildcard with ipv6only=off, which then
 	// also takes the port's IPv4 traffic.
 	V6Only bool
+
+	ip4    uint32 // the IPv4 address as a number, when hasIP4
+	hasIP4 bool
 }
 
 // Addr is one address of a port: every listen on the same socket address.
@@ -101,8 +104,10 @@ type Addr struct {
 	// (a single server and no regex captures).
 	Hash *HashResult
 
-	inst [1]*Instance
-	srv  [1]*parser.Server
+	inst   [1]*Instance
+	srv    [1]*parser.Server
+	ip4    uint32
+	hasIP4 bool
 }
 
 // First returns the first listen directive of the address, nil if it
@@ -139,16 +144,21 @@ type Port struct {
 	index  int              // position in its protocol's ports array
 	addrs  [1]*Addr         // backing of Addrs while it has one address
 	byAddr map[string]*Addr // index of Addrs once it has many
+	byIP4  map[uint32]*Addr // the same for IPv4 addresses
 }
 
-// lookup finds the address with key on the port: a scan while the port
-// has few addresses, a map once it has many.
-func (p *Port) lookup(key string) *Addr {
-	if p.byAddr != nil {
-		return p.byAddr[key]
+// lookup finds the address of in on the port: a scan while the port has
+// few addresses, a map once it has many (keyed by the IPv4 address as a
+// number, which hashes faster than the text, or by the text).
+func (p *Port) lookup(in *Instance) *Addr {
+	switch {
+	case p.byIP4 != nil && in.hasIP4:
+		return p.byIP4[in.ip4]
+	case p.byAddr != nil:
+		return p.byAddr[in.Key]
 	}
 	for _, a := range p.Addrs {
-		if a.Key == key {
+		if a.hasIP4 && in.hasIP4 && a.ip4 == in.ip4 || a.Key == in.Key {
 			return a
 		}
 	}
@@ -159,10 +169,19 @@ func (p *Port) lookup(key string) *Addr {
 func (p *Port) insert(a *Addr) {
 	const scanMax = 8
 	switch {
+	case p.byIP4 != nil:
+		p.byIP4[a.ip4] = a
 	case p.byAddr != nil:
 		p.byAddr[a.Key] = a
-	case len(p.Addrs) >= scanMax:
-		p.byAddr = make(map[string]*Addr, 2*scanMax)
+	case len(p.Addrs) < scanMax:
+	case p.Family == IPv4 && a.hasIP4:
+		p.byIP4 = make(map[uint32]*Addr, 8*scanMax)
+		for _, x := range p.Addrs {
+			p.byIP4[x.ip4] = x
+		}
+		p.byIP4[a.ip4] = a
+	default:
+		p.byAddr = make(map[string]*Addr, 8*scanMax)
 		for _, x := range p.Addrs {
 			p.byAddr[x.Key] = x
 		}
@@ -459,6 +478,10 @@ func (b *builder) instances() {
 					r.Counts.DNSLookups++
 				default:
 					in.Family = IPv4
+					if sp.IP.Is4() {
+						b4 := sp.IP.As4()
+						in.ip4, in.hasIP4 = uint32(b4[0])<<24|uint32(b4[1])<<16|uint32(b4[2])<<8|uint32(b4[3]), true
+					}
 				}
 				in.Key = sp.Key
 				if last != first {
@@ -476,7 +499,7 @@ func (b *builder) instances() {
 	}
 	for _, s := range defaults {
 		r.Counts.DefaultListens++
-		add(Instance{Server: s, Protocol: parser.HTTP, Family: IPv4, Port: port, Key: key, Wildcard: true, V6Only: true})
+		add(Instance{Server: s, Protocol: parser.HTTP, Family: IPv4, Port: port, Key: key, Wildcard: true, V6Only: true, hasIP4: true})
 	}
 	r.Counts.Listens = len(r.Instances)
 }
@@ -536,7 +559,7 @@ func (b *builder) addInstance(in *Instance) {
 		r.Counts.PortCompares += int64(p.index + 1)
 	}
 	if a == nil {
-		a = p.lookup(in.Key)
+		a = p.lookup(in)
 	}
 	if a == nil {
 		if in.Protocol == parser.HTTP {
@@ -545,7 +568,9 @@ func (b *builder) addInstance(in *Instance) {
 			p.AddrCompares += int64(len(p.Addrs))
 		}
 		a = next(&b.addrSlab)
-		*a = Addr{Port: p, Key: in.Key, Wildcard: in.Wildcard, V6Only: true}
+		// Field by field: the slab element is zero, and assigning a
+		// whole Addr literal copies the large struct.
+		a.Port, a.Key, a.Wildcard, a.V6Only, a.ip4, a.hasIP4 = p, in.Key, in.Wildcard, true, in.ip4, in.hasIP4
 		// Most addresses have one listen: keep it inline.
 		a.inst[0], a.srv[0] = in, in.Server
 		a.Instances, a.Servers = a.inst[:0:1], a.srv[:0:1]

@@ -54,7 +54,8 @@ func (p *Profile) IsAssumed(key string) bool { return slices.Contains(p.Assumed,
 
 // ReferenceSource describes the machine DefaultProfile was measured on.
 const ReferenceSource = "nginx 1.22.1 (Debian), Linux 6.18.44, AMD EPYC (2 vCPUs, shared): CPU time of nginx -t, " +
-	"fitted by nginx-lint calibrate on the nine benchmark layouts at 1000, 3000, 6000 and 12000 servers"
+	"fitted by nginx-lint calibrate on the nine benchmark layouts at 1000, 3000, 6000 and 12000 servers; " +
+	"locations, regexes and SSL (one shared RSA-2048 certificate) priced on L3c with 3000 servers"
 
 // defaultCosts were fitted by Fit on `nginx -t` timings of the nine layouts
 // on the reference machine (see ReferenceSource; `nginx-lint calibrate`,
@@ -62,33 +63,33 @@ const ReferenceSource = "nginx 1.22.1 (Debian), Linux 6.18.44, AMD EPYC (2 vCPUs
 // order-of-magnitude guesses. reload-wait is the 100 ms sleep in
 // ngx_master_process_cycle.
 var defaultCosts = map[string]float64{
-	CostBase:          14.4e-3,
+	CostBase:          14.5e-3,
 	CostDirective:     0.3e-6,
 	CostInclude:       20e-6,
-	CostServer:        11.8e-6,
-	CostLocation:      10e-6,
-	CostRegex:         15e-6,
-	CostPortCompare:   2.62e-9,
-	CostAddrCompare:   8.00e-9,
-	CostServerCompare: 2.82e-9,
+	CostServer:        17.1e-6,
+	CostLocation:      19.1e-6,
+	CostRegex:         4.3e-6,
+	CostPortCompare:   3.28e-9,
+	CostAddrCompare:   10.0e-9,
+	CostServerCompare: 3.43e-9,
 	CostSortCompare:   2e-9,
 	CostNameKey:       0.2e-6,
-	CostNameWarning:   1.32e-6,
+	CostNameWarning:   0.16e-6,
 	CostHashProbe:     2e-9,
-	CostSSLServer:     0.5e-3,
+	CostSSLServer:     1.04e-3,
 	CostLogFile:       20e-6,
-	CostSocket:        7.59e-6,
+	CostSocket:        11.9e-6,
 	CostBhashStep:     20e-9,
 	CostReloadMatch:   1e-9,
 	CostReloadWait:    0.1,
-	MemBase:           7.13e6,
-	MemServer:         13.47e3,
-	MemSocket:         1.10e3,
+	MemBase:           7.16e6,
+	MemServer:         13.46e3,
+	MemSocket:         1.09e3,
 	MemLocation:       4e3,
 }
 
-var defaultAssumed = []string{CostDirective, CostInclude, CostLocation, CostRegex, CostSortCompare,
-	CostNameKey, CostHashProbe, CostSSLServer, CostLogFile, CostBhashStep, CostReloadMatch, MemLocation}
+var defaultAssumed = []string{CostDirective, CostInclude, CostSortCompare, CostNameKey, CostHashProbe,
+	CostLogFile, CostBhashStep, CostReloadMatch, MemLocation}
 
 // DefaultProfile returns a copy of the shipped reference profile.
 func DefaultProfile() *Profile {

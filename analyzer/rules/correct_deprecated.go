@@ -61,7 +61,8 @@ func runDeprecated(p *analyzer.Pass) {
 			}
 		}
 	}
-	p.WalkContext(func(d *parser.Directive, ctx directives.Context, _ []*parser.Directive) {
+	p.WalkEntries(func(e *analyzer.Entry, _ []*parser.Directive) {
+		d, ctx := e.Directive, e.Context
 		if dataBlock(ctx) {
 			return
 		}
@@ -71,7 +72,7 @@ func runDeprecated(p *analyzer.Pass) {
 			diag.Detail = "deprecated since nginx 1.15.0 and removed in 1.25.1, which reports it as an unknown directive"
 			return
 		}
-		row := directives.InContext(name, ctx)
+		row := e.Row
 		if row == nil {
 			return
 		}

@@ -58,7 +58,7 @@ var DuplicateDefaultServer = &analyzer.Rule{
 
 func runDuplicateListen(p *analyzer.Pass) {
 	for _, proto := range []parser.Protocol{parser.HTTP, parser.Stream} {
-		for _, f := range serverSockets(p.Model, proto).findings {
+		for _, f := range sharedSockets(p, proto).findings {
 			if !f.defaultServer {
 				reportSocketFinding(p, f)
 			}
@@ -69,7 +69,7 @@ func runDuplicateListen(p *analyzer.Pass) {
 
 func runDuplicateDefaultServer(p *analyzer.Pass) {
 	for _, proto := range []parser.Protocol{parser.HTTP, parser.Stream} {
-		for _, f := range serverSockets(p.Model, proto).findings {
+		for _, f := range sharedSockets(p, proto).findings {
 			if f.defaultServer {
 				reportSocketFinding(p, f)
 			}
@@ -138,6 +138,12 @@ type socketTable struct {
 	sockets  []*listenSocket
 	byKey    map[string]*listenSocket
 	findings []socketFinding
+
+	// Storage for the sockets and their first server and listen: twenty
+	// thousand sockets would otherwise cost sixty thousand allocations.
+	slab       []listenSocket
+	serverSlab []*parser.Server
+	listenSlab []*parser.Directive
 }
 
 // implicitKey is where an http server without listen goes: nginx adds
@@ -150,8 +156,22 @@ const implicitKey = "0.0.0.0:80"
 // every listen of every server of proto in configuration order,
 // collecting what nginx rejects or warns about. Listens whose arguments
 // do not parse are skipped: another rule reports them.
+type socketsKey parser.Protocol
+
+// sharedSockets is serverSockets computed once per run: three rules read it.
+func sharedSockets(p *analyzer.Pass, proto parser.Protocol) *socketTable {
+	return p.Memo(socketsKey(proto), func() any { return serverSockets(p.Model, proto) }).(*socketTable)
+}
+
 func serverSockets(m *parser.Model, proto parser.Protocol) *socketTable {
-	t := &socketTable{byKey: map[string]*listenSocket{}}
+	// n bounds the sockets (one per listen, or per listen-less server), so
+	// the slabs below never grow and pointers into them stay valid.
+	n := 0
+	for _, s := range m.Servers {
+		n += max(1, len(s.Listens))
+	}
+	t := &socketTable{byKey: make(map[string]*listenSocket, n),
+		slab: make([]listenSocket, 0, n), serverSlab: make([]*parser.Server, 0, n), listenSlab: make([]*parser.Directive, 0, n)}
 	for _, s := range m.Servers {
 		if s.Protocol != proto || !inProtocolBlock(s) {
 			continue
@@ -202,7 +222,12 @@ func (t *socketTable) add(s *parser.Server, d *parser.Directive, key string, l *
 	sock := t.byKey[key]
 	if sock == nil {
 		// ngx_http_add_address: a new socket takes this listen's options.
-		sock = &listenSocket{addr: addr, servers: []*parser.Server{s}, listens: []*parser.Directive{d}, protoOr: protocols}
+		i := len(t.slab)
+		t.serverSlab = append(t.serverSlab, s)
+		t.listenSlab = append(t.listenSlab, d)
+		t.slab = append(t.slab, listenSocket{addr: addr, servers: t.serverSlab[i : i+1 : i+1],
+			listens: t.listenSlab[i : i+1 : i+1], protoOr: protocols})
+		sock = &t.slab[i]
 		if set {
 			sock.optsBy = d
 		}

@@ -44,7 +44,7 @@ func runConflictingServerName(p *analyzer.Pass) {
 	reported := map[nameClaim]bool{}
 	var sockets []*listenSocket
 	for _, proto := range []parser.Protocol{parser.HTTP, parser.Stream} {
-		sockets = append(sockets, serverSockets(p.Model, proto).sockets...)
+		sockets = append(sockets, sharedSockets(p, proto).sockets...)
 	}
 	for _, sock := range sockets {
 		// ngx_http_optimize_servers (and its stream twin) builds the name

@@ -34,12 +34,16 @@ func runUnknownDirective(p *analyzer.Pass) {
 	// "version" is that build's nginx version: directives newer than it
 	// are unknown to it.
 	version, _ := p.Options["version"].(string)
-	p.WalkContext(func(d *parser.Directive, ctx directives.Context, _ []*parser.Directive) {
-		name := d.Name.Value
-		if dataBlock(ctx) || custom[name] {
+	p.WalkEntries(func(e *analyzer.Entry, _ []*parser.Directive) {
+		d, name := e.Directive, e.Directive.Name.Value
+		if dataBlock(e.Context) || custom[name] {
 			return
 		}
-		if rows := directives.Lookup(name); len(rows) > 0 {
+		if e.Known {
+			if modules == nil && version == "" {
+				return
+			}
+			rows := directives.Lookup(name)
 			switch {
 			case modules != nil && !inBuild(rows, modules):
 				diag := p.ReportDirective(d, "unknown directive %q: this nginx build lacks its module", name)
@@ -77,11 +81,12 @@ var DirectiveNotAllowed = &analyzer.Rule{
 }
 
 func runDirectiveNotAllowed(p *analyzer.Pass) {
-	p.WalkContext(func(d *parser.Directive, ctx directives.Context, _ []*parser.Directive) {
-		rows := directives.Lookup(d.Name.Value)
-		if dataBlock(ctx) || len(rows) == 0 || directives.InContext(d.Name.Value, ctx) != nil {
+	p.WalkEntries(func(e *analyzer.Entry, _ []*parser.Directive) {
+		d, ctx := e.Directive, e.Context
+		if dataBlock(ctx) || !e.Known || e.Row != nil {
 			return
 		}
+		rows := directives.Lookup(d.Name.Value)
 		var where directives.Context
 		for _, r := range rows {
 			where |= r.Contexts
@@ -104,12 +109,9 @@ var InvalidArguments = &analyzer.Rule{
 }
 
 func runInvalidArguments(p *analyzer.Pass) {
-	p.WalkContext(func(d *parser.Directive, ctx directives.Context, _ []*parser.Directive) {
-		if dataBlock(ctx) || d.RawBlock || d.Unterminated {
-			return
-		}
-		row := directives.InContext(d.Name.Value, ctx)
-		if row == nil || !row.ArgsKnown {
+	p.WalkEntries(func(e *analyzer.Entry, _ []*parser.Directive) {
+		d, row := e.Directive, e.Row
+		if dataBlock(e.Context) || d.RawBlock || d.Unterminated || row == nil || !row.ArgsKnown {
 			return
 		}
 		if !row.Args.Accepts(len(d.Args)) {
