@@ -1,8 +1,9 @@
 // Package costmodel estimates what a configuration costs nginx at startup,
 // at `nginx -t` and at reload, from the parsed configuration alone: no
 // I/O, no nginx. It is a derived result: Compute builds it once from a
-// parser.Model, and rules, the command line and the language server read
-// the same value (For memoizes it per analysis).
+// parser.Model; the rules share one per analysis through
+// analyzer.Pass.Memo, and For memoizes it for other holders of a model
+// (the cost command, the language server).
 //
 // The model follows nginx 1.22's code paths; every term names the function
 // it stands for:

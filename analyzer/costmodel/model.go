@@ -108,6 +108,7 @@ type Addr struct {
 	srv    [1]*parser.Server
 	ip4    uint32
 	hasIP4 bool
+	pos    int // index in Port.Addrs, the order nginx scans
 }
 
 // First returns the first listen directive of the address, nil if it
@@ -437,6 +438,9 @@ func (b *builder) instances() {
 	}
 	slab := make([]Instance, 0, n)
 	r.Instances = make([]*Instance, 0, n)
+	// One allocation, not a chain of doublings, for configs with a port
+	// per server.
+	r.Ports = make([]*Port, 0, min(n, 1<<16))
 	add := func(in Instance) {
 		slab = append(slab, in)
 		p := &slab[len(slab)-1]
@@ -571,6 +575,7 @@ func (b *builder) addInstance(in *Instance) {
 		// Field by field: the slab element is zero, and assigning a
 		// whole Addr literal copies the large struct.
 		a.Port, a.Key, a.Wildcard, a.V6Only, a.ip4, a.hasIP4 = p, in.Key, in.Wildcard, true, in.ip4, in.hasIP4
+		a.pos = len(p.Addrs)
 		// Most addresses have one listen: keep it inline.
 		a.inst[0], a.srv[0] = in, in.Server
 		a.Instances, a.Servers = a.inst[:0:1], a.srv[:0:1]
@@ -580,7 +585,7 @@ func (b *builder) addInstance(in *Instance) {
 			p.Wildcard = a
 		}
 	} else if in.Protocol == parser.HTTP {
-		p.AddrCompares += int64(index(p.Addrs, a) + 1)
+		p.AddrCompares += int64(a.pos + 1)
 		// ngx_http_add_server looks for the server among those already
 		// on the address.
 		p.ServerCompares += int64(len(a.Servers))
@@ -599,26 +604,16 @@ func (b *builder) addInstance(in *Instance) {
 	}
 }
 
-// index finds a in as, scanning from the end: the address just used is
-// the likeliest, and the count charged is nginx's, not this search's.
-func index(as []*Addr, a *Addr) int {
-	if len(as) > 0 && as[len(as)-1] == a {
-		return len(as) - 1
-	}
-	for i, x := range as {
-		if x == a {
-			return i
-		}
-	}
-	return -1
-}
-
 // sockets sorts each port's addresses the way ngx_sort does with
 // ngx_http_cmp_conf_addrs and decides which get a socket
 // (ngx_http_init_listening), then counts sockets at -t and at start.
 func (b *builder) sockets() {
 	r := b.r
-	var all []*Addr
+	nAddrs := 0
+	for _, p := range r.Ports {
+		nAddrs += len(p.Addrs)
+	}
+	all := make([]*Addr, 0, nAddrs)
 	for _, p := range r.Ports {
 		r.Counts.Ports++
 		r.Counts.Addrs += len(p.Addrs)
@@ -762,6 +757,12 @@ func (b *builder) conflicts(all []*Addr) {
 				continue
 			}
 			seen[sk] = a
+		}
+		if p.UDP {
+			// Datagram sockets are never listen()ed, and with
+			// SO_REUSEADDR on both the kernel lets a specific address
+			// bind next to the wildcard.
+			continue
 		}
 		var w *Addr
 		switch {

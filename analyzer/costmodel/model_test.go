@@ -357,3 +357,37 @@ func TestFit(t *testing.T) {
 		t.Errorf("errors %v %v %v", med, worst, rank)
 	}
 }
+
+func TestForMemoizes(t *testing.T) {
+	m := model(t, "events {}\nhttp { server { } }\n")
+	a, b := costmodel.For(m, costmodel.Options{}), costmodel.For(m, costmodel.Options{})
+	if a != b {
+		t.Error("same model and options computed twice")
+	}
+	if c := costmodel.For(m, costmodel.Options{NonRoot: true}); c == a || c.Instances[0].Port != 8000 {
+		t.Error("other options share the result")
+	}
+}
+
+func TestRevisitedAddresses(t *testing.T) {
+	src := "events {}\nhttp {\n" +
+		" server { listen 127.0.0.1:80; }\n server { listen 127.0.0.2:80; }\n" +
+		" server { listen 127.0.0.1:80; }\n server { listen 127.0.0.2:80; }\n}\n"
+	c := compute(t, src, costmodel.Options{}).Counts
+	// Address scan: new after 0, new after 1, found first (1), found
+	// second (2). Server scan: one server already on each address.
+	if c.AddrCompares != 4 || c.ServerCompares != 2 || c.PortCompares != 3 {
+		t.Errorf("addr %d server %d port %d", c.AddrCompares, c.ServerCompares, c.PortCompares)
+	}
+}
+
+func TestUDPNoConflict(t *testing.T) {
+	r := compute(t, "events {}\nstream {\n server { listen 5353 udp; proxy_pass 127.0.0.1:1; }\n server { listen 127.0.0.1:5353 udp bind; proxy_pass 127.0.0.1:1; }\n}\n", costmodel.Options{})
+	if len(r.Conflicts) != 0 || r.Counts.SocketsTest != 2 {
+		t.Errorf("conflicts %+v sockets %d", r.Conflicts, r.Counts.SocketsTest)
+	}
+	r = compute(t, "events {}\nstream {\n server { listen 5353; proxy_pass 127.0.0.1:1; }\n server { listen 127.0.0.1:5353 bind; proxy_pass 127.0.0.1:1; }\n}\n", costmodel.Options{})
+	if len(r.Conflicts) != 1 {
+		t.Errorf("tcp stream conflicts %+v", r.Conflicts)
+	}
+}

@@ -12,7 +12,7 @@ import (
 )
 
 // The startup-cost rules (category 4) all read one costmodel.Result per
-// analysis, shared through costmodel.For. The options that change the
+// analysis, shared through Pass.Memo. The options that change the
 // model itself (nonroot, nofile, cpus, kernel) are read from each rule's
 // options, so a settings file that sets them for all cost rules alike
 // still computes the model once.
@@ -34,7 +34,15 @@ func costOptions(p *analyzer.Pass) costmodel.Options {
 	return o
 }
 
-func costModel(p *analyzer.Pass) *costmodel.Result { return costmodel.For(p.Model, costOptions(p)) }
+// costKey is the Pass.Memo key of the cost model with some options.
+type costKey struct{ opts costmodel.Options }
+
+// costModel returns the cost model of the analysed configuration, computed
+// once per run and options for all cost rules.
+func costModel(p *analyzer.Pass) *costmodel.Result {
+	o := costOptions(p)
+	return p.Memo(costKey{o}, func() any { return costmodel.Compute(p.Model, o) }).(*costmodel.Result)
+}
 
 // intOption accepts the integer shapes a settings file or the command
 // line produce.
