@@ -68,7 +68,11 @@ func (rc *rowCache) lookup(ctx directives.Context, name string) (*directives.Dir
 
 // NewIndex flattens c.
 func NewIndex(c *parser.Config) *Index {
-	ix := &Index{}
+	n := 0
+	for _, f := range c.Files {
+		n += f.DirectiveCount
+	}
+	ix := &Index{Entries: make([]Entry, 0, n)}
 	root, _ := ContextOf(c.Context)
 	ctxs := []directives.Context{root}
 	parents := []int32{-1}

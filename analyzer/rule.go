@@ -3,9 +3,11 @@ package analyzer
 import (
 	"fmt"
 	"regexp"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/parser"
@@ -228,27 +230,28 @@ func (p *Pass) Index() *Index {
 
 // Memo returns the derived result stored under key for this run, calling
 // compute the first time. Rules that need the same expensive result (the
-// sockets of every listen, say) share one computation. key must be
-// comparable; compute must not call Memo with the same key.
+// sockets of every listen, say) share one computation, even when they run
+// at the same time. key must be comparable; compute must not call Memo
+// with the same key.
 func (p *Pass) Memo(key any, compute func() any) any {
 	sh := p.shared
 	sh.mu.Lock()
-	if v, ok := sh.memo[key]; ok {
-		sh.mu.Unlock()
-		return v
+	e, ok := sh.memo[key]
+	if !ok {
+		if sh.memo == nil {
+			sh.memo = map[any]*memoEntry{}
+		}
+		e = &memoEntry{}
+		sh.memo[key] = e
 	}
 	sh.mu.Unlock()
-	v := compute()
-	sh.mu.Lock()
-	defer sh.mu.Unlock()
-	if prev, ok := sh.memo[key]; ok {
-		return prev
-	}
-	if sh.memo == nil {
-		sh.memo = map[any]any{}
-	}
-	sh.memo[key] = v
-	return v
+	e.once.Do(func() { e.v = compute() })
+	return e.v
+}
+
+type memoEntry struct {
+	once sync.Once
+	v    any
 }
 
 // shared holds the derived results every Pass of one run reads.
@@ -257,7 +260,7 @@ type shared struct {
 	index     *Index
 
 	mu   sync.Mutex
-	memo map[any]any
+	memo map[any]*memoEntry
 }
 
 // Options tunes one analysis.
@@ -295,22 +298,45 @@ func Run(c *parser.Config, reg *Registry, opts Options) []*parser.Diagnostic {
 	}
 	model := parser.BuildModel(c)
 	sh := &shared{}
-	var found []*parser.Diagnostic
+	var rules []*Rule
 	for _, r := range reg.Rules() {
-		if opts.Disabled[r.Name] {
-			continue
+		if !opts.Disabled[r.Name] {
+			rules = append(rules, r)
 		}
-		sev, override := opts.Severity[r.Name]
-		p := &Pass{Rule: r, Config: c, Model: model, Options: opts.RuleOptions[r.Name], ReadFile: opts.ReadFile, shared: sh,
-			report: func(d *parser.Diagnostic) {
-				if override {
-					d.Severity = sev
-				}
-				found = append(found, d)
-			}}
-		runSafely(p)
 	}
-	out = append(out, found...)
+	// Rules only read the tree and the shared results (built once under
+	// sync.Once or Memo's lock), so they run in parallel; each keeps its
+	// findings apart, and they are merged in registry order, so the output
+	// does not depend on scheduling.
+	found := make([][]*parser.Diagnostic, len(rules))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := min(runtime.GOMAXPROCS(0), len(rules)); w > 0; w-- {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(rules) {
+					return
+				}
+				r := rules[i]
+				sev, override := opts.Severity[r.Name]
+				p := &Pass{Rule: r, Config: c, Model: model, Options: opts.RuleOptions[r.Name], ReadFile: opts.ReadFile, shared: sh,
+					report: func(d *parser.Diagnostic) {
+						if override {
+							d.Severity = sev
+						}
+						found[i] = append(found[i], d)
+					}}
+				runSafely(p)
+			}
+		}()
+	}
+	wg.Wait()
+	for _, f := range found {
+		out = append(out, f...)
+	}
 	sortByPosition(out)
 	return out
 }

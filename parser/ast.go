@@ -18,6 +18,9 @@ type File struct {
 	Diagnostics []*Diagnostic
 	// FromDump names the "nginx -T" dump this file was cut from, if any.
 	FromDump string
+	// DirectiveCount is the number of directives in the file, at every
+	// depth, so consumers can size their indexes once.
+	DirectiveCount int
 
 	lines lineIndex
 }

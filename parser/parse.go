@@ -68,6 +68,7 @@ func ParseString(path, src string, opts *Options) *File {
 	dirs, comments, _ := b.block(nil, 0, ctx, freeForm)
 	f.Directives = dirs
 	f.Comments = comments
+	f.DirectiveCount = b.count
 	f.lines = lx.lines
 	f.Diagnostics = append(lx.errs, b.errs...)
 	sortDiagnostics(f.Diagnostics)
@@ -96,6 +97,8 @@ type builder struct {
 	kindCache [128]kindEntry
 	// seenComments counts the lexer's comments already given to a block.
 	seenComments int
+	// count is the number of directives built.
+	count int
 }
 
 type kindEntry struct {
@@ -277,6 +280,7 @@ func (b *builder) newDirective(parent *Directive, words []Word) *Directive {
 		b.dirSlab = make([]Directive, 0, 256)
 	}
 	b.dirSlab = b.dirSlab[:len(b.dirSlab)+1]
+	b.count++
 	d := &b.dirSlab[len(b.dirSlab)-1]
 	*d = Directive{
 		Name:      words[0],
