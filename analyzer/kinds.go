@@ -109,6 +109,14 @@ func ContextAncestors(name string) ([]string, bool) {
 	return nil, false
 }
 
+// LoadInferred loads src like Loader.LoadSource, in the context inferred
+// from its top-level directives (see InferContext). A main configuration is
+// parsed once; only a fragment is parsed a second time, in its context.
+func LoadInferred(l *parser.Loader, path string, src []byte) *parser.Config {
+	_, ancestors := InferContext(l.Parse(path, src, nil))
+	return l.LoadSource(path, src, ancestors)
+}
+
 // InferContext guesses where a file is meant to be included from its
 // top-level directives: the first context (main, http, server, location,
 // ...) that allows all of them, or failing that the one that allows most.

@@ -167,7 +167,6 @@ func (s *Server) didClose(ctx *glsp.Context, p *protocol.DidCloseTextDocumentPar
 // top-level directives suggest.
 func (s *Server) lint(d *document) {
 	src := []byte(d.text)
-	_, ancestors := analyzer.InferContext(parser.ParseFile(d.path, src, nil))
 	opts := analyzer.Options{ReadFile: s.overlay.ReadFile}
 	s.loader.Prefix = ""
 	if cfg := s.settings(filepath.Dir(d.path)); cfg != nil {
@@ -178,7 +177,7 @@ func (s *Server) lint(d *document) {
 		}
 		s.loader.Prefix = cfg.Prefix
 	}
-	c := s.loader.LoadSource(d.path, src, ancestors)
+	c := analyzer.LoadInferred(s.loader, d.path, src)
 	d.config, d.file = c, c.Main
 	d.diags = d.diags[:0]
 	for _, diag := range lint.Run(c, s.reg, opts) {

@@ -197,6 +197,14 @@ func (l *Loader) fs() FileSystem {
 	return l.FS
 }
 
+// Parse returns the tree of one file parsed inside the blocks named by
+// context, from the loader's cache when path, text and context are
+// unchanged. A Load of the same text and context reuses it, so inspecting a
+// file before loading it costs nothing extra.
+func (l *Loader) Parse(path string, src []byte, context []string) *File {
+	return l.parseCached(path, src, context)
+}
+
 // parseCached returns the cached tree for path when its text and context
 // are unchanged, else parses it.
 func (l *Loader) parseCached(path string, src []byte, context []string) *File {

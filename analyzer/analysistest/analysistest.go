@@ -129,8 +129,7 @@ func Lint(t testing.TB, path string, rules ...*analyzer.Rule) []*parser.Diagnost
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, ancestors := analyzer.InferContext(parser.ParseFile(path, src, nil))
-	c := (&parser.Loader{Kinds: analyzer.Kinds}).LoadSource(path, src, ancestors)
+	c := analyzer.LoadInferred(&parser.Loader{Kinds: analyzer.Kinds}, path, src)
 	reg, err := analyzer.NewRegistry(rules...)
 	if err != nil {
 		t.Fatal(err)

@@ -177,14 +177,10 @@ func (f loadFlags) loadWith(e *env, path string, l *parser.Loader) (*parser.Conf
 	if files, ok := parser.SplitDump(src); ok {
 		return l.LoadDump(name, files), nil
 	}
-	var ancestors []string
-	switch f.Context {
-	case "":
-		probe := parser.ParseFile(name, src, nil)
-		_, ancestors = analyzer.InferContext(probe)
-	default:
-		ancestors, _ = analyzer.ContextAncestors(f.Context)
+	if f.Context == "" {
+		return analyzer.LoadInferred(l, name, src), nil
 	}
+	ancestors, _ := analyzer.ContextAncestors(f.Context)
 	return l.LoadSource(name, src, ancestors), nil
 }
 
