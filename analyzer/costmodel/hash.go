@@ -481,14 +481,12 @@ func itoa(n int) string {
 // simulation computes anyway: open addressing on that value avoids hashing
 // every name a second time, as a map[string] would.
 type nameSet struct {
-	slots []nameSlot
-	n     int
-}
-
-type nameSlot struct {
-	hash uint64
-	name string
-	used bool
+	// slots hold 1 + the index of a name in names, 0 when empty: no
+	// pointers, so a set of 20,000 names costs the collector nothing to
+	// scan.
+	slots  []int32
+	names  []string
+	hashes []uint64
 }
 
 func newNameSet(hint int) *nameSet {
@@ -496,35 +494,45 @@ func newNameSet(hint int) *nameSet {
 	for size < 2*hint {
 		size <<= 1
 	}
-	return &nameSet{slots: make([]nameSlot, size)}
+	return &nameSet{slots: make([]int32, size), names: make([]string, 0, hint), hashes: make([]uint64, 0, hint)}
 }
 
 // add inserts name (whose ngxHash is h) and reports whether it was new.
 func (s *nameSet) add(name string, h uint64) bool {
-	if 2*(s.n+1) > len(s.slots) {
-		old := s.slots
-		s.slots = make([]nameSlot, 2*len(old))
-		s.n = 0
-		for _, e := range old {
-			if e.used {
-				s.add(e.name, e.hash)
-			}
+	if 2*(len(s.names)+1) > len(s.slots) {
+		s.slots = make([]int32, 2*len(s.slots))
+		for i := range s.names {
+			s.place(int32(i))
 		}
 	}
 	mask := uint64(len(s.slots) - 1)
-	// Mix the bits: ngx_hash_key of similar names differs mostly in the
-	// low bits, which is fine, but its high bits carry the prefix.
-	i := (h * 0x9E3779B97F4A7C15) >> 32 & mask
-	for {
-		e := &s.slots[i]
-		if !e.used {
-			*e = nameSlot{hash: h, name: name, used: true}
-			s.n++
+	for i := s.start(h, mask); ; i = (i + 1) & mask {
+		j := s.slots[i]
+		if j == 0 {
+			s.names = append(s.names, name)
+			s.hashes = append(s.hashes, h)
+			s.slots[i] = int32(len(s.names))
 			return true
 		}
-		if e.hash == h && e.name == name {
+		if s.hashes[j-1] == h && s.names[j-1] == name {
 			return false
 		}
-		i = (i + 1) & mask
 	}
+}
+
+// place puts the name with index i into an empty slot (when growing).
+func (s *nameSet) place(i int32) {
+	mask := uint64(len(s.slots) - 1)
+	for k := s.start(s.hashes[i], mask); ; k = (k + 1) & mask {
+		if s.slots[k] == 0 {
+			s.slots[k] = i + 1
+			return
+		}
+	}
+}
+
+// start mixes the bits: ngx_hash_key of similar names differs mostly in
+// the low bits, which is fine, but its high bits carry the prefix.
+func (s *nameSet) start(h, mask uint64) uint64 {
+	return (h * 0x9E3779B97F4A7C15) >> 32 & mask
 }

@@ -190,6 +190,28 @@ func (p *Port) insert(a *Addr) {
 	}
 }
 
+// portTable finds a group's port by number in two steps, allocating a
+// page of 256 entries only where ports are used: a flat 65,536-entry table
+// would cost half a megabyte of pointers, zeroed and scanned on every run,
+// for a config with one port.
+type portTable [256]*[256]*Port
+
+func (t *portTable) get(n uint16) *Port {
+	if page := t[n>>8]; page != nil {
+		return page[n&255]
+	}
+	return nil
+}
+
+func (t *portTable) set(n uint16, p *Port) {
+	page := t[n>>8]
+	if page == nil {
+		page = new([256]*Port)
+		t[n>>8] = page
+	}
+	page[n&255] = p
+}
+
 // next hands out the next element of a chunked slab: pointers stay valid,
 // and a config of 20,000 addresses costs a hundred allocations, not
 // 20,000, while a small one does not pay for a big slab.
@@ -310,7 +332,7 @@ func Compute(m *parser.Model, opts Options) *Result {
 	if r.Profile == nil {
 		r.Profile = DefaultProfile()
 	}
-	b := builder{r: r, m: m, ports: map[portGroup]*[65536]*Port{}}
+	b := builder{r: r, m: m, ports: map[portGroup]*portTable{}}
 	other := newOtherState(r, m)
 	b.settings(other)
 	b.instances()
@@ -332,10 +354,10 @@ type portGroup struct {
 type builder struct {
 	r *Result
 	m *parser.Model
-	// ports indexes each group's ports by number: a table of 65,536
-	// pointers is cheaper than a map for 20,000 ports, and costs one
-	// allocation for a config with a few.
-	ports map[portGroup]*[65536]*Port
+	// ports indexes each group's ports by number: a two-level table is
+	// cheaper than a map for 20,000 ports and small for a config with a
+	// few.
+	ports map[portGroup]*portTable
 	// Ports and addresses come from slabs: a config of 20,000 addresses
 	// should not cost 20,000 allocations.
 	portSlab   []Port
@@ -529,7 +551,7 @@ func (b *builder) addInstance(in *Instance) {
 	g := portGroup{in.Protocol, in.Family, in.UDP}
 	tab := b.ports[g]
 	if tab == nil {
-		tab = new([65536]*Port)
+		tab = new(portTable)
 		b.ports[g] = tab
 	}
 	pn := uint16(in.Port)
@@ -547,7 +569,7 @@ func (b *builder) addInstance(in *Instance) {
 		a = b.last
 		p = a.Port
 	} else {
-		p = tab[pn]
+		p = tab.get(pn)
 	}
 	if p == nil {
 		// The scan of ngx_http_add_listen looked at every port and found
@@ -556,7 +578,7 @@ func (b *builder) addInstance(in *Instance) {
 		p = next(&b.portSlab)
 		*p = Port{Protocol: in.Protocol, Family: in.Family, Port: in.Port, UDP: in.UDP, index: b.protoPorts[in.Protocol]}
 		p.Addrs = p.addrs[:0:1]
-		tab[pn] = p
+		tab.set(pn, p)
 		b.protoPorts[in.Protocol]++
 		r.Ports = append(r.Ports, p)
 	} else {
