@@ -46,6 +46,26 @@ type rowCache struct {
 		row   *directives.Directive
 		known bool
 	}
+	children [64]struct {
+		ctx, inner directives.Context
+		name       string
+	}
+}
+
+// child is directives.ChildContext (0 when the body is not described),
+// memoized.
+func (rc *rowCache) child(ctx directives.Context, name string) directives.Context {
+	h := uint(ctx)*31 + uint(len(name))*7
+	if len(name) > 0 {
+		h += uint(name[0])
+	}
+	e := &rc.children[h&63]
+	if e.name == name && e.ctx == ctx && name != "" {
+		return e.inner
+	}
+	inner, _ := directives.ChildContext(name, ctx)
+	e.ctx, e.name, e.inner = ctx, name, inner
+	return inner
 }
 
 func (rc *rowCache) lookup(ctx directives.Context, name string) (*directives.Directive, bool) {
@@ -85,7 +105,7 @@ func NewIndex(c *parser.Config) *Index {
 		if d.Block != nil {
 			var inner directives.Context
 			if ctx := ctxs[depth]; ctx != 0 {
-				inner, _ = directives.ChildContext(d.Name.Value, ctx)
+				inner = rc.child(ctx, d.Name.Value)
 			}
 			ctxs = append(ctxs, inner)
 			parents = append(parents, int32(len(ix.Entries)-1))

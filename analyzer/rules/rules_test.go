@@ -170,3 +170,13 @@ func TestUnknownDirectiveForBuild(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// TestEmptyNames: a quoted empty directive name, with or without a block,
+// must not crash any rule.
+func TestEmptyNames(t *testing.T) {
+	for _, d := range lintText(t, "events {}\nhttp {\n    \"\" {\n        \"\" x;\n    }\n    server { \"\" { } }\n}\n") {
+		if d.Name == "internal-error" {
+			t.Errorf("crash: %v", d)
+		}
+	}
+}
