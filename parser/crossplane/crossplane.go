@@ -119,21 +119,10 @@ func isAfterQuote(d *parser.Diagnostic) bool {
 }
 
 // cutsStatement reports whether d is nginx's `unexpected "}"` for a "}" that
-// cut a statement short; crossplane reports that statement as not
-// terminated instead.
+// cut a statement short (the parser explains those in the detail);
+// crossplane reports that statement as not terminated instead.
 func cutsStatement(d *parser.Diagnostic) bool {
-	if d.Message != `unexpected "}"` || d.File == nil {
-		return false
-	}
-	before := strings.TrimRight(d.File.Src[:d.Range.Start], " \t\r\n")
-	if before == "" {
-		return false
-	}
-	switch before[len(before)-1] {
-	case ';', '{', '}':
-		return false
-	}
-	return true
+	return d.Message == `unexpected "}"` && strings.HasPrefix(d.Detail, "directive ")
 }
 
 type builder struct {
