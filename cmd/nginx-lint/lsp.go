@@ -1,11 +1,25 @@
 package main
 
 import (
+	"runtime/debug"
+
 	"github.com/nginx-lint/nginx-lint/lsp"
 )
 
-// version is set by the release build (-ldflags "-X main.version=...").
-var version = "dev"
+// version is set by a release build (-ldflags "-X main.version=...");
+// otherwise buildVersion reads the module version go install recorded.
+var version = ""
+
+// buildVersion returns the version to report.
+func buildVersion() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}
 
 type lspCmd struct {
 	// Stdio is accepted because editor clients pass it; stdio is the only
@@ -15,7 +29,7 @@ type lspCmd struct {
 
 func (lspCmd) run(*env) (int, error) {
 	s := lsp.New()
-	s.Version = version
+	s.Version = buildVersion()
 	if err := s.RunStdio(); err != nil {
 		return exitError, err
 	}

@@ -37,14 +37,15 @@ type env struct {
 }
 
 type cli struct {
-	Lint      lintCmd      `cmd:"" default:"withargs" help:"Lint configuration files (the default command)."`
-	Parse     parseCmd     `cmd:"" help:"Print the parse tree of a configuration."`
-	Rules     rulesCmd     `cmd:"" help:"List the rules."`
-	Explain   explainCmd   `cmd:"" help:"Print a rule's documentation."`
-	BuildInfo buildInfoCmd `cmd:"" name:"build-info" help:"Audit an nginx build from its \"nginx -V\" output."`
-	LSP       lspCmd       `cmd:"" name:"lsp" help:"Run the language server (for editors) on standard input and output."`
-	Cost      costCmd      `cmd:"" help:"Estimate nginx's startup and reload cost of a configuration."`
-	Calibrate calibrateCmd `cmd:"" help:"Time the local nginx on generated layouts and write a cost profile."`
+	Version   kong.VersionFlag `help:"Print the version and exit."`
+	Lint      lintCmd          `cmd:"" default:"withargs" help:"Lint configuration files (the default command)."`
+	Parse     parseCmd         `cmd:"" help:"Print the parse tree of a configuration."`
+	Rules     rulesCmd         `cmd:"" help:"List the rules."`
+	Explain   explainCmd       `cmd:"" help:"Print a rule's documentation."`
+	BuildInfo buildInfoCmd     `cmd:"" name:"build-info" help:"Audit an nginx build from its \"nginx -V\" output."`
+	LSP       lspCmd           `cmd:"" name:"lsp" help:"Run the language server (for editors) on standard input and output."`
+	Cost      costCmd          `cmd:"" help:"Estimate nginx's startup and reload cost of a configuration."`
+	Calibrate calibrateCmd     `cmd:"" help:"Time the local nginx on generated layouts and write a cost profile."`
 }
 
 type loadFlags struct {
@@ -96,7 +97,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		kong.Description("Lint nginx configurations: syntax exactly as nginx reads it, includes, and more."),
 		kong.Writers(stdout, stderr),
 		kong.Exit(func(code int) { exited = code }),
-		kong.Vars{"default_config": defaultConfig},
+		kong.Vars{"default_config": defaultConfig, "version": "nginx-lint " + buildVersion()},
 		kong.UsageOnError(),
 	)
 	if err != nil {

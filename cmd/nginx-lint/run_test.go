@@ -189,3 +189,10 @@ func TestNginxBuild(t *testing.T) {
 		t.Errorf("without a build, exit %d", code)
 	}
 }
+
+func TestVersionFlag(t *testing.T) {
+	code, out, _ := runCLI(t, "", "--version")
+	if code != exitClean || !strings.HasPrefix(out, "nginx-lint ") {
+		t.Errorf("exit %d, output %q", code, out)
+	}
+}
