@@ -185,13 +185,16 @@ func human(v float64) string {
 	return fmt.Sprintf("%.0f", v)
 }
 
-// Seconds formats a duration in seconds as "1.15 s", "23 ms" or "40 µs".
+// Seconds formats a duration in seconds as "1.15 s", "23 ms", "40 µs" or
+// "3.3 ns".
 func Seconds(s float64) string {
 	switch {
 	case s >= 1:
 		return fmt.Sprintf("%.2f s", s)
 	case s >= 1e-3:
 		return fmt.Sprintf("%.3g ms", s*1e3)
+	case s >= 1e-6 || s == 0:
+		return fmt.Sprintf("%.3g µs", s*1e6)
 	}
-	return fmt.Sprintf("%.3g µs", s*1e6)
+	return fmt.Sprintf("%.3g ns", s*1e9)
 }
