@@ -140,8 +140,6 @@ func (reg *Registry) Lookup(key string) *Rule {
 type Pass struct {
 	Rule   *Rule
 	Config *parser.Config
-	// Model is built once per configuration and shared by every rule.
-	Model *parser.Model
 	// Options are the rule's options from the configuration file.
 	Options map[string]any
 	// ReadFile reads a file the way the loader did (so the language
@@ -222,6 +220,13 @@ func (p *Pass) WalkNamed(fn func(d *parser.Directive, ctx directives.Context, st
 	}
 }
 
+// Model returns the typed view of the configuration, built once per run
+// (by the first rule that asks) and shared by every rule.
+func (p *Pass) Model() *parser.Model {
+	p.shared.modelOnce.Do(func() { p.shared.model = parser.BuildModel(p.Config) })
+	return p.shared.model
+}
+
 // Index returns the flattened configuration, computed once per run.
 func (p *Pass) Index() *Index {
 	p.shared.indexOnce.Do(func() { p.shared.index = NewIndex(p.Config) })
@@ -258,6 +263,8 @@ type memoEntry struct {
 type shared struct {
 	indexOnce sync.Once
 	index     *Index
+	modelOnce sync.Once
+	model     *parser.Model
 
 	mu   sync.Mutex
 	memo map[any]*memoEntry
@@ -296,7 +303,6 @@ func Run(c *parser.Config, reg *Registry, opts Options) []*parser.Diagnostic {
 	if reg == nil {
 		return out
 	}
-	model := parser.BuildModel(c)
 	sh := &shared{}
 	var rules []*Rule
 	for _, r := range reg.Rules() {
@@ -322,7 +328,7 @@ func Run(c *parser.Config, reg *Registry, opts Options) []*parser.Diagnostic {
 				}
 				r := rules[i]
 				sev, override := opts.Severity[r.Name]
-				p := &Pass{Rule: r, Config: c, Model: model, Options: opts.RuleOptions[r.Name], ReadFile: opts.ReadFile, shared: sh,
+				p := &Pass{Rule: r, Config: c, Options: opts.RuleOptions[r.Name], ReadFile: opts.ReadFile, shared: sh,
 					report: func(d *parser.Diagnostic) {
 						if override {
 							d.Severity = sev

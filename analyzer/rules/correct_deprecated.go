@@ -43,7 +43,7 @@ var obsoleteReplacements = map[string]string{
 }
 
 func runDeprecated(p *analyzer.Pass) {
-	for _, s := range p.Model.Servers {
+	for _, s := range p.Model().Servers {
 		if s.Protocol != parser.HTTP {
 			continue
 		}

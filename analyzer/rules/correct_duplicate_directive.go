@@ -143,7 +143,7 @@ func runDuplicateDirective(p *analyzer.Pass) {
 		diag.Detail = "nginx accepts it once per block and refuses to start; keep one"
 		diag.Related = []parser.Related{{File: first.File, Range: first.Name.Range, Message: "first given here"}}
 	})
-	for _, s := range p.Model.Servers {
+	for _, s := range p.Model().Servers {
 		if s.Protocol == parser.HTTP {
 			duplicateLocations(p, s.Locations)
 		}

@@ -160,7 +160,7 @@ type socketsKey parser.Protocol
 
 // sharedSockets is serverSockets computed once per run: three rules read it.
 func sharedSockets(p *analyzer.Pass, proto parser.Protocol) *socketTable {
-	return p.Memo(socketsKey(proto), func() any { return serverSockets(p.Model, proto) }).(*socketTable)
+	return p.Memo(socketsKey(proto), func() any { return serverSockets(p.Model(), proto) }).(*socketTable)
 }
 
 func serverSockets(m *parser.Model, proto parser.Protocol) *socketTable {
@@ -331,7 +331,7 @@ func protoNames(bits int) string {
 // refuses a repeat with `duplicate "X" address and port pair`.
 func mailDuplicates(p *analyzer.Pass) {
 	seen := map[string]*parser.Directive{}
-	for _, s := range p.Model.Servers {
+	for _, s := range p.Model().Servers {
 		if s.Protocol != parser.Mail || !inProtocolBlock(s) {
 			continue
 		}

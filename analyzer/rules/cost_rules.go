@@ -41,7 +41,7 @@ type costKey struct{ opts costmodel.Options }
 // once per run and options for all cost rules.
 func costModel(p *analyzer.Pass) *costmodel.Result {
 	o := costOptions(p)
-	return p.Memo(costKey{o}, func() any { return costmodel.Compute(p.Model, o) }).(*costmodel.Result)
+	return p.Memo(costKey{o}, func() any { return costmodel.Compute(p.Model(), o) }).(*costmodel.Result)
 }
 
 // intOption accepts the integer shapes a settings file or the command
