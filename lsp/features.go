@@ -372,3 +372,20 @@ func (s *Server) definition(_ *glsp.Context, p *protocol.DefinitionParams) (any,
 	})
 	return out, nil
 }
+
+// formatting replaces the whole document with its formatted text; a
+// document with syntax errors is left alone (no edits).
+func (s *Server) formatting(_ *glsp.Context, p *protocol.DocumentFormattingParams) ([]protocol.TextEdit, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d := s.doc(p.TextDocument.URI)
+	if d == nil {
+		return nil, nil
+	}
+	f := parser.ParseString(d.path, d.text, nil)
+	out, err := parser.Format(f)
+	if err != nil || string(out) == d.text {
+		return []protocol.TextEdit{}, nil
+	}
+	return []protocol.TextEdit{{Range: rangeOf(f, parser.Range{Start: 0, End: len(f.Src)}), NewText: string(out)}}, nil
+}

@@ -75,6 +75,7 @@ func New() *Server {
 		TextDocumentDocumentSymbol:     s.documentSymbol,
 		TextDocumentCodeAction:         s.codeAction,
 		TextDocumentDefinition:         s.definition,
+		TextDocumentFormatting:         s.formatting,
 		WorkspaceDidChangeWatchedFiles: func(*glsp.Context, *protocol.DidChangeWatchedFilesParams) error { return nil },
 	}
 	return s

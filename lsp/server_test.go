@@ -198,3 +198,19 @@ func TestSettingsAndSuppression(t *testing.T) {
 		t.Errorf("findings %s, want only the unknown gzip_typo (NL2001@7)", got)
 	}
 }
+
+func TestFormatting(t *testing.T) {
+	s, c, dir := setup(t, nil)
+	uri := open(t, s, c, filepath.Join(dir, "nginx.conf"), "events{}\nhttp{gzip on;}\n")
+	edits, err := s.formatting(nil, &protocol.DocumentFormattingParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}})
+	if err != nil || len(edits) != 1 {
+		t.Fatalf("edits %v %v", edits, err)
+	}
+	if edits[0].NewText != "events {}\nhttp {\n    gzip on;\n}\n" || edits[0].Range.End.Line != 2 {
+		t.Errorf("edit %+v", edits[0])
+	}
+	broken := open(t, s, c, filepath.Join(dir, "b.conf"), "http {\n")
+	if edits, _ := s.formatting(nil, &protocol.DocumentFormattingParams{TextDocument: protocol.TextDocumentIdentifier{URI: broken}}); len(edits) != 0 {
+		t.Errorf("a broken document was formatted: %v", edits)
+	}
+}

@@ -40,6 +40,7 @@ type cli struct {
 	Version   kong.VersionFlag `help:"Print the version and exit."`
 	Lint      lintCmd          `cmd:"" default:"withargs" help:"Lint configuration files (the default command)."`
 	Parse     parseCmd         `cmd:"" help:"Print the parse tree of a configuration."`
+	Fmt       fmtCmd           `cmd:"" help:"Format configuration files."`
 	Rules     rulesCmd         `cmd:"" help:"List the rules."`
 	Explain   explainCmd       `cmd:"" help:"Print a rule's documentation."`
 	BuildInfo buildInfoCmd     `cmd:"" name:"build-info" help:"Audit an nginx build from its \"nginx -V\" output."`
@@ -122,6 +123,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		code, err = c.Parse.run(e)
 	case "rules":
 		code, err = c.Rules.run(e)
+	case "fmt <file>":
+		code, err = c.Fmt.run(e)
 	case "lsp":
 		code, err = c.LSP.run(e)
 	case "build-info", "build-info <file>":

@@ -1,0 +1,100 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/nginx-lint/nginx-lint/parser"
+)
+
+type fmtCmd struct {
+	Paths []string `arg:"" name:"file" help:"Files to format; \"-\" formats standard input to standard output."`
+	Write bool     `short:"w" help:"Write the result back to each file (atomically) instead of printing it."`
+	Check bool     `help:"Print the files that are not formatted and exit 1 if there are any; change nothing."`
+}
+
+// run formats each file. A file with syntax errors is left alone (exit
+// 1): a formatter must not guess at structure nginx cannot read.
+func (cmd *fmtCmd) run(e *env) (int, error) {
+	if cmd.Write && cmd.Check {
+		return 0, usageError{"--write and --check together"}
+	}
+	code := exitClean
+	for _, p := range cmd.Paths {
+		var src []byte
+		var err error
+		if p == "-" {
+			src, err = io.ReadAll(e.stdin)
+		} else {
+			src, err = os.ReadFile(p)
+		}
+		if err != nil {
+			fmt.Fprintf(e.stderr, "nginx-lint: %s: %s\n", p, readError(err))
+			code = exitError
+			continue
+		}
+		out, err := parser.Format(parser.ParseFile(p, src, nil))
+		if errors.Is(err, parser.ErrNotFormattable) {
+			fmt.Fprintf(e.stderr, "nginx-lint: not formatted: %v\n", err)
+			code = max(code, exitFindings)
+			continue
+		}
+		if err != nil {
+			return exitError, err
+		}
+		switch {
+		case cmd.Check:
+			if !bytes.Equal(src, out) {
+				fmt.Fprintln(e.stdout, p)
+				code = max(code, exitFindings)
+			}
+		case cmd.Write && p != "-":
+			if !bytes.Equal(src, out) {
+				if err := writeAtomic(p, out); err != nil {
+					fmt.Fprintf(e.stderr, "nginx-lint: %s: %v\n", p, err)
+					code = exitError
+				}
+			}
+		default:
+			if _, err := e.stdout.Write(out); err != nil {
+				return exitError, err
+			}
+		}
+	}
+	return code, nil
+}
+
+// writeAtomic replaces path with data so that a reader (or a crash) sees
+// either the old file or the new one, never a mix: write a temporary file
+// beside it, flush it to disk, give it the old file's mode, rename it over.
+func writeAtomic(path string, data []byte) error {
+	st, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".nginx-lint-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // after a successful rename it is gone already
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(st.Mode().Perm()); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
