@@ -38,8 +38,6 @@ func Format(f *File) ([]byte, error) {
 type printer struct {
 	f *File
 	b strings.Builder
-	// lastEnd is the source offset where the last printed item ended.
-	lastEnd int
 }
 
 // item is a directive or a comment of one block, in source order.
