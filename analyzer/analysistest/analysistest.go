@@ -26,11 +26,16 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/lint"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
 var wantComment = regexp.MustCompile("#\\s*want\\s+((?:(?:\"(?:[^\"\\\\]|\\\\.)*\"|`[^`]*`)\\s*)+)$")
 var quoted = regexp.MustCompile("\"(?:[^\"\\\\]|\\\\.)*\"|`[^`]*`")
+
+// Registry is the set of rules that runs; the test package sets it to
+// the full registry (rules.All()), which this package cannot import.
+var Registry *analyzer.Registry
 
 // Run lints every *.txtar file in dir with rules and checks the wants.
 func Run(t *testing.T, dir string, rules ...*analyzer.Rule) {
@@ -120,9 +125,9 @@ func RunArchive(t *testing.T, ar *txtar.Archive, rules ...*analyzer.Rule) []*par
 }
 
 // Lint loads the config at path as the command line does (context
-// inferred for fragments, includes followed) and returns the findings of
-// rules only (parser findings included when a rule under test is one of
-// the parser's own codes).
+// inferred for fragments, includes followed, ignore comments applied) and
+// returns the findings of rules only (parser findings included when a rule
+// under test is one of the parser's own codes).
 func Lint(t testing.TB, path string, rules ...*analyzer.Rule) []*parser.Diagnostic {
 	t.Helper()
 	src, err := os.ReadFile(path)
@@ -130,16 +135,14 @@ func Lint(t testing.TB, path string, rules ...*analyzer.Rule) []*parser.Diagnost
 		t.Fatal(err)
 	}
 	c := analyzer.LoadInferred(&parser.Loader{Kinds: analyzer.Kinds}, path, src)
-	reg, err := analyzer.NewRegistry(rules...)
-	if err != nil {
-		t.Fatal(err)
-	}
 	codes := map[string]bool{}
 	for _, r := range rules {
 		codes[r.Code] = true
 	}
 	var out []*parser.Diagnostic
-	for _, d := range analyzer.Run(c, reg, analyzer.Options{}) {
+	// Every rule runs, as for a user, so ignore comments know all names;
+	// only the findings of the rules under test are compared.
+	for _, d := range lint.Run(c, Registry, analyzer.Options{}) {
 		if codes[d.Code] {
 			out = append(out, d)
 		}
