@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 
 	"github.com/alecthomas/kong"
@@ -117,6 +118,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "nginx-lint: %v\n", err)
 		return exitUsage
 	}
+	if ctx.Command() != "lsp" {
+		batchGC()
+	}
 	var code int
 	switch ctx.Command() {
 	case "parse <file>":
@@ -205,4 +209,15 @@ func (cmd *parseCmd) run(e *env) (int, error) {
 		return exitFindings, nil
 	}
 	return exitClean, nil
+}
+
+// batchGC trades memory for time in a one-shot run: the parse tree of a big
+// configuration is alive until the process ends, so collecting it often
+// gains nothing. With GOGC=400 linting 19,900 servers takes about 20 ms
+// less for about 3 MB more. A GOGC set by the user wins; the language
+// server, which lives long, keeps Go's default.
+func batchGC() {
+	if _, set := os.LookupEnv("GOGC"); !set {
+		debug.SetGCPercent(400)
+	}
 }
