@@ -593,7 +593,21 @@ func body(c *parser.Config, b *parser.Directive) []*parser.Directive {
 	return expandIncludes(c, b.Children(), 0)
 }
 
+func hasInclude(dirs []*parser.Directive) bool {
+	for _, d := range dirs {
+		if d.Is("include") {
+			return true
+		}
+	}
+	return false
+}
+
 func expandIncludes(c *parser.Config, dirs []*parser.Directive, depth int) []*parser.Directive {
+	// Most blocks include nothing: hand back the block's own list (callers
+	// only read it) instead of a copy.
+	if !hasInclude(dirs) {
+		return dirs
+	}
 	var out []*parser.Directive
 	for _, d := range dirs {
 		if d.Is("include") && depth < 16 {
