@@ -20,9 +20,14 @@ type Index struct {
 	byName     map[string][]int32
 }
 
-// Entry is one directive as nginx meets it.
+// Entry is one directive as nginx meets it. (Fields are ordered to pack
+// into 32 bytes: a big configuration has a hundred thousand entries.)
 type Entry struct {
 	Directive *parser.Directive
+	// Row is the directive table's row for the directive in Context (nil
+	// when unknown there), and Known whether any row has its name. They
+	// are looked up once here because several rules need them.
+	Row *directives.Directive
 	// Context is where the directive appears; 0 inside blocks whose body
 	// the directive tables do not describe (map entries, types, Lua).
 	Context directives.Context
@@ -30,10 +35,6 @@ type Entry struct {
 	Parent int32
 	// Depth is the number of enclosing block directives.
 	Depth int32
-	// Row is the directive table's row for the directive in Context (nil
-	// when unknown there), and Known whether any row has its name. They
-	// are looked up once here because several rules need them.
-	Row   *directives.Directive
 	Known bool
 }
 
