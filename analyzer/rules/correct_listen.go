@@ -168,7 +168,9 @@ func serverSockets(m *parser.Model, proto parser.Protocol) *socketTable {
 	// the slabs below never grow and pointers into them stay valid.
 	n := 0
 	for _, s := range m.Servers {
-		n += max(1, len(s.Listens))
+		if s.Protocol == proto {
+			n += max(1, len(s.Listens))
+		}
 	}
 	t := &socketTable{byKey: make(map[string]*listenSocket, n),
 		slab: make([]listenSocket, 0, n), serverSlab: make([]*parser.Server, 0, n), listenSlab: make([]*parser.Directive, 0, n)}
