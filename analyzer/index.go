@@ -120,9 +120,21 @@ func NewIndex(c *parser.Config) *Index {
 // order.
 func (ix *Index) Named(names ...string) []int32 {
 	ix.byNameOnce.Do(func() {
-		ix.byName = map[string][]int32{}
-		for i, e := range ix.Entries {
-			n := e.Directive.Name.Value
+		// Two passes, so every list is cut from one array: a hundred
+		// thousand appends to growing lists would cost more than the index.
+		counts := map[string]int32{}
+		for i := range ix.Entries {
+			counts[ix.Entries[i].Directive.Name.Value]++
+		}
+		all := make([]int32, len(ix.Entries))
+		ix.byName = make(map[string][]int32, len(counts))
+		off := int32(0)
+		for name, n := range counts {
+			ix.byName[name] = all[off : off : off+n]
+			off += n
+		}
+		for i := range ix.Entries {
+			n := ix.Entries[i].Directive.Name.Value
 			ix.byName[n] = append(ix.byName[n], int32(i))
 		}
 	})
