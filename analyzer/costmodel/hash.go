@@ -179,15 +179,16 @@ const fixLimit = 50_000_000
 
 // hashes builds the server_names hash of every address nginx builds one
 // for: more than one server, or a default server with regex captures
-// (ngx_http_optimize_servers).
-func (b *builder) hashes() {
+// (ngx_http_optimize_servers). Without any regex server name (regex)
+// there are no captures to look for.
+func (b *builder) hashes(regex bool) {
 	r := b.r
 	for _, p := range r.Ports {
 		if p.Protocol != parser.HTTP {
 			continue
 		}
 		for _, a := range p.Addrs {
-			if len(a.Servers) < 2 && !captures(a.Servers) {
+			if len(a.Servers) < 2 && (!regex || !captures(a.Servers)) {
 				continue
 			}
 			h := b.hash(a)
@@ -221,7 +222,6 @@ func (b *builder) hash(a *Addr) *HashResult {
 	exact := newNameSet(len(a.Servers))
 	head := map[string]bool{}
 	tail := map[string]bool{}
-	keys := make([]hashKey, 0, len(a.Servers))
 	var headKeys, tailKeys []string
 	addExact := func(n string) bool {
 		k := ngxHash(n)
@@ -229,7 +229,6 @@ func (b *builder) hash(a *Addr) *HashResult {
 			h.Conflicts++
 			return false
 		}
-		keys = append(keys, hashKey{len(n), k})
 		h.Exact++
 		return true
 	}
@@ -284,6 +283,8 @@ func (b *builder) hash(a *Addr) *HashResult {
 			}
 		}
 	}
+	// The set's keys are the exact names' keys, in order.
+	keys := exact.keys
 	if len(keys) > 0 {
 		h.Size, h.Probes, h.Outcome, h.Message = hashInit(keys, h.MaxSize, h.BucketSize)
 	}
@@ -484,9 +485,10 @@ type nameSet struct {
 	// slots hold 1 + the index of a name in names, 0 when empty: no
 	// pointers, so a set of 20,000 names costs the collector nothing to
 	// scan.
-	slots  []int32
-	names  []string
-	hashes []uint64
+	slots []int32
+	names []string
+	// keys are the names' lengths and hashes: ngx_hash_init's input.
+	keys []hashKey
 }
 
 func newNameSet(hint int) *nameSet {
@@ -494,7 +496,7 @@ func newNameSet(hint int) *nameSet {
 	for size < 2*hint {
 		size <<= 1
 	}
-	return &nameSet{slots: make([]int32, size), names: make([]string, 0, hint), hashes: make([]uint64, 0, hint)}
+	return &nameSet{slots: make([]int32, size), names: make([]string, 0, hint), keys: make([]hashKey, 0, hint)}
 }
 
 // add inserts name (whose ngxHash is h) and reports whether it was new.
@@ -510,11 +512,11 @@ func (s *nameSet) add(name string, h uint64) bool {
 		j := s.slots[i]
 		if j == 0 {
 			s.names = append(s.names, name)
-			s.hashes = append(s.hashes, h)
+			s.keys = append(s.keys, hashKey{len(name), h})
 			s.slots[i] = int32(len(s.names))
 			return true
 		}
-		if s.hashes[j-1] == h && s.names[j-1] == name {
+		if s.keys[j-1].hash == h && s.names[j-1] == name {
 			return false
 		}
 	}
@@ -523,7 +525,7 @@ func (s *nameSet) add(name string, h uint64) bool {
 // place puts the name with index i into an empty slot (when growing).
 func (s *nameSet) place(i int32) {
 	mask := uint64(len(s.slots) - 1)
-	for k := s.start(s.hashes[i], mask); ; k = (k + 1) & mask {
+	for k := s.start(s.keys[i].hash, mask); ; k = (k + 1) & mask {
 		if s.slots[k] == 0 {
 			s.slots[k] = i + 1
 			return

@@ -62,13 +62,16 @@ func (f Family) String() string {
 // Instance is one listen as nginx adds it: an explicit listen directive,
 // or the implied default of a server without one (Listen nil).
 type Instance struct {
-	Server   *parser.Server
-	Listen   *parser.Listen
-	Protocol parser.Protocol
-	Family   Family
-	Port     int
+	Server *parser.Server
+	Listen *parser.Listen
 	// Key is the socket address, "127.0.0.1:80", "[::]:443", "unix:/x".
 	Key string
+	// Port is int32 and the fields are ordered so that an Instance takes
+	// 48 bytes: a config of 20,000 listens allocates them all.
+	Port     int32
+	ip4      uint32 // the IPv4 address as a number, when hasIP4
+	Protocol parser.Protocol
+	Family   Family
 	// Wildcard is set for 0.0.0.0 and [::].
 	Wildcard bool
 	// Own is set when the listen forces a socket of its own (bind,
@@ -81,34 +84,40 @@ type Instance struct {
 	// also takes the port's IPv4 traffic.
 	V6Only bool
 
-	ip4    uint32 // the IPv4 address as a number, when hasIP4
 	hasIP4 bool
 }
 
 // Addr is one address of a port: every listen on the same socket address.
 type Addr struct {
-	Port      *Port
-	Key       string
-	Wildcard  bool
-	Bind      bool
-	Reuseport bool
-	V6Only    bool
+	Port *Port
+	Key  string
 	// Instances are the listens that landed here, in order.
 	Instances []*Instance
 	// Servers are the distinct servers on the address, in order.
 	Servers []*parser.Server
-	// Socket is set when the address gets a listening socket of its own;
-	// otherwise the port's wildcard socket serves it.
-	Socket bool
 	// Hash is the simulated server_names hash, nil when nginx builds none
 	// (a single server and no regex captures).
 	Hash *HashResult
 
-	inst   [1]*Instance
-	srv    [1]*parser.Server
-	ip4    uint32
+	ip4 uint32
+	pos int32 // index in Port.Addrs, the order nginx scans
+	// While listens are added: how many landed here, how many distinct
+	// servers, and the index of the last one in Result.Instances. The
+	// slices are filled afterwards (builder.fill).
+	nInst, nSrv, lastInst int32
+	num                   int32 // number in the builder's slab
+
+	Wildcard  bool
+	Bind      bool
+	Reuseport bool
+	V6Only    bool
+	// Socket is set when the address gets a listening socket of its own;
+	// otherwise the port's wildcard socket serves it.
+	Socket bool
 	hasIP4 bool
-	pos    int // index in Port.Addrs, the order nginx scans
+	// scattered is set when the address's listens are not consecutive in
+	// Result.Instances; otherwise Instances is a part of that slice.
+	scattered bool
 }
 
 // First returns the first listen directive of the address, nil if it
@@ -125,11 +134,8 @@ func (a *Addr) First() *parser.Directive {
 // Port groups the addresses of one protocol, family and port, in order of
 // appearance, as cmcf->ports does.
 type Port struct {
-	Protocol parser.Protocol
-	Family   Family
-	Port     int
-	UDP      bool
-	Addrs    []*Addr
+	Port  int
+	Addrs []*Addr
 	// Wildcard is the port's wildcard address, nil when it has none.
 	Wildcard *Addr
 	// Sockets is the number of listening sockets nginx -t opens for it.
@@ -142,21 +148,97 @@ type Port struct {
 	// SortCompares counts ngx_http_cmp_conf_addrs calls of ngx_sort.
 	SortCompares int64
 
-	index  int              // position in its protocol's ports array
-	addrs  [1]*Addr         // backing of Addrs while it has one address
-	byAddr map[string]*Addr // index of Addrs once it has many
-	byIP4  map[uint32]*Addr // the same for IPv4 addresses
+	addrs    [1]*Addr   // backing of Addrs while it has one address
+	idx      *portIndex // index of Addrs once it has many
+	index    int32      // position in its protocol's ports array
+	Protocol parser.Protocol
+	Family   Family
+	UDP      bool
+}
+
+// portIndex finds a port's addresses once it has many: by the IPv4
+// address as a number (ip4), or by the text (byAddr); one of the two is
+// set.
+type portIndex struct {
+	byAddr map[string]*Addr
+	ip4    *ip4Table
+}
+
+// ip4Table indexes a port's IPv4 addresses by number: open addressing
+// over 1 + the index in Port.Addrs (0 for an empty slot), so that the
+// table has no pointers for the collector to scan and grows by doubling
+// one int32 array instead of a map's buckets.
+type ip4Table struct {
+	slots []int32
+	n     int
+}
+
+func ip4Start(ip uint32, mask uint32) uint32 {
+	return uint32(uint64(ip)*0x9E3779B97F4A7C15>>32) & mask
+}
+
+// get returns the index in addrs of the address ip, -1 if none.
+func (t *ip4Table) get(addrs []*Addr, ip uint32) int {
+	mask := uint32(len(t.slots) - 1)
+	for i := ip4Start(ip, mask); ; i = (i + 1) & mask {
+		j := t.slots[i]
+		if j == 0 {
+			return -1
+		}
+		if addrs[j-1].ip4 == ip {
+			return int(j - 1)
+		}
+	}
+}
+
+// put makes ip map to addrs[pos], replacing an earlier address with the
+// same number as a map assignment would.
+func (t *ip4Table) put(addrs []*Addr, ip uint32, pos int) {
+	if 2*(t.n+1) > len(t.slots) {
+		old := t.slots
+		t.slots = make([]int32, max(64, 2*len(old)))
+		mask := uint32(len(t.slots) - 1)
+		for _, j := range old {
+			if j == 0 {
+				continue
+			}
+			i := ip4Start(addrs[j-1].ip4, mask)
+			for t.slots[i] != 0 {
+				i = (i + 1) & mask
+			}
+			t.slots[i] = j
+		}
+	}
+	mask := uint32(len(t.slots) - 1)
+	for i := ip4Start(ip, mask); ; i = (i + 1) & mask {
+		j := t.slots[i]
+		if j == 0 {
+			t.slots[i] = int32(pos + 1)
+			t.n++
+			return
+		}
+		if addrs[j-1].ip4 == ip {
+			t.slots[i] = int32(pos + 1)
+			return
+		}
+	}
 }
 
 // lookup finds the address of in on the port: a scan while the port has
-// few addresses, a map once it has many (keyed by the IPv4 address as a
-// number, which hashes faster than the text, or by the text).
+// few addresses, an index once it has many (keyed by the IPv4 address as
+// a number, which hashes faster than the text, or by the text).
 func (p *Port) lookup(in *Instance) *Addr {
-	switch {
-	case p.byIP4 != nil && in.hasIP4:
-		return p.byIP4[in.ip4]
-	case p.byAddr != nil:
-		return p.byAddr[in.Key]
+	if x := p.idx; x != nil {
+		switch {
+		case x.ip4 != nil && in.hasIP4:
+			if i := x.ip4.get(p.Addrs, in.ip4); i >= 0 {
+				return p.Addrs[i]
+			}
+			return nil
+		case x.byAddr != nil:
+			return x.byAddr[in.Key]
+		}
+		return nil
 	}
 	for _, a := range p.Addrs {
 		if a.hasIP4 && in.hasIP4 && a.ip4 == in.ip4 || a.Key == in.Key {
@@ -166,27 +248,29 @@ func (p *Port) lookup(in *Instance) *Addr {
 	return nil
 }
 
-// insert adds a to the port's index (the caller appends it to Addrs).
+// insert adds a to the port's index; the caller has appended it to Addrs
+// already.
 func (p *Port) insert(a *Addr) {
 	const scanMax = 8
+	n := len(p.Addrs) - 1 // addresses before a
 	switch {
-	case p.byIP4 != nil:
-		p.byIP4[a.ip4] = a
-	case p.byAddr != nil:
-		p.byAddr[a.Key] = a
-	case len(p.Addrs) < scanMax:
+	case p.idx != nil && p.idx.ip4 != nil:
+		p.idx.ip4.put(p.Addrs, a.ip4, n)
+	case p.idx != nil:
+		p.idx.byAddr[a.Key] = a
+	case n < scanMax:
 	case p.Family == IPv4 && a.hasIP4:
-		p.byIP4 = make(map[uint32]*Addr, 8*scanMax)
-		for _, x := range p.Addrs {
-			p.byIP4[x.ip4] = x
+		t := &ip4Table{}
+		for i, x := range p.Addrs {
+			t.put(p.Addrs, x.ip4, i)
 		}
-		p.byIP4[a.ip4] = a
+		p.idx = &portIndex{ip4: t}
 	default:
-		p.byAddr = make(map[string]*Addr, 8*scanMax)
+		m := make(map[string]*Addr, 8*scanMax)
 		for _, x := range p.Addrs {
-			p.byAddr[x.Key] = x
+			m[x.Key] = x
 		}
-		p.byAddr[a.Key] = a
+		p.idx = &portIndex{byAddr: m}
 	}
 }
 
@@ -212,16 +296,27 @@ func (t *portTable) set(n uint16, p *Port) {
 	page[n&255] = p
 }
 
-// next hands out the next element of a chunked slab: pointers stay valid,
-// and a config of 20,000 addresses costs a hundred allocations, not
-// 20,000, while a small one does not pay for a big slab.
-func next[T any](s *[]T) *T {
-	if len(*s) == cap(*s) {
-		*s = make([]T, 0, 256)
-	}
-	*s = (*s)[:len(*s)+1]
-	return &(*s)[len(*s)-1]
+// slab hands out elements from chunks of 256: pointers stay valid, a
+// config of 20,000 addresses costs a hundred allocations, not 20,000,
+// while a small one does not pay for a big slab. Elements are numbered
+// in order, so an int32 can stand for a pointer.
+type slab[T any] struct {
+	chunks [][]T
+	n      int
 }
+
+const slabChunk = 256
+
+func (s *slab[T]) next() *T {
+	if s.n%slabChunk == 0 {
+		s.chunks = append(s.chunks, make([]T, slabChunk))
+	}
+	p := &s.chunks[s.n/slabChunk][s.n%slabChunk]
+	s.n++
+	return p
+}
+
+func (s *slab[T]) at(i int) *T { return &s.chunks[i/slabChunk][i%slabChunk] }
 
 // Name returns "port 80" style text, with the family and protocol when
 // they are not the common IPv4 http.
@@ -337,8 +432,11 @@ func Compute(m *parser.Model, opts Options) *Result {
 	b.settings(other)
 	b.instances()
 	b.sockets()
-	b.hashes()
+	// finish walks the server names; it tells hashes whether any is a
+	// regex, so that hashes need not look at every single-server
+	// address's names again.
 	other.finish(m)
+	b.hashes(other.regexNames)
 	b.limits()
 	r.price()
 	return r
@@ -358,11 +456,16 @@ type builder struct {
 	// cheaper than a map for 20,000 ports and small for a config with a
 	// few.
 	ports map[portGroup]*portTable
+	// lastGroup and lastTab remember the previous listen's table.
+	lastGroup portGroup
+	lastTab   *portTable
 	// Ports and addresses come from slabs: a config of 20,000 addresses
 	// should not cost 20,000 allocations.
-	portSlab   []Port
-	addrSlab   []Addr
-	protoPorts [3]int
+	portSlab   slab[Port]
+	addrSlab   slab[Addr]
+	protoPorts [3]int32
+	// addrOf is the address of each instance, by its number in addrSlab.
+	addrOf []int32
 	// lastSpec and last remember the previous listen's arguments and
 	// address.
 	lastSpec *grammar.Listen
@@ -460,9 +563,7 @@ func (b *builder) instances() {
 	}
 	slab := make([]Instance, 0, n)
 	r.Instances = make([]*Instance, 0, n)
-	// One allocation, not a chain of doublings, for configs with a port
-	// per server.
-	r.Ports = make([]*Port, 0, min(n, 1<<16))
+	b.addrOf = make([]int32, 0, n)
 	add := func(in Instance) {
 		slab = append(slab, in)
 		p := &slab[len(slab)-1]
@@ -488,7 +589,7 @@ func (b *builder) instances() {
 				last = sp.LastPort
 			}
 			for port := first; port <= last; port++ {
-				in := Instance{Server: s, Listen: l, Protocol: s.Protocol, Port: port,
+				in := Instance{Server: s, Listen: l, Protocol: s.Protocol, Port: int32(port),
 					Wildcard: sp.Wildcard(), Own: sp.ForcesOwnSocket(),
 					Reuseport: sp.Has(grammar.ParamReuseport), UDP: sp.Has(grammar.ParamUDP), V6Only: true}
 				switch sp.Kind {
@@ -519,7 +620,7 @@ func (b *builder) instances() {
 	}
 	// ngx_http_core_merge_srv_conf adds the default listen of servers
 	// without one, after all explicit listens were added.
-	port, key := 80, "0.0.0.0:80"
+	port, key := int32(80), "0.0.0.0:80"
 	if r.Options.NonRoot {
 		port, key = 8000, "0.0.0.0:8000"
 	}
@@ -528,6 +629,72 @@ func (b *builder) instances() {
 		add(Instance{Server: s, Protocol: parser.HTTP, Family: IPv4, Port: port, Key: key, Wildcard: true, V6Only: true, hasIP4: true})
 	}
 	r.Counts.Listens = len(r.Instances)
+	b.fill()
+}
+
+// fill gives every port and address its slices, each exactly sized: the
+// ports in order of creation; the listens of each address in the order
+// they were added, as a part of Result.Instances when they are
+// consecutive there (the common case) and cut from one array otherwise;
+// the distinct servers of each address cut from one array.
+func (b *builder) fill() {
+	r := b.r
+	r.Ports = make([]*Port, b.portSlab.n)
+	for i := range r.Ports {
+		r.Ports[i] = b.portSlab.at(i)
+	}
+	nSrv, nScattered := 0, 0
+	for _, c := range b.addrSlab.chunks {
+		for i := range c {
+			nSrv += int(c[i].nSrv)
+			if c[i].scattered {
+				nScattered += int(c[i].nInst)
+			}
+		}
+	}
+	var insts []*Instance
+	if nScattered > 0 {
+		insts = make([]*Instance, nScattered)
+	}
+	srvs := make([]*parser.Server, nSrv)
+	io, so := 0, 0
+	for k, c := range b.addrSlab.chunks {
+		for i := range c {
+			if k*slabChunk+i == b.addrSlab.n {
+				break
+			}
+			a := &c[i]
+			a.Servers = srvs[so : so : so+int(a.nSrv)]
+			so += int(a.nSrv)
+			if a.scattered {
+				a.Instances = insts[io : io : io+int(a.nInst)]
+				io += int(a.nInst)
+				continue
+			}
+			// Shared with Result.Instances, capped so that an append
+			// cannot overwrite it.
+			end := int(a.lastInst) + 1
+			a.Instances = r.Instances[end-int(a.nInst) : end : end]
+			for _, in := range a.Instances {
+				if len(a.Servers) == 0 || a.Servers[len(a.Servers)-1] != in.Server {
+					a.Servers = append(a.Servers, in.Server)
+				}
+			}
+		}
+	}
+	if nScattered > 0 {
+		for i, in := range r.Instances {
+			a := b.addrSlab.at(int(b.addrOf[i]))
+			if !a.scattered {
+				continue
+			}
+			a.Instances = append(a.Instances, in)
+			if len(a.Servers) == 0 || a.Servers[len(a.Servers)-1] != in.Server {
+				a.Servers = append(a.Servers, in.Server)
+			}
+		}
+	}
+	b.addrOf = nil
 }
 
 // keyWithPort replaces the port of a range key ("0.0.0.0:8000-8010").
@@ -549,12 +716,17 @@ func countLocations(ls []*parser.Location) int {
 func (b *builder) addInstance(in *Instance) {
 	r := b.r
 	g := portGroup{in.Protocol, in.Family, in.UDP}
-	tab := b.ports[g]
-	if tab == nil {
-		tab = new(portTable)
-		b.ports[g] = tab
+	tab := b.lastTab
+	if tab == nil || g != b.lastGroup {
+		tab = b.ports[g]
+		if tab == nil {
+			tab = new(portTable)
+			b.ports[g] = tab
+		}
+		b.lastGroup, b.lastTab = g, tab
 	}
 	pn := uint16(in.Port)
+	id := int32(len(b.addrOf))
 	if in.Protocol != parser.HTTP {
 		// ngx_stream_core_listen and ngx_mail_core_listen compare every
 		// new listen with all earlier ones of their module.
@@ -565,7 +737,7 @@ func (b *builder) addInstance(in *Instance) {
 	// their Spec) land on the same address: skip both lookups.
 	var p *Port
 	var a *Addr
-	if in.Listen != nil && in.Listen.Spec == b.lastSpec && b.last != nil && b.last.Port.Protocol == in.Protocol && b.last.Port.Port == in.Port {
+	if in.Listen != nil && in.Listen.Spec == b.lastSpec && b.last != nil && b.last.Port.Protocol == in.Protocol && b.last.Port.Port == int(in.Port) {
 		a = b.last
 		p = a.Port
 	} else {
@@ -575,12 +747,11 @@ func (b *builder) addInstance(in *Instance) {
 		// The scan of ngx_http_add_listen looked at every port and found
 		// none.
 		r.Counts.PortCompares += int64(b.protoPorts[in.Protocol])
-		p = next(&b.portSlab)
-		*p = Port{Protocol: in.Protocol, Family: in.Family, Port: in.Port, UDP: in.UDP, index: b.protoPorts[in.Protocol]}
+		p = b.portSlab.next()
+		p.Protocol, p.Family, p.Port, p.UDP, p.index = in.Protocol, in.Family, int(in.Port), in.UDP, b.protoPorts[in.Protocol]
 		p.Addrs = p.addrs[:0:1]
 		tab.set(pn, p)
 		b.protoPorts[in.Protocol]++
-		r.Ports = append(r.Ports, p)
 	} else {
 		r.Counts.PortCompares += int64(p.index + 1)
 	}
@@ -593,16 +764,15 @@ func (b *builder) addInstance(in *Instance) {
 			// port before adding this one.
 			p.AddrCompares += int64(len(p.Addrs))
 		}
-		a = next(&b.addrSlab)
+		num := b.addrSlab.n
+		a = b.addrSlab.next()
 		// Field by field: the slab element is zero, and assigning a
 		// whole Addr literal copies the large struct.
 		a.Port, a.Key, a.Wildcard, a.V6Only, a.ip4, a.hasIP4 = p, in.Key, in.Wildcard, true, in.ip4, in.hasIP4
-		a.pos = len(p.Addrs)
-		// Most addresses have one listen: keep it inline.
-		a.inst[0], a.srv[0] = in, in.Server
-		a.Instances, a.Servers = a.inst[:0:1], a.srv[:0:1]
-		p.insert(a)
+		a.pos = int32(len(p.Addrs))
+		a.num = int32(num)
 		p.Addrs = append(p.Addrs, a)
+		p.insert(a)
 		if in.Wildcard && in.Family != Unix {
 			p.Wildcard = a
 		}
@@ -610,17 +780,22 @@ func (b *builder) addInstance(in *Instance) {
 		p.AddrCompares += int64(a.pos + 1)
 		// ngx_http_add_server looks for the server among those already
 		// on the address.
-		p.ServerCompares += int64(len(a.Servers))
+		p.ServerCompares += int64(a.nSrv)
 	}
 	if in.Own {
 		a.Bind = true
 		a.Reuseport = a.Reuseport || in.Reuseport
 		a.V6Only = in.V6Only
 	}
-	a.Instances = append(a.Instances, in)
-	if len(a.Servers) == 0 || a.Servers[len(a.Servers)-1] != in.Server {
-		a.Servers = append(a.Servers, in.Server)
+	if a.nInst == 0 || b.r.Instances[a.lastInst].Server != in.Server {
+		a.nSrv++
 	}
+	if a.nInst > 0 && a.lastInst != id-1 {
+		a.scattered = true
+	}
+	a.nInst++
+	a.lastInst = id
+	b.addrOf = append(b.addrOf, a.num)
 	if in.Listen != nil {
 		b.lastSpec, b.last = in.Listen.Spec, a
 	}
@@ -631,11 +806,6 @@ func (b *builder) addInstance(in *Instance) {
 // (ngx_http_init_listening), then counts sockets at -t and at start.
 func (b *builder) sockets() {
 	r := b.r
-	nAddrs := 0
-	for _, p := range r.Ports {
-		nAddrs += len(p.Addrs)
-	}
-	all := make([]*Addr, 0, nAddrs)
 	for _, p := range r.Ports {
 		r.Counts.Ports++
 		r.Counts.Addrs += len(p.Addrs)
@@ -647,7 +817,11 @@ func (b *builder) sockets() {
 			a.Socket = p.Wildcard == nil || a == p.Wildcard || a.Bind
 			if a.Socket {
 				p.Sockets++
-				all = append(all, a)
+				if a.Reuseport {
+					r.Counts.SocketsStart += r.Counts.Workers
+				} else {
+					r.Counts.SocketsStart++
+				}
 			}
 		}
 		r.Counts.SocketsTest += p.Sockets
@@ -658,14 +832,19 @@ func (b *builder) sockets() {
 			r.Counts.BhashSteps += k * (k - 1) / 2
 		}
 	}
-	for _, a := range all {
-		if a.Reuseport {
-			r.Counts.SocketsStart += r.Counts.Workers
-		} else {
-			r.Counts.SocketsStart++
+	b.conflicts()
+}
+
+// eachSocket calls f for every address with a socket, by port and in
+// each port's order.
+func (r *Result) eachSocket(f func(*Addr)) {
+	for _, p := range r.Ports {
+		for _, a := range p.Addrs {
+			if a.Socket {
+				f(a)
+			}
 		}
 	}
-	b.conflicts(all)
 }
 
 // sortCompares counts the comparisons of ngx_sort, an insertion sort, with
@@ -730,7 +909,7 @@ func kernelBefore61(v string) bool {
 // likewise an IPv6 wildcard with ipv6only=off against IPv4 sockets, and
 // the same address and port in two modules. The kernel refuses these
 // because nginx listen()s each socket right after binding it.
-func (b *builder) conflicts(all []*Addr) {
+func (b *builder) conflicts() {
 	r := b.r
 	type wkey struct {
 		port int
@@ -746,9 +925,9 @@ func (b *builder) conflicts(all []*Addr) {
 		protos[p.Protocol] = true
 	}
 	if len(protos) > 1 {
-		seen = make(map[string]*Addr, len(all))
+		seen = make(map[string]*Addr, r.Counts.SocketsTest)
 	}
-	for _, a := range all {
+	r.eachSocket(func(a *Addr) {
 		if a.Wildcard {
 			k := wkey{a.Port.Port, a.Port.UDP}
 			switch a.Port.Family {
@@ -761,12 +940,12 @@ func (b *builder) conflicts(all []*Addr) {
 				}
 			}
 		}
-	}
-	for _, a := range all {
+	})
+	r.eachSocket(func(a *Addr) {
 		p := a.Port
 		k := wkey{p.Port, p.UDP}
 		if p.Family == Unix || p.Family == Host {
-			continue
+			return
 		}
 		if seen != nil {
 			sk := a.Key
@@ -776,7 +955,7 @@ func (b *builder) conflicts(all []*Addr) {
 			if o := seen[sk]; o != nil && o.Port != p {
 				r.Conflicts = append(r.Conflicts, Conflict{Own: a, Other: o,
 					Message: "the " + p.Protocol.String() + " and " + o.Port.Protocol.String() + " modules both listen on " + a.Key})
-				continue
+				return
 			}
 			seen[sk] = a
 		}
@@ -784,7 +963,7 @@ func (b *builder) conflicts(all []*Addr) {
 			// Datagram sockets are never listen()ed, and with
 			// SO_REUSEADDR on both the kernel lets a specific address
 			// bind next to the wildcard.
-			continue
+			return
 		}
 		var w *Addr
 		switch {
@@ -801,10 +980,10 @@ func (b *builder) conflicts(all []*Addr) {
 			w = wild6[k]
 		}
 		if w == nil || w == a || (a.Reuseport && w.Reuseport) {
-			continue
+			return
 		}
 		r.Conflicts = append(r.Conflicts, Conflict{Own: a, Other: w,
 			Message: a.Key + " has a socket of its own next to the wildcard " + w.Key +
 				"; nginx -t passes but start fails with bind() to " + w.Key + " failed (98: Address already in use)"})
-	}
+	})
 }

@@ -20,6 +20,8 @@ type otherState struct {
 	// loaded once per server block by ngx_http_ssl_merge_srv_conf.
 	httpCert   string
 	serverCert map[*parser.Directive]string
+	// regexNames is set by finish when some server has a regex name.
+	regexNames bool
 }
 
 func newOtherState(r *Result, m *parser.Model) *otherState {
@@ -103,6 +105,7 @@ func (o *otherState) finish(m *parser.Model) {
 			if n.Name.Kind == grammar.NameRegex {
 				// ngx_http_core_server_name compiles it while parsing.
 				r.Counts.Regexes++
+				o.regexNames = true
 			}
 		}
 		if s.Protocol != parser.HTTP {
