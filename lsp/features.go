@@ -71,15 +71,23 @@ func contextAt(c *parser.Config, stack []*parser.Directive) (directives.Context,
 	return analyzer.ContextOf(names)
 }
 
+// at returns the open document, the offset of pos in it and what lies
+// there; d is nil for a document that is not open. The caller holds s.mu.
+func (s *Server) at(uri protocol.DocumentUri, pos protocol.Position) (d *document, off int, h hit) {
+	if d = s.doc(uri); d == nil {
+		return nil, 0, hit{}
+	}
+	off = offset(d.file, pos)
+	return d, off, locate(d.file, off)
+}
+
 func (s *Server) hover(_ *glsp.Context, p *protocol.HoverParams) (*protocol.Hover, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	d := s.doc(p.TextDocument.URI)
+	d, off, h := s.at(p.TextDocument.URI, p.Position)
 	if d == nil {
 		return nil, nil
 	}
-	off := offset(d.file, p.Position)
-	h := locate(d.file, off)
 	if h.dir == nil {
 		return nil, nil
 	}
@@ -165,12 +173,10 @@ func variableAt(src string, r parser.Range, off int) string {
 func (s *Server) completion(_ *glsp.Context, p *protocol.CompletionParams) (any, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	d := s.doc(p.TextDocument.URI)
+	d, off, h := s.at(p.TextDocument.URI, p.Position)
 	if d == nil {
 		return nil, nil
 	}
-	off := offset(d.file, p.Position)
-	h := locate(d.file, off)
 	// After a "$": variables.
 	if off > 0 && strings.LastIndexByte(lineBefore(d.file.Src, off), '$') >= 0 && h.arg >= 0 {
 		return variableItems(), nil
@@ -342,11 +348,10 @@ func (s *Server) codeAction(_ *glsp.Context, p *protocol.CodeActionParams) (any,
 func (s *Server) definition(_ *glsp.Context, p *protocol.DefinitionParams) (any, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	d := s.doc(p.TextDocument.URI)
+	d, _, h := s.at(p.TextDocument.URI, p.Position)
 	if d == nil {
 		return nil, nil
 	}
-	h := locate(d.file, offset(d.file, p.Position))
 	if h.dir == nil || h.arg < 0 {
 		return nil, nil
 	}
@@ -382,7 +387,7 @@ func (s *Server) formatting(_ *glsp.Context, p *protocol.DocumentFormattingParam
 	if d == nil {
 		return nil, nil
 	}
-	f := parser.ParseString(d.path, d.text, nil)
+	f := d.file // parsed with the text the editor has
 	out, err := parser.Format(f)
 	if err != nil || string(out) == d.text {
 		return []protocol.TextEdit{}, nil

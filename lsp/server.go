@@ -113,8 +113,7 @@ func (s *Server) didOpen(ctx *glsp.Context, p *protocol.DidOpenTextDocumentParam
 	defer s.mu.Unlock()
 	d := &document{uri: p.TextDocument.URI, path: uriToPath(p.TextDocument.URI), version: p.TextDocument.Version, text: p.TextDocument.Text}
 	s.docs[d.uri] = d
-	s.overlay.Files[d.path] = []byte(d.text)
-	s.lintAndPublish(ctx, d)
+	s.update(ctx, d)
 	return nil
 }
 
@@ -143,9 +142,15 @@ func (s *Server) didChange(ctx *glsp.Context, p *protocol.DidChangeTextDocumentP
 		}
 	}
 	d.version = p.TextDocument.Version
+	s.update(ctx, d)
+	return nil
+}
+
+// update lays the document's text over the disk, so includes of it see
+// the edit, then lints it and publishes the findings.
+func (s *Server) update(ctx *glsp.Context, d *document) {
 	s.overlay.Files[d.path] = []byte(d.text)
 	s.lintAndPublish(ctx, d)
-	return nil
 }
 
 func (s *Server) didClose(ctx *glsp.Context, p *protocol.DidCloseTextDocumentParams) error {

@@ -12,31 +12,8 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer/config"
 	"github.com/nginx-lint/nginx-lint/analyzer/lint"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
-	"github.com/nginx-lint/nginx-lint/analyzer/suppress"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
-
-// lintRegistry is every rule whose findings the lint command can print:
-// the registry plus the suppression rules, until the registry lists them
-// itself.
-func lintRegistry() *analyzer.Registry {
-	reg := rules.All()
-	var missing []*analyzer.Rule
-	for _, r := range suppress.Rules() {
-		if reg.Lookup(r.Code) == nil {
-			missing = append(missing, r)
-		}
-	}
-	if len(missing) == 0 {
-		return reg
-	}
-	merged, err := analyzer.NewRegistry(append(append([]*analyzer.Rule{}, reg.Rules()...), missing...)...)
-	if err != nil {
-		// A name clash between the two sets: keep the registry's rules.
-		return reg
-	}
-	return merged
-}
 
 func (cmd *lintCmd) run(e *env) (int, error) {
 	paths := cmd.Paths
@@ -53,7 +30,7 @@ func (cmd *lintCmd) run(e *env) (int, error) {
 	if !failNone {
 		failAt, _ = parser.ParseSeverity(cmd.FailLevel)
 	}
-	reg := lintRegistry()
+	reg := rules.All()
 	if cmd.NginxBuild != "" || cmd.Nginx != "" {
 		if cmd.NginxBuild != "" && cmd.Nginx != "" {
 			return 0, usageError{"--nginx-build and --nginx together"}

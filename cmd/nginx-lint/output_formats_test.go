@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"encoding/xml"
+	nlrules "github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"os"
 	"path/filepath"
 	"strings"
@@ -121,8 +122,8 @@ func TestSARIFSchema(t *testing.T) {
 	}
 	run := log.Runs[0]
 	rules := run.Tool.Driver.Rules
-	if len(rules) < len(lintRegistry().Rules()) {
-		t.Errorf("%d rules in metadata, registry has %d", len(rules), len(lintRegistry().Rules()))
+	if len(rules) < len(nlrules.All().Rules()) {
+		t.Errorf("%d rules in metadata, registry has %d", len(rules), len(nlrules.All().Rules()))
 	}
 	byCode := map[string]int{}
 	for i, r := range rules {
@@ -326,7 +327,7 @@ func TestTextGroupsFiles(t *testing.T) {
 }
 
 func TestSARIFRuleMetadataCoversSuppression(t *testing.T) {
-	reg := lintRegistry()
+	reg := nlrules.All()
 	for _, code := range []string{"NL5001", "NL5002", "NL5003"} {
 		if r := reg.Lookup(code); r == nil || r.Category() != analyzer.Style {
 			t.Errorf("%s missing from the lint registry", code)
