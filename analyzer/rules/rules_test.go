@@ -9,13 +9,15 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/buildinfo"
+	"github.com/nginx-lint/nginx-lint/analyzer/lint"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/corpustest"
 )
 
 // lintText lints src written as nginx.conf in a temporary directory, the
-// way the command line does: context inferred, includes followed.
+// way the command line does: context inferred, includes followed, ignore
+// comments applied.
 func lintText(t *testing.T, src string) []*parser.Diagnostic {
 	t.Helper()
 	dir := t.TempDir()
@@ -29,15 +31,12 @@ func lintText(t *testing.T, src string) []*parser.Diagnostic {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return analyzer.Run(c, rules.All(), analyzer.Options{})
+	return lint.Run(c, rules.All(), analyzer.Options{})
 }
 
-// noExample lists findings the plain analyzer run cannot produce; other
-// tests cover them: a crashing rule below, an unreadable path in the CLI
-// tests, and the suppression findings in analyzer/suppress (TestRuleDocs
-// runs their examples through the suppression pass).
-var noExample = map[string]bool{"internal-error": true, "unreadable-file": true,
-	"ignore-without-reason": true, "unused-ignore": true, "invalid-ignore": true}
+// noExample lists findings no config text produces; other tests cover
+// them: a crashing rule below, an unreadable path in the CLI tests.
+var noExample = map[string]bool{"internal-error": true, "unreadable-file": true}
 
 // TestExamples lints every rule's documented examples: the bad one must
 // make the rule fire, the good one must leave it quiet.
