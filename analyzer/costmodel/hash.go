@@ -188,7 +188,7 @@ func (b *builder) hashes(regex bool) {
 			continue
 		}
 		for _, a := range p.Addrs {
-			if len(a.Servers) < 2 && (!regex || !captures(a.Servers)) {
+			if a.nSrv < 2 && (!regex || !captures(a)) {
 				continue
 			}
 			h := b.hash(a)
@@ -204,11 +204,11 @@ func (b *builder) hashes(regex bool) {
 // captures reports whether the first server (the default) has a regex
 // server_name with a capture group, for which nginx builds the names even
 // for a single server.
-func captures(ss []*parser.Server) bool {
-	if len(ss) == 0 {
+func captures(a *Addr) bool {
+	if len(a.Instances) == 0 {
 		return false
 	}
-	for _, n := range ss[0].Names {
+	for _, n := range a.Instances[0].Server.Names {
 		if n.Name.Kind == grammar.NameRegex && strings.Contains(n.Name.Name, "(") {
 			return true
 		}
@@ -219,7 +219,7 @@ func captures(ss []*parser.Server) bool {
 func (b *builder) hash(a *Addr) *HashResult {
 	r := b.r
 	h := &HashResult{Addr: a, MaxSize: r.HashMaxSize, BucketSize: r.HashBucketSize}
-	exact := newNameSet(len(a.Servers))
+	exact := newNameSet(int(a.nSrv))
 	head := map[string]bool{}
 	tail := map[string]bool{}
 	var headKeys, tailKeys []string
@@ -232,7 +232,7 @@ func (b *builder) hash(a *Addr) *HashResult {
 		h.Exact++
 		return true
 	}
-	for _, s := range a.Servers {
+	for s := range a.Servers() {
 		if len(s.Names) == 0 {
 			// ngx_http_core_merge_srv_conf gives it the name "".
 			addExact("")

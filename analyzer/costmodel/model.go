@@ -1,6 +1,7 @@
 package costmodel
 
 import (
+	"iter"
 	"strconv"
 	"strings"
 
@@ -61,15 +62,14 @@ func (f Family) String() string {
 
 // Instance is one listen as nginx adds it: an explicit listen directive,
 // or the implied default of a server without one (Listen nil).
+//
+// Instances are values in one array (Result.Instances) and hold no text:
+// a config of 20,000 listens allocates 32 bytes with two pointers for
+// each, which keeps both the allocation and the collector's scan small.
 type Instance struct {
-	Server *parser.Server
-	Listen *parser.Listen
-	// Key is the socket address, "127.0.0.1:80", "[::]:443", "unix:/x".
-	Key string
-	// Port is int32 and the fields are ordered so that an Instance takes
-	// 48 bytes: a config of 20,000 listens allocates them all.
+	Server   *parser.Server
+	Listen   *parser.Listen
 	Port     int32
-	ip4      uint32 // the IPv4 address as a number, when hasIP4
 	Protocol parser.Protocol
 	Family   Family
 	// Wildcard is set for 0.0.0.0 and [::].
@@ -78,13 +78,38 @@ type Instance struct {
 	// backlog, reuseport, ...: grammar.Listen.ForcesOwnSocket).
 	Own       bool
 	Reuseport bool
-	// UDP is set for a stream listen with udp (a datagram socket).
+	// UDP is set for a datagram socket: a stream listen with udp, or an
+	// http listen with quic. nginx keeps them apart from the TCP sockets
+	// of the same port (ngx_http_add_listen compares the socket type).
 	UDP bool
 	// V6Only is false for an IPv6 wildcard with ipv6only=off, which then
 	// also takes the port's IPv4 traffic.
 	V6Only bool
+}
 
-	hasIP4 bool
+// Key returns the socket address, "127.0.0.1:80", "[::]:443", "unix:/x".
+// It allocates only for a port range, whose listens each get their port.
+func (in *Instance) Key() string {
+	if in.Listen == nil || in.Listen.Spec == nil {
+		return defaultKey(in.Port)
+	}
+	sp := in.Listen.Spec
+	if sp.LastPort > sp.Port {
+		return keyWithPort(sp.Key, int(in.Port))
+	}
+	return sp.Key
+}
+
+// defaultKey is the address of the listen nginx implies for a server
+// without one.
+func defaultKey(port int32) string {
+	switch port {
+	case 80:
+		return "0.0.0.0:80"
+	case 8000:
+		return "0.0.0.0:8000"
+	}
+	return "0.0.0.0:" + strconv.Itoa(int(port))
 }
 
 // Addr is one address of a port: every listen on the same socket address.
@@ -92,15 +117,17 @@ type Addr struct {
 	Port *Port
 	Key  string
 	// Instances are the listens that landed here, in order.
-	Instances []*Instance
-	// Servers are the distinct servers on the address, in order.
-	Servers []*parser.Server
+	Instances []Instance
 	// Hash is the simulated server_names hash, nil when nginx builds none
 	// (a single server and no regex captures).
 	Hash *HashResult
 
 	ip4 uint32
 	pos int32 // index in Port.Addrs, the order nginx scans
+	// next is the number of the port's next address in the builder's
+	// slab, -1 for the last: Port.Addrs is cut to its exact size once
+	// all are known.
+	next int32
 	// While listens are added: how many landed here, how many distinct
 	// servers, and the index of the last one in Result.Instances. The
 	// slices are filled afterwards (builder.fill).
@@ -123,13 +150,32 @@ type Addr struct {
 // First returns the first listen directive of the address, nil if it
 // only has implied default listens.
 func (a *Addr) First() *parser.Directive {
-	for _, in := range a.Instances {
-		if in.Listen != nil {
-			return in.Listen.Directive
+	for i := range a.Instances {
+		if l := a.Instances[i].Listen; l != nil {
+			return l.Directive
 		}
 	}
 	return nil
 }
+
+// Servers yields the distinct servers of the address in order. A
+// server's listens are added together, so repeats are adjacent.
+func (a *Addr) Servers() iter.Seq[*parser.Server] {
+	return func(yield func(*parser.Server) bool) {
+		var last *parser.Server
+		for i := range a.Instances {
+			if s := a.Instances[i].Server; s != last {
+				last = s
+				if !yield(s) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// ServerCount returns the number of distinct servers on the address.
+func (a *Addr) ServerCount() int { return int(a.nSrv) }
 
 // Port groups the addresses of one protocol, family and port, in order of
 // appearance, as cmcf->ports does.
@@ -148,12 +194,15 @@ type Port struct {
 	// SortCompares counts ngx_http_cmp_conf_addrs calls of ngx_sort.
 	SortCompares int64
 
-	addrs    [1]*Addr   // backing of Addrs while it has one address
-	idx      *portIndex // index of Addrs once it has many
-	index    int32      // position in its protocol's ports array
-	Protocol parser.Protocol
-	Family   Family
-	UDP      bool
+	idx *portIndex // index of the addresses once there are many
+	// While listens are added, the addresses are a list through
+	// Addr.next, by slab number: first and last, -1 when empty.
+	first, last int32
+	nAddrs      int32
+	index       int32 // position in its protocol's ports array
+	Protocol    parser.Protocol
+	Family      Family
+	UDP         bool
 }
 
 // portIndex finds a port's addresses once it has many: by the IPv4
@@ -165,7 +214,7 @@ type portIndex struct {
 }
 
 // ip4Table indexes a port's IPv4 addresses by number: open addressing
-// over 1 + the index in Port.Addrs (0 for an empty slot), so that the
+// over 1 + the address's slab number (0 for an empty slot), so that the
 // table has no pointers for the collector to scan and grows by doubling
 // one int32 array instead of a map's buckets.
 type ip4Table struct {
@@ -177,23 +226,23 @@ func ip4Start(ip uint32, mask uint32) uint32 {
 	return uint32(uint64(ip)*0x9E3779B97F4A7C15>>32) & mask
 }
 
-// get returns the index in addrs of the address ip, -1 if none.
-func (t *ip4Table) get(addrs []*Addr, ip uint32) int {
+// get returns the address ip, nil if none.
+func (t *ip4Table) get(addrs *slab[Addr], ip uint32) *Addr {
 	mask := uint32(len(t.slots) - 1)
 	for i := ip4Start(ip, mask); ; i = (i + 1) & mask {
 		j := t.slots[i]
 		if j == 0 {
-			return -1
+			return nil
 		}
-		if addrs[j-1].ip4 == ip {
-			return int(j - 1)
+		if a := addrs.at(int(j - 1)); a.ip4 == ip {
+			return a
 		}
 	}
 }
 
-// put makes ip map to addrs[pos], replacing an earlier address with the
-// same number as a map assignment would.
-func (t *ip4Table) put(addrs []*Addr, ip uint32, pos int) {
+// put makes ip map to the address numbered num, replacing an earlier
+// address with the same number as a map assignment would.
+func (t *ip4Table) put(addrs *slab[Addr], ip uint32, num int32) {
 	if 2*(t.n+1) > len(t.slots) {
 		old := t.slots
 		t.slots = make([]int32, max(64, 2*len(old)))
@@ -202,7 +251,7 @@ func (t *ip4Table) put(addrs []*Addr, ip uint32, pos int) {
 			if j == 0 {
 				continue
 			}
-			i := ip4Start(addrs[j-1].ip4, mask)
+			i := ip4Start(addrs.at(int(j-1)).ip4, mask)
 			for t.slots[i] != 0 {
 				i = (i + 1) & mask
 			}
@@ -213,62 +262,73 @@ func (t *ip4Table) put(addrs []*Addr, ip uint32, pos int) {
 	for i := ip4Start(ip, mask); ; i = (i + 1) & mask {
 		j := t.slots[i]
 		if j == 0 {
-			t.slots[i] = int32(pos + 1)
+			t.slots[i] = num + 1
 			t.n++
 			return
 		}
-		if addrs[j-1].ip4 == ip {
-			t.slots[i] = int32(pos + 1)
+		if addrs.at(int(j-1)).ip4 == ip {
+			t.slots[i] = num + 1
 			return
 		}
 	}
 }
 
-// lookup finds the address of in on the port: a scan while the port has
-// few addresses, an index once it has many (keyed by the IPv4 address as
-// a number, which hashes faster than the text, or by the text).
-func (p *Port) lookup(in *Instance) *Addr {
+// lookup finds the address of a listen (key, and ip4 when hasIP4) on p: a
+// scan while the port has few addresses, an index once it has many (keyed
+// by the IPv4 address as a number, which hashes faster than the text, or
+// by the text).
+func (b *builder) lookup(p *Port, key string, ip4 uint32, hasIP4 bool) *Addr {
 	if x := p.idx; x != nil {
 		switch {
-		case x.ip4 != nil && in.hasIP4:
-			if i := x.ip4.get(p.Addrs, in.ip4); i >= 0 {
-				return p.Addrs[i]
-			}
-			return nil
+		case x.ip4 != nil && hasIP4:
+			return x.ip4.get(&b.addrSlab, ip4)
 		case x.byAddr != nil:
-			return x.byAddr[in.Key]
+			return x.byAddr[key]
 		}
 		return nil
 	}
-	for _, a := range p.Addrs {
-		if a.hasIP4 && in.hasIP4 && a.ip4 == in.ip4 || a.Key == in.Key {
+	for j := p.first; j >= 0; {
+		a := b.addrSlab.at(int(j))
+		if a.hasIP4 && hasIP4 && a.ip4 == ip4 || a.Key == key {
 			return a
 		}
+		j = a.next
 	}
 	return nil
 }
 
-// insert adds a to the port's index; the caller has appended it to Addrs
-// already.
-func (p *Port) insert(a *Addr) {
+// insert appends a to the port's addresses and index.
+func (b *builder) insert(p *Port, a *Addr) {
 	const scanMax = 8
-	n := len(p.Addrs) - 1 // addresses before a
+	n := p.nAddrs // addresses before a
+	a.pos, a.next = n, -1
+	if p.last >= 0 {
+		b.addrSlab.at(int(p.last)).next = a.num
+	} else {
+		p.first = a.num
+	}
+	p.last = a.num
+	p.nAddrs++
 	switch {
 	case p.idx != nil && p.idx.ip4 != nil:
-		p.idx.ip4.put(p.Addrs, a.ip4, n)
+		p.idx.ip4.put(&b.addrSlab, a.ip4, a.num)
 	case p.idx != nil:
 		p.idx.byAddr[a.Key] = a
 	case n < scanMax:
 	case p.Family == IPv4 && a.hasIP4:
 		t := &ip4Table{}
-		for i, x := range p.Addrs {
-			t.put(p.Addrs, x.ip4, i)
+		for j := p.first; j >= 0; {
+			x := b.addrSlab.at(int(j))
+			t.put(&b.addrSlab, x.ip4, x.num)
+			j = x.next
 		}
 		p.idx = &portIndex{ip4: t}
 	default:
 		m := make(map[string]*Addr, 8*scanMax)
-		for _, x := range p.Addrs {
+		for j := p.first; j >= 0; {
+			x := b.addrSlab.at(int(j))
 			m[x.Key] = x
+			j = x.next
 		}
 		p.idx = &portIndex{byAddr: m}
 	}
@@ -393,7 +453,7 @@ type Counts struct {
 type Result struct {
 	Options   Options
 	Profile   *Profile
-	Instances []*Instance
+	Instances []Instance
 	Ports     []*Port
 	Counts    Counts
 	Hashes    []*HashResult
@@ -561,15 +621,9 @@ func (b *builder) instances() {
 	for _, s := range b.m.Servers {
 		n += max(1, len(s.Listens))
 	}
-	slab := make([]Instance, 0, n)
-	r.Instances = make([]*Instance, 0, n)
+	// Exactly sized: addInstance keeps pointers into it.
+	r.Instances = make([]Instance, 0, n)
 	b.addrOf = make([]int32, 0, n)
-	add := func(in Instance) {
-		slab = append(slab, in)
-		p := &slab[len(slab)-1]
-		r.Instances = append(r.Instances, p)
-		b.addInstance(p)
-	}
 	for _, s := range b.m.Servers {
 		r.Counts.Servers++
 		r.Counts.Locations += countLocations(s.Locations)
@@ -588,109 +642,104 @@ func (b *builder) instances() {
 			if sp.LastPort > sp.Port {
 				last = sp.LastPort
 			}
+			in := Instance{Server: s, Listen: l, Protocol: s.Protocol,
+				Wildcard: sp.Wildcard(), Own: sp.ForcesOwnSocket(), Reuseport: sp.Has(grammar.ParamReuseport),
+				UDP: sp.Has(grammar.ParamUDP) || sp.Has(grammar.ParamQUIC), V6Only: true}
+			var ip4 uint32
+			var hasIP4 bool
+			switch sp.Kind {
+			case grammar.AddrIPv6:
+				in.Family = IPv6
+				if sp.Has(grammar.ParamIPv6Only) && !sp.IPv6Only {
+					in.V6Only = false
+				}
+			case grammar.AddrUnix:
+				in.Family = Unix
+			case grammar.AddrHost:
+				in.Family = Host
+				r.Counts.DNSLookups++
+			default:
+				in.Family = IPv4
+				if sp.IP.Is4() {
+					b4 := sp.IP.As4()
+					ip4, hasIP4 = uint32(b4[0])<<24|uint32(b4[1])<<16|uint32(b4[2])<<8|uint32(b4[3]), true
+				}
+			}
 			for port := first; port <= last; port++ {
-				in := Instance{Server: s, Listen: l, Protocol: s.Protocol, Port: int32(port),
-					Wildcard: sp.Wildcard(), Own: sp.ForcesOwnSocket(),
-					Reuseport: sp.Has(grammar.ParamReuseport), UDP: sp.Has(grammar.ParamUDP), V6Only: true}
-				switch sp.Kind {
-				case grammar.AddrIPv6:
-					in.Family = IPv6
-					if sp.Has(grammar.ParamIPv6Only) && !sp.IPv6Only {
-						in.V6Only = false
-					}
-				case grammar.AddrUnix:
-					in.Family = Unix
-				case grammar.AddrHost:
-					in.Family = Host
-					r.Counts.DNSLookups++
-				default:
-					in.Family = IPv4
-					if sp.IP.Is4() {
-						b4 := sp.IP.As4()
-						in.ip4, in.hasIP4 = uint32(b4[0])<<24|uint32(b4[1])<<16|uint32(b4[2])<<8|uint32(b4[3]), true
-					}
-				}
-				in.Key = sp.Key
+				in.Port = int32(port)
+				key := sp.Key
 				if last != first {
-					in.Key = keyWithPort(sp.Key, port)
+					key = keyWithPort(sp.Key, port)
 				}
-				add(in)
+				r.Instances = append(r.Instances, in)
+				b.addInstance(&r.Instances[len(r.Instances)-1], key, ip4, hasIP4)
 			}
 		}
 	}
 	// ngx_http_core_merge_srv_conf adds the default listen of servers
 	// without one, after all explicit listens were added.
-	port, key := int32(80), "0.0.0.0:80"
+	port := int32(80)
 	if r.Options.NonRoot {
-		port, key = 8000, "0.0.0.0:8000"
+		port = 8000
 	}
+	key := defaultKey(port)
 	for _, s := range defaults {
 		r.Counts.DefaultListens++
-		add(Instance{Server: s, Protocol: parser.HTTP, Family: IPv4, Port: port, Key: key, Wildcard: true, V6Only: true, hasIP4: true})
+		r.Instances = append(r.Instances, Instance{Server: s, Protocol: parser.HTTP, Family: IPv4, Port: port, Wildcard: true, V6Only: true})
+		b.addInstance(&r.Instances[len(r.Instances)-1], key, 0, true)
 	}
 	r.Counts.Listens = len(r.Instances)
 	b.fill()
 }
 
 // fill gives every port and address its slices, each exactly sized: the
-// ports in order of creation; the listens of each address in the order
-// they were added, as a part of Result.Instances when they are
-// consecutive there (the common case) and cut from one array otherwise;
-// the distinct servers of each address cut from one array.
+// ports in order of creation; the addresses of each port cut from one
+// array; the listens of each address in the order they were added, as a
+// part of Result.Instances when they are consecutive there (the common
+// case) and copied into one array otherwise.
 func (b *builder) fill() {
 	r := b.r
 	r.Ports = make([]*Port, b.portSlab.n)
+	addrs := make([]*Addr, b.addrSlab.n)
+	off := 0
 	for i := range r.Ports {
-		r.Ports[i] = b.portSlab.at(i)
-	}
-	nSrv, nScattered := 0, 0
-	for _, c := range b.addrSlab.chunks {
-		for i := range c {
-			nSrv += int(c[i].nSrv)
-			if c[i].scattered {
-				nScattered += int(c[i].nInst)
-			}
+		p := b.portSlab.at(i)
+		r.Ports[i] = p
+		p.Addrs = addrs[off : off : off+int(p.nAddrs)]
+		off += int(p.nAddrs)
+		for j := p.first; j >= 0; {
+			a := b.addrSlab.at(int(j))
+			p.Addrs = append(p.Addrs, a)
+			j = a.next
 		}
 	}
-	var insts []*Instance
-	if nScattered > 0 {
-		insts = make([]*Instance, nScattered)
-	}
-	srvs := make([]*parser.Server, nSrv)
-	io, so := 0, 0
-	for k, c := range b.addrSlab.chunks {
-		for i := range c {
-			if k*slabChunk+i == b.addrSlab.n {
-				break
-			}
-			a := &c[i]
-			a.Servers = srvs[so : so : so+int(a.nSrv)]
-			so += int(a.nSrv)
-			if a.scattered {
-				a.Instances = insts[io : io : io+int(a.nInst)]
-				io += int(a.nInst)
-				continue
-			}
-			// Shared with Result.Instances, capped so that an append
-			// cannot overwrite it.
-			end := int(a.lastInst) + 1
-			a.Instances = r.Instances[end-int(a.nInst) : end : end]
-			for _, in := range a.Instances {
-				if len(a.Servers) == 0 || a.Servers[len(a.Servers)-1] != in.Server {
-					a.Servers = append(a.Servers, in.Server)
-				}
-			}
+	nScattered := 0
+	for i := range b.addrSlab.n {
+		if a := b.addrSlab.at(i); a.scattered {
+			nScattered += int(a.nInst)
 		}
 	}
+	var insts []Instance
 	if nScattered > 0 {
-		for i, in := range r.Instances {
-			a := b.addrSlab.at(int(b.addrOf[i]))
-			if !a.scattered {
-				continue
-			}
-			a.Instances = append(a.Instances, in)
-			if len(a.Servers) == 0 || a.Servers[len(a.Servers)-1] != in.Server {
-				a.Servers = append(a.Servers, in.Server)
+		insts = make([]Instance, nScattered)
+	}
+	io := 0
+	for i := range b.addrSlab.n {
+		a := b.addrSlab.at(i)
+		if a.scattered {
+			a.Instances = insts[io : io : io+int(a.nInst)]
+			io += int(a.nInst)
+			continue
+		}
+		// Shared with Result.Instances, capped so that an append
+		// cannot overwrite it.
+		end := int(a.lastInst) + 1
+		a.Instances = r.Instances[end-int(a.nInst) : end : end]
+	}
+	if nScattered > 0 {
+		for i := range r.Instances {
+			if a := b.addrSlab.at(int(b.addrOf[i])); a.scattered {
+				a.Instances = append(a.Instances, r.Instances[i])
 			}
 		}
 	}
@@ -713,7 +762,9 @@ func countLocations(ls []*parser.Location) int {
 	return n
 }
 
-func (b *builder) addInstance(in *Instance) {
+// addInstance adds the listen in, whose socket address is key (and the
+// IPv4 address ip4 when hasIP4), to its port and address.
+func (b *builder) addInstance(in *Instance, key string, ip4 uint32, hasIP4 bool) {
 	r := b.r
 	g := portGroup{in.Protocol, in.Family, in.UDP}
 	tab := b.lastTab
@@ -749,30 +800,28 @@ func (b *builder) addInstance(in *Instance) {
 		r.Counts.PortCompares += int64(b.protoPorts[in.Protocol])
 		p = b.portSlab.next()
 		p.Protocol, p.Family, p.Port, p.UDP, p.index = in.Protocol, in.Family, int(in.Port), in.UDP, b.protoPorts[in.Protocol]
-		p.Addrs = p.addrs[:0:1]
+		p.first, p.last = -1, -1
 		tab.set(pn, p)
 		b.protoPorts[in.Protocol]++
 	} else {
 		r.Counts.PortCompares += int64(p.index + 1)
 	}
 	if a == nil {
-		a = p.lookup(in)
+		a = b.lookup(p, key, ip4, hasIP4)
 	}
 	if a == nil {
 		if in.Protocol == parser.HTTP {
 			// ngx_http_add_addresses compared with every address of the
 			// port before adding this one.
-			p.AddrCompares += int64(len(p.Addrs))
+			p.AddrCompares += int64(p.nAddrs)
 		}
 		num := b.addrSlab.n
 		a = b.addrSlab.next()
 		// Field by field: the slab element is zero, and assigning a
 		// whole Addr literal copies the large struct.
-		a.Port, a.Key, a.Wildcard, a.V6Only, a.ip4, a.hasIP4 = p, in.Key, in.Wildcard, true, in.ip4, in.hasIP4
-		a.pos = int32(len(p.Addrs))
+		a.Port, a.Key, a.Wildcard, a.V6Only, a.ip4, a.hasIP4 = p, key, in.Wildcard, true, ip4, hasIP4
 		a.num = int32(num)
-		p.Addrs = append(p.Addrs, a)
-		p.insert(a)
+		b.insert(p, a)
 		if in.Wildcard && in.Family != Unix {
 			p.Wildcard = a
 		}
@@ -787,7 +836,7 @@ func (b *builder) addInstance(in *Instance) {
 		a.Reuseport = a.Reuseport || in.Reuseport
 		a.V6Only = in.V6Only
 	}
-	if a.nInst == 0 || b.r.Instances[a.lastInst].Server != in.Server {
+	if a.nInst == 0 || r.Instances[a.lastInst].Server != in.Server {
 		a.nSrv++
 	}
 	if a.nInst > 0 && a.lastInst != id-1 {

@@ -1,6 +1,7 @@
 package costmodel_test
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -62,12 +63,12 @@ http {
 
 func TestDefaultListenNonRoot(t *testing.T) {
 	r := compute(t, "events {}\nhttp {\n    server {}\n}\n", costmodel.Options{NonRoot: true})
-	if len(r.Instances) != 1 || r.Instances[0].Key != "0.0.0.0:8000" || r.Instances[0].Listen != nil {
+	if len(r.Instances) != 1 || r.Instances[0].Key() != "0.0.0.0:8000" || r.Instances[0].Listen != nil {
 		t.Fatalf("instances %+v", r.Instances)
 	}
 	r = compute(t, "events {}\nhttp {\n    server {}\n}\n", costmodel.Options{})
-	if r.Instances[0].Key != "0.0.0.0:80" {
-		t.Fatalf("root default %s", r.Instances[0].Key)
+	if r.Instances[0].Key() != "0.0.0.0:80" {
+		t.Fatalf("root default %s", r.Instances[0].Key())
 	}
 }
 
@@ -389,5 +390,71 @@ func TestUDPNoConflict(t *testing.T) {
 	r = compute(t, "events {}\nstream {\n server { listen 5353; proxy_pass 127.0.0.1:1; }\n server { listen 127.0.0.1:5353 bind; proxy_pass 127.0.0.1:1; }\n}\n", costmodel.Options{})
 	if len(r.Conflicts) != 1 {
 		t.Errorf("tcp stream conflicts %+v", r.Conflicts)
+	}
+}
+
+// TestQUICSeparateSocket: ngx_http_add_listen compares the socket type,
+// so a quic listen is a datagram port of its own next to the TCP one,
+// and a TCP bind next to it does not collide with it.
+func TestQUICSeparateSocket(t *testing.T) {
+	src := `events {}
+http {
+    server { listen 443 ssl; listen 443 quic reuseport; server_name a; }
+    server { listen 443 ssl; listen 443 quic; server_name b; }
+}
+`
+	r := compute(t, src, costmodel.Options{})
+	if r.Counts.Ports != 2 || r.Counts.SocketsTest != 2 {
+		t.Fatalf("ports %d, sockets %d, want 2 and 2", r.Counts.Ports, r.Counts.SocketsTest)
+	}
+	var udp int
+	for _, p := range r.Ports {
+		if p.UDP {
+			udp++
+			if !strings.HasSuffix(p.Name(), "/udp") || len(p.Addrs) != 1 || p.Addrs[0].ServerCount() != 2 {
+				t.Errorf("quic port %s: %d addresses", p.Name(), len(p.Addrs))
+			}
+		}
+	}
+	if udp != 1 {
+		t.Errorf("%d datagram ports, want 1", udp)
+	}
+	// Both addresses have two servers and get a names hash.
+	if len(r.Hashes) != 2 {
+		t.Errorf("%d hashes, want 2", len(r.Hashes))
+	}
+}
+
+// TestScatteredInstances: the listens of an address interleaved with
+// another address's keep their order, and Servers yields each server once.
+func TestScatteredInstances(t *testing.T) {
+	src := `events {}
+http {
+    server { listen 127.0.0.1:80; listen 127.0.0.2:80; listen 127.0.0.1:81; server_name a; }
+    server { listen 127.0.0.2:80; listen 127.0.0.1:80; server_name b; }
+    server { listen 127.0.0.1:80; server_name c; }
+}
+`
+	r := compute(t, src, costmodel.Options{})
+	var got []string
+	for _, p := range r.Ports {
+		for _, a := range p.Addrs {
+			var names []string
+			for s := range a.Servers() {
+				names = append(names, s.Names[0].Name.Name)
+			}
+			got = append(got, a.Key+"="+strings.Join(names, ",")+"/"+strconv.Itoa(len(a.Instances)))
+		}
+	}
+	want := "127.0.0.1:80=a,b,c/3 127.0.0.2:80=a,b/2 127.0.0.1:81=a/1"
+	if strings.Join(got, " ") != want {
+		t.Errorf("addresses %s\nwant %s", strings.Join(got, " "), want)
+	}
+	// The instances of 127.0.0.1:80 point at the listens in order.
+	a := r.Ports[0].Addrs[0]
+	for i, in := range a.Instances {
+		if in.Key() != "127.0.0.1:80" || in.Server.Names[0].Name.Name != string(rune('a'+i)) {
+			t.Errorf("instance %d: %s of %s", i, in.Key(), in.Server.Names[0].Name.Name)
+		}
 	}
 }

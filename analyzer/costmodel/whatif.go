@@ -62,7 +62,7 @@ func (r *Result) WhatIfs() []WhatIf {
 		}
 		servers, listens := 0, int64(0)
 		for _, a := range p.Addrs {
-			servers += len(a.Servers)
+			servers += a.ServerCount()
 			listens += int64(len(a.Instances))
 		}
 		s := int64(servers)
@@ -148,13 +148,13 @@ func (r *Result) Contributors(n int) []string {
 			var worst *Addr
 			for _, q := range r.Ports {
 				for _, a := range q.Addrs {
-					if worst == nil || len(a.Servers) > len(worst.Servers) {
+					if worst == nil || a.nSrv > worst.nSrv {
 						worst = a
 					}
 				}
 			}
 			if worst != nil {
-				s = fmt.Sprintf("%s has %d servers: %s duplicate-server checks ≈ %s", worst.Key, len(worst.Servers), human(float64(p.Ops)), Seconds(p.Seconds))
+				s = fmt.Sprintf("%s has %d servers: %s duplicate-server checks ≈ %s", worst.Key, worst.nSrv, human(float64(p.Ops)), Seconds(p.Seconds))
 			}
 		case CostSocket:
 			s = fmt.Sprintf("%d listening sockets: socket, bind and listen ≈ %s", p.Ops, Seconds(p.Seconds))

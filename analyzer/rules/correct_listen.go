@@ -1,9 +1,8 @@
 package rules
 
 import (
-	"strings"
-
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
@@ -101,11 +100,12 @@ const (
 // accumulated on it while reading listens in order.
 type listenSocket struct {
 	// addr is the address as nginx prints it ("0.0.0.0:80").
-	addr    string
-	servers []*parser.Server
-	// listens holds each server's listen on this socket (nil for a
-	// server's implicit listen), parallel to servers.
-	listens []*parser.Directive
+	addr string
+	// last is the last server that used the socket, lastListen its
+	// listen (nil for an implied one): a server's listens come together,
+	// so only the last server can repeat.
+	last       *parser.Server
+	lastListen *parser.Directive
 	// optsBy is the listen whose socket options the socket uses.
 	optsBy *parser.Directive
 	// defaultBy is the listen that made a server the default.
@@ -133,76 +133,55 @@ type socketFinding struct {
 	warning bool
 }
 
-// socketTable is the result of replaying every http listen.
+// socketTable is the result of replaying every listen of a protocol.
 type socketTable struct {
-	sockets  []*listenSocket
-	byKey    map[string]*listenSocket
 	findings []socketFinding
-
-	// Storage for the sockets and their first server and listen: twenty
-	// thousand sockets would otherwise cost sixty thousand allocations.
-	slab       []listenSocket
-	serverSlab []*parser.Server
-	listenSlab []*parser.Directive
 }
 
-// implicitKey is where an http server without listen goes: nginx adds
-// "listen *:80" for it (8000 when not started as root, which is not how
-// nginx runs in production). A stream server without listen is an error.
-const implicitKey = "0.0.0.0:80"
-
-// serverSockets replays ngx_http_add_listen (or its twin
-// ngx_stream_add_listen, which current nginx shapes the same way) for
-// every listen of every server of proto in configuration order,
-// collecting what nginx rejects or warns about. Listens whose arguments
-// do not parse are skipped: another rule reports them.
+// socketsKey is the Pass.Memo key of a protocol's socketTable.
 type socketsKey parser.Protocol
 
 // sharedSockets is serverSockets computed once per run: three rules read it.
 func sharedSockets(p *analyzer.Pass, proto parser.Protocol) *socketTable {
-	return p.Memo(socketsKey(proto), func() any { return serverSockets(p.Model(), proto) }).(*socketTable)
+	return p.Memo(socketsKey(proto), func() any { return serverSockets(costModel(p), proto) }).(*socketTable)
 }
 
-func serverSockets(m *parser.Model, proto parser.Protocol) *socketTable {
-	// n bounds the sockets (one per listen, or per listen-less server), so
-	// the slabs below never grow and pointers into them stay valid.
-	n := 0
-	for _, s := range m.Servers {
-		if s.Protocol == proto {
-			n += max(1, len(s.Listens))
-		}
-	}
-	t := &socketTable{byKey: make(map[string]*listenSocket, n),
-		slab: make([]listenSocket, 0, n), serverSlab: make([]*parser.Server, 0, n), listenSlab: make([]*parser.Directive, 0, n)}
-	for _, s := range m.Servers {
-		if s.Protocol != proto || !inProtocolBlock(s) {
+// serverSockets replays, socket by socket, what ngx_http_add_addresses
+// and ngx_http_add_server (or their stream twins, which current nginx
+// shapes the same way) do with each listen of proto. The cost model has
+// already grouped the listens into sockets, in the order nginx adds them
+// (the implied listens of servers without one last); a socket's outcome
+// depends only on its own listens, so replaying each socket's list is
+// replaying the configuration. Listens whose arguments do not parse are
+// not in the model: another rule reports them.
+func serverSockets(r *costmodel.Result, proto parser.Protocol) *socketTable {
+	t := &socketTable{}
+	for _, port := range r.Ports {
+		if port.Protocol != proto {
 			continue
 		}
-		if len(s.Listens) == 0 && proto == parser.HTTP {
-			t.add(s, nil, implicitKey, nil)
-			continue
-		}
-		for _, l := range s.Listens {
-			if l.Spec == nil {
-				continue
+		for _, a := range port.Addrs {
+			sock := listenSocket{addr: a.Key}
+			for i := range a.Instances {
+				in := &a.Instances[i]
+				if !inProtocolBlock(in.Server) {
+					continue
+				}
+				var d *parser.Directive
+				var spec *grammar.Listen
+				if in.Listen != nil {
+					d, spec = in.Listen.Directive, in.Listen.Spec
+				}
+				t.add(&sock, in.Server, d, spec)
 			}
-			t.add(s, l.Directive, socketKey(l.Spec), l.Spec)
 		}
 	}
 	return t
 }
 
-// socketKey is the listen's canonical address. QUIC (http) and udp
-// (stream) listens are datagram sockets, which nginx keeps apart from
-// TCP ones on the same port.
-func socketKey(l *grammar.Listen) string {
-	if l.Has(grammar.ParamQUIC) || l.Has(grammar.ParamUDP) {
-		return l.Key + "/udp"
-	}
-	return l.Key
-}
-
-func (t *socketTable) add(s *parser.Server, d *parser.Directive, key string, l *grammar.Listen) {
+// add replays one listen d of server s (d nil for an implied listen) on
+// sock.
+func (t *socketTable) add(sock *listenSocket, s *parser.Server, d *parser.Directive, l *grammar.Listen) {
 	var set, dflt bool
 	var protocols int
 	if l != nil {
@@ -218,18 +197,10 @@ func (t *socketTable) add(s *parser.Server, d *parser.Directive, key string, l *
 			protocols |= lsHTTP2
 		}
 	}
-	// addr is the address as nginx prints it, without the /udp that
-	// keeps datagram sockets apart in the table.
-	addr := strings.TrimSuffix(key, "/udp")
-	sock := t.byKey[key]
-	if sock == nil {
+	addr := sock.addr
+	if sock.last == nil {
 		// ngx_http_add_address: a new socket takes this listen's options.
-		i := len(t.slab)
-		t.serverSlab = append(t.serverSlab, s)
-		t.listenSlab = append(t.listenSlab, d)
-		t.slab = append(t.slab, listenSocket{addr: addr, servers: t.serverSlab[i : i+1 : i+1],
-			listens: t.listenSlab[i : i+1 : i+1], protoOr: protocols})
-		sock = &t.slab[i]
+		sock.last, sock.lastListen = s, d
 		if set {
 			sock.optsBy = d
 		}
@@ -239,24 +210,22 @@ func (t *socketTable) add(s *parser.Server, d *parser.Directive, key string, l *
 		if protocols != 0 {
 			sock.protoBy = d
 		}
-		t.byKey[key] = sock
-		t.sockets = append(t.sockets, sock)
+		sock.protoOr = protocols
 		return
 	}
 	// ngx_http_add_server: a server may use a socket once. A server's
 	// listens are replayed together, so only the last server can repeat.
-	if sock.servers[len(sock.servers)-1] == s {
+	if sock.last == s {
 		if d != nil {
 			t.findings = append(t.findings, socketFinding{at: d,
 				message:  "a duplicate listen " + addr,
 				detail:   "this server already listens on " + addr + "; nginx refuses to start",
-				first:    sock.listens[len(sock.listens)-1],
+				first:    sock.lastListen,
 				firstMsg: "first listen on " + addr})
 		}
 		return
 	}
-	sock.servers = append(sock.servers, s)
-	sock.listens = append(sock.listens, d)
+	sock.last, sock.lastListen = s, d
 
 	prev := sock.protoOr
 	if set {

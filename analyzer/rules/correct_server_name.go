@@ -42,38 +42,55 @@ type nameClaim struct {
 
 func runConflictingServerName(p *analyzer.Pass) {
 	reported := map[nameClaim]bool{}
-	var sockets []*listenSocket
-	for _, proto := range []parser.Protocol{parser.HTTP, parser.Stream} {
-		sockets = append(sockets, sharedSockets(p, proto).sockets...)
-	}
-	for _, sock := range sockets {
-		// ngx_http_optimize_servers (and its stream twin) builds the name
-		// hash only for an address shared by several servers (or with a
-		// regex default server, whose names cannot conflict anyway).
-		if len(sock.servers) < 2 {
+	var servers []*parser.Server
+	for _, port := range costModel(p).Ports {
+		if port.Protocol != parser.HTTP && port.Protocol != parser.Stream {
 			continue
 		}
-		claims := map[string]nameClaim{}
-		for _, s := range sock.servers {
-			if len(s.Names) == 0 {
-				at := nameClaim{d: s.Directive, arg: -1}
-				if first, dup := claims["="]; dup {
-					reportName(p, reported, at, first, "", sock.addr)
-				} else {
-					claims["="] = at
-				}
+		for _, a := range port.Addrs {
+			// ngx_http_optimize_servers (and its stream twin) builds the
+			// name hash only for an address shared by several servers (or
+			// with a regex default server, whose names cannot conflict
+			// anyway).
+			if a.ServerCount() < 2 {
 				continue
 			}
-			for _, n := range s.Names {
-				at := nameClaim{d: n.Directive, arg: n.Arg}
-				for _, k := range nameKeys(n.Name) {
-					if first, dup := claims[k]; dup {
-						reportName(p, reported, at, first, n.Name.Name, sock.addr)
-						// ngx_hash_add_key stops at the first clash.
-						break
-					}
-					claims[k] = at
+			servers = servers[:0]
+			for s := range a.Servers() {
+				if inProtocolBlock(s) {
+					servers = append(servers, s)
 				}
+			}
+			if len(servers) >= 2 {
+				conflictingNames(p, reported, servers, a.Key)
+			}
+		}
+	}
+}
+
+// conflictingNames reports the names that clash among the servers of
+// one address, in the order nginx adds them to its hash.
+func conflictingNames(p *analyzer.Pass, reported map[nameClaim]bool, servers []*parser.Server, addr string) {
+	claims := map[string]nameClaim{}
+	for _, s := range servers {
+		if len(s.Names) == 0 {
+			at := nameClaim{d: s.Directive, arg: -1}
+			if first, dup := claims["="]; dup {
+				reportName(p, reported, at, first, "", addr)
+			} else {
+				claims["="] = at
+			}
+			continue
+		}
+		for _, n := range s.Names {
+			at := nameClaim{d: n.Directive, arg: n.Arg}
+			for _, k := range nameKeys(n.Name) {
+				if first, dup := claims[k]; dup {
+					reportName(p, reported, at, first, n.Name.Name, addr)
+					// ngx_hash_add_key stops at the first clash.
+					break
+				}
+				claims[k] = at
 			}
 		}
 	}

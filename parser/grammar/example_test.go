@@ -12,7 +12,7 @@ func ExampleParseListen() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(l.Kind, l.Key, l.Has(grammar.ParamSSL), l.Backlog, l.ForcesOwnSocket())
+	fmt.Println(l.Kind, l.Key, l.Has(grammar.ParamSSL), l.Backlog(), l.ForcesOwnSocket())
 
 	_, err = grammar.ParseListen([]string{"127.0.0.1:99999"})
 	fmt.Println(err)

@@ -132,14 +132,30 @@ type KeepAlive struct {
 
 // Listen is the typed form of one listen directive's arguments. A *Listen
 // returned by this package (and especially one shared by ListenCache) must
-// be treated as immutable: its strings and slices may be shared.
+// be treated as immutable: its strings, slices and Opts may be shared.
+//
+// One Listen is allocated per distinct directive, so its size matters:
+// the values of rarely used parameters live behind Opts, and the fields
+// are ordered pointers first (the garbage collector scans an object only
+// up to its last pointer) with the small ones packed into the last word.
 type Listen struct {
-	// Kind is the form of the address argument.
-	Kind AddrKind
 	// Host is the address without the port, as written: "" for AddrPort, "*"
 	// for AddrWildcard, "127.0.0.1", "::1" (no brackets), "localhost", or the
 	// socket path (without "unix:") for AddrUnix.
 	Host string
+	// Key is the canonical socket address used to group listens: family,
+	// normalised address and port, e.g. "0.0.0.0:80" (for "80", "*:80" and
+	// "0.0.0.0:80" alike), "[::]:80", "127.0.0.1:8080", "0.0.0.0:8000-8010",
+	// "localhost:8080" (host names lower-cased, not resolved), "unix:/x".
+	Key string
+	// Params lists every parameter argument in order, unknown ones included.
+	// It is nil when there are none.
+	Params []Param
+	// Opts holds the values of the rare parameters (see ListenOpts). It is
+	// non-nil exactly when at least one of them, or an unknown parameter,
+	// was given. The accessor methods (Backlog, KeepAlive, ...) spare
+	// callers the nil check.
+	Opts *ListenOpts
 	// IP is the parsed address for AddrPort and AddrWildcard (0.0.0.0),
 	// AddrIPv4 and AddrIPv6, and the zero netip.Addr otherwise.
 	IP netip.Addr
@@ -147,44 +163,97 @@ type Listen struct {
 	Port int
 	// LastPort is the end of a port range such as "8000-8010", 0 otherwise.
 	LastPort int
+	// Set records which kinds appear in Params (ParamUnknown included).
+	Set ParamSet
+	// Kind is the form of the address argument.
+	Kind AddrKind
 	// PortDefaulted is true when no port was written and nginx's http
 	// default of 80 was used. The stream and mail modules have no default
 	// port, so there the address is incomplete.
 	PortDefaulted bool
-	// Key is the canonical socket address used to group listens: family,
-	// normalised address and port, e.g. "0.0.0.0:80" (for "80", "*:80" and
-	// "0.0.0.0:80" alike), "[::]:80", "127.0.0.1:8080", "0.0.0.0:8000-8010",
-	// "localhost:8080" (host names lower-cased, not resolved), "unix:/x".
-	Key string
-
-	// Params lists every parameter argument in order, unknown ones included.
-	// It is nil when there are none.
-	Params []Param
-	// Unknown lists the parameters that are no listen parameter in any
-	// context (nil when there are none); Check reports them.
-	Unknown []Param
-	// Set records which kinds appear in Params (ParamUnknown included).
-	Set ParamSet
-
-	// Setfib is the value of setfib=, valid when Set.Has(ParamSetfib).
-	Setfib int
-	// Fastopen is the value of fastopen=, valid when Set.Has(ParamFastopen).
-	Fastopen int
-	// Backlog is the value of backlog=, valid when Set.Has(ParamBacklog).
-	Backlog int
-	// RcvBuf is rcvbuf= in bytes, valid when Set.Has(ParamRcvbuf).
-	RcvBuf int
-	// SndBuf is sndbuf= in bytes, valid when Set.Has(ParamSndbuf).
-	SndBuf int
-	// AcceptFilter is the accept_filter= name, valid when
-	// Set.Has(ParamAcceptFilter).
-	AcceptFilter string
 	// IPv6Only is the value of ipv6only=, valid when Set.Has(ParamIPv6Only);
 	// nginx's default when absent is on.
 	IPv6Only bool
-	// KeepAlive is so_keepalive=, valid when Set.Has(ParamSoKeepalive).
+}
+
+// ListenOpts holds the values of the listen parameters that few
+// configurations use, so that a Listen without them does not pay for the
+// space. Each value is valid only when the matching parameter is in
+// Listen.Set; when a parameter repeats, the last value wins, as in nginx.
+type ListenOpts struct {
+	// Unknown lists the parameters that are no listen parameter in any
+	// context (nil when there are none); Check reports them.
+	Unknown []Param
+	// AcceptFilter is the accept_filter= name (ParamAcceptFilter).
+	AcceptFilter string
+	// Setfib is the value of setfib= (ParamSetfib).
+	Setfib int
+	// Fastopen is the value of fastopen= (ParamFastopen).
+	Fastopen int
+	// Backlog is the value of backlog= (ParamBacklog).
+	Backlog int
+	// RcvBuf is rcvbuf= in bytes (ParamRcvbuf).
+	RcvBuf int
+	// SndBuf is sndbuf= in bytes (ParamSndbuf).
+	SndBuf int
+	// KeepAlive is so_keepalive= (ParamSoKeepalive).
 	KeepAlive KeepAlive
 }
+
+// optParams are the parameter kinds whose presence makes Listen.Opts
+// non-nil; both parsers must agree on it for their results to compare
+// equal.
+const optParams = 1<<ParamUnknown | 1<<ParamSetfib | 1<<ParamFastopen |
+	1<<ParamBacklog | 1<<ParamRcvbuf | 1<<ParamSndbuf |
+	1<<ParamAcceptFilter | 1<<ParamSoKeepalive
+
+// noOpts stands in for a nil Listen.Opts in the accessors.
+var noOpts ListenOpts
+
+// opts returns l.Opts, or a zero ListenOpts when there is none; the result
+// must not be modified.
+func (l *Listen) opts() *ListenOpts {
+	if l.Opts != nil {
+		return l.Opts
+	}
+	return &noOpts
+}
+
+// mutOpts returns l.Opts, allocating it first if needed. Only the parsers
+// call it, while the Listen is still private to them.
+func (l *Listen) mutOpts() *ListenOpts {
+	if l.Opts == nil {
+		l.Opts = new(ListenOpts)
+	}
+	return l.Opts
+}
+
+// Unknown returns the parameters that are no listen parameter in any
+// context, in argument order, or nil when there are none; Check reports
+// them. The slice is shared and must not be modified.
+func (l *Listen) Unknown() []Param { return l.opts().Unknown }
+
+// Setfib returns the value of setfib=, valid when l.Has(ParamSetfib).
+func (l *Listen) Setfib() int { return l.opts().Setfib }
+
+// Fastopen returns the value of fastopen=, valid when l.Has(ParamFastopen).
+func (l *Listen) Fastopen() int { return l.opts().Fastopen }
+
+// Backlog returns the value of backlog=, valid when l.Has(ParamBacklog).
+func (l *Listen) Backlog() int { return l.opts().Backlog }
+
+// RcvBuf returns rcvbuf= in bytes, valid when l.Has(ParamRcvbuf).
+func (l *Listen) RcvBuf() int { return l.opts().RcvBuf }
+
+// SndBuf returns sndbuf= in bytes, valid when l.Has(ParamSndbuf).
+func (l *Listen) SndBuf() int { return l.opts().SndBuf }
+
+// AcceptFilter returns the accept_filter= name, valid when
+// l.Has(ParamAcceptFilter).
+func (l *Listen) AcceptFilter() string { return l.opts().AcceptFilter }
+
+// KeepAlive returns so_keepalive=, valid when l.Has(ParamSoKeepalive).
+func (l *Listen) KeepAlive() KeepAlive { return l.opts().KeepAlive }
 
 // Has reports whether parameter k was given. It is shorthand for
 // l.Set.Has(k).
@@ -315,8 +384,8 @@ func (l *Listen) lastArg(k ParamKind) int {
 // `no host in ":80"`, `invalid IPv6 address in "[fe80::1%eth0]"`, ...) or a
 // bad value of a known parameter (`invalid backlog "backlog=0"`,
 // `invalid ipv6only flags "ox"`, `invalid so_keepalive value: "x"`, ...).
-// Unknown parameters are not an error here: they are kept in Unknown so
-// that the rest of the directive stays usable, and Check reports them.
+// Unknown parameters are not an error here: they are listed by
+// Listen.Unknown so that the rest of the directive stays usable, and Check reports them.
 //
 // Common shapes are handled by a hand-written fast path; everything else,
 // including every error, goes through ParseListenGrammar, the reference

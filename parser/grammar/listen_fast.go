@@ -7,12 +7,44 @@ import (
 	"strings"
 )
 
-// listenAlloc lets the fast path return a Listen and up to four Params with
-// a single allocation: Listen.Params points into the same object, which the
-// garbage collector keeps alive through the interior pointer.
-type listenAlloc struct {
-	l      Listen
-	params [4]Param
+// The listenAllocN types let the fast path return a Listen and its Params
+// with a single allocation: Listen.Params points into the same object,
+// which the garbage collector keeps alive through the interior pointer.
+// Sizes 1 and 2 cover the usual "ssl" or "default_server" listens without
+// paying for four slots.
+type (
+	listenAlloc1 struct {
+		l      Listen
+		params [1]Param
+	}
+	listenAlloc2 struct {
+		l      Listen
+		params [2]Param
+	}
+	listenAlloc4 struct {
+		l      Listen
+		params [4]Param
+	}
+)
+
+// newListen allocates a Listen together with room for n Params. The
+// returned slice has length and capacity n (nil for n == 0), so nobody can
+// append past it into memory it does not own.
+func newListen(n int) (*Listen, []Param) {
+	switch {
+	case n == 0:
+		return &Listen{}, nil
+	case n == 1:
+		a := &listenAlloc1{}
+		return &a.l, a.params[:]
+	case n == 2:
+		a := &listenAlloc2{}
+		return &a.l, a.params[:]
+	case n <= 4:
+		a := &listenAlloc4{}
+		return &a.l, a.params[:n:n]
+	}
+	return &Listen{}, make([]Param, n)
 }
 
 // parseListenFast handles the shapes that make up nearly every real
@@ -26,34 +58,19 @@ func parseListenFast(args []string) (l *Listen, ok bool) {
 	if len(args) == 0 {
 		return nil, false
 	}
-	// Most listens have no parameters: then a bare Listen will do.
-	var a *listenAlloc
-	if len(args) == 1 {
-		l = &Listen{}
-	} else {
-		a = &listenAlloc{}
-		l = &a.l
-	}
+	l, ps := newListen(len(args) - 1)
 	if !fastAddr(l, args[0]) {
 		return nil, false
 	}
-	if n := len(args) - 1; n > 0 {
-		var ps []Param
-		if n <= len(a.params) {
-			ps = a.params[:n:n]
-		} else {
-			ps = make([]Param, n)
+	for i, s := range args[1:] {
+		k, ok := fastParam(l, s)
+		if !ok {
+			return nil, false
 		}
-		for i, s := range args[1:] {
-			k, ok := fastParam(l, s)
-			if !ok {
-				return nil, false
-			}
-			ps[i] = Param{Kind: k, Arg: i + 1, Text: s}
-			l.Set |= 1 << k
-		}
-		l.Params = ps
+		ps[i] = Param{Kind: k, Arg: i + 1, Text: s}
+		l.Set |= 1 << k
 	}
+	l.Params = ps
 	return l, true
 }
 
@@ -207,38 +224,41 @@ func fastParam(l *Listen, s string) (ParamKind, bool) {
 		l.IPv6Only = false
 		return ParamIPv6Only, true
 	case "so_keepalive=on":
-		l.KeepAlive.On = true
+		l.mutOpts().KeepAlive.On = true
 		return ParamSoKeepalive, true
 	case "so_keepalive=off":
-		l.KeepAlive.On = false
+		l.mutOpts().KeepAlive.On = false
 		return ParamSoKeepalive, true
 	}
 	eq := strings.IndexByte(s, '=')
 	if eq < 0 {
 		return 0, false
 	}
-	v := s[eq+1:]
+	// Every name=value parameter left is a rare one, kept in Opts. Should
+	// the argument be declined, the wasted allocation is nothing next to
+	// the grammar parse that follows.
+	v, o := s[eq+1:], l.mutOpts()
 	var ok bool
 	switch s[:eq] {
 	case "setfib":
-		l.Setfib, ok = ngxAtoi(v)
+		o.Setfib, ok = ngxAtoi(v)
 		return ParamSetfib, ok
 	case "fastopen":
-		l.Fastopen, ok = ngxAtoi(v)
+		o.Fastopen, ok = ngxAtoi(v)
 		return ParamFastopen, ok
 	case "backlog":
-		l.Backlog, ok = ngxAtoi(v)
-		return ParamBacklog, ok && l.Backlog != 0
+		o.Backlog, ok = ngxAtoi(v)
+		return ParamBacklog, ok && o.Backlog != 0
 	case "rcvbuf":
-		l.RcvBuf, ok = ngxParseSize(v)
+		o.RcvBuf, ok = ngxParseSize(v)
 		return ParamRcvbuf, ok
 	case "sndbuf":
-		l.SndBuf, ok = ngxParseSize(v)
+		o.SndBuf, ok = ngxParseSize(v)
 		return ParamSndbuf, ok
 	case "accept_filter":
 		// The NUL check keeps the fast path out of the one place where
 		// nginx's C strings and Go strings would disagree.
-		l.AcceptFilter = v
+		o.AcceptFilter = v
 		return ParamAcceptFilter, strings.IndexByte(v, 0) < 0
 	}
 	return 0, false

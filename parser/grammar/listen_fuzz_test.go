@@ -125,13 +125,16 @@ func checkListenInvariants(t *testing.T, args []string, l *Listen) {
 			t.Fatalf("%q: Set lacks %v", args, p.Kind)
 		}
 		if p.Kind == ParamUnknown {
-			if unknown >= len(l.Unknown) || l.Unknown[unknown] != p {
+			if unknown >= len(l.Unknown()) || l.Unknown()[unknown] != p {
 				t.Fatalf("%q: Unknown does not list %+v", args, p)
 			}
 			unknown++
 		}
 	}
-	if unknown != len(l.Unknown) {
+	if unknown != len(l.Unknown()) {
 		t.Fatalf("%q: Unknown has extra entries", args)
+	}
+	if (l.Opts != nil) != (l.Set&optParams != 0) {
+		t.Fatalf("%q: Opts is %v for parameters %b", args, l.Opts, l.Set)
 	}
 }

@@ -452,7 +452,8 @@ func convParams(l *Listen, args []string, gargs []*paramArg) *Error {
 		l.Params[i] = p
 		l.Set |= 1 << k
 		if k == ParamUnknown {
-			l.Unknown = append(l.Unknown, p)
+			o := l.mutOpts()
+			o.Unknown = append(o.Unknown, p)
 		}
 	}
 	return nil
@@ -467,37 +468,7 @@ func convParam(l *Listen, arg int, text string, p *param) (ParamKind, *Error) {
 		return flagKinds[p.Flag], nil
 	}
 	v := p.Value
-	var ok bool
-	switch p.Key {
-	case "setfib":
-		if l.Setfib, ok = refAtoi(v); !ok {
-			return 0, newError(arg, "invalid setfib ", text, "")
-		}
-		return ParamSetfib, nil
-	case "fastopen":
-		if l.Fastopen, ok = refAtoi(v); !ok {
-			return 0, newError(arg, "invalid fastopen ", text, "")
-		}
-		return ParamFastopen, nil
-	case "backlog":
-		if l.Backlog, ok = refAtoi(v); !ok || l.Backlog == 0 {
-			return 0, newError(arg, "invalid backlog ", text, "")
-		}
-		return ParamBacklog, nil
-	case "rcvbuf":
-		if l.RcvBuf, ok = refParseSize(v); !ok {
-			return 0, newError(arg, "invalid rcvbuf ", text, "")
-		}
-		return ParamRcvbuf, nil
-	case "sndbuf":
-		if l.SndBuf, ok = refParseSize(v); !ok {
-			return 0, newError(arg, "invalid sndbuf ", text, "")
-		}
-		return ParamSndbuf, nil
-	case "accept_filter":
-		l.AcceptFilter = v
-		return ParamAcceptFilter, nil
-	case "ipv6only":
+	if p.Key == "ipv6only" {
 		// nginx tests the prefix "ipv6only=o"; "ipv6only=yes" is therefore
 		// an unknown parameter, while "ipv6only=ox" has bad flags.
 		switch {
@@ -511,8 +482,40 @@ func convParam(l *Listen, arg int, text string, p *param) (ParamKind, *Error) {
 			return 0, newError(arg, "invalid ipv6only flags ", v, "")
 		}
 		return ParamIPv6Only, nil
+	}
+	o := l.mutOpts()
+	var ok bool
+	switch p.Key {
+	case "setfib":
+		if o.Setfib, ok = refAtoi(v); !ok {
+			return 0, newError(arg, "invalid setfib ", text, "")
+		}
+		return ParamSetfib, nil
+	case "fastopen":
+		if o.Fastopen, ok = refAtoi(v); !ok {
+			return 0, newError(arg, "invalid fastopen ", text, "")
+		}
+		return ParamFastopen, nil
+	case "backlog":
+		if o.Backlog, ok = refAtoi(v); !ok || o.Backlog == 0 {
+			return 0, newError(arg, "invalid backlog ", text, "")
+		}
+		return ParamBacklog, nil
+	case "rcvbuf":
+		if o.RcvBuf, ok = refParseSize(v); !ok {
+			return 0, newError(arg, "invalid rcvbuf ", text, "")
+		}
+		return ParamRcvbuf, nil
+	case "sndbuf":
+		if o.SndBuf, ok = refParseSize(v); !ok {
+			return 0, newError(arg, "invalid sndbuf ", text, "")
+		}
+		return ParamSndbuf, nil
+	case "accept_filter":
+		o.AcceptFilter = v
+		return ParamAcceptFilter, nil
 	default: // "so_keepalive"
-		if !convKeepAlive(l, v) {
+		if !convKeepAlive(&o.KeepAlive, v) {
 			return 0, newError(arg, "invalid so_keepalive value: ", v, "")
 		}
 		return ParamSoKeepalive, nil
@@ -520,17 +523,17 @@ func convParam(l *Listen, arg int, text string, p *param) (ParamKind, *Error) {
 }
 
 // convKeepAlive parses so_keepalive=on|off|[keepidle]:[keepintvl]:[keepcnt]
-// on top of the values already set, as nginx does.
-func convKeepAlive(l *Listen, v string) bool {
+// on top of the values already in *ka, as nginx does.
+func convKeepAlive(ka *KeepAlive, v string) bool {
 	switch v {
 	case "on":
-		l.KeepAlive.On = true
+		ka.On = true
 		return true
 	case "off":
-		l.KeepAlive.On = false
+		ka.On = false
 		return true
 	}
-	k := l.KeepAlive
+	k := *ka
 	parts := strings.SplitN(v, ":", 3)
 	var ok bool
 	if parts[0] != "" {
@@ -552,7 +555,7 @@ func convKeepAlive(l *Listen, v string) bool {
 		return false
 	}
 	k.On = true
-	l.KeepAlive = k
+	*ka = k
 	return true
 }
 

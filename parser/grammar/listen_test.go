@@ -5,6 +5,7 @@ import (
 	"net/netip"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -138,9 +139,9 @@ var listenCases = []listenCase{
 	}, nil},
 	{"socket options", []string{"127.0.0.1:8080", "bind", "backlog=511", "rcvbuf=64k", "sndbuf=1M", "setfib=1", "fastopen=0", "accept_filter=dataready", "deferred", "ipv6only=off", "reuseport", "so_keepalive=on", "multipath"}, &Listen{
 		Kind: AddrIPv4, Host: "127.0.0.1", IP: ip("127.0.0.1"), Port: 8080, Key: "127.0.0.1:8080",
-		Params:  []Param{prm(ParamBind, 1, "bind"), prm(ParamBacklog, 2, "backlog=511"), prm(ParamRcvbuf, 3, "rcvbuf=64k"), prm(ParamSndbuf, 4, "sndbuf=1M"), prm(ParamSetfib, 5, "setfib=1"), prm(ParamFastopen, 6, "fastopen=0"), prm(ParamAcceptFilter, 7, "accept_filter=dataready"), prm(ParamDeferred, 8, "deferred"), prm(ParamIPv6Only, 9, "ipv6only=off"), prm(ParamReuseport, 10, "reuseport"), prm(ParamSoKeepalive, 11, "so_keepalive=on"), prm(ParamMultipath, 12, "multipath")},
-		Set:     set(ParamBind, ParamBacklog, ParamRcvbuf, ParamSndbuf, ParamSetfib, ParamFastopen, ParamAcceptFilter, ParamDeferred, ParamIPv6Only, ParamReuseport, ParamSoKeepalive, ParamMultipath),
-		Backlog: 511, RcvBuf: 64 << 10, SndBuf: 1 << 20, Setfib: 1, AcceptFilter: "dataready", KeepAlive: KeepAlive{On: true},
+		Params: []Param{prm(ParamBind, 1, "bind"), prm(ParamBacklog, 2, "backlog=511"), prm(ParamRcvbuf, 3, "rcvbuf=64k"), prm(ParamSndbuf, 4, "sndbuf=1M"), prm(ParamSetfib, 5, "setfib=1"), prm(ParamFastopen, 6, "fastopen=0"), prm(ParamAcceptFilter, 7, "accept_filter=dataready"), prm(ParamDeferred, 8, "deferred"), prm(ParamIPv6Only, 9, "ipv6only=off"), prm(ParamReuseport, 10, "reuseport"), prm(ParamSoKeepalive, 11, "so_keepalive=on"), prm(ParamMultipath, 12, "multipath")},
+		Set:    set(ParamBind, ParamBacklog, ParamRcvbuf, ParamSndbuf, ParamSetfib, ParamFastopen, ParamAcceptFilter, ParamDeferred, ParamIPv6Only, ParamReuseport, ParamSoKeepalive, ParamMultipath),
+		Opts:   &ListenOpts{Backlog: 511, RcvBuf: 64 << 10, SndBuf: 1 << 20, Setfib: 1, AcceptFilter: "dataready", KeepAlive: KeepAlive{On: true}},
 	}, nil},
 	{"ipv6only on", []string{"[::]:80", "ipv6only=on"}, &Listen{
 		Kind: AddrIPv6, Host: "::", IP: ip("::"), Port: 80, Key: "[::]:80",
@@ -148,38 +149,40 @@ var listenCases = []listenCase{
 	}, nil},
 	{"last value wins", []string{"80", "backlog=1", "backlog=2"}, &Listen{
 		Kind: AddrPort, IP: any4, Port: 80, Key: "0.0.0.0:80",
-		Params: []Param{prm(ParamBacklog, 1, "backlog=1"), prm(ParamBacklog, 2, "backlog=2")}, Set: set(ParamBacklog), Backlog: 2,
+		Params: []Param{prm(ParamBacklog, 1, "backlog=1"), prm(ParamBacklog, 2, "backlog=2")}, Set: set(ParamBacklog), Opts: &ListenOpts{Backlog: 2},
 	}, nil},
 	{"empty accept_filter", []string{"80", "accept_filter="}, &Listen{
 		Kind: AddrPort, IP: any4, Port: 80, Key: "0.0.0.0:80",
 		Params: []Param{prm(ParamAcceptFilter, 1, "accept_filter=")}, Set: set(ParamAcceptFilter),
+		Opts: &ListenOpts{}, // present though empty, as for so_keepalive=off
 	}, nil},
 	{"so_keepalive tunables", []string{"80", "so_keepalive=30m::10"}, &Listen{
 		Kind: AddrPort, IP: any4, Port: 80, Key: "0.0.0.0:80",
 		Params: []Param{prm(ParamSoKeepalive, 1, "so_keepalive=30m::10")}, Set: set(ParamSoKeepalive),
-		KeepAlive: KeepAlive{On: true, Idle: 1800, Count: 10},
+		Opts: &ListenOpts{KeepAlive: KeepAlive{On: true, Idle: 1800, Count: 10}},
 	}, nil},
 	{"so_keepalive all tunables", []string{"80", "so_keepalive=1h30m:75s:9"}, &Listen{
 		Kind: AddrPort, IP: any4, Port: 80, Key: "0.0.0.0:80",
 		Params: []Param{prm(ParamSoKeepalive, 1, "so_keepalive=1h30m:75s:9")}, Set: set(ParamSoKeepalive),
-		KeepAlive: KeepAlive{On: true, Idle: 5400, Interval: 75, Count: 9},
+		Opts: &ListenOpts{KeepAlive: KeepAlive{On: true, Idle: 5400, Interval: 75, Count: 9}},
 	}, nil},
 	// nginx keeps earlier tunables, so the second (all-empty) value passes
 	// its "all zero" check.
 	{"so_keepalive cumulative", []string{"80", "so_keepalive=1::", "so_keepalive=::"}, &Listen{
 		Kind: AddrPort, IP: any4, Port: 80, Key: "0.0.0.0:80",
 		Params: []Param{prm(ParamSoKeepalive, 1, "so_keepalive=1::"), prm(ParamSoKeepalive, 2, "so_keepalive=::")}, Set: set(ParamSoKeepalive),
-		KeepAlive: KeepAlive{On: true, Idle: 1},
+		Opts: &ListenOpts{KeepAlive: KeepAlive{On: true, Idle: 1}},
 	}, nil},
 	{"so_keepalive off", []string{"80", "so_keepalive=off"}, &Listen{
 		Kind: AddrPort, IP: any4, Port: 80, Key: "0.0.0.0:80",
 		Params: []Param{prm(ParamSoKeepalive, 1, "so_keepalive=off")}, Set: set(ParamSoKeepalive),
+		Opts: &ListenOpts{},
 	}, nil},
 	{"unknown parameters", []string{"80", "foo", "SSL", "ssl=on", "", "backlog", "ipv6only=maybe"}, &Listen{
 		Kind: AddrPort, IP: any4, Port: 80, Key: "0.0.0.0:80",
-		Params:  []Param{prm(ParamUnknown, 1, "foo"), prm(ParamUnknown, 2, "SSL"), prm(ParamUnknown, 3, "ssl=on"), prm(ParamUnknown, 4, ""), prm(ParamUnknown, 5, "backlog"), prm(ParamUnknown, 6, "ipv6only=maybe")},
-		Unknown: []Param{prm(ParamUnknown, 1, "foo"), prm(ParamUnknown, 2, "SSL"), prm(ParamUnknown, 3, "ssl=on"), prm(ParamUnknown, 4, ""), prm(ParamUnknown, 5, "backlog"), prm(ParamUnknown, 6, "ipv6only=maybe")},
-		Set:     set(ParamUnknown),
+		Params: []Param{prm(ParamUnknown, 1, "foo"), prm(ParamUnknown, 2, "SSL"), prm(ParamUnknown, 3, "ssl=on"), prm(ParamUnknown, 4, ""), prm(ParamUnknown, 5, "backlog"), prm(ParamUnknown, 6, "ipv6only=maybe")},
+		Opts:   &ListenOpts{Unknown: []Param{prm(ParamUnknown, 1, "foo"), prm(ParamUnknown, 2, "SSL"), prm(ParamUnknown, 3, "ssl=on"), prm(ParamUnknown, 4, ""), prm(ParamUnknown, 5, "backlog"), prm(ParamUnknown, 6, "ipv6only=maybe")}},
+		Set:    set(ParamUnknown),
 	}, nil},
 	{"backlog 0", []string{"80", "backlog=0"}, nil, &Error{1, `invalid backlog "backlog=0"`}},
 	{"backlog word", []string{"80", "ssl", "backlog=abc"}, nil, &Error{2, `invalid backlog "backlog=abc"`}},
@@ -385,6 +388,57 @@ func TestListenGrammarEBNF(t *testing.T) {
 	for _, want := range []string{"ListenArgs = ", "PortRange = ", "Param = "} {
 		if !strings.Contains(ebnf, want) {
 			t.Errorf("EBNF lacks %q:\n%s", want, ebnf)
+		}
+	}
+}
+
+// TestListenSize guards the memory budget: one Listen is allocated per
+// distinct listen directive, so a field added carelessly (or a padding
+// gap) costs every large configuration.
+func TestListenSize(t *testing.T) {
+	l, p := unsafe.Sizeof(Listen{}), unsafe.Sizeof(Param{})
+	if l > 128 {
+		t.Errorf("unsafe.Sizeof(Listen) = %d, over the 128-byte budget", l)
+	}
+	for _, tc := range []struct {
+		name string
+		got  uintptr
+		n    uintptr
+	}{
+		{"listenAlloc1", unsafe.Sizeof(listenAlloc1{}), 1},
+		{"listenAlloc2", unsafe.Sizeof(listenAlloc2{}), 2},
+		{"listenAlloc4", unsafe.Sizeof(listenAlloc4{}), 4},
+	} {
+		if want := l + tc.n*p; tc.got > want {
+			t.Errorf("unsafe.Sizeof(%s) = %d, want at most %d", tc.name, tc.got, want)
+		}
+	}
+}
+
+// TestListenOpts checks the accessors read Opts when present and give zero
+// values when it is nil, and that only rare parameters allocate it.
+func TestListenOpts(t *testing.T) {
+	l, err := ParseListen([]string{"80", "ssl", "default_server"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Opts != nil {
+		t.Errorf("listen 80 ssl default_server: Opts = %+v, want nil", l.Opts)
+	}
+	if l.Backlog() != 0 || l.Setfib() != 0 || l.Fastopen() != 0 || l.RcvBuf() != 0 ||
+		l.SndBuf() != 0 || l.AcceptFilter() != "" || l.KeepAlive() != (KeepAlive{}) || l.Unknown() != nil {
+		t.Errorf("accessors of a nil Opts are not zero: %+v", l)
+	}
+	args := []string{"80", "backlog=7", "setfib=2", "fastopen=3", "rcvbuf=4", "sndbuf=5", "accept_filter=x", "so_keepalive=1::", "foo"}
+	for _, parse := range []func([]string) (*Listen, error){ParseListen, ParseListenGrammar} {
+		l, err := parse(args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := []any{l.Backlog(), l.Setfib(), l.Fastopen(), l.RcvBuf(), l.SndBuf(), l.AcceptFilter(), l.KeepAlive(), l.Unknown()}
+		want := []any{7, 2, 3, 4, 5, "x", KeepAlive{On: true, Idle: 1}, []Param{prm(ParamUnknown, 8, "foo")}}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("accessors of %q (-want +got):\n%s", args, diff)
 		}
 	}
 }
