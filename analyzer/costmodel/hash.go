@@ -192,7 +192,6 @@ func (b *builder) hashes(regex bool) {
 				continue
 			}
 			h := b.hash(a)
-			a.Hash = h
 			r.Hashes = append(r.Hashes, h)
 			r.Counts.NameKeys += h.Exact + h.WildcardHead + h.WildcardTail
 			r.Counts.NameConflicts += h.Conflicts

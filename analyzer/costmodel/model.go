@@ -85,6 +85,8 @@ type Instance struct {
 	// V6Only is false for an IPv6 wildcard with ipv6only=off, which then
 	// also takes the port's IPv4 traffic.
 	V6Only bool
+
+	addr int32 // the address's number in the builder's slab
 }
 
 // Key returns the socket address, "127.0.0.1:80", "[::]:443", "unix:/x".
@@ -118,9 +120,6 @@ type Addr struct {
 	Key  string
 	// Instances are the listens that landed here, in order.
 	Instances []Instance
-	// Hash is the simulated server_names hash, nil when nginx builds none
-	// (a single server and no regex captures).
-	Hash *HashResult
 
 	ip4 uint32
 	pos int32 // index in Port.Addrs, the order nginx scans
@@ -194,10 +193,13 @@ type Port struct {
 	// SortCompares counts ngx_http_cmp_conf_addrs calls of ngx_sort.
 	SortCompares int64
 
-	idx *portIndex // index of the addresses once there are many
 	// While listens are added, the addresses are a list through
-	// Addr.next, by slab number: first and last, -1 when empty.
+	// Addr.next, by slab number: first and last, -1 when empty. Once the
+	// port has many, idx is 1 + the number of its index in
+	// builder.indexes (0 while it has none); the indexes live in the
+	// builder, so that a port carries no pointer for them.
 	first, last int32
+	idx         int32
 	nAddrs      int32
 	index       int32 // position in its protocol's ports array
 	Protocol    parser.Protocol
@@ -214,60 +216,66 @@ type portIndex struct {
 }
 
 // ip4Table indexes a port's IPv4 addresses by number: open addressing
-// over 1 + the address's slab number (0 for an empty slot), so that the
-// table has no pointers for the collector to scan and grows by doubling
-// one int32 array instead of a map's buckets.
+// over slots holding the address and 1 + its slab number (0 for an empty
+// slot). The slots hold the key, so a probe reads the table only, not the
+// addresses scattered over the slab; and they hold no pointers for the
+// collector to scan.
 type ip4Table struct {
-	slots []int32
+	slots []ip4Slot
 	n     int
+}
+
+type ip4Slot struct {
+	ip  uint32
+	ref int32
 }
 
 func ip4Start(ip uint32, mask uint32) uint32 {
 	return uint32(uint64(ip)*0x9E3779B97F4A7C15>>32) & mask
 }
 
-// get returns the address ip, nil if none.
-func (t *ip4Table) get(addrs *slab[Addr], ip uint32) *Addr {
+// get returns the slab number of the address ip, -1 if none.
+func (t *ip4Table) get(ip uint32) int32 {
 	mask := uint32(len(t.slots) - 1)
 	for i := ip4Start(ip, mask); ; i = (i + 1) & mask {
-		j := t.slots[i]
-		if j == 0 {
-			return nil
+		sl := t.slots[i]
+		if sl.ref == 0 {
+			return -1
 		}
-		if a := addrs.at(int(j - 1)); a.ip4 == ip {
-			return a
+		if sl.ip == ip {
+			return sl.ref - 1
 		}
 	}
 }
 
 // put makes ip map to the address numbered num, replacing an earlier
 // address with the same number as a map assignment would.
-func (t *ip4Table) put(addrs *slab[Addr], ip uint32, num int32) {
+func (t *ip4Table) put(ip uint32, num int32) {
 	if 2*(t.n+1) > len(t.slots) {
 		old := t.slots
-		t.slots = make([]int32, max(64, 2*len(old)))
+		t.slots = make([]ip4Slot, max(64, 2*len(old)))
 		mask := uint32(len(t.slots) - 1)
-		for _, j := range old {
-			if j == 0 {
+		for _, sl := range old {
+			if sl.ref == 0 {
 				continue
 			}
-			i := ip4Start(addrs.at(int(j-1)).ip4, mask)
-			for t.slots[i] != 0 {
+			i := ip4Start(sl.ip, mask)
+			for t.slots[i].ref != 0 {
 				i = (i + 1) & mask
 			}
-			t.slots[i] = j
+			t.slots[i] = sl
 		}
 	}
 	mask := uint32(len(t.slots) - 1)
 	for i := ip4Start(ip, mask); ; i = (i + 1) & mask {
-		j := t.slots[i]
-		if j == 0 {
-			t.slots[i] = num + 1
+		sl := &t.slots[i]
+		if sl.ref == 0 {
+			*sl = ip4Slot{ip, num + 1}
 			t.n++
 			return
 		}
-		if addrs.at(int(j-1)).ip4 == ip {
-			t.slots[i] = num + 1
+		if sl.ip == ip {
+			sl.ref = num + 1
 			return
 		}
 	}
@@ -278,10 +286,14 @@ func (t *ip4Table) put(addrs *slab[Addr], ip uint32, num int32) {
 // by the IPv4 address as a number, which hashes faster than the text, or
 // by the text).
 func (b *builder) lookup(p *Port, key string, ip4 uint32, hasIP4 bool) *Addr {
-	if x := p.idx; x != nil {
+	if p.idx != 0 {
+		x := &b.indexes[p.idx-1]
 		switch {
 		case x.ip4 != nil && hasIP4:
-			return x.ip4.get(&b.addrSlab, ip4)
+			if j := x.ip4.get(ip4); j >= 0 {
+				return b.addrSlab.at(int(j))
+			}
+			return nil
 		case x.byAddr != nil:
 			return x.byAddr[key]
 		}
@@ -309,20 +321,25 @@ func (b *builder) insert(p *Port, a *Addr) {
 	}
 	p.last = a.num
 	p.nAddrs++
+	var x *portIndex
+	if p.idx != 0 {
+		x = &b.indexes[p.idx-1]
+	}
 	switch {
-	case p.idx != nil && p.idx.ip4 != nil:
-		p.idx.ip4.put(&b.addrSlab, a.ip4, a.num)
-	case p.idx != nil:
-		p.idx.byAddr[a.Key] = a
+	case x != nil && x.ip4 != nil:
+		x.ip4.put(a.ip4, a.num)
+	case x != nil:
+		x.byAddr[a.Key] = a
 	case n < scanMax:
 	case p.Family == IPv4 && a.hasIP4:
 		t := &ip4Table{}
 		for j := p.first; j >= 0; {
 			x := b.addrSlab.at(int(j))
-			t.put(&b.addrSlab, x.ip4, x.num)
+			t.put(x.ip4, x.num)
 			j = x.next
 		}
-		p.idx = &portIndex{ip4: t}
+		b.indexes = append(b.indexes, portIndex{ip4: t})
+		p.idx = int32(len(b.indexes))
 	default:
 		m := make(map[string]*Addr, 8*scanMax)
 		for j := p.first; j >= 0; {
@@ -330,7 +347,8 @@ func (b *builder) insert(p *Port, a *Addr) {
 			m[x.Key] = x
 			j = x.next
 		}
-		p.idx = &portIndex{byAddr: m}
+		b.indexes = append(b.indexes, portIndex{byAddr: m})
+		p.idx = int32(len(b.indexes))
 	}
 }
 
@@ -489,13 +507,27 @@ func Compute(m *parser.Model, opts Options) *Result {
 	}
 	b := builder{r: r, m: m, ports: map[portGroup]*portTable{}}
 	other := newOtherState(r, m)
-	b.settings(other)
+	// The walk over every directive and the listens are independent and
+	// both read memory-bound through the whole tree, so on a large
+	// config they overlap on two cores; they write disjoint counts (the
+	// listens' DNS lookups are added after the join).
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		// A walker of its own: a builder shared with the goroutine
+		// would live on the heap, and every pointer it records would
+		// pay a write barrier.
+		w := walker{r: r}
+		w.settings(m.Config, other)
+		// finish walks the server names; it tells hashes whether any is
+		// a regex, so that hashes need not look at every single-server
+		// address's names again.
+		other.finish(m)
+	}()
 	b.instances()
+	<-done
+	r.Counts.DNSLookups += b.listenLookups
 	b.sockets()
-	// finish walks the server names; it tells hashes whether any is a
-	// regex, so that hashes need not look at every single-server
-	// address's names again.
-	other.finish(m)
 	b.hashes(other.regexNames)
 	b.limits()
 	r.price()
@@ -524,57 +556,63 @@ type builder struct {
 	portSlab   slab[Port]
 	addrSlab   slab[Addr]
 	protoPorts [3]int32
-	// addrOf is the address of each instance, by its number in addrSlab.
-	addrOf []int32
+	// indexes are the address indexes of the ports with many addresses.
+	indexes []portIndex
 	// lastSpec and last remember the previous listen's arguments and
 	// address.
 	lastSpec *grammar.Listen
 	last     *Addr
 	// listens per protocol so far (stream and mail duplicate checks).
 	protoListens [3]int64
-	masterOff    bool
+	// listenLookups counts listens on host names, resolved at config
+	// time.
+	listenLookups int
 }
 
-// settings reads the main and http directives the model depends on, in
-// the one walk over all directives that also feeds other.
-func (b *builder) settings(other *otherState) {
+// walk visits dirs, whose block is parent's (nil at the top), at depth
+// blocks below the main context; included files in place of their
+// include, as nginx reads them. A direct recursion with one switch on
+// the name: a large config has a hundred thousand directives.
+// walker reads the settings in the walk over every directive.
+type walker struct {
+	r         *Result
+	workers   int
+	masterOff bool
+}
+
+func (b *walker) walk(c *parser.Config, dirs []*parser.Directive, parent *parser.Directive, depth int, other *otherState) {
 	r := b.r
-	r.WorkerConnections = 512
-	r.HashMaxSize = 512
-	r.HashBucketSize = cacheLine
-	workers := 1
-	c := b.m.Config
-	c.Walk(func(d *parser.Directive, stack []*parser.Directive) bool {
+	for _, d := range dirs {
 		r.Counts.Directives++
-		other.visit(d, stack)
-		depth := len(stack) + len(c.Context)
-		arg := ""
-		if len(d.Args) > 0 {
-			arg = d.Args[0].Value
+		arg := func() string {
+			if len(d.Args) > 0 {
+				return d.Args[0].Value
+			}
+			return ""
 		}
 		switch d.Name.Value {
 		case "worker_processes":
 			if depth == 0 {
-				if arg == "auto" {
-					workers = max(1, b.r.Options.CPUs)
-				} else if n, err := strconv.Atoi(arg); err == nil && n > 0 {
-					workers = n
+				if arg() == "auto" {
+					b.workers = max(1, r.Options.CPUs)
+				} else if n, err := strconv.Atoi(arg()); err == nil && n > 0 {
+					b.workers = n
 				}
 			}
 		case "master_process":
-			if depth == 0 && arg == "off" {
+			if depth == 0 && arg() == "off" {
 				b.masterOff = true
 			}
 		case "worker_connections":
-			if n, err := strconv.Atoi(arg); err == nil {
+			if n, err := strconv.Atoi(arg()); err == nil {
 				r.WorkerConnections, r.WorkerConnectionsDir = n, d
 			}
 		case "server_names_hash_max_size":
-			if n, ok := parseSize(arg); ok {
+			if n, ok := parseSize(arg()); ok {
 				r.HashMaxSize, r.HashMaxSizeDir = n, d
 			}
 		case "server_names_hash_bucket_size":
-			if n, ok := parseSize(arg); ok {
+			if n, ok := parseSize(arg()); ok {
 				// ngx_http_core_init_main_conf aligns it to the cache line.
 				r.HashBucketSize, r.HashBucketSizeDir = align(n, cacheLine), d
 			}
@@ -582,9 +620,32 @@ func (b *builder) settings(other *otherState) {
 			if r.HTTPBlock == nil && d.Block != nil {
 				r.HTTPBlock = d
 			}
+		case "include":
+			for _, f := range c.Included(d) {
+				b.walk(c, f.Directives, parent, depth, other)
+			}
+		case "listen", "server_name":
+			// The most frequent directives in large configs; listen is
+			// the model's own business.
+		default:
+			other.visit(d, parent)
 		}
-		return true
-	})
+		if d.Block != nil {
+			b.walk(c, d.Block.Directives, d, depth+1, other)
+		}
+	}
+}
+
+// settings reads the main and http directives the model depends on, in
+// the one walk over all directives that also feeds other.
+func (b *walker) settings(c *parser.Config, other *otherState) {
+	r := b.r
+	r.WorkerConnections = 512
+	r.HashMaxSize = 512
+	r.HashBucketSize = cacheLine
+	b.workers = 1
+	b.walk(c, c.Main.Directives, nil, len(c.Context), other)
+	workers := b.workers
 	if b.masterOff {
 		// Without a master nginx clones no reuseport sockets.
 		workers = 1
@@ -623,7 +684,6 @@ func (b *builder) instances() {
 	}
 	// Exactly sized: addInstance keeps pointers into it.
 	r.Instances = make([]Instance, 0, n)
-	b.addrOf = make([]int32, 0, n)
 	for _, s := range b.m.Servers {
 		r.Counts.Servers++
 		r.Counts.Locations += countLocations(s.Locations)
@@ -657,7 +717,7 @@ func (b *builder) instances() {
 				in.Family = Unix
 			case grammar.AddrHost:
 				in.Family = Host
-				r.Counts.DNSLookups++
+				b.listenLookups++
 			default:
 				in.Family = IPv4
 				if sp.IP.Is4() {
@@ -738,12 +798,12 @@ func (b *builder) fill() {
 	}
 	if nScattered > 0 {
 		for i := range r.Instances {
-			if a := b.addrSlab.at(int(b.addrOf[i])); a.scattered {
+			if a := b.addrSlab.at(int(r.Instances[i].addr)); a.scattered {
 				a.Instances = append(a.Instances, r.Instances[i])
 			}
 		}
 	}
-	b.addrOf = nil
+	b.indexes = nil
 }
 
 // keyWithPort replaces the port of a range key ("0.0.0.0:8000-8010").
@@ -777,7 +837,7 @@ func (b *builder) addInstance(in *Instance, key string, ip4 uint32, hasIP4 bool)
 		b.lastGroup, b.lastTab = g, tab
 	}
 	pn := uint16(in.Port)
-	id := int32(len(b.addrOf))
+	id := int32(len(r.Instances) - 1)
 	if in.Protocol != parser.HTTP {
 		// ngx_stream_core_listen and ngx_mail_core_listen compare every
 		// new listen with all earlier ones of their module.
@@ -844,7 +904,7 @@ func (b *builder) addInstance(in *Instance, key string, ip4 uint32, hasIP4 bool)
 	}
 	a.nInst++
 	a.lastInst = id
-	b.addrOf = append(b.addrOf, a.num)
+	in.addr = a.num
 	if in.Listen != nil {
 		b.lastSpec, b.last = in.Listen.Spec, a
 	}
@@ -855,7 +915,15 @@ func (b *builder) addInstance(in *Instance, key string, ip4 uint32, hasIP4 bool)
 // (ngx_http_init_listening), then counts sockets at -t and at start.
 func (b *builder) sockets() {
 	r := b.r
+	// The wildcard sockets and the modules, for conflicts.
+	var wilds []*Addr
+	var protos [3]bool
+	nProtos := 0
 	for _, p := range r.Ports {
+		if !protos[p.Protocol] {
+			protos[p.Protocol] = true
+			nProtos++
+		}
 		r.Counts.Ports++
 		r.Counts.Addrs += len(p.Addrs)
 		p.SortCompares = sortCompares(p.Addrs)
@@ -865,6 +933,9 @@ func (b *builder) sockets() {
 		for _, a := range p.Addrs {
 			a.Socket = p.Wildcard == nil || a == p.Wildcard || a.Bind
 			if a.Socket {
+				if a.Wildcard {
+					wilds = append(wilds, a)
+				}
 				p.Sockets++
 				if a.Reuseport {
 					r.Counts.SocketsStart += r.Counts.Workers
@@ -881,7 +952,7 @@ func (b *builder) sockets() {
 			r.Counts.BhashSteps += k * (k - 1) / 2
 		}
 	}
-	b.conflicts()
+	b.conflicts(wilds, nProtos)
 }
 
 // eachSocket calls f for every address with a socket, by port and in
@@ -958,8 +1029,12 @@ func kernelBefore61(v string) bool {
 // likewise an IPv6 wildcard with ipv6only=off against IPv4 sockets, and
 // the same address and port in two modules. The kernel refuses these
 // because nginx listen()s each socket right after binding it.
-func (b *builder) conflicts() {
+func (b *builder) conflicts(wilds []*Addr, nProtos int) {
 	r := b.r
+	if len(wilds) == 0 && nProtos <= 1 {
+		// Nothing to collide with: no wildcard socket, one module.
+		return
+	}
 	type wkey struct {
 		port int
 		udp  bool
@@ -969,27 +1044,21 @@ func (b *builder) conflicts() {
 	dual := map[wkey]*Addr{}
 	// Two modules can only collide when more than one has listens.
 	var seen map[string]*Addr
-	protos := map[parser.Protocol]bool{}
-	for _, p := range r.Ports {
-		protos[p.Protocol] = true
-	}
-	if len(protos) > 1 {
+	if nProtos > 1 {
 		seen = make(map[string]*Addr, r.Counts.SocketsTest)
 	}
-	r.eachSocket(func(a *Addr) {
-		if a.Wildcard {
-			k := wkey{a.Port.Port, a.Port.UDP}
-			switch a.Port.Family {
-			case IPv4:
-				wild4[k] = a
-			case IPv6:
-				wild6[k] = a
-				if !a.V6Only {
-					dual[k] = a
-				}
+	for _, a := range wilds {
+		k := wkey{a.Port.Port, a.Port.UDP}
+		switch a.Port.Family {
+		case IPv4:
+			wild4[k] = a
+		case IPv6:
+			wild6[k] = a
+			if !a.V6Only {
+				dual[k] = a
 			}
 		}
-	})
+	}
 	r.eachSocket(func(a *Addr) {
 		p := a.Port
 		k := wkey{p.Port, p.UDP}

@@ -33,11 +33,12 @@ func newOtherState(r *Result, m *parser.Model) *otherState {
 	return o
 }
 
-func (o *otherState) visit(d *parser.Directive, stack []*parser.Directive) {
+// visit counts d, whose block is parent's (nil at the top).
+func (o *otherState) visit(d *parser.Directive, parentDir *parser.Directive) {
 	r := o.r
 	parent := ""
-	if len(stack) > 0 {
-		parent = stack[len(stack)-1].Name.Value
+	if parentDir != nil {
+		parent = parentDir.Name.Value
 	}
 	args := d.Args
 	switch d.Name.Value {
@@ -61,7 +62,7 @@ func (o *otherState) visit(d *parser.Directive, stack []*parser.Directive) {
 			case "http":
 				o.httpCert = args[0].Value
 			case "server":
-				o.serverCert[stack[len(stack)-1]] = args[0].Value
+				o.serverCert[parentDir] = args[0].Value
 			}
 		}
 	case "access_log", "error_log":
