@@ -61,30 +61,34 @@ type Comment struct {
 }
 
 // Directive is one statement: a name, arguments and either ";" or a block.
+//
+// The pointer fields come first and the flags share a word: a large config
+// has a hundred thousand directives, and the collector scans each only up
+// to its last pointer.
 type Directive struct {
 	Name Word
 	Args []Word
 	// Block is the "{ ... }" body, nil for a simple directive and for a raw
 	// block (see RawBlock).
 	Block *Block
-	// RawBlock is set for directives such as "content_by_lua_block" whose
-	// body is not nginx syntax: the body text is the last argument, and
-	// LBrace/RBrace locate the braces.
-	RawBlock bool
-	// LBrace and RBrace are the offsets of the braces of Block or of a raw
-	// block; -1 when absent (RBrace is -1 when the file ended first).
-	LBrace, RBrace int
-	// Semicolon is the offset of the terminating ";", -1 when absent.
-	Semicolon int
-	// Unterminated is set when the directive was cut short by a syntax
-	// error: a "}" or the end of the file came before ";" or "{".
-	Unterminated bool
 	// Parent is the directive whose block holds this one, nil at the top
 	// of a file (an included file's top level has no parent here; the
 	// include graph links files).
 	Parent *Directive
 	// File is the file the directive is written in.
 	File *File
+	// LBrace and RBrace are the offsets of the braces of Block or of a raw
+	// block; -1 when absent (RBrace is -1 when the file ended first).
+	LBrace, RBrace int
+	// Semicolon is the offset of the terminating ";", -1 when absent.
+	Semicolon int
+	// RawBlock is set for directives such as "content_by_lua_block" whose
+	// body is not nginx syntax: the body text is the last argument, and
+	// LBrace/RBrace locate the braces.
+	RawBlock bool
+	// Unterminated is set when the directive was cut short by a syntax
+	// error: a "}" or the end of the file came before ";" or "{".
+	Unterminated bool
 }
 
 // Block is the body of a block directive.

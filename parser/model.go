@@ -1,6 +1,8 @@
 package parser
 
 import (
+	"unsafe"
+
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
 
@@ -156,7 +158,10 @@ type listenResult struct {
 // slab hands out the next element of a chunked slab.
 func slab[T any](s *[]T) *T {
 	if len(*s) == cap(*s) {
-		*s = make([]T, 0, 256)
+		// A chunk that fills a 32 KiB size class: 256 elements of an odd
+		// size would be rounded up to the next class anyway.
+		var zero T
+		*s = make([]T, 0, max(16, 32<<10/int(unsafe.Sizeof(zero))))
 	}
 	*s = (*s)[:len(*s)+1]
 	return &(*s)[len(*s)-1]

@@ -3,6 +3,7 @@ package parser
 import (
 	"fmt"
 	"strings"
+	"unsafe"
 )
 
 // BlockContext identifies, for a DirectiveKinds, the kind of block the
@@ -275,9 +276,13 @@ func (b *builder) block(parent *Directive, depth int, ctx BlockContext, freeForm
 	}
 }
 
+// dirChunk directives fill a 32 KiB size class exactly: a chunk of 256
+// would be rounded up to it anyway, wasting the difference.
+const dirChunk = 32 << 10 / int(unsafe.Sizeof(Directive{}))
+
 func (b *builder) newDirective(parent *Directive, words []Word) *Directive {
 	if len(b.dirSlab) == cap(b.dirSlab) {
-		b.dirSlab = make([]Directive, 0, 256)
+		b.dirSlab = make([]Directive, 0, dirChunk)
 	}
 	b.dirSlab = b.dirSlab[:len(b.dirSlab)+1]
 	b.count++

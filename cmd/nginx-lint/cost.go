@@ -676,8 +676,11 @@ func writeTestCertificate(dir string) (certPath, keyPath string, err error) {
 // memKeys are the memory costs calibrate fits on peak RSS.
 var memKeys = []string{costmodel.MemBase, costmodel.MemServer, costmodel.MemSocket}
 
-// timeLayouts generates each layout at each size, models it and times
-// nginx -t on it runs times, keeping the medians.
+// timeLayouts generates the nine layouts at each size and times nginx -t
+// on them runs times, keeping the medians. The runs go round-robin over
+// all configurations rather than back to back, so that a shared machine's
+// drift over minutes spreads over every layout instead of biasing the ones
+// measured during a busy spell.
 func timeLayouts(ctx context.Context, e *env, ngx string, sizes []int, runs int, wall bool) ([]calibrationRun, error) {
 	dir, err := os.MkdirTemp("", "nginx-lint-calibrate-")
 	if err != nil {
@@ -685,6 +688,7 @@ func timeLayouts(ctx context.Context, e *env, ngx string, sizes []int, runs int,
 	}
 	defer os.RemoveAll(dir)
 	var out []calibrationRun
+	var confs []string
 	for _, n := range sizes {
 		for _, l := range layout.All() {
 			nn := n
@@ -692,31 +696,37 @@ func timeLayouts(ctx context.Context, e *env, ngx string, sizes []int, runs int,
 				nn = maxSockets
 			}
 			src := layout.Generate(layout.Options{Layout: l, N: nn})
-			conf := filepath.Join(dir, "nginx.conf")
+			conf := filepath.Join(dir, fmt.Sprintf("%v-%d.conf", l, nn))
 			if err := os.WriteFile(conf, src, 0o644); err != nil {
 				return nil, err
 			}
 			c := (&parser.Loader{Kinds: analyzer.Kinds}).LoadSource(conf, src, nil)
 			res := costmodel.Compute(parser.BuildModel(c), costmodel.Options{})
-			run := calibrationRun{layout: l, n: nn, ops: res.Ops(), mem: map[string]float64{
-				costmodel.MemBase: 1, costmodel.MemServer: float64(res.Counts.Servers), costmodel.MemSocket: float64(res.Counts.Addrs)}}
-			var walls, cpus []float64
-			for i := 0; i < runs; i++ {
-				m, err := timeNginxT(ctx, ngx, conf)
-				if err != nil {
-					return nil, fmt.Errorf("%v at %d servers: %w", l, nn, err)
-				}
-				walls, cpus = append(walls, m.wall), append(cpus, m.cpu)
-				run.rss = max(run.rss, m.rss)
-			}
-			run.wall, run.cpu = median(walls), median(cpus)
-			run.seconds = run.cpu
-			if wall {
-				run.seconds = run.wall
-			}
-			out = append(out, run)
-			fmt.Fprintf(e.stderr, "  %v %d: wall %.3f s, cpu %.3f s\n", l, nn, run.wall, run.cpu)
+			out = append(out, calibrationRun{layout: l, n: nn, ops: res.Ops(), mem: map[string]float64{
+				costmodel.MemBase: 1, costmodel.MemServer: float64(res.Counts.Servers), costmodel.MemSocket: float64(res.Counts.Addrs)}})
+			confs = append(confs, conf)
 		}
+	}
+	walls := make([][]float64, len(out))
+	cpus := make([][]float64, len(out))
+	for i := 0; i < runs; i++ {
+		for j, conf := range confs {
+			m, err := timeNginxT(ctx, ngx, conf)
+			if err != nil {
+				return nil, fmt.Errorf("%v at %d servers: %w", out[j].layout, out[j].n, err)
+			}
+			walls[j], cpus[j] = append(walls[j], m.wall), append(cpus[j], m.cpu)
+			out[j].rss = max(out[j].rss, m.rss)
+		}
+	}
+	for j := range out {
+		run := &out[j]
+		run.wall, run.cpu = median(walls[j]), median(cpus[j])
+		run.seconds = run.cpu
+		if wall {
+			run.seconds = run.wall
+		}
+		fmt.Fprintf(e.stderr, "  %v %d: wall %.3f s, cpu %.3f s\n", run.layout, run.n, run.wall, run.cpu)
 	}
 	return out, nil
 }
