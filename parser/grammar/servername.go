@@ -33,8 +33,6 @@ func (k ServerNameKind) String() string {
 
 // ServerName is the typed form of one server_name argument.
 type ServerName struct {
-	// Kind is the form of the name.
-	Kind ServerNameKind
 	// Raw is the argument as given.
 	Raw string
 	// Name is what nginx stores: the lower-cased name for every kind but
@@ -47,6 +45,8 @@ type ServerName struct {
 	// "www.example.*"; for NameExact it equals Name and for NameRegex and
 	// NameEmpty it is "".
 	Domain string
+	// Kind is the form of the name.
+	Kind ServerNameKind
 	// CaseInsensitive is set for a regex containing an upper-case ASCII
 	// letter: nginx then compiles it caseless, because host names are
 	// lower-cased before matching and the pattern could otherwise never
