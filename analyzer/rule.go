@@ -317,10 +317,24 @@ func Run(c *parser.Config, reg *Registry, opts Options) []*parser.Diagnostic {
 	found := make([][]*parser.Diagnostic, len(rules))
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for w := min(runtime.GOMAXPROCS(0), len(rules)); w > 0; w-- {
+	workers := min(runtime.GOMAXPROCS(0), len(rules))
+	for w := range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			if workers > 1 && w < 2 {
+				// The typed model and the index are what most rules wait
+				// for, and the model is the longest single step of a run:
+				// build both at once, one per worker, instead of whenever
+				// the first rule that needs each happens to ask (which can
+				// leave a worker idle behind the other's build).
+				p := &Pass{Config: c, shared: sh}
+				if w == 0 {
+					p.Model()
+				} else {
+					p.Index()
+				}
+			}
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= len(rules) {

@@ -51,7 +51,9 @@ func runUnknownDirective(p *analyzer.Pass) {
 			case version != "":
 				if since := firstSince(rows); since != "" && compareVersions(version, since) < 0 {
 					diag := p.ReportDirective(d, "unknown directive %q: nginx %s predates it (since %s)", name, version, since)
-					diag.Detail = "upgrade nginx or use the older form; nginx " + version + " refuses to start with this directive"
+					diag.Detail = "upgrade nginx or use the older form; nginx " + version + " refuses to start with this directive. " +
+						"Distribution packages sometimes backport newer directives (Debian's 1.22.1 accepts max_headers, for one): " +
+						"if nginx -t accepts it, declare it as a custom directive"
 				}
 			}
 			return
