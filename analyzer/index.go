@@ -16,6 +16,9 @@ import (
 type Index struct {
 	Entries []Entry
 
+	// nameIDs numbers each entry's name (an index into names), for Named.
+	nameIDs    []int32
+	names      []string
 	byNameOnce sync.Once
 	byName     map[string][]int32
 }
@@ -39,18 +42,24 @@ type Entry struct {
 }
 
 // rowCache memoizes table lookups by (context, name) while indexing: a big
-// configuration repeats a few names many thousand times.
+// configuration repeats a few names many thousand times. Each slot also
+// carries the name's number, so that grouping the entries by name costs
+// no string hashing per entry.
 type rowCache struct {
 	slots [256]struct {
 		ctx   directives.Context
 		name  string
 		row   *directives.Directive
 		known bool
+		id    int32
 	}
 	children [64]struct {
 		ctx, inner directives.Context
 		name       string
 	}
+	// ids numbers the distinct names, names lists them by number.
+	ids   map[string]int32
+	names []string
 }
 
 // child is directives.ChildContext (0 when the body is not described),
@@ -69,14 +78,14 @@ func (rc *rowCache) child(ctx directives.Context, name string) directives.Contex
 	return inner
 }
 
-func (rc *rowCache) lookup(ctx directives.Context, name string) (*directives.Directive, bool) {
+func (rc *rowCache) lookup(ctx directives.Context, name string) (*directives.Directive, bool, int32) {
 	h := uint(ctx)*31 + uint(len(name))*17
 	if len(name) > 0 {
 		h += uint(name[0])*7 + uint(name[len(name)-1])*13 + uint(name[len(name)/2])
 	}
 	e := &rc.slots[h&255]
 	if e.name == name && e.ctx == ctx && name != "" {
-		return e.row, e.known
+		return e.row, e.known, e.id
 	}
 	e.ctx, e.name = ctx, name
 	e.known = len(directives.Lookup(name)) > 0
@@ -84,7 +93,14 @@ func (rc *rowCache) lookup(ctx directives.Context, name string) (*directives.Dir
 	if ctx != 0 && e.known {
 		e.row = directives.InContext(name, ctx)
 	}
-	return e.row, e.known
+	id, ok := rc.ids[name]
+	if !ok {
+		id = int32(len(rc.names))
+		rc.ids[name] = id
+		rc.names = append(rc.names, name)
+	}
+	e.id = id
+	return e.row, e.known, e.id
 }
 
 // NewIndex flattens c.
@@ -93,49 +109,70 @@ func NewIndex(c *parser.Config) *Index {
 	for _, f := range c.Files {
 		n += f.DirectiveCount
 	}
-	ix := &Index{Entries: make([]Entry, 0, n)}
 	root, _ := ContextOf(c.Context)
-	ctxs := []directives.Context{root}
-	parents := []int32{-1}
-	var rc rowCache
-	c.Walk(func(d *parser.Directive, stack []*parser.Directive) bool {
-		depth := len(stack)
-		ctxs, parents = ctxs[:depth+1], parents[:depth+1]
-		row, known := rc.lookup(ctxs[depth], d.Name.Value)
-		ix.Entries = append(ix.Entries, Entry{Directive: d, Context: ctxs[depth], Parent: parents[depth], Depth: int32(depth), Row: row, Known: known})
+	b := indexer{c: c, ix: &Index{Entries: make([]Entry, 0, n)}, nameIDs: make([]int32, 0, n)}
+	b.rc.ids = map[string]int32{}
+	b.walk(c.Main.Directives, root, -1, 0)
+	b.ix.nameIDs, b.ix.names = b.nameIDs, b.rc.names
+	return b.ix
+}
+
+// indexer builds an Index in one direct recursion over the tree (a
+// callback per directive and a stack to maintain cost more than the
+// entries themselves).
+type indexer struct {
+	c       *parser.Config
+	ix      *Index
+	rc      rowCache
+	nameIDs []int32
+}
+
+// walk adds dirs, which sit in ctx below the entry parent at depth.
+func (b *indexer) walk(dirs []*parser.Directive, ctx directives.Context, parent, depth int32) {
+	for _, d := range dirs {
+		row, known, id := b.rc.lookup(ctx, d.Name.Value)
+		b.ix.Entries = append(b.ix.Entries, Entry{Directive: d, Context: ctx, Parent: parent, Depth: depth, Row: row, Known: known})
+		b.nameIDs = append(b.nameIDs, id)
+		if d.Name.Value == "include" {
+			// Config.Walk's order: the include, then its files' directives
+			// where it stands.
+			for _, f := range b.c.Included(d) {
+				b.walk(f.Directives, ctx, parent, depth)
+			}
+		}
 		if d.Block != nil {
 			var inner directives.Context
-			if ctx := ctxs[depth]; ctx != 0 {
-				inner = rc.child(ctx, d.Name.Value)
+			if ctx != 0 {
+				inner = b.rc.child(ctx, d.Name.Value)
 			}
-			ctxs = append(ctxs, inner)
-			parents = append(parents, int32(len(ix.Entries)-1))
+			b.walk(d.Block.Directives, inner, int32(len(b.ix.Entries)-1), depth+1)
 		}
-		return true
-	})
-	return ix
+	}
 }
 
 // Named returns the indexes of the entries with one of names, in reading
 // order.
 func (ix *Index) Named(names ...string) []int32 {
 	ix.byNameOnce.Do(func() {
-		// Two passes, so every list is cut from one array: a hundred
+		// Counted first, so every list is cut from one array: a hundred
 		// thousand appends to growing lists would cost more than the index.
-		counts := map[string]int32{}
-		for i := range ix.Entries {
-			counts[ix.Entries[i].Directive.Name.Value]++
+		counts := make([]int32, len(ix.names))
+		for _, id := range ix.nameIDs {
+			counts[id]++
 		}
-		all := make([]int32, len(ix.Entries))
-		ix.byName = make(map[string][]int32, len(counts))
+		all := make([]int32, len(ix.nameIDs))
+		lists := make([][]int32, len(ix.names))
 		off := int32(0)
-		for name, n := range counts {
-			ix.byName[name] = all[off : off : off+n]
+		for id, n := range counts {
+			lists[id] = all[off : off : off+n]
 			off += n
 		}
-		for i := range ix.Entries {
-			n := ix.Entries[i].Directive.Name.Value
-			ix.byName[n] = append(ix.byName[n], int32(i))
+		for i, id := range ix.nameIDs {
+			lists[id] = append(lists[id], int32(i))
+		}
+		ix.byName = make(map[string][]int32, len(ix.names))
+		for id, name := range ix.names {
+			ix.byName[name] = lists[id]
 		}
 	})
 	if len(names) == 1 {
