@@ -145,7 +145,8 @@ type modelBuilder struct {
 	// (thousands of "listen 443 ssl") share one result, while a config of
 	// all-distinct listens pays no map growth.
 	listens [1024]listenResult
-	args    []string // scratch for argument values
+	arena   grammar.Arena // the parsed listens' memory
+	args    []string      // scratch for argument values
 
 	// Nodes come from slabs, and each server's lists are cut from shared
 	// backing arrays once the server is done (servers do not nest), so
@@ -297,7 +298,7 @@ func (mb *modelBuilder) listen(d *Directive) (*grammar.Listen, error) {
 	if slot.spec != nil && slot.key == key {
 		return slot.spec, slot.err
 	}
-	spec, err := grammar.ParseListen(mb.values(d))
+	spec, err := grammar.ParseListenIn(&mb.arena, mb.values(d))
 	if spec != nil {
 		*slot = listenResult{key, spec, err}
 	}

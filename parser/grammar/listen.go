@@ -391,7 +391,13 @@ func (l *Listen) lastArg(k ParamKind) int {
 // including every error, goes through ParseListenGrammar, the reference
 // grammar. Both produce identical results (see FuzzListenFastPath).
 func ParseListen(args []string) (*Listen, error) {
-	if l, ok := parseListenFast(args); ok {
+	return ParseListenIn(nil, args)
+}
+
+// ParseListenIn is ParseListen taking the result's memory from a (which
+// may be nil).
+func ParseListenIn(a *Arena, args []string) (*Listen, error) {
+	if l, ok := parseListenFast(a, args); ok {
 		return l, nil
 	}
 	return ParseListenGrammar(args)

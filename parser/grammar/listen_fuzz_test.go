@@ -40,6 +40,9 @@ var fuzzSeeds = [][2]string{
 // result must equal the grammar's, and ParseListen must return exactly
 // what the grammar returns, errors included. It also checks invariants of
 // every successful parse and that the grammar never fails internally.
+// fuzzArena is shared by the inputs of FuzzListenFastPath.
+var fuzzArena Arena
+
 func FuzzListenFastPath(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add(s[0], s[1])
@@ -55,7 +58,7 @@ func FuzzListenFastPath(f *testing.F) {
 			args = append(args, strings.Split(params, " ")...)
 		}
 		ref, refErr := ParseListenGrammar(args)
-		if fast, ok := parseListenFast(args); ok {
+		if fast, ok := parseListenFast(nil, args); ok {
 			if refErr != nil {
 				t.Fatalf("%q: fast path accepted, grammar says %v", args, refErr)
 			}
@@ -64,6 +67,12 @@ func FuzzListenFastPath(f *testing.F) {
 			}
 		}
 		got, gotErr := ParseListen(args)
+		// From an arena shared by every input: a declined fast path
+		// must leave its slot clean for the next one.
+		inArena, _ := ParseListenIn(&fuzzArena, args)
+		if diff := cmp.Diff(got, inArena, cmpOpts); diff != "" {
+			t.Fatalf("%q: ParseListenIn differs from ParseListen:\n%s", args, diff)
+		}
 		if (gotErr == nil) != (refErr == nil) {
 			t.Fatalf("%q: ParseListen error %v, grammar error %v", args, gotErr, refErr)
 		}

@@ -246,7 +246,7 @@ func TestFastPathCoverage(t *testing.T) {
 		{"443", "ssl", "default_server", "backlog=4096", "rcvbuf=64k", "sndbuf=1m", "setfib=0", "fastopen=256"},
 		{"80", "bind", "deferred", "ipv6only=on", "so_keepalive=off", "accept_filter=httpready", "multipath", "proxy_protocol"},
 	} {
-		if _, ok := parseListenFast(args); !ok {
+		if _, ok := parseListenFast(nil, args); !ok {
 			t.Errorf("fast path declined %q", args)
 		}
 	}
@@ -254,7 +254,7 @@ func TestFastPathCoverage(t *testing.T) {
 		{"localhost:80"}, {"unix:/x"}, {"80-90"}, {"80", "foo"}, {"80", "so_keepalive=1::"},
 		{"80", "backlog=0"}, {"99999"}, {"[fe80::1%1]"},
 	} {
-		if _, ok := parseListenFast(args); ok {
+		if _, ok := parseListenFast(nil, args); ok {
 			t.Errorf("fast path accepted %q, which it should leave to the grammar", args)
 		}
 	}
@@ -439,6 +439,34 @@ func TestListenOpts(t *testing.T) {
 		want := []any{7, 2, 3, 4, 5, "x", KeepAlive{On: true, Idle: 1}, []Param{prm(ParamUnknown, 8, "foo")}}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("accessors of %q (-want +got):\n%s", args, diff)
+		}
+	}
+}
+
+// TestArenaReuse: listens from one arena, with declined fast paths (a host
+// name, an unknown parameter) in between, equal those parsed on their own,
+// and a release leaves nothing behind for the next listen.
+func TestArenaReuse(t *testing.T) {
+	inputs := [][]string{
+		{"127.0.0.1:80", "ssl", "http2"},
+		{"localhost:8080", "ssl"},
+		{"80", "default_server"},
+		{"127.0.0.2:80", "bogus", "ssl"},
+		{"[::1]:443", "ssl", "reuseport", "backlog=511"},
+		{"8000-8010"},
+		{"*:81"},
+	}
+	var a Arena
+	for round := 0; round < arenaListens+5; round++ {
+		for _, args := range inputs {
+			want, wantErr := ParseListen(args)
+			got, gotErr := ParseListenIn(&a, args)
+			if (wantErr == nil) != (gotErr == nil) {
+				t.Fatalf("%q: errors %v and %v", args, wantErr, gotErr)
+			}
+			if diff := cmp.Diff(want, got, cmpOpts); diff != "" {
+				t.Fatalf("round %d, %q: arena result differs:\n%s", round, args, diff)
+			}
 		}
 	}
 }
