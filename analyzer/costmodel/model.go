@@ -131,7 +131,6 @@ type Addr struct {
 	// servers, and the index of the last one in Result.Instances. The
 	// slices are filled afterwards (builder.fill).
 	nInst, nSrv, lastInst int32
-	num                   int32 // number in the builder's slab
 
 	Wildcard  bool
 	Bind      bool
@@ -211,7 +210,7 @@ type Port struct {
 // address as a number (ip4), or by the text (byAddr); one of the two is
 // set.
 type portIndex struct {
-	byAddr map[string]*Addr
+	byAddr map[string]int32 // slab numbers
 	ip4    *ip4Table
 }
 
@@ -285,41 +284,44 @@ func (t *ip4Table) put(ip uint32, num int32) {
 // scan while the port has few addresses, an index once it has many (keyed
 // by the IPv4 address as a number, which hashes faster than the text, or
 // by the text).
-func (b *builder) lookup(p *Port, key string, ip4 uint32, hasIP4 bool) *Addr {
+func (b *builder) lookup(p *Port, key string, ip4 uint32, hasIP4 bool) (a *Addr, num int32) {
 	if p.idx != 0 {
 		x := &b.indexes[p.idx-1]
 		switch {
 		case x.ip4 != nil && hasIP4:
 			if j := x.ip4.get(ip4); j >= 0 {
-				return b.addrSlab.at(int(j))
+				return b.addrSlab.at(int(j)), j
 			}
-			return nil
+			return nil, -1
 		case x.byAddr != nil:
-			return x.byAddr[key]
+			if j, ok := x.byAddr[key]; ok {
+				return b.addrSlab.at(int(j)), j
+			}
 		}
-		return nil
+		return nil, -1
 	}
 	for j := p.first; j >= 0; {
 		a := b.addrSlab.at(int(j))
 		if a.hasIP4 && hasIP4 && a.ip4 == ip4 || a.Key == key {
-			return a
+			return a, j
 		}
 		j = a.next
 	}
-	return nil
+	return nil, -1
 }
 
-// insert appends a to the port's addresses and index.
-func (b *builder) insert(p *Port, a *Addr) {
+// insert appends a, numbered num in the slab, to the port's addresses and
+// index.
+func (b *builder) insert(p *Port, a *Addr, num int32) {
 	const scanMax = 8
 	n := p.nAddrs // addresses before a
 	a.pos, a.next = n, -1
 	if p.last >= 0 {
-		b.addrSlab.at(int(p.last)).next = a.num
+		b.addrSlab.at(int(p.last)).next = num
 	} else {
-		p.first = a.num
+		p.first = num
 	}
-	p.last = a.num
+	p.last = num
 	p.nAddrs++
 	var x *portIndex
 	if p.idx != 0 {
@@ -327,24 +329,24 @@ func (b *builder) insert(p *Port, a *Addr) {
 	}
 	switch {
 	case x != nil && x.ip4 != nil:
-		x.ip4.put(a.ip4, a.num)
+		x.ip4.put(a.ip4, num)
 	case x != nil:
-		x.byAddr[a.Key] = a
+		x.byAddr[a.Key] = num
 	case n < scanMax:
 	case p.Family == IPv4 && a.hasIP4:
 		t := &ip4Table{}
 		for j := p.first; j >= 0; {
 			x := b.addrSlab.at(int(j))
-			t.put(x.ip4, x.num)
+			t.put(x.ip4, j)
 			j = x.next
 		}
 		b.indexes = append(b.indexes, portIndex{ip4: t})
 		p.idx = int32(len(b.indexes))
 	default:
-		m := make(map[string]*Addr, 8*scanMax)
+		m := make(map[string]int32, 8*scanMax)
 		for j := p.first; j >= 0; {
 			x := b.addrSlab.at(int(j))
-			m[x.Key] = x
+			m[x.Key] = j
 			j = x.next
 		}
 		b.indexes = append(b.indexes, portIndex{byAddr: m})
@@ -562,6 +564,7 @@ type builder struct {
 	// address.
 	lastSpec *grammar.Listen
 	last     *Addr
+	lastNum  int32
 	// listens per protocol so far (stream and mail duplicate checks).
 	protoListens [3]int64
 	// listenLookups counts listens on host names, resolved at config
@@ -848,8 +851,9 @@ func (b *builder) addInstance(in *Instance, key string, ip4 uint32, hasIP4 bool)
 	// their Spec) land on the same address: skip both lookups.
 	var p *Port
 	var a *Addr
+	var num int32
 	if in.Listen != nil && in.Listen.Spec == b.lastSpec && b.last != nil && b.last.Port.Protocol == in.Protocol && b.last.Port.Port == int(in.Port) {
-		a = b.last
+		a, num = b.last, b.lastNum
 		p = a.Port
 	} else {
 		p = tab.get(pn)
@@ -867,7 +871,7 @@ func (b *builder) addInstance(in *Instance, key string, ip4 uint32, hasIP4 bool)
 		r.Counts.PortCompares += int64(p.index + 1)
 	}
 	if a == nil {
-		a = b.lookup(p, key, ip4, hasIP4)
+		a, num = b.lookup(p, key, ip4, hasIP4)
 	}
 	if a == nil {
 		if in.Protocol == parser.HTTP {
@@ -875,13 +879,12 @@ func (b *builder) addInstance(in *Instance, key string, ip4 uint32, hasIP4 bool)
 			// port before adding this one.
 			p.AddrCompares += int64(p.nAddrs)
 		}
-		num := b.addrSlab.n
+		num = int32(b.addrSlab.n)
 		a = b.addrSlab.next()
 		// Field by field: the slab element is zero, and assigning a
 		// whole Addr literal copies the large struct.
 		a.Port, a.Key, a.Wildcard, a.V6Only, a.ip4, a.hasIP4 = p, key, in.Wildcard, true, ip4, hasIP4
-		a.num = int32(num)
-		b.insert(p, a)
+		b.insert(p, a, num)
 		if in.Wildcard && in.Family != Unix {
 			p.Wildcard = a
 		}
@@ -904,9 +907,9 @@ func (b *builder) addInstance(in *Instance, key string, ip4 uint32, hasIP4 bool)
 	}
 	a.nInst++
 	a.lastInst = id
-	in.addr = a.num
+	in.addr = num
 	if in.Listen != nil {
-		b.lastSpec, b.last = in.Listen.Spec, a
+		b.lastSpec, b.last, b.lastNum = in.Listen.Spec, a, num
 	}
 }
 
