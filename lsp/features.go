@@ -388,9 +388,28 @@ func (s *Server) formatting(_ *glsp.Context, p *protocol.DocumentFormattingParam
 		return nil, nil
 	}
 	f := d.file // parsed with the text the editor has
-	out, err := parser.Format(f)
+	out, err := parser.FormatWith(f, formatOptions(p.Options))
 	if err != nil || string(out) == d.text {
 		return []protocol.TextEdit{}, nil
 	}
 	return []protocol.TextEdit{{Range: rangeOf(f, parser.Range{Start: 0, End: len(f.Src)}), NewText: string(out)}}, nil
+}
+
+// formatOptions follows the editor's indentation settings: tabs when it
+// does not insert spaces, else its tab size in spaces.
+func formatOptions(o protocol.FormattingOptions) parser.FormatOptions {
+	var fo parser.FormatOptions
+	if v, ok := o[protocol.FormattingOptionInsertSpaces].(bool); ok && !v {
+		fo.Tabs = true
+	}
+	switch v := o[protocol.FormattingOptionTabSize].(type) {
+	case float64: // a JSON number
+		fo.Spaces = int(v)
+	case int:
+		fo.Spaces = v
+	case protocol.UInteger:
+		fo.Spaces = int(v)
+	}
+	fo.Spaces = min(max(fo.Spaces, 0), 16)
+	return fo
 }

@@ -209,6 +209,19 @@ func TestFormatting(t *testing.T) {
 	if edits[0].NewText != "events {}\nhttp {\n    gzip on;\n}\n" || edits[0].Range.End.Line != 2 {
 		t.Errorf("edit %+v", edits[0])
 	}
+	// The editor's indentation: two spaces, then tabs.
+	for _, o := range []struct {
+		opts protocol.FormattingOptions
+		want string
+	}{
+		{protocol.FormattingOptions{"tabSize": float64(2), "insertSpaces": true}, "events {}\nhttp {\n  gzip on;\n}\n"},
+		{protocol.FormattingOptions{"tabSize": float64(8), "insertSpaces": false}, "events {}\nhttp {\n\tgzip on;\n}\n"},
+	} {
+		edits, err := s.formatting(nil, &protocol.DocumentFormattingParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}, Options: o.opts})
+		if err != nil || len(edits) != 1 || edits[0].NewText != o.want {
+			t.Errorf("options %v: edits %+v %v", o.opts, edits, err)
+		}
+	}
 	broken := open(t, s, c, filepath.Join(dir, "b.conf"), "http {\n")
 	if edits, _ := s.formatting(nil, &protocol.DocumentFormattingParams{TextDocument: protocol.TextDocumentIdentifier{URI: broken}}); len(edits) != 0 {
 		t.Errorf("a broken document was formatted: %v", edits)

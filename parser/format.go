@@ -12,21 +12,38 @@ import (
 var ErrNotFormattable = errors.New("the file has syntax errors")
 
 // Format prints f in the canonical layout: one directive per line, four
-// spaces per block level, one space between words, "{" on the directive's
+// spaces per block level (FormatWith changes that), one space between words, "{" on the directive's
 // line, comments kept where they were (a comment after a directive stays on
 // its line), at most one blank line in a row. Words are printed exactly as
 // written (quotes and escapes included), and what the formatter does not
 // lay out itself is copied byte for byte: a directive whose words span
 // several lines or hold comments keeps its own line breaks, and the body of
 // a *_by_lua_block is not touched.
-func Format(f *File) ([]byte, error) {
+func Format(f *File) ([]byte, error) { return FormatWith(f, FormatOptions{}) }
+
+// FormatOptions change Format's layout.
+type FormatOptions struct {
+	// Tabs indents one tab per block level; otherwise Spaces spaces (0
+	// means the default, 4).
+	Tabs   bool
+	Spaces int
+}
+
+// FormatWith is Format with options.
+func FormatWith(f *File, o FormatOptions) ([]byte, error) {
 	for _, d := range f.Diagnostics {
 		if d.Name == NameSyntax || d.Name == NameMissingSemicolon {
 			p := d.Start()
 			return nil, fmt.Errorf("%w: %s:%d:%d: %s", ErrNotFormattable, f.Path, p.Line, p.Column, d.Message)
 		}
 	}
-	pr := &printer{f: f}
+	pr := &printer{f: f, indentBy: "    "}
+	switch {
+	case o.Tabs:
+		pr.indentBy = "\t"
+	case o.Spaces > 0:
+		pr.indentBy = strings.Repeat(" ", o.Spaces)
+	}
 	pr.block(f.Directives, f.Comments, 0, -1)
 	out := strings.TrimRight(pr.b.String(), "\n")
 	if out == "" {
@@ -36,8 +53,9 @@ func Format(f *File) ([]byte, error) {
 }
 
 type printer struct {
-	f *File
-	b strings.Builder
+	f        *File
+	b        strings.Builder
+	indentBy string
 }
 
 // item is a directive or a comment of one block, in source order.
@@ -49,7 +67,7 @@ type item struct {
 
 func (pr *printer) indent(depth int) {
 	for i := 0; i < depth; i++ {
-		pr.b.WriteString("    ")
+		pr.b.WriteString(pr.indentBy)
 	}
 }
 
@@ -73,8 +91,9 @@ func (pr *printer) block(dirs []*Directive, comments []*Comment, depth, open int
 	}
 	for i, it := range items {
 		gap := src[min(prevEnd, it.start):it.start]
-		if it.c != nil && i > 0 && !strings.Contains(gap, "\n") {
-			// A comment on the line of what came before stays there.
+		if it.c != nil && (i > 0 || open >= 0) && !strings.Contains(gap, "\n") {
+			// A comment on the line of what came before (a directive, or
+			// the block's "{") stays there.
 			pr.trimNewline()
 			pr.b.WriteString(" #" + commentText(it.c) + "\n")
 			prevEnd = it.c.Range.End

@@ -18,7 +18,9 @@ func TestFormat(t *testing.T) {
 		{"indent and spacing", "http{server{listen   80;\nserver_name a  b;}}",
 			"http {\n    server {\n        listen 80;\n        server_name a b;\n    }\n}\n"},
 		{"comments kept in place", "# top\nhttp { # after brace\n  gzip on; # trailing\n\n\n  # lead\n  root /srv;\n}\n",
-			"# top\nhttp {\n    # after brace\n    gzip on; # trailing\n\n    # lead\n    root /srv;\n}\n"},
+			"# top\nhttp { # after brace\n    gzip on; # trailing\n\n    # lead\n    root /srv;\n}\n"},
+		{"comment under the brace", "http {\n# first\ngzip on;\n}\n", "http {\n    # first\n    gzip on;\n}\n"},
+		{"block of a comment only", "events { # none\n}\n", "events { # none\n}\n"},
 		{"quotes and escapes as written", "return 200 'a\\'b' \"x y\" \\;;\n", "return 200 'a\\'b' \"x y\" \\;;\n"},
 		{"multi-line words kept", "http {\nlog_format main '$a'\n        '$b';\n}\n",
 			"http {\n    log_format main '$a'\n        '$b';\n}\n"},
@@ -40,6 +42,19 @@ func TestFormat(t *testing.T) {
 				t.Errorf("got:\n%s\nwant:\n%s", got, tt.want)
 			}
 		})
+	}
+	nested := parser.ParseString("t.conf", "http{server{listen 80;}}", nil)
+	for _, o := range []struct {
+		opts parser.FormatOptions
+		want string
+	}{
+		{parser.FormatOptions{Spaces: 2}, "http {\n  server {\n    listen 80;\n  }\n}\n"},
+		{parser.FormatOptions{Tabs: true, Spaces: 2}, "http {\n\tserver {\n\t\tlisten 80;\n\t}\n}\n"},
+		{parser.FormatOptions{}, "http {\n    server {\n        listen 80;\n    }\n}\n"},
+	} {
+		if got, err := parser.FormatWith(nested, o.opts); err != nil || string(got) != o.want {
+			t.Errorf("%+v: got %q, %v", o.opts, got, err)
+		}
 	}
 	if _, err := parser.Format(parser.ParseString("t.conf", "http {\n", nil)); !errors.Is(err, parser.ErrNotFormattable) {
 		t.Errorf("broken file formatted: %v", err)

@@ -402,10 +402,19 @@ func (cmd *calibrateCmd) run(e *env) (int, error) {
 	}
 	runs := max(cmd.Runs, 1)
 	fmt.Fprintf(e.stderr, "calibrating %s (nginx %s) on the nine layouts at %v servers, %d runs each\n", ngx, ver, cmd.Sizes, runs)
-	cal, err := timeLayouts(ctx, e, ngx, cmd.Sizes, runs, cmd.Clock == "wall")
+	// With --validate the validation layouts are timed in the same
+	// round-robin as the calibration ones: a shared machine's speed drifts
+	// over minutes, and timing them afterwards would validate against a
+	// different machine than the one fitted.
+	sizes := cmd.Sizes
+	if cmd.Validate {
+		sizes = append(slices.Clone(sizes), validationSizes...)
+	}
+	timed, err := timeLayouts(ctx, e, ngx, sizes, runs, cmd.Clock == "wall")
 	if err != nil {
 		return exitError, err
 	}
+	cal, val := timed[:len(cmd.Sizes)*len(layout.All())], timed[len(cmd.Sizes)*len(layout.All()):]
 	var obs, mem []costmodel.Observation
 	for _, c := range cal {
 		obs = append(obs, costmodel.Observation{Label: c.layout.String(), Ops: c.ops, Seconds: c.seconds})
@@ -439,10 +448,6 @@ func (cmd *calibrateCmd) run(e *env) (int, error) {
 	}
 	writeFitTable(e.stdout, "fit", cal, p)
 	if cmd.Validate {
-		val, err := timeLayouts(ctx, e, ngx, []int{2000, 5000, 10000, 19900}, runs, cmd.Clock == "wall")
-		if err != nil {
-			return exitError, err
-		}
 		writeFitTable(e.stdout, "validation", val, p)
 	}
 	if cmd.Reload {
@@ -672,6 +677,10 @@ func writeTestCertificate(dir string) (certPath, keyPath string, err error) {
 	kb := pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(k)})
 	return certPath, keyPath, os.WriteFile(keyPath, kb, 0o600)
 }
+
+// validationSizes are the server counts calibrate --validate checks the
+// fitted costs at.
+var validationSizes = []int{2000, 5000, 10000, 19900}
 
 // memKeys are the memory costs calibrate fits on peak RSS.
 var memKeys = []string{costmodel.MemBase, costmodel.MemServer, costmodel.MemSocket}

@@ -14,7 +14,9 @@ import (
 type fmtCmd struct {
 	Paths []string `arg:"" name:"file" help:"Files to format; \"-\" formats standard input to standard output."`
 	Write bool     `short:"w" help:"Write the result back to each file (atomically) instead of printing it."`
-	Check bool     `help:"Print the files that are not formatted and exit 1 if there are any; change nothing."`
+	Check  bool     `help:"Print the files that are not formatted and exit 1 if there are any; change nothing."`
+	Indent int      `default:"4" help:"Spaces per block level."`
+	Tabs   bool     `help:"Indent with one tab per block level."`
 }
 
 // run formats each file. A file with syntax errors is left alone (exit
@@ -23,6 +25,10 @@ func (cmd *fmtCmd) run(e *env) (int, error) {
 	if cmd.Write && cmd.Check {
 		return 0, usageError{"--write and --check together"}
 	}
+	if cmd.Indent < 1 || cmd.Indent > 16 {
+		return 0, usageError{fmt.Sprintf("--indent %d: give 1 to 16 spaces", cmd.Indent)}
+	}
+	opts := parser.FormatOptions{Tabs: cmd.Tabs, Spaces: cmd.Indent}
 	code := exitClean
 	for _, p := range cmd.Paths {
 		var src []byte
@@ -37,7 +43,7 @@ func (cmd *fmtCmd) run(e *env) (int, error) {
 			code = exitError
 			continue
 		}
-		out, err := parser.Format(parser.ParseFile(p, src, nil))
+		out, err := parser.FormatWith(parser.ParseFile(p, src, nil), opts)
 		if errors.Is(err, parser.ErrNotFormattable) {
 			fmt.Fprintf(e.stderr, "nginx-lint: not formatted: %v\n", err)
 			code = max(code, exitFindings)

@@ -52,4 +52,14 @@ func TestFmt(t *testing.T) {
 	if code, out, _ := runCLI(t, "", "fmt", "--check", messy); code != exitClean || out != "" {
 		t.Errorf("after -w, --check: exit %d %q", code, out)
 	}
+	// Indentation: two spaces, tabs; no indentation is refused.
+	if code, out, _ := runCLI(t, "", "fmt", "--indent", "2", messy); code != exitClean || out != "events {}\nhttp {\n  server {\n    listen 80;\n  }\n}\n" {
+		t.Errorf("--indent 2: exit %d\n%s", code, out)
+	}
+	if code, out, _ := runCLI(t, "", "fmt", "--tabs", messy); code != exitClean || out != "events {}\nhttp {\n\tserver {\n\t\tlisten 80;\n\t}\n}\n" {
+		t.Errorf("--tabs: exit %d\n%s", code, out)
+	}
+	if code, _, _ := runCLI(t, "", "fmt", "--indent", "0", messy); code != exitUsage {
+		t.Errorf("--indent 0: exit %d, want %d", code, exitUsage)
+	}
 }
