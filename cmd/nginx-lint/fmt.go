@@ -12,8 +12,8 @@ import (
 )
 
 type fmtCmd struct {
-	Paths []string `arg:"" name:"file" help:"Files to format; \"-\" formats standard input to standard output."`
-	Write bool     `short:"w" help:"Write the result back to each file (atomically) instead of printing it."`
+	Paths  []string `arg:"" name:"file" help:"Files to format; \"-\" formats standard input to standard output."`
+	Write  bool     `short:"w" help:"Write the result back to each file (atomically) instead of printing it."`
 	Check  bool     `help:"Print the files that are not formatted and exit 1 if there are any; change nothing."`
 	Indent int      `default:"4" help:"Spaces per block level."`
 	Tabs   bool     `help:"Indent with one tab per block level."`
