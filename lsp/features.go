@@ -97,6 +97,9 @@ func (s *Server) hover(_ *glsp.Context, p *protocol.HoverParams) (*protocol.Hove
 	case h.arg == -1:
 		ctx, _ := contextAt(d.config, h.stack)
 		text, r = directiveDoc(h.dir.Name.Value, ctx), h.dir.Name.Range
+		if c := costHover(d, h.dir, h.stack); c != "" {
+			text += "\n\n" + c
+		}
 	case h.arg >= 0:
 		w := h.dir.Args[h.arg]
 		if name := variableAt(d.file.Src, w.Range, off); name != "" {
@@ -107,6 +110,9 @@ func (s *Server) hover(_ *glsp.Context, p *protocol.HoverParams) (*protocol.Hove
 				}
 				r = w.Range
 			}
+		}
+		if text == "" {
+			text, r = costHover(d, h.dir, h.stack), w.Range
 		}
 	}
 	if text == "" {

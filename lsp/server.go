@@ -13,6 +13,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/config"
+	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
 	"github.com/nginx-lint/nginx-lint/analyzer/lint"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"github.com/nginx-lint/nginx-lint/parser"
@@ -49,6 +50,8 @@ type document struct {
 	config *parser.Config
 	file   *parser.File
 	diags  []*parser.Diagnostic
+	// cost is the startup cost model of config, made on demand.
+	cost *costmodel.Result
 }
 
 // New returns a server with every rule enabled.
@@ -184,7 +187,7 @@ func (s *Server) lint(d *document) {
 		s.loader.Prefix = cfg.Prefix
 	}
 	c := analyzer.LoadInferred(s.loader, d.path, src)
-	d.config, d.file = c, c.Main
+	d.config, d.file, d.cost = c, c.Main, nil
 	d.diags = d.diags[:0]
 	for _, diag := range lint.Run(c, s.reg, opts) {
 		if diag.File == c.Main || diag.FilePath() == d.path {

@@ -227,3 +227,43 @@ func TestFormatting(t *testing.T) {
 		t.Errorf("a broken document was formatted: %v", edits)
 	}
 }
+
+func TestCostHover(t *testing.T) {
+	s, c, dir := setup(t, nil)
+	text := "events {}\nhttp {\n    server_names_hash_bucket_size 32;\n" +
+		"    server { listen 127.0.0.1:8080; server_name a-name-much-longer-than-thirty-two-bytes.example; }\n" +
+		"    server { listen 127.0.0.2:8080; }\n" +
+		"    server { listen 127.0.0.1:8080; server_name b.example; }\n}\n"
+	uri := open(t, s, c, filepath.Join(dir, "nginx.conf"), text)
+	hover := func(line, char int) string {
+		t.Helper()
+		h, err := s.hover(nil, &protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+			TextDocument: protocol.TextDocumentIdentifier{URI: uri},
+			Position:     protocol.Position{Line: protocol.UInteger(line), Character: protocol.UInteger(char)}}})
+		if err != nil || h == nil {
+			t.Fatalf("hover %d:%d: %v %v", line, char, h, err)
+		}
+		return h.Contents.(protocol.MarkupContent).Value
+	}
+	// On the address of the second server's listen. Port 8080 has two
+	// addresses: .2 is new after 1 compare, the third server finds .1 at
+	// the first: 2 compares; no wildcard, so each address is a socket.
+	v := hover(4, 25)
+	for _, want := range []string{"`127.0.0.2:8080`: 1 server, its own listening socket", "port 8080: 2 addresses", ": 2 compares", "; 2 listening sockets"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("listen hover lacks %q:\n%s", want, v)
+		}
+	}
+	// On server_name: nginx aligns the bucket size to the cache line (64),
+	// which the 47-byte name does not fit: 128 does.
+	v = hover(3, 40)
+	for _, want := range []string{"names hash of `127.0.0.1:8080`: 2 names", "could not build server_names_hash, you should increase server_names_hash_bucket_size: 64", "`server_names_hash_bucket_size 128;` avoids it"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("server_name hover lacks %q:\n%s", want, v)
+		}
+	}
+	// The directive documentation is still there on the name.
+	if v := hover(3, 16); !strings.Contains(v, "**listen**") || !strings.Contains(v, "**Startup cost**") {
+		t.Errorf("listen name hover:\n%s", v)
+	}
+}

@@ -1,0 +1,124 @@
+package lsp
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
+	"github.com/nginx-lint/nginx-lint/parser"
+)
+
+// costModel returns the startup cost model of the document's
+// configuration, computed on first use after each lint: a hover on listen
+// needs it, typing does not.
+func (d *document) costModel() *costmodel.Result {
+	if d.cost == nil && d.config != nil {
+		d.cost = costmodel.Compute(parser.BuildModel(d.config), costmodel.Options{})
+	}
+	return d.cost
+}
+
+// costHover describes, in Markdown, what a listen or server_name directive
+// costs when nginx starts: its socket and port for a listen, the names
+// hash of its addresses for a server_name (in the innermost server of
+// stack); "" for other directives.
+func costHover(d *document, dir *parser.Directive, stack []*parser.Directive) string {
+	switch dir.Name.Value {
+	case "listen", "server_name":
+	default:
+		return ""
+	}
+	r := d.costModel()
+	if r == nil {
+		return ""
+	}
+	var b strings.Builder
+	if dir.Name.Value == "listen" {
+		listenCost(&b, r, dir)
+	} else {
+		var server *parser.Directive
+		for i := len(stack) - 1; i >= 0 && server == nil; i-- {
+			if stack[i].Name.Value == "server" {
+				server = stack[i]
+			}
+		}
+		namesCost(&b, r, server)
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	fmt.Fprintf(&b, "- whole configuration: `nginx -t` ≈ %s, start ≈ %s, reload ≈ %s; %d listening sockets (%d at start)\n",
+		costmodel.Seconds(r.TestSeconds), costmodel.Seconds(r.StartupSeconds), costmodel.Seconds(r.ReloadSeconds),
+		r.Counts.SocketsTest, r.Counts.SocketsStart)
+	return "**Startup cost** (estimated; `nginx-lint cost` has the details)\n\n" + b.String()
+}
+
+// listenCost writes the address and port a listen lands on.
+func listenCost(b *strings.Builder, r *costmodel.Result, dir *parser.Directive) {
+	for _, p := range r.Ports {
+		for _, a := range p.Addrs {
+			for i := range a.Instances {
+				if l := a.Instances[i].Listen; l == nil || l.Directive != dir {
+					continue
+				}
+				socket := "its own listening socket"
+				if !a.Socket {
+					socket = "served by the wildcard socket " + p.Wildcard.Key
+				}
+				fmt.Fprintf(b, "- `%s`: %s, %s\n", a.Key, plural(a.ServerCount(), "server"), socket)
+				fmt.Fprintf(b, "- %s: %s", p.Name(), plural(len(p.Addrs), "address"))
+				if p.AddrCompares > 0 {
+					fmt.Fprintf(b, "; nginx compares each new listen with the addresses before it: %d compares ≈ %s",
+						p.AddrCompares, costmodel.Seconds(float64(p.AddrCompares)*r.Profile.Cost(costmodel.CostAddrCompare)))
+				}
+				b.WriteString("\n")
+				// A port range lands on several ports; the first tells
+				// the story.
+				return
+			}
+		}
+	}
+}
+
+// namesCost writes the server_names hash of every address the server
+// (the server_name's block) listens on.
+func namesCost(b *strings.Builder, r *costmodel.Result, server *parser.Directive) {
+	if server == nil {
+		return
+	}
+	for _, h := range r.Hashes {
+		mine := false
+		for s := range h.Addr.Servers() {
+			if s.Directive == server {
+				mine = true
+				break
+			}
+		}
+		if !mine {
+			continue
+		}
+		fmt.Fprintf(b, "- names hash of `%s`: %s", h.Addr.Key, plural(h.Exact+h.WildcardHead+h.WildcardTail, "name"))
+		switch h.Outcome {
+		case costmodel.HashOK:
+			fmt.Fprintf(b, ", %d buckets of %d bytes: fits\n", h.Size, h.BucketSize)
+		default:
+			fmt.Fprintf(b, ": %s", h.Message)
+			if maxSize, bucket := h.Fix(); maxSize > 0 {
+				fmt.Fprintf(b, " (`server_names_hash_max_size %d;` avoids it)", maxSize)
+			} else if bucket > 0 {
+				fmt.Fprintf(b, " (`server_names_hash_bucket_size %d;` avoids it)", bucket)
+			}
+			b.WriteString("\n")
+		}
+	}
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	if strings.HasSuffix(what, "s") {
+		return fmt.Sprintf("%d %ses", n, what)
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
