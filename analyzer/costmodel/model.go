@@ -490,6 +490,9 @@ type Result struct {
 	MemoryBytes, ReloadMemoryBytes int64
 	// Unknown lists costs the model counts but cannot price.
 	Unknown []string
+	// Truncated is the number of listens the configuration asks for when
+	// it is over MaxListens, which the model then stops at; 0 otherwise.
+	Truncated int
 
 	// Settings read from the configuration.
 	WorkerConnections    int
@@ -500,6 +503,11 @@ type Result struct {
 	HashBucketSizeDir    *parser.Directive
 	HTTPBlock            *parser.Directive
 }
+
+// MaxListens bounds the listens (port ranges expanded) the model places:
+// a million listens is fifty times what the largest configurations that
+// nginx starts have, and some 200 MB here.
+const MaxListens = 1 << 20
 
 // Compute builds the cost model of m.
 func Compute(m *parser.Model, opts Options) *Result {
@@ -684,8 +692,19 @@ func (b *builder) instances() {
 	n := 0
 	for _, s := range b.m.Servers {
 		n += max(1, len(s.Listens))
+		for _, l := range s.Listens {
+			if sp := l.Spec; sp != nil && sp.LastPort > sp.Port {
+				n += sp.LastPort - sp.Port
+			}
+		}
 	}
-	// Exactly sized: addInstance keeps pointers into it.
+	if n > MaxListens {
+		// Port ranges can ask for more listens than any nginx could
+		// open (a range of 65,535 ports in each of 300 servers is 20
+		// million); the model keeps its own memory bounded and says so.
+		r.Truncated = n
+		n = MaxListens
+	}
 	r.Instances = make([]Instance, 0, n)
 	for _, s := range b.m.Servers {
 		r.Counts.Servers++
@@ -728,7 +747,7 @@ func (b *builder) instances() {
 					ip4, hasIP4 = uint32(b4[0])<<24|uint32(b4[1])<<16|uint32(b4[2])<<8|uint32(b4[3]), true
 				}
 			}
-			for port := first; port <= last; port++ {
+			for port := first; port <= last && len(r.Instances) < MaxListens; port++ {
 				in.Port = int32(port)
 				key := sp.Key
 				if last != first {
@@ -747,6 +766,9 @@ func (b *builder) instances() {
 	}
 	key := defaultKey(port)
 	for _, s := range defaults {
+		if len(r.Instances) == MaxListens {
+			break
+		}
 		r.Counts.DefaultListens++
 		r.Instances = append(r.Instances, Instance{Server: s, Protocol: parser.HTTP, Family: IPv4, Port: port, Wildcard: true, V6Only: true})
 		b.addInstance(&r.Instances[len(r.Instances)-1], key, 0, true)

@@ -458,3 +458,30 @@ http {
 		}
 	}
 }
+
+// TestListenCap: port ranges that ask for more listens than MaxListens
+// stop there, and the result says so.
+func TestListenCap(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("events {}\nhttp {\n")
+	for i := 1; i <= 20; i++ {
+		b.WriteString("    server { listen 127.0.0." + strconv.Itoa(i) + ":1-65535; }\n")
+	}
+	b.WriteString("}\n")
+	r := compute(t, b.String(), costmodel.Options{})
+	if r.Truncated != 20*65535 || len(r.Instances) != costmodel.MaxListens || r.Counts.Listens != costmodel.MaxListens {
+		t.Fatalf("truncated %d, %d instances", r.Truncated, len(r.Instances))
+	}
+	found := false
+	for _, u := range r.Unknown {
+		found = found || strings.Contains(u, "lower bound")
+	}
+	if !found {
+		t.Errorf("no note of the cap in %q", r.Unknown)
+	}
+	// A range within the cap is expanded whole.
+	r = compute(t, "events {}\nhttp {\n    server { listen 8000-8099; }\n}\n", costmodel.Options{})
+	if r.Truncated != 0 || r.Counts.Ports != 100 {
+		t.Errorf("truncated %d, ports %d", r.Truncated, r.Counts.Ports)
+	}
+}

@@ -76,6 +76,10 @@ func (r *Result) price() {
 			"(proxy_pass and friends, upstream servers without resolve, listen on a name): each blocks "+
 			"start, nginx -t and reload for a resolver round trip, not estimated here")
 	}
+	if r.Truncated > 0 {
+		r.Unknown = append(r.Unknown, itoa(r.Truncated)+" listens once port ranges are expanded: the model stopped at "+
+			itoa(MaxListens)+", so every count and estimate here is a lower bound")
+	}
 	// Reload: the signaller parses everything (ngx_init_cycle returns
 	// before opening sockets for NGX_PROCESS_SIGNALLER), the master parses
 	// again, matches each new listening socket against the old ones
