@@ -17,7 +17,8 @@ var MapWithoutDefault = &analyzer.Rule{
 			"`limit_req` key, for example, is not limited at all). Write `default` explicitly, even " +
 			"when it is `\"\"`, so that readers see the fallback is on purpose. Entries in files " +
 			"included into the block count. A map with a single entry is taken as a flag (its value " +
-			"or empty) and not reported.",
+			"or empty) and not reported; a geo with one entry is, since the value it gives every " +
+			"other client address is worth writing out.",
 		Bad:  "events {}\nhttp {\n    map $host $pool {\n        api.example.com    api;\n        static.example.com static;\n    }\n}\n",
 		Good: "events {}\nhttp {\n    map $host $pool {\n        default            web;\n        api.example.com    api;\n        static.example.com static;\n    }\n}\n",
 		URL:  "https://nginx.org/en/docs/http/ngx_http_map_module.html#map",
@@ -59,9 +60,11 @@ func runMapWithoutDefault(p *analyzer.Pass) {
 		}
 	})
 	for _, b := range blocks {
-		// A single entry without default is a flag: its value or empty,
-		// which is what such a map is for.
-		if !b.hasDefault && b.entries != 1 {
+		// A map with a single entry and no default is a flag: its value
+		// or empty, which is what such a map is for (an empty limit_req
+		// key, say). A geo sorts clients by address, and its fallback for
+		// the rest of the internet is written out even then.
+		if !b.hasDefault && (b.entries != 1 || b.d.Name.Value == "geo") {
 			diag := p.ReportDirective(b.d, "%s without a default value", b.d.Name.Value)
 			diag.Detail = "input that no entry matches gives an empty value; add a \"default\" entry"
 		}

@@ -56,3 +56,22 @@ func TestCorrectnessRelatedAndSeverity(t *testing.T) {
 		}
 	}
 }
+
+// TestStaleDNSSeverity: of stale-dns-cache's findings, the one nginx
+// refuses to start with (resolve without a resolver) is an error, the
+// others keep the rule's warning.
+func TestStaleDNSSeverity(t *testing.T) {
+	src := "events {}\nhttp {\n" +
+		"    upstream a {\n        zone a 64k;\n        server a.example.com resolve;\n    }\n" + // 3-6
+		"    upstream b {\n        server b.example.com;\n    }\n" + // 7-9
+		"}\n"
+	got := map[int]parser.Severity{}
+	for _, d := range lintText(t, src) {
+		if d.Name == "stale-dns-cache" {
+			got[d.Start().Line] = d.Severity
+		}
+	}
+	if len(got) != 2 || got[5] != parser.Error || got[8] != parser.Warning {
+		t.Errorf("stale-dns-cache severities by line: %v, want 5: error, 8: warning", got)
+	}
+}

@@ -35,15 +35,24 @@ var gixyPlugins = map[string]string{
 	"proxy_pass_normalized":      "proxy-pass-normalized",
 	"return_bypasses_allow_deny": "return-bypasses-allow-deny",
 	"unanchored_regex":           "unanchored-regex",
+	"stale_dns_cache":            "stale-dns-cache",
+	"add_header_content_type":    "add-header-content-type",
+	"invalid_regex":              "invalid-regex",
+	"if_is_evil":                 "if-is-evil",
+	"hash_without_default":       "map-without-default",
 }
 
 // gixyFloor records what the rules achieve on the corpus, in percent
 // (recall, precision); the test fails if a rule drops below it.
-// Two misses are deliberate: status_page_exposed_deny_only.conf ("deny
-// all" alone closes the page to everyone) and http_splitting's
+// Three misses are deliberate: status_page_exposed_deny_only.conf ("deny
+// all" alone closes the page to everyone), http_splitting's
 // mapped_value.conf (a capture of $host, which cannot hold CR or LF:
-// nginx rejects them in header values).
+// nginx rejects them in header values) and if_is_evil_break.conf
+// ("rewrite ^ http://... break" is a redirect, which leaves the location
+// at once: nginx redirects whenever the replacement starts with a
+// scheme).
 var gixyFloor = map[string][2]float64{
+	"add-header-content-type":    {100, 100},
 	"add-header-multiline":       {100, 100},
 	"add-header-redefinition":    {100, 100},
 	"alias-traversal":            {100, 100},
@@ -51,20 +60,31 @@ var gixyFloor = map[string][2]float64{
 	"error-log-off":              {100, 100},
 	"host-spoofing":              {100, 100},
 	"http-splitting":             {93.3, 100},
+	"if-is-evil":                 {50, 100},
+	"invalid-regex":              {100, 100},
+	"map-without-default":        {100, 100},
 	"origins":                    {100, 100},
 	"proxy-pass-normalized":      {100, 100},
 	"resolver-external":          {100, 100},
 	"return-bypasses-allow-deny": {100, 100},
 	"ssrf":                       {100, 100},
+	"stale-dns-cache":            {100, 100},
 	"status-page-exposed":        {80, 100},
 	"unanchored-regex":           {100, 100},
 	"valid-referers":             {100, 100},
 	"version-disclosure":         {100, 100},
 }
 
+// gixyFindings lists the positive cases that rightly make more than one
+// finding, with their number; every other positive case must make one.
+var gixyFindings = map[string]int{
+	// Two ifs in one location, an add_header in each: gixy reports both.
+	"if_is_evil/if_is_evil_add_header.conf": 2,
+}
+
 // gixyScore is one rule's result over its plugin folder.
 type gixyScore struct {
-	positives, found, once int // positive cases, those that fired, those that fired exactly once
+	positives, found, once int // positive cases, those that fired, those that fired as often as expected
 	guards, alarms         int // _fp cases, those that fired
 	missed, noisy          []string
 }
@@ -151,10 +171,14 @@ func TestGixyParity(t *testing.T) {
 				continue
 			}
 			s.positives++
+			want := 1
+			if w, ok := gixyFindings[folder+"/"+base]; ok {
+				want = w
+			}
 			switch {
 			case n == 0:
 				s.missed = append(s.missed, base)
-			case n == 1:
+			case n == want:
 				s.once++
 				fallthrough
 			default:
@@ -193,7 +217,7 @@ func TestGixyParity(t *testing.T) {
 			continue
 		}
 		if s.once < s.found {
-			t.Errorf("%s: %d positive cases fire more than once; gixy expects exactly one finding", n, s.found-s.once)
+			t.Errorf("%s: %d positive cases fire more often than expected; gixy expects one finding (see gixyFindings)", n, s.found-s.once)
 		}
 		if s.recall() < floor[0]-1e-9 || s.precision() < floor[1]-1e-9 {
 			t.Errorf("%s: recall %.1f%% precision %.1f%%, below the recorded %.1f%% / %.1f%%", n, s.recall(), s.precision(), floor[0], floor[1])

@@ -1,0 +1,73 @@
+package rules
+
+import (
+	"strings"
+
+	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/parser"
+)
+
+// AddHeaderContentType reports "add_header Content-Type", which sends a
+// second Content-Type header.
+var AddHeaderContentType = &analyzer.Rule{
+	Code: "NL3020", Name: "add-header-content-type", Title: "add_header Content-Type sends a second Content-Type", Severity: parser.Warning,
+	Run: runAddHeaderContentType,
+	Doc: analyzer.Doc{
+		Text: "nginx always sends a Content-Type of its own: from `types` and `default_type` for files " +
+			"and `return`, or the upstream's for proxied responses. `add_header Content-Type` does " +
+			"not replace it but adds a second header, and clients and caches disagree on which of " +
+			"the two wins, so a response may be read as HTML or script that was meant as text " +
+			"(or the reverse). Set the type with `default_type` (inside a `types {}` block emptied " +
+			"for the location if the file extension would override it); to replace an upstream's " +
+			"type, hide it first with `proxy_hide_header Content-Type;` (or the fastcgi, uwsgi, " +
+			"scgi or grpc equivalent), which this rule accepts in the same block or an enclosing one.",
+		Bad:  "location /health {\n    add_header Content-Type text/plain;\n    return 200 \"ok\\n\";\n}\n",
+		Good: "location /health {\n    default_type text/plain;\n    return 200 \"ok\\n\";\n}\n",
+		URL:  "https://nginx.org/en/docs/http/ngx_http_core_module.html#default_type",
+	},
+}
+
+// hideHeaderDirectives drop a header of the upstream's response.
+var hideHeaderDirectives = []string{"proxy_hide_header", "fastcgi_hide_header", "uwsgi_hide_header", "scgi_hide_header", "grpc_hide_header"}
+
+func runAddHeaderContentType(p *analyzer.Pass) {
+	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
+		if len(d.Args) < 2 || !strings.EqualFold(d.Args[0].Value, "Content-Type") || contentTypeHidden(p.Config, stack) {
+			return
+		}
+		diag := p.Reportf(d.File, d.Args[0].Range, "\"add_header Content-Type\" sends a second Content-Type header next to the one nginx sets")
+		diag.Detail = "clients disagree on which of the two applies; set the type with \"default_type " + d.Args[1].Value +
+			";\", or hide the upstream's first (proxy_hide_header Content-Type;)"
+	}, "add_header")
+}
+
+// contentTypeHidden reports whether a *_hide_header drops the upstream's
+// Content-Type where stack ends. Like every list directive, a level
+// with its own *_hide_header replaces the outer ones, so for each
+// directive only the innermost level that has it counts.
+func contentTypeHidden(c *parser.Config, stack []*parser.Directive) bool {
+	levels := make([][]*parser.Directive, 0, len(stack)+1)
+	for i := len(stack) - 1; i >= 0; i-- {
+		levels = append(levels, body(c, stack[i]))
+	}
+	levels = append(levels, expandIncludes(c, c.Main.Directives, 0))
+	for _, name := range hideHeaderDirectives {
+		for _, dirs := range levels {
+			found := false
+			for _, h := range dirs {
+				if !h.Is(name) {
+					continue
+				}
+				found = true
+				if len(h.Args) == 1 && strings.EqualFold(h.Args[0].Value, "Content-Type") {
+					return true
+				}
+			}
+			if found {
+				break
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,365 @@
+package rules
+
+import (
+	"net/netip"
+	"strings"
+
+	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/parser"
+)
+
+// StaleDNSCache reports upstream host names that nginx resolves only once,
+// at startup, and variable upstreams that no resolver can resolve.
+var StaleDNSCache = &analyzer.Rule{
+	Code: "NL3019", Name: "stale-dns-cache", Title: "upstream host name resolved only at startup", Severity: parser.Warning,
+	Run: runStaleDNSCache,
+	Doc: analyzer.Doc{
+		Text: "A host name in a fixed `proxy_pass` (or `fastcgi_pass`, `grpc_pass`, ...) URL, or in " +
+			"a `server` of an `upstream` block, is resolved once when nginx reads its configuration, " +
+			"and nginx connects to those addresses until the next reload, whatever the name's TTL. " +
+			"Cloud load balancers, PaaS endpoints and containers change addresses, and an old " +
+			"address may by then belong to someone else, who receives the proxied requests with " +
+			"their cookies and credentials. To follow DNS, put the name in a variable and define a " +
+			"`resolver` (nginx then resolves it per request, honouring the TTL or `valid=`), or give " +
+			"the upstream server the `resolve` parameter (nginx 1.27.3 or newer; the upstream needs a " +
+			"`zone`). (A `proxy_pass` URL with variables sends its own URI part as written, in place " +
+			"of the request's: leave the path out to pass the client's URI unchanged.) The reverse mistake is reported too: a URL with variables whose host is not an " +
+			"upstream is resolved at request time, and without a `resolver` every request fails with " +
+			"502; `server ... resolve` without a resolver stops nginx from starting. IP addresses, " +
+			"unix sockets and `localhost` are not reported; a host taken from a variable is judged " +
+			"only when its `set` or `map` values are known.",
+		Bad: "events {}\nhttp {\n    server {\n        listen 80;\n        location / {\n" +
+			"            proxy_pass https://api.example.com;\n        }\n    }\n}\n",
+		Good: "events {}\nhttp {\n    resolver 127.0.0.53 valid=30s;\n    server {\n        listen 80;\n        location / {\n" +
+			"            set $api api.example.com;\n            proxy_pass https://$api;\n        }\n    }\n}\n",
+		URL: "https://nginx.org/en/docs/http/ngx_http_upstream_module.html#resolve",
+	},
+}
+
+// passDirectives connect to an upstream given as a URL or address; all
+// resolve a fixed host name at startup and a variable one per request.
+var passDirectives = []string{"proxy_pass", "fastcgi_pass", "uwsgi_pass", "scgi_pass", "grpc_pass", "memcached_pass"}
+
+// dnsTarget is where a pass directive or an upstream server connects.
+type dnsTarget struct {
+	host, port string
+	// static: nginx resolves the host at startup (no variables); an IP,
+	// a unix socket or localhost has an empty host.
+	static bool
+}
+
+// parseDNSTarget reads "scheme://host:port/path", "host:port" or
+// "unix:/path"; host is lower-case and empty for addresses that need no
+// DNS (IP literals, unix sockets, localhost).
+func parseDNSTarget(s string) dnsTarget {
+	t := dnsTarget{static: !hasVars(s)}
+	scheme := ""
+	if i := strings.Index(s, "://"); i >= 0 {
+		scheme, s = strings.ToLower(s[:i]), s[i+3:]
+	}
+	if strings.HasPrefix(s, "unix:") {
+		return t
+	}
+	if i := strings.IndexAny(s, "/?#"); i >= 0 {
+		s = s[:i]
+	}
+	if strings.HasPrefix(s, "[") {
+		return t // an IPv6 literal
+	}
+	host, port, _ := strings.Cut(s, ":")
+	if port == "" {
+		switch scheme {
+		case "http", "grpc":
+			port = "80"
+		case "https", "grpcs":
+			port = "443"
+		}
+	}
+	t.host, t.port = strings.ToLower(strings.TrimSuffix(host, ".")), port
+	if noDNS(t.host) {
+		t.host = ""
+	}
+	return t
+}
+
+// noDNS reports whether nginx connects to host without asking DNS (or
+// with an answer that never changes).
+func noDNS(host string) bool {
+	if _, err := netip.ParseAddr(host); err == nil {
+		return true
+	}
+	return host == "" || host == "localhost" || host == "ip6-localhost" || strings.HasSuffix(host, ".localhost")
+}
+
+// upstreamKey names an upstream block: http and stream have their own.
+type upstreamKey struct {
+	stream bool
+	name   string
+}
+
+// dnsIndex is what the rule collects from the shared index before it
+// judges the pass directives.
+type dnsIndex struct {
+	c  *parser.Config
+	ix *analyzer.Index
+	// resolverIn holds the entries of blocks with a resolver; -1 is the
+	// top level.
+	resolverIn map[int32]bool
+	upstreams  map[upstreamKey]int32
+	// implicit holds "host:port" of fixed pass URLs: nginx makes an
+	// upstream of each, which a variable URL with that host and port uses
+	// instead of the resolver.
+	implicit map[upstreamKey]bool
+	// sets holds, per variable, its "set" entries (built on first use).
+	sets map[string][]int32
+}
+
+func runStaleDNSCache(p *analyzer.Pass) {
+	ix := p.Index()
+	dx := &dnsIndex{c: p.Config, ix: ix, resolverIn: map[int32]bool{}, upstreams: map[upstreamKey]int32{}, implicit: map[upstreamKey]bool{}}
+	for _, i := range ix.Named("resolver") {
+		dx.resolverIn[ix.Entries[i].Parent] = true
+	}
+	for _, i := range ix.Named("upstream") {
+		e := &ix.Entries[i]
+		if e.Directive.Block != nil && len(e.Directive.Args) == 1 && e.Context&(directives.HTTP|directives.Stream) != 0 {
+			dx.upstreams[upstreamKey{e.Context == directives.Stream, strings.ToLower(e.Directive.Args[0].Value)}] = i
+		}
+	}
+	passes := ix.Named(passDirectives...)
+	for _, i := range passes {
+		e := &ix.Entries[i]
+		if len(e.Directive.Args) == 0 {
+			continue
+		}
+		if t := parseDNSTarget(e.Directive.Args[0].Value); t.static && t.host != "" {
+			dx.implicit[upstreamKey{dx.inStream(i), t.host + ":" + t.port}] = true
+		}
+	}
+	dx.checkUpstreamServers(p)
+	for _, i := range passes {
+		dx.checkPass(p, i)
+	}
+}
+
+// inStream reports whether entry i is inside a stream block.
+func (dx *dnsIndex) inStream(i int32) bool {
+	for ; i >= 0; i = dx.ix.Entries[i].Parent {
+		if dx.ix.Entries[i].Context&(directives.Stream|directives.StreamServer|directives.StreamUpstream) != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// hasResolver reports whether a resolver applies to entry i: one in an
+// enclosing block or at the top level.
+func (dx *dnsIndex) hasResolver(i int32) bool {
+	if dx.resolverIn[-1] {
+		return true
+	}
+	for p := dx.ix.Entries[i].Parent; p >= 0; p = dx.ix.Entries[p].Parent {
+		if dx.resolverIn[p] {
+			return true
+		}
+	}
+	return false
+}
+
+// checkUpstreamServers reports the servers of upstream blocks that name
+// a host without "resolve", and "resolve" without a resolver.
+func (dx *dnsIndex) checkUpstreamServers(p *analyzer.Pass) {
+	ix := dx.ix
+	for _, i := range ix.Named("server") {
+		e := &ix.Entries[i]
+		if e.Context&(directives.Upstream|directives.StreamUpstream) == 0 || len(e.Directive.Args) == 0 {
+			continue
+		}
+		d := e.Directive
+		resolve := false
+		for _, a := range d.Args[1:] {
+			resolve = resolve || a.Value == "resolve"
+		}
+		t := parseDNSTarget(d.Args[0].Value)
+		switch {
+		case t.host == "":
+		case resolve && !dx.hasResolver(i):
+			diag := p.Reportf(d.File, d.Args[0].Range, "upstream server %q has \"resolve\" but no resolver applies to it: nginx does not start", d.Args[0].Value)
+			diag.Detail = "nginx 1.27.3 and newer refuse \"resolve\" without a resolver; add \"resolver ADDRESS valid=30s;\" to the upstream or the http block"
+			if diag.Severity == p.Rule.Severity {
+				// A configuration nginx refuses is an error, unless the
+				// user chose a severity for the rule.
+				diag.Severity = parser.Error
+			}
+		case !resolve:
+			diag := p.Reportf(d.File, d.Args[0].Range, "upstream server %q is resolved only at startup: nginx keeps its old addresses when DNS changes", d.Args[0].Value)
+			diag.Detail = "add the \"resolve\" parameter (nginx 1.27.3 or newer; the upstream needs a zone and a resolver), " +
+				"or proxy to the name through a variable with a resolver"
+		}
+	}
+}
+
+// checkPass judges the pass directive at entry i.
+func (dx *dnsIndex) checkPass(p *analyzer.Pass, i int32) {
+	d := dx.ix.Entries[i].Directive
+	if len(d.Args) == 0 {
+		return
+	}
+	arg := d.Args[0]
+	t := parseDNSTarget(arg.Value)
+	stream := dx.inStream(i)
+	if t.static {
+		if t.host == "" {
+			return
+		}
+		if _, ok := dx.upstreams[upstreamKey{stream, t.host}]; ok {
+			return // its servers are checked where they are declared
+		}
+		diag := p.Reportf(d.File, arg.Range, "%q host %q is resolved only at startup: nginx keeps its old addresses when DNS changes", d.Name.Value, t.host)
+		diag.Detail = "an address that changes may then belong to someone else; put the host in a variable and add a resolver " +
+			"(nginx then resolves it per request), or use an upstream with \"server " + t.host + " resolve;\" (nginx 1.27.3 or newer)"
+		return
+	}
+	// Variables: nginx builds the URL per request, then looks its host up
+	// among the upstreams and asks the resolver for anything else.
+	for _, host := range dx.hostCandidates(arg.Value, i) {
+		h := parseDNSTarget(host)
+		if h.host == "" || dx.hasResolver(i) {
+			continue
+		}
+		if _, ok := dx.upstreams[upstreamKey{stream, h.host}]; ok {
+			continue
+		}
+		if dx.implicit[upstreamKey{stream, h.host + ":" + h.port}] {
+			continue
+		}
+		diag := p.Reportf(d.File, arg.Range, "%q resolves %q per request, but no resolver is defined: every request fails with 502", d.Name.Value, h.host)
+		diag.Detail = "a URL with variables is resolved at request time unless its host names an upstream block; " +
+			"add \"resolver ADDRESS valid=30s;\" to the http, server or location block"
+		return
+	}
+}
+
+// hostCandidates returns the URL s with its variables replaced by the
+// literal values "set" and "map" give them; nil when a variable that
+// reaches the host may hold something else.
+func (dx *dnsIndex) hostCandidates(s string, at int32) []string {
+	out := []string{""}
+	inHost := true
+	afterScheme := !strings.Contains(s, "://")
+	for _, part := range splitVars(s) {
+		if !inHost {
+			break
+		}
+		if part.name == "" {
+			lit := part.lit
+			if !afterScheme {
+				if i := strings.Index(lit, "://"); i >= 0 {
+					afterScheme = true
+					if j := strings.IndexAny(lit[i+3:], "/?#"); j >= 0 {
+						lit, inHost = lit[:i+3+j], false
+					}
+				}
+			} else if j := strings.IndexAny(lit, "/?#"); j >= 0 {
+				lit, inHost = lit[:j], false
+			}
+			for k := range out {
+				out[k] += lit
+			}
+			continue
+		}
+		if !afterScheme {
+			return nil // the scheme itself comes from a variable
+		}
+		if t, ok := builtinTaint(part.name); ok && t.slash {
+			break // $request_uri, $uri: the path starts here
+		}
+		values := dx.varValues(part.name, at)
+		if values == nil || len(out)*len(values) > 16 {
+			return nil
+		}
+		next := make([]string, 0, len(out)*len(values))
+		for _, o := range out {
+			for _, v := range values {
+				if strings.ContainsAny(v, "/?#") {
+					return nil // the value ends the host: too clever to follow
+				}
+				next = append(next, o+v)
+			}
+		}
+		out = next
+	}
+	return out
+}
+
+// varValues returns every value variable name may hold at entry at, when
+// all of them are literal text: the values of its "set" directives that
+// run there, or of its map. nil means unknown.
+func (dx *dnsIndex) varValues(name string, at int32) []string {
+	if dx.sets == nil {
+		dx.sets = map[string][]int32{}
+		for _, i := range dx.ix.Named("set") {
+			d := dx.ix.Entries[i].Directive
+			if len(d.Args) == 2 && strings.HasPrefix(d.Args[0].Value, "$") {
+				v := strings.TrimPrefix(d.Args[0].Value, "$")
+				dx.sets[v] = append(dx.sets[v], i)
+			}
+		}
+	}
+	var out []string
+	for _, i := range dx.sets[name] {
+		if !dx.encloses(dx.setScope(i), at) {
+			continue
+		}
+		v := dx.ix.Entries[i].Directive.Args[1].Value
+		if hasVars(v) {
+			return nil
+		}
+		out = append(out, v)
+	}
+	for _, i := range dx.ix.Named("map") {
+		d := dx.ix.Entries[i].Directive
+		if d.Block == nil || len(d.Args) != 2 || d.Args[1].Value != "$"+name {
+			continue
+		}
+		for _, c := range body(dx.c, d) {
+			switch {
+			case c.Is("hostnames") || c.Is("volatile"):
+			case len(c.Args) != 1 || hasVars(c.Args[0].Value):
+				return nil
+			default:
+				out = append(out, c.Args[0].Value)
+			}
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// setScope returns the entry of the location or server a "set" runs in,
+// or -1 when it is outside both.
+func (dx *dnsIndex) setScope(i int32) int32 {
+	for p := dx.ix.Entries[i].Parent; p >= 0; p = dx.ix.Entries[p].Parent {
+		if d := dx.ix.Entries[p].Directive; d.Is("location") || d.Is("server") {
+			return p
+		}
+	}
+	return -1
+}
+
+// encloses reports whether block entry b (-1: the top level) is an
+// ancestor of entry i.
+func (dx *dnsIndex) encloses(b, i int32) bool {
+	if b < 0 {
+		return true
+	}
+	for p := dx.ix.Entries[i].Parent; p >= 0; p = dx.ix.Entries[p].Parent {
+		if p == b {
+			return true
+		}
+	}
+	return false
+}
