@@ -144,6 +144,16 @@ func runListenPortAggregation(p *analyzer.Pass) {
 	limit := intOption(p.Options["max-addresses"], 100)
 	r := costModel(p)
 	cost := r.Profile.Cost(costmodel.CostAddrCompare)
+	// The ports of one port range cross the threshold at the same listen:
+	// one finding there sums them up, instead of one per port.
+	type group struct {
+		at       *costmodel.Addr
+		ports    []*costmodel.Port
+		compares int64
+		maxAddrs int
+	}
+	var groups []*group
+	byListen := map[*parser.Directive]*group{}
 	for _, port := range r.Ports {
 		if len(port.Addrs) <= limit || port.AddrCompares == 0 {
 			continue
@@ -151,9 +161,26 @@ func runListenPortAggregation(p *analyzer.Pass) {
 		// Report at the listen that crosses the threshold: the one that
 		// made the scan long.
 		a := port.Addrs[limit]
-		reportAt(p, a, "%s aggregates %d addresses: %d address compares in ngx_http_add_addresses ≈ %s at every start and reload, growing with the square of the addresses",
-			port.Name(), len(port.Addrs), port.AddrCompares, costmodel.Seconds(float64(port.AddrCompares)*cost)).Detail =
-			"serve these sites from one address with name-based virtual hosts (listen " + strconv.Itoa(port.Port) + "; plus server_name)"
+		g := byListen[a.First()]
+		if g == nil || a.First() == nil {
+			g = &group{at: a}
+			groups = append(groups, g)
+			byListen[a.First()] = g
+		}
+		g.ports = append(g.ports, port)
+		g.compares += port.AddrCompares
+		g.maxAddrs = max(g.maxAddrs, len(port.Addrs))
+	}
+	for _, g := range groups {
+		port := g.ports[0]
+		detail := "serve these sites from one address with name-based virtual hosts (listen " + strconv.Itoa(port.Port) + "; plus server_name)"
+		if len(g.ports) == 1 {
+			reportAt(p, g.at, "%s aggregates %d addresses: %d address compares in ngx_http_add_addresses ≈ %s at every start and reload, growing with the square of the addresses",
+				port.Name(), len(port.Addrs), port.AddrCompares, costmodel.Seconds(float64(port.AddrCompares)*cost)).Detail = detail
+			continue
+		}
+		reportAt(p, g.at, "%d ports of this range (%s to %d) aggregate up to %d addresses each: %d address compares in ngx_http_add_addresses ≈ %s at every start and reload, growing with the square of the addresses",
+			len(g.ports), port.Name(), g.ports[len(g.ports)-1].Port, g.maxAddrs, g.compares, costmodel.Seconds(float64(g.compares)*cost)).Detail = detail
 	}
 }
 
