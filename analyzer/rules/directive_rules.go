@@ -83,9 +83,18 @@ var DirectiveNotAllowed = &analyzer.Rule{
 }
 
 func runDirectiveNotAllowed(p *analyzer.Pass) {
+	// "version" is the targeted nginx's version (from nginx -V): a block
+	// that accepts the directive only in later versions does not count.
+	version, _ := p.Options["version"].(string)
 	p.WalkEntries(func(e *analyzer.Entry, _ []*parser.Directive) {
 		d, ctx := e.Directive, e.Context
-		if dataBlock(ctx) || !e.Known || e.Row != nil {
+		if dataBlock(ctx) || !e.Known {
+			return
+		}
+		if e.Row != nil {
+			if version != "" {
+				notYetAllowed(p, d, ctx, version)
+			}
 			return
 		}
 		rows := directives.Lookup(d.Name.Value)
@@ -130,6 +139,32 @@ func runInvalidArguments(p *analyzer.Pass) {
 			}
 		}
 	})
+}
+
+// notYetAllowed reports d when every table row that allows it in ctx
+// appeared after nginx version.
+func notYetAllowed(p *analyzer.Pass, d *parser.Directive, ctx directives.Context, version string) {
+	rows := directives.Lookup(d.Name.Value)
+	if first := firstSince(rows); first != "" && compareVersions(version, first) < 0 {
+		return // unknown to that nginx altogether: unknown-directive says so
+	}
+	var newest *directives.Directive
+	for _, r := range rows {
+		if !r.AllowedIn(ctx) {
+			continue
+		}
+		since := firstSince([]*directives.Directive{r})
+		if since == "" || compareVersions(version, since) >= 0 {
+			return // some row allowed it here already
+		}
+		newest = r
+	}
+	if newest == nil {
+		return
+	}
+	since := firstSince([]*directives.Directive{newest})
+	diag := p.ReportDirective(d, "%q directive is not allowed here in nginx %s", d.Name.Value, version)
+	diag.Detail = fmt.Sprintf("%s accepts it in %s since nginx %s; here is %s", newest.Module, strings.ReplaceAll(newest.Contexts.String(), ",", ", "), since, ctx)
 }
 
 // firstSince returns the earliest version any row of a directive appeared

@@ -204,6 +204,14 @@ func (cmd *lintCmd) analyzerOptions(reg *analyzer.Registry, cfg *config.File) (a
 		ro["modules"] = cmd.build.Modules()
 		if cmd.build.Variant == "nginx" {
 			ro["version"] = cmd.build.Version
+			// Some directives moved into more blocks over time
+			// (resolver in upstream since 1.27.3).
+			na := opts.RuleOptions[rules.DirectiveNotAllowed.Name]
+			if na == nil {
+				na = map[string]any{}
+				opts.RuleOptions[rules.DirectiveNotAllowed.Name] = na
+			}
+			na["version"] = cmd.build.Version
 		}
 	}
 	return opts, nil

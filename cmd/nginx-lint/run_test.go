@@ -172,7 +172,8 @@ func TestNginxBuild(t *testing.T) {
 		t.Fatal(err)
 	}
 	conf := filepath.Join(dir, "nginx.conf")
-	src := "events {}\nhttp {\n    server_tokens off;\n    server {\n        http2 on;\n        location / { sub_filter a b; }\n    }\n}\n"
+	src := "events {}\nhttp {\n    server_tokens off;\n    server {\n        http2 on;\n        location / { sub_filter a b; }\n    }\n" +
+		"    upstream app {\n        server 127.0.0.1:9000;\n        resolver 127.0.0.53;\n    }\n}\n"
 	if err := os.WriteFile(conf, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -180,10 +181,16 @@ func TestNginxBuild(t *testing.T) {
 	if code != exitFindings {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
-	for _, want := range []string{`unknown directive \"http2\": nginx 1.22.1 predates it (since 1.25.1)`, `unknown directive \"sub_filter\": this nginx build lacks its module`} {
+	for _, want := range []string{`unknown directive \"http2\": nginx 1.22.1 predates it (since 1.25.1)`, `unknown directive \"sub_filter\": this nginx build lacks its module`,
+		// resolver is an http directive of old, but upstream blocks
+		// accept it only since 1.27.3.
+		`\"resolver\" directive is not allowed here in nginx 1.22.1`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("missing %s in\n%s", want, out)
 		}
+	}
+	if strings.Contains(out, `\"http2\" directive is not allowed`) {
+		t.Errorf("http2, unknown to 1.22.1, also reported as misplaced:\n%s", out)
 	}
 	if code, _, _ := runCLI(t, "", conf); code != exitClean {
 		t.Errorf("without a build, exit %d", code)
