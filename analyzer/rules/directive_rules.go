@@ -44,17 +44,16 @@ func runUnknownDirective(p *analyzer.Pass) {
 				return
 			}
 			rows := directives.Lookup(name)
-			switch {
-			case modules != nil && !inBuild(rows, modules):
+			// The version first: a build older than the directive lacks
+			// its module too, and the version is the reason.
+			if since := firstSince(rows); version != "" && since != "" && compareVersions(version, since) < 0 {
+				diag := p.ReportDirective(d, "unknown directive %q: nginx %s predates it (since %s)", name, version, since)
+				diag.Detail = "upgrade nginx or use the older form; nginx " + version + " refuses to start with this directive. " +
+					"Distribution packages sometimes backport newer directives (Debian's 1.22.1 accepts max_headers, for one): " +
+					"if nginx -t accepts it, declare it as a custom directive"
+			} else if modules != nil && !inBuild(rows, modules) {
 				diag := p.ReportDirective(d, "unknown directive %q: this nginx build lacks its module", name)
 				diag.Detail = "it comes from " + rowModules(rows) + ", which nginx -V does not list; add the module (--with-... or load_module) or remove the directive"
-			case version != "":
-				if since := firstSince(rows); since != "" && compareVersions(version, since) < 0 {
-					diag := p.ReportDirective(d, "unknown directive %q: nginx %s predates it (since %s)", name, version, since)
-					diag.Detail = "upgrade nginx or use the older form; nginx " + version + " refuses to start with this directive. " +
-						"Distribution packages sometimes backport newer directives (Debian's 1.22.1 accepts max_headers, for one): " +
-						"if nginx -t accepts it, declare it as a custom directive"
-				}
 			}
 			return
 		}

@@ -309,7 +309,11 @@ func directiveRows(t *table, thirdParty bool, keys map[string]string) ([]string,
 		}
 		field(&b, "Syntax", quote(t.cell(i, "syntax")))
 		field(&b, "Default", quote(t.cell(i, "default")))
-		field(&b, "Since", quote(t.cell(i, "since")))
+		since := t.cell(i, "since")
+		if since == "" && !thirdParty {
+			since = SinceFromSource(name)
+		}
+		field(&b, "Since", quote(since))
 		field(&b, "URL", quote(t.cell(i, "url")))
 		field(&b, "SourceModules", stringList(splitList(t.cell(i, "src_module"), ",")))
 		if thirdParty {
@@ -464,4 +468,26 @@ func Generate(dataDir string) ([]byte, error) {
 		return nil, fmt.Errorf("formatting generated code: %v", err)
 	}
 	return src, nil
+}
+
+// SinceFromSource is the version that introduced a directive whose data
+// row has no "since" (see sinceFromSource), "" when not known.
+func SinceFromSource(name string) string { return sinceFromSource[name] }
+
+// sinceFromSource gives the version that introduced directives whose docs
+// carry no "appeared in" line because their whole module is new. Each is
+// the first release tag of github.com/nginx/nginx whose src/ defines the
+// name (git grep 'ngx_string("NAME")' over the release-1.23.0 ...
+// release-1.31.4 tags); client_body_early_read is newer than every tag and
+// belongs to 1.31.5, the source version of the tables. Without them a
+// build-specific lint (--nginx-build) cannot tell that nginx 1.22 lacks
+// http3 or tunnel_pass.
+var sinceFromSource = map[string]string{
+	"http3": "1.25.0", "http3_hq": "1.25.0", "http3_max_concurrent_streams": "1.25.0", "http3_stream_buffer_size": "1.25.0",
+	"quic_active_connection_id_limit": "1.25.0", "quic_bpf": "1.25.0", "quic_gso": "1.25.0", "quic_host_key": "1.25.0", "quic_retry": "1.25.0",
+	"pass":        "1.25.5",
+	"tunnel_bind": "1.31.0", "tunnel_buffer_size": "1.31.0", "tunnel_connect_timeout": "1.31.0", "tunnel_next_upstream": "1.31.0",
+	"tunnel_next_upstream_timeout": "1.31.0", "tunnel_next_upstream_tries": "1.31.0", "tunnel_pass": "1.31.0", "tunnel_read_timeout": "1.31.0",
+	"tunnel_send_lowat": "1.31.0", "tunnel_send_timeout": "1.31.0", "tunnel_socket_keepalive": "1.31.0",
+	"client_body_early_read": "1.31.5",
 }
