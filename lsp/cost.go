@@ -9,11 +9,12 @@ import (
 )
 
 // costModel returns the startup cost model of the document's
-// configuration, computed on first use after each lint: a hover on listen
-// needs it, typing does not.
+// configuration, computed on first use after each lint (a hover on listen
+// needs it, typing does not) with the options the settings file gives the
+// cost rules (nonroot, nofile, cpus, kernel).
 func (d *document) costModel() *costmodel.Result {
 	if d.cost == nil && d.config != nil {
-		d.cost = costmodel.Compute(parser.BuildModel(d.config), costmodel.Options{})
+		d.cost = costmodel.Compute(parser.BuildModel(d.config), d.costOpts)
 	}
 	return d.cost
 }

@@ -50,8 +50,10 @@ type document struct {
 	config *parser.Config
 	file   *parser.File
 	diags  []*parser.Diagnostic
-	// cost is the startup cost model of config, made on demand.
-	cost *costmodel.Result
+	// cost is the startup cost model of config, made on demand with
+	// costOpts (the settings' options of the cost rules).
+	cost     *costmodel.Result
+	costOpts costmodel.Options
 }
 
 // New returns a server with every rule enabled.
@@ -188,6 +190,7 @@ func (s *Server) lint(d *document) {
 	}
 	c := analyzer.LoadInferred(s.loader, d.path, src)
 	d.config, d.file, d.cost = c, c.Main, nil
+	d.costOpts = rules.CostOptions(opts.RuleOptions[rules.ListenPortAggregation.Name])
 	d.diags = d.diags[:0]
 	for _, diag := range lint.Run(c, s.reg, opts) {
 		if diag.File == c.Main || diag.FilePath() == d.path {

@@ -267,3 +267,20 @@ func TestCostHover(t *testing.T) {
 		t.Errorf("listen name hover:\n%s", v)
 	}
 }
+
+// TestCostHoverSettings: the hover's model takes the cost rules' options
+// from the settings file: as a non-root user, servers without listen get
+// *:8000.
+func TestCostHoverSettings(t *testing.T) {
+	s, c, dir := setup(t, map[string]string{".nginx-lint.yaml": "rules:\n  listen-port-aggregation:\n    options: {nonroot: true}\n"})
+	text := "events {}\nhttp {\n    server { server_name a.example; }\n    server { server_name b.example; }\n}\n"
+	uri := open(t, s, c, filepath.Join(dir, "nginx.conf"), text)
+	h, err := s.hover(nil, &protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: uri}, Position: protocol.Position{Line: 2, Character: 16}}})
+	if err != nil || h == nil {
+		t.Fatalf("hover %v %v", h, err)
+	}
+	if v := h.Contents.(protocol.MarkupContent).Value; !strings.Contains(v, "names hash of `0.0.0.0:8000`: 2 names") {
+		t.Errorf("hover:\n%s", v)
+	}
+}

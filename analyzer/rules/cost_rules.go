@@ -18,17 +18,22 @@ import (
 // still computes the model once.
 
 // costOptions reads the model options of a cost rule.
-func costOptions(p *analyzer.Pass) costmodel.Options {
+func costOptions(p *analyzer.Pass) costmodel.Options { return CostOptions(p.Options) }
+
+// CostOptions reads the model options of a cost rule's options (nonroot,
+// nofile, cpus, kernel, profile), for other front ends that compute the
+// model the way the rules do.
+func CostOptions(opts map[string]any) costmodel.Options {
 	var o costmodel.Options
-	if v, ok := p.Options["nonroot"].(bool); ok {
+	if v, ok := opts["nonroot"].(bool); ok {
 		o.NonRoot = v
 	}
-	o.NoFile = intOption(p.Options["nofile"], 0)
-	o.CPUs = intOption(p.Options["cpus"], 0)
-	if v, ok := p.Options["kernel"].(string); ok {
+	o.NoFile = intOption(opts["nofile"], 0)
+	o.CPUs = intOption(opts["cpus"], 0)
+	if v, ok := opts["kernel"].(string); ok {
 		o.Kernel = v
 	}
-	if v, ok := p.Options["profile"].(*costmodel.Profile); ok {
+	if v, ok := opts["profile"].(*costmodel.Profile); ok {
 		o.Profile = v
 	}
 	return o
