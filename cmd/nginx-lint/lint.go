@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/baseline"
@@ -72,7 +73,21 @@ func (cmd *lintCmd) run(e *env) (int, error) {
 			all = append(all, d)
 		}
 	}
-	for _, p := range paths {
+	targets, err := expandDirs(paths)
+	if err != nil {
+		return 0, err
+	}
+	// Load every target first: a file found in a directory that another
+	// target includes is linted through that one, not again on its own.
+	type loaded struct {
+		t    target
+		c    *parser.Config
+		opts analyzer.Options
+	}
+	var todo []loaded
+	included := map[string]bool{}
+	for _, t := range targets {
+		p := t.path
 		var cfg *config.File
 		if !cmd.NoConfig {
 			var err error
@@ -95,6 +110,9 @@ func (cmd *lintCmd) run(e *env) (int, error) {
 				l.FS, opts.ReadFile = mapped, mapped.ReadFile
 			}
 		}
+		if lf.Prefix == "" {
+			lf.Prefix = t.prefix
+		}
 		c, err := lf.loadWith(e, p, l)
 		if err != nil {
 			unreadable = true
@@ -105,7 +123,16 @@ func (cmd *lintCmd) run(e *env) (int, error) {
 		if cfg != nil {
 			localizePaths(c, cfg)
 		}
-		for _, d := range lint.Run(c, reg, opts) {
+		for _, f := range c.Files[1:] {
+			included[realPath(f.Path)] = true
+		}
+		todo = append(todo, loaded{t, c, opts})
+	}
+	for _, l := range todo {
+		if l.t.fromDir && included[realPath(l.c.Main.Path)] {
+			continue
+		}
+		for _, d := range lint.Run(l.c, reg, l.opts) {
 			add(d)
 		}
 	}
@@ -117,7 +144,6 @@ func (cmd *lintCmd) run(e *env) (int, error) {
 		all = base.Filter(all)
 	}
 	cwd, _ := os.Getwd()
-	var err error
 	switch cmd.Format {
 	case "json":
 		err = writeJSON(e.stdout, all)
@@ -282,4 +308,86 @@ func readError(err error) string {
 		return "cannot read file: " + pe.Err.Error()
 	}
 	return "cannot read file: " + err.Error()
+}
+
+// target is one configuration to lint: a path given on the command line,
+// or a file found in a directory given there.
+type target struct {
+	path    string
+	fromDir bool
+	// prefix is the conf prefix of a file found in a directory: the
+	// nearest directory above it (up to the one given) that holds an
+	// nginx.conf, else the directory given. A snippet's relative
+	// include then resolves as it does when nginx.conf includes it.
+	prefix string
+}
+
+// expandDirs replaces each directory among paths with the configuration
+// files under it, sorted: every *.conf, and every file of a sites-enabled
+// or sites-available directory (Debian's layout, where sites have no
+// extension). Hidden files and directories are skipped. A directory with
+// none is a usage error: linting nothing must not pass a CI gate.
+func expandDirs(paths []string) ([]target, error) {
+	var out []target
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if p == "-" || err != nil || !st.IsDir() {
+			// Unreadable paths are reported as findings where they are read.
+			out = append(out, target{path: p})
+			continue
+		}
+		n := len(out)
+		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			name := d.Name()
+			if strings.HasPrefix(name, ".") && path != p {
+				if d.IsDir() {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if d.IsDir() {
+				return nil
+			}
+			dir := filepath.Base(filepath.Dir(path))
+			if strings.HasSuffix(name, ".conf") || dir == "sites-enabled" || dir == "sites-available" {
+				// A symlink to a directory is not a configuration.
+				if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
+					out = append(out, target{path: path, fromDir: true, prefix: confPrefix(p, filepath.Dir(path))})
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		if len(out) == n {
+			return nil, usageError{"no configuration files (*.conf, sites-enabled/*) under " + p}
+		}
+	}
+	return out, nil
+}
+
+// confPrefix returns the nearest directory from dir up to root that
+// holds an nginx.conf, else root.
+func confPrefix(root, dir string) string {
+	for d := dir; ; d = filepath.Dir(d) {
+		if st, err := os.Stat(filepath.Join(d, "nginx.conf")); err == nil && st.Mode().IsRegular() {
+			return d
+		}
+		if d == filepath.Clean(root) || d == filepath.Dir(d) {
+			return root
+		}
+	}
+}
+
+// realPath resolves symlinks, so that sites-enabled/x and the
+// sites-available/x it points at are one file.
+func realPath(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
 }

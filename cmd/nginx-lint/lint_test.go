@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -221,5 +222,57 @@ func TestSuppressionEndToEnd(t *testing.T) {
 	_, fs = lintJSON(t, "--disable", "unused-ignore", "--disable", "NL5001", testdata("cli/suppress.conf"))
 	if got := keys(fs, "unused-ignore", "ignore-without-reason"); len(got) != 0 {
 		t.Errorf("disabled suppression findings still reported: %q", got)
+	}
+}
+
+// TestLintDirectory: a directory lints its configuration files; what one
+// of them includes is linted through it (symlinked sites included), once;
+// a snippet's includes resolve against the nearest nginx.conf's
+// directory; hidden directories are skipped; an empty tree is refused.
+func TestLintDirectory(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"nginx.conf":           "events {}\nhttp {\n    include conf.d/*.conf;\n    include sites-enabled/*;\n}\n",
+		"conf.d/a.conf":        "server {\n    listen 8080;\n    gzipp on;\n}\n",
+		"sites-available/site": "server {\n    listen 8081;\n    server_name x.example;\n    gzipp on;\n}\n",
+		"snippets/s.conf":      "location /x {\n    include other.conf;\n}\n",
+		"other.conf":           "gzip on;\n",
+		".hidden/broken.conf":  "http {{{\n",
+		"notes.txt":            "not a config {\n",
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "sites-enabled"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../sites-available/site", filepath.Join(dir, "sites-enabled/site")); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCLI(t, "", "--format", "json", dir)
+	var got struct {
+		Diagnostics []struct {
+			File, Name string
+			Line       int
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("exit %d: %v\n%s%s", code, err, out, errOut)
+	}
+	var where []string
+	for _, d := range got.Diagnostics {
+		where = append(where, d.Name+"@"+strings.TrimPrefix(d.File, dir+"/")+":"+strconv.Itoa(d.Line))
+	}
+	// The site is reported once, under the path nginx reads it by.
+	if want := "unknown-directive@conf.d/a.conf:3 unknown-directive@sites-enabled/site:4"; code != exitFindings || strings.Join(where, " ") != want {
+		t.Errorf("exit %d, findings %v, want %s", code, where, want)
+	}
+	if code, _, errOut := runCLI(t, "", t.TempDir()); code != exitUsage || !strings.Contains(errOut, "no configuration files") {
+		t.Errorf("empty directory: exit %d, %q", code, errOut)
 	}
 }
