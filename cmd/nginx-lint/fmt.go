@@ -12,7 +12,7 @@ import (
 )
 
 type fmtCmd struct {
-	Paths  []string `arg:"" name:"file" help:"Files to format; \"-\" formats standard input to standard output."`
+	Paths  []string `arg:"" name:"file" help:"Files or directories (their *.conf and sites-enabled/* files) to format; \"-\" formats standard input to standard output."`
 	Write  bool     `short:"w" help:"Write the result back to each file (atomically) instead of printing it."`
 	Check  bool     `help:"Print the files that are not formatted and exit 1 if there are any; change nothing."`
 	Indent int      `default:"4" help:"Spaces per block level."`
@@ -29,8 +29,13 @@ func (cmd *fmtCmd) run(e *env) (int, error) {
 		return 0, usageError{fmt.Sprintf("--indent %d: give 1 to 16 spaces", cmd.Indent)}
 	}
 	opts := parser.FormatOptions{Tabs: cmd.Tabs, Spaces: cmd.Indent}
+	targets, err := expandDirs(cmd.Paths)
+	if err != nil {
+		return 0, err
+	}
 	code := exitClean
-	for _, p := range cmd.Paths {
+	for _, t := range targets {
+		p := t.path
 		var src []byte
 		var err error
 		if p == "-" {

@@ -52,6 +52,12 @@ func TestFmt(t *testing.T) {
 	if code, out, _ := runCLI(t, "", "fmt", "--check", messy); code != exitClean || out != "" {
 		t.Errorf("after -w, --check: exit %d %q", code, out)
 	}
+	// A directory formats its configuration files: --check lists the
+	// messy one (clean and broken stay quiet or are reported apart).
+	write(messy, "events{}\nhttp{server{listen 80;}}\n", 0o640)
+	if code, out, _ := runCLI(t, "", "fmt", "--check", dir); code != exitFindings || !strings.Contains(out, "messy.conf") || strings.Contains(out, "clean.conf") {
+		t.Errorf("--check DIR: exit %d, %q", code, out)
+	}
 	// Indentation: two spaces, tabs; no indentation is refused.
 	if code, out, _ := runCLI(t, "", "fmt", "--indent", "2", messy); code != exitClean || out != "events {}\nhttp {\n  server {\n    listen 80;\n  }\n}\n" {
 		t.Errorf("--indent 2: exit %d\n%s", code, out)
