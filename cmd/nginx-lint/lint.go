@@ -77,8 +77,8 @@ func (cmd *lintCmd) run(e *env) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	// Load every target first: a file found in a directory that another
-	// target includes is linted through that one, not again on its own.
+	// Load every target first: a file that another target includes is
+	// linted through that one, not again on its own.
 	type loaded struct {
 		t    target
 		c    *parser.Config
@@ -129,7 +129,9 @@ func (cmd *lintCmd) run(e *env) (int, error) {
 		todo = append(todo, loaded{t, c, opts})
 	}
 	for _, l := range todo {
-		if l.t.fromDir && included[realPath(l.c.Main.Path)] {
+		if included[realPath(l.c.Main.Path)] {
+			// Linted through the target that includes it, in the
+			// context nginx reads it in (pre-commit passes both).
 			continue
 		}
 		for _, d := range lint.Run(l.c, reg, l.opts) {

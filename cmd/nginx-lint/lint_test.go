@@ -272,6 +272,11 @@ func TestLintDirectory(t *testing.T) {
 	if want := "unknown-directive@conf.d/a.conf:3 unknown-directive@sites-enabled/site:4"; code != exitFindings || strings.Join(where, " ") != want {
 		t.Errorf("exit %d, findings %v, want %s", code, where, want)
 	}
+	// Files named one by one (as pre-commit passes them) behave the same.
+	code, out, _ = runCLI(t, "", "--format", "json", filepath.Join(dir, "sites-available/site"), filepath.Join(dir, "nginx.conf"))
+	if !strings.Contains(out, "sites-enabled/site") || strings.Contains(out, "sites-available/site") || code != exitFindings {
+		t.Errorf("files: exit %d\n%s", code, out)
+	}
 	if code, _, errOut := runCLI(t, "", t.TempDir()); code != exitUsage || !strings.Contains(errOut, "no configuration files") {
 		t.Errorf("empty directory: exit %d, %q", code, errOut)
 	}
