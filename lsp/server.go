@@ -192,11 +192,57 @@ func (s *Server) lint(d *document) {
 	d.config, d.file, d.cost = c, c.Main, nil
 	d.costOpts = rules.CostOptions(opts.RuleOptions[rules.ListenPortAggregation.Name])
 	d.diags = d.diags[:0]
-	for _, diag := range lint.Run(c, s.reg, opts) {
-		if diag.File == c.Main || diag.FilePath() == d.path {
+	// An included file is checked where nginx reads it: in the main
+	// configuration that includes it, if there is one nearby. Editor
+	// features (hover, completion) keep the file's own tree.
+	lintC, mine := c, c.Main
+	if root, f := s.rootOf(d.path); root != nil {
+		lintC, mine = root, f
+	}
+	for _, diag := range lint.Run(lintC, s.reg, opts) {
+		if diag.File == mine || diag.File == nil && diag.FilePath() == mine.Path {
 			d.diags = append(d.diags, diag)
 		}
 	}
+}
+
+// rootOf finds the main configuration that includes path: an nginx.conf
+// in path's directory or up to three directories above whose includes
+// (read through the overlay, unsaved buffers included) reach path, a
+// symlink (sites-enabled) counting as the file it points at. It returns
+// that configuration and path's file in it, or nil.
+func (s *Server) rootOf(path string) (*parser.Config, *parser.File) {
+	want := realPath(path)
+	dir := filepath.Dir(path)
+	for range 4 {
+		cand := filepath.Join(dir, "nginx.conf")
+		if cand != path {
+			if _, err := s.overlay.ReadFile(cand); err == nil {
+				if c, err := s.loader.Load(cand); err == nil {
+					for _, f := range c.Files[1:] {
+						if f.Path == path || realPath(f.Path) == want {
+							return c, f
+						}
+					}
+				}
+			}
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir = parent
+	}
+	return nil, nil
+}
+
+// realPath resolves symlinks, so that sites-enabled/x and the
+// sites-available/x it points at are one file.
+func realPath(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
 }
 
 func (s *Server) lintAndPublish(ctx *glsp.Context, d *document) {

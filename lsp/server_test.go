@@ -284,3 +284,25 @@ func TestCostHoverSettings(t *testing.T) {
 		t.Errorf("hover:\n%s", v)
 	}
 }
+
+// TestIncludedFileInItsRoot: a file that a nearby nginx.conf includes is
+// checked where nginx reads it: listen included straight into http is
+// misplaced, which the file alone (a fine server fragment) cannot show.
+func TestIncludedFileInItsRoot(t *testing.T) {
+	s, c, dir := setup(t, map[string]string{
+		"nginx.conf": "events {}\nhttp {\n    include conf.d/*.conf;\n}\n",
+	})
+	uri := open(t, s, c, filepath.Join(dir, "conf.d", "a.conf"), "listen 80;\nserver_name a.example;\n")
+	var got []string
+	for _, d := range c.published[uri] {
+		got = append(got, fmt.Sprintf("%v@%d", d.Code.Value, d.Range.Start.Line))
+	}
+	if strings.Join(got, " ") != "NL2002@0 NL2002@1" {
+		t.Errorf("diagnostics %v, want listen and server_name not allowed in http (NL2002 on lines 0 and 1)", got)
+	}
+	// A file no nginx.conf includes is a fragment in its inferred context.
+	other := open(t, s, c, filepath.Join(dir, "snippets", "b.conf"), "listen 80;\nserver_name b.example;\n")
+	if len(c.published[other]) != 0 {
+		t.Errorf("fragment diagnostics %v", c.published[other])
+	}
+}
