@@ -306,3 +306,15 @@ func TestIncludedFileInItsRoot(t *testing.T) {
 		t.Errorf("fragment diagnostics %v", c.published[other])
 	}
 }
+
+// TestIncludedTwiceReportedOnce: a snippet included in two servers has a
+// finding per inclusion; the editor shows it once.
+func TestIncludedTwiceReportedOnce(t *testing.T) {
+	s, c, dir := setup(t, map[string]string{
+		"nginx.conf": "events {}\nhttp {\n    server { listen 80; include snippets/s.conf; }\n    server { listen 81; include snippets/s.conf; }\n}\n",
+	})
+	uri := open(t, s, c, filepath.Join(dir, "snippets", "s.conf"), "gzipp on;\n")
+	if n := len(c.published[uri]); n != 1 {
+		t.Errorf("%d diagnostics, want 1: %+v", n, c.published[uri])
+	}
+}
