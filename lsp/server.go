@@ -229,12 +229,11 @@ func (s *Server) rootOf(path string) (*parser.Config, *parser.File) {
 	for range 4 {
 		cand := filepath.Join(dir, "nginx.conf")
 		if cand != path {
-			if _, err := s.overlay.ReadFile(cand); err == nil {
-				if c, err := s.loader.Load(cand); err == nil {
-					for _, f := range c.Files[1:] {
-						if f.Path == path || realPath(f.Path) == want {
-							return c, f
-						}
+			// Load fails at once where there is no nginx.conf.
+			if c, err := s.loader.Load(cand); err == nil {
+				for _, f := range c.Files[1:] {
+					if f.Path == path || realPath(f.Path) == want {
+						return c, f
 					}
 				}
 			}
