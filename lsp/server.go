@@ -224,7 +224,7 @@ func (s *Server) lint(d *document) {
 // symlink (sites-enabled) counting as the file it points at. It returns
 // that configuration and path's file in it, or nil.
 func (s *Server) rootOf(path string) (*parser.Config, *parser.File) {
-	want := realPath(path)
+	want := parser.RealPath(path)
 	dir := filepath.Dir(path)
 	for range 4 {
 		cand := filepath.Join(dir, "nginx.conf")
@@ -232,7 +232,7 @@ func (s *Server) rootOf(path string) (*parser.Config, *parser.File) {
 			// Load fails at once where there is no nginx.conf.
 			if c, err := s.loader.Load(cand); err == nil {
 				for _, f := range c.Files[1:] {
-					if f.Path == path || realPath(f.Path) == want {
+					if f.Path == path || parser.RealPath(f.Path) == want {
 						return c, f
 					}
 				}
@@ -245,15 +245,6 @@ func (s *Server) rootOf(path string) (*parser.Config, *parser.File) {
 		dir = parent
 	}
 	return nil, nil
-}
-
-// realPath resolves symlinks, so that sites-enabled/x and the
-// sites-available/x it points at are one file.
-func realPath(p string) string {
-	if r, err := filepath.EvalSymlinks(p); err == nil {
-		return r
-	}
-	return p
 }
 
 func (s *Server) lintAndPublish(ctx *glsp.Context, d *document) {

@@ -116,6 +116,15 @@ type Config struct {
 // (nil for a missing file, a glob matching nothing, or a cycle).
 func (c *Config) Included(d *Directive) []*File { return c.included[d] }
 
+// RealPath resolves the symlinks in p (p itself when that fails), so that
+// sites-enabled/x and the sites-available/x it points at compare equal.
+func RealPath(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
+}
+
 // AllDiagnostics returns the syntax errors of every file and the loader's
 // findings, ordered by file and position.
 func (c *Config) AllDiagnostics() []*Diagnostic {

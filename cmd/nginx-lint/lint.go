@@ -124,12 +124,12 @@ func (cmd *lintCmd) run(e *env) (int, error) {
 			localizePaths(c, cfg)
 		}
 		for _, f := range c.Files[1:] {
-			included[realPath(f.Path)] = true
+			included[parser.RealPath(f.Path)] = true
 		}
 		todo = append(todo, loaded{t, c, opts})
 	}
 	for _, l := range todo {
-		if included[realPath(l.c.Main.Path)] {
+		if included[parser.RealPath(l.c.Main.Path)] {
 			// Linted through the target that includes it, in the
 			// context nginx reads it in (pre-commit passes both).
 			continue
@@ -383,13 +383,4 @@ func confPrefix(root, dir string) string {
 			return root
 		}
 	}
-}
-
-// realPath resolves symlinks, so that sites-enabled/x and the
-// sites-available/x it points at are one file.
-func realPath(p string) string {
-	if r, err := filepath.EvalSymlinks(p); err == nil {
-		return r
-	}
-	return p
 }
