@@ -292,14 +292,23 @@ func runWorkerConnections(p *analyzer.Pass) {
 		diag.Edits = []parser.Edit{{File: d.File, Range: d.Args[0].Range, NewText: strconv.Itoa(l.Need)}}
 		return
 	}
+	if a := firstSocket(r); a != nil {
+		reportAt(p, a, "%s; the default is 512", msg)
+	}
+}
+
+// firstSocket returns the first address that gets a listening socket, in
+// nginx's order: where a finding about all the sockets is reported when
+// no directive sets the limit. nil when there is none.
+func firstSocket(r *costmodel.Result) *costmodel.Addr {
 	for _, port := range r.Ports {
 		for _, a := range port.Addrs {
 			if a.Socket {
-				reportAt(p, a, "%s; the default is 512", msg)
-				return
+				return a
 			}
 		}
 	}
+	return nil
 }
 
 // OpenFilesLimit reports a master that needs more descriptors than the
@@ -326,13 +335,8 @@ func runOpenFilesLimit(p *analyzer.Pass) {
 	if l.OK {
 		return
 	}
-	for _, port := range r.Ports {
-		for _, a := range port.Addrs {
-			if a.Socket {
-				reportAt(p, a, "%s", l.Message)
-				return
-			}
-		}
+	if a := firstSocket(r); a != nil {
+		reportAt(p, a, "%s", l.Message)
 	}
 }
 
