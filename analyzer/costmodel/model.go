@@ -580,10 +580,6 @@ type builder struct {
 	listenLookups int
 }
 
-// walk visits dirs, whose block is parent's (nil at the top), at depth
-// blocks below the main context; included files in place of their
-// include, as nginx reads them. A direct recursion with one switch on
-// the name: a large config has a hundred thousand directives.
 // walker reads the settings in the walk over every directive.
 type walker struct {
 	r         *Result
@@ -591,6 +587,10 @@ type walker struct {
 	masterOff bool
 }
 
+// walk visits dirs, whose block is parent's (nil at the top), at depth
+// blocks below the main context; included files in place of their
+// include, as nginx reads them. A direct recursion with one switch on
+// the name: a large config has a hundred thousand directives.
 func (b *walker) walk(c *parser.Config, dirs []*parser.Directive, parent *parser.Directive, depth int, other *otherState) {
 	r := b.r
 	for _, d := range dirs {
