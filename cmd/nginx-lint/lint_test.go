@@ -230,8 +230,7 @@ func TestSuppressionEndToEnd(t *testing.T) {
 // a snippet's includes resolve against the nearest nginx.conf's
 // directory; hidden directories are skipped; an empty tree is refused.
 func TestLintDirectory(t *testing.T) {
-	dir := t.TempDir()
-	for name, text := range map[string]string{
+	dir := writeConf(t, map[string]string{
 		"nginx.conf":           "events {}\nhttp {\n    include conf.d/*.conf;\n    include sites-enabled/*;\n}\n",
 		"conf.d/a.conf":        "server {\n    listen 8080;\n    gzipp on;\n}\n",
 		"sites-available/site": "server {\n    listen 8081;\n    server_name x.example;\n    gzipp on;\n}\n",
@@ -239,15 +238,7 @@ func TestLintDirectory(t *testing.T) {
 		"other.conf":           "gzip on;\n",
 		".hidden/broken.conf":  "http {{{\n",
 		"notes.txt":            "not a config {\n",
-	} {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	if err := os.MkdirAll(filepath.Join(dir, "sites-enabled"), 0o755); err != nil {
 		t.Fatal(err)
 	}
