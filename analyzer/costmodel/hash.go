@@ -222,6 +222,17 @@ func (b *builder) hash(a *Addr) *HashResult {
 	head := map[string]bool{}
 	tail := map[string]bool{}
 	var headKeys, tailKeys []string
+	// addHead files a leading-wildcard key, as ngx_hash_add_key does for
+	// "*.example.com" and the wildcard half of ".example.com".
+	addHead := func(wk string) {
+		if head[wk] {
+			h.Conflicts++
+			return
+		}
+		head[wk] = true
+		headKeys = append(headKeys, wk)
+		h.WildcardHead++
+	}
 	addExact := func(n string) bool {
 		k := ngxHash(n)
 		if !exact.add(n, k) {
@@ -254,23 +265,9 @@ func (b *builder) hash(a *Addr) *HashResult {
 				if !addExact(n.Domain) {
 					continue
 				}
-				wk := reverseLabels(n.Domain)
-				if head[wk] {
-					h.Conflicts++
-					continue
-				}
-				head[wk] = true
-				headKeys = append(headKeys, wk)
-				h.WildcardHead++
+				addHead(reverseLabels(n.Domain))
 			case grammar.NameWildcardHead:
-				wk := reverseLabels(n.Domain) + "."
-				if head[wk] {
-					h.Conflicts++
-					continue
-				}
-				head[wk] = true
-				headKeys = append(headKeys, wk)
-				h.WildcardHead++
+				addHead(reverseLabels(n.Domain) + ".")
 			case grammar.NameWildcardTail:
 				if tail[n.Domain] {
 					h.Conflicts++
