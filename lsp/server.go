@@ -199,20 +199,8 @@ func (s *Server) lint(d *document) {
 	if root, f := s.rootOf(d.path); root != nil {
 		lintC, mine = root, f
 	}
-	// A file included in several places gets a finding per place; the
-	// editor shows each once.
-	type key struct {
-		r    parser.Range
-		code string
-		msg  string
-	}
-	seen := map[key]bool{}
 	for _, diag := range lint.Run(lintC, s.reg, opts) {
-		if diag.File != mine && (diag.File != nil || diag.FilePath() != mine.Path) {
-			continue
-		}
-		if k := (key{diag.Range, diag.Code, diag.Message}); !seen[k] {
-			seen[k] = true
+		if diag.File == mine || diag.File == nil && diag.FilePath() == mine.Path {
 			d.diags = append(d.diags, diag)
 		}
 	}

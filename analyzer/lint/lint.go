@@ -13,9 +13,10 @@ import (
 )
 
 // Run lints c with reg and opts and returns the findings that survive the
-// suppression comments, ordered by file and position.
+// suppression comments, ordered by file and position. A file included in
+// several places gets a finding per place; each is returned once.
 func Run(c *parser.Config, reg *analyzer.Registry, opts analyzer.Options) []*parser.Diagnostic {
-	ds := analyzer.Run(c, reg, opts)
+	ds := dedupe(analyzer.Run(c, reg, opts))
 	s := &suppress.Suppressor{
 		Known: func(k string) bool { return reg.Lookup(k) != nil },
 		Ran: func(k string) bool {
@@ -41,4 +42,24 @@ func Run(c *parser.Config, reg *analyzer.Registry, opts analyzer.Options) []*par
 		return a.Range.Start < b.Range.Start
 	})
 	return kept
+}
+
+// dedupe drops the findings that repeat an earlier one: same file, range,
+// rule and message.
+func dedupe(ds []*parser.Diagnostic) []*parser.Diagnostic {
+	type key struct {
+		file      string
+		r         parser.Range
+		code, msg string
+	}
+	seen := make(map[key]bool, len(ds))
+	out := ds[:0]
+	for _, d := range ds {
+		k := key{d.FilePath(), d.Range, d.Code, d.Message}
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, d)
+		}
+	}
+	return out
 }
