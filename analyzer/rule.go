@@ -142,6 +142,9 @@ type Pass struct {
 	Config *parser.Config
 	// Options are the rule's options from the configuration file.
 	Options map[string]any
+	// Target is the nginx build linted for; never nil (the zero Target is
+	// the newest nginx with every module).
+	Target *Target
 	// ReadFile reads a file the way the loader did (so the language
 	// server's unsaved buffers are seen by rules that read files).
 	ReadFile func(path string) ([]byte, error)
@@ -280,6 +283,9 @@ type Options struct {
 	RuleOptions map[string]map[string]any
 	// ReadFile is handed to rules; nil reads the disk.
 	ReadFile func(path string) ([]byte, error)
+	// Target is the nginx build linted for; nil is the newest nginx with
+	// every module.
+	Target *Target
 }
 
 // Run analyses c with every rule of reg and returns the parser's findings
@@ -304,6 +310,10 @@ func Run(c *parser.Config, reg *Registry, opts Options) []*parser.Diagnostic {
 		return out
 	}
 	sh := &shared{}
+	target := opts.Target
+	if target == nil {
+		target = &Target{}
+	}
 	var rules []*Rule
 	for _, r := range reg.Rules() {
 		if !opts.Disabled[r.Name] {
@@ -342,7 +352,7 @@ func Run(c *parser.Config, reg *Registry, opts Options) []*parser.Diagnostic {
 				}
 				r := rules[i]
 				sev, override := opts.Severity[r.Name]
-				p := &Pass{Rule: r, Config: c, Options: opts.RuleOptions[r.Name], ReadFile: opts.ReadFile, shared: sh,
+				p := &Pass{Rule: r, Config: c, Options: opts.RuleOptions[r.Name], ReadFile: opts.ReadFile, Target: target, shared: sh,
 					report: func(d *parser.Diagnostic) {
 						if override {
 							d.Severity = sev

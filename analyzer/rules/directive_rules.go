@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
@@ -27,13 +26,10 @@ var UnknownDirective = &analyzer.Rule{
 
 func runUnknownDirective(p *analyzer.Pass) {
 	custom := stringSet(p.Options["custom"])
-	// "modules" is the module set of the nginx build being targeted
-	// (from nginx -V): a known directive of a missing module is unknown to
-	// that nginx.
-	modules, _ := p.Options["modules"].(map[string]bool)
-	// "version" is that build's nginx version: directives newer than it
-	// are unknown to it.
-	version, _ := p.Options["version"].(string)
+	// The targeted build's modules (from nginx -V): a known directive of
+	// a missing module is unknown to that nginx; and its version:
+	// directives newer than it are unknown to it.
+	modules, version := p.Target.Modules, p.Target.Version
 	p.WalkEntries(func(e *analyzer.Entry, _ []*parser.Directive) {
 		d, name := e.Directive, e.Directive.Name.Value
 		if dataBlock(e.Context) || custom[name] {
@@ -46,7 +42,7 @@ func runUnknownDirective(p *analyzer.Pass) {
 			rows := directives.Lookup(name)
 			// The version first: a build older than the directive lacks
 			// its module too, and the version is the reason.
-			if since := firstSince(rows); version != "" && since != "" && compareVersions(version, since) < 0 {
+			if since := firstSince(rows); version != "" && since != "" && analyzer.CompareVersions(version, since) < 0 {
 				diag := p.ReportDirective(d, "unknown directive %q: nginx %s predates it (since %s)", name, version, since)
 				diag.Detail = "upgrade nginx or use the older form; nginx " + version + " refuses to start with this directive. " +
 					"Distribution packages sometimes backport newer directives (Debian's 1.22.1 accepts max_headers, for one): " +
@@ -82,9 +78,9 @@ var DirectiveNotAllowed = &analyzer.Rule{
 }
 
 func runDirectiveNotAllowed(p *analyzer.Pass) {
-	// "version" is the targeted nginx's version (from nginx -V): a block
-	// that accepts the directive only in later versions does not count.
-	version, _ := p.Options["version"].(string)
+	// The targeted nginx's version (from nginx -V): a block that accepts
+	// the directive only in later versions does not count.
+	version := p.Target.Version
 	p.WalkEntries(func(e *analyzer.Entry, _ []*parser.Directive) {
 		d, ctx := e.Directive, e.Context
 		if dataBlock(ctx) || !e.Known {
@@ -144,7 +140,7 @@ func runInvalidArguments(p *analyzer.Pass) {
 // appeared after nginx version.
 func notYetAllowed(p *analyzer.Pass, d *parser.Directive, ctx directives.Context, version string) {
 	rows := directives.Lookup(d.Name.Value)
-	if first := firstSince(rows); first != "" && compareVersions(version, first) < 0 {
+	if first := firstSince(rows); first != "" && analyzer.CompareVersions(version, first) < 0 {
 		return // unknown to that nginx altogether: unknown-directive says so
 	}
 	var newest *directives.Directive
@@ -153,7 +149,7 @@ func notYetAllowed(p *analyzer.Pass, d *parser.Directive, ctx directives.Context
 			continue
 		}
 		since := firstSince([]*directives.Directive{r})
-		if since == "" || compareVersions(version, since) >= 0 {
+		if since == "" || analyzer.CompareVersions(version, since) >= 0 {
 			return // some row allowed it here already
 		}
 		newest = r
@@ -176,33 +172,12 @@ func firstSince(rows []*directives.Directive) string {
 			return ""
 		}
 		for _, v := range strings.Split(r.Since, ",") {
-			if best == "" || compareVersions(v, best) < 0 {
+			if best == "" || analyzer.CompareVersions(v, best) < 0 {
 				best = v
 			}
 		}
 	}
 	return best
-}
-
-// compareVersions compares dotted numeric versions ("1.25.1").
-func compareVersions(a, b string) int {
-	as, bs := strings.Split(a, "."), strings.Split(b, ".")
-	for i := 0; i < len(as) || i < len(bs); i++ {
-		var x, y int
-		if i < len(as) {
-			x, _ = strconv.Atoi(as[i])
-		}
-		if i < len(bs) {
-			y, _ = strconv.Atoi(bs[i])
-		}
-		if x != y {
-			if x < y {
-				return -1
-			}
-			return 1
-		}
-	}
-	return 0
 }
 
 // inBuild reports whether any row's source module is in the build.

@@ -125,9 +125,7 @@ var buildOptions = sync.OnceValues(func() (analyzer.Options, error) {
 	static := *info
 	static.Dynamic = nil
 	modules := static.Modules()
-	return analyzer.Options{RuleOptions: map[string]map[string]any{
-		"unknown-directive": {"modules": modules, "version": info.Version},
-	}}, nil
+	return analyzer.Options{Target: &analyzer.Target{Modules: modules, Version: info.Version}}, nil
 })
 
 // reports says whether a finding of rule covers nginx's message: same

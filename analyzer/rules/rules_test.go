@@ -158,7 +158,7 @@ func TestUnknownDirectiveForBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := analyzer.Options{RuleOptions: map[string]map[string]any{"unknown-directive": {"modules": info.Modules(), "version": "1.22.1"}}}
+	opts := analyzer.Options{Target: &analyzer.Target{Modules: info.Modules(), Version: "1.22.1"}}
 	var got []string
 	for _, d := range analyzer.Run(c, rules.All(), opts) {
 		got = append(got, fmt.Sprintf("%d: %s", d.Start().Line, d.Message))

@@ -224,22 +224,9 @@ func (cmd *lintCmd) analyzerOptions(reg *analyzer.Registry, cfg *config.File) (a
 		opts.Severity[rules.UnknownDirective.Name] = parser.Error
 	}
 	if cmd.build != nil {
-		ro := opts.RuleOptions[rules.UnknownDirective.Name]
-		if ro == nil {
-			ro = map[string]any{}
-			opts.RuleOptions[rules.UnknownDirective.Name] = ro
-		}
-		ro["modules"] = cmd.build.Modules()
+		opts.Target = &analyzer.Target{Modules: cmd.build.Modules()}
 		if cmd.build.Variant == "nginx" {
-			ro["version"] = cmd.build.Version
-			// Some directives moved into more blocks over time
-			// (resolver in upstream since 1.27.3).
-			na := opts.RuleOptions[rules.DirectiveNotAllowed.Name]
-			if na == nil {
-				na = map[string]any{}
-				opts.RuleOptions[rules.DirectiveNotAllowed.Name] = na
-			}
-			na["version"] = cmd.build.Version
+			opts.Target.Version = cmd.build.Version
 		}
 	}
 	return opts, nil

@@ -1,0 +1,72 @@
+package analyzer
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+)
+
+// Target is the nginx build a run lints for: what "--nginx-build" or
+// "--nginx" describe. Rules whose verdict depends on the version or on the
+// modules compiled in read it from Pass.Target.
+type Target struct {
+	// Version is the open-source nginx version ("1.22.1"). Empty means no
+	// build was named: the newest release the tables know
+	// (directives.NginxVersion), and findings that depend on the version
+	// say from which version they hold.
+	Version string
+	// Modules is the set of modules compiled in (ngx_http_ssl_module, ...);
+	// nil means every module.
+	Modules map[string]bool
+}
+
+// Known reports whether a build was named (as opposed to the default
+// newest nginx with every module).
+func (t *Target) Known() bool { return t != nil && t.Version != "" }
+
+// NginxVersion returns the targeted version, the newest known one when no
+// build was named.
+func (t *Target) NginxVersion() string {
+	if t == nil || t.Version == "" {
+		return directives.NginxVersion
+	}
+	return t.Version
+}
+
+// AtLeast reports whether the targeted version is v or later. With no
+// build named it is true: the default target is the newest nginx.
+func (t *Target) AtLeast(v string) bool {
+	return CompareVersions(t.NginxVersion(), v) >= 0
+}
+
+// HasModule reports whether module is compiled in; true when the modules
+// are unknown.
+func (t *Target) HasModule(module string) bool {
+	if t == nil || t.Modules == nil {
+		return true
+	}
+	return t.Modules[module]
+}
+
+// CompareVersions compares dotted numeric versions ("1.25.1"), returning
+// -1, 0 or 1.
+func CompareVersions(a, b string) int {
+	as, bs := strings.Split(a, "."), strings.Split(b, ".")
+	for i := 0; i < len(as) || i < len(bs); i++ {
+		var x, y int
+		if i < len(as) {
+			x, _ = strconv.Atoi(as[i])
+		}
+		if i < len(bs) {
+			y, _ = strconv.Atoi(bs[i])
+		}
+		if x != y {
+			if x < y {
+				return -1
+			}
+			return 1
+		}
+	}
+	return 0
+}
