@@ -14,6 +14,10 @@ import (
 // memLinter lints an in-memory tree whose main file is /t/nginx.conf with
 // every rule, as the command line does.
 func memLinter(files map[string]string) fix.Linter {
+	return memLinterFor(files, analyzer.Options{})
+}
+
+func memLinterFor(files map[string]string, opts analyzer.Options) fix.Linter {
 	return func(overlay map[string][]byte) ([]*parser.Diagnostic, error) {
 		fs := &parser.Overlay{Files: map[string][]byte{}}
 		for p, s := range files {
@@ -24,7 +28,7 @@ func memLinter(files map[string]string) fix.Linter {
 		}
 		main := "/t/nginx.conf"
 		c := analyzer.LoadInferred(&parser.Loader{FS: fs, Kinds: analyzer.Kinds}, main, fs.Files[main])
-		return lint.Run(c, rules.All(), analyzer.Options{}), nil
+		return lint.Run(c, rules.All(), opts), nil
 	}
 }
 
@@ -203,4 +207,51 @@ func FuzzFix(f *testing.F) {
 			t.Fatalf("second run changed the file:\ninput:\n%s\nfirst:\n%s\nsecond:\n%s", src, out, again.Fixed["/t/nginx.conf"])
 		}
 	})
+}
+
+// The mechanical fixes the rules offer, each applied through Run.
+func TestRuleFixes(t *testing.T) {
+	head := "events {}\nhttp {\n    server_tokens off;\n"
+	for _, tc := range []struct {
+		name     string
+		target   *analyzer.Target
+		in, want string
+	}{
+		{"listen http2 to http2 on", nil,
+			"    server {\n        listen 127.0.0.1:8443 ssl http2;\n        listen [::1]:8443 ssl http2;\n        ssl_certificate a.pem;\n        ssl_certificate_key a.key;\n    }\n}\n",
+			"    server {\n        listen 127.0.0.1:8443 ssl;\n        http2 on;\n        listen [::1]:8443 ssl;\n        ssl_certificate a.pem;\n        ssl_certificate_key a.key;\n    }\n}\n"},
+		{"listen http2 kept for 1.22.1", &analyzer.Target{Version: "1.22.1"},
+			"    server {\n        listen 127.0.0.1:8443 ssl http2;\n        ssl_certificate a.pem;\n        ssl_certificate_key a.key;\n    }\n}\n",
+			""},
+		{"listen http2 with http2 on already", nil,
+			"    server {\n        http2 on;\n        listen 127.0.0.1:8443 ssl http2;\n        ssl_certificate a.pem;\n        ssl_certificate_key a.key;\n    }\n}\n",
+			"    server {\n        http2 on;\n        listen 127.0.0.1:8443 ssl;\n        ssl_certificate a.pem;\n        ssl_certificate_key a.key;\n    }\n}\n"},
+		{"ssl on moves to the listens", &analyzer.Target{Version: "1.22.1"},
+			"    server {\n        listen 127.0.0.1:443;\n        listen 127.0.0.1:8443 ssl;\n        ssl on;\n        ssl_certificate a.pem;\n        ssl_certificate_key a.key;\n    }\n}\n",
+			"    server {\n        listen 127.0.0.1:443 ssl;\n        listen 127.0.0.1:8443 ssl;\n        ssl_certificate a.pem;\n        ssl_certificate_key a.key;\n    }\n}\n"},
+		{"weak protocols dropped", nil,
+			"    ssl_protocols TLSv1 TLSv1.1 TLSv1.2;\n}\n",
+			"    ssl_protocols TLSv1.2;\n}\n"},
+		{"only weak protocols", nil,
+			"    ssl_protocols SSLv3 TLSv1;\n}\n",
+			"    ssl_protocols TLSv1.2 TLSv1.3;\n}\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			files := map[string]string{"/t/nginx.conf": head + tc.in}
+			res, err := fix.Run(memLinterFor(files, analyzer.Options{Target: tc.target}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, changed := res.Fixed["/t/nginx.conf"]
+			if tc.want == "" {
+				if changed {
+					t.Fatalf("changed to:\n%s", got)
+				}
+				return
+			}
+			if string(got) != head+tc.want {
+				t.Fatalf("got:\n%s\nwant:\n%s%s", got, head, tc.want)
+			}
+		})
+	}
 }

@@ -43,10 +43,17 @@ var obsoleteReplacements = map[string]string{
 }
 
 func runDeprecated(p *analyzer.Pass) {
+	// "listen ... http2" is deprecated only from 1.25.1 on, and "http2 on;"
+	// does not exist before: an older target keeps the listen form.
+	listenHTTP2 := p.Target.AtLeast("1.25.1")
+	servers := map[*parser.Directive]*parser.Server{}
 	for _, s := range p.Model().Servers {
-		if s.Protocol != parser.HTTP {
+		servers[s.Directive] = s
+		if s.Protocol != parser.HTTP || !listenHTTP2 {
 			continue
 		}
+		// The fix moves the parameter into one "http2 on;" per server.
+		needOn := !hasChild(s.Directive, "http2")
 		for _, l := range s.Listens {
 			if l.Spec == nil || !l.Spec.Has(grammar.ParamHTTP2) {
 				continue
@@ -58,6 +65,13 @@ func runDeprecated(p *analyzer.Pass) {
 				d := p.Reportf(l.Directive.File, l.Directive.Args[prm.Arg].Range,
 					"the \"listen ... http2\" directive is deprecated, use the \"http2\" directive instead")
 				d.Detail = "since nginx 1.25.1; write \"http2 on;\" in the server (nginx 1.25.1 or later)"
+				d.Edits = []parser.Edit{removeArgEdit(l.Directive, prm.Arg)}
+				if needOn {
+					if e, ok := insertAfterEdit(l.Directive, "http2 on;"); ok {
+						d.Edits = append(d.Edits, e)
+						needOn = false
+					}
+				}
 			}
 		}
 	}
@@ -70,6 +84,7 @@ func runDeprecated(p *analyzer.Pass) {
 		if name == "ssl" && ctx&(directives.HTTP|directives.Server|directives.Mail|directives.MailServer) != 0 {
 			diag := p.ReportDirective(d, "the \"ssl\" directive is deprecated, use the \"listen ... ssl\" directive instead")
 			diag.Detail = "deprecated since nginx 1.15.0 and removed in 1.25.1, which reports it as an unknown directive"
+			diag.Edits = sslOnEdits(d, servers[d.Parent])
 			return
 		}
 		row := e.Row
@@ -94,4 +109,32 @@ func runDeprecated(p *analyzer.Pass) {
 			diag.Detail += " (removed in " + removed + ")"
 		}
 	})
+}
+
+// sslOnEdits fixes "ssl on;" in a server: the directive goes and every
+// listen of the server gets the "ssl" parameter, which is what "ssl on"
+// meant. "ssl off;" just goes. In the http block (all servers) or with a
+// listen that does not parse, there is no mechanical fix.
+func sslOnEdits(d *parser.Directive, s *parser.Server) []parser.Edit {
+	if len(d.Args) != 1 {
+		return nil
+	}
+	edits := []parser.Edit{deleteDirectiveEdit(d)}
+	if strings.EqualFold(d.Args[0].Value, "off") {
+		return edits
+	}
+	if s == nil || len(s.Listens) == 0 {
+		return nil
+	}
+	for _, l := range s.Listens {
+		if l.Spec == nil || len(l.Directive.Args) == 0 {
+			return nil
+		}
+		if l.Spec.Has(grammar.ParamSSL) {
+			continue
+		}
+		at := l.Directive.Args[len(l.Directive.Args)-1].Range.End
+		edits = append(edits, parser.Edit{File: l.Directive.File, Range: parser.Range{Start: at, End: at}, NewText: " ssl"})
+	}
+	return edits
 }

@@ -50,15 +50,24 @@ func runWeakSSLTLS(p *analyzer.Pass) {
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, _ []*parser.Directive) {
 		switch d.Name.Value {
 		case "ssl_protocols", "proxy_ssl_protocols", "grpc_ssl_protocols", "uwsgi_ssl_protocols":
-			var weak []string
+			var weak, kept []string
 			for _, a := range d.Args {
 				if weakProtocols[strings.ToLower(a.Value)] {
 					weak = append(weak, a.Value)
+				} else {
+					kept = append(kept, d.File.Src[a.Range.Start:a.Range.End])
 				}
 			}
 			if len(weak) > 0 {
 				diag := p.ReportDirective(d, "%q enables obsolete %s", d.Name.Value, strings.Join(weak, ", "))
 				diag.Detail = "SSLv2/SSLv3 are broken and TLS 1.0/1.1 deprecated (RFC 8996); use \"TLSv1.2 TLSv1.3\""
+				// The fix keeps the strong versions listed; a list of
+				// only weak ones becomes the modern pair.
+				if len(kept) == 0 {
+					kept = []string{"TLSv1.2", "TLSv1.3"}
+				}
+				args := parser.Range{Start: d.Args[0].Range.Start, End: d.Args[len(d.Args)-1].Range.End}
+				diag.Edits = []parser.Edit{{File: d.File, Range: args, NewText: strings.Join(kept, " ")}}
 			}
 		case "ssl_ciphers", "proxy_ssl_ciphers", "grpc_ssl_ciphers", "uwsgi_ssl_ciphers":
 			if len(d.Args) != 1 {

@@ -1,0 +1,68 @@
+package rules
+
+import (
+	"strings"
+
+	"github.com/nginx-lint/nginx-lint/parser"
+)
+
+// Edits shared by the rules whose findings carry a mechanical fix. They
+// keep the text around them as written: only the bytes of the change move.
+
+// removeArgEdit deletes argument i of d together with the blanks before
+// it, so "listen 443 ssl http2;" becomes "listen 443 ssl;".
+func removeArgEdit(d *parser.Directive, i int) parser.Edit {
+	r := d.Args[i].Range
+	src := d.File.Src
+	for r.Start > 0 && (src[r.Start-1] == ' ' || src[r.Start-1] == '\t') {
+		r.Start--
+	}
+	return parser.Edit{File: d.File, Range: r}
+}
+
+// insertAfterEdit adds a directive on its own line after d, indented as d
+// is. d must end with ";" (not a block or an unterminated directive).
+func insertAfterEdit(d *parser.Directive, text string) (parser.Edit, bool) {
+	if d.Semicolon < 0 || d.Block != nil {
+		return parser.Edit{}, false
+	}
+	at := d.Semicolon + 1
+	return parser.Edit{File: d.File, Range: parser.Range{Start: at, End: at}, NewText: "\n" + lineIndent(d) + text}, true
+}
+
+// lineIndent returns the blanks that start the line d's name is on, or
+// four spaces when something else precedes the name on that line.
+func lineIndent(d *parser.Directive) string {
+	src := d.File.Src
+	start := d.Name.Range.Start
+	i := start
+	for i > 0 && src[i-1] != '\n' {
+		i--
+	}
+	if strings.Trim(src[i:start], " \t") != "" {
+		return "    "
+	}
+	return src[i:start]
+}
+
+// deleteDirectiveEdit removes d; when d stands alone on its lines the
+// whole lines go, so no blank line is left behind.
+func deleteDirectiveEdit(d *parser.Directive) parser.Edit {
+	r := d.Range()
+	src := d.File.Src
+	start, end := r.Start, r.End
+	for start > 0 && (src[start-1] == ' ' || src[start-1] == '\t') {
+		start--
+	}
+	j := end
+	for j < len(src) && (src[j] == ' ' || src[j] == '\t' || src[j] == '\r') {
+		j++
+	}
+	if (start == 0 || src[start-1] == '\n') && (j == len(src) || src[j] == '\n') {
+		if j < len(src) {
+			j++
+		}
+		return parser.Edit{File: d.File, Range: parser.Range{Start: start, End: j}}
+	}
+	return parser.Edit{File: d.File, Range: r}
+}
