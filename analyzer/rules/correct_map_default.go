@@ -67,6 +67,11 @@ func runMapWithoutDefault(p *analyzer.Pass) {
 		if !b.hasDefault && (b.entries != 1 || b.d.Name.Value == "geo") {
 			diag := p.ReportDirective(b.d, "%s without a default value", b.d.Name.Value)
 			diag.Detail = "input that no entry matches gives an empty value; add a \"default\" entry"
+			// The fix writes out the empty value nginx uses anyway, so
+			// behaviour is unchanged and the choice becomes visible.
+			if e, ok := insertFirstChildEdit(b.d, `default "";`); ok {
+				diag.Edits = []parser.Edit{e}
+			}
 		}
 	}
 }

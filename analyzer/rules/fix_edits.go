@@ -66,3 +66,26 @@ func deleteDirectiveEdit(d *parser.Directive) parser.Edit {
 	}
 	return parser.Edit{File: d.File, Range: r}
 }
+
+// insertFirstChildEdit adds a directive at the top of block directive b,
+// indented as b's first child is (or one level deeper than b).
+func insertFirstChildEdit(b *parser.Directive, text string) (parser.Edit, bool) {
+	if b.LBrace < 0 || b.RawBlock {
+		return parser.Edit{}, false
+	}
+	indent := lineIndent(b) + "    "
+	if cs := b.Children(); len(cs) > 0 && cs[0].File == b.File {
+		indent = lineIndent(cs[0])
+	}
+	at := b.LBrace + 1
+	return parser.Edit{File: b.File, Range: parser.Range{Start: at, End: at}, NewText: "\n" + indent + text}, true
+}
+
+// replaceArgEdit replaces argument a with value, quoted as a was.
+func replaceArgEdit(f *parser.File, a parser.Word, value string) parser.Edit {
+	raw := f.Src[a.Range.Start:a.Range.End]
+	if q := raw[0]; (q == '\'' || q == '"') && len(raw) > 1 && raw[len(raw)-1] == q {
+		value = string(q) + value + string(q)
+	}
+	return parser.Edit{File: f, Range: a.Range, NewText: value}
+}

@@ -73,19 +73,35 @@ func runWeakSSLTLS(p *analyzer.Pass) {
 			if len(d.Args) != 1 {
 				return
 			}
-			var weak []string
+			var weak, kept []string
 			for _, tok := range strings.FieldsFunc(d.Args[0].Value, func(r rune) bool { return r == ':' || r == ',' || r == ' ' }) {
-				if strings.HasPrefix(tok, "!") || strings.HasPrefix(tok, "-") {
+				if !strings.HasPrefix(tok, "!") && !strings.HasPrefix(tok, "-") && weakCipher(tok) {
+					weak = append(weak, tok)
 					continue
 				}
-				if weakCipher(tok) {
-					weak = append(weak, tok)
-				}
+				kept = append(kept, tok)
 			}
 			if len(weak) > 0 {
 				diag := p.Reportf(d.File, d.Args[0].Range, "%q enables weak ciphers: %s", d.Name.Value, strings.Join(weak, ", "))
 				diag.Detail = "remove them, exclude them with \"!\", or use nginx's default cipher list"
+				// The fix drops the weak suites and keeps the rest as
+				// written; with nothing strong left, nginx's default.
+				if !hasEnabling(kept) {
+					kept = []string{"HIGH", "!aNULL", "!MD5"}
+				}
+				diag.Edits = []parser.Edit{replaceArgEdit(d.File, d.Args[0], strings.Join(kept, ":"))}
 			}
 		}
 	}, "ssl_protocols", "proxy_ssl_protocols", "grpc_ssl_protocols", "uwsgi_ssl_protocols", "ssl_ciphers", "proxy_ssl_ciphers", "grpc_ssl_ciphers", "uwsgi_ssl_ciphers")
+}
+
+// hasEnabling reports whether a cipher list enables anything (a token
+// that is not an exclusion).
+func hasEnabling(toks []string) bool {
+	for _, t := range toks {
+		if !strings.HasPrefix(t, "!") && !strings.HasPrefix(t, "-") {
+			return true
+		}
+	}
+	return false
 }

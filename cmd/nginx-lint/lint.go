@@ -27,10 +27,6 @@ func (cmd *lintCmd) run(e *env) (int, error) {
 	if cmd.Config != "" && cmd.NoConfig {
 		return 0, usageError{"--config and --no-config together"}
 	}
-	failAt, failNone := parser.Error, cmd.FailLevel == "none"
-	if !failNone {
-		failAt, _ = parser.ParseSeverity(cmd.FailLevel)
-	}
 	reg := rules.All()
 	if cmd.NginxBuild != "" || cmd.Nginx != "" {
 		if cmd.NginxBuild != "" && cmd.Nginx != "" {
@@ -62,6 +58,68 @@ func (cmd *lintCmd) run(e *env) (int, error) {
 		base = b
 	}
 
+	targets, err := expandDirs(paths)
+	if err != nil {
+		return 0, err
+	}
+	if cmd.Fix || cmd.Diff {
+		return cmd.fix(e, targets, reg, &settings, base)
+	}
+	all, unreadable, err := cmd.lintTargets(e, targets, reg, &settings, nil)
+	if err != nil {
+		return 0, err
+	}
+
+	if cmd.WriteBaseline != "" {
+		return cmd.writeBaseline(e, all, unreadable)
+	}
+	if base != nil {
+		all = base.Filter(all)
+	}
+	return cmd.report(e, all, unreadable, reg)
+}
+
+// report prints the findings in the chosen format and returns the exit
+// code they call for.
+func (cmd *lintCmd) report(e *env, all []*parser.Diagnostic, unreadable bool, reg *analyzer.Registry) (int, error) {
+	failAt, failNone := parser.Error, cmd.FailLevel == "none"
+	if !failNone {
+		failAt, _ = parser.ParseSeverity(cmd.FailLevel)
+	}
+	var err error
+	cwd, _ := os.Getwd()
+	switch cmd.Format {
+	case "json":
+		err = writeJSON(e.stdout, all)
+	case "sarif":
+		err = writeSARIF(e.stdout, all, reg, cwd)
+	case "github":
+		err = writeGitHub(e.stdout, all, cwd)
+	case "checkstyle":
+		err = writeCheckstyle(e.stdout, all, cwd)
+	default:
+		err = writeText(e.stdout, all, useColor(cmd.Color, e.isTerminal))
+	}
+	if err != nil {
+		return 0, err
+	}
+	if unreadable {
+		return exitError, nil
+	}
+	if !failNone {
+		for _, d := range all {
+			if d.Severity >= failAt {
+				return exitFindings, nil
+			}
+		}
+	}
+	return exitClean, nil
+}
+
+// lintTargets lints every target and returns the findings, and whether
+// some input could not be read. overlay, keyed by absolute path, replaces
+// the text of files on disk (the rounds of --fix).
+func (cmd *lintCmd) lintTargets(e *env, targets []target, reg *analyzer.Registry, settings *settingsFinder, overlay map[string][]byte) ([]*parser.Diagnostic, bool, error) {
 	var all []*parser.Diagnostic
 	seen := map[string]bool{}
 	unreadable := false
@@ -72,10 +130,6 @@ func (cmd *lintCmd) run(e *env) (int, error) {
 			seen[key] = true
 			all = append(all, d)
 		}
-	}
-	targets, err := expandDirs(paths)
-	if err != nil {
-		return 0, err
 	}
 	// Load every target first: a file that another target includes is
 	// linted through that one, not again on its own.
@@ -92,21 +146,28 @@ func (cmd *lintCmd) run(e *env) (int, error) {
 		if !cmd.NoConfig {
 			var err error
 			if cfg, err = settings.forPath(p); err != nil {
-				return 0, err
+				return nil, false, err
 			}
 		}
 		opts, err := cmd.analyzerOptions(reg, cfg)
 		if err != nil {
-			return 0, err
+			return nil, false, err
 		}
 		l := &parser.Loader{}
+		var fsys parser.FileSystem = parser.OSFS{}
+		if len(overlay) > 0 {
+			// --fix: the text of earlier rounds hides the files on disk.
+			fsys = &parser.Overlay{Base: fsys, Files: overlay}
+			l.FS = fsys
+		}
 		lf := cmd.loadFlags
+		lf.overlay = overlay
 		if cfg != nil {
 			if lf.Prefix == "" {
 				lf.Prefix = cfg.Prefix
 			}
 			if len(cfg.IncludePaths) > 0 {
-				mapped := config.FS{Base: parser.OSFS{}, File: cfg}
+				mapped := config.FS{Base: fsys, File: cfg}
 				l.FS, opts.ReadFile = mapped, mapped.ReadFile
 			}
 		}
@@ -138,40 +199,7 @@ func (cmd *lintCmd) run(e *env) (int, error) {
 			add(d)
 		}
 	}
-
-	if cmd.WriteBaseline != "" {
-		return cmd.writeBaseline(e, all, unreadable)
-	}
-	if base != nil {
-		all = base.Filter(all)
-	}
-	cwd, _ := os.Getwd()
-	switch cmd.Format {
-	case "json":
-		err = writeJSON(e.stdout, all)
-	case "sarif":
-		err = writeSARIF(e.stdout, all, reg, cwd)
-	case "github":
-		err = writeGitHub(e.stdout, all, cwd)
-	case "checkstyle":
-		err = writeCheckstyle(e.stdout, all, cwd)
-	default:
-		err = writeText(e.stdout, all, useColor(cmd.Color, e.isTerminal))
-	}
-	if err != nil {
-		return 0, err
-	}
-	if unreadable {
-		return exitError, nil
-	}
-	if !failNone {
-		for _, d := range all {
-			if d.Severity >= failAt {
-				return exitFindings, nil
-			}
-		}
-	}
-	return exitClean, nil
+	return all, unreadable, nil
 }
 
 // writeBaseline records every finding (unreadable inputs aside, which have

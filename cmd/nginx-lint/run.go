@@ -53,6 +53,9 @@ type cli struct {
 type loadFlags struct {
 	Prefix  string `short:"p" help:"nginx configuration prefix: relative include paths resolve against it (default: the main file's directory, as nginx -c does)."`
 	Context string `help:"Lint a fragment as if included in this context (${enum}); default: inferred from its top-level directives." enum:",main,http,server,location,upstream,stream,stream-server,stream-upstream,mail,mail-server,events" default:""`
+
+	// overlay replaces files on disk by absolute path (the rounds of --fix).
+	overlay map[string][]byte
 }
 
 type lintCmd struct {
@@ -68,6 +71,8 @@ type lintCmd struct {
 	NoConfig      bool   `help:"Use no settings file."`
 	Baseline      string `help:"Report only findings not recorded in this baseline file." placeholder:"FILE"`
 	WriteBaseline string `help:"Record the current findings in this baseline file and exit 0." placeholder:"FILE"`
+	Fix           bool   `help:"Apply the suggested fixes of the findings (after suppression and baseline) to the files, then report what remains."`
+	Diff          bool   `help:"With or without --fix: print the fixes as a unified diff and change no file; exit 1 when there is something to fix."`
 	// The target build, for unknown-directive.
 	NginxBuild string `name:"nginx-build" help:"Lint for the nginx this saved \"nginx -V\" output describes: directives of modules it lacks, or newer than its version, are unknown." placeholder:"FILE"`
 	Nginx      string `help:"Lint for this nginx binary (asks it with -V)." placeholder:"PATH"`
@@ -171,6 +176,9 @@ func (f loadFlags) loadWith(e *env, path string, l *parser.Loader) (*parser.Conf
 		src, err = os.ReadFile(path)
 		if err == nil {
 			name, err = filepath.Abs(path)
+		}
+		if b, ok := f.overlay[name]; ok && err == nil {
+			src = b
 		}
 	}
 	if err != nil {

@@ -1,0 +1,94 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const fixConf = `events {}
+http {
+    server_tokens on;
+    include site.conf;
+}
+`
+
+const fixSite = `server {
+    listen 127.0.0.1:8080;
+    locaton / { return 204; }
+    # nginx-lint ignore=weak-ssl-tls kept on purpose for an old client
+    ssl_protocols TLSv1 TLSv1.2;
+}
+`
+
+func TestFixDiffChangesNothing(t *testing.T) {
+	dir := writeConf(t, map[string]string{"nginx.conf": fixConf, "site.conf": fixSite})
+	main := filepath.Join(dir, "nginx.conf")
+	code, out, errOut := runCLI(t, "", "--diff", main)
+	if code != exitFindings {
+		t.Fatalf("exit %d, want %d\n%s%s", code, exitFindings, out, errOut)
+	}
+	for _, want := range []string{"-    server_tokens on;", "+    server_tokens off;", "-    locaton / { return 204; }", "+    location / { return 204; }", "+++ b/"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("diff lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "TLSv1 TLSv1.2") && strings.Contains(out, "+    ssl_protocols") {
+		t.Errorf("a suppressed finding was fixed:\n%s", out)
+	}
+	if b, _ := os.ReadFile(main); string(b) != fixConf {
+		t.Errorf("--diff wrote the file")
+	}
+}
+
+func TestFixWritesAndReports(t *testing.T) {
+	dir := writeConf(t, map[string]string{"nginx.conf": fixConf, "site.conf": fixSite})
+	main := filepath.Join(dir, "nginx.conf")
+	if err := os.Chmod(filepath.Join(dir, "site.conf"), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCLI(t, "", "--fix", "--color", "never", main)
+	if code != exitClean {
+		t.Fatalf("exit %d, want %d after fixing\nstdout:\n%s\nstderr:\n%s", code, exitClean, out, errOut)
+	}
+	if !strings.Contains(errOut, "fixed ") || !strings.Contains(errOut, "(unknown-directive)") || !strings.Contains(errOut, "(version-disclosure)") {
+		t.Errorf("stderr does not list the fixes:\n%s", errOut)
+	}
+	b, _ := os.ReadFile(main)
+	if !strings.Contains(string(b), "server_tokens off;") {
+		t.Errorf("nginx.conf not fixed:\n%s", b)
+	}
+	site := filepath.Join(dir, "site.conf")
+	b, _ = os.ReadFile(site)
+	if !strings.Contains(string(b), "location / {") || !strings.Contains(string(b), "TLSv1 TLSv1.2") {
+		t.Errorf("site.conf: the included file is fixed, the suppressed line kept:\n%s", b)
+	}
+	if st, _ := os.Stat(site); st.Mode().Perm() != 0o640 {
+		t.Errorf("mode %v, want 0640", st.Mode().Perm())
+	}
+
+	// Nothing is left to fix: a second run writes nothing.
+	st1, _ := os.Stat(site)
+	code, out, errOut = runCLI(t, "", "--fix", main)
+	if code != exitClean || strings.Contains(errOut, "fixed ") {
+		t.Errorf("second --fix: exit %d\n%s%s", code, out, errOut)
+	}
+	if st2, _ := os.Stat(site); !st2.ModTime().Equal(st1.ModTime()) {
+		t.Errorf("second --fix rewrote site.conf")
+	}
+}
+
+func TestFixLeavesWhatHasNoFix(t *testing.T) {
+	dir := writeConf(t, map[string]string{"nginx.conf": "events {}\nhttp {\n    server_tokens off;\n    server {\n        listen 127.0.0.1:80;\n        listen 127.0.0.1:80;\n    }\n}\n"})
+	code, _, errOut := runCLI(t, "", "--fix", filepath.Join(dir, "nginx.conf"))
+	if code != exitFindings {
+		t.Errorf("exit %d, want %d: the duplicate listen has no fix and is still reported\n%s", code, exitFindings, errOut)
+	}
+}
+
+func TestFixStdinIsUsageError(t *testing.T) {
+	if code, _, _ := runCLI(t, "events {}\n", "--fix", "-"); code != exitUsage {
+		t.Errorf("exit %d, want %d", code, exitUsage)
+	}
+}
