@@ -51,6 +51,9 @@ type Rule struct {
 	Title    string
 	Severity parser.Severity
 	Doc      Doc
+	// Options are the settings the rule reads from Pass.Options, each
+	// converted to its declared type before the rule runs.
+	Options []Option
 	// Run inspects the configuration. It must not keep the Pass.
 	Run func(*Pass)
 }
@@ -94,6 +97,11 @@ func (r *Rule) Validate() error {
 		return fmt.Errorf("rule %s: no Run", r.Code)
 	case r.Doc.Text == "" || r.Doc.Bad == "" || r.Doc.Good == "":
 		return fmt.Errorf("rule %s: docs need text, a bad and a good example", r.Code)
+	}
+	for _, o := range r.Options {
+		if !namePattern.MatchString(o.Name) || o.Type == 0 || o.Doc == "" {
+			return fmt.Errorf("rule %s: option %q needs a kebab-case name, a type and a doc", r.Code, o.Name)
+		}
 	}
 	return nil
 }

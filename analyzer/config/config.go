@@ -7,11 +7,11 @@
 //	  /etc/nginx/: ./nginx/
 //	custom-directives: [vts_status, my_module_flag]
 //	rules:
-//	  server-tokens: off         # off, on, or a severity
+//	  version-disclosure: off    # off, on, or a severity
 //	  unknown-directive: error
-//	  weak-ssl-tls:
+//	  listen-socket-count:
 //	    severity: error
-//	    options: {min-version: TLSv1.2}
+//	    options: {max-sockets: 500}
 //
 // The file is looked up from the linted file's directory upward, so a
 // repository of configs can carry one at its root.
@@ -52,6 +52,9 @@ type File struct {
 	// Rules holds per-rule settings by the key written in the file (a name
 	// or a code).
 	Rules map[string]RuleConfig
+	// Warnings are what Apply found worth telling but not refusing (an
+	// option under a deprecated name), each once.
+	Warnings []string
 }
 
 // PathMap rewrites paths starting with From to start with To.
@@ -62,6 +65,8 @@ type RuleConfig struct {
 	Enabled  *bool
 	Severity *parser.Severity
 	Options  map[string]any
+	// OptionLines are the lines of the option keys, for messages.
+	OptionLines map[string]int
 }
 
 // raw mirrors the YAML document.
@@ -194,6 +199,15 @@ func parseRule(n *yaml.Node) (RuleConfig, error) {
 		}
 	}
 	rc.Enabled, rc.Options = rr.Enabled, rr.Options
+	rc.OptionLines = map[string]int{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == "options" {
+			opts := n.Content[i+1]
+			for j := 0; j+1 < len(opts.Content); j += 2 {
+				rc.OptionLines[opts.Content[j].Value] = opts.Content[j].Line
+			}
+		}
+	}
 	if rr.Severity != "" {
 		s, ok := parser.ParseSeverity(strings.ToLower(rr.Severity))
 		if !ok {
@@ -249,8 +263,28 @@ func (f *File) Apply(opts *analyzer.Options, lookup func(string) *analyzer.Rule)
 			if opts.RuleOptions[r.Name] == nil {
 				opts.RuleOptions[r.Name] = map[string]any{}
 			}
-			for k, v := range rc.Options {
-				opts.RuleOptions[r.Name][k] = v
+			names := make([]string, 0, len(rc.Options))
+			for k := range rc.Options {
+				names = append(names, k)
+			}
+			sort.Strings(names)
+			for _, k := range names {
+				at := f.Path
+				if line := rc.OptionLines[k]; line > 0 {
+					at = fmt.Sprintf("%s:%d", f.Path, line)
+				}
+				opt, deprecated := r.LookupOption(k)
+				if opt == nil {
+					return fmt.Errorf("%s: rule %q has no option %q%s", at, r.Name, k, optionHint(r, k))
+				}
+				v, err := opt.Convert(rc.Options[k])
+				if err != nil {
+					return fmt.Errorf("%s: rule %q: %v", at, r.Name, err)
+				}
+				if deprecated {
+					f.warn(fmt.Sprintf("%s: rule %q: option %q is deprecated, write %q", at, r.Name, k, opt.Name))
+				}
+				opts.RuleOptions[r.Name][opt.Name] = v
 			}
 		}
 	}
@@ -260,16 +294,64 @@ func (f *File) Apply(opts *analyzer.Options, lookup func(string) *analyzer.Rule)
 			ro = map[string]any{}
 			opts.RuleOptions[unknownDirective] = ro
 		}
-		var names []any
-		if prev, ok := ro[CustomOption].([]any); ok {
+		var names []string
+		if prev, ok := ro[CustomOption].([]string); ok {
 			names = prev
 		}
-		for _, n := range f.CustomDirectives {
-			names = append(names, n)
-		}
-		ro[CustomOption] = names
+		ro[CustomOption] = append(names, f.CustomDirectives...)
 	}
 	return nil
+}
+
+// optionHint suggests the option a misspelt name meant, or lists the
+// rule's options.
+func optionHint(r *analyzer.Rule, name string) string {
+	if len(r.Options) == 0 {
+		return " (it takes none)"
+	}
+	var names []string
+	best, bestDist := "", 3
+	norm := strings.ReplaceAll(strings.ToLower(name), "_", "-")
+	for _, o := range r.Options {
+		names = append(names, o.Name)
+		if d := editDistance(norm, o.Name); d < bestDist || (d <= len(o.Name)/2 && strings.HasPrefix(o.Name, norm)) {
+			best, bestDist = o.Name, d
+		}
+	}
+	if best != "" {
+		return fmt.Sprintf(", did you mean %q?", best)
+	}
+	return " (options: " + strings.Join(names, ", ") + ")"
+}
+
+// editDistance is the Levenshtein distance of a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+func (f *File) warn(msg string) {
+	for _, w := range f.Warnings {
+		if w == msg {
+			return
+		}
+	}
+	f.Warnings = append(f.Warnings, msg)
 }
 
 // MapPath rewrites a path as nginx sees it to where it is here, using the

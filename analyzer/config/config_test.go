@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/config"
@@ -50,7 +51,8 @@ rules:
   NL2002: off
   invalid-arguments:
     severity: info
-    options: {limit: 3}
+  listen-socket-count:
+    options: {max-sockets: 3}
 `
 	f, err := config.Parse("/repo/.nginx-lint.yaml", []byte(src))
 	if err != nil {
@@ -78,10 +80,10 @@ rules:
 	if opts.Severity["unknown-directive"] != parser.Error || opts.Severity["invalid-arguments"] != parser.Info {
 		t.Errorf("severities %v", opts.Severity)
 	}
-	if opts.RuleOptions["invalid-arguments"]["limit"] != 3 {
+	if opts.RuleOptions["listen-socket-count"]["max-sockets"] != 3 {
 		t.Errorf("options %v", opts.RuleOptions)
 	}
-	if got := opts.RuleOptions["unknown-directive"]["custom"]; !slices.Equal(got.([]any), []any{"vts_status"}) {
+	if got := opts.RuleOptions["unknown-directive"]["custom"]; !slices.Equal(got.([]string), []string{"vts_status"}) {
 		t.Errorf("custom %v", got)
 	}
 }
@@ -165,5 +167,48 @@ func TestMappedFS(t *testing.T) {
 	// mime.types is missing here too: reported with nginx's path.
 	if len(c.Diagnostics) != 1 || !strings.Contains(c.Diagnostics[0].Message, "/etc/nginx/mime.types") {
 		t.Errorf("diagnostics %v", c.Diagnostics)
+	}
+}
+
+func TestRuleOptionsChecked(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"rules:\n  listen-socket-count:\n    options: {max-socket: 1}\n", `/r/.nginx-lint.yaml:3: rule "listen-socket-count" has no option "max-socket", did you mean "max-sockets"?`},
+		{"rules:\n  listen-socket-count:\n    options:\n      max-sockets: many\n", `/r/.nginx-lint.yaml:4: rule "listen-socket-count": option "max-sockets" wants an integer, not the string "many"`},
+		{"rules:\n  syntax-error:\n    options: {x: 1}\n", `rule "syntax-error" has no option "x" (it takes none)`},
+		{"rules:\n  startup-budget:\n    options: {budget: soon}\n", `option "budget" wants a duration`},
+	} {
+		f, err := config.Parse("/r/.nginx-lint.yaml", []byte(tc.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts := analyzer.Options{}
+		err = f.Apply(&opts, rules.All().Lookup)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want %q", tc.src, err, tc.want)
+		}
+	}
+}
+
+func TestRuleOptionsConvertedAndRenamed(t *testing.T) {
+	src := "rules:\n  origins:\n    options: {https_only: true, domains: example.com}\n  startup-budget:\n    options: {budget: 1.5}\n"
+	f, err := config.Parse("/r/.nginx-lint.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := analyzer.Options{}
+	if err := f.Apply(&opts, rules.All().Lookup); err != nil {
+		t.Fatal(err)
+	}
+	if got := opts.RuleOptions["origins"]["https-only"]; got != true {
+		t.Errorf("https_only not renamed: %v", opts.RuleOptions["origins"])
+	}
+	if got := opts.RuleOptions["origins"]["domains"]; !slices.Equal(got.([]string), []string{"example.com"}) {
+		t.Errorf("domains %v", got)
+	}
+	if got := opts.RuleOptions["startup-budget"]["budget"]; got != 1500*time.Millisecond {
+		t.Errorf("budget %v", got)
+	}
+	if len(f.Warnings) != 1 || !strings.Contains(f.Warnings[0], `option "https_only" is deprecated, write "https-only"`) {
+		t.Errorf("warnings %q", f.Warnings)
 	}
 }

@@ -17,6 +17,20 @@ import (
 // options, so a settings file that sets them for all cost rules alike
 // still computes the model once.
 
+// costModelOptions are the options every cost rule takes that change the
+// model itself.
+var costModelOptions = []analyzer.Option{
+	{Name: "nonroot", Type: analyzer.BoolOption, Default: "false", Doc: "nginx runs as a user other than root, so ports below 1024 cannot be bound."},
+	{Name: "nofile", Type: analyzer.IntOption, Default: "0", Doc: "The open-files limit (ulimit -n) nginx starts with; 0 means unknown."},
+	{Name: "cpus", Type: analyzer.IntOption, Default: "0", Doc: "CPUs of the host, for worker_processes auto; 0 means unknown."},
+	{Name: "kernel", Type: analyzer.StringOption, Default: "", Doc: "The host's Linux kernel version (\"6.1\"), for the socket options it supports."},
+}
+
+// withCostOptions returns a rule's own options followed by the model's.
+func withCostOptions(own ...analyzer.Option) []analyzer.Option {
+	return append(own, costModelOptions...)
+}
+
 // costOptions reads the model options of a cost rule.
 func costOptions(p *analyzer.Pass) costmodel.Options { return CostOptions(p.Options) }
 
@@ -132,6 +146,8 @@ func repeat(n, per int, indent, format string) string {
 var ListenPortAggregation = &analyzer.Rule{
 	Code: "NL4001", Name: "listen-port-aggregation", Title: "many addresses on one port make startup quadratic", Severity: parser.Warning,
 	Run: runListenPortAggregation,
+	Options: withCostOptions(analyzer.Option{Name: "max-addresses", Type: analyzer.IntOption, Default: "100",
+		Doc: "Report a port when more addresses than this share it."}),
 	Doc: analyzer.Doc{
 		Text: "For every `listen`, nginx looks for its address among the addresses already seen on the " +
 			"same port, one by one (`ngx_http_add_addresses`). With one IP per site on a shared port " +
@@ -193,6 +209,8 @@ func runListenPortAggregation(p *analyzer.Pass) {
 var ListenSocketCount = &analyzer.Rule{
 	Code: "NL4002", Name: "listen-socket-count", Title: "nginx opens very many listening sockets", Severity: parser.Warning,
 	Run: runListenSocketCount,
+	Options: withCostOptions(analyzer.Option{Name: "max-sockets", Type: analyzer.IntOption, Default: "1000",
+		Doc: "Report a configuration that opens more listening sockets than this."}),
 	Doc: analyzer.Doc{
 		Text: "Every listening socket costs a socket(), bind() and listen() at start, `nginx -t` and " +
 			"reload, a file descriptor in the master and in every worker, and a connection slot per " +
@@ -243,7 +261,8 @@ func runListenSocketCount(p *analyzer.Pass) {
 // -t passes.
 var ListenBindConflict = &analyzer.Rule{
 	Code: "NL4003", Name: "listen-bind-conflict", Title: "listen sockets collide at start although nginx -t passes", Severity: parser.Error,
-	Run: runListenBindConflict,
+	Run:     runListenBindConflict,
+	Options: withCostOptions(),
 	Doc: analyzer.Doc{
 		Text: "A listen that forces a socket of its own (`bind`, `backlog`, `rcvbuf`, `deferred`, " +
 			"`reuseport`, ...) on a port that also has a wildcard listen makes nginx bind both the " +
@@ -268,7 +287,8 @@ func runListenBindConflict(p *analyzer.Pass) {
 // listening sockets.
 var WorkerConnections = &analyzer.Rule{
 	Code: "NL4004", Name: "worker-connections", Title: "worker_connections is not above the number of listening sockets", Severity: parser.Error,
-	Run: runWorkerConnections,
+	Run:     runWorkerConnections,
+	Options: withCostOptions(),
 	Doc: analyzer.Doc{
 		Text: "Every worker keeps one connection per listening socket plus one for the channel to the " +
 			"master, so nginx refuses `worker_connections` not above the number of sockets " +
@@ -315,7 +335,8 @@ func firstSocket(r *costmodel.Result) *costmodel.Addr {
 // limit allows.
 var OpenFilesLimit = &analyzer.Rule{
 	Code: "NL4005", Name: "open-files-limit", Title: "the master needs more open files than the limit", Severity: parser.Warning,
-	Run: runOpenFilesLimit,
+	Run:     runOpenFilesLimit,
+	Options: withCostOptions(),
 	Doc: analyzer.Doc{
 		Text: "The master process holds every listening socket (with `reuseport`, one per worker), the " +
 			"log files and its standard streams. Past the open-file limit `socket()` fails with " +
@@ -343,7 +364,8 @@ func runOpenFilesLimit(p *analyzer.Pass) {
 // ServerNamesHash reports server_names hashes nginx cannot build well.
 var ServerNamesHash = &analyzer.Rule{
 	Code: "NL4006", Name: "server-names-hash", Title: "the server_names hash does not fit its settings", Severity: parser.Warning,
-	Run: runServerNamesHash,
+	Run:     runServerNamesHash,
+	Options: withCostOptions(),
 	Doc: analyzer.Doc{
 		Text: "For every address with more than one server nginx builds a hash of the server names " +
 			"(`ngx_hash_init`) with `server_names_hash_max_size` buckets at most (default 512) of " +
@@ -405,6 +427,8 @@ func settingEdit(r *costmodel.Result, d *parser.Directive, name string, v int) [
 var StartupBudget = &analyzer.Rule{
 	Code: "NL4007", Name: "startup-budget", Title: "estimated startup exceeds the budget", Severity: parser.Warning,
 	Run: runStartupBudget,
+	Options: withCostOptions(analyzer.Option{Name: "budget", Type: analyzer.DurationOption, Default: "1s",
+		Doc: "The startup time allowed (\"2s\", \"800ms\" or seconds); setting it makes a finding an error."}),
 	Doc: analyzer.Doc{
 		Text: "nginx-lint estimates how long nginx takes to start from the configuration alone (see " +
 			"`nginx-lint cost`). The budget is the option `budget` (a duration, default 1s) or " +

@@ -14,6 +14,8 @@ import (
 var UnknownDirective = &analyzer.Rule{
 	Code: "NL2001", Name: "unknown-directive", Title: "directive is not known to nginx", Severity: parser.Warning,
 	Run: runUnknownDirective,
+	Options: []analyzer.Option{{Name: "custom", Type: analyzer.StringListOption, Default: "[]",
+		Doc: "Directive names to accept, for third-party modules (the settings' custom-directives adds to it)."}},
 	Doc: analyzer.Doc{
 		Text: "nginx refuses to start on a directive no loaded module defines (`unknown directive`). " +
 			"Usually a typo; the message suggests the closest known names. Directives of third-party " +

@@ -116,7 +116,11 @@ func lintGixyCase(t *testing.T, path string, rule *analyzer.Rule) []*parser.Diag
 		if err := json.Unmarshal([]byte(strings.TrimPrefix(first, "# Options:")), &o); err != nil {
 			t.Fatalf("%s: options: %v", path, err)
 		}
-		opts.RuleOptions = map[string]map[string]any{rule.Name: o}
+		checked, _, err := rule.CheckOptions(o)
+		if err != nil {
+			t.Fatalf("%s: options: %v", path, err)
+		}
+		opts.RuleOptions = map[string]map[string]any{rule.Name: checked}
 	}
 	l := &parser.Loader{Kinds: analyzer.Kinds}
 	var c *parser.Config

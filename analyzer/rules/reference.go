@@ -20,6 +20,23 @@ func Markdown(r *analyzer.Rule) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s %s\n\n%s (%s, %s by default)\n\n%s\n", r.Code, r.Name, r.Title, r.Category(), r.Severity, r.Doc.Text)
 	fmt.Fprintf(&b, "\n## Bad\n\n```nginx\n%s```\n\n## Good\n\n```nginx\n%s```\n", r.Doc.Bad, r.Doc.Good)
+	if len(r.Options) > 0 {
+		b.WriteString("\n## Options\n\nSet under `rules: {" + r.Name + ": {options: {...}}}` in `.nginx-lint.yaml`.\n\n")
+		b.WriteString("| Option | Type | Default | Meaning |\n|---|---|---|---|\n")
+		for _, o := range r.Options {
+			def := o.Default
+			if def == "" {
+				def = "—"
+			} else {
+				def = "`" + def + "`"
+			}
+			doc := o.Doc
+			if len(o.Deprecated) > 0 {
+				doc += " (formerly `" + strings.Join(o.Deprecated, "`, `") + "`, still accepted with a warning)"
+			}
+			fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", o.Name, o.Type, def, strings.ReplaceAll(doc, "|", `\|`))
+		}
+	}
 	if r.Doc.URL != "" {
 		fmt.Fprintf(&b, "\nSee %s\n", r.Doc.URL)
 	}

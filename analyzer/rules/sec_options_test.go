@@ -17,9 +17,13 @@ func runWithOptions(t *testing.T, r *analyzer.Rule, src string, opts map[string]
 	if err != nil {
 		t.Fatal(err)
 	}
+	checked, _, err := r.CheckOptions(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var out []string
 	for _, d := range analyzer.Run(&parser.Config{Main: f, Files: []*parser.File{f}}, reg,
-		analyzer.Options{RuleOptions: map[string]map[string]any{r.Name: opts}}) {
+		analyzer.Options{RuleOptions: map[string]map[string]any{r.Name: checked}}) {
 		if d.Code == r.Code {
 			out = append(out, d.Message)
 		}
@@ -47,7 +51,7 @@ func TestOriginsOptions(t *testing.T) {
 	if got := runWithOptions(t, Origins, src, nil); len(got) != 0 {
 		t.Errorf("no options: %q", got)
 	}
-	got := runWithOptions(t, Origins, src, map[string]any{"https_only": true})
+	got := runWithOptions(t, Origins, src, map[string]any{"https-only": true})
 	if len(got) != 1 || !strings.Contains(got[0], "plain http") {
 		t.Errorf("https_only: %q", got)
 	}
@@ -60,5 +64,23 @@ func TestOriginsOptions(t *testing.T) {
 	}
 	if got := runWithOptions(t, Origins, src, map[string]any{"domains": []any{"*"}}); len(got) != 0 {
 		t.Errorf("domains *: %q", got)
+	}
+}
+
+// Every declared option of every rule is on the rule's page, which is
+// what explain prints.
+func TestExplainListsEveryOption(t *testing.T) {
+	n := 0
+	for _, r := range All().Rules() {
+		page := Markdown(r)
+		for _, o := range r.Options {
+			n++
+			if !strings.Contains(page, "| `"+o.Name+"` | "+o.Type.String()+" |") {
+				t.Errorf("%s: option %s not listed:\n%s", r.Name, o.Name, page)
+			}
+		}
+	}
+	if n < 10 {
+		t.Errorf("only %d options declared", n)
 	}
 }

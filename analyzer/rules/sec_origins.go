@@ -15,6 +15,10 @@ import (
 var Origins = &analyzer.Rule{
 	Code: "NL3004", Name: "origins", Title: "Origin or Referer check accepts other sites", Severity: parser.Warning,
 	Run: runOrigins,
+	Options: []analyzer.Option{
+		{Name: "domains", Type: analyzer.StringListOption, Default: "[]", Doc: "Trusted domains: an origin or referer check that accepts others is reported."},
+		{Name: "https-only", Type: analyzer.BoolOption, Default: "false", Doc: "Also report checks that accept http:// origins.", Deprecated: []string{"https_only"}},
+	},
 	Doc: analyzer.Doc{
 		Text: "A regex that decides whether `$http_origin` or `$http_referer` belongs to a trusted site " +
 			"(for CORS headers, CSRF or clickjacking protection) must pin the whole host: anchored " +
@@ -42,7 +46,7 @@ func runOrigins(p *analyzer.Pass) {
 			opt.domains = append(opt.domains, strings.ToLower(d))
 		}
 	}
-	opt.httpsOnly, _ = p.Options["https_only"].(bool)
+	opt.httpsOnly, _ = p.Options["https-only"].(bool)
 	check := func(f *parser.File, w parser.Word, variable, expr string, caseless bool) {
 		if variable == "http_referrer" {
 			diag := p.Reportf(f, w.Range, "%q is the misspelt %q header, which browsers never send", "$http_referrer", "Referrer")

@@ -13,6 +13,8 @@ import (
 var VersionDisclosure = &analyzer.Rule{
 	Code: "NL3009", Name: "version-disclosure", Title: "nginx version sent in the Server header and error pages", Severity: parser.Warning,
 	Run: runVersionDisclosure,
+	Options: []analyzer.Option{{Name: "missing", Type: analyzer.BoolOption, Default: "false",
+		Doc: "Also report a configuration whose http block never sets server_tokens (it defaults to on)."}},
 	Doc: analyzer.Doc{
 		Text: "With `server_tokens on` (the default) nginx sends `Server: nginx/1.x.y` and prints the " +
 			"version on its error pages; `build` adds the build name. The exact version tells a " +

@@ -92,3 +92,20 @@ func TestFixStdinIsUsageError(t *testing.T) {
 		t.Errorf("exit %d, want %d", code, exitUsage)
 	}
 }
+
+func TestRuleOptionSettings(t *testing.T) {
+	dir := writeConf(t, map[string]string{
+		"nginx.conf":          "events {}\nhttp {\n    server_tokens off;\n}\n",
+		".nginx-lint.yaml":    "rules:\n  listen-socket-count:\n    options: {max-socket: 1}\n",
+		"ok/nginx.conf":       "events {}\nhttp {\n    server_tokens off;\n}\n",
+		"ok/.nginx-lint.yaml": "rules:\n  origins:\n    options:\n      https_only: true\n",
+	})
+	code, _, errOut := runCLI(t, "", filepath.Join(dir, "nginx.conf"))
+	if code != exitUsage || !strings.Contains(errOut, ".nginx-lint.yaml:3: rule \"listen-socket-count\" has no option \"max-socket\", did you mean \"max-sockets\"?") {
+		t.Errorf("unknown option: exit %d\n%s", code, errOut)
+	}
+	code, _, errOut = runCLI(t, "", filepath.Join(dir, "ok", "nginx.conf"))
+	if code != exitClean || strings.Count(errOut, `option "https_only" is deprecated, write "https-only"`) != 1 {
+		t.Errorf("deprecated option: exit %d\n%s", code, errOut)
+	}
+}

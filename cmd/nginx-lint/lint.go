@@ -38,7 +38,7 @@ func (cmd *lintCmd) run(e *env) (int, error) {
 		}
 		cmd.build = info
 	}
-	settings := settingsFinder{cache: map[string]*config.File{}}
+	settings := settingsFinder{cache: map[string]*config.File{}, warned: map[string]bool{}}
 	if cmd.Config != "" {
 		f, err := loadSettings(cmd.Config)
 		if err != nil {
@@ -153,6 +153,14 @@ func (cmd *lintCmd) lintTargets(e *env, targets []target, reg *analyzer.Registry
 		if err != nil {
 			return nil, false, err
 		}
+		if cfg != nil {
+			for _, w := range cfg.Warnings {
+				if !settings.warned[w] {
+					settings.warned[w] = true
+					fmt.Fprintf(e.stderr, "nginx-lint: warning: %s\n", w)
+				}
+			}
+		}
 		l := &parser.Loader{}
 		var fsys parser.FileSystem = parser.OSFS{}
 		if len(overlay) > 0 {
@@ -263,8 +271,9 @@ func (cmd *lintCmd) analyzerOptions(reg *analyzer.Registry, cfg *config.File) (a
 // settingsFinder finds the .nginx-lint.yaml of each linted path, reading
 // each file once.
 type settingsFinder struct {
-	fixed *config.File // --config
-	cache map[string]*config.File
+	fixed  *config.File // --config
+	cache  map[string]*config.File
+	warned map[string]bool // settings warnings already printed
 }
 
 func (s *settingsFinder) forPath(p string) (*config.File, error) {
