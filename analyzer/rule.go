@@ -244,26 +244,39 @@ func (p *Pass) Index() *Index {
 	return p.shared.index
 }
 
-// Memo returns the derived result stored under key for this run, calling
-// compute the first time. Rules that need the same expensive result (the
-// sockets of every listen, say) share one computation, even when they run
-// at the same time. key must be comparable; compute must not call Memo
-// with the same key.
-func (p *Pass) Memo(key any, compute func() any) any {
+// Result declares a value derived from the configuration that several
+// rules need (the cost model, the socket grouping, the variables
+// environment): declared once, as a package-level value, and computed at
+// most once per run and key however many rules ask, even at the same time.
+// It is the typed counterpart of go/analysis's ResultOf.
+type Result[K comparable, V any] struct {
+	// Name says what the result is.
+	Name string
+	// Compute builds the value. It must not ask for the same result and
+	// key again.
+	Compute func(p *Pass, key K) V
+}
+
+// Get returns r's value for key in p's run, computing it on first use.
+func (r *Result[K, V]) Get(p *Pass, key K) V {
 	sh := p.shared
+	k := resultKey{r, key}
 	sh.mu.Lock()
-	e, ok := sh.memo[key]
+	e, ok := sh.results[k]
 	if !ok {
-		if sh.memo == nil {
-			sh.memo = map[any]*memoEntry{}
+		if sh.results == nil {
+			sh.results = map[resultKey]*memoEntry{}
 		}
 		e = &memoEntry{}
-		sh.memo[key] = e
+		sh.results[k] = e
 	}
 	sh.mu.Unlock()
-	e.once.Do(func() { e.v = compute() })
-	return e.v
+	e.once.Do(func() { e.v = r.Compute(p, key) })
+	return e.v.(V)
 }
+
+// resultKey tells results and their keys apart in a run's store.
+type resultKey struct{ result, key any }
 
 type memoEntry struct {
 	once sync.Once
@@ -277,8 +290,8 @@ type shared struct {
 	modelOnce sync.Once
 	model     *parser.Model
 
-	mu   sync.Mutex
-	memo map[any]*memoEntry
+	mu      sync.Mutex
+	results map[resultKey]*memoEntry
 }
 
 // Options tunes one analysis.

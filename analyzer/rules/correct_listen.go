@@ -138,12 +138,20 @@ type socketTable struct {
 	findings []socketFinding
 }
 
-// socketsKey is the Pass.Memo key of a protocol's socketTable.
-type socketsKey parser.Protocol
+// socketGrouping is serverSockets computed once per run and protocol:
+// three rules read it.
+var socketGrouping = &analyzer.Result[parser.Protocol, *socketTable]{
+	Name: "socket grouping",
+	Compute: func(p *analyzer.Pass, proto parser.Protocol) *socketTable {
+		// The grouping does not depend on the host: always the model
+		// without host options, whichever rule asks first.
+		return serverSockets(CostModel.Get(p, costmodel.Options{}), proto)
+	},
+}
 
-// sharedSockets is serverSockets computed once per run: three rules read it.
+// sharedSockets returns the socket grouping of a protocol's servers.
 func sharedSockets(p *analyzer.Pass, proto parser.Protocol) *socketTable {
-	return p.Memo(socketsKey(proto), func() any { return serverSockets(costModel(p), proto) }).(*socketTable)
+	return socketGrouping.Get(p, proto)
 }
 
 // serverSockets replays, socket by socket, what ngx_http_add_addresses

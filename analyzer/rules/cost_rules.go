@@ -53,15 +53,18 @@ func CostOptions(opts map[string]any) costmodel.Options {
 	return o
 }
 
-// costKey is the Pass.Memo key of the cost model with some options.
-type costKey struct{ opts costmodel.Options }
-
-// costModel returns the cost model of the analysed configuration, computed
-// once per run and options for all cost rules.
-func costModel(p *analyzer.Pass) *costmodel.Result {
-	o := costOptions(p)
-	return p.Memo(costKey{o}, func() any { return costmodel.Compute(p.Model(), o) }).(*costmodel.Result)
+// CostModel is the startup cost model of the analysed configuration, for
+// the options of the host it is computed for; rules with the same options
+// share one computation per run.
+var CostModel = &analyzer.Result[costmodel.Options, *costmodel.Result]{
+	Name: "cost model",
+	Compute: func(p *analyzer.Pass, o costmodel.Options) *costmodel.Result {
+		return costmodel.Compute(p.Model(), o)
+	},
 }
+
+// costModel returns the cost model for the rule's options.
+func costModel(p *analyzer.Pass) *costmodel.Result { return CostModel.Get(p, costOptions(p)) }
 
 // intOption accepts the integer shapes a settings file or the command
 // line produce.

@@ -32,7 +32,7 @@ func runHostSpoofing(p *analyzer.Pass) {
 			return
 		}
 		if env == nil {
-			env = newTaintEnv(p.Config)
+			env = newTaintEnv(p)
 		}
 		if !env.valueTaint(d.Args[1].Value, stack).user {
 			return

@@ -35,7 +35,7 @@ func runHTTPSplitting(p *analyzer.Pass) {
 			return
 		}
 		if env == nil {
-			env = newTaintEnv(p.Config)
+			env = newTaintEnv(p)
 		}
 		var t taint
 		if d.Is("rewrite") {

@@ -110,7 +110,7 @@ func runSSRF(p *analyzer.Pass) {
 			return // only internal redirects reach it
 		}
 		if env == nil {
-			env = newTaintEnv(p.Config)
+			env = newTaintEnv(p)
 		}
 		name, ok := hostVariable(env, expandURL(env, d.Args[0].Value, stack, 0))
 		if !ok {

@@ -4,6 +4,8 @@ import (
 	"regexp/syntax"
 	"strings"
 
+	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
@@ -397,47 +399,61 @@ type mapEntry struct {
 }
 
 // taintEnv resolves variables for one configuration: set and map
-// definitions are collected once; results are memoised and cycles cut.
+// definitions are collected once per run (taintDefs, shared by the rules);
+// each rule's results are memoised in its own env and cycles cut.
 type taintEnv struct {
-	// sets are indexed by variable, then by the location or server they
-	// run in (nil for sets outside any), so a use looks only at its own
-	// enclosing blocks however many locations set the same variable.
-	sets    map[string]map[*parser.Directive][]setDef
-	maps    map[string][]mapEntry
+	*taintDefs
 	busy    map[string]bool
 	mapMemo map[string]taint
 }
 
-// newTaintEnv collects every set and map of the configuration.
-func newTaintEnv(c *parser.Config) *taintEnv {
-	env := &taintEnv{sets: map[string]map[*parser.Directive][]setDef{}, maps: map[string][]mapEntry{}, busy: map[string]bool{}, mapMemo: map[string]taint{}}
-	c.Walk(func(d *parser.Directive, stack []*parser.Directive) bool {
-		switch {
-		case d.Is("set") && len(d.Args) == 2 && strings.HasPrefix(d.Args[0].Value, "$"):
-			name := strings.TrimPrefix(d.Args[0].Value, "$")
-			byScope := env.sets[name]
-			if byScope == nil {
-				byScope = map[*parser.Directive][]setDef{}
-				env.sets[name] = byScope
-			}
-			scope := outerScope(stack)
-			byScope[scope] = append(byScope[scope], setDef{d: d, stack: append([]*parser.Directive(nil), stack...)})
-		case d.Is("map") && d.Block != nil && len(d.Args) == 2 && strings.HasPrefix(d.Args[1].Value, "$"):
-			name := strings.TrimPrefix(d.Args[1].Value, "$")
-			subject := strings.TrimPrefix(d.Args[0].Value, "$")
-			if len(splitVars(d.Args[0].Value)) != 1 {
-				subject = "" // a composite key: captures come from several variables
-			}
-			for _, e := range d.Block.Directives {
-				if len(e.Args) == 1 {
-					env.maps[name] = append(env.maps[name], mapEntry{key: e.Name.Value, value: e.Args[0].Value, subject: subject})
+// taintDefs are the set and map definitions of a configuration. They are
+// read by several rules at once and never written after Compute.
+type taintDefs struct {
+	// sets are indexed by variable, then by the location or server they
+	// run in (nil for sets outside any), so a use looks only at its own
+	// enclosing blocks however many locations set the same variable.
+	sets map[string]map[*parser.Directive][]setDef
+	maps map[string][]mapEntry
+}
+
+// variableDefs collects every set and map of the configuration from the
+// shared index, once per run.
+var variableDefs = &analyzer.Result[struct{}, *taintDefs]{
+	Name: "set and map definitions",
+	Compute: func(p *analyzer.Pass, _ struct{}) *taintDefs {
+		defs := &taintDefs{sets: map[string]map[*parser.Directive][]setDef{}, maps: map[string][]mapEntry{}}
+		p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
+			switch {
+			case d.Is("set") && len(d.Args) == 2 && strings.HasPrefix(d.Args[0].Value, "$"):
+				name := strings.TrimPrefix(d.Args[0].Value, "$")
+				byScope := defs.sets[name]
+				if byScope == nil {
+					byScope = map[*parser.Directive][]setDef{}
+					defs.sets[name] = byScope
+				}
+				scope := outerScope(stack)
+				byScope[scope] = append(byScope[scope], setDef{d: d, stack: append([]*parser.Directive(nil), stack...)})
+			case d.Is("map") && d.Block != nil && len(d.Args) == 2 && strings.HasPrefix(d.Args[1].Value, "$"):
+				name := strings.TrimPrefix(d.Args[1].Value, "$")
+				subject := strings.TrimPrefix(d.Args[0].Value, "$")
+				if len(splitVars(d.Args[0].Value)) != 1 {
+					subject = "" // a composite key: captures come from several variables
+				}
+				for _, e := range d.Block.Directives {
+					if len(e.Args) == 1 {
+						defs.maps[name] = append(defs.maps[name], mapEntry{key: e.Name.Value, value: e.Args[0].Value, subject: subject})
+					}
 				}
 			}
-			return false
-		}
-		return true
-	})
-	return env
+		}, "set", "map")
+		return defs
+	},
+}
+
+// newTaintEnv returns a rule's own resolver over the run's definitions.
+func newTaintEnv(p *analyzer.Pass) *taintEnv {
+	return &taintEnv{taintDefs: variableDefs.Get(p, struct{}{}), busy: map[string]bool{}, mapMemo: map[string]taint{}}
 }
 
 // visibleSets returns the sets of variable name that run for a

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"github.com/nginx-lint/nginx-lint/analyzer"
 	"reflect"
 	"regexp/syntax"
 	"testing"
@@ -65,15 +66,23 @@ func taintOf(t *testing.T, src, name string, arg int) taint {
 	t.Helper()
 	f := parser.ParseString("/x/nginx.conf", src, nil)
 	c := &parser.Config{Main: f, Files: []*parser.File{f}}
-	env := newTaintEnv(c)
 	var out *taint
-	c.Walk(func(d *parser.Directive, stack []*parser.Directive) bool {
-		if out == nil && d.Is(name) {
-			v := env.valueTaint(d.Args[arg].Value, stack)
-			out = &v
-		}
-		return true
-	})
+	probe := &analyzer.Rule{Code: "NL5998", Name: "taint-probe", Title: "probe", Doc: analyzer.Doc{Text: "t", Bad: "b", Good: "g"},
+		Run: func(p *analyzer.Pass) {
+			env := newTaintEnv(p)
+			c.Walk(func(d *parser.Directive, stack []*parser.Directive) bool {
+				if out == nil && d.Is(name) {
+					v := env.valueTaint(d.Args[arg].Value, stack)
+					out = &v
+				}
+				return true
+			})
+		}}
+	reg, err := analyzer.NewRegistry(probe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	analyzer.Run(c, reg, analyzer.Options{})
 	if out == nil {
 		t.Fatalf("no %s in %s", name, src)
 	}

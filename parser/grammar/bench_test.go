@@ -74,24 +74,3 @@ func BenchmarkParseListenConfig19900(b *testing.B) {
 		}
 	}
 }
-
-// BenchmarkListenCacheHit measures a cache lookup of an already parsed list.
-func BenchmarkListenCacheHit(b *testing.B) {
-	all := distinctListens(20000)
-	c := NewListenCache()
-	for _, args := range all {
-		if _, err := c.Parse(args); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportAllocs()
-	i := 0
-	for b.Loop() {
-		if _, err := c.Parse(all[i]); err != nil {
-			b.Fatal(err)
-		}
-		if i++; i == len(all) {
-			i = 0
-		}
-	}
-}

@@ -22,8 +22,8 @@
 // and falls back to the grammar for everything else, including every
 // error. The two are kept identical by FuzzListenFastPath, which checks
 // that whenever the fast path accepts an input its result equals the
-// grammar's. ListenCache adds memoisation for configurations that repeat
-// argument lists.
+// grammar's. (parser's model memoises listens by argument list, so
+// configurations that repeat them parse each once.)
 //
 // server_name and location are simple enough that hand-written code is
 // both the clearest definition and allocation-free.

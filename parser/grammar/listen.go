@@ -131,8 +131,8 @@ type KeepAlive struct {
 }
 
 // Listen is the typed form of one listen directive's arguments. A *Listen
-// returned by this package (and especially one shared by ListenCache) must
-// be treated as immutable: its strings, slices and Opts may be shared.
+// returned by this package (and especially one shared through the
+// model's memo of argument lists) must be treated as immutable: its strings, slices and Opts may be shared.
 //
 // One Listen is allocated per distinct directive, so its size matters:
 // the values of rarely used parameters live behind Opts, and the fields
