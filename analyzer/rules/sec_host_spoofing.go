@@ -45,7 +45,7 @@ func runHostSpoofing(p *analyzer.Pass) {
 
 // hostEdit offers "$host" in place of a bare "$http_host".
 func hostEdit(d *parser.Directive) []parser.Edit {
-	if d.Args[1].Value != "$http_host" {
+	if !strings.EqualFold(d.Args[1].Value, "$http_host") {
 		return nil
 	}
 	return []parser.Edit{{File: d.File, Range: d.Args[1].Range, NewText: "$host"}}

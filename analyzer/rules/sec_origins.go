@@ -79,7 +79,7 @@ func runOrigins(p *analyzer.Pass) {
 				check(d.File, w, v, expr, strings.HasSuffix(op, "*"))
 			}
 		case d.Is("map") && d.Block != nil && len(d.Args) == 2:
-			v := strings.TrimPrefix(d.Args[0].Value, "$")
+			v := strings.ToLower(strings.TrimPrefix(d.Args[0].Value, "$"))
 			if !strings.HasPrefix(d.Args[0].Value, "$") || !originVariable(v) {
 				return
 			}

@@ -133,7 +133,7 @@ func mayStart(re *syntax.Regexp, s runeSet) (can, nullable bool) {
 
 // capture returns the capture group with index n (1-based) or name.
 func capture(re *syntax.Regexp, n int, name string) *syntax.Regexp {
-	if re.Op == syntax.OpCapture && ((n > 0 && re.Cap == n) || (name != "" && re.Name == name)) {
+	if re.Op == syntax.OpCapture && ((n > 0 && re.Cap == n) || (name != "" && strings.EqualFold(re.Name, name))) {
 		return re
 	}
 	for _, sub := range re.Sub {
@@ -203,7 +203,8 @@ func splitVars(s string) []varRef {
 			out = append(out, varRef{lit: lit.String()})
 			lit.Reset()
 		}
-		out = append(out, varRef{name: name})
+		// nginx lowercases variable names: $HTTP_HOST is $http_host.
+		out = append(out, varRef{name: strings.ToLower(name)})
 		i = j - 1
 	}
 	if lit.Len() > 0 {
@@ -366,7 +367,7 @@ func ifMatch(d *parser.Directive) (v, op, expr string, ok bool) {
 	if !strings.HasPrefix(a[0], "$") || (op != "~" && op != "~*" && op != "!~" && op != "!~*") {
 		return "", "", "", false
 	}
-	return strings.TrimPrefix(a[0], "$"), op, strings.Join(a[2:], " "), true
+	return strings.ToLower(strings.TrimPrefix(a[0], "$")), op, strings.Join(a[2:], " "), true
 }
 
 // scopeAt returns the innermost regex whose captures are visible in a
@@ -426,7 +427,7 @@ var variableDefs = &analyzer.Result[struct{}, *taintDefs]{
 		p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
 			switch {
 			case d.Is("set") && len(d.Args) == 2 && strings.HasPrefix(d.Args[0].Value, "$"):
-				name := strings.TrimPrefix(d.Args[0].Value, "$")
+				name := strings.ToLower(strings.TrimPrefix(d.Args[0].Value, "$"))
 				byScope := defs.sets[name]
 				if byScope == nil {
 					byScope = map[*parser.Directive][]setDef{}
@@ -435,8 +436,8 @@ var variableDefs = &analyzer.Result[struct{}, *taintDefs]{
 				scope := outerScope(stack)
 				byScope[scope] = append(byScope[scope], setDef{d: d, stack: append([]*parser.Directive(nil), stack...)})
 			case d.Is("map") && d.Block != nil && len(d.Args) == 2 && strings.HasPrefix(d.Args[1].Value, "$"):
-				name := strings.TrimPrefix(d.Args[1].Value, "$")
-				subject := strings.TrimPrefix(d.Args[0].Value, "$")
+				name := strings.ToLower(strings.TrimPrefix(d.Args[1].Value, "$"))
+				subject := strings.ToLower(strings.TrimPrefix(d.Args[0].Value, "$"))
 				if len(splitVars(d.Args[0].Value)) != 1 {
 					subject = "" // a composite key: captures come from several variables
 				}
