@@ -63,7 +63,10 @@ var (
 		Doc: analyzer.Doc{
 			Text: "A comment starting with `nginx-lint` must read `ignore=NAME[,NAME] reason` or " +
 				"`file-ignore=NAME[,NAME] reason`, where each NAME is a rule name or code " +
-				"(`nginx-lint rules` lists them). Anything else suppresses nothing.",
+				"(`nginx-lint rules` lists them). Anything else suppresses nothing. Another " +
+				"linter's form (`# nginx-lint:ignore RULE reason`, as walf443/nginx-lint writes it, " +
+				"or `ignore RULE` without `=`) is answered with the exact form nginx-lint reads, " +
+				"snake_case rule names turned to kebab-case, and a fix that rewrites the comment.",
 			Bad:  "events {}\nhttp {\n    # nginx-lint ignore=no-such-rule legacy\n    gzip on;\n}\n",
 			Good: "events {}\nhttp {\n    # nginx-lint ignore=unknown-directive built with our own module\n    my_module_flag on;\n}\n",
 		},
@@ -208,12 +211,12 @@ func (s *Suppressor) parse(f *parser.File, cm *parser.Comment) (*ignore, []*pars
 	if !ok {
 		return nil, nil
 	}
+	colon := false
 	switch {
 	case rest == "" || rest[0] == ' ' || rest[0] == '\t':
 	case rest[0] == ':':
-		// Other linters' style; say so rather than silently ignore it.
-		return nil, []*parser.Diagnostic{report(InvalidIgnore, f, cm,
-			fmt.Sprintf("write %q without the colon", Marker+" "+strings.TrimSpace(rest[1:])))}
+		colon = true
+		rest = rest[1:]
 	default:
 		// "nginx-lint-foo" or "nginx-linter" is not ours.
 		return nil, nil
@@ -222,8 +225,13 @@ func (s *Suppressor) parse(f *parser.File, cm *parser.Comment) (*ignore, []*pars
 	key, value, hasEq := strings.Cut(rest, "=")
 	whole := false
 	switch {
-	case hasEq && key == "ignore":
-	case hasEq && key == "file-ignore":
+	case colon || !hasEq || strings.ContainsAny(key, " \t"):
+		// Other linters' style ("# nginx-lint:ignore RULE reason", as
+		// walf443/nginx-lint writes it): name the accepted form, and
+		// offer it as the fix.
+		return nil, []*parser.Diagnostic{s.otherStyle(f, cm, text, rest)}
+	case key == "ignore":
+	case key == "file-ignore":
 		whole = true
 	default:
 		return nil, []*parser.Diagnostic{report(InvalidIgnore, f, cm,
@@ -262,6 +270,77 @@ func (s *Suppressor) parse(f *parser.File, cm *parser.Comment) (*ignore, []*pars
 	// nil): it covers nothing and will be reported unused.
 	ig.target = cm.Directive
 	return ig, problems
+}
+
+// otherStyle reports a suppression comment in another linter's form
+// ("nginx-lint:ignore RULE reason", "nginx-lint ignore RULE reason") with
+// the form nginx-lint reads, and an edit that rewrites it, when the words
+// can be read as a keyword, rule names and a reason.
+func (s *Suppressor) otherStyle(f *parser.File, cm *parser.Comment, text, rest string) *parser.Diagnostic {
+	words := strings.Fields(strings.ReplaceAll(rest, "=", " "))
+	kw := ""
+	if len(words) > 0 {
+		kw = strings.ToLower(words[0])
+	}
+	var key string
+	switch kw {
+	case "ignore", "ignore-next-line", "disable", "disable-next-line":
+		key = "ignore"
+	case "file-ignore", "ignore-file", "disable-file":
+		key = "file-ignore"
+	default:
+		return report(InvalidIgnore, f, cm,
+			fmt.Sprintf("cannot read %q: want \"%s ignore=NAME[,NAME] reason\" or \"file-ignore=...\"", text, Marker))
+	}
+	var names []string
+	i := 1
+	for ; i < len(words); i++ {
+		var ok bool
+		var list []string
+		for n := range strings.SplitSeq(strings.Trim(words[i], ","), ",") {
+			name, known := s.ruleName(n)
+			if !known {
+				break
+			}
+			list = append(list, name)
+			ok = true
+		}
+		if !ok || len(list) == 0 {
+			break
+		}
+		names = append(names, list...)
+	}
+	reason := strings.Join(words[i:], " ")
+	if len(names) == 0 {
+		return report(InvalidIgnore, f, cm,
+			fmt.Sprintf("cannot read %q: write \"%s %s=NAME[,NAME] reason\"", text, Marker, key))
+	}
+	want := Marker + " " + key + "=" + strings.Join(names, ",")
+	if reason != "" {
+		want += " " + reason
+	}
+	d := report(InvalidIgnore, f, cm, fmt.Sprintf("nginx-lint reads this as %q", want))
+	if reason == "" {
+		d.Message = fmt.Sprintf("nginx-lint reads this as %q, with a reason after the names", want)
+		return d
+	}
+	d.Edits = []parser.Edit{{File: f, Range: cm.Range, NewText: "# " + want}}
+	return d
+}
+
+// ruleName returns the rule n names, trying the snake_case spelling other
+// linters use as kebab-case too.
+func (s *Suppressor) ruleName(n string) (string, bool) {
+	if n == "" {
+		return "", false
+	}
+	if s.Known == nil || s.Known(n) {
+		return n, true
+	}
+	if k := strings.ReplaceAll(strings.ToLower(n), "_", "-"); s.Known(k) {
+		return k, true
+	}
+	return "", false
 }
 
 func report(r *analyzer.Rule, f *parser.File, cm *parser.Comment, msg string) *parser.Diagnostic {

@@ -236,3 +236,47 @@ func TestRuleDocs(t *testing.T) {
 		}
 	}
 }
+
+// Other linters' suppression forms get the exact form nginx-lint reads,
+// and an edit that writes it.
+func TestOtherStyleSuggestsAcceptedForm(t *testing.T) {
+	for _, tc := range []struct{ comment, want, fixed string }{
+		{"# nginx-lint:ignore server_tokens_enabled legacy proxy", "", ""},
+		{"# nginx-lint:ignore version-disclosure legacy proxy", `nginx-lint reads this as "nginx-lint ignore=version-disclosure legacy proxy"`, "# nginx-lint ignore=version-disclosure legacy proxy"},
+		{"# nginx-lint: ignore=version_disclosure,NL2001 why", `"nginx-lint ignore=version-disclosure,NL2001 why"`, "# nginx-lint ignore=version-disclosure,NL2001 why"},
+		{"# nginx-lint ignore version-disclosure why not", `"nginx-lint ignore=version-disclosure why not"`, "# nginx-lint ignore=version-disclosure why not"},
+		{"# nginx-lint:disable-file version-disclosure generated", `"nginx-lint file-ignore=version-disclosure generated"`, "# nginx-lint file-ignore=version-disclosure generated"},
+		{"# nginx-lint:ignore version-disclosure", `with a reason after the names`, ""},
+	} {
+		src := "events {}\nhttp {\n    " + tc.comment + "\n    server_tokens on;\n}\n"
+		_, extra := lint(t, map[string]string{"nginx.conf": src}, "nginx.conf")
+		if len(extra) != 1 || extra[0].Name != "invalid-ignore" {
+			t.Errorf("%s: extra %q", tc.comment, summary(extra))
+			continue
+		}
+		d := extra[0]
+		if tc.want == "" {
+			if len(d.Edits) != 0 || !strings.Contains(d.Message, "cannot read") {
+				t.Errorf("%s: unknown rule name: %q with %d edits", tc.comment, d.Message, len(d.Edits))
+			}
+			continue
+		}
+		if !strings.Contains(d.Message, tc.want) {
+			t.Errorf("%s: message %q, want %q", tc.comment, d.Message, tc.want)
+		}
+		if tc.fixed == "" {
+			if len(d.Edits) != 0 {
+				t.Errorf("%s: an edit without a reason", tc.comment)
+			}
+			continue
+		}
+		if len(d.Edits) != 1 {
+			t.Fatalf("%s: %d edits", tc.comment, len(d.Edits))
+		}
+		e := d.Edits[0]
+		got := e.File.Src[:e.Range.Start] + e.NewText + e.File.Src[e.Range.End:]
+		if !strings.Contains(got, "\n    "+tc.fixed+"\n    server_tokens on;") {
+			t.Errorf("%s: fixed text\n%s", tc.comment, got)
+		}
+	}
+}
