@@ -8,12 +8,14 @@ import (
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
-// SSRF reports proxy_pass targets whose scheme or host the client picks.
+// SSRF reports proxy_pass (and fastcgi_pass, grpc_pass, ...) targets whose
+// scheme or host the client picks.
 var SSRF = &analyzer.Rule{
-	Code: "NL3001", Name: "ssrf", Title: "proxy_pass host comes from the request", Severity: parser.Error,
+	Code: "NL3001", Name: "ssrf", Title: "the upstream host of a *_pass comes from the request", Severity: parser.Error,
 	Run: runSSRF,
 	Doc: analyzer.Doc{
-		Text: "When the scheme or host of `proxy_pass` comes from the request (a query argument, a " +
+		Text: "When the scheme or host of `proxy_pass` (or the address of `fastcgi_pass`, " +
+			"`grpc_pass`, `uwsgi_pass`, `scgi_pass`, `memcached_pass`) comes from the request (a query argument, a " +
 			"header, a regex capture of the path), a client can make nginx connect anywhere it can " +
 			"reach: internal services, cloud metadata endpoints, other tenants (server-side request " +
 			"forgery). Keep the host fixed and put only the path in variables, pick the backend " +
@@ -100,10 +102,15 @@ func hostVariable(env *taintEnv, parts []urlPart) (string, bool) {
 	return "", false
 }
 
+// ssrfSinks are the directives whose argument names where nginx connects.
+// Only proxy_pass takes a URL with a scheme; the others take an address
+// (grpc_pass with an optional grpc:// or grpcs://).
+var ssrfSinks = []string{"proxy_pass", "fastcgi_pass", "grpc_pass", "uwsgi_pass", "scgi_pass", "memcached_pass"}
+
 func runSSRF(p *analyzer.Pass) {
 	var env *taintEnv
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive) {
-		if !d.Is("proxy_pass") || len(d.Args) != 1 || !hasVars(d.Args[0].Value) || inStream(stack, ctx) {
+		if len(d.Args) != 1 || !hasVars(d.Args[0].Value) || inStream(stack, ctx) {
 			return
 		}
 		if loc := innermost(stack, "location"); loc != nil && hasChild(loc, "internal") {
@@ -112,14 +119,23 @@ func runSSRF(p *analyzer.Pass) {
 		if env == nil {
 			env = newTaintEnv(p)
 		}
-		name, ok := hostVariable(env, expandURL(env, d.Args[0].Value, stack, 0))
+		parts := expandURL(env, d.Args[0].Value, stack, 0)
+		if !d.Is("proxy_pass") && !(d.Is("grpc_pass") && strings.Contains(d.Args[0].Value, "://")) {
+			// An address: read it as the host part of a URL. A unix:
+			// socket path names no host.
+			if len(parts) > 0 && parts[0].name == "" && strings.HasPrefix(parts[0].lit, "unix:") {
+				return
+			}
+			parts = append([]urlPart{{varRef: varRef{lit: "tcp://"}}}, parts...)
+		}
+		name, ok := hostVariable(env, parts)
 		if !ok {
 			return
 		}
-		diag := p.Reportf(d.File, d.Args[0].Range, "%q uses a variable from the request in the host: server-side request forgery", "proxy_pass")
-		diag.Detail = "$" + name + " comes from the request and decides where nginx connects; keep the scheme and " +
+		diag := p.Reportf(d.File, d.Args[0].Range, "%q uses a variable from the request in the host: server-side request forgery", d.Name.Value)
+		diag.Detail = "$" + name + " comes from the request and decides where nginx connects; keep the " +
 			"host fixed (or choose among fixed backends with a map), or mark the location internal"
-	}, "proxy_pass")
+	}, ssrfSinks...)
 }
 
 // inStream reports whether a directive is inside a stream block.
