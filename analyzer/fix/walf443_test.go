@@ -25,13 +25,14 @@ import (
 // walf443Rules maps the walf443/nginx-lint rules whose findings carry a
 // fix in both tools to ours.
 var walf443Rules = map[string]string{
-	"deprecation/listen_http2_deprecated": "deprecated",
-	"deprecation/ssl_on_deprecated":       "deprecated",
-	"security/server_tokens_enabled":      "version-disclosure",
-	"security/deprecated_ssl_protocol":    "weak-ssl-tls",
-	"security/weak_ssl_ciphers":           "weak-ssl-tls",
-	"best_practices/map_missing_default":  "map-without-default",
-	"syntax/duplicate_directive":          "duplicate-directive",
+	"deprecation/listen_http2_deprecated":          "deprecated",
+	"deprecation/ssl_on_deprecated":                "deprecated",
+	"security/server_tokens_enabled":               "version-disclosure",
+	"security/deprecated_ssl_protocol":             "weak-ssl-tls",
+	"security/weak_ssl_ciphers":                    "weak-ssl-tls",
+	"best_practices/map_missing_default":           "map-without-default",
+	"syntax/duplicate_directive":                   "duplicate-directive",
+	"best_practices/alias_location_slash_mismatch": "alias-slash-mismatch",
 }
 
 // TestFixWalf443Fixtures runs the fix on the error fixtures of the mapped
