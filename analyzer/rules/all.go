@@ -45,6 +45,7 @@ var list = []*analyzer.Rule{
 	StaleDNSCache,
 	AddHeaderContentType,
 	AutoindexEnabled,
+	CORSOriginReflection,
 	AliasSlashMismatch,
 	TryFilesWithProxy,
 	ListenPortAggregation,
