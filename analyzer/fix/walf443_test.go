@@ -33,6 +33,7 @@ var walf443Rules = map[string]string{
 	"best_practices/map_missing_default":           "map-without-default",
 	"syntax/duplicate_directive":                   "duplicate-directive",
 	"best_practices/alias_location_slash_mismatch": "alias-slash-mismatch",
+	"best_practices/directive_inheritance":         "directive-inheritance",
 }
 
 // TestFixWalf443Fixtures runs the fix on the error fixtures of the mapped

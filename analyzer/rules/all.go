@@ -46,6 +46,7 @@ var list = []*analyzer.Rule{
 	AddHeaderContentType,
 	AutoindexEnabled,
 	CORSOriginReflection,
+	DirectiveInheritance,
 	AliasSlashMismatch,
 	TryFilesWithProxy,
 	ListenPortAggregation,
