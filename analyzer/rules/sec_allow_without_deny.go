@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"strings"
+
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
@@ -13,7 +15,9 @@ var AllowWithoutDeny = &analyzer.Rule{
 		Text: "The access module lets a request through when no rule matches, so `allow 10.0.0.0/8;` " +
 			"on its own allows everyone. Its rules are not merged with an outer level either: a " +
 			"location with its own `allow` drops the server's `deny all`. End the list with " +
-			"`deny all;` in the same block.",
+			"`deny all;` in the same block. Under `satisfy any` with `auth_basic`, `auth_request` or " +
+			"`auth_jwt` in force, an allow list without deny means \"these addresses or a login\" " +
+			"and is not reported.",
 		Bad:  "location /admin/ {\n    allow 10.0.0.0/8;\n}\n",
 		Good: "location /admin/ {\n    allow 10.0.0.0/8;\n    deny all;\n}\n",
 		URL:  "https://nginx.org/en/docs/http/ngx_http_access_module.html",
@@ -38,14 +42,42 @@ func runAllowWithoutDeny(p *analyzer.Pass) {
 				"with its own rules; add \"deny all;\" after the allow rules"
 		}
 	}
-	var visit func(dirs []*parser.Directive)
-	visit = func(dirs []*parser.Directive) {
-		check(dirs)
+	var visit func(dirs []*parser.Directive, access accessSettings)
+	visit = func(dirs []*parser.Directive, access accessSettings) {
+		access = access.in(dirs)
+		// With "satisfy any" and authentication in force, an allow list
+		// without deny means "these addresses, or a login": meant.
+		if !(access.satisfyAny && access.auth) {
+			check(dirs)
+		}
 		for _, d := range dirs {
 			if d.Block != nil && !d.Is("map") && !d.Is("geo") && !d.Is("types") && !d.Is("upstream") {
-				visit(body(p.Config, d))
+				visit(body(p.Config, d), access)
 			}
 		}
 	}
-	visit(expandIncludes(p.Config, p.Config.Main.Directives, 0))
+	visit(expandIncludes(p.Config, p.Config.Main.Directives, 0), accessSettings{})
+}
+
+// accessSettings are the inherited settings that decide what an access
+// list means: "satisfy any", and whether a module asks for credentials.
+type accessSettings struct {
+	satisfyAny, auth bool
+}
+
+// in returns the settings in force in a block with directives dirs.
+func (a accessSettings) in(dirs []*parser.Directive) accessSettings {
+	for _, d := range dirs {
+		if len(d.Args) == 0 {
+			continue
+		}
+		v := strings.ToLower(d.Args[0].Value)
+		switch d.Name.Value {
+		case "satisfy":
+			a.satisfyAny = v == "any"
+		case "auth_basic", "auth_request", "auth_jwt", "auth_oidc":
+			a.auth = v != "off"
+		}
+	}
+	return a
 }
