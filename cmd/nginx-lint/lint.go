@@ -322,6 +322,9 @@ type target struct {
 	// nginx.conf, else the directory given. A snippet's relative
 	// include then resolves as it does when nginx.conf includes it.
 	prefix string
+	// root is the directory given on the command line that the file was
+	// found in ("" for a file named there): writes stay inside it.
+	root string
 }
 
 // expandDirs replaces each directory among paths with the configuration
@@ -357,7 +360,7 @@ func expandDirs(paths []string) ([]target, error) {
 			if strings.HasSuffix(name, ".conf") || dir == "sites-enabled" || dir == "sites-available" {
 				// A symlink to a directory is not a configuration.
 				if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
-					out = append(out, target{path: path, fromDir: true, prefix: confPrefix(p, filepath.Dir(path))})
+					out = append(out, target{path: path, fromDir: true, prefix: confPrefix(p, filepath.Dir(path)), root: p})
 				}
 			}
 			return nil
