@@ -56,13 +56,13 @@ func (cmd *fmtCmd) run(e *env) (int, error) {
 			src, err = os.ReadFile(p)
 		}
 		if err != nil {
-			fmt.Fprintf(e.stderr, "nginx-lint: %s: %s\n", p, readError(err))
+			fmt.Fprintf(e.stderr, "nginx-lint: %s: %s\n", terminalSafe(p), terminalSafe(readError(err)))
 			code = exitError
 			continue
 		}
 		out, err := parser.FormatWith(parser.ParseFile(p, src, nil), opts)
 		if errors.Is(err, parser.ErrNotFormattable) {
-			fmt.Fprintf(e.stderr, "nginx-lint: not formatted: %v\n", err)
+			fmt.Fprintf(e.stderr, "nginx-lint: not formatted: %s\n", terminalSafe(err.Error()))
 			code = max(code, exitFindings)
 			continue
 		}
@@ -72,13 +72,13 @@ func (cmd *fmtCmd) run(e *env) (int, error) {
 		switch {
 		case cmd.Check:
 			if !bytes.Equal(src, out) {
-				fmt.Fprintln(e.stdout, p)
+				fmt.Fprintln(e.stdout, terminalSafe(p))
 				code = max(code, exitFindings)
 			}
 		case cmd.Write && p != "-":
 			if !bytes.Equal(src, out) {
 				if real, err := atomicfile.WriteFile(p, out, atomicfile.Options{Root: t.root, Force: cmd.Force}); err != nil {
-					fmt.Fprintf(e.stderr, "nginx-lint: %s: %s\n", p, writeError(err, real, t.root))
+					fmt.Fprintf(e.stderr, "nginx-lint: %s: %s\n", terminalSafe(p), terminalSafe(writeError(err, real, t.root)))
 					code = exitError
 				}
 			}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -13,6 +14,7 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer/config"
 	"github.com/nginx-lint/nginx-lint/analyzer/lint"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
+	"github.com/nginx-lint/nginx-lint/internal/atomicfile"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -175,9 +177,10 @@ func (cmd *lintCmd) run(e *env) (int, error) {
 }
 
 // writeBaseline records every finding (unreadable inputs aside, which have
-// no text to fingerprint) and reports how many on standard error. Writing
-// a baseline accepts the findings, so the exit code is 0 unless some
-// input could not be read.
+// no text to fingerprint) and prints nothing: the file is the output.
+// Writing a baseline accepts the findings, so the exit code is 0 unless
+// some input could not be read. The file is written as fmt -w writes
+// (a symbolic link stays a link, owner and mode are kept).
 func (cmd *lintCmd) writeBaseline(e *env, all []*parser.Diagnostic, unreadable bool) (int, error) {
 	abs, err := filepath.Abs(cmd.WriteBaseline)
 	if err != nil {
@@ -189,14 +192,17 @@ func (cmd *lintCmd) writeBaseline(e *env, all []*parser.Diagnostic, unreadable b
 			keep = append(keep, d)
 		}
 	}
-	if err := baseline.New(filepath.Dir(abs), keep).Save(abs); err != nil {
+	var buf bytes.Buffer
+	if err := baseline.New(filepath.Dir(abs), keep).Write(&buf); err != nil {
 		return 0, err
 	}
-	fmt.Fprintf(e.stderr, "nginx-lint: wrote %s to %s\n", plural(len(keep), "finding"), cmd.WriteBaseline)
+	if real, err := atomicfile.WriteFile(abs, buf.Bytes(), atomicfile.Options{}); err != nil {
+		return 0, fmt.Errorf("--write-baseline %s: %s", cmd.WriteBaseline, writeError(err, real, ""))
+	}
 	if unreadable {
 		for _, d := range all {
 			if d.File == nil {
-				fmt.Fprintf(e.stderr, "%s: %s\n", d.FilePath(), d.Message)
+				fmt.Fprintf(e.stderr, "%s: %s\n", terminalSafe(d.FilePath()), terminalSafe(d.Message))
 			}
 		}
 		return exitError, nil

@@ -99,7 +99,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		kong.Description("Lint nginx configurations: syntax exactly as nginx reads it, includes, and more."),
 		kong.Writers(stdout, stderr),
 		kong.Exit(func(code int) { exited = code }),
-		kong.Vars{"default_config": defaultConfig, "version": "nginx-lint " + buildVersion()},
+		kong.Vars{"default_config": defaultConfig, "version": currentVersion().Line()},
 		kong.UsageOnError(),
 	)
 	if err != nil {
