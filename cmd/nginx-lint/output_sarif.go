@@ -82,8 +82,8 @@ type sarifResult struct {
 	Message             sarifText         `json:"message"`
 	Locations           []sarifLocation   `json:"locations"`
 	PartialFingerprints map[string]string `json:"partialFingerprints,omitempty"`
-	RelatedLocations []sarifLocation `json:"relatedLocations,omitempty"`
-	Fixes            []sarifFix      `json:"fixes,omitempty"`
+	RelatedLocations    []sarifLocation   `json:"relatedLocations,omitempty"`
+	Fixes               []sarifFix        `json:"fixes,omitempty"`
 }
 
 type sarifLocation struct {
@@ -209,10 +209,10 @@ func writeSARIF(w io.Writer, ds []*parser.Diagnostic, reg *analyzer.Registry, cw
 	fps := baseline.New(cwd, nil).Fingerprints(ds)
 	for di, d := range ds {
 		res := sarifResult{
-			RuleID:    d.Code,
-			Level:     sarifLevel(d.Severity),
-			Message:   sarifText{Text: d.Message},
-			Locations: []sarifLocation{{PhysicalLocation: sarifPhysicalOf(d.File, d.FilePath(), d.Range, cwd)}},
+			RuleID:              d.Code,
+			Level:               sarifLevel(d.Severity),
+			Message:             sarifText{Text: d.Message},
+			Locations:           []sarifLocation{{PhysicalLocation: sarifPhysicalOf(d.File, d.FilePath(), d.Range, cwd)}},
 			PartialFingerprints: map[string]string{fingerprintKey: fps[di]},
 		}
 		if d.Detail != "" {
