@@ -78,7 +78,11 @@ func (cmd *fmtCmd) run(e *env) (int, error) {
 		case cmd.Write && p != "-":
 			if !bytes.Equal(src, out) {
 				if real, err := atomicfile.WriteFile(p, out, atomicfile.Options{Root: t.root, Force: cmd.Force}); err != nil {
-					fmt.Fprintf(e.stderr, "nginx-lint: %s: %s\n", terminalSafe(p), terminalSafe(writeError(err, real, t.root)))
+					msg := writeError(err, real, t.root)
+					if errors.Is(err, atomicfile.ErrReadOnly) {
+						msg += " (--force writes it)"
+					}
+					fmt.Fprintf(e.stderr, "nginx-lint: %s: %s\n", terminalSafe(p), terminalSafe(msg))
 					code = exitError
 				}
 			}
@@ -96,7 +100,7 @@ func (cmd *fmtCmd) run(e *env) (int, error) {
 func writeError(err error, real, root string) string {
 	switch {
 	case errors.Is(err, atomicfile.ErrReadOnly):
-		return "read-only file, not written (--force writes it)"
+		return "read-only file, not written"
 	case errors.Is(err, atomicfile.ErrOutsideRoot):
 		return fmt.Sprintf("links to %s, outside %s: not written (name the file on the command line to write it)", real, root)
 	}
