@@ -47,7 +47,10 @@ const maxLinks = 40
 // path. The file itself need not exist (a new file, or a dangling link's
 // target), but its directory must.
 func Resolve(name string) (string, error) {
-	p := name
+	p, err := filepath.Abs(name)
+	if err != nil {
+		return "", err
+	}
 	for hops := 0; ; hops++ {
 		if hops > maxLinks {
 			return "", &fs.PathError{Op: "resolve", Path: name, Err: errors.New("too many levels of symbolic links")}
@@ -106,7 +109,10 @@ func WriteFile(name string, data []byte, opts Options) (string, error) {
 		return "", err
 	}
 	if opts.Root != "" {
-		root, err := filepath.EvalSymlinks(opts.Root)
+		root, err := filepath.Abs(opts.Root)
+		if err == nil {
+			root, err = filepath.EvalSymlinks(root)
+		}
 		if err != nil {
 			return target, err
 		}
@@ -134,13 +140,15 @@ func WriteFile(name string, data []byte, opts Options) (string, error) {
 	if !opts.Force && (st.Mode().Perm()&0o222 == 0 || !writable(target)) {
 		return target, fmt.Errorf("%s: %w", target, ErrReadOnly)
 	}
-	if linkCount(st) <= 1 {
+	if linkCount(st) <= 1 && !hasXattrs(target) {
 		err := replace(target, data, st)
 		if !errors.Is(err, errOwner) {
 			return target, err
 		}
 		// The owner cannot be kept on a new file: write this one.
 	}
+	// Several links, extended attributes (ACLs, SELinux labels) a new
+	// file would not have, or an owner we cannot give: keep the inode.
 	return target, rewrite(target, data, st, opts.Force)
 }
 

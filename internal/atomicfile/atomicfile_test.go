@@ -1,3 +1,5 @@
+//go:build unix
+
 package atomicfile
 
 import (
@@ -326,6 +328,14 @@ func TestInterrupted(t *testing.T) {
 }
 
 func TestMain(m *testing.M) {
+	if p := os.Getenv("ATOMICFILE_WRITE"); p != "" {
+		// A plain write, as whatever user the parent made this process.
+		if _, err := WriteFile(p, []byte("new\n"), Options{}); err != nil {
+			os.Stderr.WriteString(err.Error() + "\n")
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
 	if p := os.Getenv("ATOMICFILE_CHILD"); p != "" {
 		testHook = func(string) {
 			syscall.Kill(os.Getpid(), syscall.SIGTERM)
@@ -338,4 +348,74 @@ func TestMain(m *testing.M) {
 		os.Exit(0)
 	}
 	os.Exit(m.Run())
+}
+
+func TestRelativeNames(t *testing.T) {
+	root := t.TempDir()
+	t.Chdir(root)
+	abs, _ := filepath.EvalSymlinks(root)
+	write(t, "tree/store/site", "old\n", 0o644)
+	// An absolute link that stays inside a tree named relatively.
+	symlink(t, filepath.Join(abs, "tree", "store", "site"), "tree/site.conf")
+	got, err := WriteFile("tree/site.conf", []byte("new\n"), Options{Root: "tree"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(abs, "tree", "store", "site"); got != want {
+		t.Errorf("wrote %s, want %s", got, want)
+	}
+	if c := content(t, "tree/store/site"); c != "new\n" {
+		t.Errorf("target holds %q", c)
+	}
+	write(t, "outside", "old\n", 0o644)
+	symlink(t, "../outside", "tree/out.conf")
+	if _, err := WriteFile("tree/out.conf", []byte("new\n"), Options{Root: "tree"}); !errors.Is(err, ErrOutsideRoot) {
+		t.Errorf("relative link out of a relative root: err = %v", err)
+	}
+}
+
+// TestOtherUsersFile has a user who may write a file but not give a new
+// one its owner (someone else's group-writable file) write it: the file
+// is rewritten in place and keeps its owner. Needs root to set this up.
+func TestOtherUsersFile(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to run a child as another user")
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for d := dir; d != os.TempDir() && d != "/"; d = filepath.Dir(d) {
+		if err := os.Chmod(d, 0o777|os.ModeSticky); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bin := filepath.Join(dir, "child")
+	b, err := os.ReadFile(self)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bin, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "shared.conf")
+	write(t, p, "old\n", 0o666)
+	if err := os.Chown(p, 23456, 23456); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin)
+	cmd.Env = append(os.Environ(), "ATOMICFILE_WRITE="+p)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 12345, Gid: 12345}}
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("child as uid 12345: %v\n%s", err, out)
+	}
+	st := stat(t, p)
+	if st.Uid != 23456 || st.Gid != 23456 {
+		t.Errorf("owner %d:%d, want 23456:23456", st.Uid, st.Gid)
+	}
+	if c := content(t, p); c != "new\n" {
+		t.Errorf("contents %q", c)
+	}
+	noTemps(t, dir)
 }
