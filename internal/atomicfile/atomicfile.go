@@ -142,18 +142,21 @@ func WriteFile(name string, data []byte, opts Options) (string, error) {
 	}
 	if linkCount(st) <= 1 && !hasXattrs(target) {
 		err := replace(target, data, st)
-		if !errors.Is(err, errOwner) {
+		if !errors.Is(err, errOwner) && !errors.Is(err, errNoTemp) {
 			return target, err
 		}
-		// The owner cannot be kept on a new file: write this one.
 	}
 	// Several links, extended attributes (ACLs, SELinux labels) a new
-	// file would not have, or an owner we cannot give: keep the inode.
+	// file would not have, an owner we cannot give, or a directory we may
+	// not create files in: write into the file itself, keeping the inode.
 	return target, rewrite(target, data, st, opts.Force)
 }
 
 // errOwner says the replacement could not be given the old owner.
 var errOwner = errors.New("cannot keep the owner")
+
+// errNoTemp says no temporary file could be made beside the target.
+var errNoTemp = errors.New("cannot create a file in the directory")
 
 // testHook, when set by a test, runs while a temporary file exists (after
 // its data is written), to deliver a signal at the worst moment.
@@ -179,7 +182,7 @@ func writeTemp(target string, data []byte, perm fs.FileMode, prepare func(*os.Fi
 	dir, base := filepath.Split(target)
 	tmp, err := createTemp(dir, base, perm)
 	if err != nil {
-		return err
+		return fmt.Errorf("%w: %w", errNoTemp, err)
 	}
 	done := false
 	defer func() {

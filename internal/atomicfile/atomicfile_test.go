@@ -399,23 +399,30 @@ func TestOtherUsersFile(t *testing.T) {
 	if err := os.WriteFile(bin, b, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	p := filepath.Join(dir, "shared.conf")
-	write(t, p, "old\n", 0o666)
-	if err := os.Chown(p, 23456, 23456); err != nil {
+	// A writable file of another user in a directory we may write, and
+	// one in a directory we may not create files in.
+	locked := filepath.Join(dir, "locked")
+	if err := os.Mkdir(locked, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bin)
-	cmd.Env = append(os.Environ(), "ATOMICFILE_WRITE="+p)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 12345, Gid: 12345}}
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("child as uid 12345: %v\n%s", err, out)
+	for _, p := range []string{filepath.Join(dir, "shared.conf"), filepath.Join(locked, "shared.conf")} {
+		write(t, p, "old\n", 0o666)
+		if err := os.Chown(p, 23456, 23456); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(bin)
+		cmd.Env = append(os.Environ(), "ATOMICFILE_WRITE="+p)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 12345, Gid: 12345}}
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%s: child as uid 12345: %v\n%s", p, err, out)
+		}
+		st := stat(t, p)
+		if st.Uid != 23456 || st.Gid != 23456 {
+			t.Errorf("%s: owner %d:%d, want 23456:23456", p, st.Uid, st.Gid)
+		}
+		if c := content(t, p); c != "new\n" {
+			t.Errorf("%s: contents %q", p, c)
+		}
+		noTemps(t, filepath.Dir(p), os.TempDir())
 	}
-	st := stat(t, p)
-	if st.Uid != 23456 || st.Gid != 23456 {
-		t.Errorf("owner %d:%d, want 23456:23456", st.Uid, st.Gid)
-	}
-	if c := content(t, p); c != "new\n" {
-		t.Errorf("contents %q", c)
-	}
-	noTemps(t, dir)
 }

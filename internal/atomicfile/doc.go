@@ -13,7 +13,8 @@
 //   - keeps the file's mode, owner and group: the replacement is chowned
 //     to the old owner (which needs root, or owning the file), and when
 //     that is not possible, or the file has several hard links or extended
-//     attributes (ACLs, SELinux labels), the file is rewritten in place instead, after a backup copy, and read back
+//     attributes (ACLs, SELinux labels), or its directory does not let us
+//     create a file, the file is rewritten in place instead, after a backup copy, and read back
 //     to check the write; a failed write is undone from the backup;
 //   - refuses a read-only file (no write permission bits, or one the
 //     caller may not write) unless Options.Force is set (ErrReadOnly);
