@@ -1,14 +1,18 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 
 	udiff "github.com/aymanbagabas/go-udiff"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/baseline"
 	"github.com/nginx-lint/nginx-lint/analyzer/fix"
+	"github.com/nginx-lint/nginx-lint/internal/atomicfile"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -33,7 +37,7 @@ func (cmd *lintCmd) fix(e *env, targets []target, reg *analyzer.Registry, settin
 	}
 	cwd, _ := os.Getwd()
 	for _, p := range res.Refused {
-		fmt.Fprintf(e.stderr, "nginx-lint: %s: not fixed: the fixed text would not parse\n", displayPath(p, cwd))
+		fmt.Fprintf(e.stderr, "nginx-lint: %s: not fixed: the fixed text would not parse\n", terminalSafe(displayPath(p, cwd)))
 	}
 	paths := res.Paths()
 	if cmd.Diff {
@@ -46,14 +50,30 @@ func (cmd *lintCmd) fix(e *env, targets []target, reg *analyzer.Registry, settin
 		}
 		return exitClean, nil
 	}
+	failed := map[string]bool{}
 	for _, p := range paths {
-		if err := writeAtomic(p, res.Fixed[p]); err != nil {
-			return exitError, err
+		// A file reached through a directory given on the command line
+		// stays in that tree; others were named, or included by a file
+		// that was.
+		root := ""
+		for _, t := range targets {
+			if t.root != "" && within(t.root, p) {
+				root = t.root
+				break
+			}
+		}
+		if real, err := atomicfile.WriteFile(p, res.Fixed[p], atomicfile.Options{Root: root, Force: cmd.Force}); err != nil {
+			msg := writeError(err, real, root)
+			if errors.Is(err, atomicfile.ErrReadOnly) {
+				msg += " (--force writes it)"
+			}
+			fmt.Fprintf(e.stderr, "nginx-lint: %s: %s\n", terminalSafe(displayPath(p, cwd)), terminalSafe(msg))
+			failed[p] = true
 		}
 	}
 	for _, c := range res.Changes {
-		if _, ok := res.Fixed[c.Path]; ok {
-			fmt.Fprintf(e.stderr, "fixed %s:%d: %s (%s)\n", displayPath(c.Path, cwd), c.Line, c.Message, c.Name)
+		if _, ok := res.Fixed[c.Path]; ok && !failed[c.Path] {
+			fmt.Fprintf(e.stderr, "fixed %s:%d: %s (%s)\n", terminalSafe(displayPath(c.Path, cwd)), c.Line, terminalSafe(c.Message), c.Name)
 		}
 	}
 	// What is left is reported as a plain lint of the fixed files would.
@@ -64,5 +84,15 @@ func (cmd *lintCmd) fix(e *env, targets []target, reg *analyzer.Registry, settin
 	if base != nil {
 		all = base.Filter(all)
 	}
-	return cmd.report(e, all, unreadable, reg)
+	code, err := cmd.report(e, all, unreadable, reg)
+	if len(failed) > 0 {
+		code = exitError
+	}
+	return code, err
+}
+
+// within reports whether p lies in directory root.
+func within(root, p string) bool {
+	rel, err := filepath.Rel(root, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

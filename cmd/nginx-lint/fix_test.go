@@ -109,3 +109,29 @@ func TestRuleOptionSettings(t *testing.T) {
 		t.Errorf("deprecated option: exit %d\n%s", code, errOut)
 	}
 }
+
+// --fix writes through a symbolic link: the link stays a link and its
+// target gets the fix, as fmt -w does.
+func TestFixKeepsSymlinks(t *testing.T) {
+	dir := writeConf(t, map[string]string{
+		"nginx.conf":           "events {}\nhttp {\n    server_tokens off;\n    include sites-enabled/*;\n}\n",
+		"sites-available/site": "server {\n    listen 127.0.0.1:8080;\n    locaton / { return 204; }\n}\n",
+	})
+	if err := os.MkdirAll(filepath.Join(dir, "sites-enabled"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "sites-enabled", "site")
+	if err := os.Symlink("../sites-available/site", link); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errOut := runCLI(t, "", "--fix", dir); code != exitClean {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("sites-enabled/site is no longer a link: %v %v", fi.Mode(), err)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "sites-available", "site"))
+	if !strings.Contains(string(b), "location / {") {
+		t.Errorf("the link's target was not fixed:\n%s", b)
+	}
+}

@@ -6,14 +6,15 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
+	"github.com/nginx-lint/nginx-lint/internal/atomicfile"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
 type fmtCmd struct {
 	Paths  []string `arg:"" name:"file" help:"Files or directories (their *.conf and sites-enabled/* files) to format; \"-\" formats standard input to standard output."`
-	Write  bool     `short:"w" help:"Write the result back to each file (atomically) instead of printing it."`
+	Write  bool     `short:"w" help:"Write the result back to each file (atomically; symbolic links are followed, owner, mode and hard links kept) instead of printing it."`
+	Force  bool     `help:"With -w, also write read-only files."`
 	Check  bool     `help:"Print the files that are not formatted and exit 1 if there are any; change nothing."`
 	Indent int      `default:"4" help:"Spaces per block level."`
 	Tabs   bool     `help:"Indent with one tab per block level."`
@@ -34,8 +35,19 @@ func (cmd *fmtCmd) run(e *env) (int, error) {
 		return 0, err
 	}
 	code := exitClean
+	done := map[string]bool{} // real paths already checked or written
 	for _, t := range targets {
 		p := t.path
+		if (cmd.Write || cmd.Check) && p != "-" {
+			// A file reached twice (sites-enabled/x -> ../sites-available/x)
+			// is one file: check or write it once.
+			if real, err := atomicfile.Resolve(p); err == nil {
+				if done[real] {
+					continue
+				}
+				done[real] = true
+			}
+		}
 		var src []byte
 		var err error
 		if p == "-" {
@@ -44,13 +56,13 @@ func (cmd *fmtCmd) run(e *env) (int, error) {
 			src, err = os.ReadFile(p)
 		}
 		if err != nil {
-			fmt.Fprintf(e.stderr, "nginx-lint: %s: %s\n", p, readError(err))
+			fmt.Fprintf(e.stderr, "nginx-lint: %s: %s\n", terminalSafe(p), terminalSafe(readError(err)))
 			code = exitError
 			continue
 		}
 		out, err := parser.FormatWith(parser.ParseFile(p, src, nil), opts)
 		if errors.Is(err, parser.ErrNotFormattable) {
-			fmt.Fprintf(e.stderr, "nginx-lint: not formatted: %v\n", err)
+			fmt.Fprintf(e.stderr, "nginx-lint: not formatted: %s\n", terminalSafe(err.Error()))
 			code = max(code, exitFindings)
 			continue
 		}
@@ -60,13 +72,17 @@ func (cmd *fmtCmd) run(e *env) (int, error) {
 		switch {
 		case cmd.Check:
 			if !bytes.Equal(src, out) {
-				fmt.Fprintln(e.stdout, p)
+				fmt.Fprintln(e.stdout, terminalSafe(p))
 				code = max(code, exitFindings)
 			}
 		case cmd.Write && p != "-":
 			if !bytes.Equal(src, out) {
-				if err := writeAtomic(p, out); err != nil {
-					fmt.Fprintf(e.stderr, "nginx-lint: %s: %v\n", p, err)
+				if real, err := atomicfile.WriteFile(p, out, atomicfile.Options{Root: t.root, Force: cmd.Force}); err != nil {
+					msg := writeError(err, real, t.root)
+					if errors.Is(err, atomicfile.ErrReadOnly) {
+						msg += " (--force writes it)"
+					}
+					fmt.Fprintf(e.stderr, "nginx-lint: %s: %s\n", terminalSafe(p), terminalSafe(msg))
 					code = exitError
 				}
 			}
@@ -79,33 +95,18 @@ func (cmd *fmtCmd) run(e *env) (int, error) {
 	return code, nil
 }
 
-// writeAtomic replaces path with data so that a reader (or a crash) sees
-// either the old file or the new one, never a mix: write a temporary file
-// beside it, flush it to disk, give it the old file's mode, rename it over.
-func writeAtomic(path string, data []byte) error {
-	st, err := os.Stat(path)
-	if err != nil {
-		return err
+// writeError words a refused or failed write to real (the file a path
+// leads to) with what to do about it; root is the directory walked.
+func writeError(err error, real, root string) string {
+	switch {
+	case errors.Is(err, atomicfile.ErrReadOnly):
+		return "read-only file, not written"
+	case errors.Is(err, atomicfile.ErrOutsideRoot):
+		return fmt.Sprintf("links to %s, outside %s: not written (name the file on the command line to write it)", real, root)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".nginx-lint-*")
-	if err != nil {
-		return err
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return "not written: " + pe.Err.Error()
 	}
-	defer os.Remove(tmp.Name()) // after a successful rename it is gone already
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(st.Mode().Perm()); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return "not written: " + err.Error()
 }

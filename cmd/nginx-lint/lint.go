@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -13,6 +14,7 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer/config"
 	"github.com/nginx-lint/nginx-lint/analyzer/lint"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
+	"github.com/nginx-lint/nginx-lint/internal/atomicfile"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -211,9 +213,10 @@ func (cmd *lintCmd) lintTargets(e *env, targets []target, reg *analyzer.Registry
 }
 
 // writeBaseline records every finding (unreadable inputs aside, which have
-// no text to fingerprint) and reports how many on standard error. Writing
-// a baseline accepts the findings, so the exit code is 0 unless some
-// input could not be read.
+// no text to fingerprint) and prints nothing: the file is the output.
+// Writing a baseline accepts the findings, so the exit code is 0 unless
+// some input could not be read. The file is written as fmt -w writes
+// (a symbolic link stays a link, owner and mode are kept).
 func (cmd *lintCmd) writeBaseline(e *env, all []*parser.Diagnostic, unreadable bool) (int, error) {
 	abs, err := filepath.Abs(cmd.WriteBaseline)
 	if err != nil {
@@ -225,14 +228,17 @@ func (cmd *lintCmd) writeBaseline(e *env, all []*parser.Diagnostic, unreadable b
 			keep = append(keep, d)
 		}
 	}
-	if err := baseline.New(filepath.Dir(abs), keep).Save(abs); err != nil {
+	var buf bytes.Buffer
+	if err := baseline.New(filepath.Dir(abs), keep).Write(&buf); err != nil {
 		return 0, err
 	}
-	fmt.Fprintf(e.stderr, "nginx-lint: wrote %s to %s\n", plural(len(keep), "finding"), cmd.WriteBaseline)
+	if real, err := atomicfile.WriteFile(abs, buf.Bytes(), atomicfile.Options{}); err != nil {
+		return 0, fmt.Errorf("--write-baseline %s: %s", cmd.WriteBaseline, writeError(err, real, ""))
+	}
 	if unreadable {
 		for _, d := range all {
 			if d.File == nil {
-				fmt.Fprintf(e.stderr, "%s: %s\n", d.FilePath(), d.Message)
+				fmt.Fprintf(e.stderr, "%s: %s\n", terminalSafe(d.FilePath()), terminalSafe(d.Message))
 			}
 		}
 		return exitError, nil
@@ -346,6 +352,9 @@ type target struct {
 	// nginx.conf, else the directory given. A snippet's relative
 	// include then resolves as it does when nginx.conf includes it.
 	prefix string
+	// root is the directory given on the command line that the file was
+	// found in ("" for a file named there): writes stay inside it.
+	root string
 }
 
 // expandDirs replaces each directory among paths with the configuration
@@ -381,7 +390,7 @@ func expandDirs(paths []string) ([]target, error) {
 			if strings.HasSuffix(name, ".conf") || dir == "sites-enabled" || dir == "sites-available" {
 				// A symlink to a directory is not a configuration.
 				if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
-					out = append(out, target{path: path, fromDir: true, prefix: confPrefix(p, filepath.Dir(path))})
+					out = append(out, target{path: path, fromDir: true, prefix: confPrefix(p, filepath.Dir(path)), root: p})
 				}
 			}
 			return nil

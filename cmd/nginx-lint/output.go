@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/fatih/color"
 	"github.com/mattn/go-isatty"
@@ -28,10 +29,16 @@ type jsonDiagnostic struct {
 	Detail    string `json:"detail,omitempty"`
 }
 
+// toJSON converts one finding, its path shown as displayPath shows it.
 func toJSON(d *parser.Diagnostic) jsonDiagnostic {
+	cwd, _ := os.Getwd()
+	return toJSONIn(d, cwd)
+}
+
+func toJSONIn(d *parser.Diagnostic, cwd string) jsonDiagnostic {
 	s, e := d.Start(), d.End()
 	return jsonDiagnostic{
-		File: d.FilePath(), Line: s.Line, Column: s.Column, EndLine: e.Line, EndColumn: e.Column,
+		File: displayPath(d.FilePath(), cwd), Line: s.Line, Column: s.Column, EndLine: e.Line, EndColumn: e.Column,
 		Severity: d.Severity.String(), Code: d.Code, Name: d.Name, Message: d.Message, Detail: d.Detail,
 	}
 }
@@ -40,11 +47,13 @@ func writeJSON(w io.Writer, ds []*parser.Diagnostic) error {
 	out := struct {
 		Diagnostics []jsonDiagnostic `json:"diagnostics"`
 	}{Diagnostics: []jsonDiagnostic{}}
+	cwd, _ := os.Getwd()
 	for _, d := range ds {
-		out.Diagnostics = append(out.Diagnostics, toJSON(d))
+		out.Diagnostics = append(out.Diagnostics, toJSONIn(d, cwd))
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false) // "<stdin>", not "\u003cstdin\u003e"
 	return enc.Encode(out)
 }
 
@@ -100,11 +109,13 @@ func newPalette(on bool) palette {
 }
 
 // writeText prints "file:line:col: severity: message [CODE name]", the
-// source line and a caret under the range, then a summary. Findings are
+// source line and a caret under the range, then a summary. Paths are
+// shown as displayPath shows them. Findings are
 // grouped by file (files in the order they first appear), with a blank
 // line between files.
 func writeText(w io.Writer, ds []*parser.Diagnostic, colored bool) error {
 	p := newPalette(colored)
+	cwd, _ := os.Getwd()
 	counts := map[parser.Severity]int{}
 	groups := groupByFile(ds)
 	for gi, g := range groups {
@@ -114,17 +125,17 @@ func writeText(w io.Writer, ds []*parser.Diagnostic, colored bool) error {
 		for _, d := range g {
 			counts[d.Severity]++
 			s := d.Start()
-			loc := d.FilePath()
+			loc := terminalSafe(displayPath(d.FilePath(), cwd))
 			if d.File != nil {
 				loc = fmt.Sprintf("%s:%d:%d", loc, s.Line, s.Column)
 			}
-			fmt.Fprintf(w, "%s: %s: %s %s\n", p.file.Sprint(loc), p.bySeverity[d.Severity].Sprint(d.Severity), d.Message,
+			fmt.Fprintf(w, "%s: %s: %s %s\n", p.file.Sprint(loc), p.bySeverity[d.Severity].Sprint(d.Severity), terminalSafe(d.Message),
 				p.code.Sprintf("[%s %s]", d.Code, d.Name))
 			if d.File != nil {
 				writeSnippet(w, p, d)
 			}
 			if d.Detail != "" {
-				fmt.Fprintf(w, "    %s\n", d.Detail)
+				fmt.Fprintf(w, "    %s\n", terminalSafe(d.Detail))
 			}
 		}
 	}
@@ -170,25 +181,30 @@ func plural(n int, word string) string {
 }
 
 // writeSnippet shows the source line with a caret (and tildes) under the
-// part the diagnostic is about. Tabs are kept so the caret lines up.
+// part the diagnostic is about. Tabs are kept so the caret lines up;
+// control characters are shown escaped (terminalSafe), and the caret
+// counts the escapes' width.
 func writeSnippet(w io.Writer, p palette, d *parser.Diagnostic) {
 	s, e := d.Start(), d.End()
 	line := d.File.LineText(s.Line)
 	if len(line) > 200 {
 		return
 	}
+	from := min(max(s.Column-1, 0), len(line))
+	to := min(from+1, len(line))
+	if e.Line == s.Line && e.Column > s.Column {
+		to = min(e.Column-1, len(line))
+	}
+	before, marked := terminalSafe(line[:from]), terminalSafe(line[from:to])
 	var mark strings.Builder
-	for i := 0; i < s.Column-1 && i < len(line); i++ {
-		if line[i] == '\t' {
+	for _, r := range before {
+		if r == '\t' {
 			mark.WriteByte('\t')
-		} else if line[i] < 0x80 || line[i] >= 0xC0 {
+		} else {
 			mark.WriteByte(' ')
 		}
 	}
-	width := 1
-	if e.Line == s.Line && e.Column > s.Column {
-		width = e.Column - s.Column
-	}
-	mark.WriteString("^" + strings.Repeat("~", max(0, width-1)))
-	fmt.Fprintf(w, "    %s\n    %s\n", line, p.caret.Sprint(mark.String()))
+	width := max(1, utf8.RuneCountInString(marked))
+	mark.WriteString("^" + strings.Repeat("~", width-1))
+	fmt.Fprintf(w, "    %s%s%s\n    %s\n", before, marked, terminalSafe(line[to:]), p.caret.Sprint(mark.String()))
 }

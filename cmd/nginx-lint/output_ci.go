@@ -10,15 +10,21 @@ import (
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
-// displayPath shortens a path under cwd to a relative one: GitHub matches
-// annotation paths against the checkout, and reports read better so.
+// displayPath is how every output format names a file: relative to the
+// working directory when it is under it (GitHub matches annotation paths
+// against the checkout, and reports read better so), absolute otherwise,
+// with forward slashes; standard input is "<stdin>" (the loader names it
+// so in the working directory).
 func displayPath(path, cwd string) string {
-	if cwd == "" || !filepath.IsAbs(path) {
-		return path
+	if cwd == "" {
+		return filepath.ToSlash(path)
+	}
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(cwd, path)
 	}
 	rel, err := filepath.Rel(cwd, path)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return path
+		return filepath.ToSlash(path)
 	}
 	return filepath.ToSlash(rel)
 }
@@ -52,7 +58,7 @@ func githubProperty(s string) string {
 //	::error file=F,line=L,col=C,endLine=L2,endColumn=C2,title=CODE name::message
 func writeGitHub(w io.Writer, ds []*parser.Diagnostic, cwd string) error {
 	for _, d := range ds {
-		props := []string{"file=" + githubProperty(displayPath(d.FilePath(), cwd))}
+		props := []string{"file=" + githubProperty(terminalSafe(displayPath(d.FilePath(), cwd)))}
 		if d.File != nil {
 			s, e := d.Start(), d.End()
 			end := e.Column
@@ -64,9 +70,11 @@ func writeGitHub(w io.Writer, ds []*parser.Diagnostic, cwd string) error {
 				fmt.Sprintf("endLine=%d", e.Line), fmt.Sprintf("endColumn=%d", end))
 		}
 		props = append(props, "title="+githubProperty(d.Code+" "+d.Name))
-		msg := d.Message
+		// The log that shows these is a terminal of sorts: escape the
+		// controls a configuration's words may carry.
+		msg := terminalSafe(d.Message)
 		if d.Detail != "" {
-			msg += "\n" + d.Detail
+			msg += "\n" + terminalSafe(d.Detail)
 		}
 		if _, err := fmt.Fprintf(w, "::%s %s::%s\n", githubCommand(d.Severity), strings.Join(props, ","), githubData(msg)); err != nil {
 			return err

@@ -51,24 +51,7 @@ func TestSARIFSchema(t *testing.T) {
 		t.Fatalf("exit %d\n%s", code, errOut)
 	}
 
-	schemaFile, err := os.Open(filepath.Join(testdataDir(t), "sarif-schema-2.1.0.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer schemaFile.Close()
-	doc, err := jsonschema.UnmarshalJSON(schemaFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	c.AssertFormat()
-	if err := c.AddResource("sarif-schema-2.1.0.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := c.Compile("sarif-schema-2.1.0.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	sch := compileSARIFSchema(t)
 	inst, err := jsonschema.UnmarshalJSON(strings.NewReader(out))
 	if err != nil {
 		t.Fatal(err)
@@ -169,6 +152,30 @@ func TestSARIFSchema(t *testing.T) {
 	if len(got) != 3 {
 		t.Errorf("missing results: have %v\n%s", got, out)
 	}
+}
+
+// compileSARIFSchema compiles the published SARIF 2.1.0 schema.
+func compileSARIFSchema(t *testing.T) *jsonschema.Schema {
+	t.Helper()
+	schemaFile, err := os.Open(filepath.Join(testdataDir(t), "sarif-schema-2.1.0.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer schemaFile.Close()
+	doc, err := jsonschema.UnmarshalJSON(schemaFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	c.AssertFormat()
+	if err := c.AddResource("sarif-schema-2.1.0.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile("sarif-schema-2.1.0.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sch
 }
 
 // testdataDir is this package's testdata, found before a test changes

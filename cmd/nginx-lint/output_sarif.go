@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/baseline"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
@@ -47,9 +48,11 @@ type sarifTool struct {
 }
 
 type sarifDriver struct {
-	Name           string      `json:"name"`
-	InformationURI string      `json:"informationUri"`
-	Rules          []sarifRule `json:"rules"`
+	Name            string      `json:"name"`
+	InformationURI  string      `json:"informationUri"`
+	Version         string      `json:"version,omitempty"`
+	SemanticVersion string      `json:"semanticVersion,omitempty"`
+	Rules           []sarifRule `json:"rules"`
 }
 
 type sarifText struct {
@@ -73,13 +76,14 @@ type sarifRuleConf struct {
 }
 
 type sarifResult struct {
-	RuleID           string          `json:"ruleId"`
-	RuleIndex        *int            `json:"ruleIndex,omitempty"`
-	Level            string          `json:"level"`
-	Message          sarifText       `json:"message"`
-	Locations        []sarifLocation `json:"locations"`
-	RelatedLocations []sarifLocation `json:"relatedLocations,omitempty"`
-	Fixes            []sarifFix      `json:"fixes,omitempty"`
+	RuleID              string            `json:"ruleId"`
+	RuleIndex           *int              `json:"ruleIndex,omitempty"`
+	Level               string            `json:"level"`
+	Message             sarifText         `json:"message"`
+	Locations           []sarifLocation   `json:"locations"`
+	PartialFingerprints map[string]string `json:"partialFingerprints,omitempty"`
+	RelatedLocations    []sarifLocation   `json:"relatedLocations,omitempty"`
+	Fixes               []sarifFix        `json:"fixes,omitempty"`
 }
 
 type sarifLocation struct {
@@ -120,6 +124,45 @@ type sarifReplacement struct {
 	InsertedContent sarifText   `json:"insertedContent"`
 }
 
+// fingerprintKey names nginx-lint's fingerprint among a result's
+// partialFingerprints; the version changes if the hash ever does.
+const fingerprintKey = "nginxLintFingerprint/v1"
+
+// securitySeverity is the score GitHub code scanning ranks security
+// alerts by ("security-severity": over 9 critical, 7 to 8.9 high, 4 to
+// 6.9 medium, below low), from a security rule's default severity.
+var securitySeverity = map[parser.Severity]string{parser.Error: "8.0", parser.Warning: "5.5", parser.Info: "2.0"}
+
+// problemSeverity is GitHub's severity of a rule that is not about
+// security.
+var problemSeverity = map[parser.Severity]string{parser.Error: "error", parser.Warning: "warning", parser.Info: "recommendation"}
+
+// sarifRuleProperties is what GitHub code scanning reads from a rule's
+// properties: tags (security rules are tagged "security", which puts
+// their alerts among security alerts, with a security-severity), the
+// severity of other rules, and the precision, which says how often the
+// rule is right: syntax and the linter's own comments follow nginx's
+// parser exactly, correctness and security rules are checked against
+// nginx and gixy's cases (README), the cost rules rest on an estimate.
+func sarifRuleProperties(r *analyzer.Rule) map[string]any {
+	cat := r.Category()
+	props := map[string]any{"category": cat.String(), "tags": []string{cat.String()}}
+	switch cat {
+	case analyzer.Syntax, analyzer.Style:
+		props["precision"] = "very-high"
+	case analyzer.Performance:
+		props["precision"] = "medium"
+	default:
+		props["precision"] = "high"
+	}
+	if cat == analyzer.Security {
+		props["security-severity"] = securitySeverity[r.Severity]
+	} else {
+		props["problem.severity"] = problemSeverity[r.Severity]
+	}
+	return props
+}
+
 // sarifLevel maps a severity onto SARIF's levels (info is "note").
 func sarifLevel(s parser.Severity) string {
 	switch s {
@@ -136,8 +179,10 @@ func sarifLevel(s parser.Severity) string {
 // Paths under cwd are relative to the SRCROOT base, which code-scanning
 // uploads resolve against the checkout.
 func writeSARIF(w io.Writer, ds []*parser.Diagnostic, reg *analyzer.Registry, cwd string) error {
+	v := currentVersion()
 	run := sarifRun{
-		Tool:       sarifTool{Driver: sarifDriver{Name: "nginx-lint", InformationURI: projectURL, Rules: []sarifRule{}}},
+		Tool: sarifTool{Driver: sarifDriver{Name: "nginx-lint", InformationURI: projectURL, Rules: []sarifRule{},
+			Version: v.String(), SemanticVersion: v.Semantic()}},
 		Results:    []sarifResult{},
 		ColumnKind: "utf16CodeUnits",
 	}
@@ -155,15 +200,20 @@ func writeSARIF(w io.Writer, ds []*parser.Diagnostic, reg *analyzer.Registry, cw
 			Help:                 sarifText{Text: r.Doc.Text, Markdown: rules.Markdown(r)},
 			HelpURI:              ruleHelpURI(r.Name),
 			DefaultConfiguration: sarifRuleConf{Level: sarifLevel(r.Severity)},
-			Properties:           map[string]any{"category": r.Category().String()},
+			Properties:           sarifRuleProperties(r),
 		})
 	}
-	for _, d := range ds {
+	// The baseline's fingerprint (rule, path, flagged text, occurrence;
+	// no line numbers) lets code scanning match an alert across uploads
+	// when lines move, instead of opening it again.
+	fps := baseline.New(cwd, nil).Fingerprints(ds)
+	for di, d := range ds {
 		res := sarifResult{
-			RuleID:    d.Code,
-			Level:     sarifLevel(d.Severity),
-			Message:   sarifText{Text: d.Message},
-			Locations: []sarifLocation{{PhysicalLocation: sarifPhysicalOf(d.File, d.FilePath(), d.Range, cwd)}},
+			RuleID:              d.Code,
+			Level:               sarifLevel(d.Severity),
+			Message:             sarifText{Text: d.Message},
+			Locations:           []sarifLocation{{PhysicalLocation: sarifPhysicalOf(d.File, d.FilePath(), d.Range, cwd)}},
+			PartialFingerprints: map[string]string{fingerprintKey: fps[di]},
 		}
 		if d.Detail != "" {
 			res.Message.Text += "\n" + d.Detail
@@ -240,18 +290,31 @@ func sarifFixOf(d *parser.Diagnostic, cwd string) (sarifFix, bool) {
 }
 
 // artifactOf names a file relative to SRCROOT when it is under cwd, and
-// by absolute file URI otherwise (stdin and dumps keep their names).
+// by absolute file URI otherwise (standard input and dumps keep their
+// names, as relative references).
 func artifactOf(path, cwd string) sarifArtifactLoc {
 	if cwd != "" && filepath.IsAbs(path) {
 		if rel, err := filepath.Rel(cwd, path); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			u := url.URL{Path: filepath.ToSlash(rel)}
-			return sarifArtifactLoc{URI: u.EscapedPath(), URIBaseID: srcRoot}
+			return sarifArtifactLoc{URI: relativeRef(filepath.ToSlash(rel)), URIBaseID: srcRoot}
 		}
 	}
 	if filepath.IsAbs(path) {
 		return sarifArtifactLoc{URI: fileURI(path)}
 	}
-	return sarifArtifactLoc{URI: (&url.URL{Path: filepath.ToSlash(path)}).EscapedPath()}
+	return sarifArtifactLoc{URI: relativeRef(filepath.ToSlash(path))}
+}
+
+// relativeRef makes a slash path an RFC 3986 relative reference:
+// characters a URI cannot hold (spaces, "%", "#", "?", ...) are
+// percent-encoded, and a first segment holding a colon gets "./" before
+// it, or "a:b/x.conf" would read as the scheme "a" (RFC 3986, 4.2).
+func relativeRef(p string) string {
+	ref := (&url.URL{Path: p}).EscapedPath()
+	first, _, _ := strings.Cut(ref, "/")
+	if strings.Contains(first, ":") {
+		ref = "./" + ref
+	}
+	return ref
 }
 
 // fileURI makes an absolute path a file:// URI.

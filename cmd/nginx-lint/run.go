@@ -73,6 +73,7 @@ type lintCmd struct {
 	WriteBaseline string `help:"Record the current findings in this baseline file and exit 0." placeholder:"FILE"`
 	Fix           bool   `help:"Apply the suggested fixes of the findings (after suppression and baseline) to the files, then report what remains."`
 	Diff          bool   `help:"With or without --fix: print the fixes as a unified diff and change no file; exit 1 when there is something to fix."`
+	Force         bool   `help:"With --fix, also write read-only files."`
 	// The target build, for unknown-directive.
 	NginxBuild string `name:"nginx-build" help:"Lint for the nginx this saved \"nginx -V\" output describes: directives of modules it lacks, or newer than its version, are unknown." placeholder:"FILE"`
 	Nginx      string `help:"Lint for this nginx binary (asks it with -V)." placeholder:"PATH"`
@@ -104,7 +105,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		kong.Description("Lint nginx configurations: syntax exactly as nginx reads it, includes, and more."),
 		kong.Writers(stdout, stderr),
 		kong.Exit(func(code int) { exited = code }),
-		kong.Vars{"default_config": defaultConfig, "version": "nginx-lint " + buildVersion()},
+		kong.Vars{"default_config": defaultConfig, "version": currentVersion().Line()},
 		kong.UsageOnError(),
 	)
 	if err != nil {

@@ -1,0 +1,7 @@
+//go:build !linux
+
+package atomicfile
+
+// hasXattrs is false where extended attributes are not looked at: the
+// file is replaced as usual.
+func hasXattrs(string) bool { return false }
