@@ -1,0 +1,166 @@
+// Package editors_test drives the editor packages in editors/ against the
+// real `nginx-lint lsp`: headless Neovim with the shipped nvim/nginx-lint.lua,
+// and the VS Code package's node tests (grammar snapshots, a language client
+// speaking as VS Code does). Each test skips when its editor or runtime is
+// missing and CI is unset, and fails under CI=true, where .ci/run installs
+// them.
+package editors_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// require returns the path of tool, skipping the test when it is missing
+// (failing it under CI=true: CI installs every tool these tests use).
+func require(t *testing.T, tool, install string) string {
+	t.Helper()
+	p, err := exec.LookPath(tool)
+	if err != nil {
+		missing(t, "%s not found (%s)", tool, install)
+	}
+	return p
+}
+
+// missing skips, or fails under CI=true, for a missing prerequisite.
+func missing(t *testing.T, format string, args ...any) {
+	t.Helper()
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("CI=true: "+format, args...)
+	}
+	t.Skipf("skipping: "+format, args...)
+}
+
+// buildServer builds nginx-lint from this checkout into a temporary
+// directory and returns that directory, so the editors start the code under
+// test and not whatever is on PATH.
+func buildServer(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", filepath.Join(dir, "nginx-lint"), "github.com/nginx-lint/nginx-lint/cmd/nginx-lint")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return dir
+}
+
+// run runs cmd, bounded by timeout, and returns its combined output; a
+// command still running then is killed and the test fails.
+func run(t *testing.T, timeout time.Duration, cmd *exec.Cmd) ([]byte, error) {
+	t.Helper()
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.Stdin = nil
+	// Kill the process (and stop waiting for its pipes) at the deadline.
+	cmd.WaitDelay = 5 * time.Second
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("%s: %v", cmd.Path, err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		return out.Bytes(), err
+	case <-time.After(timeout):
+		_ = cmd.Process.Kill()
+		<-done
+		t.Fatalf("%s did not finish in %v; output:\n%s", cmd.Path, timeout, out.Bytes())
+		return nil, nil
+	}
+}
+
+// env returns the environment with PATH led by dir and the editors'
+// per-user state (config, data, cache, shada, logs) in a temporary home.
+func env(t *testing.T, dir string) []string {
+	home := t.TempDir()
+	var out []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		switch k {
+		case "PATH", "HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "VIMINIT", "NVIM_APPNAME", "NVIM", "NVIM_LISTEN_ADDRESS":
+			continue
+		}
+		out = append(out, kv)
+	}
+	return append(out,
+		"PATH="+dir+string(os.PathListSeparator)+os.Getenv("PATH"),
+		"HOME="+home,
+		"XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
+		"XDG_DATA_HOME="+filepath.Join(home, ".local", "share"),
+		"XDG_STATE_HOME="+filepath.Join(home, ".local", "state"),
+		"XDG_CACHE_HOME="+filepath.Join(home, ".cache"),
+	)
+}
+
+// nginxConf is the configuration the Neovim test opens; the line numbers
+// matter to nvim/test/lsp_test.lua: the missing ";" on line 8 is reported on
+// line 9, the include is on line 3 and server_name on line 6.
+const nginxConf = `events {}
+http {
+    include snippets/gzip.conf;
+    server {
+        listen 8080;
+        server_name example.com;
+        location / {
+            root /var/www
+        }
+    }
+}
+`
+
+// TestNeovim runs headless Neovim with the shipped nvim/nginx-lint.lua as
+// its only configuration, unchanged, and nvim/test/lsp_test.lua, which opens
+// a configuration with an error and checks diagnostics on open and after
+// edits, a quick fix applied, hover, completion, formatting and go to
+// definition on an include.
+func TestNeovim(t *testing.T) {
+	nvim := require(t, "nvim", "apt-get install neovim")
+	bin := buildServer(t)
+
+	top := t.TempDir()
+	root := filepath.Join(top, "etc", "nginx")
+	for name, text := range map[string]string{
+		"nginx.conf":         nginxConf,
+		"snippets/gzip.conf": "gzip on;\n",
+	} {
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Only the configurations and the script's log live under top: other
+	// files it opens are never written.
+	logPath := filepath.Join(top, "steps.log")
+	script, err := filepath.Abs(filepath.Join("nvim", "test", "lsp_test.lua"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plugin, err := filepath.Abs(filepath.Join("nvim", "nginx-lint.lua"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(nvim, "--headless", "-n", "-i", "NONE", "-u", plugin, "-c", "luafile "+script)
+	cmd.Dir = top
+	cmd.Env = append(env(t, bin), "NGINX_LINT_TEST_ROOT="+root, "NGINX_LINT_TEST_LOG="+logPath)
+	out, err := run(t, 2*time.Minute, cmd)
+	steps, rerr := os.ReadFile(logPath)
+	if rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
+		t.Fatal(rerr)
+	}
+	t.Logf("steps:\n%s", steps)
+	if err != nil || !bytes.Contains(steps, []byte("\nPASS\n")) {
+		t.Fatalf("nvim: %v\noutput:\n%s", err, out)
+	}
+}
