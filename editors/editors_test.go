@@ -164,3 +164,67 @@ func TestNeovim(t *testing.T) {
 		t.Fatalf("nvim: %v\noutput:\n%s", err, out)
 	}
 }
+
+// TestVSCode runs the VS Code package's node tests (grammar assertions and
+// snapshots, the language configuration, the settings sent to the server,
+// and a vscode-jsonrpc client that initializes the server as VS Code 1.9x
+// does and uses every feature) against the server built from this
+// checkout, and checks that the .vsix would hold everything the extension
+// loads. .ci/run installs node and npm and runs `npm ci` first.
+func TestVSCode(t *testing.T) {
+	node := require(t, "node", "apt-get install nodejs npm")
+	dir, err := filepath.Abs("vscode")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dep := range []string{"vscode-jsonrpc", "vscode-tmgrammar-test", "@vscode/vsce", "vscode-languageclient"} {
+		if _, err := os.Stat(filepath.Join(dir, "node_modules", dep, "package.json")); err != nil {
+			missing(t, "%s is not installed in editors/vscode (run `npm ci` there)", dep)
+		}
+	}
+	tests, err := filepath.Glob(filepath.Join(dir, "test", "*.test.js"))
+	if err != nil || len(tests) == 0 {
+		t.Fatalf("no node tests in %s: %v", dir, err)
+	}
+	bin := buildServer(t)
+
+	cmd := exec.Command(node, append([]string{"--test", "--test-reporter=tap"}, tests...)...)
+	cmd.Dir = dir
+	cmd.Env = append(env(t, bin), "NGINX_LINT_BIN="+filepath.Join(bin, "nginx-lint"))
+	out, err := run(t, 3*time.Minute, cmd)
+	t.Logf("node --test:\n%s", out)
+	if err != nil {
+		t.Fatalf("node --test: %v", err)
+	}
+	// A runner that found nothing also exits 0.
+	if !bytes.Contains(out, []byte("\n# pass ")) || bytes.Contains(out, []byte("\n# pass 0\n")) {
+		t.Fatalf("node --test ran no test")
+	}
+
+	// vsce ls lists the files `vsce package` puts in the .vsix.
+	cmd = exec.Command(filepath.Join(dir, "node_modules", ".bin", "vsce"), "ls")
+	cmd.Dir = dir
+	cmd.Env = env(t, bin)
+	out, err = run(t, 2*time.Minute, cmd)
+	if err != nil {
+		t.Fatalf("vsce ls: %v\n%s", err, out)
+	}
+	files := map[string]bool{}
+	for _, l := range strings.Split(string(out), "\n") {
+		files[strings.TrimSpace(l)] = true
+	}
+	for _, want := range []string{
+		"package.json", "extension.js", "settings.js", "language-configuration.json",
+		"syntaxes/nginx.tmLanguage.json", "README.md", "LICENSE",
+		"node_modules/vscode-languageclient/node.js",
+	} {
+		if !files[want] {
+			t.Errorf("the .vsix would not hold %s", want)
+		}
+	}
+	for f := range files {
+		if strings.HasPrefix(f, "test/") || strings.HasPrefix(f, "node_modules/@vscode/vsce/") || strings.HasSuffix(f, ".vsix") {
+			t.Errorf("the .vsix would hold %s (development only)", f)
+		}
+	}
+}
