@@ -228,3 +228,39 @@ func TestVSCode(t *testing.T) {
 		}
 	}
 }
+
+// TestNeovimAPILevels checks the branches of nvim/nginx-lint.lua for the
+// APIs of Neovim releases newer than the one installed (0.8-0.10's
+// vim.filetype.add and vim.lsp.start, 0.11's vim.lsp.config and
+// vim.lsp.enable) and 0.7's, with recording stand-ins for those functions:
+// which are called, with which configuration and root. TestNeovim drives
+// the installed Neovim for real.
+func TestNeovimAPILevels(t *testing.T) {
+	nvim := require(t, "nvim", "apt-get install neovim")
+	top := t.TempDir()
+	root := filepath.Join(top, "nginx")
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "nginx.conf"), []byte(nginxConf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script, err := filepath.Abs(filepath.Join("nvim", "test", "api_test.lua"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plugin, err := filepath.Abs(filepath.Join("nvim", "nginx-lint.lua"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	logPath := filepath.Join(top, "steps.log")
+	cmd := exec.Command(nvim, "--headless", "-n", "-i", "NONE", "-u", "NONE", "-c", "luafile "+script)
+	cmd.Dir = top
+	cmd.Env = append(env(t, t.TempDir()), "NGINX_LINT_PLUGIN="+plugin, "NGINX_LINT_TEST_ROOT="+root, "NGINX_LINT_TEST_LOG="+logPath)
+	out, err := run(t, time.Minute, cmd)
+	steps, _ := os.ReadFile(logPath)
+	t.Logf("steps:\n%s", steps)
+	if err != nil || !bytes.HasSuffix(steps, []byte("\nPASS\n")) {
+		t.Fatalf("nvim: %v\noutput:\n%s", err, out)
+	}
+}

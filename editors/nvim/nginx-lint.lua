@@ -11,6 +11,7 @@
 -- Optional, before this file runs:
 --   vim.g.nginx_lint_cmd = { "/path/to/nginx-lint", "lsp" }
 --   vim.g.nginx_lint_init_options = { rules = { ["version-disclosure"] = "off" } }
+--   vim.g.nginx_lint_lsp = false   -- filetypes only (nvim-lspconfig starts the server)
 if vim.g.loaded_nginx_lint then
   return
 end
@@ -44,6 +45,10 @@ else
       vim.bo.filetype = "nginx"
     end,
   })
+end
+
+if vim.g.nginx_lint_lsp == false then
+  return
 end
 
 local function cmd()
