@@ -117,32 +117,15 @@ http {
 }
 `
 
-// TestNeovim runs headless Neovim with the shipped nvim/nginx-lint.lua as
-// its only configuration, unchanged, and nvim/test/lsp_test.lua, which opens
-// a configuration with an error and checks diagnostics on open and after
-// edits, a quick fix applied, hover, completion, formatting and go to
-// definition on an include.
+// TestNeovim runs headless Neovim with the shipped nvim/nginx-lint.lua,
+// unchanged, installed the two ways the README gives (as the configuration
+// file, and in the plugin directory, where it loads after Neovim's own
+// filetype rules), and nvim/test/lsp_test.lua, which opens a configuration
+// with an error and checks diagnostics on open and after edits, a quick fix
+// applied, hover, completion, formatting and go to definition on an include.
 func TestNeovim(t *testing.T) {
 	nvim := require(t, "nvim", "apt-get install neovim")
 	bin := buildServer(t)
-
-	top := t.TempDir()
-	root := filepath.Join(top, "etc", "nginx")
-	for name, text := range map[string]string{
-		"nginx.conf":         nginxConf,
-		"snippets/gzip.conf": "gzip on;\n",
-	} {
-		p := filepath.Join(root, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// Only the configurations and the script's log live under top: other
-	// files it opens are never written.
-	logPath := filepath.Join(top, "steps.log")
 	script, err := filepath.Abs(filepath.Join("nvim", "test", "lsp_test.lua"))
 	if err != nil {
 		t.Fatal(err)
@@ -151,17 +134,53 @@ func TestNeovim(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(nvim, "--headless", "-n", "-i", "NONE", "-u", plugin, "-c", "luafile "+script)
-	cmd.Dir = top
-	cmd.Env = append(env(t, bin), "NGINX_LINT_TEST_ROOT="+root, "NGINX_LINT_TEST_LOG="+logPath)
-	out, err := run(t, 2*time.Minute, cmd)
-	steps, rerr := os.ReadFile(logPath)
-	if rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
-		t.Fatal(rerr)
-	}
-	t.Logf("steps:\n%s", steps)
-	if err != nil || !bytes.Contains(steps, []byte("\nPASS\n")) {
-		t.Fatalf("nvim: %v\noutput:\n%s", err, out)
+	for _, install := range []string{"init", "plugin"} {
+		t.Run(install, func(t *testing.T) {
+			top := t.TempDir()
+			root := filepath.Join(top, "etc", "nginx")
+			for name, text := range map[string]string{
+				"nginx.conf":         nginxConf,
+				"snippets/gzip.conf": "gzip on;\n",
+			} {
+				p := filepath.Join(root, name)
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			logPath := filepath.Join(top, "steps.log")
+			args := []string{"--headless", "-n", "-i", "NONE"}
+			environ := append(env(t, bin), "NGINX_LINT_TEST_ROOT="+root, "NGINX_LINT_TEST_LOG="+logPath)
+			switch install {
+			case "init":
+				args = append(args, "-u", plugin)
+			case "plugin":
+				// ~/.config/nvim/plugin/nginx-lint.lua, as a link to the
+				// shipped file; later entries of Env win.
+				config := filepath.Join(top, "config")
+				if err := os.MkdirAll(filepath.Join(config, "nvim", "plugin"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Symlink(plugin, filepath.Join(config, "nvim", "plugin", "nginx-lint.lua")); err != nil {
+					t.Fatal(err)
+				}
+				environ = append(environ, "XDG_CONFIG_HOME="+config)
+			}
+			cmd := exec.Command(nvim, append(args, "-c", "luafile "+script)...)
+			cmd.Dir = top
+			cmd.Env = environ
+			out, err := run(t, 2*time.Minute, cmd)
+			steps, rerr := os.ReadFile(logPath)
+			if rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
+				t.Fatal(rerr)
+			}
+			t.Logf("steps:\n%s", steps)
+			if err != nil || !bytes.Contains(steps, []byte("\nPASS\n")) {
+				t.Fatalf("nvim: %v\noutput:\n%s", err, out)
+			}
+		})
 	}
 }
 

@@ -19,6 +19,8 @@ const STEP = 10000; // ms: the longest any one answer may take
 
 let tmp, bin, server, conn, stderr = "";
 let initResult;
+// The extension's settings as VS Code holds them (see package.json).
+const settings = { path: "nginx-lint", rules: { "version-disclosure": "off" }, customDirectives: [], trace: { server: "off" } };
 const published = new Map(); // uri -> list of publishDiagnostics params, in order
 const waiters = [];
 const serverRequests = [];
@@ -113,7 +115,7 @@ before(async () => {
   // What VS Code answers to the server's requests.
   conn.onRequest("workspace/configuration", (p) => {
     serverRequests.push("workspace/configuration");
-    return p.items.map(() => ({ path: bin, rules: {}, customDirectives: [], trace: { server: "off" } }));
+    return p.items.map((i) => (i.section === "nginx-lint" ? settings : null));
   });
   conn.onRequest("client/registerCapability", () => {
     serverRequests.push("client/registerCapability");
@@ -130,12 +132,14 @@ before(async () => {
     rootPath: root,
     rootUri: pathToFileURL(root).href,
     capabilities: clientCapabilities,
-    initializationOptions: { rules: { "version-disclosure": "off" } },
+    initializationOptions: require("../settings").initializationOptions({ get: (k) => settings[k] }),
     trace: "off",
     workspaceFolders: [{ uri: pathToFileURL(root).href, name: "nginx" }],
   });
   await conn.sendNotification("initialized", {});
-  await conn.sendNotification("workspace/didChangeConfiguration", { settings: null });
+  // The extension's synchronize.configurationSection: the client sends
+  // the section's values after initialized.
+  await conn.sendNotification("workspace/didChangeConfiguration", { settings: { "nginx-lint": settings } });
   await conn.sendNotification("textDocument/didOpen", {
     textDocument: { uri: confURI, languageId: "nginx", version: 1, text: nginxConf },
   });
@@ -282,15 +286,19 @@ test("diagnostics after an edit", async () => {
     contentChanges: [{ text }],
   });
   await diagnosticsFor(confURI, (p) => p.version === 2 && p.diagnostics.length === 0);
-  // An incremental edit, as VS Code sends when the server accepts them:
-  // an unknown directive, unindented, before "location".
-  await conn.sendNotification("textDocument/didChange", {
-    textDocument: { uri: confURI, version: 3 },
-    contentChanges: [{ range: { start: { line: 6, character: 0 }, end: { line: 6, character: 0 } }, text: "frobnicate on;\n" }],
-  });
+  // An unknown directive, unindented, before "location": sent as VS Code
+  // does, as a range edit when the server takes incremental changes.
   const lines = text.split("\n");
   lines.splice(6, 0, "frobnicate on;");
   text = lines.join("\n");
+  const c = initResult.capabilities.textDocumentSync;
+  const incremental = (typeof c === "number" ? c : c.change) === 2;
+  await conn.sendNotification("textDocument/didChange", {
+    textDocument: { uri: confURI, version: 3 },
+    contentChanges: incremental
+      ? [{ range: { start: { line: 6, character: 0 }, end: { line: 6, character: 0 } }, text: "frobnicate on;\n" }]
+      : [{ text }],
+  });
   const p = await diagnosticsFor(confURI, (p) => p.version === 3 && p.diagnostics.length > 0);
   assert.deepEqual(p.diagnostics.map((d) => d.code), ["NL2001"]);
   assert.equal(p.diagnostics[0].range.start.line, 6);
