@@ -1,3 +1,5 @@
+//go:build unix
+
 // Package editors_test drives the editor packages in editors/ against the
 // real `nginx-lint lsp`: headless Neovim with the shipped nvim/nginx-lint.lua,
 // and the VS Code package's node tests (grammar snapshots, a language client
@@ -14,6 +16,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -54,13 +57,15 @@ func buildServer(t *testing.T) string {
 }
 
 // run runs cmd, bounded by timeout, and returns its combined output; a
-// command still running then is killed and the test fails.
+// command still running then is killed with everything it started (the
+// editor's language server, node's test processes) and the test fails.
 func run(t *testing.T, timeout time.Duration, cmd *exec.Cmd) ([]byte, error) {
 	t.Helper()
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	cmd.Stdin = nil
-	// Kill the process (and stop waiting for its pipes) at the deadline.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// Stop waiting for pipes a killed process's children may still hold.
 	cmd.WaitDelay = 5 * time.Second
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("%s: %v", cmd.Path, err)
@@ -71,7 +76,7 @@ func run(t *testing.T, timeout time.Duration, cmd *exec.Cmd) ([]byte, error) {
 	case err := <-done:
 		return out.Bytes(), err
 	case <-time.After(timeout):
-		_ = cmd.Process.Kill()
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // its process group
 		<-done
 		t.Fatalf("%s did not finish in %v; output:\n%s", cmd.Path, timeout, out.Bytes())
 		return nil, nil
