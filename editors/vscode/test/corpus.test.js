@@ -1,5 +1,6 @@
 // The grammar on real configurations: every file of the shared corpus that
-// the real nginx accepted (MANIFEST.tsv: nginx_t or nginx_t_head "ok") is
+// the real nginx accepted (MANIFEST.tsv: nginx_t or nginx_t_head "ok"), and
+// the files with Lua blocks, is
 // tokenized line by line, as VS Code does, and must end with every block
 // closed (the rule stack back at the root) and no "}" taken as unmatched.
 // A construct the grammar misreads (a quote or brace in a regex, a comment
@@ -29,6 +30,13 @@ async function loadGrammar() {
   return registry.loadGrammar("source.nginx");
 }
 
+// luaFixture reports whether a file uses *_by_lua_block: Debian's nginx has
+// no lua module and stops at the first one, so these are taken on their
+// authors' word (crossplane's lexer fixtures) that they are well formed.
+function luaFixture(rel) {
+  return /\.conf$/.test(rel) && fs.readFileSync(path.join(corpus, rel), "utf8").includes("_by_lua_block");
+}
+
 function acceptedFiles() {
   const lines = fs.readFileSync(path.join(corpus, "MANIFEST.tsv"), "utf8").split("\n");
   const head = lines[0].split("\t");
@@ -38,7 +46,7 @@ function acceptedFiles() {
   return lines
     .slice(1)
     .map((l) => l.split("\t"))
-    .filter((r) => r.length > th && (r[t] === "ok" || r[th] === "ok"))
+    .filter((r) => r.length > th && (r[t] === "ok" || r[th] === "ok" || luaFixture(r[p])))
     .map((r) => r[p]);
 }
 
