@@ -1,22 +1,62 @@
-// The extension only starts `nginx-lint lsp`; every feature lives in the
-// server, so the editor and the command line always agree.
+// The extension starts `nginx-lint lsp` with vscode-languageclient; every
+// feature lives in the server, so the editor and the command line agree.
+"use strict";
 const vscode = require("vscode");
 const { LanguageClient, TransportKind } = require("vscode-languageclient/node");
+const { serverCommand, initializationOptions, restartSettings } = require("./settings");
 
 let client;
 
-function activate(context) {
-  const command = vscode.workspace.getConfiguration("nginx-lint").get("path") || "nginx-lint";
-  const serverOptions = {
-    run: { command, args: ["lsp"], transport: TransportKind.stdio },
-    debug: { command, args: ["lsp"], transport: TransportKind.stdio },
-  };
+function createClient() {
+  const config = vscode.workspace.getConfiguration("nginx-lint");
+  const { command, args } = serverCommand(config);
+  const run = { command, args, transport: TransportKind.stdio };
   const clientOptions = {
-    documentSelector: [{ scheme: "file", language: "nginx" }, { scheme: "untitled", language: "nginx" }],
+    documentSelector: [
+      { scheme: "file", language: "nginx" },
+      { scheme: "untitled", language: "nginx" },
+    ],
+    initializationOptions: initializationOptions(config),
+    // Sends workspace/didChangeConfiguration for this section; trace.server
+    // is read by the client itself (its id is "nginx-lint").
+    synchronize: { configurationSection: "nginx-lint" },
   };
-  client = new LanguageClient("nginx-lint", "nginx-lint", serverOptions, clientOptions);
-  context.subscriptions.push(client);
-  return client.start();
+  return new LanguageClient("nginx-lint", "nginx-lint", { run, debug: run }, clientOptions);
+}
+
+async function start() {
+  client = createClient();
+  try {
+    await client.start();
+  } catch (err) {
+    const path = vscode.workspace.getConfiguration("nginx-lint").get("path");
+    vscode.window.showErrorMessage(
+      `nginx-lint: cannot start "${path} lsp" (${err && err.message ? err.message : err}). ` +
+        "Install it with `go install github.com/nginx-lint/nginx-lint/cmd/nginx-lint@latest` or set nginx-lint.path.",
+    );
+  }
+}
+
+async function restart() {
+  if (client) {
+    const old = client;
+    client = undefined;
+    await old.stop().catch(() => {});
+  }
+  await start();
+}
+
+async function activate(context) {
+  context.subscriptions.push(
+    vscode.commands.registerCommand("nginx-lint.restartServer", restart),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (restartSettings.some((s) => e.affectsConfiguration(s))) {
+        restart();
+      }
+    }),
+    { dispose: () => (client ? client.stop() : undefined) },
+  );
+  await start();
 }
 
 function deactivate() {

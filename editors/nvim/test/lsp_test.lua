@@ -1,0 +1,196 @@
+-- Headless Neovim test of the shipped nginx-lint.lua, run by ../../editors_test.go as
+--   nvim --headless -u nginx-lint.lua -c "luafile lsp_test.lua"
+-- with nginx-lint on PATH, $NGINX_LINT_TEST_ROOT a directory named nginx
+-- holding nginx.conf and snippets/gzip.conf, and $NGINX_LINT_TEST_LOG the
+-- file this writes its steps to. It uses each feature as a user would
+-- (open, edit, format, jump) and asserts what the buffer shows. It exits 0
+-- only when every step passed; each wait is bounded.
+local root = assert(os.getenv("NGINX_LINT_TEST_ROOT"), "NGINX_LINT_TEST_ROOT unset")
+local out = assert(io.open(assert(os.getenv("NGINX_LINT_TEST_LOG"), "NGINX_LINT_TEST_LOG unset"), "w"))
+local timeout = 10000
+
+local function log(fmt, ...)
+  out:write(string.format(fmt, ...), "\n")
+  out:flush()
+end
+
+local function check(cond, fmt, ...)
+  if not cond then
+    error(string.format(fmt, ...), 2)
+  end
+end
+
+local function clients(bufnr)
+  local list
+  if vim.lsp.get_clients then
+    list = vim.lsp.get_clients({ bufnr = bufnr })
+  else
+    list = vim.tbl_values(vim.lsp.buf_get_clients(bufnr))
+  end
+  return vim.tbl_filter(function(c)
+    return c.name == "nginx-lint"
+  end, list)
+end
+
+local function lines(bufnr)
+  return vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)
+end
+
+local function diag_codes(bufnr)
+  local codes = {}
+  for _, d in ipairs(vim.diagnostic.get(bufnr)) do
+    table.insert(codes, tostring(d.code))
+  end
+  table.sort(codes)
+  return table.concat(codes, ",")
+end
+
+-- request sends one request to the buffer's nginx-lint client and returns
+-- its result.
+local function request(bufnr, method, params)
+  local res, err = vim.lsp.buf_request_sync(bufnr, method, params, timeout)
+  check(res ~= nil, "%s: no answer (%s)", method, tostring(err))
+  for _, r in pairs(res) do
+    check(r.error == nil, "%s: error %s", method, vim.inspect(r.error))
+    return r.result
+  end
+  error(method .. ": empty answer")
+end
+
+local function position(line, character)
+  return { line = line, character = character }
+end
+
+local function run()
+  log("nvim %s", tostring(vim.version and vim.version() and vim.inspect(vim.version()):gsub("%s+", " ") or "?"))
+
+  -- Filetype detection of every layout the README names, and not of
+  -- other *.conf files.
+  local cases = {
+    [root .. "/nginx.conf"] = true,
+    [root .. "/../site.nginx"] = true,
+    [root .. "/sites-enabled/default"] = true,
+    [root .. "/../../srv/conf.d/app.conf"] = true,
+    [root .. "/deep/er/x.conf"] = true,
+    [root .. "/../../srv/other/app.conf"] = false,
+  }
+  for path, want in pairs(cases) do
+    vim.cmd("noautocmd enew")
+    vim.cmd("edit " .. vim.fn.fnameescape(vim.fn.simplify(path)))
+    local ft = vim.bo.filetype
+    check((ft == "nginx") == want, "%s: filetype %q, want nginx=%s", path, ft, tostring(want))
+    vim.cmd("bwipeout!")
+  end
+  log("ok filetype")
+
+  -- Diagnostics on open: root is missing its ";".
+  vim.cmd("edit " .. vim.fn.fnameescape(root .. "/nginx.conf"))
+  local buf = vim.api.nvim_get_current_buf()
+  -- Formatting follows these (the request's tabSize and insertSpaces).
+  vim.bo[buf].expandtab = true
+  vim.bo[buf].shiftwidth = 4
+  vim.bo[buf].tabstop = 4
+  check(vim.wait(timeout, function()
+    return #clients(buf) == 1
+  end, 20), "no nginx-lint client attached")
+  local client = clients(buf)[1]
+  check(client.config.root_dir == root, "root_dir %q, want %q", tostring(client.config.root_dir), root)
+  check(vim.wait(timeout, function()
+    return diag_codes(buf) ~= ""
+  end, 20), "no diagnostics on open")
+  local d = vim.diagnostic.get(buf)[1]
+  check(d.code == "NL1001" and d.lnum == 8, "diagnostic on open: %s", vim.inspect(vim.diagnostic.get(buf)))
+  log("ok diagnostics on open: %s line %d: %s", d.code, d.lnum + 1, d.message)
+
+  -- A quick fix, applied: the code action for the diagnostic inserts ";".
+  -- vim.diagnostic keeps 0-based lines and columns (in the client's
+  -- offset encoding, UTF-16 here; the line is ASCII).
+  local lsp_diag = {
+    range = { start = position(d.lnum, d.col), ["end"] = position(d.end_lnum, d.end_col) },
+    message = d.message,
+    code = d.code,
+    severity = d.severity,
+  }
+  local actions = request(buf, "textDocument/codeAction", {
+    textDocument = { uri = vim.uri_from_bufnr(buf) },
+    range = lsp_diag.range,
+    context = { diagnostics = { lsp_diag } },
+  })
+  local fix
+  for _, a in ipairs(actions or {}) do
+    if a.kind == "quickfix" and a.edit then
+      fix = a
+    end
+  end
+  check(fix ~= nil, "no quick fix: %s", vim.inspect(actions))
+  vim.lsp.util.apply_workspace_edit(fix.edit, client.offset_encoding)
+  check(lines(buf)[8] == "            root /var/www;", "after the quick fix line 8 is %q", lines(buf)[8])
+  log("ok quick fix %q applied", fix.title)
+
+  -- Diagnostics after an edit: the fix clears them, an unknown directive
+  -- (typed without indentation) brings one back.
+  check(vim.wait(timeout, function()
+    return diag_codes(buf) == ""
+  end, 20), "diagnostics after the fix: %s", diag_codes(buf))
+  vim.api.nvim_buf_set_lines(buf, 6, 6, false, { "frobnicate on;" })
+  check(vim.wait(timeout, function()
+    return diag_codes(buf) == "NL2001"
+  end, 20), "diagnostics after the edit: %q", diag_codes(buf))
+  log("ok diagnostics after edits: none, then %s", diag_codes(buf))
+
+  -- Hover on server_name (line 6).
+  local hover = request(buf, "textDocument/hover", {
+    textDocument = { uri = vim.uri_from_bufnr(buf) },
+    position = position(5, 10),
+  })
+  local text = hover and hover.contents and (hover.contents.value or vim.inspect(hover.contents)) or ""
+  check(text:find("server_name", 1, true) ~= nil, "hover: %s", vim.inspect(hover))
+  log("ok hover: %d characters", #text)
+
+  -- Completion inside location: directives of that context.
+  vim.api.nvim_buf_set_lines(buf, 9, 9, false, { "            proxy_" })
+  local comp = request(buf, "textDocument/completion", {
+    textDocument = { uri = vim.uri_from_bufnr(buf) },
+    position = position(9, 18),
+  })
+  local items = comp and (comp.items or comp) or {}
+  local labels = {}
+  for _, it in ipairs(items) do
+    labels[it.label] = true
+  end
+  check(labels["proxy_pass"] and not labels["events"], "completion: %d items, proxy_pass=%s events=%s", #items,
+    tostring(labels["proxy_pass"]), tostring(labels["events"]))
+  vim.api.nvim_buf_set_lines(buf, 9, 10, false, {})
+  log("ok completion: %d items", #items)
+
+  -- Formatting: the unindented line gets the server block's indentation.
+  if vim.lsp.buf.format then
+    vim.lsp.buf.format({ async = false, timeout_ms = timeout })
+  else
+    vim.lsp.buf.formatting_sync(nil, timeout)
+  end
+  check(lines(buf)[7] == "        frobnicate on;", "after formatting line 7 is %q", lines(buf)[7])
+  log("ok formatting")
+
+  -- Go to definition on the include: the editor jumps to the file.
+  vim.api.nvim_win_set_cursor(0, { 3, 16 })
+  check(vim.api.nvim_get_current_line():find("include", 1, true), "line 3: %q", vim.api.nvim_get_current_line())
+  vim.lsp.buf.definition()
+  local want = root .. "/snippets/gzip.conf"
+  check(vim.wait(timeout, function()
+    return vim.api.nvim_buf_get_name(0) == want
+  end, 20), "definition: current buffer %q, want %q", vim.api.nvim_buf_get_name(0), want)
+  check(vim.bo.filetype == "nginx", "included file filetype %q", vim.bo.filetype)
+  log("ok definition: jumped to %s", want)
+end
+
+local ok, err = xpcall(run, debug.traceback)
+if ok then
+  log("PASS")
+  out:close()
+  vim.cmd("qall!")
+else
+  log("FAIL: %s", err)
+  out:close()
+  vim.cmd("cquit 1")
+end

@@ -1,0 +1,340 @@
+// Drives `nginx-lint lsp` as VS Code does: a vscode-jsonrpc connection over
+// stdio, the initialize request with the capabilities VS Code 1.9x sends
+// (workspace folders, configuration, dynamic registration, pull
+// diagnostics), then each feature the extension offers. The binary is
+// $NGINX_LINT_BIN (the Go test builds it), else it is built from this
+// checkout with `go build`.
+"use strict";
+const { test, before, after } = require("node:test");
+const assert = require("node:assert/strict");
+const cp = require("node:child_process");
+const fs = require("node:fs");
+const os = require("node:os");
+const path = require("node:path");
+const { pathToFileURL } = require("node:url");
+const rpc = require("vscode-jsonrpc/node");
+const { clientCapabilities } = require("./support/vscode-capabilities");
+
+const STEP = 10000; // ms: the longest any one answer may take
+
+let tmp, bin, server, conn, stderr = "";
+let initResult;
+// The extension's settings as VS Code holds them (see package.json).
+const settings = { path: "nginx-lint", rules: { "version-disclosure": "off" }, customDirectives: [], trace: { server: "off" } };
+const published = new Map(); // uri -> list of publishDiagnostics params, in order
+const waiters = [];
+const serverRequests = [];
+
+// The configuration the tests open: the missing ";" on line 8 is reported
+// at the "}" on line 9 (0-based 8); the include is on line 3.
+const nginxConf = `events {}
+http {
+    include snippets/gzip.conf;
+    server {
+        listen 8080;
+        server_name example.com;
+        location / {
+            root /var/www
+        }
+    }
+}
+`;
+let root, confPath, confURI;
+
+function withTimeout(p, what) {
+  let timer;
+  return Promise.race([
+    p,
+    new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${what}: no answer in ${STEP} ms; server stderr:\n${stderr}`)), STEP);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+function request(method, params) {
+  return withTimeout(conn.sendRequest(method, params), method);
+}
+
+// diagnosticsFor waits for a publishDiagnostics of uri that satisfies ok.
+function diagnosticsFor(uri, ok) {
+  const seen = published.get(uri) || [];
+  const hit = seen.find(ok);
+  if (hit) return Promise.resolve(hit);
+  return withTimeout(
+    new Promise((resolve) => waiters.push({ uri, ok, resolve })),
+    `publishDiagnostics for ${uri}`,
+  );
+}
+
+// apply applies LSP TextEdits (UTF-16 positions, as JavaScript strings
+// count) to text.
+function apply(text, edits) {
+  const lines = text.split("\n");
+  const offset = (p) => {
+    let off = 0;
+    for (let i = 0; i < p.line; i++) off += lines[i].length + 1;
+    return off + p.character;
+  };
+  const sorted = edits
+    .map((e) => ({ start: offset(e.range.start), end: offset(e.range.end), text: e.newText }))
+    .sort((a, b) => b.start - a.start);
+  for (const e of sorted) text = text.slice(0, e.start) + e.text + text.slice(e.end);
+  return text;
+}
+
+before(async () => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "nginx-lint-vscode-"));
+  bin = process.env.NGINX_LINT_BIN;
+  if (!bin) {
+    bin = path.join(tmp, "nginx-lint");
+    cp.execFileSync("go", ["build", "-o", bin, "github.com/nginx-lint/nginx-lint/cmd/nginx-lint"], {
+      cwd: path.join(__dirname, "..", "..", ".."),
+      stdio: "inherit",
+    });
+  }
+  root = path.join(tmp, "etc", "nginx");
+  fs.mkdirSync(path.join(root, "snippets"), { recursive: true });
+  confPath = path.join(root, "nginx.conf");
+  fs.writeFileSync(confPath, nginxConf);
+  fs.writeFileSync(path.join(root, "snippets", "gzip.conf"), "gzip on;\n");
+  confURI = pathToFileURL(confPath).href;
+
+  server = cp.spawn(bin, ["lsp"], { cwd: root, stdio: ["pipe", "pipe", "pipe"] });
+  server.stderr.on("data", (d) => (stderr += d));
+  conn = rpc.createMessageConnection(new rpc.StreamMessageReader(server.stdout), new rpc.StreamMessageWriter(server.stdin));
+  conn.onNotification("textDocument/publishDiagnostics", (p) => {
+    if (!published.has(p.uri)) published.set(p.uri, []);
+    published.get(p.uri).push(p);
+    for (let i = waiters.length - 1; i >= 0; i--) {
+      if (waiters[i].uri === p.uri && waiters[i].ok(p)) {
+        waiters[i].resolve(p);
+        waiters.splice(i, 1);
+      }
+    }
+  });
+  // What VS Code answers to the server's requests.
+  conn.onRequest("workspace/configuration", (p) => {
+    serverRequests.push("workspace/configuration");
+    return p.items.map((i) => (i.section === "nginx-lint" ? settings : null));
+  });
+  conn.onRequest("client/registerCapability", () => {
+    serverRequests.push("client/registerCapability");
+    return null;
+  });
+  conn.onRequest("window/workDoneProgress/create", () => null);
+  conn.onNotification("window/logMessage", () => {});
+  conn.listen();
+
+  initResult = await request("initialize", {
+    processId: process.pid,
+    clientInfo: { name: "Visual Studio Code", version: "1.95.3" },
+    locale: "en",
+    rootPath: root,
+    rootUri: pathToFileURL(root).href,
+    capabilities: clientCapabilities,
+    initializationOptions: require("../settings").initializationOptions({ get: (k) => settings[k] }),
+    trace: "off",
+    workspaceFolders: [{ uri: pathToFileURL(root).href, name: "nginx" }],
+  });
+  await conn.sendNotification("initialized", {});
+  // The extension's synchronize.configurationSection: the client sends
+  // the section's values after initialized.
+  await conn.sendNotification("workspace/didChangeConfiguration", { settings: { "nginx-lint": settings } });
+  await conn.sendNotification("textDocument/didOpen", {
+    textDocument: { uri: confURI, languageId: "nginx", version: 1, text: nginxConf },
+  });
+});
+
+after(async () => {
+  if (conn && server.exitCode === null) {
+    try {
+      await request("shutdown", null);
+      await conn.sendNotification("exit");
+    } catch {
+      // The exit test reports it; here only clean up.
+    }
+  }
+  if (server && server.exitCode === null) {
+    await new Promise((resolve) => {
+      const t = setTimeout(() => {
+        server.kill("SIGKILL");
+        resolve();
+      }, 5000);
+      server.on("exit", () => {
+        clearTimeout(t);
+        resolve();
+      });
+    });
+  }
+  if (conn) conn.dispose();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+test("initialize: capabilities of every feature the extension uses", () => {
+  const c = initResult.capabilities;
+  assert.equal(initResult.serverInfo.name, "nginx-lint");
+  assert.ok(c.hoverProvider, "hover");
+  assert.ok(c.completionProvider, "completion");
+  assert.ok(c.completionProvider.triggerCharacters.includes("$"), "completion on $");
+  assert.ok(c.definitionProvider, "definition");
+  assert.ok(c.documentSymbolProvider, "documentSymbol");
+  assert.ok(c.documentFormattingProvider, "formatting");
+  assert.ok(c.codeActionProvider, "codeAction");
+  const sync = typeof c.textDocumentSync === "number" ? c.textDocumentSync : c.textDocumentSync.change;
+  assert.ok(sync === 1 || sync === 2, `textDocumentSync ${JSON.stringify(c.textDocumentSync)}`);
+});
+
+test("diagnostics on open", async () => {
+  const p = await diagnosticsFor(confURI, (p) => p.diagnostics.length > 0);
+  assert.equal(p.diagnostics.length, 1, JSON.stringify(p.diagnostics));
+  const d = p.diagnostics[0];
+  assert.equal(d.code, "NL1001");
+  assert.equal(d.severity, 1);
+  assert.deepEqual(d.range, { start: { line: 8, character: 8 }, end: { line: 8, character: 9 } });
+  assert.match(d.codeDescription.href, /^https?:\/\//);
+  assert.match(d.message, /unexpected "\}"/);
+});
+
+test("diagnostics: pulled when the server offers it, else pushed", async () => {
+  // VS Code announces textDocument.diagnostic; a server that does not
+  // register diagnosticProvider publishes instead, which the previous test
+  // checked.
+  if (!initResult.capabilities.diagnosticProvider) {
+    assert.ok((published.get(confURI) || []).length > 0, "neither pulled nor pushed");
+    return;
+  }
+  const r = await request("textDocument/diagnostic", { textDocument: { uri: confURI } });
+  assert.equal(r.kind, "full");
+  assert.ok(r.items.some((d) => d.code === "NL1001"), JSON.stringify(r.items));
+});
+
+test("hover on a directive", async () => {
+  const h = await request("textDocument/hover", { textDocument: { uri: confURI }, position: { line: 5, character: 10 } });
+  assert.ok(h, "no hover");
+  assert.equal(h.contents.kind, "markdown");
+  assert.match(h.contents.value, /server_name/);
+});
+
+test("completion of the directives allowed in location", async () => {
+  const r = await request("textDocument/completion", {
+    textDocument: { uri: confURI },
+    position: { line: 7, character: 12 },
+    context: { triggerKind: 1 },
+  });
+  const items = Array.isArray(r) ? r : r.items;
+  const labels = new Set(items.map((i) => i.label));
+  assert.ok(labels.has("proxy_pass"), "proxy_pass");
+  assert.ok(labels.has("root"), "root");
+  assert.ok(!labels.has("events"), "events is not allowed in location");
+});
+
+test("completion of variables after $", async () => {
+  const uri = pathToFileURL(path.join(root, "conf.d", "vars.conf")).href;
+  await conn.sendNotification("textDocument/didOpen", {
+    textDocument: { uri, languageId: "nginx", version: 1, text: "return 200 $;\n" },
+  });
+  const r = await request("textDocument/completion", {
+    textDocument: { uri },
+    position: { line: 0, character: 12 },
+    context: { triggerKind: 2, triggerCharacter: "$" },
+  });
+  const items = Array.isArray(r) ? r : r.items;
+  const labels = new Set(items.map((i) => i.label));
+  assert.ok(labels.has("request_uri") || labels.has("$request_uri"), [...labels].slice(0, 5).join(","));
+  assert.ok(!labels.has("proxy_pass"), "directives offered after $");
+  await conn.sendNotification("textDocument/didClose", { textDocument: { uri } });
+});
+
+test("document symbols: the block outline", async () => {
+  const r = await request("textDocument/documentSymbol", { textDocument: { uri: confURI } });
+  const http = r.find((s) => s.name.startsWith("http"));
+  assert.ok(http && http.children, JSON.stringify(r));
+  const server = http.children.find((s) => s.name.startsWith("server"));
+  assert.ok(server, JSON.stringify(http.children));
+  assert.ok(server.children.some((s) => s.name.startsWith("location")), JSON.stringify(server.children));
+});
+
+test("go to definition on an include", async () => {
+  const r = await request("textDocument/definition", { textDocument: { uri: confURI }, position: { line: 2, character: 16 } });
+  const locs = Array.isArray(r) ? r : [r];
+  assert.deepEqual(
+    locs.map((l) => l.uri || l.targetUri),
+    [pathToFileURL(path.join(root, "snippets", "gzip.conf")).href],
+  );
+});
+
+let text = nginxConf;
+
+test("code action: the quick fix inserts the missing ;", async () => {
+  const p = await diagnosticsFor(confURI, (p) => p.diagnostics.length > 0);
+  const d = p.diagnostics[0];
+  const actions = await request("textDocument/codeAction", {
+    textDocument: { uri: confURI },
+    range: d.range,
+    context: { diagnostics: [d], only: ["quickfix"], triggerKind: 1 },
+  });
+  const fix = actions.find((a) => a.kind === "quickfix" && a.edit);
+  assert.ok(fix, JSON.stringify(actions));
+  const edits = fix.edit.changes ? fix.edit.changes[confURI] : fix.edit.documentChanges[0].edits;
+  text = apply(text, edits);
+  assert.equal(text.split("\n")[7], "            root /var/www;");
+});
+
+test("diagnostics after an edit", async () => {
+  await conn.sendNotification("textDocument/didChange", {
+    textDocument: { uri: confURI, version: 2 },
+    contentChanges: [{ text }],
+  });
+  await diagnosticsFor(confURI, (p) => p.version === 2 && p.diagnostics.length === 0);
+  // An unknown directive, unindented, before "location": sent as VS Code
+  // does, as a range edit when the server takes incremental changes.
+  const lines = text.split("\n");
+  lines.splice(6, 0, "frobnicate on;");
+  text = lines.join("\n");
+  const c = initResult.capabilities.textDocumentSync;
+  const incremental = (typeof c === "number" ? c : c.change) === 2;
+  await conn.sendNotification("textDocument/didChange", {
+    textDocument: { uri: confURI, version: 3 },
+    contentChanges: incremental
+      ? [{ range: { start: { line: 6, character: 0 }, end: { line: 6, character: 0 } }, text: "frobnicate on;\n" }]
+      : [{ text }],
+  });
+  const p = await diagnosticsFor(confURI, (p) => p.version === 3 && p.diagnostics.length > 0);
+  assert.deepEqual(p.diagnostics.map((d) => d.code), ["NL2001"]);
+  assert.equal(p.diagnostics[0].range.start.line, 6);
+});
+
+test("formatting follows the editor's indentation", async () => {
+  const edits = await request("textDocument/formatting", {
+    textDocument: { uri: confURI },
+    options: { tabSize: 4, insertSpaces: true, trimTrailingWhitespace: true, insertFinalNewline: true },
+  });
+  assert.ok(edits.length > 0, "no edits");
+  const out = apply(text, edits);
+  assert.equal(out.split("\n")[6], "        frobnicate on;");
+  const tabs = apply(
+    text,
+    await request("textDocument/formatting", { textDocument: { uri: confURI }, options: { tabSize: 8, insertSpaces: false } }),
+  );
+  assert.equal(tabs.split("\n")[6], "\t\tfrobnicate on;");
+});
+
+// The extension sends the nginx-lint.rules setting as initializationOptions
+// (initialize above turns version-disclosure off). The server does not read
+// initializationOptions yet: this is marked todo, so it runs and reports but
+// does not fail the suite, until the server applies them.
+test("initializationOptions: rule settings apply", { todo: "the server ignores initializationOptions (issue 9, item 5)" }, async () => {
+  const uri = pathToFileURL(path.join(root, "conf.d", "tokens.conf")).href;
+  await conn.sendNotification("textDocument/didOpen", {
+    textDocument: { uri, languageId: "nginx", version: 1, text: "server_tokens on;\n" },
+  });
+  const p = await diagnosticsFor(uri, () => true);
+  assert.deepEqual(p.diagnostics.map((d) => d.code), []);
+});
+
+test("shutdown and exit end the server with status 0", async () => {
+  const exited = new Promise((resolve) => server.on("exit", (code) => resolve(code)));
+  assert.equal(await request("shutdown", null), null);
+  await conn.sendNotification("exit");
+  assert.equal(await withTimeout(exited, "exit"), 0);
+});

@@ -1,0 +1,34 @@
+// settings.js: the extension's settings as the server receives them.
+"use strict";
+const { test } = require("node:test");
+const assert = require("node:assert/strict");
+const fs = require("node:fs");
+const path = require("node:path");
+const { serverCommand, initializationOptions, restartSettings } = require("../settings");
+
+// config is a stand-in for vscode.WorkspaceConfiguration.get.
+const config = (values) => ({ get: (k) => values[k] });
+
+test("serverCommand: nginx-lint.path, or nginx-lint on PATH", () => {
+  assert.deepEqual(serverCommand(config({ path: " /opt/bin/nginx-lint " })), { command: "/opt/bin/nginx-lint", args: ["lsp"] });
+  assert.deepEqual(serverCommand(config({ path: "" })), { command: "nginx-lint", args: ["lsp"] });
+  assert.deepEqual(serverCommand(config({})), { command: "nginx-lint", args: ["lsp"] });
+});
+
+test("initializationOptions: the settings file's keys", () => {
+  const rules = { "version-disclosure": "off", NL2003: { severity: "error" } };
+  assert.deepEqual(initializationOptions(config({ rules, customDirectives: ["vts_status", ""] })), {
+    rules,
+    "custom-directives": ["vts_status"],
+  });
+  assert.deepEqual(initializationOptions(config({ rules: {}, customDirectives: [] })), {});
+});
+
+test("package.json declares every setting the extension reads", () => {
+  const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "package.json"), "utf8"));
+  const props = pkg.contributes.configuration.properties;
+  for (const key of [...restartSettings, "nginx-lint.trace.server"]) {
+    assert.ok(props[key], `${key} missing from contributes.configuration`);
+  }
+  assert.deepEqual(props["nginx-lint.trace.server"].enum, ["off", "messages", "verbose"]);
+});
