@@ -34,6 +34,9 @@ func (cmd *fmtCmd) run(e *env) (int, error) {
 		return 0, err
 	}
 	code := exitClean
+	// Several files printed to standard output get a header each, as
+	// head(1) and tail(1) do, so the output says where each file starts.
+	headers, printed := len(targets) > 1 && !cmd.Write && !cmd.Check, 0
 	for _, t := range targets {
 		p := t.path
 		var src []byte
@@ -71,6 +74,14 @@ func (cmd *fmtCmd) run(e *env) (int, error) {
 				}
 			}
 		default:
+			if headers {
+				sep := ""
+				if printed > 0 {
+					sep = "\n"
+				}
+				fmt.Fprintf(e.stdout, "%s==> %s <==\n", sep, p)
+				printed++
+			}
 			if _, err := e.stdout.Write(out); err != nil {
 				return exitError, err
 			}
