@@ -10,7 +10,6 @@ import (
 	"encoding/pem"
 	"fmt"
 	"io"
-	"math"
 	"math/big"
 	"os"
 	"os/exec"
@@ -36,12 +35,12 @@ import (
 // configuration.
 type costCmd struct {
 	loadFlags
-	Path          string        `arg:"" name:"path" help:"Main configuration file, or \"-\" for standard input."`
+	Path          string        `arg:"" name:"path" help:"Main configuration file, a directory (each configuration in it that no other includes, found as lint finds them), or \"-\" for standard input."`
 	Format        string        `short:"f" enum:"text,json" default:"text" help:"Output format: ${enum}."`
 	SVG           string        `name:"svg" help:"Also draw estimated startup against server count, for the current and the proposed layout, to this SVG file." placeholder:"FILE"`
 	Profile       string        `help:"Per-operation costs written by nginx-lint calibrate (default: the shipped reference profile)." placeholder:"FILE"`
 	Kernel        string        `help:"Linux version nginx runs on, e.g. 5.15; before 6.1 every bind() also scans the sockets already on its port (default: 6.1 or later)." placeholder:"VERSION"`
-	NoFile        int           `name:"nofile" default:"1024" help:"The master's open-file limit (systemd's default soft limit is 1024)."`
+	NoFile        int           `name:"nofile" help:"The master's open-file limit; needing more is then an error, since nginx cannot start (default: 1024, systemd's default soft limit, assumed: a warning)." placeholder:"N"`
 	NonRoot       bool          `name:"non-root" help:"nginx does not run as root: servers without listen get *:8000, not *:80."`
 	CPUs          int           `name:"cpus" help:"What worker_processes auto resolves to (default: this machine's CPUs)."`
 	StartupBudget time.Duration `name:"startup-budget" help:"Make an estimated startup above this duration an error (exit 1), for CI gates." placeholder:"DURATION"`
@@ -87,33 +86,147 @@ func (cmd *costCmd) run(e *env) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	c, err := cmd.loadWith(e, cmd.Path, &parser.Loader{Kinds: analyzer.Kinds})
+	st, err := os.Stat(cmd.Path)
+	isDir := err == nil && st.IsDir() && cmd.Path != "-"
+	entries, unreadable, err := loadEntryPoints(e, cmd.loadFlags, cmd.Path)
 	if err != nil {
-		return exitError, fmt.Errorf("%s: %s", cmd.Path, readError(err))
+		return 0, err
 	}
-	m := parser.BuildModel(c)
-	res := costmodel.For(m, opts)
-	ds := cmd.diagnostics(c, opts)
+	if !isDir && len(unreadable) > 0 {
+		return exitError, fmt.Errorf("%s: %s", cmd.Path, readError(unreadable[0].err))
+	}
+	var reports []costReport
+	skipped := 0
+	for _, ep := range entries {
+		res := costmodel.For(parser.BuildModel(ep.c), opts)
+		if isDir && res.Counts.Servers == 0 {
+			// A snippet of directives (fastcgi-php.conf) costs nothing
+			// worth a report of its own.
+			skipped++
+			continue
+		}
+		reports = append(reports, costReport{name: ep.name, res: res, ds: cmd.diagnostics(ep.c, opts)})
+	}
+	if isDir && len(reports) == 0 {
+		return 0, usageError{"no configuration with a server block under " + cmd.Path}
+	}
 	switch cmd.Format {
 	case "json":
-		err = writeCostJSON(e.stdout, res, ds)
+		// A directory gives a list (of one or more), a file one object:
+		// the shape follows the command line, not what was found.
+		if isDir {
+			err = writeCostJSONList(e.stdout, reports)
+		} else {
+			err = writeCostJSON(e.stdout, reports[0])
+		}
 	default:
-		err = writeCostText(e.stdout, cmd.Path, res, ds)
+		for i, rep := range reports {
+			if i > 0 {
+				fmt.Fprintln(e.stdout)
+			}
+			if err = writeCostText(e.stdout, rep, cmd.NoFile > 0); err != nil {
+				break
+			}
+		}
 	}
 	if err != nil {
 		return exitError, err
 	}
-	if cmd.SVG != "" {
-		if err := os.WriteFile(cmd.SVG, []byte(costSVG(res)), 0o644); err != nil {
+	if cmd.SVG != "" && len(reports) > 0 {
+		// One chart: of the costliest configuration when there are several.
+		top := reports[0]
+		for _, rep := range reports[1:] {
+			if rep.res.StartupSeconds > top.res.StartupSeconds {
+				top = rep
+			}
+		}
+		if len(reports) > 1 {
+			fmt.Fprintf(e.stderr, "nginx-lint: %s: the chart shows %s, the costliest of %d configurations\n", cmd.SVG, top.name, len(reports))
+		}
+		if err := os.WriteFile(cmd.SVG, []byte(costSVG(top.res, top.name, cmd.budget())), 0o644); err != nil {
 			return exitError, err
 		}
 	}
-	for _, d := range ds {
-		if d.Severity >= parser.Error {
-			return exitFindings, nil
+	if skipped > 0 {
+		fmt.Fprintf(e.stderr, "nginx-lint: %s without server blocks not estimated\n", count(skipped, "file", "files"))
+	}
+	for _, u := range unreadable {
+		fmt.Fprintf(e.stderr, "nginx-lint: %s: %s\n", u.path, readError(u.err))
+	}
+	if len(unreadable) > 0 {
+		return exitError, nil
+	}
+	for _, rep := range reports {
+		for _, d := range rep.ds {
+			if d.Severity >= parser.Error {
+				return exitFindings, nil
+			}
 		}
 	}
 	return exitClean, nil
+}
+
+// budget is the startup budget the chart draws: --startup-budget, else
+// the startup-budget rule's default.
+func (cmd *costCmd) budget() time.Duration {
+	if cmd.StartupBudget > 0 {
+		return cmd.StartupBudget
+	}
+	return rules.DefaultStartupBudget
+}
+
+// costReport is the estimate of one configuration.
+type costReport struct {
+	name string // as the user named it (or as found in a directory)
+	res  *costmodel.Result
+	ds   []*parser.Diagnostic
+}
+
+// entryPoint is one configuration to estimate.
+type entryPoint struct {
+	name string
+	c    *parser.Config
+}
+
+// readFailure is a path that could not be read.
+type readFailure struct {
+	path string
+	err  error
+}
+
+// loadEntryPoints loads path, or, for a directory, the configurations
+// lint would find in it (expandDirs), minus those another one includes:
+// a site is costed as part of the nginx.conf that includes it, once.
+func loadEntryPoints(e *env, lf loadFlags, path string) ([]entryPoint, []readFailure, error) {
+	targets, err := expandDirs([]string{path})
+	if err != nil {
+		return nil, nil, err
+	}
+	var out []entryPoint
+	var bad []readFailure
+	included := map[string]bool{}
+	for _, t := range targets {
+		f := lf
+		if f.Prefix == "" {
+			f.Prefix = t.prefix
+		}
+		c, err := f.loadWith(e, t.path, &parser.Loader{Kinds: analyzer.Kinds})
+		if err != nil {
+			bad = append(bad, readFailure{t.path, err})
+			continue
+		}
+		for _, inc := range c.Files[1:] {
+			included[parser.RealPath(inc.Path)] = true
+		}
+		out = append(out, entryPoint{t.path, c})
+	}
+	kept := out[:0]
+	for _, ep := range out {
+		if !included[parser.RealPath(ep.c.Main.Path)] {
+			kept = append(kept, ep)
+		}
+	}
+	return kept, bad, nil
 }
 
 // diagnostics runs the cost rules with the command's model options, so
@@ -123,7 +236,11 @@ func (cmd *costCmd) diagnostics(c *parser.Config, o costmodel.Options) []*parser
 	if err != nil {
 		panic(err)
 	}
-	ro := map[string]any{"nonroot": o.NonRoot, "nofile": o.NoFile, "cpus": o.CPUs, "kernel": o.Kernel}
+	ro := map[string]any{"nonroot": o.NonRoot, "cpus": o.CPUs, "kernel": o.Kernel}
+	if cmd.NoFile > 0 {
+		// A limit the user gave: exceeding it is an error.
+		ro["nofile"] = cmd.NoFile
+	}
 	if o.Profile != nil {
 		ro["profile"] = o.Profile
 	}
@@ -150,6 +267,7 @@ func (cmd *costCmd) diagnostics(c *parser.Config, o costmodel.Options) []*parser
 }
 
 type costJSON struct {
+	File           string           `json:"file"`
 	StartupSeconds float64          `json:"startup_seconds"`
 	TestSeconds    float64          `json:"test_seconds"`
 	ReloadSeconds  float64          `json:"reload_seconds"`
@@ -203,8 +321,27 @@ type costWhatIfJSON struct {
 	Note   string  `json:"note,omitempty"`
 }
 
-func writeCostJSON(w io.Writer, r *costmodel.Result, ds []*parser.Diagnostic) error {
-	out := costJSON{StartupSeconds: r.StartupSeconds, TestSeconds: r.TestSeconds, ReloadSeconds: r.ReloadSeconds,
+// writeCostJSON prints one report as an indented JSON object.
+func writeCostJSON(w io.Writer, rep costReport) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(costJSONOf(rep))
+}
+
+// writeCostJSONList prints reports as an indented JSON array.
+func writeCostJSONList(w io.Writer, reps []costReport) error {
+	out := []costJSON{}
+	for _, rep := range reps {
+		out = append(out, costJSONOf(rep))
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+func costJSONOf(rep costReport) costJSON {
+	r, ds := rep.res, rep.ds
+	out := costJSON{File: rep.name, StartupSeconds: r.StartupSeconds, TestSeconds: r.TestSeconds, ReloadSeconds: r.ReloadSeconds,
 		MemoryBytes: r.MemoryBytes, ReloadMemory: r.ReloadMemoryBytes, Servers: r.Counts.Servers,
 		Sockets: costSocketsJSON{r.Counts.SocketsTest, r.Counts.SocketsStart}, Profile: r.Profile.Source,
 		Phases: []costPhaseJSON{}, Hashes: []costHashJSON{}, Limits: []costLimitJSON{}, WhatIfs: []costWhatIfJSON{},
@@ -229,14 +366,16 @@ func writeCostJSON(w io.Writer, r *costmodel.Result, ds []*parser.Diagnostic) er
 	for _, d := range ds {
 		out.Diagnostics = append(out.Diagnostics, toJSON(d))
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return out
 }
 
-func writeCostText(w io.Writer, path string, r *costmodel.Result, ds []*parser.Diagnostic) error {
+// writeCostText prints one report; nofileGiven says whether the open-file
+// limit is the user's or the assumed default.
+func writeCostText(w io.Writer, rep costReport, nofileGiven bool) error {
+	r, ds := rep.res, rep.ds
 	c := r.Counts
-	fmt.Fprintf(w, "%s: %d servers, %d listens on %d ports and %d addresses\n", path, c.Servers, c.Listens, c.Ports, c.Addrs)
+	fmt.Fprintf(w, "%s: %s, %s on %s and %s\n", rep.name, count(c.Servers, "server", "servers"), count(c.Listens, "listen", "listens"),
+		count(c.Ports, "port", "ports"), count(c.Addrs, "address", "addresses"))
 	fmt.Fprintf(w, "costs measured on: %s\n\n", r.Profile.Source)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "phase\toperations\testimate\tshare\t")
@@ -258,15 +397,15 @@ func writeCostText(w io.Writer, path string, r *costmodel.Result, ds []*parser.D
 	fmt.Fprintf(w, "memory    ≈ %s, %s during a reload\n", mb(r.MemoryBytes), mb(r.ReloadMemoryBytes))
 	fmt.Fprintf(w, "\nsockets: %d at nginx -t, %d at start", c.SocketsTest, c.SocketsStart)
 	if c.SocketsStart > c.SocketsTest {
-		fmt.Fprintf(w, " (reuseport sockets cloned for %d workers)", c.Workers)
+		fmt.Fprintf(w, " (reuseport sockets cloned for %s)", count(c.Workers, "worker", "workers"))
 	}
 	fmt.Fprintln(w)
 	if len(r.Hashes) > 0 {
 		fmt.Fprintln(w, "\nserver_names hashes:")
 		for _, h := range r.Hashes {
-			fmt.Fprintf(w, "  %s: %d names, %s", h.Addr.Key, h.Exact+h.WildcardHead+h.WildcardTail, h.Outcome)
+			fmt.Fprintf(w, "  %s: %s, %s", h.Addr.Key, count(h.Exact+h.WildcardHead+h.WildcardTail, "name", "names"), h.Outcome)
 			if h.Outcome == costmodel.HashOK {
-				fmt.Fprintf(w, " (%d buckets)\n", h.Size)
+				fmt.Fprintf(w, " (%s)\n", count(h.Size, "bucket", "buckets"))
 				continue
 			}
 			fmt.Fprintf(w, ": %s\n", h.Message)
@@ -281,7 +420,11 @@ func writeCostText(w io.Writer, path string, r *costmodel.Result, ds []*parser.D
 		if !l.OK {
 			state = "EXCEEDED"
 		}
-		fmt.Fprintf(w, "  %s: need %d, have %d: %s\n", l.Name, l.Need, l.Have, state)
+		have := strconv.Itoa(l.Have)
+		if l.Name == "open files" && !nofileGiven {
+			have += " (assumed, systemd's default; --nofile gives the real limit)"
+		}
+		fmt.Fprintf(w, "  %s: need %d, have %s: %s\n", l.Name, l.Need, have, state)
 	}
 	fmt.Fprintln(w, "\nlargest costs:")
 	for _, s := range r.Contributors(5) {
@@ -309,65 +452,15 @@ func writeCostText(w io.Writer, path string, r *costmodel.Result, ds []*parser.D
 	return nil
 }
 
+// count words a number of things: "1 port", "2 ports", "1 address".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
 func mb(b int64) string { return fmt.Sprintf("%.0f MB", float64(b)/1e6) }
-
-// costSVG draws estimated startup against the number of servers, from
-// none to twice the current count, for the current layout and the best
-// what-if.
-func costSVG(r *costmodel.Result) string {
-	const w, h, pad = 640, 400, 60
-	n := max(r.Counts.Servers, 1)
-	maxN := 2 * n
-	cur := r.Phases
-	var alt []costmodel.Phase
-	altName := ""
-	if wis := r.WhatIfs(); len(wis) > 0 && wis[0].Saving > 0 {
-		alt, altName = wis[0].Phases, wis[0].Title
-	}
-	top := r.Scale(cur, maxN)
-	if alt != nil {
-		top = math.Max(top, r.Scale(alt, maxN))
-	}
-	if top <= 0 {
-		top = 1
-	}
-	x := func(v int) float64 { return pad + float64(v)/float64(maxN)*(w-2*pad) }
-	y := func(s float64) float64 { return h - pad - s/top*(h-2*pad) }
-	line := func(ps []costmodel.Phase, color string) string {
-		var b strings.Builder
-		for i := 0; i <= 50; i++ {
-			v := maxN * i / 50
-			fmt.Fprintf(&b, "%.1f,%.1f ", x(v), y(r.Scale(ps, v)))
-		}
-		return fmt.Sprintf(`<polyline fill="none" stroke="%s" stroke-width="2" points="%s"/>`, color, strings.TrimSpace(b.String()))
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="12">`+"\n", w, h)
-	fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="white"/>`+"\n", w, h)
-	fmt.Fprintf(&b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/><line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>`+"\n",
-		pad, h-pad, w-pad, h-pad, pad, pad, pad, h-pad)
-	fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="middle">servers</text>`+"\n", w/2, h-15)
-	fmt.Fprintf(&b, `<text x="15" y="%d" transform="rotate(-90 15 %d)" text-anchor="middle">estimated startup (s)</text>`+"\n", h/2, h/2)
-	for i := 0; i <= 4; i++ {
-		v := maxN * i / 4
-		fmt.Fprintf(&b, `<text x="%.1f" y="%d" text-anchor="middle">%d</text>`+"\n", x(v), h-pad+16, v)
-		s := top * float64(i) / 4
-		fmt.Fprintf(&b, `<text x="%d" y="%.1f" text-anchor="end">%.2f</text>`+"\n", pad-5, y(s)+4, s)
-	}
-	b.WriteString(line(cur, "#c0392b") + "\n")
-	fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="4" fill="#c0392b"/>`+"\n", x(n), y(r.StartupSeconds))
-	fmt.Fprintf(&b, `<text x="%d" y="20" fill="#c0392b">current layout (%d servers: %s)</text>`+"\n", pad, n, costmodel.Seconds(r.StartupSeconds))
-	if alt != nil {
-		b.WriteString(line(alt, "#27ae60") + "\n")
-		fmt.Fprintf(&b, `<text x="%d" y="36" fill="#27ae60">%s</text>`+"\n", pad, xmlEscape(altName))
-	}
-	b.WriteString("</svg>\n")
-	return b.String()
-}
-
-func xmlEscape(s string) string {
-	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;").Replace(s)
-}
 
 // calibrationRun is one timed layout.
 type calibrationRun struct {

