@@ -37,6 +37,9 @@ type env struct {
 	stdout, stderr io.Writer
 	// isTerminal reports whether stdout is a terminal (for --color auto).
 	isTerminal bool
+	// stderrTerminal reports whether stderr is a terminal (for progress
+	// lines).
+	stderrTerminal bool
 }
 
 type cli struct {
@@ -144,7 +147,7 @@ func (e usageError) Error() string { return e.msg }
 
 // run is the whole program: parse flags, do the work, return the exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, isTerminal: isTerminal(stdout)}
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, isTerminal: isTerminal(stdout), stderrTerminal: isTerminal(stderr)}
 	var c cli
 	exited := -1
 	k, err := kong.New(&c,
