@@ -435,4 +435,3 @@ func count(n int, one, many string) string {
 }
 
 func mb(b int64) string { return fmt.Sprintf("%.0f MB", float64(b)/1e6) }
-
