@@ -216,16 +216,13 @@ func niceStep(span float64, n int) float64 {
 	return 10 * p
 }
 
-// formatTick prints a tick value with as many decimals as its step needs,
-// so 0.25 steps show "0.25" and 2000 steps "2000".
+// formatTick prints a tick value with as many decimals as its step has,
+// so 0.05 steps show "0.15" and 2000 steps "2000".
 func formatTick(v, step float64) string {
 	dec := 0
 	if step < 1 {
-		// Enough digits for steps like 0.02 and 0.005.
-		dec = int(math.Ceil(-math.Log10(step) - 1e-9))
-		if s := strconv.FormatFloat(step, 'f', -1, 64); len(s) > 2 {
-			dec = len(s) - 2 // "0.25" → 2
-		}
+		// The shortest form of a step below 1 is "0.05": its decimals.
+		dec = len(strconv.FormatFloat(step, 'f', -1, 64)) - 2
 	}
 	return strconv.FormatFloat(v, 'f', dec, 64)
 }
