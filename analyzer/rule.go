@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/internal/didyoumean"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -140,6 +141,16 @@ func (reg *Registry) Lookup(key string) *Rule {
 		return r
 	}
 	return reg.byKey[strings.ToUpper(key)]
+}
+
+// Suggest returns the rule names and codes closest to key, a key that
+// names no rule, for a "did you mean" (see didyoumean.Closest).
+func (reg *Registry) Suggest(key string) []string {
+	keys := make([]string, 0, 2*len(reg.rules))
+	for _, r := range reg.rules {
+		keys = append(keys, r.Name, r.Code)
+	}
+	return didyoumean.Closest(key, keys)
 }
 
 // Pass is what a rule sees: the configuration, its typed model and the

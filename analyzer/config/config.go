@@ -18,10 +18,7 @@
 package config
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -30,6 +27,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/internal/didyoumean"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -65,23 +63,17 @@ type RuleConfig struct {
 	Enabled  *bool
 	Severity *parser.Severity
 	Options  map[string]any
-	// OptionLines are the lines of the option keys, for messages.
+	// Line is where the rule's key is in the file, and OptionLines where
+	// each option's key is, for messages.
+	Line        int
 	OptionLines map[string]int
 }
 
-// raw mirrors the YAML document.
-type raw struct {
-	Prefix           string               `yaml:"prefix"`
-	IncludePaths     map[string]string    `yaml:"include-paths"`
-	CustomDirectives []string             `yaml:"custom-directives"`
-	Rules            map[string]yaml.Node `yaml:"rules"`
-}
+// topKeys are the keys a settings file may have at its top level.
+var topKeys = []string{"prefix", "include-paths", "custom-directives", "rules"}
 
-type rawRule struct {
-	Enabled  *bool          `yaml:"enabled"`
-	Severity string         `yaml:"severity"`
-	Options  map[string]any `yaml:"options"`
-}
+// ruleKeys are the keys of a rule's mapping form.
+var ruleKeys = []string{"enabled", "severity", "options"}
 
 // Find returns the configuration file nearest to start (a file or a
 // directory), searching its directory and then each parent; "" if none.
@@ -123,13 +115,24 @@ func Load(path string) (*File, error) {
 
 // Parse reads a configuration file's text; path (absolute) anchors its
 // relative paths and names it in errors. Unknown keys are errors, so a
-// misspelt setting does not silently do nothing.
+// misspelt setting does not silently do nothing. Errors read
+// "FILE:LINE: what is wrong" in the file's own terms (keys and YAML
+// kinds), never in Go's.
 func Parse(path string, src []byte) (*File, error) {
-	var r raw
-	dec := yaml.NewDecoder(bytes.NewReader(src))
-	dec.KnownFields(true)
-	if err := dec.Decode(&r); err != nil && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("%s: %w", path, err)
+	f := &File{Path: path, Rules: map[string]RuleConfig{}}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(src, &doc); err != nil {
+		return nil, f.syntaxError(err)
+	}
+	if len(doc.Content) == 0 {
+		return f, nil // an empty file sets nothing
+	}
+	top := doc.Content[0]
+	if top.Kind == yaml.ScalarNode && top.Tag == "!!null" {
+		return f, nil
+	}
+	if top.Kind != yaml.MappingNode {
+		return nil, f.errorf(top, "the settings must be a mapping of keys (%s), not %s", strings.Join(topKeys, ", "), kindName(top))
 	}
 	dir := filepath.Dir(path)
 	abs := func(p string) string {
@@ -138,15 +141,67 @@ func Parse(path string, src []byte) (*File, error) {
 		}
 		return filepath.Join(dir, p)
 	}
-	f := &File{Path: path, CustomDirectives: r.CustomDirectives, Rules: map[string]RuleConfig{}}
-	if r.Prefix != "" {
-		f.Prefix = abs(r.Prefix)
-	}
-	for from, to := range r.IncludePaths {
-		if !filepath.IsAbs(from) {
-			return nil, fmt.Errorf("%s: include-paths: %q is not an absolute path (it is a path as nginx sees it)", path, from)
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(top.Content); i += 2 {
+		k, v := top.Content[i], top.Content[i+1]
+		if seen[k.Value] {
+			return nil, f.errorf(k, "key %q given twice", k.Value)
 		}
-		f.IncludePaths = append(f.IncludePaths, PathMap{From: filepath.Clean(from), To: abs(to)})
+		seen[k.Value] = true
+		switch k.Value {
+		case "prefix":
+			if err := f.wantScalar(v, "prefix"); err != nil {
+				return nil, err
+			}
+			if v.Value != "" {
+				f.Prefix = abs(v.Value)
+			}
+		case "include-paths":
+			if err := f.wantKind(v, yaml.MappingNode, "include-paths", "a mapping of nginx paths to local paths"); err != nil {
+				return nil, err
+			}
+			for j := 0; j+1 < len(v.Content); j += 2 {
+				from, to := v.Content[j], v.Content[j+1]
+				if err := f.wantScalar(from, "include-paths"); err != nil {
+					return nil, err
+				}
+				if err := f.wantScalar(to, "include-paths: "+from.Value); err != nil {
+					return nil, err
+				}
+				if !filepath.IsAbs(from.Value) {
+					return nil, f.errorf(from, "include-paths: %q is not an absolute path (it is a path as nginx sees it)", from.Value)
+				}
+				f.IncludePaths = append(f.IncludePaths, PathMap{From: filepath.Clean(from.Value), To: abs(to.Value)})
+			}
+		case "custom-directives":
+			if err := f.wantKind(v, yaml.SequenceNode, "custom-directives", "a list of directive names"); err != nil {
+				return nil, err
+			}
+			for _, n := range v.Content {
+				if err := f.wantScalar(n, "custom-directives"); err != nil {
+					return nil, err
+				}
+				f.CustomDirectives = append(f.CustomDirectives, n.Value)
+			}
+		case "rules":
+			if v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
+				continue
+			}
+			if err := f.wantKind(v, yaml.MappingNode, "rules", "a mapping of rule names to settings"); err != nil {
+				return nil, err
+			}
+			for j := 0; j+1 < len(v.Content); j += 2 {
+				key, val := v.Content[j], v.Content[j+1]
+				rc, err := f.parseRule(key.Value, val)
+				if err != nil {
+					return nil, err
+				}
+				rc.Line = key.Line
+				f.Rules[key.Value] = rc
+			}
+		default:
+			return nil, f.errorf(k, "unknown key %q%s", k.Value, didyoumean.Suffix(didyoumean.Closest(k.Value, topKeys)))
+		}
 	}
 	// Longest first, so /etc/nginx/conf.d wins over /etc/nginx.
 	sort.Slice(f.IncludePaths, func(i, j int) bool {
@@ -156,19 +211,13 @@ func Parse(path string, src []byte) (*File, error) {
 		}
 		return a < b
 	})
-	for key, node := range r.Rules {
-		rc, err := parseRule(&node)
-		if err != nil {
-			return nil, fmt.Errorf("%s: rules: %s: %w", path, key, err)
-		}
-		f.Rules[key] = rc
-	}
 	return f, nil
 }
 
 // parseRule accepts "off", "on", a severity, or a mapping.
-func parseRule(n *yaml.Node) (RuleConfig, error) {
+func (f *File) parseRule(key string, n *yaml.Node) (RuleConfig, error) {
 	var rc RuleConfig
+	where := "rules: " + key
 	if n.Kind == yaml.ScalarNode {
 		// YAML 1.1 words (off, no, false) all mean disabled; the decoder
 		// reads "off" as a string in YAML 1.2, so compare the text.
@@ -180,42 +229,128 @@ func parseRule(n *yaml.Node) (RuleConfig, error) {
 		default:
 			s, ok := parser.ParseSeverity(v)
 			if !ok {
-				return rc, fmt.Errorf("line %d: %q is not on, off, error, warning or info", n.Line, n.Value)
+				return rc, f.errorf(n, "%s: %q is not on, off, error, warning or info", where, n.Value)
 			}
 			rc.Severity = &s
 		}
 		return rc, nil
 	}
-	var rr rawRule
-	if err := n.Decode(&rr); err != nil {
+	if err := f.wantKind(n, yaml.MappingNode, where, "on, off, a severity or a mapping of "+strings.Join(ruleKeys, ", ")); err != nil {
 		return rc, err
 	}
-	// Decode ignores KnownFields; check the keys by hand.
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		switch k := n.Content[i].Value; k {
-		case "enabled", "severity", "options":
-		default:
-			return rc, fmt.Errorf("line %d: unknown key %q (want enabled, severity, options)", n.Content[i].Line, k)
-		}
-	}
-	rc.Enabled, rc.Options = rr.Enabled, rr.Options
-	rc.OptionLines = map[string]int{}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == "options" {
-			opts := n.Content[i+1]
-			for j := 0; j+1 < len(opts.Content); j += 2 {
-				rc.OptionLines[opts.Content[j].Value] = opts.Content[j].Line
+		k, v := n.Content[i], n.Content[i+1]
+		switch k.Value {
+		case "enabled":
+			var b bool
+			if v.Kind != yaml.ScalarNode || v.Decode(&b) != nil {
+				return rc, f.errorf(v, "%s: enabled: %q is not true or false", where, v.Value)
 			}
+			rc.Enabled = &b
+		case "severity":
+			if err := f.wantScalar(v, where+": severity"); err != nil {
+				return rc, err
+			}
+			s, ok := parser.ParseSeverity(strings.ToLower(v.Value))
+			if !ok {
+				return rc, f.errorf(v, "%s: severity %q is not error, warning or info", where, v.Value)
+			}
+			rc.Severity = &s
+		case "options":
+			if err := f.wantKind(v, yaml.MappingNode, where+": options", "a mapping of option names to values"); err != nil {
+				return rc, err
+			}
+			if err := v.Decode(&rc.Options); err != nil {
+				return rc, f.errorf(v, "%s: options: %s", where, yamlMessage(err))
+			}
+			rc.OptionLines = map[string]int{}
+			for j := 0; j+1 < len(v.Content); j += 2 {
+				rc.OptionLines[v.Content[j].Value] = v.Content[j].Line
+			}
+		default:
+			return rc, f.errorf(k, "%s: unknown key %q%s (want %s)", where, k.Value,
+				didyoumean.Suffix(didyoumean.Closest(k.Value, ruleKeys)), strings.Join(ruleKeys, ", "))
 		}
-	}
-	if rr.Severity != "" {
-		s, ok := parser.ParseSeverity(strings.ToLower(rr.Severity))
-		if !ok {
-			return rc, fmt.Errorf("severity %q is not error, warning or info", rr.Severity)
-		}
-		rc.Severity = &s
 	}
 	return rc, nil
+}
+
+// errorf words an error at node n: "FILE:LINE: message".
+func (f *File) errorf(n *yaml.Node, format string, args ...any) error {
+	return fmt.Errorf("%s:%d: %s", displayPath(f.Path), n.Line, fmt.Sprintf(format, args...))
+}
+
+// wantScalar checks that n is a single value.
+func (f *File) wantScalar(n *yaml.Node, where string) error {
+	return f.wantKind(n, yaml.ScalarNode, where, "a single value")
+}
+
+// wantKind checks n's kind, naming what was expected in the user's terms.
+func (f *File) wantKind(n *yaml.Node, kind yaml.Kind, where, want string) error {
+	if n.Kind == kind {
+		return nil
+	}
+	return f.errorf(n, "%s: expected %s, got %s", where, want, kindName(n))
+}
+
+// kindName names a YAML node's kind for a message.
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.AliasNode:
+		return "an alias"
+	}
+	if n.Tag == "!!null" {
+		return "nothing"
+	}
+	return fmt.Sprintf("the value %q", n.Value)
+}
+
+// syntaxError rewords the YAML parser's "yaml: line 3: ..." as
+// "FILE:3: ...".
+func (f *File) syntaxError(err error) error {
+	msg := yamlMessage(err)
+	if rest, ok := strings.CutPrefix(msg, "line "); ok {
+		if i := strings.Index(rest, ": "); i > 0 {
+			return fmt.Errorf("%s:%s: %s", displayPath(f.Path), rest[:i], rest[i+2:])
+		}
+	}
+	return fmt.Errorf("%s: %s", displayPath(f.Path), msg)
+}
+
+// yamlMessage drops the YAML package's "yaml: " prefix.
+func yamlMessage(err error) string {
+	return strings.TrimSpace(strings.TrimPrefix(err.Error(), "yaml: "))
+}
+
+// displayPath shows a settings file's path relative to the working
+// directory when it is under it, as the user would type it.
+func displayPath(p string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return p
+	}
+	if rel, err := filepath.Rel(wd, p); err == nil && filepath.IsLocal(rel) {
+		return rel
+	}
+	return p
+}
+
+// UnknownRuleError is Apply's error for a rules key that names no rule.
+// Suggestions, when the caller fills it (from the registry it looked
+// the key up in), become a "did you mean".
+type UnknownRuleError struct {
+	Path        string
+	Line        int
+	Key         string
+	Suggestions []string
+}
+
+func (e *UnknownRuleError) Error() string {
+	return fmt.Sprintf("%s:%d: rules: no rule %q%s (see nginx-lint rules)", displayPath(e.Path), e.Line, e.Key, didyoumean.Suffix(e.Suggestions))
 }
 
 // CustomOption is the rule option the unknown-directive rule reads for
@@ -246,7 +381,7 @@ func (f *File) Apply(opts *analyzer.Options, lookup func(string) *analyzer.Rule)
 	for _, key := range keys {
 		r := lookup(key)
 		if r == nil {
-			return fmt.Errorf("%s: rules: no rule %q (see nginx-lint rules)", f.Path, key)
+			return &UnknownRuleError{Path: f.Path, Line: f.Rules[key].Line, Key: key}
 		}
 		rc := f.Rules[key]
 		if rc.Enabled != nil {
@@ -309,40 +444,14 @@ func optionHint(r *analyzer.Rule, name string) string {
 	if len(r.Options) == 0 {
 		return " (it takes none)"
 	}
-	var names []string
-	best, bestDist := "", 3
-	norm := strings.ReplaceAll(strings.ToLower(name), "_", "-")
-	for _, o := range r.Options {
-		names = append(names, o.Name)
-		if d := editDistance(norm, o.Name); d < bestDist || (d <= len(o.Name)/2 && strings.HasPrefix(o.Name, norm)) {
-			best, bestDist = o.Name, d
-		}
+	names := make([]string, len(r.Options))
+	for i, o := range r.Options {
+		names[i] = o.Name
 	}
-	if best != "" {
-		return fmt.Sprintf(", did you mean %q?", best)
+	if s := didyoumean.Suffix(didyoumean.Closest(strings.ReplaceAll(name, "_", "-"), names)); s != "" {
+		return s
 	}
 	return " (options: " + strings.Join(names, ", ") + ")"
-}
-
-// editDistance is the Levenshtein distance of a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 func (f *File) warn(msg string) {

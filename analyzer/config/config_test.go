@@ -1,6 +1,7 @@
 package config_test
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -89,30 +90,53 @@ rules:
 }
 
 func TestParseErrors(t *testing.T) {
-	for _, src := range []string{
-		"rulez: {}\n",
-		"rules:\n  unknown-directive: loud\n",
-		"rules:\n  unknown-directive: {severity: loud}\n",
-		"rules:\n  unknown-directive: {enable: false}\n",
-		"include-paths:\n  etc/nginx: x\n",
-		"rules: [\n",
+	// Each error names the file and line, in the settings file's terms
+	// (its keys, YAML kinds), with a suggestion for a misspelt key.
+	for _, tt := range []struct{ src, want string }{
+		{"prefix: x\nrulez: {}\n", `/r/.nginx-lint.yaml:2: unknown key "rulez", did you mean "rules"?`},
+		{"custom-directive: [a]\n", `/r/.nginx-lint.yaml:1: unknown key "custom-directive", did you mean "custom-directives"?`},
+		{"colour: red\n", `/r/.nginx-lint.yaml:1: unknown key "colour"`},
+		{"rules:\n  unknown-directive: loud\n", `/r/.nginx-lint.yaml:2: rules: unknown-directive: "loud" is not on, off, error, warning or info`},
+		{"rules:\n  unknown-directive: {severity: loud}\n", `/r/.nginx-lint.yaml:2: rules: unknown-directive: severity "loud" is not error, warning or info`},
+		{"rules:\n  unknown-directive:\n    enable: false\n", `/r/.nginx-lint.yaml:3: rules: unknown-directive: unknown key "enable", did you mean "enabled"? (want enabled, severity, options)`},
+		{"rules:\n  x: {enabled: maybe}\n", `/r/.nginx-lint.yaml:2: rules: x: enabled: "maybe" is not true or false`},
+		{"include-paths:\n  etc/nginx: x\n", `/r/.nginx-lint.yaml:2: include-paths: "etc/nginx" is not an absolute path`},
+		{"prefix: [a, b]\n", `/r/.nginx-lint.yaml:1: prefix: expected a single value, got a list`},
+		{"custom-directives: vts\n", `/r/.nginx-lint.yaml:1: custom-directives: expected a list of directive names, got the value "vts"`},
+		{"rules: [\n", `/r/.nginx-lint.yaml:1: did not find expected node content`},
+		{"- a\n", `/r/.nginx-lint.yaml:1: the settings must be a mapping of keys`},
+		{"prefix: a\nprefix: b\n", `/r/.nginx-lint.yaml:2: key "prefix" given twice`},
 	} {
-		if _, err := config.Parse("/r/.nginx-lint.yaml", []byte(src)); err == nil {
-			t.Errorf("accepted %q", src)
-		} else if !strings.Contains(err.Error(), "/r/.nginx-lint.yaml") {
-			t.Errorf("error does not name the file: %v", err)
+		_, err := config.Parse("/r/.nginx-lint.yaml", []byte(tt.src))
+		if err == nil {
+			t.Errorf("accepted %q", tt.src)
+			continue
+		}
+		if !strings.HasPrefix(err.Error(), tt.want) {
+			t.Errorf("%q:\n got %v\nwant %s", tt.src, err, tt.want)
+		}
+		if strings.Contains(err.Error(), "config.") || strings.Contains(err.Error(), "unmarshal") {
+			t.Errorf("%q: error speaks Go: %v", tt.src, err)
 		}
 	}
-	f, err := config.Parse("/r/.nginx-lint.yaml", []byte("rules:\n  no-such-rule: off\n"))
+	f, err := config.Parse("/r/.nginx-lint.yaml", []byte("rules:\n  version-disclosure: off\n  ssl-weak: off\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	opts := analyzer.Options{Disabled: map[string]bool{}, Severity: map[string]parser.Severity{}, RuleOptions: map[string]map[string]any{}}
-	if err := f.Apply(&opts, rules.All().Lookup); err == nil || !strings.Contains(err.Error(), "no-such-rule") {
-		t.Errorf("unknown rule: %v", err)
+	err = f.Apply(&opts, rules.All().Lookup)
+	var ur *config.UnknownRuleError
+	if !errors.As(err, &ur) || ur.Line != 3 || ur.Key != "ssl-weak" {
+		t.Fatalf("unknown rule: %v", err)
 	}
-	if _, err := config.Parse("/r/.nginx-lint.yaml", nil); err != nil {
-		t.Errorf("empty file: %v", err)
+	ur.Suggestions = rules.All().Suggest(ur.Key)
+	if want := `/r/.nginx-lint.yaml:3: rules: no rule "ssl-weak", did you mean "weak-ssl-tls"? (see nginx-lint rules)`; err.Error() != want {
+		t.Errorf("got  %v\nwant %s", err, want)
+	}
+	for _, src := range []string{"", "# only a comment\n", "rules:\n"} {
+		if _, err := config.Parse("/r/.nginx-lint.yaml", []byte(src)); err != nil {
+			t.Errorf("%q: %v", src, err)
+		}
 	}
 }
 

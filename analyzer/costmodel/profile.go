@@ -44,7 +44,15 @@ type Profile struct {
 	// Assumed lists the keys that nobody measured on the source machine:
 	// their values are order-of-magnitude guesses, shown as such.
 	Assumed []string `json:"assumed,omitempty"`
+	// Measured is the smallest and largest server count nginx was timed
+	// at for this profile (fitted or validated on held-out runs); the
+	// model is extrapolated outside it. Zero when unknown.
+	Measured [2]int `json:"measured_servers,omitzero"`
 }
+
+// referenceMeasured is the range of server counts the reference profile
+// was timed at: fitted at 1000 to 12000, validated up to 19900.
+var referenceMeasured = [2]int{1000, 19900}
 
 // Cost returns the cost of key, 0 if the profile does not know it.
 func (p *Profile) Cost(key string) float64 { return p.Costs[key] }
@@ -93,7 +101,7 @@ var defaultAssumed = []string{CostDirective, CostInclude, CostSortCompare, CostN
 
 // DefaultProfile returns a copy of the shipped reference profile.
 func DefaultProfile() *Profile {
-	return &Profile{Source: ReferenceSource, Costs: maps.Clone(defaultCosts), Assumed: slices.Clone(defaultAssumed)}
+	return &Profile{Source: ReferenceSource, Costs: maps.Clone(defaultCosts), Assumed: slices.Clone(defaultAssumed), Measured: referenceMeasured}
 }
 
 // ParseProfile reads a profile written by MarshalProfile (nginx-lint
@@ -115,6 +123,13 @@ func ParseProfile(data []byte) (*Profile, error) {
 	}
 	if p.Source != "" {
 		d.Source = p.Source
+	}
+	// A profile says which sizes it was timed at; one that does not (an
+	// older file) leaves the range unknown rather than claiming the
+	// reference machine's.
+	d.Measured = p.Measured
+	if p.Measured[0] < 0 || p.Measured[1] < p.Measured[0] {
+		return nil, fmt.Errorf("cost profile: measured_servers %v is not a range", p.Measured)
 	}
 	// A key the profile measured is no longer an assumption; a key it
 	// lacks keeps its default status.

@@ -143,7 +143,7 @@ func (r *Result) Contributors(n int) []string {
 					worst.Name(), len(worst.Addrs), human(float64(worst.AddrCompares)), Seconds(float64(worst.AddrCompares)*r.Profile.Cost(p.Key)))
 			}
 		case CostPortCompare:
-			s = fmt.Sprintf("%d ports: %s port compares in ngx_http_add_listen ≈ %s", r.Counts.Ports, human(float64(p.Ops)), Seconds(p.Seconds))
+			s = fmt.Sprintf("%s: %s port compares in ngx_http_add_listen ≈ %s", things(int64(r.Counts.Ports), "port", "ports"), human(float64(p.Ops)), Seconds(p.Seconds))
 		case CostServerCompare:
 			var worst *Addr
 			for _, q := range r.Ports {
@@ -154,15 +154,19 @@ func (r *Result) Contributors(n int) []string {
 				}
 			}
 			if worst != nil {
-				s = fmt.Sprintf("%s has %d servers: %s duplicate-server checks ≈ %s", worst.Key, worst.nSrv, human(float64(p.Ops)), Seconds(p.Seconds))
+				s = fmt.Sprintf("%s has %s: %s duplicate-server checks ≈ %s", worst.Key, things(int64(worst.nSrv), "server", "servers"), human(float64(p.Ops)), Seconds(p.Seconds))
 			}
 		case CostSocket:
-			s = fmt.Sprintf("%d listening sockets: socket, bind and listen ≈ %s", p.Ops, Seconds(p.Seconds))
+			s = fmt.Sprintf("%s: socket, bind and listen ≈ %s", things(p.Ops, "listening socket", "listening sockets"), Seconds(p.Seconds))
 		case CostServer:
-			s = fmt.Sprintf("%d servers: every module's configuration created and merged ≈ %s", p.Ops, Seconds(p.Seconds))
+			s = fmt.Sprintf("%s: every module's configuration created and merged ≈ %s", things(p.Ops, "server", "servers"), Seconds(p.Seconds))
 		}
 		if s == "" {
-			s = fmt.Sprintf("%s: %s operations ≈ %s", p.Name, human(float64(p.Ops)), Seconds(p.Seconds))
+			ops := "operations"
+			if p.Ops == 1 {
+				ops = "operation"
+			}
+			s = fmt.Sprintf("%s: %s %s ≈ %s", p.Name, human(float64(p.Ops)), ops, Seconds(p.Seconds))
 		}
 		if p.Assumed {
 			s += " (assumed cost)"
@@ -170,6 +174,14 @@ func (r *Result) Contributors(n int) []string {
 		out = append(out, s)
 	}
 	return out
+}
+
+// things words a count of things: "1 server", "2 servers".
+func things(n int64, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 // human writes a count as 950, 12.3k, 198M, 1.2G.

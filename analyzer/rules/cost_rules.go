@@ -345,7 +345,9 @@ var OpenFilesLimit = &analyzer.Rule{
 			"log files and its standard streams. Past the open-file limit `socket()` fails with " +
 			"`(24: Too many open files)`. `worker_rlimit_nofile` raises the workers' limit only; the " +
 			"master's comes from the service manager (systemd's default soft limit is 1024: set " +
-			"`LimitNOFILE=` in the unit). The limit is the option `nofile` (default 1024).",
+			"`LimitNOFILE=` in the unit). The limit is the option `nofile` (default 1024). nginx cannot " +
+			"start past it, so a limit given explicitly (the option, or `nginx-lint cost --nofile`) makes " +
+			"the finding an error; against the assumed default it stays a warning.",
 		Bad: "worker_processes 256;\nevents { worker_connections 2048; }\nhttp {\n    server {\n" +
 			repeat(4, 4, "        ", "listen 127.0.0.1:800%d reuseport;") + "    }\n}\n",
 		Good: "worker_processes 4;\nevents { worker_connections 2048; }\nhttp {\n    server {\n" +
@@ -360,7 +362,12 @@ func runOpenFilesLimit(p *analyzer.Pass) {
 		return
 	}
 	if a := firstSocket(r); a != nil {
-		reportAt(p, a, "%s", l.Message)
+		d := reportAt(p, a, "%s", l.Message)
+		// Past the limit nginx cannot start; but 1024 is only the usual
+		// default, so that is certain only for a limit the user gave.
+		if _, known := p.Options["nofile"]; known {
+			d.Severity = parser.Error
+		}
 	}
 }
 
@@ -426,6 +433,10 @@ func settingEdit(r *costmodel.Result, d *parser.Directive, name string, v int) [
 		NewText: fmt.Sprintf("\n    %s %d;", name, v)}}
 }
 
+// DefaultStartupBudget is the startup-budget rule's budget when no option
+// sets one.
+const DefaultStartupBudget = time.Second
+
 // StartupBudget reports an estimated startup above a budget.
 var StartupBudget = &analyzer.Rule{
 	Code: "NL4007", Name: "startup-budget", Title: "estimated startup exceeds the budget", Severity: parser.Warning,
@@ -448,7 +459,7 @@ var StartupBudget = &analyzer.Rule{
 func runStartupBudget(p *analyzer.Pass) {
 	budget, explicit := durationOption(p.Options["budget"])
 	if !explicit {
-		budget = time.Second
+		budget = DefaultStartupBudget
 	}
 	r := costModel(p)
 	est := time.Duration(r.StartupSeconds * float64(time.Second))

@@ -82,7 +82,7 @@ func TestCostText(t *testing.T) {
 	path := writeTemp(t, "nginx.conf", costConf)
 	svg := filepath.Join(t.TempDir(), "cost.svg")
 	_, out, _ := runCLI(t, "", "cost", "--svg", svg, path)
-	for _, want := range []string{"4 servers, 4 listens on 1 ports and 3 addresses", "address scan", "nginx -t  ≈ ",
+	for _, want := range []string{"4 servers, 4 listens on 1 port and 3 addresses", "address scan", "nginx -t  ≈ ",
 		"reload    ≈ ", "sockets: 2 at nginx -t, 2 at start", "127.0.0.2:80: 2 names, ok", "worker_connections: need 3, have 512: ok",
 		"what if:", "drop bind", "[NL4003 listen-bind-conflict]"} {
 		if !strings.Contains(out, want) {
@@ -90,7 +90,7 @@ func TestCostText(t *testing.T) {
 		}
 	}
 	b, err := os.ReadFile(svg)
-	if err != nil || !strings.HasPrefix(string(b), "<svg") || strings.Count(string(b), "<polyline") != 2 {
+	if err != nil || !strings.HasPrefix(string(b), "<svg") || strings.Count(string(b), "<polyline") < 2 {
 		t.Errorf("svg: %v\n%s", err, b)
 	}
 }
@@ -130,11 +130,13 @@ func TestCostBudgetAndProfile(t *testing.T) {
 }
 
 // TestCalibrateSmall runs calibrate on tiny layouts: it checks the
-// mechanics (a profile nginx-lint cost accepts), not the numbers.
+// mechanics (a profile nginx-lint cost accepts), not the numbers. Layouts
+// this small may well fit degenerately, hence --force; the fit logic
+// itself is tested on a synthetic machine (calibrate_test.go).
 func TestCalibrateSmall(t *testing.T) {
 	ngx := nginxtest.Require(t)
 	out := filepath.Join(t.TempDir(), "p.json")
-	code, stdout, errs := runCLI(t, "", "calibrate", "--nginx", ngx, "--sizes", "40,120", "--runs", "1", "-o", out)
+	code, stdout, errs := runCLI(t, "", "calibrate", "--nginx", ngx, "--sizes", "30,60,120", "--runs", "1", "--force", "-o", out)
 	if code != exitClean {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -146,7 +148,10 @@ func TestCalibrateSmall(t *testing.T) {
 	if err != nil || !strings.Contains(p.Source, "fitted by nginx-lint calibrate") {
 		t.Fatalf("%v %+v", err, p)
 	}
-	if !strings.Contains(stdout, "| L3c | 120 |") || !strings.Contains(stdout, "rank correlation") {
+	if p.Measured != [2]int{30, 120} {
+		t.Errorf("measured range %v", p.Measured)
+	}
+	if !strings.Contains(stdout, "| L3c | 120 |") || !strings.Contains(stdout, "held out (each size predicted by costs fitted on the other sizes)") {
 		t.Errorf("table missing:\n%s", stdout)
 	}
 }

@@ -36,6 +36,9 @@ func (cmd *fmtCmd) run(e *env) (int, error) {
 	}
 	code := exitClean
 	done := map[string]bool{} // real paths already checked or written
+	// Several files printed to standard output get a header each, as
+	// head(1) and tail(1) do, so the output says where each file starts.
+	headers, printed := len(targets) > 1 && !cmd.Write && !cmd.Check, 0
 	for _, t := range targets {
 		p := t.path
 		if (cmd.Write || cmd.Check) && p != "-" {
@@ -87,6 +90,14 @@ func (cmd *fmtCmd) run(e *env) (int, error) {
 				}
 			}
 		default:
+			if headers {
+				sep := ""
+				if printed > 0 {
+					sep = "\n"
+				}
+				fmt.Fprintf(e.stdout, "%s==> %s <==\n", sep, p)
+				printed++
+			}
 			if _, err := e.stdout.Write(out); err != nil {
 				return exitError, err
 			}

@@ -15,6 +15,7 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer/lint"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"github.com/nginx-lint/nginx-lint/internal/atomicfile"
+	"github.com/nginx-lint/nginx-lint/internal/didyoumean"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -252,13 +253,17 @@ func (cmd *lintCmd) analyzerOptions(reg *analyzer.Registry, cfg *config.File) (a
 	opts := analyzer.Options{Disabled: map[string]bool{}, Severity: map[string]parser.Severity{}, RuleOptions: map[string]map[string]any{}}
 	if cfg != nil {
 		if err := cfg.Apply(&opts, reg.Lookup); err != nil {
+			var ur *config.UnknownRuleError
+			if errors.As(err, &ur) {
+				ur.Suggestions = reg.Suggest(ur.Key)
+			}
 			return opts, usageError{err.Error()}
 		}
 	}
 	for _, key := range cmd.Disable {
 		r := reg.Lookup(key)
 		if r == nil {
-			return opts, usageError{fmt.Sprintf("--disable: no rule %q (see nginx-lint rules)", key)}
+			return opts, usageError{fmt.Sprintf("--disable: no rule %q%s (see nginx-lint rules)", key, didyoumean.Suffix(reg.Suggest(key)))}
 		}
 		opts.Disabled[r.Name] = true
 	}

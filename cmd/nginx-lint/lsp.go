@@ -1,25 +1,12 @@
 package main
 
 import (
-	"runtime/debug"
-
 	"github.com/nginx-lint/nginx-lint/lsp"
 )
 
 // version is set by a release build (-ldflags "-X main.version=...");
-// otherwise buildVersion reads the module version go install recorded.
+// otherwise currentVersion reads the module version go install recorded.
 var version = ""
-
-// buildVersion returns the version to report.
-func buildVersion() string {
-	if version != "" {
-		return version
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "dev"
-}
 
 type lspCmd struct {
 	// Stdio is accepted because editor clients pass it; stdio is the only
@@ -29,7 +16,7 @@ type lspCmd struct {
 
 func (lspCmd) run(*env) (int, error) {
 	s := lsp.New()
-	s.Version = buildVersion()
+	s.Version = currentVersion().String()
 	if err := s.RunStdio(); err != nil {
 		return exitError, err
 	}

@@ -5,6 +5,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
+	"github.com/nginx-lint/nginx-lint/internal/didyoumean"
 )
 
 type rulesCmd struct{}
@@ -23,9 +24,10 @@ type explainCmd struct {
 }
 
 func (cmd explainCmd) run(e *env) (int, error) {
-	r := rules.All().Lookup(cmd.Rule)
+	reg := rules.All()
+	r := reg.Lookup(cmd.Rule)
 	if r == nil {
-		return 0, usageError{fmt.Sprintf("no rule %q (see nginx-lint rules)", cmd.Rule)}
+		return 0, usageError{fmt.Sprintf("no rule %q%s (see nginx-lint rules)", cmd.Rule, didyoumean.Suffix(reg.Suggest(cmd.Rule)))}
 	}
 	_, err := fmt.Fprint(e.stdout, rules.Markdown(r))
 	return exitClean, err

@@ -8,12 +8,14 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/alecthomas/kong"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/buildinfo"
+	"github.com/nginx-lint/nginx-lint/internal/didyoumean"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/crossplane"
 )
@@ -35,6 +37,9 @@ type env struct {
 	stdout, stderr io.Writer
 	// isTerminal reports whether stdout is a terminal (for --color auto).
 	isTerminal bool
+	// stderrTerminal reports whether stderr is a terminal (for progress
+	// lines).
+	stderrTerminal bool
 }
 
 type cli struct {
@@ -48,11 +53,62 @@ type cli struct {
 	LSP       lspCmd           `cmd:"" name:"lsp" help:"Run the language server (for editors) on standard input and output."`
 	Cost      costCmd          `cmd:"" help:"Estimate nginx's startup and reload cost of a configuration."`
 	Calibrate calibrateCmd     `cmd:"" help:"Time the local nginx on generated layouts and write a cost profile."`
+	Help      helpCmd          `cmd:"" help:"Show help for nginx-lint or one of its commands."`
+	VersionC  versionCmd       `cmd:"" name:"version" help:"Print the version."`
+}
+
+// helpCmd is "nginx-lint help [COMMAND]", the same as --help.
+type helpCmd struct {
+	Command []string `arg:"" optional:"" name:"command" help:"The command to describe."`
+}
+
+// versionCmd is "nginx-lint version", the same as --version.
+type versionCmd struct{}
+
+// check refuses a --context nginx-lint does not know, with the closest
+// names.
+func (f loadFlags) check() error {
+	if f.Context == "" {
+		return nil
+	}
+	if _, ok := analyzer.ContextAncestors(f.Context); ok {
+		return nil
+	}
+	names := analyzer.ContextNames()
+	return usageError{fmt.Sprintf("--context: unknown context %q%s (one of %s)", f.Context,
+		didyoumean.Suffix(didyoumean.Closest(f.Context, names)), strings.Join(names, ", "))}
+}
+
+// unknownCommand returns the message for a first word that is meant as a
+// command but misspelt: not a command, not an existing path, not shaped
+// like a path, and close to a command's name. Anything else is left to
+// be read as a path to lint, as before.
+func unknownCommand(word string, model *kong.Node) string {
+	if word == "" || word == "-" || strings.HasPrefix(word, "-") || strings.ContainsAny(word, `./\`) {
+		return ""
+	}
+	var names []string
+	for _, c := range model.Children {
+		if c.Name == word {
+			return ""
+		}
+		names = append(names, c.Name)
+	}
+	if _, err := os.Lstat(word); err == nil {
+		return ""
+	}
+	s := didyoumean.Closest(word, names)
+	if len(s) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("unknown command %q%s", word, didyoumean.Suffix(s))
 }
 
 type loadFlags struct {
-	Prefix  string `short:"p" help:"nginx configuration prefix: relative include paths resolve against it (default: the main file's directory, as nginx -c does)."`
-	Context string `help:"Lint a fragment as if included in this context (${enum}); default: inferred from its top-level directives." enum:",main,http,server,location,upstream,stream,stream-server,stream-upstream,mail,mail-server,events" default:""`
+	Prefix string `short:"p" help:"nginx configuration prefix: relative include paths resolve against it (default: the main file's directory, as nginx -c does)."`
+	// Checked by check, not by a kong enum: an enum's empty default would
+	// show as an empty first choice in the help.
+	Context string `help:"Lint a fragment as if included in this context: ${contexts}. Default: inferred from its top-level directives." placeholder:"CONTEXT"`
 
 	// overlay replaces files on disk by absolute path (the rounds of --fix).
 	overlay map[string][]byte
@@ -97,7 +153,7 @@ func (e usageError) Error() string { return e.msg }
 
 // run is the whole program: parse flags, do the work, return the exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, isTerminal: isTerminal(stdout)}
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, isTerminal: isTerminal(stdout), stderrTerminal: isTerminal(stderr)}
 	var c cli
 	exited := -1
 	k, err := kong.New(&c,
@@ -105,12 +161,19 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		kong.Description("Lint nginx configurations: syntax exactly as nginx reads it, includes, and more."),
 		kong.Writers(stdout, stderr),
 		kong.Exit(func(code int) { exited = code }),
-		kong.Vars{"default_config": defaultConfig, "version": currentVersion().Line()},
+		kong.Vars{"default_config": defaultConfig, "version": currentVersion().Line(),
+			"contexts": strings.Join(analyzer.ContextNames(), ", ")},
 		kong.UsageOnError(),
 	)
 	if err != nil {
 		fmt.Fprintf(stderr, "nginx-lint: %v\n", err)
 		return exitError
+	}
+	if len(args) > 0 {
+		if msg := unknownCommand(args[0], k.Model.Node); msg != "" {
+			fmt.Fprintf(stderr, "nginx-lint: %s\n", msg)
+			return exitUsage
+		}
 	}
 	ctx, err := k.Parse(args)
 	if exited >= 0 {
@@ -127,8 +190,19 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if ctx.Command() != "lsp" {
 		batchGC()
 	}
+	for _, f := range []loadFlags{c.Lint.loadFlags, c.Parse.loadFlags, c.Cost.loadFlags} {
+		if err := f.check(); err != nil {
+			fmt.Fprintf(stderr, "nginx-lint: %v\n", err)
+			return exitUsage
+		}
+	}
 	var code int
 	switch ctx.Command() {
+	case "help", "help <command>":
+		// The same text as --help, through the same path.
+		return run(append(slices.Clone(c.Help.Command), "--help"), stdin, stdout, stderr)
+	case "version":
+		return run([]string{"--version"}, stdin, stdout, stderr)
 	case "parse <file>":
 		code, err = c.Parse.run(e)
 	case "rules":

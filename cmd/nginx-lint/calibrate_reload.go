@@ -1,0 +1,130 @@
+//go:build unix
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
+	"github.com/nginx-lint/nginx-lint/cmd/nginx-lint-gen/layout"
+	"github.com/nginx-lint/nginx-lint/parser"
+	"github.com/nginx-lint/nginx-lint/parser/nginxtest"
+)
+
+// validateReload starts nginx (loopback only, temporary prefix, stopped
+// by its pid: nginxtest.Start) on three layouts, times the start (until
+// the pid file appears, after every socket is bound) and a reload (from
+// running `nginx -s reload` until the old worker is gone and a new one
+// runs), and prints them against the model.
+func validateReload(ctx context.Context, e *env, ngx string, p *costmodel.Profile) error {
+	fmt.Fprintf(e.stdout, "\nstart and reload (wall clock, one run each):\n| layout | servers | start predicted | start measured | reload predicted | reload measured |\n|---|---|---|---|---|---|\n")
+	dir, err := os.MkdirTemp("", "nginx-lint-reload-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	for _, n := range []int{2000, 5000, 10000} {
+		for _, name := range []string{"L1c", "L2c", "L3c"} {
+			l, _ := layout.ParseName(name)
+			src := layout.Generate(layout.Options{Layout: l, N: n})
+			conf := filepath.Join(dir, "nginx.conf")
+			if err := os.WriteFile(conf, src, 0o644); err != nil {
+				return err
+			}
+			c := (&parser.Loader{Kinds: analyzer.Kinds}).LoadSource(conf, src, nil)
+			res := costmodel.Compute(parser.BuildModel(c), costmodel.Options{Profile: p})
+			start, reload, err := timeStartReload(ctx, ngx, conf)
+			if err != nil {
+				return fmt.Errorf("%s at %d servers: %w", name, n, err)
+			}
+			fmt.Fprintf(e.stdout, "| %s | %d | %.3f s | %.3f s | %.3f s | %.3f s |\n", name, n,
+				res.StartupSeconds, start, res.ReloadSeconds, reload)
+		}
+	}
+	return nil
+}
+
+// timeStartReload starts nginx on conf and reloads it once.
+func timeStartReload(ctx context.Context, ngx, conf string) (start, reload float64, err error) {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	inst, err := nginxtest.Start(ctx, ngx, conf)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer func() {
+		if serr := inst.Stop(context.Background()); serr != nil && err == nil {
+			err = serr
+		}
+	}()
+	start = inst.Ready.Seconds()
+	var old []int
+	for len(old) == 0 {
+		if old, err = childrenOf(inst.Pid); err != nil {
+			return 0, 0, err
+		}
+		if ctx.Err() != nil {
+			return 0, 0, ctx.Err()
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	t0 := time.Now()
+	sig := exec.CommandContext(ctx, ngx, "-s", "reload", "-p", inst.Prefix+"/", "-c", conf)
+	if out, err := sig.CombinedOutput(); err != nil {
+		return 0, 0, fmt.Errorf("nginx -s reload: %v: %s", err, out)
+	}
+	for {
+		kids, err := childrenOf(inst.Pid)
+		if err != nil {
+			return 0, 0, err
+		}
+		if len(kids) > 0 && !slices.ContainsFunc(kids, func(k int) bool { return slices.Contains(old, k) }) {
+			return start, time.Since(t0).Seconds(), nil
+		}
+		if ctx.Err() != nil {
+			return 0, 0, ctx.Err()
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+// childrenOf lists the processes whose parent is pid, from /proc.
+func childrenOf(pid int) ([]int, error) {
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil, fmt.Errorf("timing a reload needs /proc: %w", err)
+	}
+	var out []int
+	for _, e := range ents {
+		n, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// "pid (comm) state ppid ...": comm may hold spaces, so cut at
+		// the last ')'.
+		i := strings.LastIndexByte(string(b), ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(b[i+1:]))
+		if len(f) > 1 {
+			if pp, err := strconv.Atoi(f[1]); err == nil && pp == pid {
+				out = append(out, n)
+			}
+		}
+	}
+	return out, nil
+}
