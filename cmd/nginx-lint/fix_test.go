@@ -135,3 +135,24 @@ func TestFixKeepsSymlinks(t *testing.T) {
 		t.Errorf("the link's target was not fixed:\n%s", b)
 	}
 }
+
+func TestFmtDiff(t *testing.T) {
+	dir := writeConf(t, map[string]string{"nginx.conf": "events {}\nhttp {\nserver_tokens off;\n}\n", "ok.conf": "events {}\n"})
+	main := filepath.Join(dir, "nginx.conf")
+	code, out, errOut := runCLI(t, "", "fmt", "--diff", dir)
+	if code != exitFindings {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	if !strings.Contains(out, "-server_tokens off;\n+    server_tokens off;\n") || !strings.Contains(out, "nginx.conf\n") || strings.Contains(out, "ok.conf") {
+		t.Errorf("diff:\n%s", out)
+	}
+	if b, _ := os.ReadFile(main); string(b) != "events {}\nhttp {\nserver_tokens off;\n}\n" {
+		t.Errorf("--diff wrote the file")
+	}
+	if code, out, _ := runCLI(t, "", "fmt", "--diff", filepath.Join(dir, "ok.conf")); code != exitClean || out != "" {
+		t.Errorf("formatted file: exit %d, output %q", code, out)
+	}
+	if code, _, _ := runCLI(t, "", "fmt", "--diff", "-w", main); code != exitUsage {
+		t.Errorf("--diff -w: exit %d", code)
+	}
+}

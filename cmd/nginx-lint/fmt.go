@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 
+	udiff "github.com/aymanbagabas/go-udiff"
+
 	"github.com/nginx-lint/nginx-lint/internal/atomicfile"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
@@ -16,6 +18,7 @@ type fmtCmd struct {
 	Write  bool     `short:"w" help:"Write the result back to each file (atomically; symbolic links are followed, owner, mode and hard links kept) instead of printing it."`
 	Force  bool     `help:"With -w, also write read-only files."`
 	Check  bool     `help:"Print the files that are not formatted and exit 1 if there are any; change nothing."`
+	Diff   bool     `help:"Print what formatting would change as a unified diff and exit 1 if there is any; change nothing."`
 	Indent int      `default:"4" help:"Spaces per block level."`
 	Tabs   bool     `help:"Indent with one tab per block level."`
 }
@@ -26,6 +29,9 @@ func (cmd *fmtCmd) run(e *env) (int, error) {
 	if cmd.Write && cmd.Check {
 		return 0, usageError{"--write and --check together"}
 	}
+	if cmd.Diff && (cmd.Write || cmd.Check) {
+		return 0, usageError{"--diff with --write or --check"}
+	}
 	if cmd.Indent < 1 || cmd.Indent > 16 {
 		return 0, usageError{fmt.Sprintf("--indent %d: give 1 to 16 spaces", cmd.Indent)}
 	}
@@ -35,13 +41,14 @@ func (cmd *fmtCmd) run(e *env) (int, error) {
 		return 0, err
 	}
 	code := exitClean
+	cwd, _ := os.Getwd()
 	done := map[string]bool{} // real paths already checked or written
 	// Several files printed to standard output get a header each, as
 	// head(1) and tail(1) do, so the output says where each file starts.
-	headers, printed := len(targets) > 1 && !cmd.Write && !cmd.Check, 0
+	headers, printed := len(targets) > 1 && !cmd.Write && !cmd.Check && !cmd.Diff, 0
 	for _, t := range targets {
 		p := t.path
-		if (cmd.Write || cmd.Check) && p != "-" {
+		if (cmd.Write || cmd.Check || cmd.Diff) && p != "-" {
 			// A file reached twice (sites-enabled/x -> ../sites-available/x)
 			// is one file: check or write it once.
 			if real, err := atomicfile.Resolve(p); err == nil {
@@ -73,6 +80,15 @@ func (cmd *fmtCmd) run(e *env) (int, error) {
 			return exitError, err
 		}
 		switch {
+		case cmd.Diff:
+			if !bytes.Equal(src, out) {
+				name := displayPath(p, cwd)
+				if p == "-" {
+					name = "<stdin>"
+				}
+				fmt.Fprint(e.stdout, udiff.Unified("a/"+name, "b/"+name, string(src), string(out)))
+				code = max(code, exitFindings)
+			}
 		case cmd.Check:
 			if !bytes.Equal(src, out) {
 				fmt.Fprintln(e.stdout, terminalSafe(p))
