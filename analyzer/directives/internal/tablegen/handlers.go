@@ -59,7 +59,7 @@ func WriteHandlers(comments []string, hs []*Handler, since map[string]*Since) []
 // handlerRow is one parsed row of the handlers file.
 type handlerRow struct {
 	kind, kindSince, bounds, post string
-	values, valuesSince          []string
+	values, valuesSince           []string
 }
 
 // readHandlers parses the handlers file into rows keyed by name\tmodule.
@@ -277,7 +277,7 @@ func History(gitDir, minVersion string, current []*Handler) (map[string]*Since, 
 			}
 		}
 	}
-	for key, s := range res {
+	for _, s := range res {
 		if s.Kind == "next" {
 			// Never seen in a release: newer than every tag. Leave it
 			// to the directive's own since.
@@ -292,7 +292,7 @@ func History(gitDir, minVersion string, current []*Handler) (map[string]*Since, 
 			// As old as the history goes: no version to state.
 			s.Kind = ""
 		}
-		_ = key
+
 	}
 	return res, nil
 }
