@@ -240,6 +240,14 @@ func (cmd *lintCmd) analyzerOptions(reg *analyzer.Registry, cfg *config.File) (a
 				opts.RuleOptions[rules.DirectiveNotAllowed.Name] = na
 			}
 			na["version"] = cmd.build.Version
+			// Enum and bitmask words follow the version too
+			// (proxy_http_version 2 since 1.29.4).
+			iv := opts.RuleOptions[rules.InvalidValue.Name]
+			if iv == nil {
+				iv = map[string]any{}
+				opts.RuleOptions[rules.InvalidValue.Name] = iv
+			}
+			iv["version"] = cmd.build.Version
 		}
 	}
 	return opts, nil
