@@ -127,6 +127,7 @@ var buildOptions = sync.OnceValues(func() (analyzer.Options, error) {
 	modules := static.Modules()
 	return analyzer.Options{RuleOptions: map[string]map[string]any{
 		"unknown-directive": {"modules": modules, "version": info.Version},
+		"invalid-value":     {"version": info.Version},
 	}}, nil
 })
 
@@ -405,7 +406,7 @@ var knownDisagreements = map[string]string{
 }
 
 // directiveRules are the rules whose findings mean "nginx -t fails".
-var directiveRules = map[string]bool{"unknown-directive": true, "directive-not-allowed": true, "invalid-arguments": true}
+var directiveRules = map[string]bool{"unknown-directive": true, "directive-not-allowed": true, "invalid-arguments": true, "invalid-value": true}
 
 // TestNginxParityCorpus runs nginx -t on every corpus main config that is
 // loopback-only. Where nginx's first error is an unknown directive, a
