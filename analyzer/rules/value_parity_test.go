@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -16,6 +17,7 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"github.com/nginx-lint/nginx-lint/analyzer/valuecheck"
 	"github.com/nginx-lint/nginx-lint/parser"
+	"github.com/nginx-lint/nginx-lint/parser/corpustest"
 	"github.com/nginx-lint/nginx-lint/parser/nginxtest"
 )
 
@@ -492,4 +494,84 @@ func defaultValue(row *directives.Directive) string {
 	def, _, _ := strings.Cut(row.Default, "||")
 	def, _, _ = strings.Cut(def, "|")
 	return strings.TrimSpace(def)
+}
+
+// genericMessage matches the messages of nginx's generic handlers and
+// of the post handlers valuecheck knows.
+var genericMessage = regexp.MustCompile(`^("[^"]+" directive invalid (value|number)|invalid value "[^"]*"( in "[^"]+" directive, it must be "on" or "off")?|value must be (between|equal to or greater than) .*|the pool size must be .*|"[^"]+" directive must be .*|"[^"]+" directive value is too small)$`)
+
+// TestNginxParityValuesCorpus checks the corpus main configs nginx
+// rejects: where nginx's first error is a generic handler's message at
+// a directive whose every table row has a generic handler, invalid-value
+// (or invalid-arguments, for flags) must report it at nginx's line.
+func TestNginxParityValuesCorpus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs nginx on every corpus config")
+	}
+	nginxtest.Require(t)
+	corpustest.Root(t)
+	runs, err := corpusRuns()
+	if err != nil {
+		t.Fatal(err)
+	}
+	counts := map[string]int{}
+	for _, r := range runs {
+		if r.err != nil || r.res.OK {
+			continue
+		}
+		errs := r.res.Errors()
+		if len(errs) == 0 {
+			continue
+		}
+		first := errs[0]
+		if !genericMessage.MatchString(first.Text) {
+			continue
+		}
+		counts["generic-handler message"]++
+		switch {
+		case r.lint.reports(rules.InvalidValue.Name, first):
+			counts["  reported by invalid-value"]++
+		case r.lint.reports(rules.InvalidArguments.Name, first):
+			counts["  reported by invalid-arguments"]++
+		default:
+			d := r.lint.directiveAt(first)
+			if d == nil || !allTyped(d.Name.Value) {
+				counts["  directive with a custom handler"]++
+				continue
+			}
+			t.Errorf("%s: nginx: %s; no invalid-value finding at that line", r.path, first)
+		}
+	}
+	logCounts(t, "corpus values", counts)
+}
+
+// directiveAt returns the directive nginx's message points into.
+func (l *linted) directiveAt(m nginxtest.Message) *parser.Directive {
+	for _, d := range l.byName {
+		if samePath(d.File.Path, m.File) && d.Line() <= m.Line && m.Line <= terminatorLine(d) {
+			return d
+		}
+	}
+	return nil
+}
+
+// allTyped reports whether every row of name with a known rule has a
+// generic handler that constrains its value.
+func allTyped(name string) bool {
+	rows := directives.Lookup(name)
+	n := 0
+	for _, r := range rows {
+		if !r.ArgsKnown {
+			continue
+		}
+		if r.Value == nil {
+			return false
+		}
+		switch r.Value.Kind {
+		case directives.ValueStr, directives.ValueStrArray, directives.ValueKeyval:
+			return false
+		}
+		n++
+	}
+	return n > 0
 }
