@@ -2,6 +2,7 @@ package tablegen
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -91,5 +92,103 @@ func TestReadHandlersRejects(t *testing.T) {
 		if _, _, err := readHandlers(path); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%q: error %v, want %q", tt.text, err, tt.want)
 		}
+	}
+}
+
+// TestHandlersMatchSource rescans the nginx source named by NGINX_SRC (a
+// checkout of the commit handlers.tsv records) and compares every nginx
+// row of the committed handlers file, history columns aside. The source
+// is not part of the repository or of CI, so without NGINX_SRC the test
+// skips.
+func TestHandlersMatchSource(t *testing.T) {
+	src := os.Getenv("NGINX_SRC")
+	if src == "" {
+		t.Skip("set NGINX_SRC to an nginx source checkout to compare handlers.tsv with it")
+	}
+	hs, err := ScanDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, _, err := readHandlers(filepath.Join("..", "..", HandlersFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range hs {
+		r := rows[h.key()]
+		if r == nil {
+			t.Errorf("%s (%s): not in %s", h.Name, h.Module, HandlersFile)
+			continue
+		}
+		if r.kind != h.Kind || strings.Join(r.values, " ") != strings.Join(h.Values, " ") || r.bounds != h.Bounds || r.post != h.Post {
+			t.Errorf("%s (%s): %s has %s %q %s %s, the source %s %q %s %s", h.Name, h.Module, HandlersFile,
+				r.kind, r.values, r.bounds, r.post, h.Kind, h.Values, h.Bounds, h.Post)
+		}
+	}
+	if len(hs) < 700 {
+		t.Errorf("only %d commands in %s", len(hs), src)
+	}
+}
+
+// TestHistory builds a git repository whose release tags change a
+// made-up module, and checks the versions History derives.
+func TestHistory(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	dir := t.TempDir()
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false", "-c", "tag.gpgsign=false"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v: %s", args, err, out)
+		}
+	}
+	module := func(modeHandler, modes string) string {
+		return `static ngx_conf_enum_t m_modes[] = {` + modes + ` { ngx_null_string, 0 } };
+static ngx_command_t m_commands[] = {
+    { ngx_string("m_mode"), 0, ` + modeHandler + `, 0, 0, &m_modes },
+    { ngx_string("m_size"), 0, ngx_conf_set_size_slot, 0, 0, NULL },
+    ngx_null_command
+};
+ngx_module_t m_module = { NGX_MODULE_V1, &m_ctx, m_commands, 0 };
+`
+	}
+	git("init", "-q")
+	for _, step := range []struct{ tag, src string }{
+		{"release-0.9.0", module("ngx_conf_set_flag_slot", "")},
+		{"release-1.0.0", module("ngx_conf_set_flag_slot", "")},
+		{"release-1.2.0", module("ngx_conf_set_enum_slot", `{ ngx_string("a"), 0 },`)},
+		{"release-1.10.0", module("ngx_conf_set_enum_slot", `{ ngx_string("a"), 0 }, { ngx_string("b"), 1 },`)},
+		{"release-1.10.1", module("ngx_conf_set_enum_slot", `{ ngx_string("a"), 0 }, { ngx_string("b"), 1 }, { ngx_string("c"), 2 },`)},
+	} {
+		if err := os.MkdirAll(filepath.Join(dir, "src"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "src", "m.c"), []byte(step.src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		git("add", "-A")
+		git("commit", "-q", "--allow-empty", "-m", step.tag)
+		git("tag", step.tag)
+	}
+	cur, err := ScanFiles(map[string]string{"src/m.c": module("ngx_conf_set_enum_slot", `{ ngx_string("a"), 0 }, { ngx_string("b"), 1 }, { ngx_string("c"), 2 }, { ngx_string("d"), 3 },`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	since, err := History(filepath.Join(dir, ".git"), "1.0.0", cur)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mode := since["m_mode\tm_module"]
+	// 1.2.0 follows 1.0.0 in version order, 1.10.x come last; "d" is in
+	// no release yet, so it gets no version.
+	if mode == nil || mode.Kind != "1.2.0" || mode.Values["b"] != "1.10.0" || mode.Values["c"] != "1.10.1" || mode.Values["a"] != "" || mode.Values["d"] != "" {
+		t.Errorf("m_mode history %+v", mode)
+	}
+	if size := since["m_size\tm_module"]; size == nil || size.Kind != "" {
+		t.Errorf("m_size is as old as the history, got %+v", size)
+	}
+	if _, err := History(filepath.Join(dir, ".git"), "2.0.0", cur); err == nil {
+		t.Error("History from a missing tag succeeded")
 	}
 }
