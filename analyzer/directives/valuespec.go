@@ -1,5 +1,7 @@
 package directives
 
+import "strings"
+
 // ValueKind is the generic nginx set handler a directive's ngx_command_t
 // entry names, which fixes what its arguments may be. The generator reads
 // it from the C sources; a directive whose handler is any other function
@@ -85,6 +87,47 @@ type ValueSpec struct {
 	// name from the source, or "deprecated"); value checks that depend
 	// on it are up to the checker.
 	Post string
+	// Older is the generic handler the directive had in the releases
+	// before Since, when it had one: proxy_limit_rate was a size until
+	// 1.27.0, when it learnt variables (its spec is then of kind
+	// ValueCustom, with Since and Older only).
+	Older *ValueSpec
+}
+
+// For returns the spec that holds in nginx version ("" for the newest):
+// s itself, or an Older one, or nil when the version predates every
+// handler the tables know (nothing can then be said of its values).
+func (s *ValueSpec) For(version string) *ValueSpec {
+	for s != nil && version != "" && s.Since != "" && compareVersions(version, s.Since) < 0 {
+		s = s.Older
+	}
+	return s
+}
+
+// compareVersions compares dotted release numbers; a missing or
+// non-numeric part counts as 0.
+func compareVersions(a, b string) int {
+	for a != "" || b != "" {
+		var x, y string
+		x, a, _ = strings.Cut(a, ".")
+		y, b, _ = strings.Cut(b, ".")
+		xn, yn := atoiPrefix(x), atoiPrefix(y)
+		if xn != yn {
+			if xn < yn {
+				return -1
+			}
+			return 1
+		}
+	}
+	return 0
+}
+
+func atoiPrefix(s string) int {
+	n := 0
+	for i := 0; i < len(s) && s[i] >= '0' && s[i] <= '9' && n < 1<<40; i++ {
+		n = n*10 + int(s[i]-'0')
+	}
+	return n
 }
 
 // ValueSince returns the first nginx release that accepts the enum or

@@ -55,6 +55,17 @@ func TestValueSpecs(t *testing.T) {
 		}
 	}
 
+	// proxy_limit_rate took variables in 1.27.0; before, it was a size.
+	rate := InContext("proxy_limit_rate", Location).Value
+	for _, tt := range []struct{ version, want string }{{"", "custom"}, {"1.27.0", "custom"}, {"1.22.1", "size"}, {"1.7.7", "size"}, {"1.6.0", "nil"}} {
+		got := "nil"
+		if s := rate.For(tt.version); s != nil {
+			got = s.Kind.String()
+		}
+		if got != tt.want {
+			t.Errorf("proxy_limit_rate for %q: %s, want %s", tt.version, got, tt.want)
+		}
+	}
 	if since, ok := InContext("proxy_http_version", Location).Value.ValueSince("2"); !ok || since != "1.29.4" {
 		t.Errorf(`proxy_http_version "2": since %q, %v; want 1.29.4`, since, ok)
 	}
@@ -82,8 +93,13 @@ func TestValueSpecs(t *testing.T) {
 		if s.Bounded && s.Kind != ValueNum {
 			t.Errorf("%s (%s): bounds on a %s", d.Name, d.Module, s.Kind)
 		}
-		if s.Kind == ValueCustom || s.Kind.String() == "custom" {
-			t.Errorf("%s (%s): a spec of kind custom", d.Name, d.Module)
+		if s.Kind == ValueCustom && (s.Older == nil || s.Since == "") {
+			t.Errorf("%s (%s): a custom spec without an older generic handler", d.Name, d.Module)
+		}
+		for o := s.Older; o != nil; o = o.Older {
+			if o.Kind == ValueCustom {
+				t.Errorf("%s (%s): an older handler of kind custom", d.Name, d.Module)
+			}
 		}
 		if !d.ArgsKnown {
 			t.Errorf("%s (%s): typed but its argument rule is unknown", d.Name, d.Module)

@@ -40,12 +40,17 @@ func runInvalidValue(p *analyzer.Pass) {
 		if row == nil || row.Value == nil {
 			continue
 		}
-		spec := row.Value
+		// The handler of the targeted release: proxy_limit_rate was a
+		// plain size before 1.27.0.
+		spec := row.Value.For(version)
+		if spec == nil {
+			continue
+		}
 		switch spec.Kind {
-		case directives.ValueStr, directives.ValueStrArray, directives.ValueKeyval:
-			continue // any string goes
+		case directives.ValueCustom, directives.ValueStr, directives.ValueStrArray, directives.ValueKeyval:
+			continue // a directive-specific handler; any string goes
 		case directives.ValueFlag:
-			if row.Args.IsFlag() {
+			if row.Args.IsFlag() && spec == row.Value {
 				continue // invalid-arguments reports it
 			}
 		}
@@ -53,8 +58,6 @@ func runInvalidValue(p *analyzer.Pass) {
 		if d.RawBlock || d.Unterminated || !row.Args.Accepts(len(d.Args)) {
 			continue
 		}
-		// Arguments of a directive whose handler only appeared in a later
-		// release are not checked for an older target (Check decides).
 		args := make([]string, len(d.Args))
 		for j, a := range d.Args {
 			args[j] = a.Value

@@ -192,3 +192,36 @@ func TestEmptyNames(t *testing.T) {
 		}
 	}
 }
+
+// TestInvalidValueForBuild: the target version decides which words and
+// which handler hold (proxy_http_version 2 is 1.29.4's, proxy_limit_rate
+// took variables in 1.27.0); the newest nginx is the default.
+func TestInvalidValueForBuild(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "nginx.conf")
+	src := "events {}\nhttp {\n    server {\n        location / {\n            proxy_http_version 2;\n            proxy_limit_rate $rate;\n            server_tokens build;\n        }\n    }\n}\n"
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := (&parser.Loader{Kinds: analyzer.Kinds}).Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ version, want string }{
+		{"", ""},
+		{"1.29.4", ""},
+		{"1.27.0", `5: invalid value "2"`},
+		{"1.22.1", `5: invalid value "2"` + "\n" + `6: "proxy_limit_rate" directive invalid value`},
+	} {
+		opts := analyzer.Options{RuleOptions: map[string]map[string]any{"invalid-value": {"version": tt.version}}}
+		var got []string
+		for _, d := range analyzer.Run(c, rules.All(), opts) {
+			if d.Name == "invalid-value" {
+				got = append(got, fmt.Sprintf("%d: %s", d.Start().Line, d.Message))
+			}
+		}
+		if strings.Join(got, "\n") != tt.want {
+			t.Errorf("nginx %q: got %q, want %q", tt.version, got, tt.want)
+		}
+	}
+}

@@ -244,12 +244,20 @@ func planValueMutants(info *buildinfo.Info, loads map[string]string, counts map[
 	var out []valueMutant
 	port := 21000
 	for _, row := range directives.All() {
-		spec := row.Value
-		if spec == nil || row.ThirdParty || !row.ArgsKnown {
+		if row.Value == nil || row.ThirdParty || !row.ArgsKnown {
 			continue
 		}
+		// The handler this nginx has (proxy_limit_rate: a size in 1.22).
+		spec := row.Value.For(info.Version)
+		if spec == nil {
+			counts["skipped: handler newer than this nginx"]++
+			continue
+		}
+		if spec != row.Value {
+			counts["older handler used"]++
+		}
 		switch spec.Kind {
-		case directives.ValueStr, directives.ValueStrArray, directives.ValueKeyval:
+		case directives.ValueCustom, directives.ValueStr, directives.ValueStrArray, directives.ValueKeyval:
 			continue // nginx accepts any string: nothing to mutate
 		}
 		if !inBuildRow(row, modules) {
@@ -257,8 +265,7 @@ func planValueMutants(info *buildinfo.Info, loads map[string]string, counts map[
 			continue
 		}
 		since, _, _ := strings.Cut(row.Since, ",")
-		if since != "" && valuecheck.CompareVersions(info.Version, strings.TrimSpace(since)) < 0 ||
-			spec.Since != "" && valuecheck.CompareVersions(info.Version, spec.Since) < 0 {
+		if since != "" && valuecheck.CompareVersions(info.Version, strings.TrimSpace(since)) < 0 {
 			counts["skipped: newer than this nginx"]++
 			continue
 		}
@@ -283,7 +290,7 @@ func planValueMutants(info *buildinfo.Info, loads map[string]string, counts map[
 			continue
 		}
 		key := row.Name + "@" + ctx.String()
-		for _, v := range valueCandidates(row, info.Version) {
+		for _, v := range valueCandidates(row, spec, info.Version) {
 			port++
 			src, line := valueConfig(ctx, row.Name+" "+v.value+";", loads, port)
 			kind := "valid"
@@ -368,8 +375,7 @@ type candidate struct {
 // valueCandidates returns the invalid values of the directive's kind and
 // valid ones, the docs' default first (which keeps the rest of the
 // config content) respelled in another form nginx reads the same.
-func valueCandidates(row *directives.Directive, version string) []candidate {
-	spec := row.Value
+func valueCandidates(row *directives.Directive, spec *directives.ValueSpec, version string) []candidate {
 	def := defaultValue(row)
 	var out []candidate
 	bad := func(vs ...string) {

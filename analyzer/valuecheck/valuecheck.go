@@ -235,16 +235,15 @@ type Error struct {
 
 // Check returns the error nginx reports for directive name with the
 // given arguments when its handler is spec, or nil when nginx accepts
-// them. version is the targeted nginx release ("" for the newest): a
-// value added later is rejected, and a handler that changed since version
-// is not checked at all, as its older form is not known. The argument
-// count is not checked (that is the argument-count rule's job); missing
-// arguments are not an error here.
+// them. version is the targeted nginx release ("" for the newest): the
+// handler that held in that release is used (spec.For), a value added
+// later is rejected, and a directive whose handler in that release is
+// not known is not checked. The argument count is not checked (that is
+// the argument-count rule's job); missing arguments are not an error
+// here.
 func Check(name string, spec *directives.ValueSpec, args []string, version string) *Error {
+	spec = spec.For(version)
 	if spec == nil || len(args) == 0 {
-		return nil
-	}
-	if version != "" && spec.Since != "" && CompareVersions(version, spec.Since) < 0 {
 		return nil
 	}
 	invalid := func(arg int, detail string) *Error {

@@ -112,6 +112,7 @@ func TestCheck(t *testing.T) {
 	tokens := &directives.ValueSpec{Kind: directives.ValueEnum, Values: []string{"off", "on", "build"}, ValuesSince: []string{"", "", "1.21.1"}}
 	next := &directives.ValueSpec{Kind: directives.ValueBitmask, Values: []string{"error", "timeout", "http_429"}, ValuesSince: []string{"", "", "1.11.13"}}
 	newKind := &directives.ValueSpec{Kind: directives.ValueEnum, Since: "1.31.4", Values: []string{"off", "on", "v2"}}
+	rate := &directives.ValueSpec{Since: "1.27.0", Older: &directives.ValueSpec{Kind: directives.ValueSize, Since: "1.7.7"}}
 	for _, tt := range []struct {
 		name    string
 		spec    *directives.ValueSpec
@@ -154,6 +155,11 @@ func TestCheck(t *testing.T) {
 		{"gzip_hash", &directives.ValueSpec{Kind: directives.ValueSize, Post: "ngx_http_gzip_hash"}, []string{"128k"}, "", "", 0, ""},
 		{"http2_streams_index_size", &directives.ValueSpec{Kind: directives.ValueNum, Post: "ngx_http_v2_streams_index_mask"}, []string{"30"}, "", `"http2_streams_index_size" directive must be a power of two`, 0, ""},
 		{"str", &directives.ValueSpec{Kind: directives.ValueStr}, []string{"$anything"}, "", "", 0, ""},
+		// A size until 1.27.0, then a handler of its own (variables).
+		{"proxy_limit_rate", rate, []string{"$rate"}, "", "", 0, ""},
+		{"proxy_limit_rate", rate, []string{"$rate"}, "1.22.1", `"proxy_limit_rate" directive invalid value`, 0, ""},
+		{"proxy_limit_rate", rate, []string{"1m"}, "1.22.1", "", 0, ""},
+		{"proxy_limit_rate", rate, []string{"$rate"}, "1.7.0", "", 0, ""},
 		{"none", nil, []string{"x"}, "", "", 0, ""},
 	} {
 		err := Check(tt.name, tt.spec, tt.args, tt.version)

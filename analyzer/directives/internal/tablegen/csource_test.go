@@ -41,7 +41,8 @@ func TestHandlersRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	since := map[string]*Since{
-		"widget_mode\tngx_http_widget_module": {Kind: "1.9.0", Values: map[string]string{"turbo": "1.21.1"}},
+		"widget_mode\tngx_http_widget_module":   {Kind: "1.9.0", Values: map[string]string{"turbo": "1.21.1"}},
+		"widget_custom\tngx_http_widget_module": {Kind: "1.7.0", Older: &Handler{Kind: "size"}, OlderSince: "1.3.0"},
 	}
 	path := filepath.Join(t.TempDir(), HandlersFile)
 	if err := os.WriteFile(path, WriteHandlers([]string{"fixture"}, hs, since), 0o644); err != nil {
@@ -62,7 +63,8 @@ func TestHandlersRoundTrip(t *testing.T) {
 		{"widget_mode", `&ValueSpec{Kind: ValueEnum, Since: "1.9.0", Values: []string{"calm", "busy", "turbo"}, ValuesSince: []string{"", "", "1.21.1"}}`},
 		{"widget_level", `&ValueSpec{Kind: ValueNum, Low: 2, High: 7, Bounded: true}`},
 		{"widget_gap", `&ValueSpec{Kind: ValueSize, Post: "widget_gap_check"}`},
-		{"widget_custom", ``},
+		// Custom now, a size before 1.7.0.
+		{"widget_custom", `&ValueSpec{Since: "1.7.0", Older: &ValueSpec{Kind: ValueSize, Since: "1.3.0"}}`},
 		{"widget_twice", ``},
 	} {
 		if got := valueExpr(rows, tt.name, []string{"ngx_http_widget_module"}); got != tt.want {
@@ -79,10 +81,14 @@ func TestHandlersRoundTrip(t *testing.T) {
 func TestReadHandlersRejects(t *testing.T) {
 	for _, tt := range []struct{ text, want string }{
 		{"name\tmodule\n", "header is not"},
-		{handlersHeader + "\na\tm\tweird\t\t\t\t\n", `unknown kind "weird"`},
-		{handlersHeader + "\na\tm\tenum\t\t\t\t\n", "kind enum with 0 values"},
-		{handlersHeader + "\na\tm\tnum\t\t\tx:1\t\n", "bounds"},
-		{handlersHeader + "\na\tm\tnum\t\t\t\t\na\tm\tnum\t\t\t\t\n", "listed twice"},
+		{handlersHeader + "\na\tm\tweird\t\t\t\t\t\t\t\t\n", `unknown kind "weird"`},
+		{handlersHeader + "\na\tm\tenum\t\t\t\t\t\t\t\t\n", "kind enum with 0 values"},
+		{handlersHeader + "\na\tm\tnum\t\t\tx:1\t\t\t\t\t\n", "bounds"},
+		{handlersHeader + "\na\tm\tnum\t\t\t\t\t\t\t\t\na\tm\tnum\t\t\t\t\t\t\t\t\n", "listed twice"},
+		{handlersHeader + "\na\tm\tnum\t\t\t\t\n", "7 cells, want 11"},
+		{handlersHeader + "\na\tm\tcustom\t1.2.0\t\t\t\tenum\t\t\t\n", "older handler: kind enum with 0 values"},
+		{handlersHeader + "\na\tm\tcustom\t\t\t\t\tsize\t\t\t\n", "must be generic and precede a kind_since"},
+		{handlersHeader + "\na\tm\tcustom\t1.2.0\t\t\t\tcustom\t\t\t\n", "must be generic and precede a kind_since"},
 		{"# only a comment\n", "no header"},
 	} {
 		path := filepath.Join(t.TempDir(), HandlersFile)
@@ -144,9 +150,14 @@ func TestHistory(t *testing.T) {
 		}
 	}
 	module := func(modeHandler, modes string) string {
+		rate := "ngx_conf_set_size_slot"
+		if strings.Contains(modes, `"b"`) {
+			rate = "m_set_rate"
+		}
 		return `static ngx_conf_enum_t m_modes[] = {` + modes + ` { ngx_null_string, 0 } };
 static ngx_command_t m_commands[] = {
     { ngx_string("m_mode"), 0, ` + modeHandler + `, 0, 0, &m_modes },
+    { ngx_string("m_rate"), 0, ` + rate + `, 0, 0, NULL },
     { ngx_string("m_size"), 0, ngx_conf_set_size_slot, 0, 0, NULL },
     ngx_null_command
 };
@@ -185,7 +196,15 @@ ngx_module_t m_module = { NGX_MODULE_V1, &m_ctx, m_commands, 0 };
 	if mode == nil || mode.Kind != "1.2.0" || mode.Values["b"] != "1.10.0" || mode.Values["c"] != "1.10.1" || mode.Values["a"] != "" || mode.Values["d"] != "" {
 		t.Errorf("m_mode history %+v", mode)
 	}
-	if size := since["m_size\tm_module"]; size == nil || size.Kind != "" {
+	// m_rate: a size up to 1.2.0, its own handler from 1.10.0 on.
+	if rate := since["m_rate\tm_module"]; rate == nil || rate.Kind != "1.10.0" || rate.Older == nil || rate.Older.Kind != "size" || rate.OlderSince != "" {
+		t.Errorf("m_rate history %+v", rate)
+	}
+	// m_mode's older handler is the flag of 1.0.0.
+	if mode != nil && (mode.Older == nil || mode.Older.Kind != "flag") {
+		t.Errorf("m_mode older handler %+v", mode.Older)
+	}
+	if size := since["m_size\tm_module"]; size == nil || size.Kind != "" || size.Older != nil {
 		t.Errorf("m_size is as old as the history, got %+v", size)
 	}
 	if _, err := History(filepath.Join(dir, ".git"), "2.0.0", cur); err == nil {

@@ -21,7 +21,7 @@ import (
 const HandlersFile = "handlers.tsv"
 
 // handlersHeader is the header line of the handlers file.
-const handlersHeader = "name\tmodule\tkind\tkind_since\tvalues\tbounds\tpost"
+const handlersHeader = "name\tmodule\tkind\tkind_since\tvalues\tbounds\tpost\tolder_kind\tolder_since\tolder_values\tolder_bounds"
 
 // Source is one tree to scan: a label for the file's comment lines and
 // the directory of the checkout.
@@ -47,11 +47,14 @@ func WriteHandlers(comments []string, hs []*Handler, since map[string]*Since) []
 			}
 			vals = append(vals, v)
 		}
-		kindSince := ""
+		kindSince, older := "", "\t\t\t"
 		if s != nil {
 			kindSince = s.Kind
+			if o := s.Older; o != nil {
+				older = fmt.Sprintf("%s\t%s\t%s\t%s", o.Kind, s.OlderSince, strings.Join(o.Values, " "), o.Bounds)
+			}
 		}
-		fmt.Fprintf(&b, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", h.Name, h.Module, h.Kind, kindSince, strings.Join(vals, " "), h.Bounds, h.Post)
+		fmt.Fprintf(&b, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", h.Name, h.Module, h.Kind, kindSince, strings.Join(vals, " "), h.Bounds, h.Post, older)
 	}
 	return b.Bytes()
 }
@@ -60,6 +63,9 @@ func WriteHandlers(comments []string, hs []*Handler, since map[string]*Since) []
 type handlerRow struct {
 	kind, kindSince, bounds, post string
 	values, valuesSince           []string
+	// older is the generic handler the directive had in the releases
+	// before kindSince, nil when none.
+	older *handlerRow
 }
 
 // readHandlers parses the handlers file into rows keyed by name\tmodule.
@@ -86,27 +92,25 @@ func readHandlers(path string) (map[string]*handlerRow, []string, error) {
 			continue
 		}
 		c := strings.Split(line, "\t")
-		if len(c) != 7 {
-			return nil, nil, fmt.Errorf("%s:%d: %d cells, want 7", path, i+1, len(c))
+		if len(c) != 11 {
+			return nil, nil, fmt.Errorf("%s:%d: %d cells, want 11", path, i+1, len(c))
 		}
 		r := &handlerRow{kind: c[2], kindSince: c[3], bounds: c[5], post: c[6]}
-		if _, ok := kindIdents[r.kind]; !ok {
-			return nil, nil, fmt.Errorf("%s:%d: unknown kind %q", path, i+1, r.kind)
-		}
 		for _, v := range strings.Fields(c[4]) {
 			v, s, _ := strings.Cut(v, "@")
 			r.values = append(r.values, v)
 			r.valuesSince = append(r.valuesSince, s)
 		}
-		if (r.kind == "enum" || r.kind == "bitmask") != (len(r.values) > 0) {
-			return nil, nil, fmt.Errorf("%s:%d: kind %s with %d values", path, i+1, r.kind, len(r.values))
+		if err := r.check(); err != nil {
+			return nil, nil, fmt.Errorf("%s:%d: %v", path, i+1, err)
 		}
-		if r.bounds != "" {
-			lo, hi, ok := strings.Cut(r.bounds, ":")
-			_, e1 := strconv.ParseInt(lo, 10, 64)
-			_, e2 := strconv.ParseInt(hi, 10, 64)
-			if !ok || e1 != nil || e2 != nil {
-				return nil, nil, fmt.Errorf("%s:%d: bounds %q", path, i+1, r.bounds)
+		if c[7] != "" {
+			r.older = &handlerRow{kind: c[7], kindSince: c[8], values: strings.Fields(c[9]), bounds: c[10]}
+			if err := r.older.check(); err != nil {
+				return nil, nil, fmt.Errorf("%s:%d: older handler: %v", path, i+1, err)
+			}
+			if r.older.kind == "custom" || r.kindSince == "" {
+				return nil, nil, fmt.Errorf("%s:%d: an older handler must be generic and precede a kind_since", path, i+1)
 			}
 		}
 		key := c[0] + "\t" + c[1]
@@ -121,6 +125,25 @@ func readHandlers(path string) (map[string]*handlerRow, []string, error) {
 	return out, comments, nil
 }
 
+// check validates the cells of one handler.
+func (r *handlerRow) check() error {
+	if _, ok := kindIdents[r.kind]; !ok {
+		return fmt.Errorf("unknown kind %q", r.kind)
+	}
+	if (r.kind == "enum" || r.kind == "bitmask") != (len(r.values) > 0) {
+		return fmt.Errorf("kind %s with %d values", r.kind, len(r.values))
+	}
+	if r.bounds != "" {
+		lo, hi, ok := strings.Cut(r.bounds, ":")
+		_, e1 := strconv.ParseInt(lo, 10, 64)
+		_, e2 := strconv.ParseInt(hi, 10, 64)
+		if !ok || e1 != nil || e2 != nil {
+			return fmt.Errorf("bounds %q", r.bounds)
+		}
+	}
+	return nil
+}
+
 // kindIdents maps the kind words to the directives package constants.
 var kindIdents = map[string]string{
 	"custom": "", "flag": "ValueFlag", "str": "ValueStr", "str_array": "ValueStrArray",
@@ -130,44 +153,55 @@ var kindIdents = map[string]string{
 }
 
 // valueExpr renders the ValueSpec of a directive row from the handler
-// rows of its source modules, "" when the row has no source, when any
-// module's handler is custom, or when the modules disagree.
+// rows of its source modules, "" when the row has no source, when its
+// handler is custom and always was, or when the modules disagree.
 func valueExpr(h map[string]*handlerRow, name string, modules []string) string {
 	var first *handlerRow
 	for _, m := range modules {
 		r := h[name+"\t"+m]
-		if r == nil || r.kind == "custom" {
+		if r == nil {
 			return ""
 		}
 		if first == nil {
 			first = r
 			continue
 		}
-		if r.kind != first.kind || strings.Join(r.values, " ") != strings.Join(first.values, " ") || r.bounds != first.bounds || r.post != first.post {
+		if specExpr(r) != specExpr(first) {
 			return ""
 		}
 	}
 	if first == nil {
 		return ""
 	}
+	return specExpr(first)
+}
+
+// specExpr renders one handler row as a ValueSpec literal.
+func specExpr(r *handlerRow) string {
+	if r.kind == "custom" && r.older == nil {
+		return ""
+	}
 	var b strings.Builder
 	b.WriteString("&ValueSpec{")
-	field(&b, "Kind", kindIdents[first.kind])
-	field(&b, "Since", quote(first.kindSince))
-	field(&b, "Values", stringList(first.values))
-	for _, s := range first.valuesSince {
+	field(&b, "Kind", kindIdents[r.kind])
+	field(&b, "Since", quote(r.kindSince))
+	field(&b, "Values", stringList(r.values))
+	for _, s := range r.valuesSince {
 		if s != "" {
-			field(&b, "ValuesSince", stringList(first.valuesSince))
+			field(&b, "ValuesSince", stringList(r.valuesSince))
 			break
 		}
 	}
-	if first.bounds != "" {
-		lo, hi, _ := strings.Cut(first.bounds, ":")
+	if r.bounds != "" {
+		lo, hi, _ := strings.Cut(r.bounds, ":")
 		field(&b, "Low", lo)
 		field(&b, "High", hi)
 		field(&b, "Bounded", "true")
 	}
-	field(&b, "Post", quote(first.post))
+	field(&b, "Post", quote(r.post))
+	if r.older != nil {
+		field(&b, "Older", specExpr(r.older))
+	}
 	return strings.TrimSuffix(b.String(), ", ") + "}"
 }
 
@@ -178,6 +212,11 @@ func valueExpr(h map[string]*handlerRow, name string, modules []string) string {
 type Since struct {
 	Kind   string
 	Values map[string]string
+	// Older is the generic handler the directive had in the releases
+	// just before Kind, from OlderSince on ("" for as old as the history);
+	// nil when it had a custom handler or none.
+	Older      *Handler
+	OlderSince string
 }
 
 var releaseTagRE = regexp.MustCompile(`^release-(\d+)\.(\d+)\.(\d+)$`)
@@ -229,6 +268,11 @@ func History(gitDir, minVersion string, current []*Handler) (map[string]*Since, 
 	}
 	tags = tags[start:]
 
+	type run struct {
+		h    *Handler
+		from string
+	}
+	runs := map[string][]run{}
 	res := map[string]*Since{}
 	cur := map[string]*Handler{}
 	for _, h := range current {
@@ -251,6 +295,14 @@ func History(gitDir, minVersion string, current []*Handler) (map[string]*Since, 
 		version := strings.TrimPrefix(t.name, "release-")
 		for key, h := range cur {
 			s, old := res[key], at[key]
+			// Runs of one handler, for the older handler: a new run starts
+			// when the kind or its words change.
+			r := runs[key]
+			if old != nil && (len(r) == 0 || r[len(r)-1].h == nil || !sameHandler(r[len(r)-1].h, old)) {
+				runs[key] = append(r, run{old, version})
+			} else if old == nil && len(r) > 0 && r[len(r)-1].h != nil {
+				runs[key] = append(r, run{nil, version})
+			}
 			if old == nil || old.Kind != h.Kind {
 				// Not (yet) this kind: the kind, and every value, can
 				// only hold from a later release.
@@ -277,7 +329,22 @@ func History(gitDir, minVersion string, current []*Handler) (map[string]*Since, 
 			}
 		}
 	}
-	for _, s := range res {
+	for key, s := range res {
+		if s.Kind != "next" && s.Kind != "" {
+			// The run just before the current kind's.
+			r := runs[key]
+			for i := len(r) - 1; i > 0; i-- {
+				if r[i].from == s.Kind {
+					if p := r[i-1]; p.h != nil && p.h.Kind != "custom" {
+						s.Older = p.h
+						if p.from != minVersion {
+							s.OlderSince = p.from
+						}
+					}
+					break
+				}
+			}
+		}
 		if s.Kind == "next" {
 			// Never seen in a release: newer than every tag. Leave it
 			// to the directive's own since.
