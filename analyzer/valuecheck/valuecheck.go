@@ -382,7 +382,10 @@ func valueList(spec *directives.ValueSpec, version string) string {
 }
 
 // checkPost applies the post handlers of the generic handlers that bound
-// a parsed number, as nginx 64-bit Linux builds do.
+// a parsed number, as nginx 64-bit Linux builds do. The *_lowat_check
+// posts are absent on purpose: on Linux they only warn that send_lowat is
+// not supported (the bound they check is FreeBSD's sysctl), and the
+// ssl_conf_command checks only warn when OpenSSL lacks the feature.
 func checkPost(name, post string, n int64) *Error {
 	switch post {
 	case "ngx_http_core_pool_size", "ngx_http_v2_pool_size":
