@@ -47,6 +47,11 @@ type Directive struct {
 	ThirdParty bool
 	// Tags are the data's notes tags; the first is always the origin.
 	Tags Tags
+	// Value is the typed schema of the directive's arguments when its
+	// set handler is one of nginx's generic ones (on/off, size, time,
+	// enum, ...), nil when the handler is directive-specific or the
+	// source was not scanned.
+	Value *ValueSpec
 }
 
 // Tags are the notes tags of a row ("source+docs", "commercial",

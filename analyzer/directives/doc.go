@@ -44,4 +44,4 @@
 // TestTablesUpToDate fails when tables_gen.go no longer matches the data.
 package directives
 
-//go:generate go run ./internal/gen -data ../../../shared/data -out tables_gen.go
+//go:generate go run ./internal/gen -data ../../../shared/data -out tables_gen.go -handlers handlers.tsv

@@ -16,6 +16,7 @@ var list = []*analyzer.Rule{
 	UnknownDirective,
 	DirectiveNotAllowed,
 	InvalidArguments,
+	InvalidValue,
 	DuplicateListen,
 	DuplicateDefaultServer,
 	ConflictingServerName,

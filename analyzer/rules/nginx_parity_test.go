@@ -403,7 +403,7 @@ var knownDisagreements = map[string]string{
 }
 
 // directiveRules are the rules whose findings mean "nginx -t fails".
-var directiveRules = map[string]bool{"unknown-directive": true, "directive-not-allowed": true, "invalid-arguments": true}
+var directiveRules = map[string]bool{"unknown-directive": true, "directive-not-allowed": true, "invalid-arguments": true, "invalid-value": true}
 
 // TestNginxParityCorpus runs nginx -t on every corpus main config that is
 // loopback-only. Where nginx's first error is an unknown directive, a

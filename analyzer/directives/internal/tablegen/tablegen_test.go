@@ -38,7 +38,7 @@ func TestGenerate(t *testing.T) {
 		"random\tngx_http_upstream_module\tupstream\tNOARGS|TAKE12\tno\t\t\t\t\t\tsource+docs\n"+
 		"odd\tm\thttp,main\tTAKE24\tno\t\t\t\t\t\tsource-only\n"+
 		"match\tngx_http_upstream_hc_module\thttp\t\tyes\t\t\t\t\t\tdocs-only;commercial\n")
-	src, err := Generate(dir)
+	src, err := Generate(dir, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,12 +82,12 @@ func TestGenerateRejects(t *testing.T) {
 		{"a\tm\thttp\tTAKE1\tno\t\t\t\t\t\tx\na\tm\tserver\tTAKE1\tno\t\t\t\t\t\tx\n", "already in"},
 	}
 	for _, tt := range tests {
-		_, err := Generate(writeData(t, tt.rows))
+		_, err := Generate(writeData(t, tt.rows), "")
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("rows %q: error %v, want one containing %q", tt.rows, err, tt.want)
 		}
 	}
-	if _, err := Generate(t.TempDir()); err == nil {
+	if _, err := Generate(t.TempDir(), ""); err == nil {
 		t.Error("Generate of an empty directory succeeded")
 	}
 }

@@ -1,0 +1,76 @@
+package rules
+
+import (
+	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/valuecheck"
+	"github.com/nginx-lint/nginx-lint/parser"
+)
+
+// InvalidValue reports argument values that nginx's generic handlers
+// reject: sizes, offsets, times, numbers and their bounds, enum and
+// bitmask words, buffer counts, path levels and access modes.
+var InvalidValue = &analyzer.Rule{
+	Code: "NL2012", Name: "invalid-value", Title: "value nginx does not accept", Severity: parser.Error,
+	Run: runInvalidValue,
+	Doc: analyzer.Doc{
+		Text: "Most directives are parsed by one of nginx's generic handlers, and nginx-lint knows which " +
+			"from nginx's source: sizes (`16k`, `1m`), offsets (also `g`), times (`1h30m`, `500ms`: units in " +
+			"decreasing order, each once), numbers (digits only, some with bounds such as `gzip_comp_level` " +
+			"1 to 9), and fixed words (`server_tokens on | off | build`, `proxy_next_upstream error timeout ...`). " +
+			"nginx refuses to start on any other value, with the message this rule repeats " +
+			"(`\"client_max_body_size\" directive invalid value`, `invalid value \"maybe\"`). These handlers " +
+			"never expand variables, so `$x` is an invalid size. With `--nginx-build`/`--nginx`, words added " +
+			"in later releases (`proxy_http_version 2` needs 1.29.4) are invalid for an older nginx; " +
+			"without them the newest nginx is the target, and the detail says from which release a word " +
+			"is accepted. On/off flags are checked by `invalid-arguments`.",
+		Bad:  "events {}\nhttp {\n    client_max_body_size 10mb;\n    send_timeout 1m1h;\n    server_tokens maybe;\n}\n",
+		Good: "events {}\nhttp {\n    client_max_body_size 10m;\n    send_timeout 1h1m;\n    server_tokens off;\n}\n",
+	},
+}
+
+func runInvalidValue(p *analyzer.Pass) {
+	// The targeted nginx's version (from nginx -V); words newer than it
+	// are invalid.
+	version := p.Target.Version
+	ix := p.Index()
+	for i := range ix.Entries {
+		e := &ix.Entries[i]
+		row := e.Row
+		if row == nil || row.Value == nil {
+			continue
+		}
+		// The handler of the targeted release: proxy_limit_rate was a
+		// plain size before 1.27.0.
+		spec := row.Value.For(version)
+		if spec == nil {
+			continue
+		}
+		switch spec.Kind {
+		case directives.ValueCustom, directives.ValueStr, directives.ValueStrArray, directives.ValueKeyval:
+			continue // a directive-specific handler; any string goes
+		case directives.ValueFlag:
+			if row.Args.IsFlag() && spec == row.Value {
+				continue // invalid-arguments reports it
+			}
+		}
+		d := e.Directive
+		if d.RawBlock || d.Unterminated || !row.Args.Accepts(len(d.Args)) {
+			continue
+		}
+		args := make([]string, len(d.Args))
+		for j, a := range d.Args {
+			args[j] = a.Value
+		}
+		err := valuecheck.Check(d.Name.Value, spec, args, version)
+		if err == nil {
+			continue
+		}
+		arg := err.Arg
+		if arg >= len(d.Args) {
+			arg = len(d.Args) - 1
+		}
+		diag := p.Reportf(d.File, d.Args[arg].Range, "%s", err.Message)
+		diag.Detail = err.Detail
+	}
+}
