@@ -32,6 +32,9 @@ var UnknownVariable = &analyzer.Rule{
 }
 
 func runUnknownVariable(p *analyzer.Pass) {
+	if !wholeConfig(p) {
+		return
+	}
 	vf := variableFacts(p)
 	if len(vf.uses) == 0 {
 		return

@@ -615,3 +615,21 @@ func wordSubRange(f *parser.File, w parser.Word, off, n int) parser.Range {
 	}
 	return parser.Range{Start: start + off, End: start + off + n}
 }
+
+// wholeConfig reports whether the pass sees the whole configuration:
+// a main file (not a fragment, whose includer may define what it uses)
+// whose includes were all found. The rules that look for a definition
+// anywhere in the configuration (a variable, a zone, a log format, a
+// certificate) stay quiet otherwise, since the missing part may hold it.
+func wholeConfig(p *analyzer.Pass) bool {
+	c := p.Config
+	if len(c.Context) > 0 {
+		return false
+	}
+	for _, d := range c.Diagnostics {
+		if d.Name == parser.NameIncludeNotFound || d.Name == parser.NameUnreadable || d.Name == parser.NameIncludeCycle {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,191 @@
+package rules
+
+import (
+	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/parser"
+	"github.com/nginx-lint/nginx-lint/parser/grammar"
+)
+
+// SSLCertificateMissing reports TLS that nginx cannot set up for want of
+// a certificate or its key.
+var SSLCertificateMissing = &analyzer.Rule{
+	Code: "NL2040", Name: "ssl-certificate-missing", Title: "TLS without a certificate or key", Severity: parser.Error,
+	Run: runSSLCertificateMissing,
+	Doc: analyzer.Doc{
+		Text: "nginx refuses to start when the default server of an address with `listen ... ssl` has no " +
+			"`ssl_certificate` (its own or inherited from `http`) and no `ssl_reject_handshake on` " +
+			"(`no \"ssl_certificate\" is defined for the \"listen ... ssl\" directive`, at the server's " +
+			"line); when a server has more certificates than `ssl_certificate_key`s (`no " +
+			"\"ssl_certificate_key\" is defined for certificate \"...\"`); for `ssl on` without a " +
+			"certificate; and, with lua-nginx-module, for `ssl_certificate_by_lua*` or " +
+			"`ssl_client_hello_by_lua*` in a server without TLS (`no ssl configured for the server`). " +
+			"Other servers on the address need no certificate of their own: they borrow the default " +
+			"server's until SNI picks them.",
+		Bad:  "events {}\nhttp {\n    server {\n        listen 443 ssl;\n        server_name example.com;\n    }\n}\n",
+		Good: "events {}\nhttp {\n    server {\n        listen 443 ssl;\n        server_name example.com;\n        ssl_certificate /etc/nginx/example.com.crt;\n        ssl_certificate_key /etc/nginx/example.com.key;\n    }\n}\n",
+		URL:  "https://nginx.org/en/docs/http/configuring_https_servers.html",
+	},
+}
+
+// tlsConf is what one http server (or http itself) says about TLS.
+type tlsConf struct {
+	certs, keys []*parser.Directive
+	reject      bool
+	// rejectSet is set when ssl_reject_handshake appears (on or off).
+	rejectSet bool
+	sslOn     *parser.Directive
+	luaCert   *parser.Directive
+}
+
+func runSSLCertificateMissing(p *analyzer.Pass) {
+	if !wholeConfig(p) {
+		return
+	}
+	ix := p.Index()
+	confs := map[*parser.Directive]*tlsConf{}
+	get := func(d *parser.Directive) *tlsConf {
+		c := confs[d]
+		if c == nil {
+			c = &tlsConf{}
+			confs[d] = c
+		}
+		return c
+	}
+	for _, i := range ix.Named("ssl_certificate", "ssl_certificate_key", "ssl_reject_handshake", "ssl",
+		"ssl_certificate_by_lua_block", "ssl_certificate_by_lua_file", "ssl_client_hello_by_lua_block", "ssl_client_hello_by_lua_file") {
+		e := &ix.Entries[i]
+		if e.Context&streamCtx != 0 || e.Context == 0 || e.Parent < 0 {
+			continue
+		}
+		// The enclosing server, or http.
+		owner := ix.Entries[e.Parent].Directive
+		if !owner.Is("server") && !owner.Is("http") {
+			continue
+		}
+		c := get(owner)
+		d := e.Directive
+		switch d.Name.Value {
+		case "ssl_certificate":
+			c.certs = append(c.certs, d)
+		case "ssl_certificate_key":
+			c.keys = append(c.keys, d)
+		case "ssl_reject_handshake":
+			c.rejectSet = true
+			c.reject = len(d.Args) == 1 && d.Args[0].Value == "on"
+		case "ssl":
+			if len(d.Args) == 1 && d.Args[0].Value == "on" {
+				c.sslOn = d
+			}
+		default:
+			c.luaCert = d
+		}
+	}
+	// The http block whose settings servers inherit.
+	var http *tlsConf
+	for _, i := range ix.Named("http") {
+		if ix.Entries[i].Parent < 0 {
+			http = confs[ix.Entries[i].Directive]
+		}
+	}
+	if http == nil {
+		http = &tlsConf{}
+	}
+	// merged returns a server's settings after ngx_http_ssl_merge_srv_conf.
+	merged := func(s *parser.Directive) tlsConf {
+		m := tlsConf{}
+		c := confs[s]
+		if c == nil {
+			c = &tlsConf{}
+		}
+		m.certs, m.keys = c.certs, c.keys
+		if len(m.certs) == 0 {
+			m.certs = http.certs
+		}
+		if len(m.keys) == 0 {
+			m.keys = http.keys
+		}
+		m.reject = c.reject
+		if !c.rejectSet {
+			m.reject = http.reject
+		}
+		m.sslOn = c.sslOn
+		if m.sslOn == nil {
+			m.sslOn = http.sslOn
+		}
+		m.luaCert = c.luaCert
+		if m.luaCert == nil {
+			m.luaCert = http.luaCert
+		}
+		return m
+	}
+	reported := map[*parser.Directive]bool{}
+	once := func(d *parser.Directive) bool {
+		if reported[d] {
+			return false
+		}
+		reported[d] = true
+		return true
+	}
+	for _, i := range ix.Named("server") {
+		e := &ix.Entries[i]
+		if e.Parent < 0 || !ix.Entries[e.Parent].Directive.Is("http") || e.Directive.Block == nil {
+			continue
+		}
+		m := merged(e.Directive)
+		switch {
+		case m.sslOn != nil && len(m.certs) == 0 && !m.reject:
+			if once(m.sslOn) {
+				diag := p.ReportDirective(m.sslOn, `no "ssl_certificate" is defined for the "ssl" directive`)
+				diag.Detail = "add ssl_certificate and ssl_certificate_key to the server (and prefer listen ... ssl to the deprecated ssl on)"
+			}
+		case len(m.certs) > len(m.keys):
+			last := m.certs[len(m.certs)-1]
+			if once(last) && len(last.Args) > 0 {
+				diag := p.ReportDirective(last, "no \"ssl_certificate_key\" is defined for certificate %q", last.Args[0].Value)
+				diag.Detail = "each ssl_certificate needs an ssl_certificate_key, in the same order; nginx refuses to start"
+			}
+		}
+		if m.luaCert != nil && len(m.certs) == 0 && !m.reject && m.sslOn == nil && once(m.luaCert) {
+			diag := p.ReportDirective(m.luaCert, "no ssl configured for the server")
+			diag.Detail = "lua-nginx-module needs the server to have TLS set up (ssl_certificate and ssl_certificate_key), even if the Lua code picks the certificate"
+		}
+	}
+	// ngx_http_ssl_init: the default server of every address with ssl
+	// needs a certificate or ssl_reject_handshake.
+	r := costModel(p)
+	for _, port := range r.Ports {
+		if port.Protocol != parser.HTTP {
+			continue
+		}
+		for _, a := range port.Addrs {
+			ssl := false
+			var dflt *parser.Server
+			for j := range a.Instances {
+				in := &a.Instances[j]
+				if in.Listen == nil || in.Listen.Spec == nil || !inProtocolBlock(in.Server) {
+					continue
+				}
+				if dflt == nil {
+					dflt = in.Server
+				}
+				ssl = ssl || in.Listen.Spec.Has(grammar.ParamSSL)
+			}
+			for j := range a.Instances {
+				in := &a.Instances[j]
+				if in.Listen != nil && in.Listen.Spec != nil && in.Listen.Spec.Has(grammar.ParamDefaultServer) && inProtocolBlock(in.Server) {
+					dflt = in.Server
+					break
+				}
+			}
+			if !ssl || dflt == nil {
+				continue
+			}
+			m := merged(dflt.Directive)
+			if len(m.certs) > 0 || m.reject || !once(dflt.Directive) {
+				continue
+			}
+			diag := p.ReportDirective(dflt.Directive, `no "ssl_certificate" is defined for the "listen ... ssl" directive`)
+			diag.Detail = "this server is the default server of " + a.Key + ", which has ssl: give it ssl_certificate and ssl_certificate_key, or ssl_reject_handshake on"
+		}
+	}
+}
