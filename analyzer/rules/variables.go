@@ -72,6 +72,7 @@ const (
 	kindLogFormat                // ngx_http_log_compile_format
 	kindAccessLog                // a path (script unless syslog:) and if=
 	kindRegexOK                  // script, but "~regex" arguments are regexes
+	kindWhole                    // "$name" names a variable whole (charset)
 )
 
 func compiled(from int) argSpec { return argSpec{from: from, defines: -1} }
@@ -100,7 +101,6 @@ var compiledArgs = map[string]argSpec{
 	"uwsgi_pass":                compiled(0),
 	"scgi_pass":                 compiled(0),
 	"grpc_pass":                 compiled(0),
-	"memcached_pass":            compiled(0),
 	"proxy_set_header":          compiledAt(1),
 	"grpc_set_header":           compiledAt(1),
 	"fastcgi_param":             compiledAt(1),
@@ -145,6 +145,7 @@ var compiledArgs = map[string]argSpec{
 	"scgi_bind":                 compiled(0),
 	"grpc_bind":                 compiled(0),
 	"memcached_bind":            compiled(0),
+	"charset":                   {kind: kindWhole, defines: -1},
 	"proxy_redirect":            {kind: kindRegexOK, defines: -1},
 	"proxy_cookie_domain":       {kind: kindRegexOK, defines: -1},
 	"proxy_cookie_path":         {kind: kindRegexOK, defines: -1},
@@ -393,6 +394,12 @@ func collectVariables(ix *analyzer.Index) *varFacts {
 		switch spec.kind {
 		case kindLogFormat:
 			vf.logFormat(d, ns)
+			continue
+		case kindWhole:
+			// ngx_http_charset: "$name" is looked up whole.
+			if len(d.Args) == 1 && len(d.Args[0].Value) > 1 && d.Args[0].Value[0] == '$' {
+				vf.uses = append(vf.uses, varUse{d: d, word: d.Args[0], off: 0, name: d.Args[0].Value[1:], ns: ns})
+			}
 			continue
 		case kindAccessLog:
 			for j, a := range d.Args {
