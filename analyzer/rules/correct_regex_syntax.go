@@ -55,9 +55,10 @@ func checkRegexArgs(p *analyzer.Pass, e *analyzer.Entry) {
 		if err == nil {
 			continue
 		}
-		msg := fmt.Sprintf("pcre2_compile() failed: %s in %q", err.Msg, r.expr)
+		// nginx quotes the pattern as it is, without escaping.
+		msg := fmt.Sprintf("pcre2_compile() failed: %s in \"%s\"", err.Msg, r.expr)
 		if err.Offset < len(r.expr) {
-			msg += fmt.Sprintf(" at %q", r.expr[err.Offset:])
+			msg += fmt.Sprintf(" at \"%s\"", r.expr[err.Offset:])
 		}
 		diag := p.Reportf(d.File, r.word.Range, "%s", msg)
 		diag.Detail = "nginx refuses to start: PCRE2 cannot compile this regex"
