@@ -29,32 +29,15 @@ var RegexSyntax = &analyzer.Rule{
 }
 
 func runRegexSyntax(p *analyzer.Pass) {
-	ix := p.Index()
-	for _, i := range ix.Named("location", "rewrite", "server_name", "valid_referers", "if", "proxy_redirect",
-		"proxy_cookie_domain", "proxy_cookie_path", "fastcgi_split_path_info") {
-		checkRegexArgs(p, &ix.Entries[i])
-	}
-	// Map entries are named by their keys: visit the map blocks' bodies.
-	for _, i := range ix.Named("map") {
-		for j := int(i) + 1; j < len(ix.Entries) && ix.Entries[j].Depth > ix.Entries[i].Depth; j++ {
-			if ix.Entries[j].Parent == i {
-				checkRegexArgs(p, &ix.Entries[j])
-			}
+	for _, r := range regexFacts(p) {
+		if r.e.Context == 0 {
+			continue
 		}
-	}
-}
-
-func checkRegexArgs(p *analyzer.Pass, e *analyzer.Entry) {
-	d := e.Directive
-	args := regexArgs(e)
-	if d.Is("fastcgi_split_path_info") && e.Context != 0 && len(d.Args) == 1 {
-		args = append(args, regexArg{word: d.Args[0], expr: d.Args[0].Value})
-	}
-	for _, r := range args {
 		err := pcre.Check(r.expr)
 		if err == nil {
 			continue
 		}
+		d := r.e.Directive
 		// nginx quotes the pattern as it is, without escaping.
 		msg := fmt.Sprintf("pcre2_compile() failed: %s in \"%s\"", err.Msg, r.expr)
 		if err.Offset < len(r.expr) {
@@ -62,7 +45,7 @@ func checkRegexArgs(p *analyzer.Pass, e *analyzer.Entry) {
 		}
 		diag := p.Reportf(d.File, r.word.Range, "%s", msg)
 		diag.Detail = "nginx refuses to start: PCRE2 cannot compile this regex"
-		if hint := braceHint(d, r); hint != "" {
+		if hint := braceHint(d, r.regexArg); hint != "" {
 			diag.Detail += "; " + hint
 		}
 	}

@@ -126,7 +126,12 @@ func runSSLCertificateMissing(p *analyzer.Pass) {
 		reported[d] = true
 		return true
 	}
-	for _, i := range ix.Named("server") {
+	servers := ix.Named("server")
+	if len(confs) == 0 {
+		// No TLS directive at all: only the listens can be wrong.
+		servers = nil
+	}
+	for _, i := range servers {
 		e := &ix.Entries[i]
 		if e.Parent < 0 || !ix.Entries[e.Parent].Directive.Is("http") || e.Directive.Block == nil {
 			continue

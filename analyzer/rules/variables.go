@@ -237,6 +237,11 @@ func regexArgs(e *analyzer.Entry) []regexArg {
 		if c, ok := splitIf(d); ok && c.op != "" && c.op[len(c.op)-1] != '=' && c.op[0] != '-' && c.op != "!-" {
 			return []regexArg{{word: c.rhsWord, expr: c.rhs, caseless: strings.HasSuffix(c.op, "*")}}
 		}
+	case "fastcgi_split_path_info":
+		// Compiled with ngx_regex_compile: no variables from its groups.
+		if len(args) == 1 {
+			return []regexArg{{word: args[0], expr: args[0].Value, noVars: true}}
+		}
 	case "proxy_redirect", "proxy_cookie_domain", "proxy_cookie_path":
 		if len(args) == 2 && len(args[0].Value) > 1 && args[0].Value[0] == '~' {
 			v := args[0].Value[1:]
@@ -321,114 +326,186 @@ func splitIf(d *parser.Directive) (ifCond, bool) {
 // variableFacts computes the uses and definitions of variables once per
 // run, in one pass over the index.
 func variableFacts(p *analyzer.Pass) *varFacts {
-	return p.Memo(varFactsKey{}, func() any { return collectVariables(p.Index()) }).(*varFacts)
+	return p.Memo(varFactsKey{}, func() any { return collectVariables(p.Index(), regexFacts(p)) }).(*varFacts)
 }
+
+// regexUse is one regex argument of the configuration and its entry.
+type regexUse struct {
+	e *analyzer.Entry
+	regexArg
+}
+
+type regexFactsKey struct{}
+
+// regexFacts lists every regex argument once per run, for the
+// regex-syntax rule and for the variables their named groups define.
+func regexFacts(p *analyzer.Pass) []regexUse {
+	return p.Memo(regexFactsKey{}, func() any {
+		ix := p.Index()
+		var out []regexUse
+		add := func(e *analyzer.Entry) {
+			for _, r := range regexArgs(e) {
+				out = append(out, regexUse{e, r})
+			}
+		}
+		for _, name := range regexDirectives {
+			for _, i := range ix.Named(name) {
+				add(&ix.Entries[i])
+			}
+		}
+		// Map entries are named by their keys: visit the map blocks' bodies.
+		for _, i := range ix.Named("map") {
+			for j := int(i) + 1; j < len(ix.Entries) && ix.Entries[j].Depth > ix.Entries[i].Depth; j++ {
+				if ix.Entries[j].Parent == i {
+					add(&ix.Entries[j])
+				}
+			}
+		}
+		return out
+	}).([]regexUse)
+}
+
+// regexDirectives are the directives with regex arguments (regexArgs).
+var regexDirectives = []string{"location", "rewrite", "server_name", "valid_referers", "if", "proxy_redirect",
+	"proxy_cookie_domain", "proxy_cookie_path", "fastcgi_split_path_info"}
 
 type varFactsKey struct{}
 
-func collectVariables(ix *analyzer.Index) *varFacts {
+func collectVariables(ix *analyzer.Index, regexes []regexUse) *varFacts {
 	vf := &varFacts{defined: [2]map[string]bool{{}, {}}}
-	for i := range ix.Entries {
-		e := &ix.Entries[i]
-		d := e.Directive
-		ns := nsHTTP
-		if e.Context&streamCtx != 0 {
-			ns = nsStream
-		}
-		if e.Context == 0 || d.RawBlock {
-			continue
-		}
-		if e.Context&(directives.Map|directives.StreamMap) != 0 {
-			// A map entry: regex keys define their named groups, values
-			// with "$" are complex values.
-			for _, r := range regexArgs(e) {
-				vf.defineGroups(r.expr, ns)
+	for _, r := range regexes {
+		if !r.noVars && r.e.Context != 0 {
+			ns := nsHTTP
+			if r.e.Context&streamCtx != 0 {
+				ns = nsStream
 			}
-			if !d.Is("include") && !d.Is("hostnames") && !d.Is("volatile") && len(d.Args) == 1 {
-				vf.script(d, d.Args[0], ns)
-			}
-			continue
+			vf.defineGroups(r.expr, ns)
 		}
-		if e.Context&(directives.Geo|directives.StreamGeo) != 0 {
-			continue
+	}
+	// Only the directives that can matter are visited, by name, so that
+	// a configuration of a hundred thousand listens costs nothing here.
+	visit := func(name string) {
+		for _, i := range ix.Named(name) {
+			vf.entry(&ix.Entries[i])
 		}
-		if !e.Known {
-			// A directive nginx-lint does not know may well define the
-			// variables it names (set-misc's set_* and the like): count
-			// them as defined rather than guess.
-			for _, a := range d.Args {
-				if len(a.Value) > 1 && a.Value[0] == '$' {
-					vf.define(a.Value[1:], ns)
-				}
-			}
-			continue
-		}
-		for _, r := range regexArgs(e) {
-			if !r.noVars {
-				vf.defineGroups(r.expr, ns)
+	}
+	for name := range compiledArgs {
+		visit(name)
+	}
+	visit("if")
+	visit("geo")
+	// Map entries are named by their keys: visit the map blocks' bodies.
+	for _, i := range ix.Named("map") {
+		for j := int(i) + 1; j < len(ix.Entries) && ix.Entries[j].Depth > ix.Entries[i].Depth; j++ {
+			if ix.Entries[j].Parent == i {
+				vf.mapEntry(&ix.Entries[j])
 			}
 		}
-		name := d.Name.Value
-		if name == "if" {
-			vf.ifUses(d, ns)
-			continue
-		}
-		if name == "geo" {
-			// geo [$src] $dst
-			switch len(d.Args) {
-			case 1:
-				vf.defineArg(d.Args[0], ns)
-			case 2:
-				vf.script(d, d.Args[0], ns)
-				vf.defineArg(d.Args[1], ns)
-			}
-			continue
-		}
-		spec, ok := compiledArgs[name]
-		if !ok {
-			continue
-		}
-		if spec.defines >= 0 && spec.defines < len(d.Args) {
-			vf.defineArg(d.Args[spec.defines], ns)
-		}
-		switch spec.kind {
-		case kindLogFormat:
-			vf.logFormat(d, ns)
-			continue
-		case kindWhole:
-			// ngx_http_charset: "$name" is looked up whole.
-			if len(d.Args) == 1 && len(d.Args[0].Value) > 1 && d.Args[0].Value[0] == '$' {
-				vf.uses = append(vf.uses, varUse{d: d, word: d.Args[0], off: 0, name: d.Args[0].Value[1:], ns: ns})
-			}
-			continue
-		case kindAccessLog:
-			for j, a := range d.Args {
-				switch {
-				case j == 0 && !strings.HasPrefix(a.Value, "syslog:"):
-					vf.script(d, a, ns)
-				case j > 1 && strings.HasPrefix(a.Value, "if="):
-					vf.scriptFrom(d, a, 3, ns)
-				}
-			}
-			continue
-		}
-		if spec.at != nil {
-			for _, j := range spec.at {
-				if j < len(d.Args) {
-					vf.script(d, d.Args[j], ns)
-				}
-			}
-			continue
-		}
-		for j := spec.from; j < len(d.Args); j++ {
-			a := d.Args[j]
-			if spec.kind == kindRegexOK && strings.HasPrefix(a.Value, "~") {
-				continue
-			}
-			vf.script(d, a, ns)
+	}
+	for _, name := range ix.Names() {
+		if len(directives.Lookup(name)) == 0 {
+			visit(name)
 		}
 	}
 	return vf
+}
+
+// mapEntry reads one line of a map block: a regex key defines its named
+// groups, a value with "$" is a complex value.
+func (vf *varFacts) mapEntry(e *analyzer.Entry) {
+	d := e.Directive
+	if e.Context&(directives.Map|directives.StreamMap) == 0 {
+		return
+	}
+	ns := nsHTTP
+	if e.Context&streamCtx != 0 {
+		ns = nsStream
+	}
+	if !d.Is("include") && !d.Is("hostnames") && !d.Is("volatile") && len(d.Args) == 1 {
+		vf.script(d, d.Args[0], ns)
+	}
+}
+
+// entry reads the variables one directive uses and defines.
+func (vf *varFacts) entry(e *analyzer.Entry) {
+	d := e.Directive
+	ns := nsHTTP
+	if e.Context&streamCtx != 0 {
+		ns = nsStream
+	}
+	if e.Context == 0 || d.RawBlock || e.Context&(directives.Map|directives.StreamMap|directives.Geo|directives.StreamGeo) != 0 {
+		return
+	}
+	if !e.Known {
+		// A directive nginx-lint does not know may well define the
+		// variables it names (set-misc's set_* and the like): count
+		// them as defined rather than guess.
+		for _, a := range d.Args {
+			if len(a.Value) > 1 && a.Value[0] == '$' {
+				vf.define(a.Value[1:], ns)
+			}
+		}
+		return
+	}
+	name := d.Name.Value
+	if name == "if" {
+		vf.ifUses(d, ns)
+		return
+	}
+	if name == "geo" {
+		// geo [$src] $dst
+		switch len(d.Args) {
+		case 1:
+			vf.defineArg(d.Args[0], ns)
+		case 2:
+			vf.script(d, d.Args[0], ns)
+			vf.defineArg(d.Args[1], ns)
+		}
+		return
+	}
+	spec, ok := compiledArgs[name]
+	if !ok {
+		return
+	}
+	if spec.defines >= 0 && spec.defines < len(d.Args) {
+		vf.defineArg(d.Args[spec.defines], ns)
+	}
+	switch spec.kind {
+	case kindLogFormat:
+		vf.logFormat(d, ns)
+		return
+	case kindWhole:
+		// ngx_http_charset: "$name" is looked up whole.
+		if len(d.Args) == 1 && len(d.Args[0].Value) > 1 && d.Args[0].Value[0] == '$' {
+			vf.uses = append(vf.uses, varUse{d: d, word: d.Args[0], off: 0, name: d.Args[0].Value[1:], ns: ns})
+		}
+		return
+	case kindAccessLog:
+		for j, a := range d.Args {
+			switch {
+			case j == 0 && !strings.HasPrefix(a.Value, "syslog:"):
+				vf.script(d, a, ns)
+			case j > 1 && strings.HasPrefix(a.Value, "if="):
+				vf.scriptFrom(d, a, 3, ns)
+			}
+		}
+		return
+	}
+	if spec.at != nil {
+		for _, j := range spec.at {
+			if j < len(d.Args) {
+				vf.script(d, d.Args[j], ns)
+			}
+		}
+		return
+	}
+	for j := spec.from; j < len(d.Args); j++ {
+		a := d.Args[j]
+		if spec.kind == kindRegexOK && strings.HasPrefix(a.Value, "~") {
+			continue
+		}
+		vf.script(d, a, ns)
+	}
 }
 
 func (vf *varFacts) define(name string, ns varNamespace) {
