@@ -6,6 +6,7 @@
 //	include-paths:               # where absolute include paths live here
 //	  /etc/nginx/: ./nginx/
 //	custom-directives: [vts_status, my_module_flag]
+//	check-files: true            # report missing certificates, keys, ... (on the host)
 //	rules:
 //	  server-tokens: off         # off, on, or a severity
 //	  unknown-directive: error
@@ -49,6 +50,9 @@ type File struct {
 	// CustomDirectives are directive names the unknown-directive rule
 	// accepts (third-party modules nginx-lint does not know).
 	CustomDirectives []string
+	// CheckFiles turns on the environment-dependent checks (files nginx
+	// loads at startup must exist), for linting on the host itself.
+	CheckFiles bool
 	// Rules holds per-rule settings by the key written in the file (a name
 	// or a code).
 	Rules map[string]RuleConfig
@@ -69,6 +73,7 @@ type raw struct {
 	Prefix           string               `yaml:"prefix"`
 	IncludePaths     map[string]string    `yaml:"include-paths"`
 	CustomDirectives []string             `yaml:"custom-directives"`
+	CheckFiles       bool                 `yaml:"check-files"`
 	Rules            map[string]yaml.Node `yaml:"rules"`
 }
 
@@ -133,7 +138,7 @@ func Parse(path string, src []byte) (*File, error) {
 		}
 		return filepath.Join(dir, p)
 	}
-	f := &File{Path: path, CustomDirectives: r.CustomDirectives, Rules: map[string]RuleConfig{}}
+	f := &File{Path: path, CustomDirectives: r.CustomDirectives, CheckFiles: r.CheckFiles, Rules: map[string]RuleConfig{}}
 	if r.Prefix != "" {
 		f.Prefix = abs(r.Prefix)
 	}
@@ -211,6 +216,12 @@ const CustomOption = "custom"
 // unknownDirective names the rule custom-directives feeds.
 const unknownDirective = "unknown-directive"
 
+// CheckFilesOption is the rule option check-files sets on missingFile.
+const CheckFilesOption = "check-files"
+
+// missingFile names the rule check-files turns on.
+const missingFile = "missing-file"
+
 // Apply merges f into opts. lookup resolves a rule name or code (nil: no
 // such rule), so settings keyed by code land on the rule's name, which is
 // how analyzer.Options is keyed. opts' maps must be non-nil.
@@ -253,6 +264,12 @@ func (f *File) Apply(opts *analyzer.Options, lookup func(string) *analyzer.Rule)
 				opts.RuleOptions[r.Name][k] = v
 			}
 		}
+	}
+	if f.CheckFiles {
+		if opts.RuleOptions[missingFile] == nil {
+			opts.RuleOptions[missingFile] = map[string]any{}
+		}
+		opts.RuleOptions[missingFile][CheckFilesOption] = true
 	}
 	if len(f.CustomDirectives) > 0 {
 		ro := opts.RuleOptions[unknownDirective]

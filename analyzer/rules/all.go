@@ -31,6 +31,7 @@ var list = []*analyzer.Rule{
 	UnknownLogFormat,
 	SSLCertificateMissing,
 	UpstreamNoServers,
+	MissingFile,
 	SSRF,
 	HTTPSplitting,
 	HostSpoofing,

@@ -35,6 +35,134 @@ type tlsConf struct {
 	rejectSet bool
 	sslOn     *parser.Directive
 	luaCert   *parser.Directive
+	// The files a TLS context loads besides certificates (the last of
+	// each directive), and whether client certificates are verified.
+	dhparam, trusted, crl, client *parser.Directive
+	verify                        *parser.Directive
+}
+
+// tlsFacts is the TLS settings of every http server, read once per run.
+type tlsFacts struct {
+	confs   map[*parser.Directive]*tlsConf
+	http    *tlsConf
+	servers []int32
+}
+
+type tlsFactsKey struct{}
+
+// tlsDirectives are the directives tlsFacts reads.
+var tlsDirectives = []string{"ssl_certificate", "ssl_certificate_key", "ssl_reject_handshake", "ssl",
+	"ssl_certificate_by_lua_block", "ssl_certificate_by_lua_file", "ssl_client_hello_by_lua_block",
+	"ssl_client_hello_by_lua_file", "ssl_dhparam", "ssl_trusted_certificate", "ssl_crl",
+	"ssl_client_certificate", "ssl_verify_client"}
+
+func sharedTLSFacts(p *analyzer.Pass) *tlsFacts {
+	return p.Memo(tlsFactsKey{}, func() any { return collectTLS(p.Index()) }).(*tlsFacts)
+}
+
+func collectTLS(ix *analyzer.Index) *tlsFacts {
+	t := &tlsFacts{confs: map[*parser.Directive]*tlsConf{}}
+	get := func(d *parser.Directive) *tlsConf {
+		c := t.confs[d]
+		if c == nil {
+			c = &tlsConf{}
+			t.confs[d] = c
+		}
+		return c
+	}
+	for _, name := range tlsDirectives {
+		for _, i := range ix.Named(name) {
+			e := &ix.Entries[i]
+			if e.Context&streamCtx != 0 || e.Context == 0 || e.Parent < 0 {
+				continue
+			}
+			// The enclosing server, or http.
+			owner := ix.Entries[e.Parent].Directive
+			if !owner.Is("server") && !owner.Is("http") {
+				continue
+			}
+			c := get(owner)
+			d := e.Directive
+			switch d.Name.Value {
+			case "ssl_certificate":
+				c.certs = append(c.certs, d)
+			case "ssl_certificate_key":
+				c.keys = append(c.keys, d)
+			case "ssl_reject_handshake":
+				c.rejectSet = true
+				c.reject = len(d.Args) == 1 && d.Args[0].Value == "on"
+			case "ssl":
+				if len(d.Args) == 1 && d.Args[0].Value == "on" {
+					c.sslOn = d
+				}
+			case "ssl_dhparam":
+				c.dhparam = d
+			case "ssl_trusted_certificate":
+				c.trusted = d
+			case "ssl_crl":
+				c.crl = d
+			case "ssl_client_certificate":
+				c.client = d
+			case "ssl_verify_client":
+				c.verify = d
+			default:
+				c.luaCert = d
+			}
+		}
+	}
+	// The http block whose settings servers inherit.
+	for _, i := range ix.Named("http") {
+		if ix.Entries[i].Parent < 0 {
+			t.http = t.confs[ix.Entries[i].Directive]
+		}
+	}
+	if t.http == nil {
+		t.http = &tlsConf{}
+	}
+	if len(t.confs) > 0 {
+		// Without any TLS directive no server needs a look.
+		for _, i := range ix.Named("server") {
+			e := &ix.Entries[i]
+			if e.Parent >= 0 && ix.Entries[e.Parent].Directive.Is("http") && e.Directive.Block != nil {
+				t.servers = append(t.servers, i)
+			}
+		}
+	}
+	return t
+}
+
+// merged returns a server's settings after ngx_http_ssl_merge_srv_conf.
+func (t *tlsFacts) merged(s *parser.Directive) tlsConf {
+	c := t.confs[s]
+	if c == nil {
+		c = &tlsConf{}
+	}
+	http := t.http
+	m := *c
+	if len(m.certs) == 0 {
+		m.certs = http.certs
+	}
+	if len(m.keys) == 0 {
+		m.keys = http.keys
+	}
+	if !c.rejectSet {
+		m.reject = http.reject
+	}
+	for _, f := range []struct{ dst, src **parser.Directive }{
+		{&m.sslOn, &http.sslOn}, {&m.luaCert, &http.luaCert}, {&m.dhparam, &http.dhparam}, {&m.trusted, &http.trusted},
+		{&m.crl, &http.crl}, {&m.client, &http.client}, {&m.verify, &http.verify},
+	} {
+		if *f.dst == nil {
+			*f.dst = *f.src
+		}
+	}
+	return m
+}
+
+// hasContext reports whether nginx creates a TLS context for the merged
+// server (and so loads its files).
+func (m *tlsConf) hasContext() bool {
+	return len(m.certs) > 0 || m.reject || m.sslOn != nil
 }
 
 func runSSLCertificateMissing(p *analyzer.Pass) {
@@ -42,82 +170,8 @@ func runSSLCertificateMissing(p *analyzer.Pass) {
 		return
 	}
 	ix := p.Index()
-	confs := map[*parser.Directive]*tlsConf{}
-	get := func(d *parser.Directive) *tlsConf {
-		c := confs[d]
-		if c == nil {
-			c = &tlsConf{}
-			confs[d] = c
-		}
-		return c
-	}
-	for _, i := range ix.Named("ssl_certificate", "ssl_certificate_key", "ssl_reject_handshake", "ssl",
-		"ssl_certificate_by_lua_block", "ssl_certificate_by_lua_file", "ssl_client_hello_by_lua_block", "ssl_client_hello_by_lua_file") {
-		e := &ix.Entries[i]
-		if e.Context&streamCtx != 0 || e.Context == 0 || e.Parent < 0 {
-			continue
-		}
-		// The enclosing server, or http.
-		owner := ix.Entries[e.Parent].Directive
-		if !owner.Is("server") && !owner.Is("http") {
-			continue
-		}
-		c := get(owner)
-		d := e.Directive
-		switch d.Name.Value {
-		case "ssl_certificate":
-			c.certs = append(c.certs, d)
-		case "ssl_certificate_key":
-			c.keys = append(c.keys, d)
-		case "ssl_reject_handshake":
-			c.rejectSet = true
-			c.reject = len(d.Args) == 1 && d.Args[0].Value == "on"
-		case "ssl":
-			if len(d.Args) == 1 && d.Args[0].Value == "on" {
-				c.sslOn = d
-			}
-		default:
-			c.luaCert = d
-		}
-	}
-	// The http block whose settings servers inherit.
-	var http *tlsConf
-	for _, i := range ix.Named("http") {
-		if ix.Entries[i].Parent < 0 {
-			http = confs[ix.Entries[i].Directive]
-		}
-	}
-	if http == nil {
-		http = &tlsConf{}
-	}
-	// merged returns a server's settings after ngx_http_ssl_merge_srv_conf.
-	merged := func(s *parser.Directive) tlsConf {
-		m := tlsConf{}
-		c := confs[s]
-		if c == nil {
-			c = &tlsConf{}
-		}
-		m.certs, m.keys = c.certs, c.keys
-		if len(m.certs) == 0 {
-			m.certs = http.certs
-		}
-		if len(m.keys) == 0 {
-			m.keys = http.keys
-		}
-		m.reject = c.reject
-		if !c.rejectSet {
-			m.reject = http.reject
-		}
-		m.sslOn = c.sslOn
-		if m.sslOn == nil {
-			m.sslOn = http.sslOn
-		}
-		m.luaCert = c.luaCert
-		if m.luaCert == nil {
-			m.luaCert = http.luaCert
-		}
-		return m
-	}
+	t := sharedTLSFacts(p)
+	merged := t.merged
 	reported := map[*parser.Directive]bool{}
 	once := func(d *parser.Directive) bool {
 		if reported[d] {
@@ -126,16 +180,8 @@ func runSSLCertificateMissing(p *analyzer.Pass) {
 		reported[d] = true
 		return true
 	}
-	servers := ix.Named("server")
-	if len(confs) == 0 {
-		// No TLS directive at all: only the listens can be wrong.
-		servers = nil
-	}
-	for _, i := range servers {
+	for _, i := range t.servers {
 		e := &ix.Entries[i]
-		if e.Parent < 0 || !ix.Entries[e.Parent].Directive.Is("http") || e.Directive.Block == nil {
-			continue
-		}
 		m := merged(e.Directive)
 		switch {
 		case m.sslOn != nil && len(m.certs) == 0 && !m.reject:
@@ -146,7 +192,7 @@ func runSSLCertificateMissing(p *analyzer.Pass) {
 		case len(m.certs) > len(m.keys):
 			last := m.certs[len(m.certs)-1]
 			if once(last) && len(last.Args) > 0 {
-				diag := p.ReportDirective(last, "no \"ssl_certificate_key\" is defined for certificate %q", last.Args[0].Value)
+				diag := p.ReportDirective(last, "no \"ssl_certificate_key\" is defined for certificate \"%s\"", last.Args[0].Value)
 				diag.Detail = "each ssl_certificate needs an ssl_certificate_key, in the same order; nginx refuses to start"
 			}
 		}

@@ -223,6 +223,17 @@ func (cmd *lintCmd) analyzerOptions(reg *analyzer.Registry, cfg *config.File) (a
 	if cmd.Strict {
 		opts.Severity[rules.UnknownDirective.Name] = parser.Error
 	}
+	if cmd.CheckFiles {
+		ruleOptions(opts, rules.MissingFile.Name)[rules.CheckFilesOption] = true
+	}
+	if cmd.build != nil {
+		// Built-in variables follow the build's modules and version.
+		uv := ruleOptions(opts, rules.UnknownVariable.Name)
+		uv["modules"] = cmd.build.Modules()
+		if cmd.build.Variant == "nginx" {
+			uv["version"] = cmd.build.Version
+		}
+	}
 	if cmd.build != nil {
 		ro := opts.RuleOptions[rules.UnknownDirective.Name]
 		if ro == nil {
@@ -243,6 +254,16 @@ func (cmd *lintCmd) analyzerOptions(reg *analyzer.Registry, cfg *config.File) (a
 		}
 	}
 	return opts, nil
+}
+
+// ruleOptions returns the options map of a rule, made if absent.
+func ruleOptions(opts analyzer.Options, name string) map[string]any {
+	ro := opts.RuleOptions[name]
+	if ro == nil {
+		ro = map[string]any{}
+		opts.RuleOptions[name] = ro
+	}
+	return ro
 }
 
 // settingsFinder finds the .nginx-lint.yaml of each linted path, reading
