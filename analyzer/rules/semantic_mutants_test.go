@@ -271,4 +271,3 @@ func plannedKind(rule, text string) bool {
 	}
 	return false
 }
-

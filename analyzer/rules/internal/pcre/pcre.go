@@ -109,10 +109,8 @@ func (p *compiler) run() *Error {
 		if j >= len(p.s) || p.s[j] != ')' || !startOption(name) {
 			break
 		}
-		if name == "UTF" || name == "UTF8" || name == "UCP" {
-			// nginx does not forbid them; the checker treats the rest as
-			// bytes all the same.
-		}
+		// (*UTF) and (*UCP) are allowed; the checker reads the rest as
+		// bytes all the same.
 		p.i = j + 1
 	}
 	_, err := p.alternation(false, false)
@@ -227,11 +225,6 @@ func (p *compiler) branch(lookbehind bool) (length, *Error) {
 		}
 		total.min += l.min
 		total.fixed = total.fixed && l.fixed
-		if lookbehind && !total.fixed {
-			// Reported when the lookbehind closes, at its start; keep
-			// parsing for syntax errors first.
-			_ = lookbehind
-		}
 	}
 	return total, nil
 }
@@ -248,7 +241,6 @@ func (p *compiler) quantifier(repeatable bool) (quant, *Error) {
 		return quant{}, nil
 	}
 	var q quant
-	start := p.i
 	switch p.s[p.i] {
 	case '*':
 		q = quant{true, 0, -1}
@@ -275,7 +267,6 @@ func (p *compiler) quantifier(repeatable bool) (quant, *Error) {
 	if !repeatable {
 		return quant{}, p.err("quantifier does not follow a repeatable item", p.i-1)
 	}
-	_ = start
 	// A lazy or possessive mark.
 	if p.i < len(p.s) && (p.s[p.i] == '?' || p.s[p.i] == '+') {
 		p.i++
@@ -513,12 +504,13 @@ func (p *compiler) escapeNBrace() (length, bool, *Error) {
 	// \N{U+hh} needs UTF mode; \N{name} is unsupported; \N{3} is \N
 	// repeated.
 	s := p.s
+	save := p.i
 	if _, ok, err := p.braces(); ok || err != nil {
 		if err != nil {
 			return length{}, false, err
 		}
-		p.i -= 0
-		// \N followed by a quantifier: give the braces back.
+		// \N followed by a quantifier: give the braces back to the caller.
+		p.i = save
 		return length{1, true}, true, nil
 	}
 	if strings.HasPrefix(s[p.i:], "{U+") {
@@ -853,7 +845,6 @@ func (p *compiler) class() *Error {
 				// "[\d-z]"
 				return p.err("invalid range in character class", p.i)
 			}
-			dash := p.i
 			p.i++
 			if s[p.i] == '[' && p.i+1 < len(s) && (s[p.i+1] == ':' || s[p.i+1] == '.' || s[p.i+1] == '=') {
 				if _, ok := posixEnd(s, p.i); ok {
@@ -870,7 +861,6 @@ func (p *compiler) class() *Error {
 			if hi < v {
 				return p.err("range out of order in character class", p.i-1)
 			}
-			_ = dash
 			continue
 		}
 	}
@@ -1080,13 +1070,12 @@ func (p *compiler) group() (length, bool, *Error) {
 		if p.i+1 < len(s) && (s[p.i+1] == '=' || s[p.i+1] == '!') {
 			p.i += 2
 			p.lookaround++
-			l, err := p.alternation(true, true)
+			_, err := p.alternation(true, true)
 			p.lookaround--
 			if err != nil {
 				return length{}, false, err
 			}
 			p.i++ // ")"
-			_ = l
 			if !p.lookbehindFixed(open) {
 				return length{}, false, p.err("lookbehind assertion is not fixed length", open)
 			}
@@ -1302,9 +1291,7 @@ func (p *compiler) verb(open int) (length, bool, *Error) {
 		return length{}, false, p.err("(*VERB) not recognized or malformed", p.i)
 	}
 	if p.i < len(s) && s[p.i] == ':' {
-		if name == "ACCEPT" || name == "FAIL" || name == "F" || name == "COMMIT" {
-			// These take a name only since 10.3x for some; keep lenient.
-		}
+		// A name after ":" runs to the ")".
 		end := strings.IndexByte(s[p.i:], ')')
 		if end < 0 {
 			return length{}, false, p.err("(*VERB) not recognized or malformed", len(s))
