@@ -433,7 +433,15 @@ func (vf *varFacts) entry(e *analyzer.Entry) {
 	if e.Context&streamCtx != 0 {
 		ns = nsStream
 	}
-	if e.Context == 0 || d.RawBlock || e.Context&(directives.Map|directives.StreamMap|directives.Geo|directives.StreamGeo) != 0 {
+	if e.Context == 0 || e.Context&(directives.Map|directives.StreamMap|directives.Geo|directives.StreamGeo) != 0 {
+		return
+	}
+	if d.RawBlock {
+		// A Lua block's body is Lua, not nginx variables; only
+		// set_by_lua_block's "$name" defines one.
+		if spec, ok := compiledArgs[d.Name.Value]; ok && spec.defines >= 0 && spec.defines < len(d.Args) {
+			vf.defineArg(d.Args[spec.defines], ns)
+		}
 		return
 	}
 	if !e.Known {
