@@ -32,6 +32,7 @@ var list = []*analyzer.Rule{
 	SSLCertificateMissing,
 	UpstreamNoServers,
 	MissingFile,
+	UpstreamReference,
 	SSRF,
 	HTTPSplitting,
 	HostSpoofing,

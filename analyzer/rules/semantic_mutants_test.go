@@ -52,6 +52,12 @@ func semanticMutants(sd seed) []semanticMutant {
 	ix := analyzer.NewIndex(c)
 	var out []semanticMutant
 	n := 0
+	blocks := map[string]bool{}
+	for _, i := range ix.Named("upstream") {
+		if d := ix.Entries[i].Directive; len(d.Args) == 1 && ix.Entries[i].Context&streamContexts == 0 {
+			blocks[strings.ToLower(d.Args[0].Value)] = true
+		}
+	}
 	add := func(m semanticMutant) {
 		m.seed = sd
 		out = append(out, m)
@@ -95,6 +101,16 @@ func semanticMutants(sd seed) []semanticMutant {
 			}
 		case d.Is("limit_conn") && len(d.Args) == 2:
 			add(semanticMutant{src: insertAt(src, d.Args[0], "_undefined"), how: "limit_conn zone", rule: "unknown-zone", message: `zero size shared memory zone "` + d.Args[0].Value + `_undefined"`})
+		case d.Is("proxy_pass") && len(d.Args) == 1 && e.Context&streamContexts == 0 && d.Args[0].Quote == 0:
+			// A port on the name of an upstream block.
+			v := d.Args[0].Value
+			if rest, ok := strings.CutPrefix(v, "http://"); ok {
+				host, _, _ := strings.Cut(rest, "/")
+				if blocks[strings.ToLower(host)] {
+					at := d.Args[0].Range.Start + len("http://") + len(host)
+					add(semanticMutant{src: src[:at] + ":8081" + src[at:], how: "proxy_pass upstream:port", rule: "upstream-reference", line: end(d)})
+				}
+			}
 		case d.Is("access_log") && len(d.Args) >= 2 && e.Context&streamContexts == 0:
 			add(semanticMutant{src: insertAt(src, d.Args[1], "_undefined"), how: "access_log format", rule: "unknown-log-format", line: end(d)})
 		}
@@ -268,6 +284,8 @@ func plannedKind(rule, text string) bool {
 		return strings.HasPrefix(text, "pcre2_compile() failed")
 	case "unknown-log-format":
 		return strings.HasPrefix(text, "unknown log format")
+	case "upstream-reference":
+		return strings.Contains(text, "may not have port")
 	}
 	return false
 }
