@@ -47,7 +47,8 @@ func runUnknownVariable(p *analyzer.Pass) {
 		if vf.defined[u.ns][name] || known.has(name, u.ns) {
 			continue
 		}
-		diag := p.Reportf(u.d.File, wordSubRange(u.d.File, u.word, u.off, 1+len(u.name)), "unknown %q variable", u.name)
+		// nginx lower-cases the name it reports (ngx_http_get_variable_index).
+		diag := p.Reportf(u.d.File, wordSubRange(u.d.File, u.word, u.off, 1+len(u.name)), "unknown \"%s\" variable", name)
 		diag.Detail = unknownVarDetail(name, u.ns, modules, version)
 	}
 }
