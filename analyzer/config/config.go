@@ -6,7 +6,7 @@
 //	include-paths:               # where absolute include paths live here
 //	  /etc/nginx/: ./nginx/
 //	custom-directives: [vts_status, my_module_flag]
-//	check-files: true            # report missing certificates, keys, ... (on the host)
+//	check-files: true            # on the host: missing certificates, unresolvable hosts
 //	rules:
 //	  server-tokens: off         # off, on, or a severity
 //	  unknown-directive: error
@@ -216,11 +216,12 @@ const CustomOption = "custom"
 // unknownDirective names the rule custom-directives feeds.
 const unknownDirective = "unknown-directive"
 
-// CheckFilesOption is the rule option check-files sets on missingFile.
+// CheckFilesOption is the rule option check-files sets on the
+// environment-dependent rules.
 const CheckFilesOption = "check-files"
 
-// missingFile names the rule check-files turns on.
-const missingFile = "missing-file"
+// checkFilesRules names the rules check-files turns on.
+var checkFilesRules = []string{"missing-file", "host-not-found"}
 
 // Apply merges f into opts. lookup resolves a rule name or code (nil: no
 // such rule), so settings keyed by code land on the rule's name, which is
@@ -266,10 +267,12 @@ func (f *File) Apply(opts *analyzer.Options, lookup func(string) *analyzer.Rule)
 		}
 	}
 	if f.CheckFiles {
-		if opts.RuleOptions[missingFile] == nil {
-			opts.RuleOptions[missingFile] = map[string]any{}
+		for _, name := range checkFilesRules {
+			if opts.RuleOptions[name] == nil {
+				opts.RuleOptions[name] = map[string]any{}
+			}
+			opts.RuleOptions[name][CheckFilesOption] = true
 		}
-		opts.RuleOptions[missingFile][CheckFilesOption] = true
 	}
 	if len(f.CustomDirectives) > 0 {
 		ro := opts.RuleOptions[unknownDirective]

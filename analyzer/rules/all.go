@@ -33,6 +33,7 @@ var list = []*analyzer.Rule{
 	UpstreamNoServers,
 	MissingFile,
 	UpstreamReference,
+	HostNotFound,
 	SSRF,
 	HTTPSplitting,
 	HostSpoofing,

@@ -1,6 +1,7 @@
 package rules_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"sort"
@@ -12,6 +13,7 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer/lint"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"github.com/nginx-lint/nginx-lint/parser"
+	"github.com/nginx-lint/nginx-lint/parser/nginxtest"
 )
 
 // TestMissingFile: with check-files, the files nginx loads at startup
@@ -97,7 +99,59 @@ func TestCheckFilesSetting(t *testing.T) {
 	if err := f.Apply(&opts, rules.All().Lookup); err != nil {
 		t.Fatal(err)
 	}
-	if on, _ := opts.RuleOptions[rules.MissingFile.Name][rules.CheckFilesOption].(bool); !on {
-		t.Errorf("check-files did not reach %s: %v", rules.MissingFile.Name, opts.RuleOptions)
+	for _, r := range []string{rules.MissingFile.Name, rules.HostNotFound.Name} {
+		if on, _ := opts.RuleOptions[r][rules.CheckFilesOption].(bool); !on {
+			t.Errorf("check-files did not reach %s: %v", r, opts.RuleOptions)
+		}
+	}
+}
+
+// TestHostNotFoundNginx: with check-files, host-not-found reports what
+// nginx reports for names that do not resolve (.invalid never does), at
+// its line, and nothing for names that do (localhost), for upstream
+// blocks, IP addresses and variables.
+func TestHostNotFoundNginx(t *testing.T) {
+	nginx := nginxtest.Require(t)
+	cases := []string{
+		"server { listen 127.0.0.1:18940; location / { proxy_pass http://backend.invalid:8080/x; } }",
+		"server { listen 127.0.0.1:18940; location / { fastcgi_pass backend.invalid:9000; } }",
+		"upstream u { server backend.invalid:81; } server { listen 127.0.0.1:18940; }",
+		"server { listen 127.0.0.1:18940; resolver backend.invalid; }",
+		"server { listen 127.0.0.1:18940; location / { proxy_pass http://localhost:8080; } }",
+		"upstream u { server localhost:81; } server { listen 127.0.0.1:18940; location / { proxy_pass http://U; } }",
+		"server { listen 127.0.0.1:18940; location / { proxy_pass http://$host.invalid; } }",
+		"server { listen 127.0.0.1:18940; resolver 127.0.0.1 valid=30s; location / { grpc_pass 127.0.0.1:50051; } }",
+	}
+	opts := analyzer.Options{RuleOptions: map[string]map[string]any{rules.HostNotFound.Name: {rules.CheckFilesOption: true}}}
+	notFound := 0
+	for _, body := range cases {
+		conf := "events {}\nhttp {\n    access_log off;\n    " + body + "\n}\n"
+		res, err := nginxtest.TestData(context.Background(), nginx, []byte(conf), nginxtest.Quiet())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want string
+		if errs := res.Errors(); len(errs) > 0 {
+			want = errs[0].Text
+		}
+		f := parser.ParseFile("/t/nginx.conf", []byte(conf), &parser.Options{Kinds: analyzer.Kinds})
+		var got string
+		for _, d := range lint.Run(&parser.Config{Main: f, Files: []*parser.File{f}}, rules.All(), opts) {
+			if d.Name == rules.HostNotFound.Name {
+				if d.Start().Line != 4 {
+					t.Errorf("%s: line %d, nginx says 4", body, d.Start().Line)
+				}
+				got = d.Message
+			}
+		}
+		if strings.HasPrefix(want, "host not found") != (got != "") || got != "" && got != want {
+			t.Errorf("%s:\nnginx: %q\nwe:    %q", body, want, got)
+		}
+		if strings.HasPrefix(want, "host not found") {
+			notFound++
+		}
+	}
+	if notFound != 4 {
+		t.Errorf("nginx found %d unresolvable hosts, the cases have 4", notFound)
 	}
 }
