@@ -221,7 +221,7 @@ const unknownDirective = "unknown-directive"
 const CheckFilesOption = "check-files"
 
 // checkFilesRules names the rules check-files turns on.
-var checkFilesRules = []string{"missing-file", "host-not-found"}
+var checkFilesRules = []string{"missing-file", "host-not-found", "unknown-user"}
 
 // Apply merges f into opts. lookup resolves a rule name or code (nil: no
 // such rule), so settings keyed by code land on the rule's name, which is

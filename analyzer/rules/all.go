@@ -34,6 +34,7 @@ var list = []*analyzer.Rule{
 	MissingFile,
 	UpstreamReference,
 	HostNotFound,
+	UnknownUser,
 	SSRF,
 	HTTPSplitting,
 	HostSpoofing,

@@ -99,7 +99,7 @@ func TestCheckFilesSetting(t *testing.T) {
 	if err := f.Apply(&opts, rules.All().Lookup); err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range []string{rules.MissingFile.Name, rules.HostNotFound.Name} {
+	for _, r := range []string{rules.MissingFile.Name, rules.HostNotFound.Name, rules.UnknownUser.Name} {
 		if on, _ := opts.RuleOptions[r][rules.CheckFilesOption].(bool); !on {
 			t.Errorf("check-files did not reach %s: %v", r, opts.RuleOptions)
 		}
@@ -153,5 +153,43 @@ func TestHostNotFoundNginx(t *testing.T) {
 	}
 	if notFound != 4 {
 		t.Errorf("nginx found %d unresolvable hosts, the cases have 4", notFound)
+	}
+}
+
+// TestUnknownUserNginx: with check-files, unknown-user says what nginx
+// (run as root) says about the user directive, on the line nginx gives.
+func TestUnknownUserNginx(t *testing.T) {
+	nginx := nginxtest.Require(t)
+	if os.Geteuid() != 0 {
+		t.Skip("nginx checks users only when run as root")
+	}
+	opts := analyzer.Options{RuleOptions: map[string]map[string]any{rules.UnknownUser.Name: {rules.CheckFilesOption: true}}}
+	failed := 0
+	for _, u := range []string{"nginx-lint-no-such-user", "root nginx-lint-no-such-group", "nobody", "root", "root root", "nobody nogroup"} {
+		conf := "user " + u + ";\nevents {}\n"
+		res, err := nginxtest.TestData(context.Background(), nginx, []byte(conf), nginxtest.Quiet())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want string
+		if errs := res.Errors(); len(errs) > 0 {
+			want = errs[0].Text
+		}
+		f := parser.ParseFile("/t/nginx.conf", []byte(conf), &parser.Options{Kinds: analyzer.Kinds})
+		var got string
+		for _, d := range lint.Run(&parser.Config{Main: f, Files: []*parser.File{f}}, rules.All(), opts) {
+			if d.Name == rules.UnknownUser.Name {
+				got = d.Message
+			}
+		}
+		if got != want {
+			t.Errorf("user %s: nginx %q, we %q", u, want, got)
+		}
+		if want != "" {
+			failed++
+		}
+	}
+	if failed < 2 {
+		t.Errorf("nginx rejected only %d of the users", failed)
 	}
 }

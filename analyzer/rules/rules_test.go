@@ -47,7 +47,7 @@ var noExample = map[string]bool{"internal-error": true, "unreadable-file": true}
 // exampleOptions are the options a rule's examples are linted with: a
 // rule that is off unless asked gets asked.
 var exampleOptions = map[string]map[string]any{rules.MissingFile.Name: {rules.CheckFilesOption: true},
-	rules.HostNotFound.Name: {rules.CheckFilesOption: true}}
+	rules.HostNotFound.Name: {rules.CheckFilesOption: true}, rules.UnknownUser.Name: {rules.CheckFilesOption: true}}
 
 // TestExamples lints every rule's documented examples: the bad one must
 // make the rule fire, the good one must leave it quiet.

@@ -226,6 +226,7 @@ func (cmd *lintCmd) analyzerOptions(reg *analyzer.Registry, cfg *config.File) (a
 	if cmd.CheckFiles {
 		ruleOptions(opts, rules.MissingFile.Name)[rules.CheckFilesOption] = true
 		ruleOptions(opts, rules.HostNotFound.Name)[rules.CheckFilesOption] = true
+		ruleOptions(opts, rules.UnknownUser.Name)[rules.CheckFilesOption] = true
 	}
 	if cmd.build != nil {
 		// Built-in variables follow the build's modules and version.
