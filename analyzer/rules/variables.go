@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
@@ -713,13 +715,40 @@ func wordSubRange(f *parser.File, w parser.Word, off, n int) parser.Range {
 // whose includes were all found. The rules that look for a definition
 // anywhere in the configuration (a variable, a zone, a log format, a
 // certificate) stay quiet otherwise, since the missing part may hold it.
+// An include glob that matched nothing counts as missing when its
+// directory does not exist either: a checkout of /etc/nginx/nginx.conf
+// without its conf.d, say.
 func wholeConfig(p *analyzer.Pass) bool {
+	return p.Memo(wholeConfigKey{}, func() any { return isWholeConfig(p) }).(bool)
+}
+
+type wholeConfigKey struct{}
+
+func isWholeConfig(p *analyzer.Pass) bool {
 	c := p.Config
 	if len(c.Context) > 0 {
 		return false
 	}
 	for _, d := range c.Diagnostics {
 		if d.Name == parser.NameIncludeNotFound || d.Name == parser.NameUnreadable || d.Name == parser.NameIncludeCycle {
+			return false
+		}
+	}
+	ix := p.Index()
+	for _, i := range ix.Named("include") {
+		d := ix.Entries[i].Directive
+		if len(d.Args) != 1 || len(c.Included(d)) > 0 || !strings.ContainsAny(d.Args[0].Value, "*?[") {
+			continue
+		}
+		dir := filepath.Dir(d.Args[0].Value)
+		if !filepath.IsAbs(dir) {
+			prefix := c.Prefix
+			if prefix == "" && c.Main != nil {
+				prefix = filepath.Dir(c.Main.Path)
+			}
+			dir = filepath.Join(prefix, dir)
+		}
+		if _, err := os.Stat(dir); err != nil {
 			return false
 		}
 	}
