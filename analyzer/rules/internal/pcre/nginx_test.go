@@ -50,6 +50,9 @@ var fragments = []string{
 	`\2`, `\k<n>`, "(?P<n>", "(?i)", "(?z)", "[[:alpha:]]", "[[:foo:]]", `\x{100}`, `\Q`, `\E`, `\p{L}`,
 	`\i`, "(?#", `\K`, "++", "*?", "(?|", "(?>", "(?R)", "(?1)", "(?-1)", "(?(1)", `\b`, "[^]", "[]a]",
 	`[\d-z]`, "{", "}", "-", ":", "(*FAIL)", "(*", `\c`, `\g{-1}`, "(?x)", " ", "#",
+	`\d{2,4}`, "[^/]+", "(?i:", `\x41`, `[\w.-]`, `(?<year>\d{4})`, `\s*`, ".*?", "{0}", `[\]]`, `[a\-z]`, `\/`, `\-`,
+	"(?=.*", `\x{41}`, `[\x00-\x7f]`, `\R`, `\X`, `\h+`, "[[:^space:]]", `\p{Lu}`, `\P{L}`, `\pN`, `(?<=\d)`, `(?<!\w\w)`,
+	"(?s)", "(?m)", "(?-i)", "(?J)", "(?U)", `\Q.*\E`, `\k{year}`, "(?&year)", "(?P>year)", "(?1)", "{,}", "{1,2", "x{2}+",
 }
 
 // generated returns n patterns from fragments, deterministically.
@@ -82,7 +85,7 @@ func TestNginxDifferential(t *testing.T) {
 		t.Skip("runs nginx once per pattern")
 	}
 	nginx := nginxtest.Require(t)
-	patterns := append(append([]string{}, curated...), generated(600)...)
+	patterns := append(append([]string{}, curated...), generated(1200)...)
 	type outcome struct {
 		ok       bool
 		msg, at  string

@@ -82,6 +82,14 @@ type ref struct {
 
 func (p *compiler) err(msg string, off int) *Error { return &Error{Msg: msg, Offset: off} }
 
+// later keeps the first error of the compile phase, which PCRE2 reports
+// only when parsing found none.
+func (p *compiler) later(e *Error) {
+	if p.deferred == nil {
+		p.deferred = e
+	}
+}
+
 func (p *compiler) finish() *Error {
 	for _, r := range p.refs {
 		if r.name != "" {
@@ -411,8 +419,8 @@ func (p *compiler) escape() (length, bool, *Error) {
 	case 'A', 'z', 'Z', 'G', 'b', 'B':
 		return length{fixed: true}, false, nil
 	case 'K':
-		if p.lookaround > 0 && p.deferred == nil {
-			p.deferred = p.err(`\K is not allowed in lookarounds (but see PCRE2_EXTRA_ALLOW_LOOKAROUND_BSK)`, len(s))
+		if p.lookaround > 0 {
+			p.later(p.err(`\K is not allowed in lookarounds (but see PCRE2_EXTRA_ALLOW_LOOKAROUND_BSK)`, len(s)))
 		}
 		return length{fixed: true}, false, nil
 	case 'd', 'D', 's', 'S', 'w', 'W', 'h', 'H', 'v', 'V', 'N', 'C':
@@ -1077,7 +1085,9 @@ func (p *compiler) group() (length, bool, *Error) {
 			}
 			p.i++ // ")"
 			if !p.lookbehindFixed(open) {
-				return length{}, false, p.err("lookbehind assertion is not fixed length", open)
+				// Found when compiling, after parsing and the group
+				// references: other errors come first.
+				p.later(p.err("lookbehind assertion is not fixed length", open))
 			}
 			return length{fixed: true}, true, nil
 		}
@@ -1274,7 +1284,9 @@ func (p *compiler) verb(open int) (length, bool, *Error) {
 			}
 			p.i++
 			if !p.lookbehindFixed(open) {
-				return length{}, false, p.err("lookbehind assertion is not fixed length", open+2)
+				// Found when compiling, after parsing and the group
+				// references: other errors come first.
+				p.later(p.err("lookbehind assertion is not fixed length", open+2))
 			}
 			return length{fixed: true}, true, nil
 		case "atomic", "sr", "script_run", "asr", "atomic_script_run":
@@ -1393,8 +1405,8 @@ func (p *compiler) conditional() (length, bool, *Error) {
 		}
 		break
 	}
-	if branches > 2 && p.deferred == nil {
-		p.deferred = p.err("conditional subpattern contains more than two branches", p.i)
+	if branches > 2 {
+		p.later(p.err("conditional subpattern contains more than two branches", p.i))
 	}
 	p.i++ // ")"
 	return length{0, false}, true, nil
