@@ -1261,7 +1261,10 @@ func (p *compiler) verb(open int) (length, bool, *Error) {
 		j++
 	}
 	name := s[p.i:j]
-	if name == "" {
+	if name == "" && p.i < len(s) && s[p.i] == ':' {
+		// (*:NAME) is (*MARK:NAME).
+		name = "MARK"
+	} else if name == "" {
 		if p.i >= len(s) || s[p.i] == ')' {
 			// "(*)": the "*" is a quantifier of nothing.
 			return length{}, false, p.err("quantifier does not follow a repeatable item", p.i-1)
