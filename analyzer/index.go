@@ -186,6 +186,11 @@ func (ix *Index) Named(names ...string) []int32 {
 	return out
 }
 
+// Names returns the distinct directive names of the configuration, in
+// order of first appearance, so that a rule can pick the names it cares
+// about (those no table knows, say) and visit them with Named.
+func (ix *Index) Names() []string { return ix.names }
+
 // Stack returns the block directives enclosing entry i, outermost first,
 // appended to buf[:0].
 func (ix *Index) Stack(i int32, buf []*parser.Directive) []*parser.Directive {

@@ -1,9 +1,6 @@
 package analyzer
 
 import (
-	"strconv"
-	"strings"
-
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 )
 
@@ -51,22 +48,4 @@ func (t *Target) HasModule(module string) bool {
 
 // CompareVersions compares dotted numeric versions ("1.25.1"), returning
 // -1, 0 or 1.
-func CompareVersions(a, b string) int {
-	as, bs := strings.Split(a, "."), strings.Split(b, ".")
-	for i := 0; i < len(as) || i < len(bs); i++ {
-		var x, y int
-		if i < len(as) {
-			x, _ = strconv.Atoi(as[i])
-		}
-		if i < len(bs) {
-			y, _ = strconv.Atoi(bs[i])
-		}
-		if x != y {
-			if x < y {
-				return -1
-			}
-			return 1
-		}
-	}
-	return 0
-}
+func CompareVersions(a, b string) int { return directives.CompareVersions(a, b) }

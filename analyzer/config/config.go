@@ -6,6 +6,7 @@
 //	include-paths:               # where absolute include paths live here
 //	  /etc/nginx/: ./nginx/
 //	custom-directives: [vts_status, my_module_flag]
+//	check-files: true            # on the host: missing certificates, unresolvable hosts
 //	rules:
 //	  version-disclosure: off    # off, on, or a severity
 //	  unknown-directive: error
@@ -47,6 +48,9 @@ type File struct {
 	// CustomDirectives are directive names the unknown-directive rule
 	// accepts (third-party modules nginx-lint does not know).
 	CustomDirectives []string
+	// CheckFiles turns on the environment-dependent checks (files nginx
+	// loads at startup must exist), for linting on the host itself.
+	CheckFiles bool
 	// Rules holds per-rule settings by the key written in the file (a name
 	// or a code).
 	Rules map[string]RuleConfig
@@ -70,7 +74,7 @@ type RuleConfig struct {
 }
 
 // topKeys are the keys a settings file may have at its top level.
-var topKeys = []string{"prefix", "include-paths", "custom-directives", "rules"}
+var topKeys = []string{"prefix", "include-paths", "custom-directives", "check-files", "rules"}
 
 // ruleKeys are the keys of a rule's mapping form.
 var ruleKeys = []string{"enabled", "severity", "options"}
@@ -183,6 +187,12 @@ func Parse(path string, src []byte) (*File, error) {
 				}
 				f.CustomDirectives = append(f.CustomDirectives, n.Value)
 			}
+		case "check-files":
+			var b bool
+			if v.Kind != yaml.ScalarNode || v.Decode(&b) != nil {
+				return nil, f.errorf(v, "check-files: %q is not true or false", v.Value)
+			}
+			f.CheckFiles = b
 		case "rules":
 			if v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
 				continue
@@ -360,6 +370,13 @@ const CustomOption = "custom"
 // unknownDirective names the rule custom-directives feeds.
 const unknownDirective = "unknown-directive"
 
+// CheckFilesOption is the rule option check-files sets on the
+// environment-dependent rules.
+const CheckFilesOption = "check-files"
+
+// checkFilesRules names the rules check-files turns on.
+var checkFilesRules = []string{"missing-file", "host-not-found", "unknown-user"}
+
 // Apply merges f into opts. lookup resolves a rule name or code (nil: no
 // such rule), so settings keyed by code land on the rule's name, which is
 // how analyzer.Options is keyed. opts' maps must be non-nil.
@@ -421,6 +438,14 @@ func (f *File) Apply(opts *analyzer.Options, lookup func(string) *analyzer.Rule)
 				}
 				opts.RuleOptions[r.Name][opt.Name] = v
 			}
+		}
+	}
+	if f.CheckFiles {
+		for _, name := range checkFilesRules {
+			if opts.RuleOptions[name] == nil {
+				opts.RuleOptions[name] = map[string]any{}
+			}
+			opts.RuleOptions[name][CheckFilesOption] = true
 		}
 	}
 	if len(f.CustomDirectives) > 0 {

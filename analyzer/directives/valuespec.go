@@ -98,15 +98,15 @@ type ValueSpec struct {
 // s itself, or an Older one, or nil when the version predates every
 // handler the tables know (nothing can then be said of its values).
 func (s *ValueSpec) For(version string) *ValueSpec {
-	for s != nil && version != "" && s.Since != "" && compareVersions(version, s.Since) < 0 {
+	for s != nil && version != "" && s.Since != "" && CompareVersions(version, s.Since) < 0 {
 		s = s.Older
 	}
 	return s
 }
 
-// compareVersions compares dotted release numbers; a missing or
-// non-numeric part counts as 0.
-func compareVersions(a, b string) int {
+// CompareVersions compares dotted release numbers ("1.25.1"), returning
+// -1, 0 or 1; a missing or non-numeric part counts as 0.
+func CompareVersions(a, b string) int {
 	for a != "" || b != "" {
 		var x, y string
 		x, a, _ = strings.Cut(a, ".")

@@ -2,9 +2,11 @@ package rules
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/rules/internal/pcre"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -20,8 +22,8 @@ var InvalidRegex = &analyzer.Rule{
 			"is always empty — even when an enclosing location's regex had that group, since each " +
 			"match replaces the captures — so `rewrite ^/(.*)$ /$1/$2` quietly drops a part of " +
 			"the URL. Count the groups again (`(?:...)` does not capture, named groups do), or " +
-			"add the group that was meant. Regexes that Go's parser does not read (look-behind, " +
-			"possessive quantifiers) are skipped.",
+			"add the group that was meant. Groups are counted as PCRE2 does (look-behind, possessive " +
+			"quantifiers and the like included); a regex that does not compile is `regex-syntax`'s.",
 		Bad:  "location /old/ {\n    rewrite ^/old/(.*)$ /new/$1/$2 permanent;\n}\n",
 		Good: "location /old/ {\n    rewrite ^/old/(.*)/(.*)$ /new/$1/$2 permanent;\n}\n",
 		URL:  "https://nginx.org/en/docs/http/ngx_http_rewrite_module.html#rewrite",
@@ -32,23 +34,36 @@ func runInvalidRegex(p *analyzer.Pass) {
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
 		switch {
 		case d.Is("rewrite") && len(d.Args) >= 2:
-			if re := nginxRegex(d.Args[0].Value, false); re != nil {
-				checkGroupRefs(p, d, d.Args[1:2], re.MaxCap(), d.Args[0].Value)
+			if groups, ok := pcreGroups(d.Args[0].Value); ok {
+				checkGroupRefs(p, d, d.Args[1:2], groups, d.Args[0].Value)
 			}
 		case (d.Is("set") || d.Is("return")) && len(stack) > 0:
 			ifd := stack[len(stack)-1]
-			_, re, matched := ifRegex(ifd)
-			if re == nil || !matched || rewriteBefore(p.Config, ifd, d) {
+			_, op, expr, ok := ifMatch(ifd)
+			if !ok || op[0] == '!' || rewriteBefore(p.Config, ifd, d) {
+				return
+			}
+			groups, ok := pcreGroups(expr)
+			if !ok {
 				return
 			}
 			args := d.Args
 			if d.Is("set") && len(args) == 2 {
 				args = args[1:]
 			}
-			_, _, expr, _ := ifMatch(ifd)
-			checkGroupRefs(p, d, args, re.MaxCap(), expr)
+			checkGroupRefs(p, d, args, groups, expr)
 		}
 	}, "rewrite", "set", "return")
+}
+
+// pcreGroups counts the capture groups of a regex PCRE2 compiles; a
+// branch reset group (?|...) numbers its alternatives alike, which the
+// count does not follow, so such regexes are not judged.
+func pcreGroups(expr string) (int, bool) {
+	if pcre.Check(expr) != nil || strings.Contains(expr, "(?|") {
+		return 0, false
+	}
+	return pcre.Groups(expr), true
 }
 
 // checkGroupRefs reports the first $N in args above groups.

@@ -20,6 +20,12 @@ import (
 // comments applied.
 func lintText(t *testing.T, src string) []*parser.Diagnostic {
 	t.Helper()
+	return lintTextWith(t, src, analyzer.Options{})
+}
+
+// lintTextWith is lintText with analyzer options.
+func lintTextWith(t *testing.T, src string, opts analyzer.Options) []*parser.Diagnostic {
+	t.Helper()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "nginx.conf")
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
@@ -31,12 +37,17 @@ func lintText(t *testing.T, src string) []*parser.Diagnostic {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return lint.Run(c, rules.All(), analyzer.Options{})
+	return lint.Run(c, rules.All(), opts)
 }
 
 // noExample lists findings no config text produces; other tests cover
 // them: a crashing rule below, an unreadable path in the CLI tests.
 var noExample = map[string]bool{"internal-error": true, "unreadable-file": true}
+
+// exampleOptions are the options a rule's examples are linted with: a
+// rule that is off unless asked gets asked.
+var exampleOptions = map[string]map[string]any{rules.MissingFile.Name: {rules.CheckFilesOption: true},
+	rules.HostNotFound.Name: {rules.CheckFilesOption: true}, rules.UnknownUser.Name: {rules.CheckFilesOption: true}}
 
 // TestExamples lints every rule's documented examples: the bad one must
 // make the rule fire, the good one must leave it quiet.
@@ -46,10 +57,11 @@ func TestExamples(t *testing.T) {
 			continue
 		}
 		t.Run(r.Name, func(t *testing.T) {
-			if !fires(lintText(t, r.Doc.Bad), r) {
+			opts := analyzer.Options{RuleOptions: map[string]map[string]any{r.Name: exampleOptions[r.Name]}}
+			if !fires(lintTextWith(t, r.Doc.Bad, opts), r) {
 				t.Errorf("bad example does not fire:\n%s", r.Doc.Bad)
 			}
-			if ds := lintText(t, r.Doc.Good); fires(ds, r) {
+			if ds := lintTextWith(t, r.Doc.Good, opts); fires(ds, r) {
 				t.Errorf("good example fires:\n%s\n%v", r.Doc.Good, ds)
 			}
 		})

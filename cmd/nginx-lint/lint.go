@@ -270,6 +270,11 @@ func (cmd *lintCmd) analyzerOptions(reg *analyzer.Registry, cfg *config.File) (a
 	if cmd.Strict {
 		opts.Severity[rules.UnknownDirective.Name] = parser.Error
 	}
+	if cmd.CheckFiles {
+		ruleOptions(opts, rules.MissingFile.Name)[rules.CheckFilesOption] = true
+		ruleOptions(opts, rules.HostNotFound.Name)[rules.CheckFilesOption] = true
+		ruleOptions(opts, rules.UnknownUser.Name)[rules.CheckFilesOption] = true
+	}
 	if cmd.build != nil {
 		opts.Target = &analyzer.Target{Modules: cmd.build.Modules()}
 		if cmd.build.Variant == "nginx" {
@@ -277,6 +282,16 @@ func (cmd *lintCmd) analyzerOptions(reg *analyzer.Registry, cfg *config.File) (a
 		}
 	}
 	return opts, nil
+}
+
+// ruleOptions returns the options map of a rule, made if absent.
+func ruleOptions(opts analyzer.Options, name string) map[string]any {
+	ro := opts.RuleOptions[name]
+	if ro == nil {
+		ro = map[string]any{}
+		opts.RuleOptions[name] = ro
+	}
+	return ro
 }
 
 // settingsFinder finds the .nginx-lint.yaml of each linted path, reading

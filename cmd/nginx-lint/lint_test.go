@@ -272,3 +272,30 @@ func TestLintDirectory(t *testing.T) {
 		t.Errorf("empty directory: exit %d, %q", code, errOut)
 	}
 }
+
+// TestCheckFiles: a missing certificate is an error only with
+// --check-files or check-files: true in the settings file, and the
+// variables follow the build given with --nginx-build.
+func TestCheckFiles(t *testing.T) {
+	dir := writeConf(t, map[string]string{
+		"site/nginx.conf": "events {}\nhttp {\n    server {\n        listen 443 ssl;\n        ssl_certificate missing.crt;\n" +
+			"        ssl_certificate_key missing.key;\n        return 200 $is_request_port;\n    }\n}\n",
+		"host/.nginx-lint.yaml": "check-files: true\n",
+		"host/nginx.conf":       "events {}\nhttp {\n    server {\n        listen 443 ssl;\n        ssl_certificate missing.crt;\n        ssl_certificate_key missing.key;\n    }\n}\n",
+		"build.txt":             "nginx version: nginx/1.22.1\nconfigure arguments: --with-http_ssl_module\n",
+	})
+	conf := filepath.Join(dir, "site/nginx.conf")
+	names := []string{"missing-file", "unknown-variable"}
+	if _, fs := lintJSON(t, conf); len(keys(fs, names...)) != 0 {
+		t.Errorf("without --check-files: %q", keys(fs, names...))
+	}
+	_, fs := lintJSON(t, "--check-files", "--nginx-build", filepath.Join(dir, "build.txt"), conf)
+	want := []string{"nginx.conf:5 missing-file error", "nginx.conf:6 missing-file error", "nginx.conf:7 unknown-variable error"}
+	if got := keys(fs, names...); !slices.Equal(got, want) {
+		t.Errorf("--check-files: got %q\nwant %q", got, want)
+	}
+	code, fs := lintJSON(t, filepath.Join(dir, "host/nginx.conf"))
+	if got := keys(fs, names...); code != exitFindings || len(got) != 2 {
+		t.Errorf("check-files in the settings file: exit %d, %q", code, got)
+	}
+}

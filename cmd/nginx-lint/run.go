@@ -133,6 +133,8 @@ type lintCmd struct {
 	// The target build, for unknown-directive.
 	NginxBuild string `name:"nginx-build" help:"Lint for the nginx this saved \"nginx -V\" output describes: directives of modules it lacks, or newer than its version, are unknown." placeholder:"FILE"`
 	Nginx      string `help:"Lint for this nginx binary (asks it with -V)." placeholder:"PATH"`
+	// Environment-dependent checks, for linting on the host itself.
+	CheckFiles bool `name:"check-files" help:"Report files nginx loads at startup (certificates, keys, ...) that do not exist on this machine, and host names it resolves that do not resolve here."`
 
 	build *buildinfo.Info // read from NginxBuild or Nginx
 }

@@ -1,0 +1,50 @@
+package rules
+
+import (
+	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/parser"
+)
+
+// InvalidVariableName reports a "$" that starts no variable name, an
+// unclosed "${", and a set, map, geo or split_clients target without "$".
+var InvalidVariableName = &analyzer.Rule{
+	Code: "NL2036", Name: "invalid-variable-name", Title: "malformed variable reference", Severity: parser.Error,
+	Run: runInvalidVariableName,
+	Doc: analyzer.Doc{
+		Text: "In an argument nginx compiles, `$` must be followed by a name (letters, digits, `_`) or " +
+			"by `{name}`: a lone `$` or `$` before another character fails with `invalid variable " +
+			"name`, and `${name` without its `}` with `the closing bracket in \"name\" variable is " +
+			"missing`. The variable that `set`, `map`, `geo` and `split_clients` define must be " +
+			"written with its `$` (`invalid variable name \"name\"`). To send a literal dollar sign, " +
+			"put it in a variable: `geo $dollar { default \"$\"; }`.",
+		Bad:  "events {}\nhttp {\n    server {\n        listen 80;\n        set price 5;\n        return 200 \"${price\";\n    }\n}\n",
+		Good: "events {}\nhttp {\n    server {\n        listen 80;\n        set $price 5;\n        return 200 \"${price}\";\n    }\n}\n",
+		URL:  "https://nginx.org/en/docs/http/ngx_http_rewrite_module.html#set",
+	},
+}
+
+// targetArg is the argument that must be "$name" in each defining
+// directive (ngx_http_rewrite_set, ngx_http_map_block, ...).
+var targetArg = map[string]int{"set": 0, "map": 1, "split_clients": 1, "perl_set": 0, "js_set": 0, "auth_request_set": 0,
+	"set_by_lua": 0, "set_by_lua_block": 0, "set_by_lua_file": 0}
+
+func runInvalidVariableName(p *analyzer.Pass) {
+	vf := variableFacts(p)
+	for _, e := range vf.errs {
+		p.Reportf(e.d.File, wordSubRange(e.d.File, e.word, e.off, 1), "%s", e.message)
+	}
+	p.WalkNamed(func(d *parser.Directive, _ directives.Context, _ []*parser.Directive) {
+		j, ok := targetArg[d.Name.Value]
+		if d.Is("geo") {
+			j, ok = len(d.Args)-1, len(d.Args) == 1 || len(d.Args) == 2
+		}
+		if !ok || j >= len(d.Args) || j < 0 {
+			return
+		}
+		if w := d.Args[j]; w.Value == "" || w.Value[0] != '$' {
+			diag := p.Reportf(d.File, w.Range, "invalid variable name %q", w.Value)
+			diag.Detail = "the variable " + d.Name.Value + " defines is written with its \"$\": $" + w.Value
+		}
+	}, "set", "map", "geo", "split_clients", "perl_set", "js_set", "auth_request_set", "set_by_lua", "set_by_lua_block", "set_by_lua_file")
+}

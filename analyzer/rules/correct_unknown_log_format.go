@@ -1,0 +1,62 @@
+package rules
+
+import (
+	"strings"
+
+	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/parser"
+)
+
+// UnknownLogFormat reports an access_log whose format no log_format
+// above it defines.
+var UnknownLogFormat = &analyzer.Rule{
+	Code: "NL2039", Name: "unknown-log-format", Title: "access_log names an undefined log_format", Severity: parser.Error,
+	Run: runUnknownLogFormat,
+	Doc: analyzer.Doc{
+		Text: "`access_log PATH NAME` looks NAME up among the `log_format`s read so far (case-insensitively) " +
+			"the moment nginx reads the `access_log`, so the format must be defined above it, in `http` " +
+			"(`combined` is built in), or in `stream`, which has no built-in format and needs one named " +
+			"(`log format is not specified`). nginx refuses to start with `unknown log format \"x\"`.",
+		Bad:  "events {}\nhttp {\n    access_log /var/log/nginx/access.log main;\n    log_format main '$remote_addr $request';\n}\n",
+		Good: "events {}\nhttp {\n    log_format main '$remote_addr $request';\n    access_log /var/log/nginx/access.log main;\n}\n",
+		URL:  "https://nginx.org/en/docs/http/ngx_http_log_module.html#access_log",
+	},
+}
+
+func runUnknownLogFormat(p *analyzer.Pass) {
+	if !wholeConfig(p) {
+		return
+	}
+	ix := p.Index()
+	defined := [2]map[string]bool{{"combined": true}, {}}
+	for _, i := range ix.Named("log_format", "access_log") {
+		e := &ix.Entries[i]
+		d := e.Directive
+		if e.Context == 0 || len(d.Args) == 0 {
+			continue
+		}
+		ns := nsHTTP
+		if e.Context&streamCtx != 0 {
+			ns = nsStream
+		}
+		if d.Is("log_format") {
+			defined[ns][strings.ToLower(d.Args[0].Value)] = true
+			continue
+		}
+		if d.Args[0].Value == "off" {
+			continue
+		}
+		if len(d.Args) < 2 {
+			if ns == nsStream {
+				diag := p.ReportDirective(d, "log format is not specified")
+				diag.Detail = "stream has no built-in log format: name a log_format defined above"
+			}
+			continue
+		}
+		name := d.Args[1]
+		if !defined[ns][strings.ToLower(name.Value)] {
+			diag := p.Reportf(d.File, name.Range, "unknown log format %q", name.Value)
+			diag.Detail = "no log_format " + name.Value + " is defined above this access_log (nginx reads formats in order); define it first or fix the name"
+		}
+	}
+}

@@ -1,0 +1,759 @@
+package rules
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/parser"
+)
+
+// This file finds where a configuration uses and defines variables, as
+// nginx's configuration phase does: the arguments that nginx compiles as
+// scripts or complex values (ngx_http_script_compile,
+// ngx_http_compile_complex_value) name variables, and nginx resolves
+// every name once all of http{} (or stream{}) is read
+// (ngx_http_variables_init_vars). A variable defined anywhere (set, map,
+// geo, a regex's named group...) is therefore known everywhere in its
+// http or stream block, whatever the order. The unknown-variable and
+// invalid-variable-name rules share the result.
+
+// varNamespace separates http variables from stream ones: nginx keeps
+// one table per protocol.
+type varNamespace uint8
+
+const (
+	nsHTTP varNamespace = iota
+	nsStream
+)
+
+// varUse is one variable an argument names.
+type varUse struct {
+	d    *parser.Directive
+	word parser.Word
+	// off is the byte offset of the "$" in the word's value.
+	off  int
+	name string
+	ns   varNamespace
+}
+
+// varSyntaxError is an argument nginx's script compiler rejects.
+type varSyntaxError struct {
+	d       *parser.Directive
+	word    parser.Word
+	off     int
+	message string
+}
+
+// varFacts is what the configuration says about variables.
+type varFacts struct {
+	uses    []varUse
+	errs    []varSyntaxError
+	defined [2]map[string]bool
+}
+
+// argSpec says which arguments of a directive nginx compiles.
+type argSpec struct {
+	// from is the first compiled argument; at, when set, lists the
+	// only ones instead.
+	from int
+	at   []int
+	// kind is how the argument is read.
+	kind argKind
+	// defines is the index of an argument "$name" that defines a
+	// variable, -1 for none.
+	defines int
+}
+
+type argKind uint8
+
+const (
+	kindScript    argKind = iota // ngx_http_script_compile / complex value
+	kindLogFormat                // ngx_http_log_compile_format
+	kindAccessLog                // a path (script unless syslog:) and if=
+	kindRegexOK                  // script, but "~regex" arguments are regexes
+	kindWhole                    // "$name" names a variable whole (charset)
+)
+
+func compiled(from int) argSpec { return argSpec{from: from, defines: -1} }
+func compiledAt(at ...int) argSpec {
+	return argSpec{at: at, defines: -1}
+}
+
+// compiledArgs lists the directives whose arguments nginx 1.22 compiles
+// for variables (checked against nginx by TestVariableDirectivesNginx).
+// Directives that take their argument literally (server_name, listen,
+// ssl_protocols, ...) are absent: a "$" there is just a character.
+var compiledArgs = map[string]argSpec{
+	"set":                       argSpec{at: []int{1}, defines: 0},
+	"return":                    compiled(0),
+	"rewrite":                   compiledAt(1),
+	"root":                      compiled(0),
+	"alias":                     compiled(0),
+	"try_files":                 compiled(0),
+	"index":                     compiled(0),
+	"error_page":                compiled(0),
+	"add_header":                compiledAt(1),
+	"add_trailer":               compiledAt(1),
+	"expires":                   compiled(0),
+	"proxy_pass":                compiled(0),
+	"fastcgi_pass":              compiled(0),
+	"uwsgi_pass":                compiled(0),
+	"scgi_pass":                 compiled(0),
+	"grpc_pass":                 compiled(0),
+	"proxy_set_header":          compiledAt(1),
+	"grpc_set_header":           compiledAt(1),
+	"fastcgi_param":             compiledAt(1),
+	"uwsgi_param":               compiledAt(1),
+	"scgi_param":                compiledAt(1),
+	"proxy_set_body":            compiled(0),
+	"proxy_method":              compiled(0),
+	"proxy_cache_key":           compiled(0),
+	"fastcgi_cache_key":         compiled(0),
+	"uwsgi_cache_key":           compiled(0),
+	"scgi_cache_key":            compiled(0),
+	"proxy_cache":               compiled(0),
+	"fastcgi_cache":             compiled(0),
+	"uwsgi_cache":               compiled(0),
+	"scgi_cache":                compiled(0),
+	"proxy_cache_bypass":        compiled(0),
+	"proxy_no_cache":            compiled(0),
+	"fastcgi_cache_bypass":      compiled(0),
+	"fastcgi_no_cache":          compiled(0),
+	"uwsgi_cache_bypass":        compiled(0),
+	"uwsgi_no_cache":            compiled(0),
+	"scgi_cache_bypass":         compiled(0),
+	"scgi_no_cache":             compiled(0),
+	"proxy_store":               compiled(0),
+	"fastcgi_store":             compiled(0),
+	"uwsgi_store":               compiled(0),
+	"scgi_store":                compiled(0),
+	"proxy_ssl_name":            compiled(0),
+	"grpc_ssl_name":             compiled(0),
+	"uwsgi_ssl_name":            compiled(0),
+	"proxy_ssl_certificate":     compiled(0),
+	"proxy_ssl_certificate_key": compiled(0),
+	"grpc_ssl_certificate":      compiled(0),
+	"grpc_ssl_certificate_key":  compiled(0),
+	"uwsgi_ssl_certificate":     compiled(0),
+	"uwsgi_ssl_certificate_key": compiled(0),
+	"ssl_certificate":           compiled(0),
+	"ssl_certificate_key":       compiled(0),
+	"proxy_bind":                compiled(0),
+	"fastcgi_bind":              compiled(0),
+	"uwsgi_bind":                compiled(0),
+	"scgi_bind":                 compiled(0),
+	"grpc_bind":                 compiled(0),
+	"memcached_bind":            compiled(0),
+	"charset":                   {kind: kindWhole, defines: -1},
+	"proxy_redirect":            {kind: kindRegexOK, defines: -1},
+	"proxy_cookie_domain":       {kind: kindRegexOK, defines: -1},
+	"proxy_cookie_path":         {kind: kindRegexOK, defines: -1},
+	"limit_req_zone":            compiledAt(0),
+	"limit_conn_zone":           compiledAt(0),
+	"limit_rate":                compiled(0),
+	"limit_rate_after":          compiled(0),
+	"proxy_limit_rate":          compiled(0),
+	"auth_basic":                compiled(0),
+	"auth_basic_user_file":      compiled(0),
+	"auth_request_set":          argSpec{at: []int{1}, defines: 0},
+	"secure_link":               compiled(0),
+	"secure_link_md5":           compiled(0),
+	"sub_filter":                compiled(0),
+	"hash":                      compiledAt(0),
+	"map":                       argSpec{at: []int{0}, defines: 1},
+	"split_clients":             argSpec{at: []int{0}, defines: 1},
+	"access_log":                {kind: kindAccessLog, defines: -1},
+	"log_format":                {kind: kindLogFormat, from: 1, defines: -1},
+	"perl_set":                  argSpec{at: []int{}, defines: 0},
+	"js_set":                    argSpec{at: []int{}, defines: 0},
+	"js_var":                    argSpec{from: 1, defines: 0},
+	"set_by_lua":                argSpec{at: []int{}, defines: 0},
+	"set_by_lua_block":          argSpec{at: []int{}, defines: 0},
+	"set_by_lua_file":           argSpec{at: []int{}, defines: 0},
+}
+
+// streamCtx is every context inside stream {}.
+const streamCtx = directives.Stream | directives.StreamServer | directives.StreamUpstream | directives.StreamMap | directives.StreamGeo
+
+// regexArgs returns the arguments of d that are regexes nginx compiles
+// (with ngx_http_regex_compile, whose named groups become variables),
+// and whether each is caseless. Used by the variable facts and by the
+// regex-syntax rule.
+func regexArgs(e *analyzer.Entry) []regexArg {
+	d := e.Directive
+	args := d.Args
+	switch {
+	case e.Context&(directives.Map|directives.StreamMap) != 0:
+		// A map entry: the key is the directive's name.
+		n := d.Name.Value
+		if strings.HasPrefix(n, "~") && !d.Is("~") {
+			return []regexArg{{word: d.Name, expr: strings.TrimPrefix(strings.TrimPrefix(n, "~"), "*"), caseless: strings.HasPrefix(n, "~*")}}
+		}
+		return nil
+	case e.Context == 0:
+		return nil
+	}
+	switch d.Name.Value {
+	case "location":
+		if len(args) >= 2 && (args[0].Value == "~" || args[0].Value == "~*") {
+			return []regexArg{{word: args[1], expr: args[1].Value, caseless: args[0].Value == "~*"}}
+		}
+		if len(args) == 1 && len(args[0].Value) > 1 && args[0].Value[0] == '~' {
+			// "location ~^/x" is nginx's "~" followed by the regex.
+			v := args[0].Value[1:]
+			caseless := false
+			if v[0] == '*' {
+				v, caseless = v[1:], true
+			}
+			if v != "" {
+				return []regexArg{{word: args[0], expr: v, caseless: caseless}}
+			}
+		}
+	case "rewrite":
+		if len(args) >= 2 {
+			return []regexArg{{word: args[0], expr: args[0].Value}}
+		}
+	case "server_name":
+		var out []regexArg
+		for _, a := range args {
+			if len(a.Value) > 1 && a.Value[0] == '~' {
+				out = append(out, regexArg{word: a, expr: a.Value[1:]})
+			}
+		}
+		return out
+	case "valid_referers":
+		var out []regexArg
+		for _, a := range args {
+			if len(a.Value) > 1 && a.Value[0] == '~' {
+				// ngx_http_add_regex_referer compiles with
+				// ngx_regex_compile: caseless, and its named groups
+				// define no variables.
+				out = append(out, regexArg{word: a, expr: a.Value[1:], caseless: true, noVars: true})
+			}
+		}
+		return out
+	case "if":
+		if c, ok := splitIf(d); ok && c.op != "" && c.op[len(c.op)-1] != '=' && c.op[0] != '-' && c.op != "!-" {
+			return []regexArg{{word: c.rhsWord, expr: c.rhs, caseless: strings.HasSuffix(c.op, "*")}}
+		}
+	case "fastcgi_split_path_info":
+		// Compiled with ngx_regex_compile: no variables from its groups.
+		if len(args) == 1 {
+			return []regexArg{{word: args[0], expr: args[0].Value, noVars: true}}
+		}
+	case "proxy_redirect", "proxy_cookie_domain", "proxy_cookie_path":
+		if len(args) == 2 && len(args[0].Value) > 1 && args[0].Value[0] == '~' {
+			v := args[0].Value[1:]
+			caseless := false
+			if v[0] == '*' {
+				v, caseless = v[1:], true
+			}
+			return []regexArg{{word: args[0], expr: v, caseless: caseless}}
+		}
+	}
+	return nil
+}
+
+// regexArg is one regex argument.
+type regexArg struct {
+	word     parser.Word
+	expr     string
+	caseless bool
+	// noVars is set for a regex whose named groups define no variables.
+	noVars bool
+}
+
+// ifCond is an if condition split as ngx_http_rewrite_if_condition does.
+type ifCond struct {
+	// lhs is the first operand with the parenthesis removed, lhsWord its
+	// word; op the operator ("" for a lone variable); rhs the last
+	// operand.
+	lhs, op, rhs     string
+	lhsWord, rhsWord parser.Word
+}
+
+// splitIf follows ngx_http_rewrite_if_condition; ok is false for a
+// condition nginx rejects (another rule reports those).
+func splitIf(d *parser.Directive) (ifCond, bool) {
+	a := d.Args
+	if len(a) == 0 || a[0].Value == "" || a[0].Value[0] != '(' {
+		return ifCond{}, false
+	}
+	val := make([]string, len(a))
+	for i, w := range a {
+		val[i] = w.Value
+	}
+	cur, last := 0, len(a)-1
+	if val[0] == "(" {
+		cur = 1
+	} else {
+		val[0] = val[0][1:]
+	}
+	if val[last] == "" || val[last][len(val[last])-1] != ')' {
+		return ifCond{}, false
+	}
+	if val[last] == ")" {
+		last--
+	} else {
+		val[last] = val[last][:len(val[last])-1]
+	}
+	if cur > last {
+		return ifCond{}, false
+	}
+	c := ifCond{lhs: val[cur], lhsWord: a[cur]}
+	if len(c.lhs) > 1 && c.lhs[0] == '$' {
+		if cur == last {
+			return c, true
+		}
+		if cur+2 != last {
+			return ifCond{}, false
+		}
+		c.op, c.rhs, c.rhsWord = val[cur+1], val[last], a[last]
+		switch c.op {
+		case "=", "!=", "~", "~*", "!~", "!~*":
+			return c, true
+		}
+		return ifCond{}, false
+	}
+	if (len(c.lhs) == 2 && c.lhs[0] == '-' || len(c.lhs) == 3 && c.lhs[:2] == "!-") && cur+1 == last {
+		c.op, c.rhs, c.rhsWord = "-", val[last], a[last]
+		return c, true
+	}
+	return ifCond{}, false
+}
+
+// variableFacts computes the uses and definitions of variables once per
+// run, in one pass over the index.
+func variableFacts(p *analyzer.Pass) *varFacts { return varFactsResult.Get(p, struct{}{}) }
+
+var varFactsResult = &analyzer.Result[struct{}, *varFacts]{
+	Name:    "variable uses and definitions",
+	Compute: func(p *analyzer.Pass, _ struct{}) *varFacts { return collectVariables(p.Index(), regexFacts(p)) },
+}
+
+// regexUse is one regex argument of the configuration and its entry.
+type regexUse struct {
+	e *analyzer.Entry
+	regexArg
+}
+
+// regexFacts lists every regex argument once per run, for the
+// regex-syntax rule and for the variables their named groups define.
+func regexFacts(p *analyzer.Pass) []regexUse { return regexFactsResult.Get(p, struct{}{}) }
+
+var regexFactsResult = &analyzer.Result[struct{}, []regexUse]{
+	Name: "regex arguments",
+	Compute: func(p *analyzer.Pass, _ struct{}) []regexUse {
+		ix := p.Index()
+		var out []regexUse
+		add := func(e *analyzer.Entry) {
+			for _, r := range regexArgs(e) {
+				out = append(out, regexUse{e, r})
+			}
+		}
+		for _, name := range regexDirectives {
+			for _, i := range ix.Named(name) {
+				add(&ix.Entries[i])
+			}
+		}
+		// Map entries are named by their keys: visit the map blocks' bodies.
+		for _, i := range ix.Named("map") {
+			for j := int(i) + 1; j < len(ix.Entries) && ix.Entries[j].Depth > ix.Entries[i].Depth; j++ {
+				if ix.Entries[j].Parent == i {
+					add(&ix.Entries[j])
+				}
+			}
+		}
+		return out
+	},
+}
+
+// regexDirectives are the directives with regex arguments (regexArgs).
+var regexDirectives = []string{"location", "rewrite", "server_name", "valid_referers", "if", "proxy_redirect",
+	"proxy_cookie_domain", "proxy_cookie_path", "fastcgi_split_path_info"}
+
+func collectVariables(ix *analyzer.Index, regexes []regexUse) *varFacts {
+	vf := &varFacts{defined: [2]map[string]bool{{}, {}}}
+	for _, r := range regexes {
+		if !r.noVars && r.e.Context != 0 {
+			ns := nsHTTP
+			if r.e.Context&streamCtx != 0 {
+				ns = nsStream
+			}
+			vf.defineGroups(r.expr, ns)
+		}
+	}
+	// Only the directives that can matter are visited, by name, so that
+	// a configuration of a hundred thousand listens costs nothing here.
+	visit := func(name string) {
+		for _, i := range ix.Named(name) {
+			vf.entry(&ix.Entries[i])
+		}
+	}
+	for name := range compiledArgs {
+		visit(name)
+	}
+	visit("if")
+	visit("geo")
+	// Map entries are named by their keys: visit the map blocks' bodies.
+	for _, i := range ix.Named("map") {
+		for j := int(i) + 1; j < len(ix.Entries) && ix.Entries[j].Depth > ix.Entries[i].Depth; j++ {
+			if ix.Entries[j].Parent == i {
+				vf.mapEntry(&ix.Entries[j])
+			}
+		}
+	}
+	for _, name := range ix.Names() {
+		if len(directives.Lookup(name)) == 0 {
+			visit(name)
+		}
+	}
+	return vf
+}
+
+// mapEntry reads one line of a map block: a regex key defines its named
+// groups, a value with "$" is a complex value.
+func (vf *varFacts) mapEntry(e *analyzer.Entry) {
+	d := e.Directive
+	if e.Context&(directives.Map|directives.StreamMap) == 0 {
+		return
+	}
+	ns := nsHTTP
+	if e.Context&streamCtx != 0 {
+		ns = nsStream
+	}
+	if !d.Is("include") && !d.Is("hostnames") && !d.Is("volatile") && len(d.Args) == 1 {
+		vf.script(d, d.Args[0], ns)
+	}
+}
+
+// entry reads the variables one directive uses and defines.
+func (vf *varFacts) entry(e *analyzer.Entry) {
+	d := e.Directive
+	ns := nsHTTP
+	if e.Context&streamCtx != 0 {
+		ns = nsStream
+	}
+	if e.Context == 0 || e.Context&(directives.Map|directives.StreamMap|directives.Geo|directives.StreamGeo) != 0 {
+		return
+	}
+	if d.RawBlock {
+		// A Lua block's body is Lua, not nginx variables; only
+		// set_by_lua_block's "$name" defines one.
+		if spec, ok := compiledArgs[d.Name.Value]; ok && spec.defines >= 0 && spec.defines < len(d.Args) {
+			vf.defineArg(d.Args[spec.defines], ns)
+		}
+		return
+	}
+	if !e.Known {
+		// A directive nginx-lint does not know may well define the
+		// variables it names (set-misc's set_* and the like): count
+		// them as defined rather than guess.
+		for _, a := range d.Args {
+			if len(a.Value) > 1 && a.Value[0] == '$' {
+				vf.define(a.Value[1:], ns)
+			}
+		}
+		return
+	}
+	name := d.Name.Value
+	if name == "if" {
+		vf.ifUses(d, ns)
+		return
+	}
+	if name == "geo" {
+		// geo [$src] $dst
+		switch len(d.Args) {
+		case 1:
+			vf.defineArg(d.Args[0], ns)
+		case 2:
+			vf.script(d, d.Args[0], ns)
+			vf.defineArg(d.Args[1], ns)
+		}
+		return
+	}
+	spec, ok := compiledArgs[name]
+	if !ok {
+		return
+	}
+	if spec.defines >= 0 && spec.defines < len(d.Args) {
+		vf.defineArg(d.Args[spec.defines], ns)
+	}
+	switch spec.kind {
+	case kindLogFormat:
+		vf.logFormat(d, ns)
+		return
+	case kindWhole:
+		// ngx_http_charset: "$name" is looked up whole.
+		if len(d.Args) == 1 && len(d.Args[0].Value) > 1 && d.Args[0].Value[0] == '$' {
+			vf.uses = append(vf.uses, varUse{d: d, word: d.Args[0], off: 0, name: d.Args[0].Value[1:], ns: ns})
+		}
+		return
+	case kindAccessLog:
+		for j, a := range d.Args {
+			switch {
+			case j == 0 && !strings.HasPrefix(a.Value, "syslog:"):
+				vf.script(d, a, ns)
+			case j > 1 && strings.HasPrefix(a.Value, "if="):
+				vf.scriptFrom(d, a, 3, ns)
+			}
+		}
+		return
+	}
+	if spec.at != nil {
+		for _, j := range spec.at {
+			if j < len(d.Args) {
+				vf.script(d, d.Args[j], ns)
+			}
+		}
+		return
+	}
+	for j := spec.from; j < len(d.Args); j++ {
+		a := d.Args[j]
+		if spec.kind == kindRegexOK && strings.HasPrefix(a.Value, "~") {
+			continue
+		}
+		vf.script(d, a, ns)
+	}
+}
+
+func (vf *varFacts) define(name string, ns varNamespace) {
+	vf.defined[ns][strings.ToLower(name)] = true
+}
+
+// defineArg defines the variable of a "$name" argument.
+func (vf *varFacts) defineArg(w parser.Word, ns varNamespace) {
+	if len(w.Value) > 1 && w.Value[0] == '$' {
+		vf.define(w.Value[1:], ns)
+	}
+}
+
+// defineGroups defines the named groups of a regex: (?<name>...),
+// (?'name'...) and (?P<name>...).
+func (vf *varFacts) defineGroups(expr string, ns varNamespace) {
+	for i := 0; i+2 < len(expr); i++ {
+		if expr[i] == '\\' {
+			i++
+			continue
+		}
+		if expr[i] != '(' || expr[i+1] != '?' {
+			continue
+		}
+		j := i + 2
+		if j < len(expr) && expr[j] == 'P' {
+			j++
+		}
+		if j >= len(expr) || expr[j] != '<' && expr[j] != '\'' {
+			continue
+		}
+		j++
+		k := j
+		for k < len(expr) && isNameChar(expr[k]) {
+			k++
+		}
+		if k > j && k < len(expr) && (expr[k] == '>' || expr[k] == '\'') {
+			vf.define(expr[j:k], ns)
+		}
+	}
+}
+
+func isNameChar(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// script reads a word as ngx_http_script_compile does.
+func (vf *varFacts) script(d *parser.Directive, w parser.Word, ns varNamespace) {
+	vf.scriptFrom(d, w, 0, ns)
+}
+
+// scriptFrom reads w.Value[start:] as ngx_http_script_compile does: "$"
+// then a digit 1-9 is a capture, "${name}" or "$name" (letters, digits,
+// "_") a variable; "$" with no name, or "${" without its "}", is an
+// error.
+func (vf *varFacts) scriptFrom(d *parser.Directive, w parser.Word, start int, ns varNamespace) {
+	s := w.Value
+	if strings.IndexByte(s[start:], '$') < 0 {
+		return
+	}
+	for i := start; i < len(s); {
+		if s[i] != '$' {
+			i++
+			continue
+		}
+		at := i
+		i++
+		if i == len(s) {
+			vf.errs = append(vf.errs, varSyntaxError{d, w, at, "invalid variable name"})
+			return
+		}
+		if s[i] >= '1' && s[i] <= '9' {
+			i++
+			continue
+		}
+		bracket := false
+		if s[i] == '{' {
+			bracket = true
+			i++
+			if i == len(s) {
+				vf.errs = append(vf.errs, varSyntaxError{d, w, at, "invalid variable name"})
+				return
+			}
+		}
+		n := i
+		for i < len(s) {
+			if s[i] == '}' && bracket {
+				break
+			}
+			if !isNameChar(s[i]) {
+				break
+			}
+			i++
+		}
+		name := s[n:i]
+		if bracket {
+			if i == len(s) || s[i] != '}' {
+				vf.errs = append(vf.errs, varSyntaxError{d, w, at, `the closing bracket in "` + name + `" variable is missing`})
+				return
+			}
+			i++
+		}
+		if name == "" {
+			vf.errs = append(vf.errs, varSyntaxError{d, w, at, "invalid variable name"})
+			return
+		}
+		vf.uses = append(vf.uses, varUse{d: d, word: w, off: at, name: name, ns: ns})
+	}
+}
+
+// logFormat reads log_format's format strings as
+// ngx_http_log_compile_format does: like a script, but a digit is part of
+// a name ($1 is the variable "1") and a lone "$" is an invalid parameter.
+func (vf *varFacts) logFormat(d *parser.Directive, ns varNamespace) {
+	args := d.Args
+	j := 1
+	if j < len(args) && strings.HasPrefix(args[j].Value, "escape=") {
+		j++
+	}
+	for ; j < len(args); j++ {
+		w := args[j]
+		s := w.Value
+		for i := 0; i < len(s); {
+			if s[i] != '$' {
+				i++
+				continue
+			}
+			at := i
+			i++
+			bracket := false
+			if i < len(s) && s[i] == '{' {
+				bracket = true
+				i++
+			}
+			if i == len(s) {
+				vf.errs = append(vf.errs, varSyntaxError{d, w, at, `invalid parameter "` + s[at:] + `"`})
+				return
+			}
+			n := i
+			for i < len(s) && !(s[i] == '}' && bracket) && isNameChar(s[i]) {
+				i++
+			}
+			name := s[n:i]
+			if bracket {
+				if i == len(s) || s[i] != '}' {
+					vf.errs = append(vf.errs, varSyntaxError{d, w, at, `the closing bracket in "` + name + `" variable is missing`})
+					return
+				}
+				i++
+			}
+			if name == "" {
+				vf.errs = append(vf.errs, varSyntaxError{d, w, at, `invalid parameter "` + s[at:] + `"`})
+				return
+			}
+			vf.uses = append(vf.uses, varUse{d: d, word: w, off: at, name: name, ns: ns})
+		}
+	}
+}
+
+// ifUses records the variables of an if condition: "$name" operands are
+// looked up whole (ngx_http_rewrite_variable), the right side of = and !=
+// and the operand of -f and the like are complex values.
+func (vf *varFacts) ifUses(d *parser.Directive, ns varNamespace) {
+	c, ok := splitIf(d)
+	if !ok {
+		return
+	}
+	if c.op != "-" {
+		off := strings.IndexByte(c.lhsWord.Value, '$')
+		vf.uses = append(vf.uses, varUse{d: d, word: c.lhsWord, off: off, name: c.lhs[1:], ns: ns})
+	}
+	switch c.op {
+	case "=", "!=", "-":
+		w := c.rhsWord
+		w.Value = c.rhs
+		vf.script(d, w, ns)
+	}
+}
+
+// wordSubRange returns the range of value[off:off+n] in w when the word
+// is written without escapes, else the whole word.
+func wordSubRange(f *parser.File, w parser.Word, off, n int) parser.Range {
+	raw := w.Raw(f)
+	start := w.Range.Start
+	if w.Quote != 0 && len(raw) >= 2 {
+		raw = raw[1 : len(raw)-1]
+		start++
+	}
+	if raw != w.Value || off < 0 || off+n > len(raw) {
+		return w.Range
+	}
+	return parser.Range{Start: start + off, End: start + off + n}
+}
+
+// wholeConfig reports whether the pass sees the whole configuration:
+// a main file (not a fragment, whose includer may define what it uses)
+// whose includes were all found. The rules that look for a definition
+// anywhere in the configuration (a variable, a zone, a log format, a
+// certificate) stay quiet otherwise, since the missing part may hold it.
+// An include glob that matched nothing counts as missing when its
+// directory does not exist either: a checkout of /etc/nginx/nginx.conf
+// without its conf.d, say.
+func wholeConfig(p *analyzer.Pass) bool { return wholeConfigResult.Get(p, struct{}{}) }
+
+var wholeConfigResult = &analyzer.Result[struct{}, bool]{
+	Name:    "whole configuration",
+	Compute: func(p *analyzer.Pass, _ struct{}) bool { return isWholeConfig(p) },
+}
+
+func isWholeConfig(p *analyzer.Pass) bool {
+	c := p.Config
+	if len(c.Context) > 0 {
+		return false
+	}
+	for _, d := range c.Diagnostics {
+		if d.Name == parser.NameIncludeNotFound || d.Name == parser.NameUnreadable || d.Name == parser.NameIncludeCycle {
+			return false
+		}
+	}
+	ix := p.Index()
+	for _, i := range ix.Named("include") {
+		d := ix.Entries[i].Directive
+		if len(d.Args) != 1 || len(c.Included(d)) > 0 || !strings.ContainsAny(d.Args[0].Value, "*?[") {
+			continue
+		}
+		dir := filepath.Dir(d.Args[0].Value)
+		if !filepath.IsAbs(dir) {
+			prefix := c.Prefix
+			if prefix == "" && c.Main != nil {
+				prefix = filepath.Dir(c.Main.Path)
+			}
+			dir = filepath.Join(prefix, dir)
+		}
+		if _, err := os.Stat(dir); err != nil {
+			return false
+		}
+	}
+	return true
+}
