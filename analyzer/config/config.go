@@ -6,6 +6,7 @@
 //	include-paths:               # where absolute include paths live here
 //	  /etc/nginx/: ./nginx/
 //	custom-directives: [vts_status, my_module_flag]
+//	max-file-size: 32MiB         # per-file read limit (default 16MiB)
 //	rules:
 //	  server-tokens: off         # off, on, or a severity
 //	  unknown-directive: error
@@ -52,6 +53,9 @@ type File struct {
 	// Rules holds per-rule settings by the key written in the file (a name
 	// or a code).
 	Rules map[string]RuleConfig
+	// MaxFileSize is the per-file read limit in bytes (max-file-size);
+	// zero keeps the default.
+	MaxFileSize int64
 }
 
 // PathMap rewrites paths starting with From to start with To.
@@ -70,6 +74,7 @@ type raw struct {
 	IncludePaths     map[string]string    `yaml:"include-paths"`
 	CustomDirectives []string             `yaml:"custom-directives"`
 	Rules            map[string]yaml.Node `yaml:"rules"`
+	MaxFileSize      string               `yaml:"max-file-size"`
 }
 
 type rawRule struct {
@@ -109,7 +114,9 @@ func Load(path string) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	src, err := os.ReadFile(abs)
+	// Read like a configuration: a FIFO or device named .nginx-lint.yaml
+	// must not hang or flood the run.
+	src, err := parser.ReadConfigFile(abs, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -136,6 +143,16 @@ func Parse(path string, src []byte) (*File, error) {
 	f := &File{Path: path, CustomDirectives: r.CustomDirectives, Rules: map[string]RuleConfig{}}
 	if r.Prefix != "" {
 		f.Prefix = abs(r.Prefix)
+	}
+	if r.MaxFileSize != "" {
+		n, err := parser.ParseSize(r.MaxFileSize)
+		if err != nil || n <= 0 {
+			if err == nil {
+				err = fmt.Errorf("size %q must be positive", r.MaxFileSize)
+			}
+			return nil, fmt.Errorf("%s: max-file-size: %w", path, err)
+		}
+		f.MaxFileSize = n
 	}
 	for from, to := range r.IncludePaths {
 		if !filepath.IsAbs(from) {
@@ -316,6 +333,12 @@ type FS struct {
 func (m FS) ReadFile(p string) ([]byte, error) {
 	local, _ := m.File.MapPath(p)
 	return m.Base.ReadFile(local)
+}
+
+// ReadFileMax is ReadFile within max bytes.
+func (m FS) ReadFileMax(p string, max int64) ([]byte, error) {
+	local, _ := m.File.MapPath(p)
+	return parser.ReadFileMax(m.Base, local, max)
 }
 
 // Glob expands pattern where the map says, and returns nginx's paths.

@@ -35,8 +35,10 @@ func lintText(t *testing.T, src string) []*parser.Diagnostic {
 }
 
 // noExample lists findings no config text produces; other tests cover
-// them: a crashing rule below, an unreadable path in the CLI tests.
-var noExample = map[string]bool{"internal-error": true, "unreadable-file": true}
+// them: a crashing rule below, an unreadable path, limits and binary
+// files in the CLI and parser tests.
+var noExample = map[string]bool{"internal-error": true, "unreadable-file": true,
+	"file-too-large": true, "total-size-limit": true, "binary-file": true}
 
 // TestExamples lints every rule's documented examples: the bad one must
 // make the rule fire, the good one must leave it quiet.
