@@ -199,7 +199,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // inferred or given), or nginx -T output, from a file or standard input,
 // with a Loader whose other settings (file system, NoIncludes) the caller
 // chose.
-func (f loadFlags) loadWith(e *env, path string, l *parser.Loader) (*parser.Config, error) {
+func (f *loadFlags) loadWith(e *env, path string, l *parser.Loader) (*parser.Config, error) {
 	var src []byte
 	var err error
 	name := path
