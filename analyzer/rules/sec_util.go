@@ -4,6 +4,7 @@ import (
 	"regexp/syntax"
 	"strings"
 
+	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
@@ -590,7 +591,9 @@ func (env *taintEnv) valueTaintWith(s string, stack []*parser.Directive, m *rege
 // body returns the directives of block b as nginx reads them: included
 // files are expanded in place (the include directive itself is dropped).
 func body(c *parser.Config, b *parser.Directive) []*parser.Directive {
-	return expandIncludes(c, b.Children(), 0)
+	dirs := expandIncludes(c, b.Children(), 0)
+	analyzer.CountOps(len(dirs))
+	return dirs
 }
 
 func hasInclude(dirs []*parser.Directive) bool {
@@ -644,7 +647,9 @@ func (pb *perBlock[T]) of(b *parser.Directive) T {
 	}
 	var v T
 	if b == nil {
-		v = pb.summary(expandIncludes(pb.c, pb.c.Main.Directives, 0))
+		dirs := expandIncludes(pb.c, pb.c.Main.Directives, 0)
+		analyzer.CountOps(len(dirs))
+		v = pb.summary(dirs)
 	} else {
 		v = pb.summary(body(pb.c, b))
 	}

@@ -62,11 +62,16 @@ func richServer(s *Server) {
 	l := []string{
 		"root /srv/" + name + ";",
 		"add_header X-Frame-Options DENY;",
-		"error_page 404 /404.html;",
 		"location /health { return 200 ok; }",
 		"location /internal { allow 10.0.0.0/8; deny all; return 200 \"secret\"; }",
-		"location /admin { allow 192.168.0.0/16; add_header Cache-Control no-store; try_files $uri =404; }",
 		`location ~ ^/api/v(\d+)/(.*)$ { proxy_pass http://backend/$2; proxy_set_header Host $http_host; }`,
+	}
+	// The other constructs take turns, four per server, so that every
+	// one appears in every stretch of servers without making each
+	// server large.
+	more := []string{
+		"error_page 404 /404.html;",
+		"location /admin { allow 192.168.0.0/16; add_header Cache-Control no-store; try_files $uri =404; }",
 		`location ~* \.(png|jpg|gif)$ { add_header Content-Type image/png; expires 1d; }`,
 		`location ~ /(a+)+b { return 404; }`,
 		"location /static { alias /srv/static/; }",
@@ -81,6 +86,9 @@ func richServer(s *Server) {
 		"location /map { proxy_pass http://backend.example:8080/map/; proxy_set_header Host $host; }",
 		"location /decoded/ { proxy_pass http://127.0.0.1:8000; }",
 		`location /split { add_header X-Path $uri; return 200 "$uri"; }`,
+	}
+	for k := range 4 {
+		l = append(l, more[(i*4+k)%len(more)])
 	}
 	if i%2 == 0 {
 		s.ListenParams = append(s.ListenParams, "ssl")
