@@ -185,6 +185,16 @@ func (b *ReadBudget) Charge(path string, n int64) error {
 	return nil
 }
 
+// Used returns the bytes charged so far.
+func (b *ReadBudget) Used() int64 {
+	if b == nil {
+		return 0
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.used
+}
+
 // ReadErrorFinding words a read error as a finding: its code, name and
 // message. Files that are not regular, too large or past the run's
 // budget have codes of their own; the rest is include-not-found for an

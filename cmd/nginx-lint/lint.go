@@ -144,6 +144,7 @@ func (cmd *lintCmd) run(e *env) (int, error) {
 		}
 		todo = append(todo, loaded{t, c, opts})
 	}
+	bigInputGC(cmd.budget.Used())
 	for _, l := range todo {
 		if included[parser.RealPath(l.c.Main.Path)] {
 			// Linted through the target that includes it, in the
