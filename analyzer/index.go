@@ -176,6 +176,7 @@ func (ix *Index) Named(names ...string) []int32 {
 		}
 	})
 	if len(names) == 1 {
+		CountOps(len(ix.byName[names[0]]))
 		return ix.byName[names[0]]
 	}
 	var out []int32
@@ -183,6 +184,7 @@ func (ix *Index) Named(names ...string) []int32 {
 		out = append(out, ix.byName[n]...)
 	}
 	slices.Sort(out)
+	CountOps(len(out))
 	return out
 }
 
@@ -198,6 +200,7 @@ func (ix *Index) Stack(i int32, buf []*parser.Directive) []*parser.Directive {
 	for p := ix.Entries[i].Parent; p >= 0; p = ix.Entries[p].Parent {
 		buf = append(buf, ix.Entries[p].Directive)
 	}
+	CountOps(len(buf))
 	slices.Reverse(buf)
 	return buf
 }

@@ -205,6 +205,7 @@ func (p *Pass) ReportDirective(d *parser.Directive, format string, args ...any) 
 // the enclosing block directives and is reused between calls.
 func (p *Pass) WalkContext(fn func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive)) {
 	ix := p.Index()
+	CountOps(len(ix.Entries))
 	stack := make([]*parser.Directive, 0, 8)
 	for _, e := range ix.Entries {
 		stack = stack[:e.Depth]
@@ -219,6 +220,7 @@ func (p *Pass) WalkContext(fn func(d *parser.Directive, ctx directives.Context, 
 // directive's table row.
 func (p *Pass) WalkEntries(fn func(e *Entry, stack []*parser.Directive)) {
 	ix := p.Index()
+	CountOps(len(ix.Entries))
 	stack := make([]*parser.Directive, 0, 8)
 	for i := range ix.Entries {
 		e := &ix.Entries[i]

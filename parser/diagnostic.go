@@ -122,6 +122,14 @@ const (
 	NameIncludeCycle     = "include-cycle"
 	CodeUnreadable       = "NL1005"
 	NameUnreadable       = "unreadable-file"
+	CodeNotRegular       = "NL1006"
+	NameNotRegular       = "not-regular-file"
+	CodeTooLarge         = "NL1007"
+	NameTooLarge         = "file-too-large"
+	CodeBudget           = "NL1008"
+	NameBudget           = "total-size-limit"
+	CodeBinary           = "NL1009"
+	NameBinary           = "binary-file"
 )
 
 func newSyntaxError(f *File, r Range, msg string, args ...any) *Diagnostic {

@@ -1,11 +1,11 @@
 package parser
 
 import (
-	"errors"
 	"fmt"
 	"hash/maphash"
+	"io"
 	"io/fs"
-	"os"
+	"math"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -22,8 +22,12 @@ type FileSystem interface {
 // OSFS reads the real file system.
 type OSFS struct{}
 
-// ReadFile reads a file from disk.
-func (OSFS) ReadFile(path string) ([]byte, error) { return os.ReadFile(path) }
+// ReadFile reads a configuration file from disk as ReadConfigFile does,
+// within DefaultMaxFileSize.
+func (OSFS) ReadFile(path string) ([]byte, error) { return ReadConfigFile(path, 0) }
+
+// ReadFileMax is ReadFile within max bytes.
+func (OSFS) ReadFileMax(path string, max int64) ([]byte, error) { return ReadConfigFile(path, max) }
 
 // Glob expands a pattern on disk. Like glob(3), and unlike filepath.Glob,
 // a wildcard does not match a leading "." in a file name.
@@ -65,6 +69,15 @@ func (o *Overlay) ReadFile(path string) ([]byte, error) {
 		return nil, &fs.PathError{Op: "open", Path: path, Err: fs.ErrNotExist}
 	}
 	return o.Base.ReadFile(path)
+}
+
+// ReadFileMax is ReadFile with Base's reads bounded by max; an overlay
+// file is already in memory and comes back whole (the loader checks it).
+func (o *Overlay) ReadFileMax(path string, max int64) ([]byte, error) {
+	if _, ok := o.Files[filepath.Clean(path)]; ok || o.Base == nil {
+		return o.ReadFile(path)
+	}
+	return readFileMax(o.Base, path, max)
 }
 
 // Glob merges the overlay's matching paths with Base's.
@@ -152,6 +165,12 @@ type Loader struct {
 	// NoIncludes leaves include directives unresolved (crossplane's
 	// --single-file): only the main file is read.
 	NoIncludes bool
+	// MaxFileSize bounds each file read; zero means DefaultMaxFileSize,
+	// negative no limit. A file over it is a file-too-large finding.
+	MaxFileSize int64
+	// Budget, when set, bounds the bytes read by all the loaders that
+	// share it (one run of the command line); nil is no limit.
+	Budget *ReadBudget
 
 	cache map[string]cachedFile
 	seed  maphash.Seed
@@ -176,11 +195,52 @@ func (l *Loader) LoadContext(path string, context []string) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	src, err := l.fs().ReadFile(abs)
+	src, err := l.ReadFile(abs)
 	if err != nil {
 		return nil, err
 	}
 	return l.LoadSource(abs, src, context), nil
+}
+
+// ReadFile reads path through the loader's file system within its limits:
+// a path that is not a regular file, or is over MaxFileSize, or would pass
+// the Budget, is an error (see ReadErrorFinding) and nothing of it is kept.
+func (l *Loader) ReadFile(path string) ([]byte, error) {
+	max := l.maxFileSize()
+	src, err := readFileMax(l.fs(), path, max)
+	if err != nil {
+		return nil, err
+	}
+	return src, l.admit(path, src)
+}
+
+// ReadStream reads a main file from r (standard input) within the
+// loader's limits; name identifies it in errors.
+func (l *Loader) ReadStream(name string, r io.Reader) ([]byte, error) {
+	src, err := ReadStream(name, r, l.maxFileSize())
+	if err != nil {
+		return nil, err
+	}
+	return src, l.admit(name, src)
+}
+
+// admit checks src, read from path, against the limits.
+func (l *Loader) admit(path string, src []byte) error {
+	if max := l.maxFileSize(); int64(len(src)) > max {
+		// Only a file system that cannot bound its reads gets here.
+		return &TooLargeError{Path: path, Size: int64(len(src)), Limit: max}
+	}
+	return l.Budget.Charge(path, int64(len(src)))
+}
+
+func (l *Loader) maxFileSize() int64 {
+	switch {
+	case l.MaxFileSize == 0:
+		return DefaultMaxFileSize
+	case l.MaxFileSize < 0:
+		return math.MaxInt64
+	}
+	return l.MaxFileSize
 }
 
 // LoadSource is Load for a main file whose text is already in hand (an
@@ -295,14 +355,17 @@ func (ld *load) include(d *Directive, context []string) {
 			ld.c.included[d] = append(ld.c.included[d], f)
 			continue
 		}
-		src, err := ld.l.fs().ReadFile(p)
+		src, err := ld.l.ReadFile(p)
 		if err != nil {
-			msg := fmt.Sprintf("cannot open included file %q", p)
-			var pe *fs.PathError
-			if errors.As(err, &pe) {
-				msg += ": " + pe.Err.Error()
+			code, name, why := ReadErrorFinding(err, true)
+			msg := fmt.Sprintf("cannot open included file %q: %s", p, why)
+			if code != CodeIncludeNotFound {
+				msg = fmt.Sprintf("included file %q is %s", p, why)
+				if code != CodeNotRegular {
+					msg = fmt.Sprintf("included file %q: %s", p, why)
+				}
 			}
-			ld.report(d, arg.Range, CodeIncludeNotFound, NameIncludeNotFound, msg)
+			ld.report(d, arg.Range, code, name, msg)
 			continue
 		}
 		f := ld.parse(p, src, context)

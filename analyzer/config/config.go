@@ -7,6 +7,7 @@
 //	  /etc/nginx/: ./nginx/
 //	custom-directives: [vts_status, my_module_flag]
 //	check-files: true            # on the host: missing certificates, unresolvable hosts
+//	max-file-size: 32MiB         # per-file read limit (default 16MiB)
 //	rules:
 //	  version-disclosure: off    # off, on, or a severity
 //	  unknown-directive: error
@@ -57,6 +58,9 @@ type File struct {
 	// Warnings are what Apply found worth telling but not refusing (an
 	// option under a deprecated name), each once.
 	Warnings []string
+	// MaxFileSize is the per-file read limit in bytes (max-file-size);
+	// zero keeps the default.
+	MaxFileSize int64
 }
 
 // PathMap rewrites paths starting with From to start with To.
@@ -74,7 +78,7 @@ type RuleConfig struct {
 }
 
 // topKeys are the keys a settings file may have at its top level.
-var topKeys = []string{"prefix", "include-paths", "custom-directives", "check-files", "rules"}
+var topKeys = []string{"prefix", "include-paths", "custom-directives", "check-files", "max-file-size", "rules"}
 
 // ruleKeys are the keys of a rule's mapping form.
 var ruleKeys = []string{"enabled", "severity", "options"}
@@ -110,7 +114,9 @@ func Load(path string) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	src, err := os.ReadFile(abs)
+	// Read like a configuration: a FIFO or device named .nginx-lint.yaml
+	// must not hang or flood the run.
+	src, err := parser.ReadConfigFile(abs, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -193,6 +199,18 @@ func Parse(path string, src []byte) (*File, error) {
 				return nil, f.errorf(v, "check-files: %q is not true or false", v.Value)
 			}
 			f.CheckFiles = b
+		case "max-file-size":
+			if err := f.wantScalar(v, "max-file-size"); err != nil {
+				return nil, err
+			}
+			n, err := parser.ParseSize(v.Value)
+			if err != nil || n <= 0 {
+				if err == nil {
+					err = fmt.Errorf("size %q must be positive", v.Value)
+				}
+				return nil, f.errorf(v, "max-file-size: %v", err)
+			}
+			f.MaxFileSize = n
 		case "rules":
 			if v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
 				continue
@@ -532,6 +550,12 @@ type FS struct {
 func (m FS) ReadFile(p string) ([]byte, error) {
 	local, _ := m.File.MapPath(p)
 	return m.Base.ReadFile(local)
+}
+
+// ReadFileMax is ReadFile within max bytes.
+func (m FS) ReadFileMax(p string, max int64) ([]byte, error) {
+	local, _ := m.File.MapPath(p)
+	return parser.ReadFileMax(m.Base, local, max)
 }
 
 // Glob expands pattern where the map says, and returns nginx's paths.

@@ -82,3 +82,64 @@ var UnreadableFile = &analyzer.Rule{
 		Good: "events {}\n",
 	},
 }
+
+// NotRegularFile reports an include, or a path given to nginx-lint, that
+// is a device, FIFO, socket or directory.
+var NotRegularFile = &analyzer.Rule{
+	Code: parser.CodeNotRegular, Name: parser.NameNotRegular, Title: "an included or linted path is not a regular file", Severity: parser.Error,
+	Run: reportedByParser,
+	Doc: analyzer.Doc{
+		Text: "nginx reads as many bytes of a configuration file as its size says: nothing from " +
+			"`/dev/zero` or `/proc/self/environ`, and it blocks on a FIFO until something writes to it. " +
+			"A configuration that includes a device, a pipe, a socket or a directory is a mistake or an " +
+			"attack on whatever reads it. nginx-lint does not open such a path for reading at all: it " +
+			"reports it at the `include` (or, for a path given on the command line, on the path, with " +
+			"exit code 2). Files of size 0 in `/proc` are regular and read as empty, as nginx reads them.",
+		Bad:  "events {}\ninclude /dev/null;\n",
+		Good: "events {}\n",
+	},
+}
+
+// FileTooLarge reports a file over the per-file read limit.
+var FileTooLarge = &analyzer.Rule{
+	Code: parser.CodeTooLarge, Name: parser.NameTooLarge, Title: "a file is over the per-file size limit", Severity: parser.Error,
+	Run: reportedByParser,
+	Doc: analyzer.Doc{
+		Text: "nginx-lint reads at most 16 MiB of any one file (`--max-file-size`, or `max-file-size` " +
+			"in `.nginx-lint.yaml`), so a log, a dump or an image named like a configuration cannot " +
+			"exhaust memory. A larger file is not read: the finding is at the `include` that names it, " +
+			"or on the path given on the command line (exit code 2). Raise the limit to lint a generated " +
+			"configuration that really is that large.",
+		Bad:  "# a file larger than --max-file-size\n",
+		Good: "events {}\n",
+	},
+}
+
+// TotalSizeLimit reports a file not read because the run's total read
+// limit was reached.
+var TotalSizeLimit = &analyzer.Rule{
+	Code: parser.CodeBudget, Name: parser.NameBudget, Title: "the files of one run are over the total size limit", Severity: parser.Error,
+	Run: reportedByParser,
+	Doc: analyzer.Doc{
+		Text: "One run reads at most 256 MiB of files in all (`--max-total-size`), so a directory of " +
+			"large files cannot exhaust memory. Files past the limit are not read and each is reported; " +
+			"lint fewer files per run or raise the limit.",
+		Bad:  "# more files than --max-total-size allows\n",
+		Good: "events {}\n",
+	},
+}
+
+// BinaryFile reports a file found in a directory that is not text.
+var BinaryFile = &analyzer.Rule{
+	Code: parser.CodeBinary, Name: parser.NameBinary, Title: "a file found in a directory is binary, not a configuration", Severity: parser.Info,
+	Run: reportedByParser,
+	Doc: analyzer.Doc{
+		Text: "When nginx-lint walks a directory, a file whose name looks like a configuration " +
+			"(`*.conf`, `sites-enabled/*`) but whose first 8000 bytes hold a NUL byte or are mostly " +
+			"control characters (a compiled file, an archive, an editor's swap file) is skipped with this " +
+			"note instead of being reported byte by byte as syntax errors. A file named on the command " +
+			"line is always linted.",
+		Bad:  "# a binary file in a linted directory\n",
+		Good: "events {}\n",
+	},
+}

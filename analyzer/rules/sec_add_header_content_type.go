@@ -29,11 +29,12 @@ var AddHeaderContentType = &analyzer.Rule{
 }
 
 // hideHeaderDirectives drop a header of the upstream's response.
-var hideHeaderDirectives = []string{"proxy_hide_header", "fastcgi_hide_header", "uwsgi_hide_header", "scgi_hide_header", "grpc_hide_header"}
+var hideHeaderDirectives = [...]string{"proxy_hide_header", "fastcgi_hide_header", "uwsgi_hide_header", "scgi_hide_header", "grpc_hide_header"}
 
 func runAddHeaderContentType(p *analyzer.Pass) {
+	hides := newPerBlock(p.Config, hidesOf)
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
-		if len(d.Args) < 2 || !strings.EqualFold(d.Args[0].Value, "Content-Type") || contentTypeHidden(p.Config, stack) {
+		if len(d.Args) < 2 || !strings.EqualFold(d.Args[0].Value, "Content-Type") || contentTypeHidden(hides, stack) {
 			return
 		}
 		diag := p.Reportf(d.File, d.Args[0].Range, "\"add_header Content-Type\" sends a second Content-Type header next to the one nginx sets")
@@ -42,29 +43,48 @@ func runAddHeaderContentType(p *analyzer.Pass) {
 	}, "add_header")
 }
 
+// blockHides says, for each of hideHeaderDirectives, whether a block
+// has that directive (hideSome) and whether one of them hides
+// Content-Type (hideContentType).
+type blockHides [len(hideHeaderDirectives)]uint8
+
+const (
+	hideSome uint8 = 1 + iota
+	hideContentType
+)
+
+func hidesOf(body []*parser.Directive) blockHides {
+	var h blockHides
+	for k, name := range hideHeaderDirectives {
+		for _, d := range body {
+			if !d.Is(name) {
+				continue
+			}
+			if len(d.Args) == 1 && strings.EqualFold(d.Args[0].Value, "Content-Type") {
+				h[k] = hideContentType
+				break
+			}
+			h[k] = hideSome
+		}
+	}
+	return h
+}
+
 // contentTypeHidden reports whether a *_hide_header drops the upstream's
 // Content-Type where stack ends. Like every list directive, a level
 // with its own *_hide_header replaces the outer ones, so for each
 // directive only the innermost level that has it counts.
-func contentTypeHidden(c *parser.Config, stack []*parser.Directive) bool {
-	levels := make([][]*parser.Directive, 0, len(stack)+1)
-	for i := len(stack) - 1; i >= 0; i-- {
-		levels = append(levels, body(c, stack[i]))
-	}
-	levels = append(levels, expandIncludes(c, c.Main.Directives, 0))
-	for _, name := range hideHeaderDirectives {
-		for _, dirs := range levels {
-			found := false
-			for _, h := range dirs {
-				if !h.Is(name) {
-					continue
-				}
-				found = true
-				if len(h.Args) == 1 && strings.EqualFold(h.Args[0].Value, "Content-Type") {
+func contentTypeHidden(hides *perBlock[blockHides], stack []*parser.Directive) bool {
+	for k := range hideHeaderDirectives {
+		for i := len(stack); i >= 0; i-- {
+			var b *parser.Directive // the main context after the blocks
+			if i > 0 {
+				b = stack[i-1]
+			}
+			if h := hides.of(b)[k]; h != 0 {
+				if h == hideContentType {
 					return true
 				}
-			}
-			if found {
 				break
 			}
 		}

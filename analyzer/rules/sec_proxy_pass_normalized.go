@@ -29,6 +29,7 @@ var ProxyPassNormalized = &analyzer.Rule{
 }
 
 func runProxyPassNormalized(p *analyzer.Pass) {
+	rewrites := newPerBlock(p.Config, rawURIRewriteOf)
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive) {
 		if !d.Is("proxy_pass") || len(d.Args) != 1 || inStream(stack, ctx) {
 			return
@@ -48,7 +49,7 @@ func runProxyPassNormalized(p *analyzer.Pass) {
 				"the backend sees another path than the client sent; drop the URI part or pass $request_uri"
 			return
 		}
-		if rw := rawURIRewrite(p.Config, stack); rw != nil {
+		if rw := rawURIRewrite(rewrites, stack); rw != nil {
 			diag := p.Reportf(d.File, d.Args[0].Range, "%q without a variable re-encodes the raw path set by %q", "proxy_pass", "rewrite ^ $request_uri")
 			diag.Detail = "after rewriting to $request_uri the URI is already encoded and proxy_pass encodes it again " +
 				"(%2F becomes %252F); pass it explicitly, e.g. proxy_pass http://backend$1 or $uri"
@@ -107,25 +108,30 @@ func proxyPassPath(u string) (path string, vars, ok bool) {
 	return b.String(), false, true
 }
 
+// rawURIRewriteOf returns the first "rewrite ... $request_uri" of a
+// block body, or nil.
+func rawURIRewriteOf(body []*parser.Directive) *parser.Directive {
+	for _, x := range body {
+		if x.Is("rewrite") && len(x.Args) >= 2 && strings.Contains(x.Args[1].Value, "$request_uri") {
+			return x
+		}
+	}
+	return nil
+}
+
 // rawURIRewrite returns a "rewrite ... $request_uri" in the innermost
 // block of stack or an enclosing one up to the location, or nil.
-func rawURIRewrite(c *parser.Config, stack []*parser.Directive) *parser.Directive {
+func rawURIRewrite(blocks *perBlock[*parser.Directive], stack []*parser.Directive) *parser.Directive {
 	for i := len(stack) - 1; i >= 0; i-- {
-		for _, x := range body(c, stack[i]) {
-			if x.Is("rewrite") && len(x.Args) >= 2 && strings.Contains(x.Args[1].Value, "$request_uri") {
-				return x
-			}
+		if x := blocks.of(stack[i]); x != nil {
+			return x
 		}
 		if stack[i].Is("location") {
 			break
 		}
 	}
 	if len(stack) == 0 {
-		for _, x := range expandIncludes(c, c.Main.Directives, 0) {
-			if x.Is("rewrite") && len(x.Args) >= 2 && strings.Contains(x.Args[1].Value, "$request_uri") {
-				return x
-			}
-		}
+		return blocks.of(nil)
 	}
 	return nil
 }

@@ -27,6 +27,7 @@ var ReturnBypassesAllowDeny = &analyzer.Rule{
 }
 
 func runReturnBypassesAllowDeny(p *analyzer.Pass) {
+	guards := newPerBlock(p.Config, blockAccessOf)
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive) {
 		// stream's return is a content handler: access checks run first.
 		if !d.Is("return") || len(d.Args) == 0 || inStream(stack, ctx) {
@@ -37,7 +38,7 @@ func runReturnBypassesAllowDeny(p *analyzer.Pass) {
 		if code, err := strconv.Atoi(d.Args[0].Value); (err == nil && code >= 300) || (err != nil && len(d.Args) == 1) {
 			return
 		}
-		guard := accessGuard(p.Config, stack)
+		guard := accessGuard(guards, stack)
 		if guard == nil {
 			return
 		}
@@ -48,26 +49,37 @@ func runReturnBypassesAllowDeny(p *analyzer.Pass) {
 	}, "return")
 }
 
+// blockAccess is what one block says about access: whether it has allow
+// or deny rules, and its first deny.
+type blockAccess struct {
+	rules bool
+	deny  *parser.Directive
+}
+
+func blockAccessOf(body []*parser.Directive) blockAccess {
+	var a blockAccess
+	for _, d := range body {
+		if d.Is("allow") || d.Is("deny") {
+			a.rules = true
+			if d.Is("deny") && a.deny == nil {
+				a.deny = d
+			}
+		}
+	}
+	return a
+}
+
 // accessGuard returns the first deny rule in force for a directive with
 // the given enclosing blocks (access rules come from the nearest level
 // that has any), or nil.
-func accessGuard(c *parser.Config, stack []*parser.Directive) *parser.Directive {
+func accessGuard(blocks *perBlock[blockAccess], stack []*parser.Directive) *parser.Directive {
 	for i := len(stack) - 1; i >= 0; i-- {
-		if !stack[i].Is("location") && !stack[i].Is("server") && !stack[i].Is("http") {
+		b := stack[i]
+		if !b.Is("location") && !b.Is("server") && !b.Is("http") {
 			continue
 		}
-		var deny *parser.Directive
-		rules := false
-		for _, d := range body(c, stack[i]) {
-			if d.Is("allow") || d.Is("deny") {
-				rules = true
-				if d.Is("deny") && deny == nil {
-					deny = d
-				}
-			}
-		}
-		if rules {
-			return deny
+		if a := blocks.of(b); a.rules {
+			return a.deny
 		}
 	}
 	return nil

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"net/netip"
+	"slices"
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
@@ -111,8 +112,12 @@ type dnsIndex struct {
 	// upstream of each, which a variable URL with that host and port uses
 	// instead of the resolver.
 	implicit map[upstreamKey]bool
-	// sets holds, per variable, its "set" entries (built on first use).
-	sets map[string][]int32
+	// sets holds, per variable and per scope (setScope) its "set"
+	// entries, and maps the entries of the maps that define each
+	// variable (both built on first use): a lookup then costs the depth
+	// of the directive, not the number of servers.
+	sets map[string]map[int32][]int32
+	maps map[string][]int32
 }
 
 func runStaleDNSCache(p *analyzer.Pass) {
@@ -298,29 +303,48 @@ func (dx *dnsIndex) hostCandidates(s string, at int32) []string {
 // run there, or of its map. nil means unknown.
 func (dx *dnsIndex) varValues(name string, at int32) []string {
 	if dx.sets == nil {
-		dx.sets = map[string][]int32{}
+		dx.sets = map[string]map[int32][]int32{}
 		for _, i := range dx.ix.Named("set") {
 			d := dx.ix.Entries[i].Directive
 			if len(d.Args) == 2 && strings.HasPrefix(d.Args[0].Value, "$") {
 				v := strings.TrimPrefix(d.Args[0].Value, "$")
-				dx.sets[v] = append(dx.sets[v], i)
+				if dx.sets[v] == nil {
+					dx.sets[v] = map[int32][]int32{}
+				}
+				scope := dx.setScope(i)
+				dx.sets[v][scope] = append(dx.sets[v][scope], i)
+			}
+		}
+		dx.maps = map[string][]int32{}
+		for _, i := range dx.ix.Named("map") {
+			d := dx.ix.Entries[i].Directive
+			if d.Block != nil && len(d.Args) == 2 {
+				v := strings.TrimPrefix(d.Args[1].Value, "$")
+				dx.maps[v] = append(dx.maps[v], i)
 			}
 		}
 	}
-	var out []string
-	for _, i := range dx.sets[name] {
-		if !dx.encloses(dx.setScope(i), at) {
-			continue
+	// The sets that run at "at": those whose scope is the top level or
+	// an ancestor of at, in the order of the configuration.
+	var sets []int32
+	if byScope := dx.sets[name]; byScope != nil {
+		sets = append(sets, byScope[-1]...)
+		for p := dx.ix.Entries[at].Parent; p >= 0; p = dx.ix.Entries[p].Parent {
+			sets = append(sets, byScope[p]...)
 		}
+		slices.Sort(sets)
+	}
+	var out []string
+	for _, i := range sets {
 		v := dx.ix.Entries[i].Directive.Args[1].Value
 		if hasVars(v) {
 			return nil
 		}
 		out = append(out, v)
 	}
-	for _, i := range dx.ix.Named("map") {
+	for _, i := range dx.maps[name] {
 		d := dx.ix.Entries[i].Directive
-		if d.Block == nil || len(d.Args) != 2 || d.Args[1].Value != "$"+name {
+		if d.Args[1].Value != "$"+name {
 			continue
 		}
 		for _, c := range body(dx.c, d) {
@@ -348,18 +372,4 @@ func (dx *dnsIndex) setScope(i int32) int32 {
 		}
 	}
 	return -1
-}
-
-// encloses reports whether block entry b (-1: the top level) is an
-// ancestor of entry i.
-func (dx *dnsIndex) encloses(b, i int32) bool {
-	if b < 0 {
-		return true
-	}
-	for p := dx.ix.Entries[i].Parent; p >= 0; p = dx.ix.Entries[p].Parent {
-		if p == b {
-			return true
-		}
-	}
-	return false
 }

@@ -26,6 +26,8 @@ var StatusPageExposed = &analyzer.Rule{
 }
 
 func runStatusPageExposed(p *analyzer.Pass) {
+	access := newPerBlock(p.Config, accessRulesOf)
+	unix := newPerBlock(p.Config, unixOnly)
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
 		if (!d.Is("stub_status") && !d.Is("api")) || (len(d.Args) == 1 && strings.EqualFold(d.Args[0].Value, "off")) {
 			return
@@ -34,10 +36,10 @@ func runStatusPageExposed(p *analyzer.Pass) {
 		if loc == nil {
 			return
 		}
-		if srv := innermost(stack, "server"); srv != nil && unixOnly(p.Config, srv) {
+		if srv := innermost(stack, "server"); srv != nil && unix.of(srv) {
 			return
 		}
-		if accessRestricted(p.Config, stack) {
+		if accessRestricted(access, stack) {
 			return
 		}
 		diag := p.ReportDirective(d, "%q in location %q is open to every client", d.Name.Value, strings.Join(loc.ArgValues(), " "))
@@ -45,10 +47,11 @@ func runStatusPageExposed(p *analyzer.Pass) {
 	}, "stub_status", "api")
 }
 
-// unixOnly reports whether every listen of a server is a unix socket.
-func unixOnly(c *parser.Config, srv *parser.Directive) bool {
+// unixOnly reports whether every listen of a server body is a unix
+// socket.
+func unixOnly(body []*parser.Directive) bool {
 	n := 0
-	for _, d := range body(c, srv) {
+	for _, d := range body {
 		if d.Is("listen") && len(d.Args) > 0 {
 			if !strings.HasPrefix(d.Args[0].Value, "unix:") {
 				return false
@@ -59,43 +62,60 @@ func unixOnly(c *parser.Config, srv *parser.Directive) bool {
 	return n > 0
 }
 
+// accessRules is what one block says about who may come in: its
+// allow/deny rules and its first auth directive.
+type accessRules struct {
+	allow, allowAll, deny, denyAll bool
+	// auth is set when the block has an auth_basic, auth_request or
+	// auth_jwt; authOn when the first of them is not "off".
+	auth, authOn bool
+}
+
+func accessRulesOf(body []*parser.Directive) accessRules {
+	var a accessRules
+	for _, d := range body {
+		switch {
+		case d.Is("allow") && len(d.Args) == 1:
+			if d.Args[0].Value == "all" {
+				if !a.deny && !a.allow {
+					a.allowAll = true // first rule lets everyone in
+				}
+			} else {
+				a.allow = true
+			}
+		case d.Is("deny") && len(d.Args) == 1:
+			a.deny = true
+			a.denyAll = a.denyAll || d.Args[0].Value == "all"
+		case !a.auth && (d.Is("auth_basic") || d.Is("auth_request") || d.Is("auth_jwt")) && len(d.Args) > 0:
+			a.auth, a.authOn = true, !strings.EqualFold(d.Args[0].Value, "off")
+		}
+	}
+	return a
+}
+
 // accessRestricted reports whether requests reaching the innermost block
 // of stack are limited by address (an allow for some clients and a deny
 // for the rest) or need authentication. Access rules and auth settings
 // come from the nearest level that has any, as nginx inherits them.
-func accessRestricted(c *parser.Config, stack []*parser.Directive) bool {
+func accessRestricted(blocks *perBlock[accessRules], stack []*parser.Directive) bool {
 	rulesFound, authFound := false, false
 	for i := len(stack) - 1; i >= 0; i-- {
 		if !stack[i].Is("location") && !stack[i].Is("server") && !stack[i].Is("http") {
 			continue
 		}
-		var allow, allowAll, deny, denyAll bool
-		for _, d := range body(c, stack[i]) {
-			switch {
-			case d.Is("allow") && len(d.Args) == 1:
-				if d.Args[0].Value == "all" {
-					if !deny && !allow {
-						allowAll = true // first rule lets everyone in
-					}
-				} else {
-					allow = true
-				}
-			case d.Is("deny") && len(d.Args) == 1:
-				deny = true
-				denyAll = denyAll || d.Args[0].Value == "all"
-			case !authFound && (d.Is("auth_basic") || d.Is("auth_request") || d.Is("auth_jwt")) && len(d.Args) > 0:
-				authFound = true
-				if !strings.EqualFold(d.Args[0].Value, "off") {
-					return true
-				}
-			}
-		}
-		if !rulesFound && (allow || allowAll || deny) {
-			rulesFound = true
-			if allow && denyAll && !allowAll {
+		a := blocks.of(stack[i])
+		if !authFound && a.auth {
+			authFound = true
+			if a.authOn {
 				return true
 			}
-			if deny && !allow && !allowAll && denyAll {
+		}
+		if !rulesFound && (a.allow || a.allowAll || a.deny) {
+			rulesFound = true
+			if a.allow && a.denyAll && !a.allowAll {
+				return true
+			}
+			if a.deny && !a.allow && !a.allowAll && a.denyAll {
 				return true // closed to everyone: nothing is exposed
 			}
 		}

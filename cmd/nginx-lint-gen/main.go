@@ -33,6 +33,7 @@ func run(args []string, stdout io.Writer) error {
 	ip := fs.String("ip", layout.DefaultBaseIP.String(), "first loopback IP")
 	workers := fs.Int("workers", 1, "worker_processes (negative for auto)")
 	conns := fs.Int("worker-connections", 0, "worker_connections (0 sizes it for the listen addresses, negative leaves events empty)")
+	rich := fs.Bool("rich", false, "give every server the constructs lint rules look at (returns, allow/deny, if, regex locations, add_header, maps, ssl, ...): for linting, not for nginx -t")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -72,6 +73,9 @@ func run(args []string, stdout io.Writer) error {
 	}
 	if opts.Layout, err = layout.ParseName(*name); err != nil {
 		return err
+	}
+	if *rich {
+		opts = layout.Rich(opts)
 	}
 	if *out == "" {
 		return layout.Write(stdout, opts)

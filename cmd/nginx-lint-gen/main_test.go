@@ -73,3 +73,14 @@ func TestRunErrors(t *testing.T) {
 		t.Error("invalid options left an output file behind")
 	}
 }
+
+func TestRunRich(t *testing.T) {
+	var out bytes.Buffer
+	if err := run([]string{"-layout", "L2c", "-n", "4", "-rich"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	want := layout.Generate(layout.Rich(layout.Options{Layout: layout.Layout{Listen: layout.IPPerServer, Naming: layout.UniqueNames}, N: 4}))
+	if !bytes.Equal(out.Bytes(), want) {
+		t.Errorf("-rich output differs from layout.Rich:\n%s", out.Bytes())
+	}
+}

@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"strings"
 	"time"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/buildinfo"
+	"github.com/nginx-lint/nginx-lint/parser"
 )
 
 type buildInfoCmd struct {
@@ -34,7 +34,7 @@ func readBuildInfo(e *env, file, nginx string) (*buildinfo.Info, error) {
 	case file == "-":
 		out, err = io.ReadAll(e.stdin)
 	case file != "":
-		out, err = os.ReadFile(file)
+		out, err = parser.ReadConfigFile(file, 0)
 	default:
 		return nil, usageError{"give a file with nginx -V output, \"-\", or --nginx PATH"}
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 
 	udiff "github.com/aymanbagabas/go-udiff"
@@ -61,9 +60,9 @@ func (cmd *fmtCmd) run(e *env) (int, error) {
 		var src []byte
 		var err error
 		if p == "-" {
-			src, err = io.ReadAll(e.stdin)
+			src, err = (&parser.Loader{}).ReadStream("<stdin>", e.stdin)
 		} else {
-			src, err = os.ReadFile(p)
+			src, err = parser.ReadConfigFile(p, 0)
 		}
 		if err != nil {
 			fmt.Fprintf(e.stderr, "nginx-lint: %s: %s\n", terminalSafe(p), terminalSafe(readError(err)))

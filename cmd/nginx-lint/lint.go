@@ -123,6 +123,8 @@ func (cmd *lintCmd) report(e *env, all []*parser.Diagnostic, unreadable bool, re
 // some input could not be read. overlay, keyed by absolute path, replaces
 // the text of files on disk (the rounds of --fix).
 func (cmd *lintCmd) lintTargets(e *env, targets []target, reg *analyzer.Registry, settings *settingsFinder, overlay map[string][]byte) ([]*parser.Diagnostic, bool, error) {
+	// Each lint (each round of --fix) reads within the total limit anew.
+	cmd.budget = nil
 	var all []*parser.Diagnostic
 	seen := map[string]bool{}
 	unreadable := false
@@ -185,11 +187,27 @@ func (cmd *lintCmd) lintTargets(e *env, targets []target, reg *analyzer.Registry
 		if lf.Prefix == "" {
 			lf.Prefix = t.prefix
 		}
+		if cfg != nil {
+			lf.settingsMax = cfg.MaxFileSize
+		}
+		lf.fromDir = t.fromDir
 		c, err := lf.loadWith(e, p, l)
+		var ue usageError
+		if errors.As(err, &ue) {
+			return nil, false, err
+		}
+		cmd.budget = lf.budget // one budget for the whole run
+		if errors.Is(err, errBinary) {
+			// A file in a directory that is not text is not a
+			// configuration: said, not linted, not a failure.
+			add(&parser.Diagnostic{Path: p, Severity: parser.Info,
+				Code: parser.CodeBinary, Name: parser.NameBinary, Message: "not a configuration file (binary content): skipped"})
+			continue
+		}
 		if err != nil {
 			unreadable = true
-			add(&parser.Diagnostic{Path: p, Severity: parser.Error,
-				Code: parser.CodeUnreadable, Name: parser.NameUnreadable, Message: readError(err)})
+			code, name, msg := parser.ReadErrorFinding(err, false)
+			add(&parser.Diagnostic{Path: p, Severity: parser.Error, Code: code, Name: name, Message: msg})
 			continue
 		}
 		if cfg != nil {
@@ -200,6 +218,7 @@ func (cmd *lintCmd) lintTargets(e *env, targets []target, reg *analyzer.Registry
 		}
 		todo = append(todo, loaded{t, c, opts})
 	}
+	bigInputGC(cmd.budget.Used())
 	for _, l := range todo {
 		if included[parser.RealPath(l.c.Main.Path)] {
 			// Linted through the target that includes it, in the
@@ -408,8 +427,10 @@ func expandDirs(paths []string) ([]target, error) {
 			}
 			dir := filepath.Base(filepath.Dir(path))
 			if strings.HasSuffix(name, ".conf") || dir == "sites-enabled" || dir == "sites-available" {
-				// A symlink to a directory is not a configuration.
-				if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
+				// A symlink to a directory is not a configuration. A
+				// FIFO, socket or device is kept: reading refuses it
+				// with a not-regular-file finding.
+				if st, err := os.Stat(path); err == nil && !st.IsDir() {
 					out = append(out, target{path: path, fromDir: true, prefix: confPrefix(p, filepath.Dir(path)), root: p})
 				}
 			}

@@ -93,4 +93,3 @@ func main() {
 		os.Exit(1)
 	}
 }
-

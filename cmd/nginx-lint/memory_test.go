@@ -1,0 +1,63 @@
+//go:build unix
+
+package main
+
+import (
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/nginx-lint/nginx-lint/cmd/nginx-lint-gen/layout"
+)
+
+// peakRSSChild, set in the environment, makes the test binary run the
+// lint command on the file it names and exit: BenchmarkPeakRSS measures
+// that process's peak resident memory, which in-process figures (heap
+// statistics) understate.
+const peakRSSChild = "NGINX_LINT_PEAK_RSS_CHILD"
+
+func init() {
+	if p := os.Getenv(peakRSSChild); p != "" {
+		os.Exit(run([]string{"--no-config", "--max-file-size", "1GiB", "--max-total-size", "1GiB", p}, strings.NewReader(""), io.Discard, io.Discard))
+	}
+}
+
+// BenchmarkPeakRSS lints a generated configuration of about 100 MB
+// (300,000 servers with a few locations each, the limit raised for it)
+// in a child process and reports its peak RSS, in MB and per byte of
+// input ("rss/byte"; the target is at most 6).
+func BenchmarkPeakRSS(b *testing.B) {
+	src := layout.Generate(layout.Options{Layout: layout.Layout{Listen: layout.SharedAddr, Naming: layout.UniqueNames}, N: 300000,
+		HTTP: []string{"upstream app { server 127.0.0.1:9000; }", "server_names_hash_max_size 1048576;", "server_names_hash_bucket_size 128;"},
+		Server: func(s *layout.Server) {
+			s.Lines = []string{"root /srv/site;", "index index.html;", "location / { try_files $uri $uri/ =404; }",
+				"location /api/ { proxy_pass http://app; proxy_set_header X-Real-IP $remote_addr; }",
+				`location ~ \.php$ { fastcgi_pass 127.0.0.1:9001; fastcgi_param SCRIPT_FILENAME $document_root$fastcgi_script_name; }`}
+		}})
+	path := filepath.Join(b.TempDir(), "nginx.conf")
+	if err := os.WriteFile(path, src, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	var peak int64
+	for b.Loop() {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), peakRSSChild+"="+path)
+		if err := cmd.Run(); err != nil {
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() > exitFindings {
+				b.Fatalf("lint: %v", err)
+			}
+		}
+		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+			peak = max(peak, ru.Maxrss*1024) // kilobytes on Linux
+		}
+	}
+	b.ReportMetric(float64(peak)/(1<<20), "peak-RSS-MB")
+	b.ReportMetric(float64(peak)/float64(len(src)), "rss/byte")
+	b.ReportMetric(float64(len(src))/(1<<20), "input-MB")
+}
