@@ -24,6 +24,8 @@ var list = []*analyzer.Rule{
 	MapWithoutDefault,
 	IfIsEvil,
 	InvalidRegex,
+	InvalidParameter,
+	InvalidURL,
 	SSRF,
 	HTTPSplitting,
 	HostSpoofing,

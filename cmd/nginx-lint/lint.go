@@ -240,6 +240,14 @@ func (cmd *lintCmd) analyzerOptions(reg *analyzer.Registry, cfg *config.File) (a
 				opts.RuleOptions[rules.DirectiveNotAllowed.Name] = na
 			}
 			na["version"] = cmd.build.Version
+			// The value validators follow the version too (quic needs
+			// 1.25.0, an upstream's resolve 1.27.3).
+			for _, r := range rules.VersionedRules {
+				if opts.RuleOptions[r.Name] == nil {
+					opts.RuleOptions[r.Name] = map[string]any{}
+				}
+				opts.RuleOptions[r.Name]["version"] = cmd.build.Version
+			}
 		}
 	}
 	return opts, nil

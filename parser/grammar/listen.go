@@ -402,3 +402,36 @@ func ParseListenIn(a *Arena, args []string) (*Listen, error) {
 	}
 	return ParseListenGrammar(args)
 }
+
+// paramSince records the listen parameters that appeared in a context
+// after nginx 1.18, with the release that added them there, read from the
+// if-chains of ngx_http_core_listen, ngx_stream_core_listen and
+// ngx_mail_core_listen across nginx's release tags.
+var paramSince = [...]struct {
+	ctx   Context
+	kind  ParamKind
+	since string
+}{
+	{ContextHTTP, ParamQUIC, "1.25.0"},
+	{ContextHTTP, ParamMultipath, "1.29.7"},
+	{ContextStream, ParamFastopen, "1.21.0"},
+	{ContextStream, ParamDefaultServer, "1.25.5"},
+	{ContextStream, ParamSetfib, "1.25.5"},
+	{ContextStream, ParamAcceptFilter, "1.25.5"},
+	{ContextStream, ParamDeferred, "1.25.5"},
+	{ContextStream, ParamMultipath, "1.29.7"},
+	{ContextMail, ParamProxyProtocol, "1.19.8"},
+	{ContextMail, ParamMultipath, "1.29.7"},
+}
+
+// ParamSince returns the nginx release that added parameter k to the
+// listen directive of ctx, or "" when k is older than nginx 1.18 there
+// (or not a parameter of ctx at all: Check says so).
+func ParamSince(ctx Context, k ParamKind) string {
+	for _, p := range paramSince {
+		if p.ctx == ctx && p.kind == k {
+			return p.since
+		}
+	}
+	return ""
+}

@@ -1,0 +1,209 @@
+package rules
+
+import (
+	"strings"
+
+	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/parser"
+	"github.com/nginx-lint/nginx-lint/parser/grammar"
+)
+
+// InvalidParameter reports parameters of listen, of an upstream's server
+// and of add_header that nginx does not accept, or accepts only in another
+// version or in NGINX Plus.
+var InvalidParameter = &analyzer.Rule{
+	Code: "NL2015", Name: "invalid-parameter", Title: "parameter nginx does not accept", Severity: parser.Error,
+	Run: runInvalidParameter,
+	Doc: analyzer.Doc{
+		Text: "nginx reads the parameters of a few directives with hand-written code and refuses to start " +
+			"on one it does not know (`invalid parameter \"X\"`) or on a bad value (`invalid backlog " +
+			"\"backlog=0\"`). Checked here:\n\n" +
+			"- `listen` in http, stream and mail: the address, every parameter and its value " +
+			"(`backlog=`, `rcvbuf=`, `sndbuf=`, `setfib=`, `fastopen=`, `ipv6only=on|off`, " +
+			"`so_keepalive=on|off|[idle]:[intvl]:[cnt]`, ...), the parameters each module knows, and " +
+			"those that cannot go with `quic` or `udp`;\n" +
+			"- `server` in an upstream: `weight=` (1 or more), `max_conns=`, `max_fails=`, " +
+			"`fail_timeout=` (a time), `backup`, `down`, `resolve` and `service=`; `backup` after " +
+			"`hash`, `ip_hash` or `random` (`balancing method does not support parameter`); " +
+			"`slow_start=`, `route=` and `drain` exist only in NGINX Plus;\n" +
+			"- the fourth argument of `add_header` and `add_trailer`, which can only be `always`.\n\n" +
+			"Parameters follow the target nginx version (`--nginx-build`, `--nginx`): `quic` needs " +
+			"1.25.0, `resolve` and `service=` in an upstream 1.27.3, `default_server` and `deferred` " +
+			"on a stream listen 1.25.5, `multipath` 1.29.7. Without a target the newest open-source " +
+			"nginx is assumed. Before 1.25.5 the stream and mail modules word the error `the invalid " +
+			"\"X\" parameter`.",
+		Bad: "events {}\nhttp {\n    upstream app {\n        server 127.0.0.1:8080 weight=0;\n    }\n" +
+			"    server {\n        listen 127.0.0.1:8080 backlog=fast;\n    }\n}\n",
+		Good: "events {}\nhttp {\n    upstream app {\n        server 127.0.0.1:8080 weight=2;\n    }\n" +
+			"    server {\n        listen 127.0.0.1:8080 backlog=1024;\n    }\n}\n",
+		URL: "https://nginx.org/en/docs/http/ngx_http_upstream_module.html#server",
+	},
+}
+
+func runInvalidParameter(p *analyzer.Pass) {
+	target := targetVersion(p)
+	m := p.Model()
+	for _, s := range m.Servers {
+		for _, l := range s.Listens {
+			checkListen(p, s.Protocol, l, target)
+		}
+	}
+	for _, u := range m.Upstreams {
+		checkUpstreamServers(p, u, target)
+	}
+	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, _ []*parser.Directive) {
+		if dataBlock(ctx) || len(d.Args) != 3 || d.Args[2].Value == "always" {
+			return
+		}
+		p.Reportf(d.File, d.Args[2].Range, "invalid parameter %q", d.Args[2].Value).Detail =
+			"the only parameter " + d.Name.Value + " takes after the value is \"always\""
+	}, "add_header", "add_trailer")
+}
+
+// listenContext maps a server's protocol to the listen grammar's context.
+func listenContext(proto parser.Protocol) grammar.Context {
+	switch proto {
+	case parser.Stream:
+		return grammar.ContextStream
+	case parser.Mail:
+		return grammar.ContextMail
+	}
+	return grammar.ContextHTTP
+}
+
+// checkListen reports what ngx_http_core_listen (or its stream and mail
+// twins) of the target version refuses in l.
+func checkListen(p *analyzer.Pass, proto parser.Protocol, l *parser.Listen, target string) {
+	d := l.Directive
+	if len(d.Args) == 0 {
+		return // invalid-arguments
+	}
+	if l.Err != nil {
+		ge, ok := l.Err.(*grammar.Error)
+		if !ok || ge.Arg < 0 || ge.Arg >= len(d.Args) {
+			return
+		}
+		msg := ge.Msg
+		if ge.Arg == 0 {
+			msg += ` of the "listen" directive`
+		}
+		p.Reportf(d.File, d.Args[ge.Arg].Range, "%s", msg)
+		return
+	}
+	ctx := listenContext(proto)
+	// Before 1.25.5 the stream and mail modules worded an unknown
+	// parameter differently.
+	oldWording := ctx != grammar.ContextHTTP && lacks(target, "1.25.5")
+	invalid := func(arg int, detail string) {
+		text := d.Args[arg].Value
+		msg := "invalid parameter \"" + text + "\""
+		if oldWording {
+			msg = "the invalid \"" + text + "\" parameter"
+		}
+		p.Reportf(d.File, d.Args[arg].Range, "%s", msg).Detail = detail
+	}
+	tooNew := map[grammar.ParamKind]bool{}
+	for _, prm := range l.Spec.Params {
+		since := grammar.ParamSince(ctx, prm.Kind)
+		if lacks(target, since) {
+			tooNew[prm.Kind] = true
+			invalid(prm.Arg, "nginx "+target+" predates it: the "+prm.Kind.String()+" parameter of a "+
+				proto.String()+" listen appeared in nginx "+since)
+		}
+	}
+	for _, e := range l.Spec.Check(ctx) {
+		if strings.HasPrefix(e.Msg, "invalid parameter ") {
+			invalid(e.Arg, "the "+proto.String()+" listen does not know it; see "+listenURL(proto))
+			continue
+		}
+		if (tooNew[grammar.ParamQUIC] && strings.HasSuffix(e.Msg, `"quic"`)) || e.Arg < 0 {
+			continue // nginx stops at the unknown "quic" first
+		}
+		p.Reportf(d.File, d.Args[e.Arg].Range, "%s", e.Msg)
+	}
+}
+
+func listenURL(proto parser.Protocol) string {
+	switch proto {
+	case parser.Stream:
+		return "https://nginx.org/en/docs/stream/ngx_stream_core_module.html#listen"
+	case parser.Mail:
+		return "https://nginx.org/en/docs/mail/ngx_mail_core_module.html#listen"
+	}
+	return "https://nginx.org/en/docs/http/ngx_http_core_module.html#listen"
+}
+
+// noBackupBalancers are the balancing methods whose flags lack
+// NGX_HTTP_UPSTREAM_BACKUP: a server with "backup" after them is refused.
+var noBackupBalancers = map[string]bool{"hash": true, "ip_hash": true, "random": true}
+
+// plusServerParams are upstream server parameters of NGINX Plus only.
+var plusServerParams = []string{"slow_start=", "route=", "drain"}
+
+// checkUpstreamServers replays ngx_http_upstream_server (and the stream
+// one) over the servers of u.
+func checkUpstreamServers(p *analyzer.Pass, u *parser.Upstream, target string) {
+	if u.Directive.Block == nil {
+		return
+	}
+	noBackup := ""
+	for _, d := range u.Directive.Block.Directives {
+		if noBackupBalancers[d.Name.Value] {
+			noBackup = d.Name.Value
+			continue
+		}
+		if d.Name.Value != "server" || len(d.Args) == 0 {
+			continue
+		}
+		checkServerParams(p, d, target, noBackup)
+	}
+}
+
+func checkServerParams(p *analyzer.Pass, d *parser.Directive, target, noBackup string) {
+	for _, a := range d.Args[1:] {
+		v := a.Value
+		bad := func(detail string) {
+			p.Reportf(d.File, a.Range, "invalid parameter %q", v).Detail = detail
+		}
+		name, val, hasVal := strings.Cut(v, "=")
+		switch {
+		case hasVal && name == "weight":
+			if n, ok := grammar.Atoi(val); !ok || n == 0 {
+				bad("weight= takes a whole number of 1 or more")
+			}
+		case hasVal && (name == "max_conns" || name == "max_fails"):
+			if _, ok := grammar.Atoi(val); !ok {
+				bad(name + "= takes a whole number (0 for no limit)")
+			}
+		case hasVal && name == "fail_timeout":
+			if _, ok := grammar.ParseTimeSec(val); !ok {
+				bad("fail_timeout= takes a time such as 10s or 1m")
+			}
+		case v == "backup":
+			if noBackup != "" {
+				p.Reportf(d.File, a.Range, "balancing method does not support parameter %q", v).Detail =
+					"\"" + noBackup + "\" comes before this server in the upstream, and it has no backup servers; " +
+						"remove backup or the balancing method"
+			}
+		case v == "down":
+		case v == "resolve" || (hasVal && name == "service"):
+			if lacks(target, "1.27.3") {
+				bad("nginx " + target + " predates it: " + name + " in an open-source upstream appeared in nginx 1.27.3 " +
+					"(before, only NGINX Plus had it)")
+				continue
+			}
+			if hasVal && val == "" {
+				p.Reportf(d.File, a.Range, "service is empty")
+			}
+		default:
+			detail := "an upstream server takes weight=, max_conns=, max_fails=, fail_timeout=, backup, down, resolve and service="
+			for _, plus := range plusServerParams {
+				if v == plus || strings.HasPrefix(v, plus) && strings.HasSuffix(plus, "=") {
+					detail = strings.TrimSuffix(plus, "=") + " exists only in NGINX Plus"
+				}
+			}
+			bad(detail)
+		}
+	}
+}
