@@ -49,9 +49,7 @@ func runInvalidParameter(p *analyzer.Pass) {
 			checkListen(p, s.Protocol, l, target)
 		}
 	}
-	for _, u := range m.Upstreams {
-		checkUpstreamServers(p, u, target)
-	}
+	checkUpstreamServers(p, target)
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, _ []*parser.Directive) {
 		if dataBlock(ctx) || len(d.Args) != 3 || d.Args[2].Value == "always" {
 			return
@@ -142,22 +140,24 @@ var noBackupBalancers = map[string]bool{"hash": true, "ip_hash": true, "random":
 var plusServerParams = []string{"slow_start=", "route=", "drain"}
 
 // checkUpstreamServers replays ngx_http_upstream_server (and the stream
-// one) over the servers of u.
-func checkUpstreamServers(p *analyzer.Pass, u *parser.Upstream, target string) {
-	if u.Directive.Block == nil {
-		return
-	}
-	noBackup := ""
-	for _, d := range u.Directive.Block.Directives {
-		if noBackupBalancers[d.Name.Value] {
-			noBackup = d.Name.Value
-			continue
+// one) over every server of an upstream, in reading order, remembering
+// per upstream whether a balancing method without backup servers came
+// first.
+func checkUpstreamServers(p *analyzer.Pass, target string) {
+	noBackup := map[*parser.Directive]string{}
+	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive) {
+		if ctx&(directives.Upstream|directives.StreamUpstream) == 0 || len(stack) == 0 {
+			return
 		}
-		if d.Name.Value != "server" || len(d.Args) == 0 {
-			continue
+		up := stack[len(stack)-1]
+		if d.Name.Value != "server" {
+			noBackup[up] = d.Name.Value
+			return
 		}
-		checkServerParams(p, d, target, noBackup)
-	}
+		if len(d.Args) > 0 {
+			checkServerParams(p, d, target, noBackup[up])
+		}
+	}, "server", "hash", "ip_hash", "random")
 }
 
 func checkServerParams(p *analyzer.Pass, d *parser.Directive, target, noBackup string) {

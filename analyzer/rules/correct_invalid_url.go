@@ -177,7 +177,7 @@ func checkProxyPass(p *analyzer.Pass, d *parser.Directive, stack []*parser.Direc
 	p.Reportf(d.File, arg.Range, "\"proxy_pass\" cannot have URI part in location given by regular expression, "+
 		"or inside named location, or inside \"if\" statement, or inside \"limit_except\" block").Detail =
 		"the URI part \"" + u.uri + "\" replaces the matched location prefix, and there is none " + where +
-		"; drop it (rewrite the URI with rewrite ... break if needed)"
+			"; drop it (rewrite the URI with rewrite ... break if needed)"
 }
 
 // checkUpstreamAddrs checks the address of each server of u as
