@@ -29,6 +29,7 @@ var list = []*analyzer.Rule{
 	InvalidCondition,
 	LocationNesting,
 	EmptyUpstream,
+	InvalidEntry,
 	SSRF,
 	HTTPSplitting,
 	HostSpoofing,
