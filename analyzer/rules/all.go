@@ -30,6 +30,7 @@ var list = []*analyzer.Rule{
 	LocationNesting,
 	EmptyUpstream,
 	InvalidEntry,
+	InvalidStatus,
 	SSRF,
 	HTTPSplitting,
 	HostSpoofing,

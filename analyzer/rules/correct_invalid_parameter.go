@@ -27,7 +27,9 @@ var InvalidParameter = &analyzer.Rule{
 			"`fail_timeout=` (a time), `backup`, `down`, `resolve` and `service=`; `backup` after " +
 			"`hash`, `ip_hash` or `random` (`balancing method does not support parameter`); " +
 			"`slow_start=`, `route=` and `drain` exist only in NGINX Plus;\n" +
-			"- the fourth argument of `add_header` and `add_trailer`, which can only be `always`.\n\n" +
+			"- the fourth argument of `add_header` and `add_trailer`, which can only be `always`, and " +
+			"the flag of `rewrite`: `last`, `break`, `redirect` or `permanent` (an empty replacement is " +
+			"refused too).\n\n" +
 			"Parameters follow the target nginx version (`--nginx-build`, `--nginx`): `quic` needs " +
 			"1.25.0, `resolve` and `service=` in an upstream 1.27.3, `default_server` and `deferred` " +
 			"on a stream listen 1.25.5, `multipath` 1.29.7. Without a target the newest open-source " +
@@ -57,6 +59,24 @@ func runInvalidParameter(p *analyzer.Pass) {
 		p.Reportf(d.File, d.Args[2].Range, "invalid parameter %q", d.Args[2].Value).Detail =
 			"the only parameter " + d.Name.Value + " takes after the value is \"always\""
 	}, "add_header", "add_trailer")
+	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, _ []*parser.Directive) {
+		if dataBlock(ctx) || len(d.Args) < 2 {
+			return
+		}
+		if d.Args[1].Value == "" {
+			p.Reportf(d.File, d.Args[1].Range, "empty replacement")
+			return
+		}
+		if len(d.Args) != 3 {
+			return
+		}
+		switch d.Args[2].Value {
+		case "last", "break", "redirect", "permanent":
+			return
+		}
+		p.Reportf(d.File, d.Args[2].Range, "invalid parameter %q", d.Args[2].Value).Detail =
+			"the flag of rewrite is last, break, redirect or permanent"
+	}, "rewrite")
 }
 
 // listenContext maps a server's protocol to the listen grammar's context.
