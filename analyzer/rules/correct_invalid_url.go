@@ -68,8 +68,18 @@ func runInvalidURL(p *analyzer.Pass) {
 		defined[u.Protocol][strings.ToLower(u.Name)] = true
 		checkUpstreamAddrs(p, u, target)
 	}
+	// known holds, per protocol, the hosts of the upstreams that exist so
+	// far: every upstream block, and the implicit upstreams of earlier
+	// *_pass directives. ngx_http_upstream_add hands a *_pass without a
+	// port any earlier upstream of its host, whatever its port, so only a
+	// host nobody named before lacks one.
+	known := map[parser.Protocol]map[string]bool{parser.HTTP: {}, parser.Stream: {}}
+	for proto, names := range defined {
+		for n := range names {
+			known[proto][n] = true
+		}
+	}
 	var noPort []implicitUpstream
-	seen := map[string]bool{}
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive) {
 		if dataBlock(ctx) || len(d.Args) != 1 {
 			return
@@ -81,7 +91,9 @@ func runInvalidURL(p *analyzer.Pass) {
 			proto = parser.Stream
 		}
 		if name == "proxy_pass" && proto == parser.HTTP {
-			checkProxyPass(p, d, stack, defined[parser.HTTP])
+			if host := checkProxyPass(p, d, stack, defined[parser.HTTP]); host != "" {
+				known[proto][host] = true
+			}
 			return
 		}
 		// memcached_pass alone takes no variables.
@@ -99,18 +111,18 @@ func runInvalidURL(p *analyzer.Pass) {
 			p.Reportf(d.File, arg.Range, "%s in upstream %q", u.err, url)
 			return
 		}
-		if upstreamHasPort(p, d, arg, u, defined[proto]) || u.unix || !u.noPort || defined[proto][strings.ToLower(u.host)] {
+		if upstreamHasPort(p, d, arg, u, defined[proto]) || u.unix {
 			return
 		}
-		key := proto.String() + " " + strings.ToLower(u.host)
-		if !seen[key] {
-			seen[key] = true
+		host := strings.ToLower(u.host)
+		if u.noPort && !known[proto][host] {
 			noPort = append(noPort, implicitUpstream{d, arg, u.host})
 		}
+		known[proto][host] = true
 	}, "proxy_pass", "fastcgi_pass", "grpc_pass", "uwsgi_pass", "scgi_pass", "memcached_pass")
 	for _, iu := range noPort {
 		p.Reportf(iu.d.File, iu.arg.Range, "no port in upstream %q", iu.host).Detail =
-			iu.d.Name.Value + " has no default port, and no upstream block is named \"" + iu.host +
+			iu.d.Name.Value + " has no default port, and no upstream block or earlier address is named \"" + iu.host +
 				"\"; add the port (" + iu.host + ":9000) or define the upstream"
 	}
 }
@@ -126,12 +138,13 @@ func upstreamHasPort(p *analyzer.Pass, d *parser.Directive, arg parser.Word, u n
 	return true
 }
 
-// checkProxyPass follows ngx_http_proxy_pass.
-func checkProxyPass(p *analyzer.Pass, d *parser.Directive, stack []*parser.Directive, defined map[string]bool) {
+// checkProxyPass follows ngx_http_proxy_pass. It returns the host of the
+// implicit upstream the directive creates, or "".
+func checkProxyPass(p *analyzer.Pass, d *parser.Directive, stack []*parser.Directive, defined map[string]bool) string {
 	arg := d.Args[0]
 	url := arg.Value
 	if strings.Contains(url, "$") {
-		return
+		return ""
 	}
 	var rest string
 	port := 80
@@ -142,18 +155,22 @@ func checkProxyPass(p *analyzer.Pass, d *parser.Directive, stack []*parser.Direc
 		rest, port = url[8:], 443
 	default:
 		p.Reportf(d.File, arg.Range, "invalid URL prefix").Detail = "proxy_pass takes http:// or https:// and an address, e.g. http://127.0.0.1:8080"
-		return
+		return ""
 	}
 	u := parseNginxURL(rest, true, port)
 	if u.err != "" {
 		p.Reportf(d.File, arg.Range, "%s in upstream %q", u.err, rest)
-		return
+		return ""
 	}
 	if upstreamHasPort(p, d, arg, u, defined) {
-		return
+		return ""
+	}
+	host := ""
+	if !u.unix {
+		host = strings.ToLower(u.host)
 	}
 	if u.uri == "" || len(stack) == 0 {
-		return
+		return host
 	}
 	inner := stack[len(stack)-1]
 	where := ""
@@ -172,12 +189,13 @@ func checkProxyPass(p *analyzer.Pass, d *parser.Directive, stack []*parser.Direc
 		}
 	}
 	if where == "" {
-		return
+		return host
 	}
 	p.Reportf(d.File, arg.Range, "\"proxy_pass\" cannot have URI part in location given by regular expression, "+
 		"or inside named location, or inside \"if\" statement, or inside \"limit_except\" block").Detail =
 		"the URI part \"" + u.uri + "\" replaces the matched location prefix, and there is none " + where +
 			"; drop it (rewrite the URI with rewrite ... break if needed)"
+	return ""
 }
 
 // checkUpstreamAddrs checks the address of each server of u as

@@ -31,7 +31,7 @@ var valueMessages = []struct {
 	{regexp.MustCompile(`^invalid URL prefix|cannot have URI part|^(invalid host|invalid port|no host|invalid IPv6 address|no path in the unix domain socket|too long path in the unix domain socket) in upstream "|^no port in upstream|^upstream ".*" may not have port|^service upstream`), "invalid-url"},
 	{regexp.MustCompile(`^invalid condition|in condition$`), "invalid-condition"},
 	{regexp.MustCompile(`is outside location|cannot be inside the|can be on the server level only`), "location-nesting"},
-	{regexp.MustCompile(`^no servers are inside upstream`), "empty-upstream"},
+	{regexp.MustCompile(`^no servers are inside upstream|^no servers in upstream`), "empty-upstream"},
 	{regexp.MustCompile(`^invalid return code|must be between 300 and 599`), "invalid-status"},
 	{regexp.MustCompile(`^invalid (network|range|percent value)|^invalid number of the (geo|map) parameters|^percent total|^duplicate default map|"ranges" directive must be`), "invalid-entry"},
 }
