@@ -109,6 +109,9 @@ func checkListen(p *analyzer.Pass, proto parser.Protocol, l *parser.Listen, targ
 		p.Reportf(d.File, d.Args[ge.Arg].Range, "%s", msg)
 		return
 	}
+	if len(l.Spec.Params) == 0 {
+		return // an address alone, the common case: nothing more to check
+	}
 	ctx := listenContext(proto)
 	// Before 1.25.5 the stream and mail modules worded an unknown
 	// parameter differently.
@@ -121,11 +124,11 @@ func checkListen(p *analyzer.Pass, proto parser.Protocol, l *parser.Listen, targ
 		}
 		p.Reportf(d.File, d.Args[arg].Range, "%s", msg).Detail = detail
 	}
-	tooNew := map[grammar.ParamKind]bool{}
+	var tooNew grammar.ParamSet
 	for _, prm := range l.Spec.Params {
 		since := grammar.ParamSince(ctx, prm.Kind)
 		if lacks(target, since) {
-			tooNew[prm.Kind] = true
+			tooNew |= 1 << prm.Kind
 			invalid(prm.Arg, "nginx "+target+" predates it: the "+prm.Kind.String()+" parameter of a "+
 				proto.String()+" listen appeared in nginx "+since)
 		}
@@ -135,7 +138,7 @@ func checkListen(p *analyzer.Pass, proto parser.Protocol, l *parser.Listen, targ
 			invalid(e.Arg, "the "+proto.String()+" listen does not know it; see "+listenURL(proto))
 			continue
 		}
-		if (tooNew[grammar.ParamQUIC] && strings.HasSuffix(e.Msg, `"quic"`)) || e.Arg < 0 {
+		if (tooNew.Has(grammar.ParamQUIC) && strings.HasSuffix(e.Msg, `"quic"`)) || e.Arg < 0 {
 			continue // nginx stops at the unknown "quic" first
 		}
 		p.Reportf(d.File, d.Args[e.Arg].Range, "%s", e.Msg)
@@ -160,24 +163,24 @@ var noBackupBalancers = map[string]bool{"hash": true, "ip_hash": true, "random":
 var plusServerParams = []string{"slow_start=", "route=", "drain"}
 
 // checkUpstreamServers replays ngx_http_upstream_server (and the stream
-// one) over every server of an upstream, in reading order, remembering
-// per upstream whether a balancing method without backup servers came
-// first.
+// one) over every server of every upstream, in reading order (included
+// files expanded), remembering whether a balancing method without backup
+// servers came first.
 func checkUpstreamServers(p *analyzer.Pass, target string) {
-	noBackup := map[*parser.Directive]string{}
-	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive) {
-		if ctx&(directives.Upstream|directives.StreamUpstream) == 0 || len(stack) == 0 {
-			return
+	for _, u := range p.Model().Upstreams {
+		if u.Directive.Block == nil || len(u.Servers) == 0 {
+			continue
 		}
-		up := stack[len(stack)-1]
-		if d.Name.Value != "server" {
-			noBackup[up] = d.Name.Value
-			return
+		noBackup := ""
+		for _, d := range body(p.Config, u.Directive) {
+			switch name := d.Name.Value; {
+			case noBackupBalancers[name]:
+				noBackup = name
+			case name == "server" && len(d.Args) > 0:
+				checkServerParams(p, d, target, noBackup)
+			}
 		}
-		if len(d.Args) > 0 {
-			checkServerParams(p, d, target, noBackup[up])
-		}
-	}, "server", "hash", "ip_hash", "random")
+	}
 }
 
 func checkServerParams(p *analyzer.Pass, d *parser.Directive, target, noBackup string) {
