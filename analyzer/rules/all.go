@@ -31,6 +31,7 @@ var list = []*analyzer.Rule{
 	EmptyUpstream,
 	InvalidEntry,
 	InvalidStatus,
+	InvalidZone,
 	SSRF,
 	HTTPSplitting,
 	HostSpoofing,

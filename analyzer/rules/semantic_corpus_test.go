@@ -17,7 +17,7 @@ import (
 // in nginx; their errors mean "nginx -t fails".
 var valueRules = map[string]bool{
 	"invalid-parameter": true, "invalid-url": true, "invalid-condition": true,
-	"location-nesting": true, "empty-upstream": true, "invalid-entry": true, "invalid-status": true,
+	"location-nesting": true, "empty-upstream": true, "invalid-entry": true, "invalid-status": true, "invalid-zone": true,
 }
 
 // valueMessages maps nginx's messages to the value validator that must
@@ -33,6 +33,7 @@ var valueMessages = []struct {
 	{regexp.MustCompile(`is outside location|cannot be inside the|can be on the server level only`), "location-nesting"},
 	{regexp.MustCompile(`^no servers are inside upstream|^no servers in upstream`), "empty-upstream"},
 	{regexp.MustCompile(`^invalid return code|must be between 300 and 599`), "invalid-status"},
+	{regexp.MustCompile(`^invalid (zone size|keys zone size|rate|"levels"|inactive value|max_size value|min_free value|use_temp_path value|loader_files value|manager_files value) |is too small$|must have "(zone|keys_zone)" parameter`), "invalid-zone"},
 	{regexp.MustCompile(`^invalid (network|range|percent value)|^invalid number of the (geo|map) parameters|^percent total|^duplicate default map|"ranges" directive must be`), "invalid-entry"},
 }
 

@@ -89,6 +89,22 @@ var (
 	geoEntries      = []string{"10.0.0.0/8 1;", "10.0.0.0/33 1;", "10.0.0.1-10.0.0.9 1;", "ranges; 10.0.0.1-10.0.0.9 1;", "ranges; 10.0.0.0/8 1;", "value 1;", "::1/128 1;", "::1/129 1;", "10.0.0.0/8 1 2;", "default 1; ranges;", "volatile;", "proxy 10.0.0.0/8;", "proxy x;", "ranges; 10.0.0.9-10.0.0.1 1;", "ranges; default 1; 10.0.0.1-10.0.0.300 1;", "delete 10.0.0.0/8;", "1.2.3 1;", "255.255.255.255 1;", "ranges; 1.2.3.4-255.255.255.255 1;", "10.1.1.1/8 1;", "proxy_recursive;"}
 	mapEntries      = []string{"a b c;", "default 1; default 2;", "a 1;", "hostnames;", "volatile;", "a;", "\"default\" 1; default 2;"}
 	splitEntries    = []string{"50% a; 50% b;", "60% a; 50% b;", "abc a;", "0% a;", "50.5% a; * b;", "* a; 10% b;", "12.555% a;", "12.55% a;", "100% a;", "100.01% a;", "% a;", "1.2.3% a;"}
+	zoneDefs        = []string{
+		"limit_req_zone $binary_remote_addr zone=ZONE:10m rate=10r/s", "limit_req_zone $binary_remote_addr zone=ZONE:32k rate=30r/m",
+		"limit_req_zone $binary_remote_addr zone=ZONE rate=1r/s", "limit_req_zone $binary_remote_addr zone=ZONE:10q rate=1r/s",
+		"limit_req_zone $binary_remote_addr zone=ZONE:16k rate=1r/s", "limit_req_zone $binary_remote_addr zone=ZONE:1m rate=0r/s",
+		"limit_req_zone $binary_remote_addr zone=ZONE:1m rate=0.5r/s", "limit_req_zone $binary_remote_addr zone=ZONE:1m burst=5",
+		"limit_req_zone $binary_remote_addr zone=ZONE:1m rate=5", "limit_req_zone $binary_remote_addr rate=1r/s rate=2r/s",
+		"limit_conn_zone $binary_remote_addr zone=ZONE:1m", "limit_conn_zone $binary_remote_addr zone=ZONE:1",
+		"limit_conn_zone $binary_remote_addr rate=1r/s", "limit_conn_zone $binary_remote_addr zone=ZONE:1g",
+		"proxy_cache_path lintcache_ZONE levels=1:2 keys_zone=ZONE:10m inactive=1h max_size=1g use_temp_path=off",
+		"proxy_cache_path lintcache_ZONE keys_zone=ZONE:4k", "proxy_cache_path lintcache_ZONE keys_zone=ZONE:8k levels=1:2:2",
+		"proxy_cache_path lintcache_ZONE levels=3 keys_zone=ZONE:1m", "proxy_cache_path lintcache_ZONE levels=1: keys_zone=ZONE:1m",
+		"proxy_cache_path lintcache_ZONE keys_zone=ZONE:1m inactive=1x", "proxy_cache_path lintcache_ZONE keys_zone=ZONE:1m max_size=1t",
+		"proxy_cache_path lintcache_ZONE keys_zone=ZONE:1m use_temp_path=yes", "proxy_cache_path lintcache_ZONE keys_zone=ZONE:1m purger=on",
+		"fastcgi_cache_path lintcache_ZONE levels=1:2", "uwsgi_cache_path lintcache_ZONE keys_zone=ZONE:1m min_free=1x",
+		"scgi_cache_path lintcache_ZONE keys_zone=ZONE:1m loader_files=x", "proxy_cache_path lintcache_ZONE keys_zone=:1m",
+	}
 	nestedLocations = []string{"location /zzz { }", "location @lintnamed { }", "location ~ \\.x$ { }", "location ~* /z { }"}
 )
 
@@ -246,6 +262,10 @@ func mutateValues(r *rand.Rand, sd seed, file string) []valueMutant {
 				s := pick(splitEntries)
 				add(at, at, fmt.Sprintf(" split_clients $remote_addr $lint_sc_%d { %s }", i, s), "split_clients { "+s+" }")
 			}
+			for i := range 2 {
+				z := strings.ReplaceAll(pick(zoneDefs), "ZONE", fmt.Sprintf("lintzone%d", i))
+				add(at, at, " "+z+";", z)
+			}
 			add(at, at, " upstream lint_empty { }", "empty upstream")
 			add(at, at, " upstream lint_one { keepalive 2; server 127.0.0.1:9009; }", "upstream with a server")
 			v := pick(serverParams)
@@ -315,6 +335,11 @@ func TestNginxParityValues(t *testing.T) {
 		if strings.HasPrefix(m.how, "error_page") && strings.HasPrefix(errs[0].Text, "invalid value ") {
 			// error_page words its errors like the generic handlers.
 			vr = "invalid-status"
+		}
+		if strings.Contains(strings.Fields(m.how)[0], "_zone") || strings.HasSuffix(strings.Fields(m.how)[0], "_cache_path") {
+			if strings.HasPrefix(errs[0].Text, "invalid parameter ") {
+				vr = "invalid-zone"
+			}
 		}
 		if vr == "" || errs[0].Line == 0 {
 			counts["other first error"]++
