@@ -120,6 +120,11 @@ func runInvalidURL(p *analyzer.Pass) {
 		}
 		known[proto][host] = true
 	}, "proxy_pass", "fastcgi_pass", "grpc_pass", "uwsgi_pass", "scgi_pass", "memcached_pass")
+	if len(p.Config.Context) > 0 {
+		// A fragment: the upstream blocks its *_pass directives name are
+		// likely defined in a file we do not see.
+		noPort = nil
+	}
 	for _, iu := range noPort {
 		p.Reportf(iu.d.File, iu.arg.Range, "no port in upstream %q", iu.host).Detail =
 			iu.d.Name.Value + " has no default port, and no upstream block or earlier address is named \"" + iu.host +
