@@ -72,7 +72,7 @@ func runInvalidURL(p *analyzer.Pass) {
 	// far: every upstream block, and the implicit upstreams of earlier
 	// *_pass directives. ngx_http_upstream_add hands a *_pass without a
 	// port any earlier upstream of its host, whatever its port, so only a
-	// host nobody named before lacks one.
+	// host nobody named before lacks one (stream: see below).
 	known := map[parser.Protocol]map[string]bool{parser.HTTP: {}, parser.Stream: {}}
 	for proto, names := range defined {
 		for n := range names {
@@ -118,7 +118,11 @@ func runInvalidURL(p *analyzer.Pass) {
 		if u.noPort && !known[proto][host] {
 			noPort = append(noPort, implicitUpstream{d, arg, u.host})
 		}
-		known[proto][host] = true
+		// ngx_stream_upstream_add, unlike http's, matches ports exactly:
+		// only a portless upstream serves a later portless proxy_pass.
+		if proto == parser.HTTP || u.noPort {
+			known[proto][host] = true
+		}
 	}, "proxy_pass", "fastcgi_pass", "grpc_pass", "uwsgi_pass", "scgi_pass", "memcached_pass")
 	if len(p.Config.Context) > 0 {
 		// A fragment: the upstream blocks its *_pass directives name are

@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
 	"github.com/nginx-lint/nginx-lint/parser/nginxtest"
@@ -26,8 +28,9 @@ import (
 // check; which directive of which seed gets which variant is random (a
 // fixed seed, so runs repeat).
 //
-// The local nginx lacks the stream and mail modules, so only http is
-// compared here; the stream and mail forms have txtar cases. Parameters
+// A seed with stream and mail servers loads their dynamic modules (Debian's
+// libnginx-mod-stream and libnginx-mod-mail, which .ci/run installs).
+// Parameters
 // whose acceptance depends on the operating system (setfib=,
 // accept_filter=, which Linux lacks) are left out: the linter does not
 // know the target system.
@@ -108,6 +111,49 @@ var (
 	nestedLocations = []string{"location /zzz { }", "location @lintnamed { }", "location ~ \\.x$ { }", "location ~* /z { }"}
 )
 
+// streamSeed has stream and mail servers, for nginx builds with those
+// modules loadable (Debian's libnginx-mod-stream and libnginx-mod-mail).
+const streamSeed = `load_module /usr/lib/nginx/modules/ngx_stream_module.so;
+load_module /usr/lib/nginx/modules/ngx_mail_module.so;
+events {
+    worker_connections 64;
+}
+stream {
+    upstream db {
+        server 127.0.0.1:5432;
+        server 127.0.0.1:5433 weight=2;
+    }
+    server {
+        listen 127.0.0.1:9100;
+        proxy_pass db;
+    }
+    server {
+        listen 127.0.0.1:9101 udp;
+        proxy_pass 127.0.0.1:9053;
+    }
+    server {
+        listen 127.0.0.1:9102 reuseport;
+        proxy_pass 127.0.0.1:9054;
+    }
+}
+mail {
+    auth_http 127.0.0.1:9000/auth;
+    server {
+        listen 127.0.0.1:2525;
+        protocol smtp;
+        smtp_auth none;
+    }
+    server {
+        listen 127.0.0.1:2526 backlog=16;
+        protocol smtp;
+        smtp_auth none;
+    }
+}
+`
+
+// streamModules are the dynamic modules streamSeed loads.
+var streamModules = []string{"/usr/lib/nginx/modules/ngx_stream_module.so", "/usr/lib/nginx/modules/ngx_mail_module.so"}
+
 // valueMutant is one generated config.
 type valueMutant struct {
 	seed      seed
@@ -126,6 +172,10 @@ func (st seedTarget) in(name string) bool {
 }
 
 func (st seedTarget) http() bool { return len(st.stack) > 0 && st.stack[0] == "http" }
+
+func (st seedTarget) stream() bool {
+	return len(st.stack) > 0 && (st.stack[0] == "stream" || st.stack[0] == "mail")
+}
 
 // targets lists the directives of src with the names of their enclosing
 // blocks (outermost first), prefixed with the context the file is
@@ -179,6 +229,10 @@ func mutateValues(r *rand.Rand, sd seed, file string) []valueMutant {
 	for _, st := range targets(src, rootStack(sd, file)) {
 		d := st.d
 		name := d.Name.Value
+		if st.stream() {
+			mutateStream(r, st, add)
+			continue
+		}
 		if !st.http() && name != "http" {
 			continue
 		}
@@ -276,6 +330,35 @@ func mutateValues(r *rand.Rand, sd seed, file string) []valueMutant {
 	return out
 }
 
+// mutateStream makes the mutants of a directive in stream or mail.
+func mutateStream(r *rand.Rand, st seedTarget, add func(start, end int, text, how string)) {
+	d := st.d
+	pick := func(list []string) string { return list[r.IntN(len(list))] }
+	switch {
+	case d.Name.Value == "listen" && st.in("server") && len(d.Args) > 0:
+		end := d.Args[len(d.Args)-1].Range.End
+		for range 6 {
+			v := pick(listenParams)
+			add(end, end, " "+v, st.stack[0]+" listen ... "+v)
+		}
+		v := pick(listenAddrs)
+		add(d.Args[0].Range.Start, d.Args[0].Range.End, v, st.stack[0]+" listen "+v)
+	case d.Name.Value == "server" && st.in("upstream") && len(d.Args) > 0:
+		end := d.Args[len(d.Args)-1].Range.End
+		for range 4 {
+			v := pick(serverParams)
+			add(end, end, " "+v, "stream server ... "+v)
+		}
+		v := pick(serverAddrs)
+		add(d.Args[0].Range.Start, d.Args[0].Range.End, v, "stream server "+v)
+	case d.Name.Value == "proxy_pass" && len(d.Args) == 1:
+		for range 3 {
+			v := pick(upstreamURLs)
+			add(d.Args[0].Range.Start, d.Args[0].Range.End, v, "stream proxy_pass "+v)
+		}
+	}
+}
+
 // TestNginxParityValues is the differential test of the value
 // validators against the real nginx (see the comment at the top).
 func TestNginxParityValues(t *testing.T) {
@@ -289,6 +372,24 @@ func TestNginxParityValues(t *testing.T) {
 	r.Shuffle(len(seeds)-2, func(i, j int) { seeds[i+2], seeds[j+2] = seeds[j+2], seeds[i+2] })
 	if len(seeds) > 70 {
 		seeds = seeds[:70]
+	}
+	stream := true
+	for _, m := range streamModules {
+		if _, err := os.Stat(m); err != nil {
+			stream = false
+		}
+	}
+	switch {
+	case stream:
+		// Three times: the seed is small and stream and mail have only it.
+		for range 3 {
+			seeds = append(seeds, seed{files: map[string]string{"nginx.conf": streamSeed},
+				mutable: map[string]directives.Context{"nginx.conf": directives.Main}})
+		}
+	case os.Getenv("CI") != "":
+		t.Fatalf("the stream and mail modules are missing (%v): .ci/run installs libnginx-mod-stream and libnginx-mod-mail", streamModules)
+	default:
+		t.Logf("stream and mail modules missing (%v): their forms are not compared", streamModules)
 	}
 	var muts []valueMutant
 	for _, sd := range seeds {
@@ -320,6 +421,9 @@ func TestNginxParityValues(t *testing.T) {
 			t.Fatalf("%s: %v", m.how, run.err)
 		}
 		directiveNames[strings.Fields(m.how)[0]] = true
+		if strings.HasPrefix(m.how, "stream ") || strings.HasPrefix(m.how, "mail ") {
+			counts["  of which: stream or mail"]++
+		}
 		l := parityLint(t, run.path)
 		errs := run.res.Errors()
 		if len(errs) == 0 {
