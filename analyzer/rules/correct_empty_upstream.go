@@ -28,7 +28,7 @@ func runEmptyUpstream(p *analyzer.Pass) {
 			// ngx_http_upstream_init_round_robin counts the primary
 			// servers once the whole configuration is read, and names
 			// the upstream's own line.
-			diag := p.ReportDirective(d, "no servers in upstream %q", u.Name)
+			diag := p.ReportDirective(d, "no servers in upstream \"%s\"", u.Name)
 			diag.Detail = "every server of the upstream is a backup, and backups only stand in for primary servers; drop backup from at least one"
 			continue
 		}

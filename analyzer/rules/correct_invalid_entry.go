@@ -96,13 +96,13 @@ func checkGeo(p *analyzer.Pass, entries []*parser.Directive, volatile bool) {
 		}
 		if ranges && name != "proxy" {
 			if !geoRange(net.Value) {
-				p.Reportf(e.File, net.Range, "invalid range %q", net.Value).Detail =
+				p.Reportf(e.File, net.Range, "invalid range \"%s\"", net.Value).Detail =
 					"with ranges, an entry is FIRST-LAST (192.168.0.0-192.168.255.255), IPv4 only; drop ranges to use CIDR networks"
 			}
 			continue
 		}
 		if !geoCIDR(net.Value) {
-			p.Reportf(e.File, net.Range, "invalid network %q", net.Value).Detail =
+			p.Reportf(e.File, net.Range, "invalid network \"%s\"", net.Value).Detail =
 				"a geo entry starts with an address or a network (192.168.0.0/16, 2001:db8::/32), or default, delete, include, proxy"
 		}
 	}
@@ -210,7 +210,7 @@ func checkSplitClients(p *analyzer.Pass, d *parser.Directive, entries []*parser.
 		if v != "*" {
 			n, ok := percent(v)
 			if !ok {
-				p.Reportf(e.File, e.Name.Range, "invalid percent value %q", v).Detail =
+				p.Reportf(e.File, e.Name.Range, "invalid percent value \"%s\"", v).Detail =
 					"a split_clients entry is a percentage with up to two decimals (12.5%) or *, and a value"
 				return
 			}

@@ -56,7 +56,7 @@ func runInvalidParameter(p *analyzer.Pass) {
 		if dataBlock(ctx) || len(d.Args) != 3 || d.Args[2].Value == "always" {
 			return
 		}
-		p.Reportf(d.File, d.Args[2].Range, "invalid parameter %q", d.Args[2].Value).Detail =
+		p.Reportf(d.File, d.Args[2].Range, "invalid parameter \"%s\"", d.Args[2].Value).Detail =
 			"the only parameter " + d.Name.Value + " takes after the value is \"always\""
 	}, "add_header", "add_trailer")
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, _ []*parser.Directive) {
@@ -74,7 +74,7 @@ func runInvalidParameter(p *analyzer.Pass) {
 		case "last", "break", "redirect", "permanent":
 			return
 		}
-		p.Reportf(d.File, d.Args[2].Range, "invalid parameter %q", d.Args[2].Value).Detail =
+		p.Reportf(d.File, d.Args[2].Range, "invalid parameter \"%s\"", d.Args[2].Value).Detail =
 			"the flag of rewrite is last, break, redirect or permanent"
 	}, "rewrite")
 }
@@ -141,7 +141,9 @@ func checkListen(p *analyzer.Pass, proto parser.Protocol, l *parser.Listen, targ
 		if (tooNew.Has(grammar.ParamQUIC) && strings.HasSuffix(e.Msg, `"quic"`)) || e.Arg < 0 {
 			continue // nginx stops at the unknown "quic" first
 		}
-		p.Reportf(d.File, d.Args[e.Arg].Range, "%s", e.Msg)
+		// nginx returns the conflict from the handler, and
+		// ngx_conf_handler prefixes the directive's name.
+		p.Reportf(d.File, d.Args[e.Arg].Range, "\"listen\" directive %s", e.Msg)
 	}
 }
 
@@ -187,7 +189,7 @@ func checkServerParams(p *analyzer.Pass, d *parser.Directive, target, noBackup s
 	for _, a := range d.Args[1:] {
 		v := a.Value
 		bad := func(detail string) {
-			p.Reportf(d.File, a.Range, "invalid parameter %q", v).Detail = detail
+			p.Reportf(d.File, a.Range, "invalid parameter \"%s\"", v).Detail = detail
 		}
 		name, val, hasVal := strings.Cut(v, "=")
 		switch {
@@ -205,7 +207,7 @@ func checkServerParams(p *analyzer.Pass, d *parser.Directive, target, noBackup s
 			}
 		case v == "backup":
 			if noBackup != "" {
-				p.Reportf(d.File, a.Range, "balancing method does not support parameter %q", v).Detail =
+				p.Reportf(d.File, a.Range, "balancing method does not support parameter \"%s\"", v).Detail =
 					"\"" + noBackup + "\" comes before this server in the upstream, and it has no backup servers; " +
 						"remove backup or the balancing method"
 			}

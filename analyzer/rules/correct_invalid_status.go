@@ -53,7 +53,7 @@ func checkReturn(p *analyzer.Pass, d *parser.Directive) {
 			}
 		}
 	}
-	diag := p.Reportf(d.File, a.Range, "invalid return code %q", v)
+	diag := p.Reportf(d.File, a.Range, "invalid return code \"%s\"", v)
 	diag.Detail = "return takes a code from 0 to 999 (then a URL or a text), or only a URL starting with http://, https:// or $scheme"
 }
 
@@ -62,12 +62,12 @@ func checkErrorPage(p *analyzer.Pass, d *parser.Directive) {
 	n := 1
 	if eq := args[len(args)-2]; strings.HasPrefix(eq.Value, "=") {
 		if len(args) == 2 {
-			p.Reportf(d.File, eq.Range, "invalid value %q", eq.Value).Detail = "error_page needs a code before =: error_page 404 =200 /x"
+			p.Reportf(d.File, eq.Range, "invalid value \"%s\"", eq.Value).Detail = "error_page needs a code before =: error_page 404 =200 /x"
 			return
 		}
 		if len(eq.Value) > 1 {
 			if _, ok := grammar.Atoi(eq.Value[1:]); !ok {
-				p.Reportf(d.File, eq.Range, "invalid value %q", eq.Value).Detail = "the response code after = must be a number: =200"
+				p.Reportf(d.File, eq.Range, "invalid value \"%s\"", eq.Value).Detail = "the response code after = must be a number: =200"
 				return
 			}
 		}
@@ -77,10 +77,10 @@ func checkErrorPage(p *analyzer.Pass, d *parser.Directive) {
 		code, ok := grammar.Atoi(a.Value)
 		switch {
 		case !ok || code == 499:
-			p.Reportf(d.File, a.Range, "invalid value %q", a.Value).Detail = "error_page takes status codes from 300 to 599 (but not 499), then the URI"
+			p.Reportf(d.File, a.Range, "invalid value \"%s\"", a.Value).Detail = "error_page takes status codes from 300 to 599 (but not 499), then the URI"
 			return
 		case code < 300 || code > 599:
-			p.Reportf(d.File, a.Range, "value %q must be between 300 and 599", a.Value).Detail = "error_page handles error and redirect responses only"
+			p.Reportf(d.File, a.Range, "value \"%s\" must be between 300 and 599", a.Value).Detail = "error_page handles error and redirect responses only"
 			return
 		}
 	}

@@ -108,7 +108,7 @@ func runInvalidURL(p *analyzer.Pass) {
 		}
 		u := parseNginxURL(url, false, 0)
 		if u.err != "" {
-			p.Reportf(d.File, arg.Range, "%s in upstream %q", u.err, url)
+			p.Reportf(d.File, arg.Range, "%s in upstream \"%s\"", u.err, url)
 			return
 		}
 		if upstreamHasPort(p, d, arg, u, defined[proto]) || u.unix {
@@ -130,7 +130,7 @@ func runInvalidURL(p *analyzer.Pass) {
 		noPort = nil
 	}
 	for _, iu := range noPort {
-		p.Reportf(iu.d.File, iu.arg.Range, "no port in upstream %q", iu.host).Detail =
+		p.Reportf(iu.d.File, iu.arg.Range, "no port in upstream \"%s\"", iu.host).Detail =
 			iu.d.Name.Value + " has no default port, and no upstream block or earlier address is named \"" + iu.host +
 				"\"; add the port (" + iu.host + ":9000) or define the upstream"
 	}
@@ -142,7 +142,7 @@ func upstreamHasPort(p *analyzer.Pass, d *parser.Directive, arg parser.Word, u n
 	if u.noPort || u.unix || !defined[strings.ToLower(u.host)] {
 		return false
 	}
-	p.Reportf(d.File, arg.Range, "upstream %q may not have port %d", u.host, u.port).Detail =
+	p.Reportf(d.File, arg.Range, "upstream \"%s\" may not have port %d", u.host, u.port).Detail =
 		"\"" + u.host + "\" is an upstream block, whose servers carry the ports; drop \":" + strconv.Itoa(u.port) + "\""
 	return true
 }
@@ -168,7 +168,7 @@ func checkProxyPass(p *analyzer.Pass, d *parser.Directive, stack []*parser.Direc
 	}
 	u := parseNginxURL(rest, true, port)
 	if u.err != "" {
-		p.Reportf(d.File, arg.Range, "%s in upstream %q", u.err, rest)
+		p.Reportf(d.File, arg.Range, "%s in upstream \"%s\"", u.err, rest)
 		return ""
 	}
 	if upstreamHasPort(p, d, arg, u, defined) {
@@ -229,21 +229,21 @@ func checkUpstreamAddrs(p *analyzer.Pass, u *parser.Upstream, target string) {
 		}
 		arg := d.Args[0]
 		if service && !resolve {
-			p.Reportf(d.File, arg.Range, "service upstream %q requires \"resolve\" parameter", arg.Value)
+			p.Reportf(d.File, arg.Range, "service upstream \"%s\" requires \"resolve\" parameter", arg.Value)
 			continue
 		}
 		url := parseNginxURL(arg.Value, false, defPort)
 		switch {
 		case url.err != "":
-			p.Reportf(d.File, arg.Range, "%s in upstream %q", url.err, arg.Value)
+			p.Reportf(d.File, arg.Range, "%s in upstream \"%s\"", url.err, arg.Value)
 		case u.Protocol == parser.Stream && url.noPort && !url.unix && !service:
-			p.Reportf(d.File, arg.Range, "no port in upstream %q", arg.Value).Detail =
+			p.Reportf(d.File, arg.Range, "no port in upstream \"%s\"", arg.Value).Detail =
 				"a stream upstream server needs a port: " + arg.Value + ":PORT"
 		case service && !url.noPort:
-			p.Reportf(d.File, arg.Range, "service upstream %q may not have port", arg.Value).Detail =
+			p.Reportf(d.File, arg.Range, "service upstream \"%s\" may not have port", arg.Value).Detail =
 				"service= looks the ports up in DNS SRV records"
 		case service && (url.addr || url.unix):
-			p.Reportf(d.File, arg.Range, "service upstream %q requires domain name", arg.Value)
+			p.Reportf(d.File, arg.Range, "service upstream \"%s\" requires domain name", arg.Value)
 		}
 	}
 }

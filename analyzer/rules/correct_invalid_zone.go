@@ -89,16 +89,16 @@ func checkLimitZone(p *analyzer.Pass, d *parser.Directive) {
 			r := v[len("rate="):]
 			r = strings.TrimSuffix(strings.TrimSuffix(r, "r/s"), "r/m")
 			if n, ok := grammar.Atoi(r); !ok || n <= 0 {
-				p.Reportf(d.File, a.Range, "invalid rate %q", v).Detail = "write rate=Nr/s or rate=Nr/m with a whole N of 1 or more (rate=0.5r/s is rate=30r/m)"
+				p.Reportf(d.File, a.Range, "invalid rate \"%s\"", v).Detail = "write rate=Nr/s or rate=Nr/m with a whole N of 1 or more (rate=0.5r/s is rate=30r/m)"
 				return
 			}
 		default:
-			p.Reportf(d.File, a.Range, "invalid parameter %q", v).Detail = d.Name.Value + " takes a key, then zone=NAME:SIZE" + rateHint(d.Name.Value)
+			p.Reportf(d.File, a.Range, "invalid parameter \"%s\"", v).Detail = d.Name.Value + " takes a key, then zone=NAME:SIZE" + rateHint(d.Name.Value)
 			return
 		}
 	}
 	if zone == "" {
-		p.ReportDirective(d, "%q must have \"zone\" parameter", d.Name.Value).Detail = "add zone=NAME:SIZE, e.g. zone=perip:10m"
+		p.ReportDirective(d, "\"%s\" must have \"zone\" parameter", d.Name.Value).Detail = "add zone=NAME:SIZE, e.g. zone=perip:10m"
 	}
 }
 
@@ -154,7 +154,7 @@ func checkCachePath(p *analyzer.Pass, d *parser.Directive) {
 		}
 	}
 	if zone == "" {
-		p.ReportDirective(d, "%q must have \"keys_zone\" parameter", d.Name.Value).Detail = "add keys_zone=NAME:SIZE, e.g. keys_zone=cache:10m"
+		p.ReportDirective(d, "\"%s\" must have \"keys_zone\" parameter", d.Name.Value).Detail = "add keys_zone=NAME:SIZE, e.g. keys_zone=cache:10m"
 	}
 }
 

@@ -58,16 +58,16 @@ func checkNested(p *analyzer.Pass, parent, l *parser.Location) {
 	var diag *parser.Diagnostic
 	switch {
 	case parent.Spec.Modifier == grammar.ModExact:
-		diag = p.Reportf(d.File, at, "location %q cannot be inside the exact location %q", name, pname)
+		diag = p.Reportf(d.File, at, "location \"%s\" cannot be inside the exact location \"%s\"", name, pname)
 		diag.Detail = "an exact location matches one URI and cannot hold other locations; move this one out"
 	case parent.Spec.Named:
-		diag = p.Reportf(d.File, at, "location %q cannot be inside the named location %q", name, pname)
+		diag = p.Reportf(d.File, at, "location \"%s\" cannot be inside the named location \"%s\"", name, pname)
 		diag.Detail = "a named location cannot hold other locations; move this one to the server"
 	case l.Spec.Named:
-		diag = p.Reportf(d.File, at, "named location %q can be on the server level only", name)
+		diag = p.Reportf(d.File, at, "named location \"%s\" can be on the server level only", name)
 		diag.Detail = "move it out of location \"" + pname + "\" into the server block"
 	case !l.Spec.IsRegex && !strings.HasPrefix(name, pname):
-		diag = p.Reportf(d.File, at, "location %q is outside location %q", name, pname)
+		diag = p.Reportf(d.File, at, "location \"%s\" is outside location \"%s\"", name, pname)
 		diag.Detail = "a location nested in \"" + pname + "\" must start with \"" + pname + "\""
 		if parent.Spec.IsRegex {
 			diag.Detail = "nginx compares a nested prefix location with the text of the enclosing regex \"" +

@@ -474,6 +474,8 @@ func TestNginxParityCorpus(t *testing.T) {
 			counts["value: "+vr]++
 			if !r.lint.reports(vr, first) {
 				t.Errorf("%s: nginx: %s; no %s finding at that line", r.path, first, vr)
+			} else if !r.lint.saysExactly(vr, first) {
+				t.Errorf("%s: nginx says %q; our %s finding words it otherwise", r.path, first.Text, vr)
 			}
 			continue
 		case rule == "":

@@ -104,6 +104,9 @@ func TestSemanticCorpus(t *testing.T) {
 		msg := nginxtest.Message{File: filepath.Join(root, m[2]), Line: n, Text: m[1]}
 		if l.reports(rule, msg) {
 			caught++
+			if !l.saysExactly(rule, msg) {
+				t.Errorf("%s: nginx says %q; our %s finding words it otherwise", cols[pathCol], m[1], rule)
+			}
 		} else {
 			t.Errorf("%s: nginx 1.22.1: %s at line %d; no %s finding there", cols[pathCol], m[1], n, rule)
 		}

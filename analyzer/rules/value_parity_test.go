@@ -456,6 +456,10 @@ func TestNginxParityValues(t *testing.T) {
 		}
 		if !l.reports(vr, errs[0]) {
 			t.Errorf("%s in %s: nginx: %s; no %s finding at that line\n%s", m.how, m.file, errs[0], vr, numberedLines(m.src))
+		} else if !l.saysExactly(vr, errs[0]) {
+			t.Errorf("%s in %s: nginx says %q; our %s finding there words it otherwise", m.how, m.file, errs[0].Text, vr)
+		} else {
+			counts["  of which: worded exactly as nginx"]++
 		}
 	}
 	logCounts(t, "other first errors", others)
@@ -469,4 +473,15 @@ func TestNginxParityValues(t *testing.T) {
 	if counts["nginx accepted the mutant"] < 200 {
 		t.Errorf("only %d mutants were accepted by nginx", counts["nginx accepted the mutant"])
 	}
+}
+
+// saysExactly reports whether a finding of rule at nginx's line has
+// nginx's message text.
+func (l *linted) saysExactly(rule string, m nginxtest.Message) bool {
+	for _, d := range l.findings {
+		if d.Name == rule && samePath(d.FilePath(), m.File) && d.Message == m.Text {
+			return true
+		}
+	}
+	return false
 }
