@@ -45,7 +45,8 @@ func runInvalidEntry(p *analyzer.Pass) {
 		switch d.Name.Value {
 		case "geo":
 			// volatile arrived in geo in 1.29.3.
-			checkGeo(p, entries, !lacks(target, "1.29.3"))
+			// The stream geo has no proxy entries (no X-Forwarded-For).
+			checkGeo(p, entries, !lacks(target, "1.29.3"), ctx&directives.HTTP != 0)
 		case "map":
 			checkMap(p, entries)
 		default:
@@ -54,7 +55,7 @@ func runInvalidEntry(p *analyzer.Pass) {
 	}, "geo", "map", "split_clients")
 }
 
-func checkGeo(p *analyzer.Pass, entries []*parser.Directive, volatile bool) {
+func checkGeo(p *analyzer.Pass, entries []*parser.Directive, volatile, proxies bool) {
 	ranges, tree := false, false
 	for _, e := range entries {
 		name := e.Name.Value
@@ -67,7 +68,9 @@ func checkGeo(p *analyzer.Pass, entries []*parser.Directive, volatile bool) {
 				ranges = true
 				continue
 			case "proxy_recursive":
-				continue
+				if proxies {
+					continue
+				}
 			case "volatile":
 				if volatile {
 					continue
@@ -80,6 +83,9 @@ func checkGeo(p *analyzer.Pass, entries []*parser.Directive, volatile bool) {
 			continue
 		}
 		net := e.Name
+		if name == "proxy" && !proxies {
+			name = "" // an ordinary entry for the network "proxy"
+		}
 		switch name {
 		case "include":
 			continue
@@ -91,10 +97,11 @@ func checkGeo(p *analyzer.Pass, entries []*parser.Directive, volatile bool) {
 		case "delete":
 			net = e.Args[0]
 		}
-		if name != "proxy" {
+		isProxy := name == "proxy"
+		if !isProxy {
 			tree = true
 		}
-		if ranges && name != "proxy" {
+		if ranges && !isProxy {
 			if !geoRange(net.Value) {
 				p.Reportf(e.File, net.Range, "invalid range \"%s\"", net.Value).Detail =
 					"with ranges, an entry is FIRST-LAST (192.168.0.0-192.168.255.255), IPv4 only; drop ranges to use CIDR networks"

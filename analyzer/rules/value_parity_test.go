@@ -233,6 +233,23 @@ func mutateValues(r *rand.Rand, sd seed, file string) []valueMutant {
 			mutateStream(r, st, add)
 			continue
 		}
+		if name == "stream" && d.LBrace >= 0 {
+			at := d.LBrace + 1
+			add(at, at, " upstream lint_empty { }", "stream empty upstream")
+			add(at, at, " upstream lint_spare { server 127.0.0.1:9009 backup; }", "stream backup-only upstream")
+			for i := range 2 {
+				g := pick(geoEntries)
+				add(at, at, fmt.Sprintf(" geo $remote_addr $lint_geo_%d { %s }", i, g), "stream geo { "+g+" }")
+				m := pick(mapEntries)
+				add(at, at, fmt.Sprintf(" map $remote_addr $lint_map_%d { %s }", i, m), "stream map { "+m+" }")
+				sc := pick(splitEntries)
+				add(at, at, fmt.Sprintf(" split_clients $remote_addr $lint_sc_%d { %s }", i, sc), "stream split_clients { "+sc+" }")
+			}
+			for _, z := range []string{"zone=lintz:1m", "zone=lintz:16k", "zone=lintz", "rate=1r/s"} {
+				add(at, at, " limit_conn_zone $binary_remote_addr "+z+";", "stream limit_conn_zone "+z)
+			}
+			continue
+		}
 		if !st.http() && name != "http" {
 			continue
 		}
@@ -440,7 +457,7 @@ func TestNginxParityValues(t *testing.T) {
 			// error_page words its errors like the generic handlers.
 			vr = "invalid-status"
 		}
-		if strings.Contains(strings.Fields(m.how)[0], "_zone") || strings.HasSuffix(strings.Fields(m.how)[0], "_cache_path") {
+		if strings.Contains(m.how, "_zone ") || strings.Contains(m.how, "_cache_path ") {
 			if strings.HasPrefix(errs[0].Text, "invalid parameter ") {
 				vr = "invalid-zone"
 			}
