@@ -27,6 +27,8 @@ var InvalidParameter = &analyzer.Rule{
 			"`fail_timeout=` (a time), `backup`, `down`, `resolve` and `service=`; `backup` after " +
 			"`hash`, `ip_hash` or `random` (`balancing method does not support parameter`); " +
 			"`slow_start=`, `route=` and `drain` exist only in NGINX Plus;\n" +
+			"- `resolver`: the name servers' addresses, `valid=` (a time), `ipv4=` (1.23.1) and " +
+			"`ipv6=` (on or off, not both off; `invalid parameter: ipv6=no`);\n" +
 			"- the fourth argument of `add_header` and `add_trailer`, which can only be `always`, and " +
 			"the flag of `rewrite`: `last`, `break`, `redirect` or `permanent` (an empty replacement is " +
 			"refused too).\n\n" +
@@ -59,6 +61,11 @@ func runInvalidParameter(p *analyzer.Pass) {
 		p.Reportf(d.File, d.Args[2].Range, "invalid parameter \"%s\"", d.Args[2].Value).Detail =
 			"the only parameter " + d.Name.Value + " takes after the value is \"always\""
 	}, "add_header", "add_trailer")
+	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, _ []*parser.Directive) {
+		if !dataBlock(ctx) {
+			checkResolver(p, d, ctx, target)
+		}
+	}, "resolver")
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, _ []*parser.Directive) {
 		if dataBlock(ctx) || len(d.Args) < 2 {
 			return
@@ -97,21 +104,6 @@ func checkListen(p *analyzer.Pass, proto parser.Protocol, l *parser.Listen, targ
 	if len(d.Args) == 0 {
 		return // invalid-arguments
 	}
-	if l.Err != nil {
-		ge, ok := l.Err.(*grammar.Error)
-		if !ok || ge.Arg < 0 || ge.Arg >= len(d.Args) {
-			return
-		}
-		msg := ge.Msg
-		if ge.Arg == 0 {
-			msg += ` of the "listen" directive`
-		}
-		p.Reportf(d.File, d.Args[ge.Arg].Range, "%s", msg)
-		return
-	}
-	if len(l.Spec.Params) == 0 {
-		return // an address alone, the common case: nothing more to check
-	}
 	ctx := listenContext(proto)
 	// Before 1.25.5 the stream and mail modules worded an unknown
 	// parameter differently.
@@ -123,6 +115,26 @@ func checkListen(p *analyzer.Pass, proto parser.Protocol, l *parser.Listen, targ
 			msg = "the invalid \"" + text + "\" parameter"
 		}
 		p.Reportf(d.File, d.Args[arg].Range, "%s", msg).Detail = detail
+	}
+	if l.Err != nil {
+		ge, ok := l.Err.(*grammar.Error)
+		if !ok || ge.Arg < 0 || ge.Arg >= len(d.Args) {
+			return
+		}
+		msg := ge.Msg
+		if ge.Arg == 0 {
+			msg += ` of the "listen" directive`
+		} else if k := grammar.KindOf(d.Args[ge.Arg].Value); !ctx.Accepts(k) || lacks(target, grammar.ParamSince(ctx, k)) {
+			// A bad value of a parameter this listen does not have:
+			// nginx never reads the value.
+			invalid(ge.Arg, "the "+proto.String()+" listen does not know it; see "+listenURL(proto))
+			return
+		}
+		p.Reportf(d.File, d.Args[ge.Arg].Range, "%s", msg)
+		return
+	}
+	if len(l.Spec.Params) == 0 {
+		return // an address alone, the common case: nothing more to check
 	}
 	var tooNew grammar.ParamSet
 	for _, prm := range l.Spec.Params {
@@ -230,5 +242,53 @@ func checkServerParams(p *analyzer.Pass, d *parser.Directive, target, noBackup s
 			}
 			bad(detail)
 		}
+	}
+}
+
+// checkResolver follows ngx_resolver_create: name servers (port 53 by
+// default) and the valid=, ipv4= (1.23.1) and ipv6= parameters.
+func checkResolver(p *analyzer.Pass, d *parser.Directive, ctx directives.Context, target string) {
+	if len(d.Args) == 1 && d.Args[0].Value == "off" && ctx&(directives.Mail|directives.MailServer) != 0 {
+		return // the mail module's way to turn the resolver off
+	}
+	ipv4, ipv6, servers := true, true, 0
+	for _, a := range d.Args {
+		v := a.Value
+		bad := func(detail string) {
+			p.Reportf(d.File, a.Range, "invalid parameter: %s", v).Detail = detail
+		}
+		switch {
+		case strings.HasPrefix(v, "valid="):
+			if _, ok := grammar.ParseTimeSec(v[len("valid="):]); !ok {
+				bad("valid= takes a time such as 30s or 5m")
+				return
+			}
+			continue
+		case strings.HasPrefix(v, "ipv4=") && !lacks(target, "1.23.1"), strings.HasPrefix(v, "ipv6="):
+			on := v[5:] == "on"
+			if !on && v[5:] != "off" {
+				bad(v[:4] + "= takes on or off")
+				return
+			}
+			if v[3] == '4' {
+				ipv4 = on
+			} else {
+				ipv6 = on
+			}
+			continue
+		}
+		u := parseNginxURL(v, false, 53)
+		if u.err != "" {
+			p.Reportf(d.File, a.Range, "%s in resolver \"%s\"", u.err, v).Detail = "a name server is an address with an optional port: 127.0.0.53, [::1]:5353"
+			return
+		}
+		servers++
+	}
+	if !ipv4 && !ipv6 {
+		p.ReportDirective(d, "\"ipv4\" and \"ipv6\" cannot both be \"off\"")
+		return
+	}
+	if servers == 0 {
+		p.ReportDirective(d, "no name servers defined").Detail = "resolver needs at least one address besides its parameters"
 	}
 }

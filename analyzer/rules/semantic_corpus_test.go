@@ -28,6 +28,7 @@ var valueMessages = []struct {
 }{
 	{regexp.MustCompile(`^invalid parameter "|^the invalid ".*" parameter|^balancing method does not support|^invalid (backlog|rcvbuf|sndbuf|setfib|fastopen|ipv6only|so_keepalive)|of the "listen" directive$|parameter is incompatible with`), "invalid-parameter"},
 	{regexp.MustCompile(`^empty replacement`), "invalid-parameter"},
+	{regexp.MustCompile(`^invalid parameter: |^(invalid host|invalid port|no host|invalid IPv6 address) in resolver "|^no name servers defined|cannot both be "off"`), "invalid-parameter"},
 	{regexp.MustCompile(`^invalid URL prefix|cannot have URI part|^(invalid host|invalid port|no host|invalid IPv6 address|no path in the unix domain socket|too long path in the unix domain socket) in upstream "|^no port in upstream|^upstream ".*" may not have port|^service upstream`), "invalid-url"},
 	{regexp.MustCompile(`^invalid condition|in condition$`), "invalid-condition"},
 	{regexp.MustCompile(`is outside location|cannot be inside the|can be on the server level only`), "location-nesting"},

@@ -88,6 +88,10 @@ var (
 	rewrites = []string{
 		"^ /x last", "^ /x foo", "^ /x permanent", "^ /x break", "^ /x redirect", "^ \"\" last", "^ /x Last",
 	}
+	resolvers = []string{
+		"127.0.0.53", "127.0.0.53 valid=30s", "127.0.0.53 valid=30x", "127.0.0.53 ipv6=off", "127.0.0.53 ipv6=no",
+		"valid=30s", "127.0.0.53:0", "[::1]:5353 valid=1m", "127.0.0.53/x", "[::1", "127.0.0.53 ipv6=on valid=1h30m",
+	}
 	addHeaders   = []string{"X-A 1 always", "X-A 1 never", "X-A 1 Always"}
 	geoEntries   = []string{"10.0.0.0/8 1;", "10.0.0.0/33 1;", "10.0.0.1-10.0.0.9 1;", "ranges; 10.0.0.1-10.0.0.9 1;", "ranges; 10.0.0.0/8 1;", "value 1;", "::1/128 1;", "::1/129 1;", "10.0.0.0/8 1 2;", "default 1; ranges;", "volatile;", "proxy 10.0.0.0/8;", "proxy x;", "ranges; 10.0.0.9-10.0.0.1 1;", "ranges; default 1; 10.0.0.1-10.0.0.300 1;", "delete 10.0.0.0/8;", "1.2.3 1;", "255.255.255.255 1;", "ranges; 1.2.3.4-255.255.255.255 1;", "10.1.1.1/8 1;", "proxy_recursive;"}
 	mapEntries   = []string{"a b c;", "default 1; default 2;", "a 1;", "hostnames;", "volatile;", "a;", "\"default\" 1; default 2;"}
@@ -323,6 +327,8 @@ func mutateValues(r *rand.Rand, sd seed, file string) []valueMutant {
 			add(at, at, " error_page "+v+";", "error_page "+v)
 			v = pick(rewrites)
 			add(at, at, " rewrite "+v+";", "rewrite "+v)
+			v = pick(resolvers)
+			add(at, at, " resolver "+v+";", "resolver "+v)
 		case name == "http" && d.LBrace >= 0:
 			at := d.LBrace + 1
 			for i := range 2 {

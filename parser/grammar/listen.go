@@ -435,3 +435,41 @@ func ParamSince(ctx Context, k ParamKind) string {
 	}
 	return ""
 }
+
+// valueKinds maps the name=value parameters to their kinds.
+var valueKinds = map[string]ParamKind{
+	"setfib": ParamSetfib, "fastopen": ParamFastopen, "backlog": ParamBacklog,
+	"rcvbuf": ParamRcvbuf, "sndbuf": ParamSndbuf, "accept_filter": ParamAcceptFilter,
+	"so_keepalive": ParamSoKeepalive,
+}
+
+// KindOf returns the kind of a listen parameter argument by its name, as
+// nginx's prefix tests see it ("backlog=x" is ParamBacklog whatever its
+// value), or ParamUnknown. It lets a caller tell, when ParseListen fails
+// on a value, whether the context knows the parameter at all.
+func KindOf(text string) ParamKind {
+	if k, ok := flagKinds[text]; ok {
+		return k
+	}
+	if strings.HasPrefix(text, "ipv6only=o") {
+		return ParamIPv6Only
+	}
+	if name, _, ok := strings.Cut(text, "="); ok {
+		return valueKinds[name]
+	}
+	return ParamUnknown
+}
+
+// Accepts reports whether the listen directive of ctx knows parameter k
+// (in the newest nginx; see ParamSince).
+func (ctx Context) Accepts(k ParamKind) bool {
+	switch ctx {
+	case ContextHTTP:
+		return ParamSet(httpParams).Has(k)
+	case ContextStream:
+		return ParamSet(streamParams).Has(k)
+	case ContextMail:
+		return ParamSet(mailParams).Has(k)
+	}
+	return false
+}
