@@ -23,7 +23,9 @@ var InvalidEntry = &analyzer.Rule{
 			"CIDR network is not a range); `ranges` must come first; an entry with other than two " +
 			"words is `invalid number of the geo parameters`;\n" +
 			"- `map`: an entry is a source value and a result (`invalid number of the map " +
-			"parameters`: quote values with spaces), and there is one `default`;\n" +
+			"parameters`: quote values with spaces), there is one `default`, and a source value " +
+			"appears once, compared without case (`conflicting parameter \"a\"`; the wildcards of " +
+			"a `hostnames` map are not compared);\n" +
 			"- `split_clients`: each percentage is a number with up to two decimals and a `%` " +
 			"(`invalid percent value`), greater than 0, and they may not add up to more than 100% " +
 			"(`percent total is greater than 100%`).",
@@ -188,8 +190,14 @@ func inet6Addr(s string) bool {
 
 func checkMap(p *analyzer.Pass, entries []*parser.Directive) {
 	var dflt *parser.Directive
+	// keys are the exact source values so far, lower-cased as
+	// ngx_hash_add_key stores them; with hostnames, wildcards make the
+	// comparison nginx's hash business, and it is not replayed.
+	keys := map[string]*parser.Directive{}
+	hostnames := false
 	for _, e := range entries {
 		if len(e.Args) == 0 && (e.Name.Value == "hostnames" || e.Name.Value == "volatile") {
+			hostnames = hostnames || e.Name.Value == "hostnames"
 			continue
 		}
 		if len(e.Args) != 1 {
@@ -204,7 +212,20 @@ func checkMap(p *analyzer.Pass, entries []*parser.Directive) {
 				continue
 			}
 			dflt = e
+			continue
 		}
+		key := e.Name.Value
+		if hostnames || e.Name.Value == "include" || strings.HasPrefix(key, "~") {
+			continue
+		}
+		key = asciiLower(strings.TrimPrefix(key, "\\"))
+		if first := keys[key]; first != nil {
+			d := p.ReportDirective(e, "conflicting parameter \"%s\"", key)
+			d.Detail = "the map already has this source value (keys are compared without case); remove one of the two"
+			d.Related = []parser.Related{{File: first.File, Range: first.Name.Range, Message: "first given here"}}
+			continue
+		}
+		keys[key] = e
 	}
 }
 
@@ -271,4 +292,15 @@ func percent(s string) (int, bool) {
 		value *= 10
 	}
 	return value, value != 0
+}
+
+// asciiLower is ngx_tolower over a string: ASCII letters only.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }

@@ -35,7 +35,7 @@ var valueMessages = []struct {
 	{regexp.MustCompile(`^no servers are inside upstream|^no servers in upstream`), "empty-upstream"},
 	{regexp.MustCompile(`^invalid return code|must be between 300 and 599`), "invalid-status"},
 	{regexp.MustCompile(`^invalid (zone size|keys zone size|rate|"levels"|inactive value|max_size value|min_free value|use_temp_path value|loader_files value|manager_files value) |is too small$|must have "(zone|keys_zone)" parameter`), "invalid-zone"},
-	{regexp.MustCompile(`^invalid (network|range|percent value)|^invalid number of the (geo|map) parameters|^percent total|^duplicate default map|"ranges" directive must be`), "invalid-entry"},
+	{regexp.MustCompile(`^invalid (network|range|percent value)|^invalid number of the (geo|map) parameters|^percent total|^duplicate default map|^conflicting parameter "|"ranges" directive must be`), "invalid-entry"},
 }
 
 // valueRule returns the value validator that must report nginx's message

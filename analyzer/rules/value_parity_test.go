@@ -94,7 +94,7 @@ var (
 	}
 	addHeaders   = []string{"X-A 1 always", "X-A 1 never", "X-A 1 Always"}
 	geoEntries   = []string{"10.0.0.0/8 1;", "10.0.0.0/33 1;", "10.0.0.1-10.0.0.9 1;", "ranges; 10.0.0.1-10.0.0.9 1;", "ranges; 10.0.0.0/8 1;", "value 1;", "::1/128 1;", "::1/129 1;", "10.0.0.0/8 1 2;", "default 1; ranges;", "volatile;", "proxy 10.0.0.0/8;", "proxy x;", "ranges; 10.0.0.9-10.0.0.1 1;", "ranges; default 1; 10.0.0.1-10.0.0.300 1;", "delete 10.0.0.0/8;", "1.2.3 1;", "255.255.255.255 1;", "ranges; 1.2.3.4-255.255.255.255 1;", "10.1.1.1/8 1;", "proxy_recursive;"}
-	mapEntries   = []string{"a b c;", "default 1; default 2;", "a 1;", "hostnames;", "volatile;", "a;", "\"default\" 1; default 2;"}
+	mapEntries   = []string{"a b c;", "default 1; default 2;", "a 1;", "hostnames;", "volatile;", "a;", "\"default\" 1; default 2;", "a 1; A 2;", "a 1; \\\\a 2;", "~a 1; ~a 2;", "a 1; b 2;", "A 1; a 1;", "É 1; é 2;"}
 	splitEntries = []string{"50% a; 50% b;", "60% a; 50% b;", "abc a;", "0% a;", "50.5% a; * b;", "* a; 10% b;", "12.555% a;", "12.55% a;", "100% a;", "100.01% a;", "% a;", "1.2.3% a;"}
 	zoneDefs     = []string{
 		"limit_req_zone $binary_remote_addr zone=ZONE:10m rate=10r/s", "limit_req_zone $binary_remote_addr zone=ZONE:32k rate=30r/m",
