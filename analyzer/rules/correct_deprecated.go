@@ -43,8 +43,11 @@ var obsoleteReplacements = map[string]string{
 }
 
 func runDeprecated(p *analyzer.Pass) {
+	// Linting for an older nginx, what it does not deprecate yet is fine
+	// (and its replacement may not exist there: http2 on is 1.25.1).
+	target := targetVersion(p)
 	for _, s := range p.Model().Servers {
-		if s.Protocol != parser.HTTP {
+		if s.Protocol != parser.HTTP || lacks(target, "1.25.1") {
 			continue
 		}
 		for _, l := range s.Listens {
@@ -67,7 +70,7 @@ func runDeprecated(p *analyzer.Pass) {
 			return
 		}
 		name := d.Name.Value
-		if name == "ssl" && ctx&(directives.HTTP|directives.Server|directives.Mail|directives.MailServer) != 0 {
+		if name == "ssl" && ctx&(directives.HTTP|directives.Server|directives.Mail|directives.MailServer) != 0 && !lacks(target, "1.15.0") {
 			diag := p.ReportDirective(d, "the \"ssl\" directive is deprecated, use the \"listen ... ssl\" directive instead")
 			diag.Detail = "deprecated since nginx 1.15.0 and removed in 1.25.1, which reports it as an unknown directive"
 			return
@@ -77,7 +80,7 @@ func runDeprecated(p *analyzer.Pass) {
 			return
 		}
 		since, obsolete := row.Tags.Value("obsolete-since")
-		if !obsolete && !row.Tags.Has("src-obsolete") {
+		if !obsolete && !row.Tags.Has("src-obsolete") || obsolete && lacks(target, since) {
 			return
 		}
 		msg := fmt.Sprintf("the %q directive is obsolete", name)

@@ -20,4 +20,4 @@ func lacks(target, since string) bool {
 
 // VersionedRules are the rules that take the target nginx version as their
 // "version" option; the command line and the tests hand it to each.
-var VersionedRules = []*analyzer.Rule{InvalidParameter, InvalidURL, InvalidEntry}
+var VersionedRules = []*analyzer.Rule{InvalidParameter, InvalidURL, InvalidEntry, Deprecated}
