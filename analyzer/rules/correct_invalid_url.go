@@ -65,7 +65,7 @@ func runInvalidURL(p *analyzer.Pass) {
 	// ngx_http_upstream_add does.
 	defined := map[parser.Protocol]map[string]bool{parser.HTTP: {}, parser.Stream: {}}
 	for _, u := range m.Upstreams {
-		defined[u.Protocol][strings.ToLower(u.Name)] = true
+		defined[u.Protocol][asciiLower(u.Name)] = true
 		checkUpstreamAddrs(p, u, target)
 	}
 	// known holds, per protocol, the hosts of the upstreams that exist so
@@ -114,7 +114,7 @@ func runInvalidURL(p *analyzer.Pass) {
 		if upstreamHasPort(p, d, arg, u, defined[proto]) || u.unix {
 			return
 		}
-		host := strings.ToLower(u.host)
+		host := asciiLower(u.host)
 		if u.noPort && !known[proto][host] {
 			noPort = append(noPort, implicitUpstream{d, arg, u.host})
 		}
@@ -139,7 +139,7 @@ func runInvalidURL(p *analyzer.Pass) {
 // upstreamHasPort reports (and returns true) a *_pass that gives a port
 // to the name of an upstream block.
 func upstreamHasPort(p *analyzer.Pass, d *parser.Directive, arg parser.Word, u nginxURL, defined map[string]bool) bool {
-	if u.noPort || u.unix || !defined[strings.ToLower(u.host)] {
+	if u.noPort || u.unix || !defined[asciiLower(u.host)] {
 		return false
 	}
 	p.Reportf(d.File, arg.Range, "upstream \"%s\" may not have port %d", u.host, u.port).Detail =
@@ -176,7 +176,7 @@ func checkProxyPass(p *analyzer.Pass, d *parser.Directive, stack []*parser.Direc
 	}
 	host := ""
 	if !u.unix {
-		host = strings.ToLower(u.host)
+		host = asciiLower(u.host)
 	}
 	if u.uri == "" || len(stack) == 0 {
 		return host
