@@ -24,6 +24,9 @@ var EmptyUpstream = &analyzer.Rule{
 func runEmptyUpstream(p *analyzer.Pass) {
 	for _, u := range p.Model().Upstreams {
 		d := u.Directive
+		if u.Protocol == parser.Mail {
+			continue // an upstream misplaced in mail: directive-not-allowed
+		}
 		if len(u.Servers) > 0 && allBackup(u.Servers) && len(d.Args) == 1 && !missingInclude(p.Config, d.Block.Directives) {
 			// ngx_http_upstream_init_round_robin counts the primary
 			// servers once the whole configuration is read, and names

@@ -65,6 +65,9 @@ func runInvalidURL(p *analyzer.Pass) {
 	// ngx_http_upstream_add does.
 	defined := map[parser.Protocol]map[string]bool{parser.HTTP: {}, parser.Stream: {}}
 	for _, u := range m.Upstreams {
+		if defined[u.Protocol] == nil {
+			continue // an upstream misplaced outside http and stream
+		}
 		defined[u.Protocol][asciiLower(u.Name)] = true
 		checkUpstreamAddrs(p, u, target)
 	}
