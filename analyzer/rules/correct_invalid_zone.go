@@ -114,8 +114,12 @@ func checkCachePath(p *analyzer.Pass, d *parser.Directive) {
 	zone := ""
 	for _, a := range d.Args[1:] {
 		v := a.Value
-		key, val, _ := strings.Cut(v, "=")
+		key, val, hasEq := strings.Cut(v, "=")
 		msg := ""
+		if !hasEq {
+			// nginx tests every parameter with its "=": a bare name is none.
+			key = ""
+		}
 		switch key {
 		case "levels":
 			if !cacheLevels(val) {
@@ -143,9 +147,6 @@ func checkCachePath(p *analyzer.Pass, d *parser.Directive) {
 		case "loader_sleep", "loader_threshold", "manager_sleep", "manager_threshold":
 			// Times in milliseconds: the generic value checks know their syntax.
 		default:
-			msg = "invalid parameter \"" + v + "\""
-		}
-		if !strings.Contains(v, "=") && msg == "" {
 			msg = "invalid parameter \"" + v + "\""
 		}
 		if msg != "" {
