@@ -10,7 +10,8 @@
 // whose quoted texts ("..." or `...`) are regular expressions; each must match the message
 // of one finding that starts on that line, and every finding of the rules
 // under test must be matched by some want. Several wants may follow one
-// another: # want "a" "b".
+// another: # want "a" "b". A line "nginx-version: 1.22.1" in the archive's
+// comment lints for that nginx version, as --nginx-build does.
 package analysistest
 
 import (
@@ -95,7 +96,7 @@ func RunArchive(t *testing.T, ar *txtar.Archive, rules ...*analyzer.Rule) []*par
 		}
 	}
 	main := filepath.Join(dir, filepath.FromSlash(ar.Files[0].Name))
-	ds := Lint(t, main, rules...)
+	ds := lintWith(t, main, archiveOptions(ar), rules...)
 	for _, d := range ds {
 		key := fmt.Sprintf("%s:%d", d.FilePath(), d.Start().Line)
 		ok := false
@@ -130,6 +131,25 @@ func RunArchive(t *testing.T, ar *txtar.Archive, rules ...*analyzer.Rule) []*par
 // under test is one of the parser's own codes).
 func Lint(t testing.TB, path string, rules ...*analyzer.Rule) []*parser.Diagnostic {
 	t.Helper()
+	return lintWith(t, path, analyzer.Options{}, rules...)
+}
+
+// nginxVersionLine is an archive comment line that makes the case lint
+// for one nginx version, as --nginx-build does: "nginx-version: 1.22.1".
+var nginxVersionLine = regexp.MustCompile(`(?m)^nginx-version:\s*(\S+)\s*$`)
+
+// archiveOptions returns the options an archive's comment asks for: with
+// an nginx-version line, the run targets that version.
+func archiveOptions(ar *txtar.Archive) analyzer.Options {
+	m := nginxVersionLine.FindSubmatch(ar.Comment)
+	if m == nil {
+		return analyzer.Options{}
+	}
+	return analyzer.Options{Target: &analyzer.Target{Version: string(m[1])}}
+}
+
+func lintWith(t testing.TB, path string, opts analyzer.Options, rules ...*analyzer.Rule) []*parser.Diagnostic {
+	t.Helper()
 	src, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -142,7 +162,7 @@ func Lint(t testing.TB, path string, rules ...*analyzer.Rule) []*parser.Diagnost
 	var out []*parser.Diagnostic
 	// Every rule runs, as for a user, so ignore comments know all names;
 	// only the findings of the rules under test are compared.
-	for _, d := range lint.Run(c, Registry, analyzer.Options{}) {
+	for _, d := range lint.Run(c, Registry, opts) {
 		if codes[d.Code] {
 			out = append(out, d)
 		}

@@ -46,6 +46,7 @@ func runDeprecated(p *analyzer.Pass) {
 	// "listen ... http2" is deprecated only from 1.25.1 on, and "http2 on;"
 	// does not exist before: an older target keeps the listen form.
 	listenHTTP2 := p.Target.AtLeast("1.25.1")
+	target := targetVersion(p)
 	servers := map[*parser.Directive]*parser.Server{}
 	for _, s := range p.Model().Servers {
 		servers[s.Directive] = s
@@ -81,7 +82,7 @@ func runDeprecated(p *analyzer.Pass) {
 			return
 		}
 		name := d.Name.Value
-		if name == "ssl" && ctx&(directives.HTTP|directives.Server|directives.Mail|directives.MailServer) != 0 {
+		if name == "ssl" && ctx&(directives.HTTP|directives.Server|directives.Mail|directives.MailServer) != 0 && !lacks(target, "1.15.0") {
 			diag := p.ReportDirective(d, "the \"ssl\" directive is deprecated, use the \"listen ... ssl\" directive instead")
 			diag.Detail = "deprecated since nginx 1.15.0 and removed in 1.25.1, which reports it as an unknown directive"
 			diag.Edits = sslOnEdits(d, servers[d.Parent])
@@ -92,7 +93,7 @@ func runDeprecated(p *analyzer.Pass) {
 			return
 		}
 		since, obsolete := row.Tags.Value("obsolete-since")
-		if !obsolete && !row.Tags.Has("src-obsolete") {
+		if !obsolete && !row.Tags.Has("src-obsolete") || obsolete && lacks(target, since) {
 			return
 		}
 		msg := fmt.Sprintf("the %q directive is obsolete", name)

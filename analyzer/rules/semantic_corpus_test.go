@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -18,7 +17,6 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/corpustest"
-	"github.com/nginx-lint/nginx-lint/parser/nginxtest"
 )
 
 // semanticFloor is how many of the corpus main configs that Debian's
@@ -227,38 +225,5 @@ func TestCorpusAcceptedSemantic(t *testing.T) {
 	}
 	if checked < 300 {
 		t.Fatalf("only %d accepted configs", checked)
-	}
-}
-
-// TestDebianEtcNginx: Debian's own /etc/nginx, which its nginx accepts,
-// gets no syntax or correctness error when linted for the local build.
-func TestDebianEtcNginx(t *testing.T) {
-	nginx := nginxtest.Require(t)
-	const conf = "/etc/nginx/nginx.conf"
-	if _, err := os.Stat(conf); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s: %v (the nginx package installs it)", conf, err)
-		}
-		t.Skipf("%s: %v", conf, err)
-	}
-	out, err := exec.Command(nginx, "-V").CombinedOutput()
-	if err != nil {
-		t.Fatalf("nginx -V: %v", err)
-	}
-	info, err := buildinfo.Parse(string(out))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := (&parser.Loader{Kinds: analyzer.Kinds}).Load(conf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(c.Files) < 2 {
-		t.Fatalf("%s includes nothing: %d files", conf, len(c.Files))
-	}
-	for _, d := range analyzer.Run(c, rules.All(), buildLintOptions(info)) {
-		if failing(d) {
-			t.Errorf("%v [%s]", d, d.Name)
-		}
 	}
 }

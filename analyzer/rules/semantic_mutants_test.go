@@ -108,7 +108,7 @@ func semanticMutants(sd seed) []semanticMutant {
 				host, _, _ := strings.Cut(rest, "/")
 				if blocks[strings.ToLower(host)] {
 					at := d.Args[0].Range.Start + len("http://") + len(host)
-					add(semanticMutant{src: src[:at] + ":8081" + src[at:], how: "proxy_pass upstream:port", rule: "upstream-reference", line: end(d)})
+					add(semanticMutant{src: src[:at] + ":8081" + src[at:], how: "proxy_pass upstream:port", rule: "invalid-url", line: end(d)})
 				}
 			}
 		case d.Is("access_log") && len(d.Args) >= 2 && e.Context&streamContexts == 0:
@@ -284,7 +284,7 @@ func plannedKind(rule, text string) bool {
 		return strings.HasPrefix(text, "pcre2_compile() failed")
 	case "unknown-log-format":
 		return strings.HasPrefix(text, "unknown log format")
-	case "upstream-reference":
+	case "invalid-url":
 		return strings.Contains(text, "may not have port")
 	}
 	return false

@@ -172,8 +172,8 @@ func TestNginxBuild(t *testing.T) {
 		t.Fatal(err)
 	}
 	conf := filepath.Join(dir, "nginx.conf")
-	src := "events {}\nhttp {\n    server_tokens off;\n    server {\n        http2 on;\n        http3 on;\n        location / { sub_filter a b; }\n    }\n" +
-		"    upstream app {\n        server 127.0.0.1:9000;\n        resolver 127.0.0.53;\n    }\n}\n"
+	src := "events {}\nhttp {\n    server_tokens off;\n    server {\n        listen 127.0.0.1:8443 quic;\n        http2 on;\n        http3 on;\n        location / { sub_filter a b; }\n    }\n" +
+		"    upstream app {\n        server 127.0.0.1:9000 resolve;\n        resolver 127.0.0.53;\n    }\n}\n"
 	if err := os.WriteFile(conf, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +187,9 @@ func TestNginxBuild(t *testing.T) {
 		`unknown directive \"http3\": nginx 1.22.1 predates it (since 1.25.0)`,
 		// resolver is an http directive of old, but upstream blocks
 		// accept it only since 1.27.3.
-		`\"resolver\" directive is not allowed here in nginx 1.22.1`} {
+		`\"resolver\" directive is not allowed here in nginx 1.22.1`,
+		// Parameters follow the version too.
+		`invalid parameter \"quic\"`, `invalid parameter \"resolve\"`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("missing %s in\n%s", want, out)
 		}

@@ -402,3 +402,74 @@ func ParseListenIn(a *Arena, args []string) (*Listen, error) {
 	}
 	return ParseListenGrammar(args)
 }
+
+// paramSince records the listen parameters that appeared in a context
+// after nginx 1.18, with the release that added them there, read from the
+// if-chains of ngx_http_core_listen, ngx_stream_core_listen and
+// ngx_mail_core_listen across nginx's release tags.
+var paramSince = [...]struct {
+	ctx   Context
+	kind  ParamKind
+	since string
+}{
+	{ContextHTTP, ParamQUIC, "1.25.0"},
+	{ContextHTTP, ParamMultipath, "1.29.7"},
+	{ContextStream, ParamFastopen, "1.21.0"},
+	{ContextStream, ParamDefaultServer, "1.25.5"},
+	{ContextStream, ParamSetfib, "1.25.5"},
+	{ContextStream, ParamAcceptFilter, "1.25.5"},
+	{ContextStream, ParamDeferred, "1.25.5"},
+	{ContextStream, ParamMultipath, "1.29.7"},
+	{ContextMail, ParamProxyProtocol, "1.19.8"},
+	{ContextMail, ParamMultipath, "1.29.7"},
+}
+
+// ParamSince returns the nginx release that added parameter k to the
+// listen directive of ctx, or "" when k is older than nginx 1.18 there
+// (or not a parameter of ctx at all: Check says so).
+func ParamSince(ctx Context, k ParamKind) string {
+	for _, p := range paramSince {
+		if p.ctx == ctx && p.kind == k {
+			return p.since
+		}
+	}
+	return ""
+}
+
+// valueKinds maps the name=value parameters to their kinds.
+var valueKinds = map[string]ParamKind{
+	"setfib": ParamSetfib, "fastopen": ParamFastopen, "backlog": ParamBacklog,
+	"rcvbuf": ParamRcvbuf, "sndbuf": ParamSndbuf, "accept_filter": ParamAcceptFilter,
+	"so_keepalive": ParamSoKeepalive,
+}
+
+// KindOf returns the kind of a listen parameter argument by its name, as
+// nginx's prefix tests see it ("backlog=x" is ParamBacklog whatever its
+// value), or ParamUnknown. It lets a caller tell, when ParseListen fails
+// on a value, whether the context knows the parameter at all.
+func KindOf(text string) ParamKind {
+	if k, ok := flagKinds[text]; ok {
+		return k
+	}
+	if strings.HasPrefix(text, "ipv6only=o") {
+		return ParamIPv6Only
+	}
+	if name, _, ok := strings.Cut(text, "="); ok {
+		return valueKinds[name]
+	}
+	return ParamUnknown
+}
+
+// Accepts reports whether the listen directive of ctx knows parameter k
+// (in the newest nginx; see ParamSince).
+func (ctx Context) Accepts(k ParamKind) bool {
+	switch ctx {
+	case ContextHTTP:
+		return ParamSet(httpParams).Has(k)
+	case ContextStream:
+		return ParamSet(streamParams).Has(k)
+	case ContextMail:
+		return ParamSet(mailParams).Has(k)
+	}
+	return false
+}

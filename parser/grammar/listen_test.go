@@ -470,3 +470,23 @@ func TestArenaReuse(t *testing.T) {
 		}
 	}
 }
+
+func TestParamSince(t *testing.T) {
+	for _, tc := range []struct {
+		ctx  Context
+		kind ParamKind
+		want string
+	}{
+		{ContextHTTP, ParamQUIC, "1.25.0"},
+		{ContextHTTP, ParamSSL, ""},
+		{ContextHTTP, ParamMultipath, "1.29.7"},
+		{ContextStream, ParamDefaultServer, "1.25.5"},
+		{ContextStream, ParamUDP, ""},
+		{ContextMail, ParamProxyProtocol, "1.19.8"},
+		{ContextMail, ParamQUIC, ""},
+	} {
+		if got := ParamSince(tc.ctx, tc.kind); got != tc.want {
+			t.Errorf("ParamSince(%d, %s) = %q, want %q", tc.ctx, tc.kind, got, tc.want)
+		}
+	}
+}

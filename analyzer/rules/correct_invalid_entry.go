@@ -1,0 +1,306 @@
+package rules
+
+import (
+	"net/netip"
+	"strings"
+
+	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/parser"
+	"github.com/nginx-lint/nginx-lint/parser/grammar"
+)
+
+// InvalidEntry reports entries of map, geo and split_clients blocks that
+// nginx refuses.
+var InvalidEntry = &analyzer.Rule{
+	Code: "NL2020", Name: "invalid-entry", Title: "map, geo or split_clients entry nginx refuses", Severity: parser.Error,
+	Run: runInvalidEntry,
+	Doc: analyzer.Doc{
+		Text: "The lines of `map`, `geo` and `split_clients` blocks are not directives but entries, " +
+			"which each module reads its own way (http and stream alike):\n\n" +
+			"- `geo`: an entry is a network and a value, `192.168.0.0/16 1;` (`invalid network`), " +
+			"or with `ranges` an address range, `192.168.0.1-192.168.0.255 1;` (`invalid range`: a " +
+			"CIDR network is not a range); `ranges` must come first; an entry with other than two " +
+			"words is `invalid number of the geo parameters`;\n" +
+			"- `map`: an entry is a source value and a result (`invalid number of the map " +
+			"parameters`: quote values with spaces), there is one `default`, and a source value " +
+			"appears once, compared without case (`conflicting parameter \"a\"`; the wildcards of " +
+			"a `hostnames` map are not compared);\n" +
+			"- `split_clients`: each percentage is a number with up to two decimals and a `%` " +
+			"(`invalid percent value`), greater than 0, and they may not add up to more than 100% " +
+			"(`percent total is greater than 100%`).",
+		Bad: "events {}\nhttp {\n    geo $internal {\n        ranges;\n        default 0;\n        10.0.0.0/8 1;\n    }\n" +
+			"    split_clients $remote_addr $variant {\n        60% a;\n        50% b;\n    }\n}\n",
+		Good: "events {}\nhttp {\n    geo $internal {\n        default 0;\n        10.0.0.0/8 1;\n    }\n" +
+			"    split_clients $remote_addr $variant {\n        50% a;\n        *   b;\n    }\n}\n",
+		URL: "https://nginx.org/en/docs/http/ngx_http_geo_module.html",
+	},
+}
+
+func runInvalidEntry(p *analyzer.Pass) {
+	target := targetVersion(p)
+	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, _ []*parser.Directive) {
+		if ctx&(directives.HTTP|directives.Stream) == 0 || d.Block == nil {
+			return
+		}
+		entries := body(p.Config, d)
+		switch d.Name.Value {
+		case "geo":
+			// volatile arrived in geo in 1.29.3.
+			// The stream geo has no proxy entries (no X-Forwarded-For).
+			checkGeo(p, entries, !lacks(target, "1.29.3"), ctx&directives.HTTP != 0)
+		case "map":
+			checkMap(p, entries)
+		default:
+			checkSplitClients(p, d, entries)
+		}
+	}, "geo", "map", "split_clients")
+}
+
+func checkGeo(p *analyzer.Pass, entries []*parser.Directive, volatile, proxies bool) {
+	ranges, tree := false, false
+	for _, e := range entries {
+		name := e.Name.Value
+		if len(e.Args) == 0 {
+			switch name {
+			case "ranges":
+				if tree {
+					p.ReportDirective(e, "the \"ranges\" directive must be the first directive inside \"geo\" block")
+				}
+				ranges = true
+				continue
+			case "proxy_recursive":
+				if proxies {
+					continue
+				}
+			case "volatile":
+				if volatile {
+					continue
+				}
+			}
+		}
+		if len(e.Args) != 1 {
+			p.ReportDirective(e, "invalid number of the geo parameters").Detail =
+				"a geo entry is a network (or a range, with ranges) and a value; quote a value with spaces"
+			continue
+		}
+		net := e.Name
+		if name == "proxy" && !proxies {
+			name = "" // an ordinary entry for the network "proxy"
+		}
+		switch name {
+		case "include":
+			continue
+		case "proxy":
+			net = e.Args[0]
+		case "default":
+			tree = true
+			continue
+		case "delete":
+			net = e.Args[0]
+		}
+		isProxy := name == "proxy"
+		if !isProxy {
+			tree = true
+		}
+		if ranges && !isProxy {
+			if !geoRange(net.Value) {
+				p.Reportf(e.File, net.Range, "invalid range \"%s\"", net.Value).Detail =
+					"with ranges, an entry is FIRST-LAST (192.168.0.0-192.168.255.255), IPv4 only; drop ranges to use CIDR networks"
+			}
+			continue
+		}
+		if !geoCIDR(net.Value) {
+			p.Reportf(e.File, net.Range, "invalid network \"%s\"", net.Value).Detail =
+				"a geo entry starts with an address or a network (192.168.0.0/16, 2001:db8::/32), or default, delete, include, proxy"
+		}
+	}
+}
+
+// inetAddr is ngx_inet_addr: a dotted quad with octets up to 255 (empty
+// ones count as 0); 255.255.255.255 is its error value.
+func inetAddr(s string) (uint32, bool) {
+	var addr, octet uint32
+	n := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= '0' && c <= '9':
+			octet = octet*10 + uint32(c-'0')
+			if octet > 255 {
+				return 0, false
+			}
+		case c == '.':
+			addr, octet = addr<<8+octet, 0
+			n++
+		default:
+			return 0, false
+		}
+	}
+	if n != 3 {
+		return 0, false
+	}
+	addr = addr<<8 + octet
+	return addr, addr != 0xffffffff
+}
+
+// geoRange follows ngx_http_geo_range: FIRST-LAST of IPv4 addresses.
+func geoRange(s string) bool {
+	first, last, ok := strings.Cut(s, "-")
+	if !ok {
+		return false
+	}
+	a, ok1 := inetAddr(first)
+	b, ok2 := inetAddr(last)
+	return ok1 && ok2 && a <= b
+}
+
+// geoCIDR follows ngx_http_geo_cidr_value and ngx_ptocidr.
+func geoCIDR(s string) bool {
+	if s == "255.255.255.255" {
+		return true
+	}
+	addr, mask, hasMask := strings.Cut(s, "/")
+	bits := 32
+	if _, ok := inetAddr(addr); !ok {
+		if !inet6Addr(addr) {
+			return false
+		}
+		bits = 128
+	}
+	if !hasMask {
+		return true
+	}
+	n, ok := grammar.Atoi(mask)
+	return ok && n <= bits
+}
+
+// inet6Addr is ngx_inet6_addr. Go's parser agrees on the common forms;
+// the rest go through the listen grammar, which holds nginx's syntax.
+func inet6Addr(s string) bool {
+	if a, err := netip.ParseAddr(s); err == nil && a.Is6() && a.Zone() == "" {
+		return true
+	}
+	if s == "" || strings.ContainsAny(s, "[]/") {
+		return false
+	}
+	_, err := grammar.ParseListen([]string{"[" + s + "]"})
+	return err == nil
+}
+
+func checkMap(p *analyzer.Pass, entries []*parser.Directive) {
+	var dflt *parser.Directive
+	// keys are the exact source values so far, lower-cased as
+	// ngx_hash_add_key stores them; with hostnames, wildcards make the
+	// comparison nginx's hash business, and it is not replayed.
+	keys := map[string]*parser.Directive{}
+	hostnames := false
+	for _, e := range entries {
+		if len(e.Args) == 0 && (e.Name.Value == "hostnames" || e.Name.Value == "volatile") {
+			hostnames = hostnames || e.Name.Value == "hostnames"
+			continue
+		}
+		if len(e.Args) != 1 {
+			p.ReportDirective(e, "invalid number of the map parameters").Detail =
+				"a map entry is a source value and a result; quote a value with spaces"
+			continue
+		}
+		if e.Name.Value == "default" {
+			if dflt != nil {
+				d := p.ReportDirective(e, "duplicate default map parameter")
+				d.Related = []parser.Related{{File: dflt.File, Range: dflt.Name.Range, Message: "first default"}}
+				continue
+			}
+			dflt = e
+			continue
+		}
+		key := e.Name.Value
+		if hostnames || e.Name.Value == "include" || strings.HasPrefix(key, "~") {
+			continue
+		}
+		key = asciiLower(strings.TrimPrefix(key, "\\"))
+		if first := keys[key]; first != nil {
+			d := p.ReportDirective(e, "conflicting parameter \"%s\"", key)
+			d.Detail = "the map already has this source value (keys are compared without case); remove one of the two"
+			d.Related = []parser.Related{{File: first.File, Range: first.Name.Range, Message: "first given here"}}
+			continue
+		}
+		keys[key] = e
+	}
+}
+
+func checkSplitClients(p *analyzer.Pass, d *parser.Directive, entries []*parser.Directive) {
+	sum := 0
+	over := false
+	for _, e := range entries {
+		v := e.Name.Value
+		pct := 0
+		if v != "*" {
+			n, ok := percent(v)
+			if !ok {
+				p.Reportf(e.File, e.Name.Range, "invalid percent value \"%s\"", v).Detail =
+					"a split_clients entry is a percentage with up to two decimals (12.5%) or *, and a value"
+				return
+			}
+			pct = n
+		}
+		if pct == 0 {
+			sum = 10000
+		} else {
+			sum += pct
+		}
+		over = over || sum > 10000
+	}
+	if over && d.RBrace >= 0 {
+		p.Reportf(d.File, parser.Range{Start: d.RBrace, End: d.RBrace + 1}, "percent total is greater than 100%%").Detail =
+			"the percentages of split_clients (a * counts as the rest) add up to more than 100%"
+	}
+}
+
+// percent is ngx_atofp(s without "%", 2): the percentage in hundredths,
+// refusing 0.
+func percent(s string) (int, bool) {
+	if !strings.HasSuffix(s, "%") {
+		return 0, false
+	}
+	s = s[:len(s)-1]
+	if s == "" {
+		return 0, false
+	}
+	value, point, dot := 0, 2, false
+	for i := 0; i < len(s); i++ {
+		if point == 0 {
+			return 0, false
+		}
+		c := s[i]
+		if c == '.' {
+			if dot {
+				return 0, false
+			}
+			dot = true
+			continue
+		}
+		if c < '0' || c > '9' || value > 1e15 {
+			return 0, false
+		}
+		value = value*10 + int(c-'0')
+		if dot {
+			point--
+		}
+	}
+	for ; point > 0; point-- {
+		value *= 10
+	}
+	return value, value != 0
+}
+
+// asciiLower is ngx_tolower over a string: ASCII letters only.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}

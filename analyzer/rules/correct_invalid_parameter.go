@@ -1,0 +1,294 @@
+package rules
+
+import (
+	"strings"
+
+	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/parser"
+	"github.com/nginx-lint/nginx-lint/parser/grammar"
+)
+
+// InvalidParameter reports parameters of listen, of an upstream's server
+// and of add_header that nginx does not accept, or accepts only in another
+// version or in NGINX Plus.
+var InvalidParameter = &analyzer.Rule{
+	Code: "NL2015", Name: "invalid-parameter", Title: "parameter nginx does not accept", Severity: parser.Error,
+	Run: runInvalidParameter,
+	Doc: analyzer.Doc{
+		Text: "nginx reads the parameters of a few directives with hand-written code and refuses to start " +
+			"on one it does not know (`invalid parameter \"X\"`) or on a bad value (`invalid backlog " +
+			"\"backlog=0\"`). Checked here:\n\n" +
+			"- `listen` in http, stream and mail: the address, every parameter and its value " +
+			"(`backlog=`, `rcvbuf=`, `sndbuf=`, `setfib=`, `fastopen=`, `ipv6only=on|off`, " +
+			"`so_keepalive=on|off|[idle]:[intvl]:[cnt]`, ...), the parameters each module knows, and " +
+			"those that cannot go with `quic` or `udp`;\n" +
+			"- `server` in an upstream: `weight=` (1 or more), `max_conns=`, `max_fails=`, " +
+			"`fail_timeout=` (a time), `backup`, `down`, `resolve` and `service=`; `backup` after " +
+			"`hash`, `ip_hash` or `random` (`balancing method does not support parameter`); " +
+			"`slow_start=`, `route=` and `drain` exist only in NGINX Plus;\n" +
+			"- `resolver`: the name servers' addresses, `valid=` (a time), `ipv4=` (1.23.1) and " +
+			"`ipv6=` (on or off, not both off; `invalid parameter: ipv6=no`);\n" +
+			"- the fourth argument of `add_header` and `add_trailer`, which can only be `always`, and " +
+			"the flag of `rewrite`: `last`, `break`, `redirect` or `permanent` (an empty replacement is " +
+			"refused too).\n\n" +
+			"Parameters follow the target nginx version (`--nginx-build`, `--nginx`): `quic` needs " +
+			"1.25.0, `resolve` and `service=` in an upstream 1.27.3, `default_server` and `deferred` " +
+			"on a stream listen 1.25.5, `multipath` 1.29.7. Without a target the newest open-source " +
+			"nginx is assumed. Before 1.25.5 the stream and mail modules word the error `the invalid " +
+			"\"X\" parameter`.",
+		Bad: "events {}\nhttp {\n    upstream app {\n        server 127.0.0.1:8080 weight=0;\n    }\n" +
+			"    server {\n        listen 127.0.0.1:8080 backlog=fast;\n    }\n}\n",
+		Good: "events {}\nhttp {\n    upstream app {\n        server 127.0.0.1:8080 weight=2;\n    }\n" +
+			"    server {\n        listen 127.0.0.1:8080 backlog=1024;\n    }\n}\n",
+		URL: "https://nginx.org/en/docs/http/ngx_http_upstream_module.html#server",
+	},
+}
+
+func runInvalidParameter(p *analyzer.Pass) {
+	target := targetVersion(p)
+	m := p.Model()
+	for _, s := range m.Servers {
+		for _, l := range s.Listens {
+			checkListen(p, s.Protocol, l, target)
+		}
+	}
+	checkUpstreamServers(p, target)
+	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, _ []*parser.Directive) {
+		if dataBlock(ctx) || len(d.Args) != 3 || d.Args[2].Value == "always" {
+			return
+		}
+		p.Reportf(d.File, d.Args[2].Range, "invalid parameter \"%s\"", d.Args[2].Value).Detail =
+			"the only parameter " + d.Name.Value + " takes after the value is \"always\""
+	}, "add_header", "add_trailer")
+	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, _ []*parser.Directive) {
+		if !dataBlock(ctx) {
+			checkResolver(p, d, ctx, target)
+		}
+	}, "resolver")
+	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, _ []*parser.Directive) {
+		if dataBlock(ctx) || len(d.Args) < 2 {
+			return
+		}
+		if d.Args[1].Value == "" {
+			p.Reportf(d.File, d.Args[1].Range, "empty replacement")
+			return
+		}
+		if len(d.Args) != 3 {
+			return
+		}
+		switch d.Args[2].Value {
+		case "last", "break", "redirect", "permanent":
+			return
+		}
+		p.Reportf(d.File, d.Args[2].Range, "invalid parameter \"%s\"", d.Args[2].Value).Detail =
+			"the flag of rewrite is last, break, redirect or permanent"
+	}, "rewrite")
+}
+
+// listenContext maps a server's protocol to the listen grammar's context.
+func listenContext(proto parser.Protocol) grammar.Context {
+	switch proto {
+	case parser.Stream:
+		return grammar.ContextStream
+	case parser.Mail:
+		return grammar.ContextMail
+	}
+	return grammar.ContextHTTP
+}
+
+// checkListen reports what ngx_http_core_listen (or its stream and mail
+// twins) of the target version refuses in l.
+func checkListen(p *analyzer.Pass, proto parser.Protocol, l *parser.Listen, target string) {
+	d := l.Directive
+	if len(d.Args) == 0 {
+		return // invalid-arguments
+	}
+	ctx := listenContext(proto)
+	// Before 1.25.5 the stream and mail modules worded an unknown
+	// parameter differently.
+	oldWording := ctx != grammar.ContextHTTP && lacks(target, "1.25.5")
+	invalid := func(arg int, detail string) {
+		text := d.Args[arg].Value
+		msg := "invalid parameter \"" + text + "\""
+		if oldWording {
+			msg = "the invalid \"" + text + "\" parameter"
+		}
+		p.Reportf(d.File, d.Args[arg].Range, "%s", msg).Detail = detail
+	}
+	if l.Err != nil {
+		ge, ok := l.Err.(*grammar.Error)
+		if !ok || ge.Arg < 0 || ge.Arg >= len(d.Args) {
+			return
+		}
+		msg := ge.Msg
+		if ge.Arg == 0 {
+			msg += ` of the "listen" directive`
+		} else if k := grammar.KindOf(d.Args[ge.Arg].Value); !ctx.Accepts(k) || lacks(target, grammar.ParamSince(ctx, k)) {
+			// A bad value of a parameter this listen does not have:
+			// nginx never reads the value.
+			invalid(ge.Arg, "the "+proto.String()+" listen does not know it; see "+listenURL(proto))
+			return
+		}
+		p.Reportf(d.File, d.Args[ge.Arg].Range, "%s", msg)
+		return
+	}
+	if len(l.Spec.Params) == 0 {
+		return // an address alone, the common case: nothing more to check
+	}
+	var tooNew grammar.ParamSet
+	for _, prm := range l.Spec.Params {
+		since := grammar.ParamSince(ctx, prm.Kind)
+		if lacks(target, since) {
+			tooNew |= 1 << prm.Kind
+			invalid(prm.Arg, "nginx "+target+" predates it: the "+prm.Kind.String()+" parameter of a "+
+				proto.String()+" listen appeared in nginx "+since)
+		}
+	}
+	for _, e := range l.Spec.Check(ctx) {
+		if strings.HasPrefix(e.Msg, "invalid parameter ") {
+			invalid(e.Arg, "the "+proto.String()+" listen does not know it; see "+listenURL(proto))
+			continue
+		}
+		if (tooNew.Has(grammar.ParamQUIC) && strings.HasSuffix(e.Msg, `"quic"`)) || e.Arg < 0 {
+			continue // nginx stops at the unknown "quic" first
+		}
+		// nginx returns the conflict from the handler, and
+		// ngx_conf_handler prefixes the directive's name.
+		p.Reportf(d.File, d.Args[e.Arg].Range, "\"listen\" directive %s", e.Msg)
+	}
+}
+
+func listenURL(proto parser.Protocol) string {
+	switch proto {
+	case parser.Stream:
+		return "https://nginx.org/en/docs/stream/ngx_stream_core_module.html#listen"
+	case parser.Mail:
+		return "https://nginx.org/en/docs/mail/ngx_mail_core_module.html#listen"
+	}
+	return "https://nginx.org/en/docs/http/ngx_http_core_module.html#listen"
+}
+
+// noBackupBalancers are the balancing methods whose flags lack
+// NGX_HTTP_UPSTREAM_BACKUP: a server with "backup" after them is refused.
+var noBackupBalancers = map[string]bool{"hash": true, "ip_hash": true, "random": true}
+
+// plusServerParams are upstream server parameters of NGINX Plus only.
+var plusServerParams = []string{"slow_start=", "route=", "drain"}
+
+// checkUpstreamServers replays ngx_http_upstream_server (and the stream
+// one) over every server of every upstream, in reading order (included
+// files expanded), remembering whether a balancing method without backup
+// servers came first.
+func checkUpstreamServers(p *analyzer.Pass, target string) {
+	for _, u := range p.Model().Upstreams {
+		if u.Directive.Block == nil || len(u.Servers) == 0 {
+			continue
+		}
+		noBackup := ""
+		for _, d := range body(p.Config, u.Directive) {
+			switch name := d.Name.Value; {
+			case noBackupBalancers[name]:
+				noBackup = name
+			case name == "server" && len(d.Args) > 0:
+				checkServerParams(p, d, target, noBackup)
+			}
+		}
+	}
+}
+
+func checkServerParams(p *analyzer.Pass, d *parser.Directive, target, noBackup string) {
+	for _, a := range d.Args[1:] {
+		v := a.Value
+		bad := func(detail string) {
+			p.Reportf(d.File, a.Range, "invalid parameter \"%s\"", v).Detail = detail
+		}
+		name, val, hasVal := strings.Cut(v, "=")
+		switch {
+		case hasVal && name == "weight":
+			if n, ok := grammar.Atoi(val); !ok || n == 0 {
+				bad("weight= takes a whole number of 1 or more")
+			}
+		case hasVal && (name == "max_conns" || name == "max_fails"):
+			if _, ok := grammar.Atoi(val); !ok {
+				bad(name + "= takes a whole number (0 for no limit)")
+			}
+		case hasVal && name == "fail_timeout":
+			if _, ok := grammar.ParseTimeSec(val); !ok {
+				bad("fail_timeout= takes a time such as 10s or 1m")
+			}
+		case v == "backup":
+			if noBackup != "" {
+				p.Reportf(d.File, a.Range, "balancing method does not support parameter \"%s\"", v).Detail =
+					"\"" + noBackup + "\" comes before this server in the upstream, and it has no backup servers; " +
+						"remove backup or the balancing method"
+			}
+		case v == "down":
+		case v == "resolve" || (hasVal && name == "service"):
+			if lacks(target, "1.27.3") {
+				bad("nginx " + target + " predates it: " + name + " in an open-source upstream appeared in nginx 1.27.3 " +
+					"(before, only NGINX Plus had it)")
+				continue
+			}
+			if hasVal && val == "" {
+				p.Reportf(d.File, a.Range, "service is empty")
+			}
+		default:
+			detail := "an upstream server takes weight=, max_conns=, max_fails=, fail_timeout=, backup, down, resolve and service="
+			for _, plus := range plusServerParams {
+				if v == plus || strings.HasPrefix(v, plus) && strings.HasSuffix(plus, "=") {
+					detail = strings.TrimSuffix(plus, "=") + " exists only in NGINX Plus"
+				}
+			}
+			bad(detail)
+		}
+	}
+}
+
+// checkResolver follows ngx_resolver_create: name servers (port 53 by
+// default) and the valid=, ipv4= (1.23.1) and ipv6= parameters.
+func checkResolver(p *analyzer.Pass, d *parser.Directive, ctx directives.Context, target string) {
+	if len(d.Args) == 1 && d.Args[0].Value == "off" && ctx&(directives.Mail|directives.MailServer) != 0 {
+		return // the mail module's way to turn the resolver off
+	}
+	ipv4, ipv6, servers := true, true, 0
+	for _, a := range d.Args {
+		v := a.Value
+		bad := func(detail string) {
+			p.Reportf(d.File, a.Range, "invalid parameter: %s", v).Detail = detail
+		}
+		switch {
+		case strings.HasPrefix(v, "valid="):
+			if _, ok := grammar.ParseTimeSec(v[len("valid="):]); !ok {
+				bad("valid= takes a time such as 30s or 5m")
+				return
+			}
+			continue
+		case strings.HasPrefix(v, "ipv4=") && !lacks(target, "1.23.1"), strings.HasPrefix(v, "ipv6="):
+			on := v[5:] == "on"
+			if !on && v[5:] != "off" {
+				bad(v[:4] + "= takes on or off")
+				return
+			}
+			if v[3] == '4' {
+				ipv4 = on
+			} else {
+				ipv6 = on
+			}
+			continue
+		}
+		u := parseNginxURL(v, false, 53)
+		if u.err != "" {
+			p.Reportf(d.File, a.Range, "%s in resolver \"%s\"", u.err, v).Detail = "a name server is an address with an optional port: 127.0.0.53, [::1]:5353"
+			return
+		}
+		servers++
+	}
+	if !ipv4 && !ipv6 {
+		p.ReportDirective(d, "\"ipv4\" and \"ipv6\" cannot both be \"off\"")
+		return
+	}
+	if servers == 0 {
+		p.ReportDirective(d, "no name servers defined").Detail = "resolver needs at least one address besides its parameters"
+	}
+}

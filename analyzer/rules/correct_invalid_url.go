@@ -1,0 +1,252 @@
+package rules
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/parser"
+	"github.com/nginx-lint/nginx-lint/parser/grammar"
+)
+
+// InvalidURL reports upstream addresses nginx cannot use: in proxy_pass,
+// fastcgi_pass, grpc_pass, uwsgi_pass, scgi_pass, memcached_pass, the
+// stream proxy_pass and an upstream's server.
+var InvalidURL = &analyzer.Rule{
+	Code: "NL2016", Name: "invalid-url", Title: "upstream address nginx cannot use", Severity: parser.Error,
+	Run: runInvalidURL,
+	Doc: analyzer.Doc{
+		Text: "nginx parses the address of every `*_pass` and upstream `server` when it reads the " +
+			"configuration and refuses to start when:\n\n" +
+			"- `proxy_pass` does not start with `http://` or `https://` (`invalid URL prefix`);\n" +
+			"- the port is not 1-65535, the host is empty, an IPv6 address is malformed, or a path " +
+			"follows an address that cannot have one (`invalid port in upstream \"X\"`, ...);\n" +
+			"- `fastcgi_pass`, `grpc_pass`, `uwsgi_pass`, `scgi_pass`, `memcached_pass` or the stream " +
+			"`proxy_pass` name a host without a port and no `upstream` block of that name exists " +
+			"(`no port in upstream \"X\"`; only `proxy_pass` has a default port), and a stream " +
+			"upstream's `server` has no port;\n" +
+			"- a `*_pass` gives a port to a name that an `upstream` block defines (`upstream \"X\" may " +
+			"not have port 8080`);\n" +
+			"- `proxy_pass` has a URI part (even a lone `/`) in a regex location, a named location, " +
+			"inside `if` or inside `limit_except`, where nginx cannot know what to replace;\n" +
+			"- an upstream `service=` server lacks `resolve`, has a port, or is an IP address.\n\n" +
+			"Addresses with variables are resolved per request and not checked. Host names are not " +
+			"resolved (that depends on the machine): nginx may still fail with `host not found`.",
+		Bad: "events {}\nhttp {\n    server {\n        listen 127.0.0.1:8080;\n        location ~ \\.php$ {\n" +
+			"            fastcgi_pass php-fpm;\n        }\n        location ~ ^/api/ {\n" +
+			"            proxy_pass http://127.0.0.1:9000/;\n        }\n    }\n}\n",
+		Good: "events {}\nhttp {\n    server {\n        listen 127.0.0.1:8080;\n        location ~ \\.php$ {\n" +
+			"            fastcgi_pass php-fpm:9000;\n        }\n        location ~ ^/api/ {\n" +
+			"            proxy_pass http://127.0.0.1:9000;\n        }\n    }\n}\n",
+		URL: "https://nginx.org/en/docs/http/ngx_http_proxy_module.html#proxy_pass",
+	},
+}
+
+// passSchemes are the optional URL prefixes each *_pass strips before
+// parsing the address.
+var passSchemes = map[string][]string{
+	"grpc_pass":  {"grpc://", "grpcs://"},
+	"uwsgi_pass": {"uwsgi://", "suwsgi://"},
+}
+
+// implicitUpstream is an upstream a *_pass creates by naming an address
+// that no upstream block defines.
+type implicitUpstream struct {
+	d    *parser.Directive
+	arg  parser.Word
+	host string
+}
+
+func runInvalidURL(p *analyzer.Pass) {
+	m := p.Model()
+	target := targetVersion(p)
+	// Upstream block names by protocol, compared case-insensitively as
+	// ngx_http_upstream_add does.
+	defined := map[parser.Protocol]map[string]bool{parser.HTTP: {}, parser.Stream: {}}
+	for _, u := range m.Upstreams {
+		if defined[u.Protocol] == nil {
+			continue // an upstream misplaced outside http and stream
+		}
+		defined[u.Protocol][asciiLower(u.Name)] = true
+		checkUpstreamAddrs(p, u, target)
+	}
+	// known holds, per protocol, the hosts of the upstreams that exist so
+	// far: every upstream block, and the implicit upstreams of earlier
+	// *_pass directives. ngx_http_upstream_add hands a *_pass without a
+	// port any earlier upstream of its host, whatever its port, so only a
+	// host nobody named before lacks one (stream: see below).
+	known := map[parser.Protocol]map[string]bool{parser.HTTP: {}, parser.Stream: {}}
+	for proto, names := range defined {
+		for n := range names {
+			known[proto][n] = true
+		}
+	}
+	var noPort []implicitUpstream
+	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive) {
+		if dataBlock(ctx) || len(d.Args) != 1 {
+			return
+		}
+		name, arg := d.Name.Value, d.Args[0]
+		url := arg.Value
+		proto := parser.HTTP
+		if ctx&(directives.StreamServer|directives.Stream|directives.StreamUpstream) != 0 {
+			proto = parser.Stream
+		}
+		if name == "proxy_pass" && proto == parser.HTTP {
+			if host := checkProxyPass(p, d, stack, defined[parser.HTTP]); host != "" {
+				known[proto][host] = true
+			}
+			return
+		}
+		// memcached_pass alone takes no variables.
+		if name != "memcached_pass" && strings.Contains(url, "$") {
+			return
+		}
+		for _, s := range passSchemes[name] {
+			if len(url) >= len(s) && strings.EqualFold(url[:len(s)], s) {
+				url = url[len(s):]
+				break
+			}
+		}
+		u := parseNginxURL(url, false, 0)
+		if u.err != "" {
+			p.Reportf(d.File, arg.Range, "%s in upstream \"%s\"", u.err, url)
+			return
+		}
+		if upstreamHasPort(p, d, arg, u, defined[proto]) || u.unix {
+			return
+		}
+		host := asciiLower(u.host)
+		if u.noPort && !known[proto][host] {
+			noPort = append(noPort, implicitUpstream{d, arg, u.host})
+		}
+		// ngx_stream_upstream_add, unlike http's, matches ports exactly:
+		// only a portless upstream serves a later portless proxy_pass.
+		if proto == parser.HTTP || u.noPort {
+			known[proto][host] = true
+		}
+	}, "proxy_pass", "fastcgi_pass", "grpc_pass", "uwsgi_pass", "scgi_pass", "memcached_pass")
+	if len(p.Config.Context) > 0 {
+		// A fragment: the upstream blocks its *_pass directives name are
+		// likely defined in a file we do not see.
+		noPort = nil
+	}
+	for _, iu := range noPort {
+		p.Reportf(iu.d.File, iu.arg.Range, "no port in upstream \"%s\"", iu.host).Detail =
+			iu.d.Name.Value + " has no default port, and no upstream block or earlier address is named \"" + iu.host +
+				"\"; add the port (" + iu.host + ":9000) or define the upstream"
+	}
+}
+
+// upstreamHasPort reports (and returns true) a *_pass that gives a port
+// to the name of an upstream block.
+func upstreamHasPort(p *analyzer.Pass, d *parser.Directive, arg parser.Word, u nginxURL, defined map[string]bool) bool {
+	if u.noPort || u.unix || !defined[asciiLower(u.host)] {
+		return false
+	}
+	p.Reportf(d.File, arg.Range, "upstream \"%s\" may not have port %d", u.host, u.port).Detail =
+		"\"" + u.host + "\" is an upstream block, whose servers carry the ports; drop \":" + strconv.Itoa(u.port) + "\""
+	return true
+}
+
+// checkProxyPass follows ngx_http_proxy_pass. It returns the host of the
+// implicit upstream the directive creates, or "".
+func checkProxyPass(p *analyzer.Pass, d *parser.Directive, stack []*parser.Directive, defined map[string]bool) string {
+	arg := d.Args[0]
+	url := arg.Value
+	if strings.Contains(url, "$") {
+		return ""
+	}
+	var rest string
+	port := 80
+	switch {
+	case len(url) >= 7 && strings.EqualFold(url[:7], "http://"):
+		rest = url[7:]
+	case len(url) >= 8 && strings.EqualFold(url[:8], "https://"):
+		rest, port = url[8:], 443
+	default:
+		p.Reportf(d.File, arg.Range, "invalid URL prefix").Detail = "proxy_pass takes http:// or https:// and an address, e.g. http://127.0.0.1:8080"
+		return ""
+	}
+	u := parseNginxURL(rest, true, port)
+	if u.err != "" {
+		p.Reportf(d.File, arg.Range, "%s in upstream \"%s\"", u.err, rest)
+		return ""
+	}
+	if upstreamHasPort(p, d, arg, u, defined) {
+		return ""
+	}
+	host := ""
+	if !u.unix {
+		host = asciiLower(u.host)
+	}
+	if u.uri == "" || len(stack) == 0 {
+		return host
+	}
+	inner := stack[len(stack)-1]
+	where := ""
+	switch inner.Name.Value {
+	case "if":
+		where = "inside \"if\""
+	case "limit_except":
+		where = "inside \"limit_except\""
+	case "location":
+		if l, err := grammar.ParseLocation(inner.ArgValues()); err == nil {
+			if l.IsRegex {
+				where = "in the regex location \"" + l.Path + "\""
+			} else if l.Named {
+				where = "in the named location \"" + l.Path + "\""
+			}
+		}
+	}
+	if where == "" {
+		return host
+	}
+	p.Reportf(d.File, arg.Range, "\"proxy_pass\" cannot have URI part in location given by regular expression, "+
+		"or inside named location, or inside \"if\" statement, or inside \"limit_except\" block").Detail =
+		"the URI part \"" + u.uri + "\" replaces the matched location prefix, and there is none " + where +
+			"; drop it (rewrite the URI with rewrite ... break if needed)"
+	return ""
+}
+
+// checkUpstreamAddrs checks the address of each server of u as
+// ngx_http_upstream_server and ngx_stream_upstream_server do.
+func checkUpstreamAddrs(p *analyzer.Pass, u *parser.Upstream, target string) {
+	defPort := 80
+	if u.Protocol == parser.Stream {
+		defPort = 0
+	}
+	for _, d := range u.Servers {
+		if len(d.Args) == 0 {
+			continue
+		}
+		resolve, service := false, false
+		for _, a := range d.Args[1:] {
+			resolve = resolve || a.Value == "resolve"
+			service = service || strings.HasPrefix(a.Value, "service=")
+		}
+		if lacks(target, "1.27.3") {
+			// invalid-parameter reports both as unknown to that nginx.
+			resolve, service = false, false
+		}
+		arg := d.Args[0]
+		if service && !resolve {
+			p.Reportf(d.File, arg.Range, "service upstream \"%s\" requires \"resolve\" parameter", arg.Value)
+			continue
+		}
+		url := parseNginxURL(arg.Value, false, defPort)
+		switch {
+		case url.err != "":
+			p.Reportf(d.File, arg.Range, "%s in upstream \"%s\"", url.err, arg.Value)
+		case u.Protocol == parser.Stream && url.noPort && !url.unix && !service:
+			p.Reportf(d.File, arg.Range, "no port in upstream \"%s\"", arg.Value).Detail =
+				"a stream upstream server needs a port: " + arg.Value + ":PORT"
+		case service && !url.noPort:
+			p.Reportf(d.File, arg.Range, "service upstream \"%s\" may not have port", arg.Value).Detail =
+				"service= looks the ports up in DNS SRV records"
+		case service && (url.addr || url.unix):
+			p.Reportf(d.File, arg.Range, "service upstream \"%s\" requires domain name", arg.Value)
+		}
+	}
+}
