@@ -42,6 +42,12 @@
 //	go generate ./analyzer/directives
 //
 // TestTablesUpToDate fails when tables_gen.go no longer matches the data.
+//
+// The typed argument schemas (Directive.Value) come from handlers.tsv,
+// which the generator writes from C source checkouts when given them
+// (-nginx-src, -nginx-git for the release history, -njs-src, -lua-src,
+// -headers-more-src; see internal/gen), and which is committed because
+// the sources are not part of the repository.
 package directives
 
 //go:generate go run ./internal/gen -data ../../../shared/data -out tables_gen.go -handlers handlers.tsv

@@ -34,6 +34,7 @@ func runInvalidValue(p *analyzer.Pass) {
 	// are invalid.
 	version := p.Target.Version
 	ix := p.Index()
+	var args []string // reused: Check does not keep it
 	for i := range ix.Entries {
 		e := &ix.Entries[i]
 		row := e.Row
@@ -58,9 +59,9 @@ func runInvalidValue(p *analyzer.Pass) {
 		if d.RawBlock || d.Unterminated || !row.Args.Accepts(len(d.Args)) {
 			continue
 		}
-		args := make([]string, len(d.Args))
-		for j, a := range d.Args {
-			args[j] = a.Value
+		args = args[:0]
+		for _, a := range d.Args {
+			args = append(args, a.Value)
 		}
 		err := valuecheck.Check(d.Name.Value, spec, args, version)
 		if err == nil {
