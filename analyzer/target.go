@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"github.com/nginx-lint/nginx-lint/analyzer/buildinfo"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 )
 
@@ -16,6 +17,23 @@ type Target struct {
 	// Modules is the set of modules compiled in (ngx_http_ssl_module, ...);
 	// nil means every module.
 	Modules map[string]bool
+	// Configure are the build's configure arguments ("--with-threads"),
+	// for features that are no module; nil when unknown.
+	Configure []string
+}
+
+// Built reports whether the build was configured with flag
+// ("--with-file-aio"); true when the configure arguments are unknown.
+func (t *Target) Built(flag string) bool {
+	if t == nil || t.Configure == nil {
+		return true
+	}
+	for _, a := range t.Configure {
+		if a == flag {
+			return true
+		}
+	}
+	return false
 }
 
 // Known reports whether a build was named (as opposed to the default
@@ -49,3 +67,17 @@ func (t *Target) HasModule(module string) bool {
 // CompareVersions compares dotted numeric versions ("1.25.1"), returning
 // -1, 0 or 1.
 func CompareVersions(a, b string) int { return directives.CompareVersions(a, b) }
+
+// BuildTarget is the target an "nginx -V" describes: its modules and
+// configure arguments, and its version when it is open-source nginx (the
+// version of openresty or freenginx says nothing about nginx's).
+func BuildTarget(info *buildinfo.Info) *Target {
+	t := &Target{Modules: info.Modules(), Configure: info.Args}
+	if t.Configure == nil {
+		t.Configure = []string{}
+	}
+	if info.Variant == "nginx" {
+		t.Version = info.Version
+	}
+	return t
+}

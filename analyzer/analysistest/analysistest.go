@@ -11,7 +11,8 @@
 // of one finding that starts on that line, and every finding of the rules
 // under test must be matched by some want. Several wants may follow one
 // another: # want "a" "b". A line "nginx-version: 1.22.1" in the archive's
-// comment lints for that nginx version, as --nginx-build does.
+// comment lints for that nginx version, as --nginx-build does, and a line
+// "nginx-configure: --with-threads" for a build with those arguments.
 package analysistest
 
 import (
@@ -134,18 +135,30 @@ func Lint(t testing.TB, path string, rules ...*analyzer.Rule) []*parser.Diagnost
 	return lintWith(t, path, analyzer.Options{}, rules...)
 }
 
-// nginxVersionLine is an archive comment line that makes the case lint
-// for one nginx version, as --nginx-build does: "nginx-version: 1.22.1".
-var nginxVersionLine = regexp.MustCompile(`(?m)^nginx-version:\s*(\S+)\s*$`)
+// nginxVersionLine and nginxConfigureLine are archive comment lines that
+// make the case lint for one nginx build, as --nginx-build does:
+// "nginx-version: 1.22.1", "nginx-configure: --with-threads ...".
+var (
+	nginxVersionLine   = regexp.MustCompile(`(?m)^nginx-version:\s*(\S+)\s*$`)
+	nginxConfigureLine = regexp.MustCompile(`(?m)^nginx-configure:(.*)$`)
+)
 
-// archiveOptions returns the options an archive's comment asks for: with
-// an nginx-version line, the run targets that version.
+// archiveOptions returns the options an archive's comment asks for: the
+// nginx version and configure arguments the run targets.
 func archiveOptions(ar *txtar.Archive) analyzer.Options {
-	m := nginxVersionLine.FindSubmatch(ar.Comment)
-	if m == nil {
+	v := nginxVersionLine.FindSubmatch(ar.Comment)
+	c := nginxConfigureLine.FindSubmatch(ar.Comment)
+	if v == nil && c == nil {
 		return analyzer.Options{}
 	}
-	return analyzer.Options{Target: &analyzer.Target{Version: string(m[1])}}
+	t := &analyzer.Target{}
+	if v != nil {
+		t.Version = string(v[1])
+	}
+	if c != nil {
+		t.Configure = strings.Fields(string(c[1]))
+	}
+	return analyzer.Options{Target: t}
 }
 
 func lintWith(t testing.TB, path string, opts analyzer.Options, rules ...*analyzer.Rule) []*parser.Diagnostic {

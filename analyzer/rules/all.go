@@ -38,6 +38,7 @@ var list = []*analyzer.Rule{
 	MissingFile,
 	HostNotFound,
 	UnknownUser,
+	UnsupportedByBuild,
 	InvalidParameter,
 	InvalidURL,
 	InvalidCondition,

@@ -122,10 +122,10 @@ var buildOptions = sync.OnceValues(func() (analyzer.Options, error) {
 	if err != nil {
 		return analyzer.Options{}, err
 	}
+	// Dynamic modules are not loaded by the generated configs.
 	static := *info
 	static.Dynamic = nil
-	modules := static.Modules()
-	return analyzer.Options{Target: &analyzer.Target{Modules: modules, Version: info.Version}}, nil
+	return analyzer.Options{Target: analyzer.BuildTarget(&static)}, nil
 })
 
 // reports says whether a finding of rule covers nginx's message: same

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -51,6 +52,12 @@ var noExample = map[string]bool{"internal-error": true, "unreadable-file": true,
 var exampleOptions = map[string]map[string]any{rules.MissingFile.Name: {rules.CheckFilesOption: true},
 	rules.HostNotFound.Name: {rules.CheckFilesOption: true}, rules.UnknownUser.Name: {rules.CheckFilesOption: true}}
 
+// exampleTargets are the builds a rule's examples are linted for: a rule
+// about build features says nothing without one.
+var exampleTargets = map[string]*analyzer.Target{
+	rules.UnsupportedByBuild.Name: {Configure: []string{"--with-threads"}},
+}
+
 // TestExamples lints every rule's documented examples: the bad one must
 // make the rule fire, the good one must leave it quiet.
 func TestExamples(t *testing.T) {
@@ -59,7 +66,7 @@ func TestExamples(t *testing.T) {
 			continue
 		}
 		t.Run(r.Name, func(t *testing.T) {
-			opts := analyzer.Options{RuleOptions: map[string]map[string]any{r.Name: exampleOptions[r.Name]}}
+			opts := analyzer.Options{RuleOptions: map[string]map[string]any{r.Name: exampleOptions[r.Name]}, Target: exampleTargets[r.Name]}
 			if !fires(lintTextWith(t, r.Doc.Bad, opts), r) {
 				t.Errorf("bad example does not fire:\n%s", r.Doc.Bad)
 			}
@@ -236,6 +243,31 @@ func TestInvalidValueForBuild(t *testing.T) {
 		}
 		if strings.Join(got, "\n") != tt.want {
 			t.Errorf("nginx %q: got %q, want %q", tt.version, got, tt.want)
+		}
+	}
+}
+
+// unsupported-by-build follows the configure arguments of the build, and
+// says nothing when they are unknown.
+func TestUnsupportedByBuild(t *testing.T) {
+	src := "events {}\nhttp {\n    aio on;\n    server {\n        aio threads=pool;\n    }\n}\n"
+	for _, tc := range []struct {
+		target *analyzer.Target
+		want   []string
+	}{
+		{nil, nil},
+		{&analyzer.Target{Configure: []string{"--with-threads", "--with-file-aio"}}, nil},
+		{&analyzer.Target{Configure: []string{"--with-threads"}}, []string{`3: "aio on" is unsupported on this platform`}},
+		{&analyzer.Target{Configure: []string{}}, []string{`3: "aio on" is unsupported on this platform`, `5: "aio threads" is unsupported on this platform`}},
+	} {
+		var got []string
+		for _, d := range lintTextWith(t, src, analyzer.Options{Target: tc.target}) {
+			if d.Name == rules.UnsupportedByBuild.Name {
+				got = append(got, fmt.Sprintf("%d: %s", d.Start().Line, d.Message))
+			}
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("target %+v: got %q, want %q", tc.target, got, tc.want)
 		}
 	}
 }

@@ -61,7 +61,7 @@ func TestValueParity(t *testing.T) {
 	if !stream || !mail {
 		t.Log("the dynamic stream or mail module is not installed: their directives are skipped (apt-get install libnginx-mod-stream libnginx-mod-mail)")
 	}
-	opts := analyzer.Options{Target: &analyzer.Target{Modules: info.Modules(), Version: info.Version}}
+	opts := analyzer.Options{Target: analyzer.BuildTarget(info)}
 
 	counts := map[string]int{}
 	muts := planValueMutants(info, loads, counts)

@@ -295,10 +295,7 @@ func (cmd *lintCmd) analyzerOptions(reg *analyzer.Registry, cfg *config.File) (a
 		ruleOptions(opts, rules.UnknownUser.Name)[rules.CheckFilesOption] = true
 	}
 	if cmd.build != nil {
-		opts.Target = &analyzer.Target{Modules: cmd.build.Modules()}
-		if cmd.build.Variant == "nginx" {
-			opts.Target.Version = cmd.build.Version
-		}
+		opts.Target = analyzer.BuildTarget(cmd.build)
 	}
 	return opts, nil
 }
