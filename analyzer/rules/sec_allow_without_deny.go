@@ -71,12 +71,11 @@ func (a accessSettings) in(dirs []*parser.Directive) accessSettings {
 		if len(d.Args) == 0 {
 			continue
 		}
-		v := strings.ToLower(d.Args[0].Value)
 		switch d.Name.Value {
 		case "satisfy":
-			a.satisfyAny = v == "any"
+			a.satisfyAny = strings.EqualFold(d.Args[0].Value, "any")
 		case "auth_basic", "auth_request", "auth_jwt", "auth_oidc":
-			a.auth = v != "off"
+			a.auth = !strings.EqualFold(d.Args[0].Value, "off")
 		}
 	}
 	return a
