@@ -1,0 +1,168 @@
+package rules
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
+	"github.com/nginx-lint/nginx-lint/parser"
+)
+
+// The startup-cost rules (category 4) all read one costmodel.Result per
+// analysis, shared through the CostModel result. The options that change the
+// model itself (nonroot, nofile, cpus, kernel) are read from each rule's
+// options, so a settings file that sets them for all cost rules alike
+// still computes the model once.
+
+// costModelOptions are the options every cost rule takes that change the
+// model itself.
+var costModelOptions = []analyzer.Option{
+	{Name: "nonroot", Type: analyzer.BoolOption, Default: "false", Doc: "nginx runs as a user other than root, so ports below 1024 cannot be bound."},
+	{Name: "nofile", Type: analyzer.IntOption, Default: "0", Doc: "The open-files limit (ulimit -n) nginx starts with; 0 means unknown."},
+	{Name: "cpus", Type: analyzer.IntOption, Default: "0", Doc: "CPUs of the host, for worker_processes auto; 0 means unknown."},
+	{Name: "kernel", Type: analyzer.StringOption, Default: "", Doc: "The host's Linux kernel version (\"6.1\"), for the socket options it supports."},
+}
+
+// withCostOptions returns a rule's own options followed by the model's.
+func withCostOptions(own ...analyzer.Option) []analyzer.Option {
+	return append(own, costModelOptions...)
+}
+
+// costOptions reads the model options of a cost rule.
+func costOptions(p *analyzer.Pass) costmodel.Options { return CostOptions(p.Options) }
+
+// CostOptions reads the model options of a cost rule's options (nonroot,
+// nofile, cpus, kernel, profile), for other front ends that compute the
+// model the way the rules do.
+func CostOptions(opts map[string]any) costmodel.Options {
+	var o costmodel.Options
+	if v, ok := opts["nonroot"].(bool); ok {
+		o.NonRoot = v
+	}
+	o.NoFile = intOption(opts["nofile"], 0)
+	o.CPUs = intOption(opts["cpus"], 0)
+	if v, ok := opts["kernel"].(string); ok {
+		o.Kernel = v
+	}
+	if v, ok := opts["profile"].(*costmodel.Profile); ok {
+		o.Profile = v
+	}
+	return o
+}
+
+// costModel returns the cost model for the rule's options.
+func costModel(p *analyzer.Pass) *costmodel.Result { return CostModel.Get(p, costOptions(p)) }
+
+// intOption accepts the integer shapes a settings file or the command
+// line produce.
+func intOption(v any, def int) int {
+	switch x := v.(type) {
+	case int:
+		return x
+	case int64:
+		return int(x)
+	case float64:
+		return int(x)
+	case string:
+		if n, err := strconv.Atoi(x); err == nil {
+			return n
+		}
+	}
+	return def
+}
+
+// durationOption accepts "1.5s", "800ms" or a number of seconds.
+func durationOption(v any) (time.Duration, bool) {
+	switch x := v.(type) {
+	case time.Duration:
+		return x, true
+	case string:
+		d, err := time.ParseDuration(x)
+		return d, err == nil
+	case int, int64, float64:
+		return time.Duration(float64(intOrFloat(x)) * float64(time.Second)), true
+	}
+	return 0, false
+}
+
+func intOrFloat(v any) float64 {
+	switch x := v.(type) {
+	case int:
+		return float64(x)
+	case int64:
+		return float64(x)
+	case float64:
+		return x
+	}
+	return 0
+}
+
+// reportAt reports at a listen directive's address argument, or at the
+// server block when the listen is implied, or at the main file's start.
+func reportAt(p *analyzer.Pass, a *costmodel.Addr, format string, args ...any) *parser.Diagnostic {
+	if d := a.First(); d != nil {
+		r := d.Name.Range
+		if len(d.Args) > 0 {
+			r = d.Args[0].Range
+		}
+		return p.Reportf(d.File, r, format, args...)
+	}
+	if len(a.Instances) > 0 && a.Instances[0].Server != nil {
+		return p.ReportDirective(a.Instances[0].Server.Directive, format, args...)
+	}
+	return p.Reportf(p.Config.Main, parser.Range{}, format, args...)
+}
+
+// repeat writes n copies of format (with the index, from 1), per to a
+// line, for the documentation examples of rules about large configs.
+func repeat(n, per int, indent, format string) string {
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		if (i-1)%per == 0 {
+			b.WriteString(indent)
+		}
+		fmt.Fprintf(&b, format, i)
+		if i%per == 0 || i == n {
+			b.WriteString("\n")
+		} else {
+			b.WriteString(" ")
+		}
+	}
+	return b.String()
+}
+
+// firstSocket returns the first address that gets a listening socket, in
+// nginx's order: where a finding about all the sockets is reported when
+// no directive sets the limit. nil when there is none.
+func firstSocket(r *costmodel.Result) *costmodel.Addr {
+	for _, port := range r.Ports {
+		for _, a := range port.Addrs {
+			if a.Socket {
+				return a
+			}
+		}
+	}
+	return nil
+}
+
+// settingEdit changes the value of an http-level setting, or inserts it
+// at the top of the http block.
+func settingEdit(r *costmodel.Result, d *parser.Directive, name string, v int) []parser.Edit {
+	if d != nil && len(d.Args) == 1 {
+		return []parser.Edit{{File: d.File, Range: d.Args[0].Range, NewText: strconv.Itoa(v)}}
+	}
+	h := r.HTTPBlock
+	if d != nil || h == nil || h.LBrace < 0 {
+		return nil
+	}
+	at := h.LBrace + 1
+	return []parser.Edit{{File: h.File, Range: parser.Range{Start: at, End: at},
+		NewText: fmt.Sprintf("\n    %s %d;", name, v)}}
+}
+
+// DefaultStartupBudget is the startup-budget rule's budget when no option
+// sets one.
+const DefaultStartupBudget = time.Second

@@ -1,0 +1,114 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/parser"
+)
+
+// notYetAllowed reports d when every table row that allows it in ctx
+// appeared after nginx version.
+func notYetAllowed(p *analyzer.Pass, d *parser.Directive, ctx directives.Context, version string) {
+	rows := directives.Lookup(d.Name.Value)
+	if first := firstSince(rows); first != "" && analyzer.CompareVersions(version, first) < 0 {
+		return // unknown to that nginx altogether: unknown-directive says so
+	}
+	var newest *directives.Directive
+	for _, r := range rows {
+		if !r.AllowedIn(ctx) {
+			continue
+		}
+		since := firstSince([]*directives.Directive{r})
+		if since == "" || analyzer.CompareVersions(version, since) >= 0 {
+			return // some row allowed it here already
+		}
+		newest = r
+	}
+	if newest == nil {
+		return
+	}
+	since := firstSince([]*directives.Directive{newest})
+	diag := p.ReportDirective(d, "%q directive is not allowed here in nginx %s", d.Name.Value, version)
+	diag.Detail = fmt.Sprintf("%s accepts it in %s since nginx %s; here is %s", newest.Module, strings.ReplaceAll(newest.Contexts.String(), ",", ", "), since, ctx)
+}
+
+// firstSince returns the earliest version any row of a directive appeared
+// in ("1.3.0,1.2.1" lists a backport), or "" when some row does not say
+// (it may be older than the docs' records).
+func firstSince(rows []*directives.Directive) string {
+	best := ""
+	for _, r := range rows {
+		if r.Since == "" || r.ThirdParty {
+			return ""
+		}
+		for _, v := range strings.Split(r.Since, ",") {
+			if best == "" || analyzer.CompareVersions(v, best) < 0 {
+				best = v
+			}
+		}
+	}
+	return best
+}
+
+// inBuild reports whether any row's source module is in the build.
+func inBuild(rows []*directives.Directive, modules map[string]bool) bool {
+	for _, r := range rows {
+		for _, m := range r.SourceModules {
+			if modules[m] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func rowModules(rows []*directives.Directive) string {
+	seen := map[string]bool{}
+	var out []string
+	for _, r := range rows {
+		m := r.Module
+		if len(r.SourceModules) > 0 {
+			m = r.SourceModules[0]
+		}
+		if !seen[m] {
+			seen[m] = true
+			out = append(out, m)
+		}
+	}
+	return strings.Join(out, " or ")
+}
+
+// dataBlock reports whether ctx is unknown or the body of a map or geo,
+// whose lines are data entries rather than directives.
+func dataBlock(ctx directives.Context) bool {
+	return ctx == 0 || ctx&(directives.Map|directives.Geo|directives.StreamMap|directives.StreamGeo) != 0
+}
+
+func quoteList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	return strings.Join(q, " or ")
+}
+
+// stringSet reads a rule option that is a list of strings.
+func stringSet(v any) map[string]bool {
+	out := map[string]bool{}
+	switch x := v.(type) {
+	case []string:
+		for _, s := range x {
+			out[s] = true
+		}
+	case []any:
+		for _, s := range x {
+			if str, ok := s.(string); ok {
+				out[str] = true
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,73 @@
+package rules
+
+import (
+	"strconv"
+
+	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
+	"github.com/nginx-lint/nginx-lint/parser"
+)
+
+// ListenPortAggregation reports a port whose many addresses make
+// ngx_http_add_addresses scan quadratically.
+var ListenPortAggregation = &analyzer.Rule{
+	Code: "NL4001", Name: "listen-port-aggregation", Title: "many addresses on one port make startup quadratic", Severity: parser.Warning,
+	Run: runListenPortAggregation,
+	Options: withCostOptions(analyzer.Option{Name: "max-addresses", Type: analyzer.IntOption, Default: "100",
+		Doc: "Report a port when more addresses than this share it."}),
+	Doc: analyzer.Doc{
+		Text: "For every `listen`, nginx looks for its address among the addresses already seen on the " +
+			"same port, one by one (`ngx_http_add_addresses`). With one IP per site on a shared port " +
+			"that is n²/2 comparisons: 20,000 sites cost 200 million, over a second at every start, " +
+			"`nginx -t` and reload (twice at reload). Serve the sites from one address with name-based " +
+			"virtual hosts (`listen 80;` and `server_name`), or use a wildcard listen. The threshold is " +
+			"the option `max-addresses` (default 100 addresses on one port); the message gives the " +
+			"estimated cost now.",
+		Bad:  "events {}\nhttp {\n" + repeat(101, 4, "    ", "server { listen 127.0.0.%d:80; }") + "}\n",
+		Good: "events {}\nhttp {\n" + repeat(101, 4, "    ", "server { listen 80; server_name s%d.example; }") + "}\n",
+	},
+}
+
+func runListenPortAggregation(p *analyzer.Pass) {
+	limit := intOption(p.Options["max-addresses"], 100)
+	r := costModel(p)
+	cost := r.Profile.Cost(costmodel.CostAddrCompare)
+	// The ports of one port range cross the threshold at the same listen:
+	// one finding there sums them up, instead of one per port.
+	type group struct {
+		at       *costmodel.Addr
+		ports    []*costmodel.Port
+		compares int64
+		maxAddrs int
+	}
+	var groups []*group
+	byListen := map[*parser.Directive]*group{}
+	for _, port := range r.Ports {
+		if len(port.Addrs) <= limit || port.AddrCompares == 0 {
+			continue
+		}
+		// Report at the listen that crosses the threshold: the one that
+		// made the scan long.
+		a := port.Addrs[limit]
+		g := byListen[a.First()]
+		if g == nil || a.First() == nil {
+			g = &group{at: a}
+			groups = append(groups, g)
+			byListen[a.First()] = g
+		}
+		g.ports = append(g.ports, port)
+		g.compares += port.AddrCompares
+		g.maxAddrs = max(g.maxAddrs, len(port.Addrs))
+	}
+	for _, g := range groups {
+		port := g.ports[0]
+		detail := "serve these sites from one address with name-based virtual hosts (listen " + strconv.Itoa(port.Port) + "; plus server_name)"
+		if len(g.ports) == 1 {
+			reportAt(p, g.at, "%s aggregates %d addresses: %d address compares in ngx_http_add_addresses ≈ %s at every start and reload, growing with the square of the addresses",
+				port.Name(), len(port.Addrs), port.AddrCompares, costmodel.Seconds(float64(port.AddrCompares)*cost)).Detail = detail
+			continue
+		}
+		reportAt(p, g.at, "%d ports of this range (%s to %d) aggregate up to %d addresses each: %d address compares in ngx_http_add_addresses ≈ %s at every start and reload, growing with the square of the addresses",
+			len(g.ports), port.Name(), g.ports[len(g.ports)-1].Port, g.maxAddrs, g.compares, costmodel.Seconds(float64(g.compares)*cost)).Detail = detail
+	}
+}

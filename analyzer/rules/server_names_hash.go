@@ -1,0 +1,57 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
+	"github.com/nginx-lint/nginx-lint/parser"
+)
+
+// ServerNamesHash reports server_names hashes nginx cannot build well.
+var ServerNamesHash = &analyzer.Rule{
+	Code: "NL4006", Name: "server-names-hash", Title: "the server_names hash does not fit its settings", Severity: parser.Warning,
+	Run:     runServerNamesHash,
+	Options: withCostOptions(),
+	Doc: analyzer.Doc{
+		Text: "For every address with more than one server nginx builds a hash of the server names " +
+			"(`ngx_hash_init`) with `server_names_hash_max_size` buckets at most (default 512) of " +
+			"`server_names_hash_bucket_size` bytes (default 64, the cache line). A name takes 8 bytes " +
+			"plus its length plus 2, rounded up to 8: with 64-byte buckets a 25-character name fills " +
+			"a bucket alone, and some 400 sites with two names each already overflow the defaults. " +
+			"nginx then warns `could not build optimal server_names_hash, you should increase either " +
+			"...` and builds a slower hash; a name longer than a bucket is fatal. nginx-lint simulates " +
+			"the hash exactly and suggests the smallest setting that avoids both.",
+		Bad: "events {}\nhttp {\n    server { listen 80; server_name short.example; }\n" +
+			"    server { listen 80; server_name " + strings.Repeat("a-very-long-name-", 4) + "example.com; }\n}\n",
+		Good: "events {}\nhttp {\n    server_names_hash_bucket_size 128;\n    server { listen 80; server_name short.example; }\n" +
+			"    server { listen 80; server_name " + strings.Repeat("a-very-long-name-", 4) + "example.com; }\n}\n",
+	},
+}
+
+func runServerNamesHash(p *analyzer.Pass) {
+	r := costModel(p)
+	for _, h := range r.Hashes {
+		if h.Outcome == costmodel.HashOK {
+			continue
+		}
+		d := reportAt(p, h.Addr, "%s on %s (%d names)", h.Message, h.Addr.Key, h.Exact+h.WildcardHead+h.WildcardTail)
+		if h.Outcome == costmodel.HashFatal {
+			d.Severity = parser.Error
+		}
+		fixMax, fixBucket := h.Fix()
+		// Prefer the max size for the warning (the lookup stays one
+		// cache line per bucket); the fatal bucket case needs the bucket.
+		switch {
+		case fixMax > 0 && h.Outcome == costmodel.HashWarning:
+			d.Detail = fmt.Sprintf("set server_names_hash_max_size %d; (or server_names_hash_bucket_size %d;)", fixMax, fixBucket)
+			d.Edits = settingEdit(r, r.HashMaxSizeDir, "server_names_hash_max_size", fixMax)
+		case fixBucket > 0:
+			d.Detail = fmt.Sprintf("set server_names_hash_bucket_size %d;", fixBucket)
+			d.Edits = settingEdit(r, r.HashBucketSizeDir, "server_names_hash_bucket_size", fixBucket)
+		}
+		// One finding per configuration: the fix covers every address.
+		return
+	}
+}
