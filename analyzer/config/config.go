@@ -6,6 +6,7 @@
 //	include-paths:               # where absolute include paths live here
 //	  /etc/nginx/: ./nginx/
 //	custom-directives: [vts_status, my_module_flag]
+//	nginx-build: ./nginx-V.txt   # lint for this build (saved "nginx -V" output)
 //	rules:
 //	  server-tokens: off         # off, on, or a severity
 //	  unknown-directive: error
@@ -49,6 +50,10 @@ type File struct {
 	// CustomDirectives are directive names the unknown-directive rule
 	// accepts (third-party modules nginx-lint does not know).
 	CustomDirectives []string
+	// NginxBuild is a saved "nginx -V" output (absolute path): lint for
+	// that build, as the command line's --nginx-build does. Empty if
+	// unset.
+	NginxBuild string
 	// Rules holds per-rule settings by the key written in the file (a name
 	// or a code).
 	Rules map[string]RuleConfig
@@ -69,6 +74,7 @@ type raw struct {
 	Prefix           string               `yaml:"prefix"`
 	IncludePaths     map[string]string    `yaml:"include-paths"`
 	CustomDirectives []string             `yaml:"custom-directives"`
+	NginxBuild       string               `yaml:"nginx-build"`
 	Rules            map[string]yaml.Node `yaml:"rules"`
 }
 
@@ -81,6 +87,15 @@ type rawRule struct {
 // Find returns the configuration file nearest to start (a file or a
 // directory), searching its directory and then each parent; "" if none.
 func Find(start string) (string, error) {
+	return FindWithin(start, nil)
+}
+
+// FindWithin is Find with a bound: after searching a directory for which
+// stop returns true it searches no further up (nil: up to the root). The
+// language server stops at the workspace root or a repository's root, so
+// a settings file of someone else's directory above never applies. Only
+// regular files count: a FIFO or device under the name is never opened.
+func FindWithin(start string, stop func(dir string) bool) (string, error) {
 	dir, err := filepath.Abs(start)
 	if err != nil {
 		return "", err
@@ -91,12 +106,12 @@ func Find(start string) (string, error) {
 	for {
 		for _, n := range Names {
 			p := filepath.Join(dir, n)
-			if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
 				return p, nil
 			}
 		}
 		parent := filepath.Dir(dir)
-		if parent == dir {
+		if parent == dir || stop != nil && stop(dir) {
 			return "", nil
 		}
 		dir = parent
@@ -136,6 +151,9 @@ func Parse(path string, src []byte) (*File, error) {
 	f := &File{Path: path, CustomDirectives: r.CustomDirectives, Rules: map[string]RuleConfig{}}
 	if r.Prefix != "" {
 		f.Prefix = abs(r.Prefix)
+	}
+	if r.NginxBuild != "" {
+		f.NginxBuild = abs(r.NginxBuild)
 	}
 	for from, to := range r.IncludePaths {
 		if !filepath.IsAbs(from) {

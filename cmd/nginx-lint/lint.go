@@ -106,7 +106,7 @@ func (cmd *lintCmd) run(e *env) (int, error) {
 				lf.Prefix = cfg.Prefix
 			}
 			if len(cfg.IncludePaths) > 0 {
-				mapped := config.FS{Base: parser.OSFS{}, File: cfg}
+				mapped := lint.FileSystem(parser.OSFS{}, cfg)
 				l.FS, opts.ReadFile = mapped, mapped.ReadFile
 			}
 		}
@@ -120,9 +120,7 @@ func (cmd *lintCmd) run(e *env) (int, error) {
 				Code: parser.CodeUnreadable, Name: parser.NameUnreadable, Message: readError(err)})
 			continue
 		}
-		if cfg != nil {
-			localizePaths(c, cfg)
-		}
+		lint.LocalizePaths(c, cfg)
 		for _, f := range c.Files[1:] {
 			included[parser.RealPath(f.Path)] = true
 		}
@@ -205,13 +203,12 @@ func (cmd *lintCmd) writeBaseline(e *env, all []*parser.Diagnostic, unreadable b
 }
 
 // analyzerOptions combines the settings file (may be nil) with the flags;
-// flags come last so the command line wins.
+// flags come last so the command line wins. The settings and the target
+// build are applied by analyzer/lint, as the language server does.
 func (cmd *lintCmd) analyzerOptions(reg *analyzer.Registry, cfg *config.File) (analyzer.Options, error) {
-	opts := analyzer.Options{Disabled: map[string]bool{}, Severity: map[string]parser.Severity{}, RuleOptions: map[string]map[string]any{}}
-	if cfg != nil {
-		if err := cfg.Apply(&opts, reg.Lookup); err != nil {
-			return opts, usageError{err.Error()}
-		}
+	opts, err := lint.SettingsOptions(reg, cfg)
+	if err != nil {
+		return opts, usageError{err.Error()}
 	}
 	for _, key := range cmd.Disable {
 		r := reg.Lookup(key)
@@ -223,25 +220,14 @@ func (cmd *lintCmd) analyzerOptions(reg *analyzer.Registry, cfg *config.File) (a
 	if cmd.Strict {
 		opts.Severity[rules.UnknownDirective.Name] = parser.Error
 	}
-	if cmd.build != nil {
-		ro := opts.RuleOptions[rules.UnknownDirective.Name]
-		if ro == nil {
-			ro = map[string]any{}
-			opts.RuleOptions[rules.UnknownDirective.Name] = ro
-		}
-		ro["modules"] = cmd.build.Modules()
-		if cmd.build.Variant == "nginx" {
-			ro["version"] = cmd.build.Version
-			// Some directives moved into more blocks over time
-			// (resolver in upstream since 1.27.3).
-			na := opts.RuleOptions[rules.DirectiveNotAllowed.Name]
-			if na == nil {
-				na = map[string]any{}
-				opts.RuleOptions[rules.DirectiveNotAllowed.Name] = na
-			}
-			na["version"] = cmd.build.Version
+	build := cmd.build
+	if build == nil && cfg != nil && cfg.NginxBuild != "" {
+		// The settings file's nginx-build, when no flag names a build.
+		if build, err = lint.ReadBuild(cfg.NginxBuild); err != nil {
+			return opts, fmt.Errorf("%s: nginx-build: %w", cfg.Path, err)
 		}
 	}
+	lint.TargetBuild(&opts, build)
 	return opts, nil
 }
 
@@ -287,20 +273,6 @@ func loadSettings(path string) (*config.File, error) {
 		return nil, usageError{err.Error()}
 	}
 	return f, nil
-}
-
-// localizePaths renames the files the loader read through include-paths
-// to where they are here, so findings point at files the user can open.
-// Files cut from an nginx -T dump have no local copy and keep their names.
-func localizePaths(c *parser.Config, cfg *config.File) {
-	for _, f := range c.Files {
-		if f.FromDump != "" {
-			continue
-		}
-		if local, ok := cfg.MapPath(f.Path); ok {
-			f.Path = local
-		}
-	}
 }
 
 // readError words an I/O error without Go's "open x: " noise.
