@@ -68,21 +68,21 @@ func decodeParams(raw json.RawMessage, p any) error {
 // (initialize, shutdown, exit) and $/cancelRequest, which the loop
 // handles itself.
 var methods = map[string]method{
-	"initialized":                          notification((*Server).initialized),
-	"textDocument/didOpen":                 notification((*Server).didOpen),
-	"textDocument/didChange":               notification((*Server).didChange),
-	"textDocument/didClose":                notification((*Server).didClose),
-	"textDocument/didSave":                 notification(ignore[protocol.DidSaveTextDocumentParams]),
-	"$/setTrace":                           notification(ignore[protocol.SetTraceParams]),
-	"workspace/didChangeWatchedFiles":      notification((*Server).didChangeWatchedFiles),
-	"workspace/didChangeConfiguration":     notification(ignore[protocol.DidChangeConfigurationParams]),
-	"workspace/didChangeWorkspaceFolders":  notification((*Server).didChangeWorkspaceFolders),
-	"textDocument/hover":                   request((*Server).hover),
-	"textDocument/completion":              request((*Server).completion),
-	"textDocument/documentSymbol":          request((*Server).documentSymbol),
-	"textDocument/codeAction":              request((*Server).codeAction),
-	"textDocument/definition":              request((*Server).definition),
-	"textDocument/formatting":              request((*Server).formatting),
+	"initialized":                         notification((*Server).initialized),
+	"textDocument/didOpen":                notification((*Server).didOpen),
+	"textDocument/didChange":              notification((*Server).didChange),
+	"textDocument/didClose":               notification((*Server).didClose),
+	"textDocument/didSave":                notification(ignore[protocol.DidSaveTextDocumentParams]),
+	"$/setTrace":                          notification(ignore[protocol.SetTraceParams]),
+	"workspace/didChangeWatchedFiles":     notification((*Server).didChangeWatchedFiles),
+	"workspace/didChangeConfiguration":    notification(ignore[protocol.DidChangeConfigurationParams]),
+	"workspace/didChangeWorkspaceFolders": notification((*Server).didChangeWorkspaceFolders),
+	"textDocument/hover":                  request((*Server).hover),
+	"textDocument/completion":             request((*Server).completion),
+	"textDocument/documentSymbol":         request((*Server).documentSymbol),
+	"textDocument/codeAction":             request((*Server).codeAction),
+	"textDocument/definition":             request((*Server).definition),
+	"textDocument/formatting":             request((*Server).formatting),
 }
 
 func ignore[P any](*Server, notifier, *P) error { return nil }
