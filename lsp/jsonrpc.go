@@ -110,13 +110,15 @@ func isHeaderLine(b []byte) bool {
 var contentLength = []byte("content-length:")
 
 // next returns the next message body. Bytes before a header block that
-// are not headers are skipped (a client that lost count resynchronises
-// on the next Content-Length); a header block without a usable length,
+// are not headers are skipped, up to a Content-Length even in the middle
+// of a line (a client that lost count resynchronises on the next
+// header); a header block without a usable length,
 // with a malformed line, or announcing a body over the limit gives a
 // *frameError after the block (and the body, when its length is known)
 // has been consumed. Other errors (io.EOF) end the stream.
 func (fr *frameReader) next() ([]byte, error) {
 	length, started := -1, false
+	var over int64
 	var bad []string
 	for {
 		head, tail, long, err := fr.line()
@@ -130,13 +132,12 @@ func (fr *frameReader) next() ([]byte, error) {
 			switch i := bytes.Index(bytes.ToLower(head), contentLength); {
 			case i == 0 && !long || i < 0 && !long && isHeaderLine(head):
 			case i > 0 && !long:
-				bad = append(bad, "bytes before the header")
+				// A body without a header, then a header glued to it:
+				// the lost bytes are dropped, the message is read.
 				head = head[i:]
 			case long && bytes.Contains(bytes.ToLower(tail), contentLength):
-				// A body without a header, then a header glued to it.
 				i := bytes.Index(bytes.ToLower(tail), contentLength)
 				head, long = tail[i:], false
-				bad = append(bad, "bytes before the header")
 			default:
 				continue // not a header: skip the line
 			}
@@ -165,10 +166,7 @@ func (fr *frameReader) next() ([]byte, error) {
 				bad = append(bad, "two different Content-Length headers")
 			case n > uint64(fr.max):
 				bad = append(bad, fmt.Sprintf("message of %d bytes is over the limit of %d", n, fr.max))
-				length = -2 // known, to be discarded
-				if _, err := io.CopyN(io.Discard, fr.r, int64(n)); err != nil {
-					return nil, err
-				}
+				length, over = -2, int64(n) // discarded after the headers
 			default:
 				length = int(n)
 			}
@@ -186,6 +184,9 @@ func (fr *frameReader) next() ([]byte, error) {
 		return nil, &frameError{strings.Join(append(bad, "no Content-Length header"), "; ")}
 	}
 	if length == -2 {
+		if _, err := io.CopyN(io.Discard, fr.r, over); err != nil {
+			return nil, err
+		}
 		return nil, &frameError{strings.Join(bad, "; ")}
 	}
 	body := make([]byte, length)
