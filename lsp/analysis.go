@@ -129,8 +129,8 @@ func (c *settingsCache) config(path string) (*config.File, error) {
 	return e.cfg, e.err
 }
 
-func (c *settingsCache) build(path string) (*buildinfo.Info, error) {
-	e := c.get(path, func(e *settingsEntry) { e.build, e.err = lint.ReadBuild(path) })
+func (c *settingsCache) build(fsys parser.FileSystem, path string) (*buildinfo.Info, error) {
+	e := c.get(path, func(e *settingsEntry) { e.build, e.err = lint.ReadBuild(fsys, path) })
 	return e.build, e.err
 }
 
@@ -232,7 +232,7 @@ func (s *Server) setupFor(snap *snapshot) lintSetup {
 		buildPath = st.cfg.NginxBuild
 	}
 	if buildPath != "" {
-		build, err := s.settings.build(buildPath)
+		build, err := s.settings.build(s.base(), buildPath)
 		if err != nil {
 			s.problem(fmt.Sprintf("nginx-build %s ignored: %v", buildPath, err))
 		}

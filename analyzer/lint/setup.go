@@ -84,10 +84,14 @@ func LocalizePaths(c *parser.Config, cfg *config.File) {
 }
 
 // ReadBuild reads a saved "nginx -V" output (the settings file's
-// nginx-build) through the parser's file reading, so a path that names a
-// device or a pipe is refused as any configuration file would be.
-func ReadBuild(path string) (*buildinfo.Info, error) {
-	out, err := parser.OSFS{}.ReadFile(path)
+// nginx-build) through fsys (nil: parser.OSFS, the parser's own file
+// reading, so a path that names a device or a pipe is refused as any
+// configuration file would be).
+func ReadBuild(fsys parser.FileSystem, path string) (*buildinfo.Info, error) {
+	if fsys == nil {
+		fsys = parser.OSFS{}
+	}
+	out, err := fsys.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}

@@ -223,7 +223,7 @@ func (cmd *lintCmd) analyzerOptions(reg *analyzer.Registry, cfg *config.File) (a
 	build := cmd.build
 	if build == nil && cfg != nil && cfg.NginxBuild != "" {
 		// The settings file's nginx-build, when no flag names a build.
-		if build, err = lint.ReadBuild(cfg.NginxBuild); err != nil {
+		if build, err = lint.ReadBuild(nil, cfg.NginxBuild); err != nil {
 			return opts, fmt.Errorf("%s: nginx-build: %w", cfg.Path, err)
 		}
 	}
