@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/nginx-lint/nginx-lint/parser"
 )
@@ -60,7 +62,19 @@ func FuzzMessageLoop(f *testing.F) {
 		s.FS = &parser.Overlay{Files: map[string][]byte{}}
 		var out bytes.Buffer
 		log := &lockedBuffer{}
-		s.Serve(strings.NewReader(in), &out, log)
+		served := make(chan struct{})
+		go func() {
+			s.Serve(strings.NewReader(in), &out, log)
+			close(served)
+		}()
+		select {
+		case <-served:
+		case <-time.After(20 * time.Second):
+			// A guard against a wedged loop, with the goroutines to
+			// show where.
+			buf := make([]byte, 1<<20)
+			t.Fatalf("the session did not end:\n%s", buf[:runtime.Stack(buf, true)])
+		}
 		if l := log.String(); strings.Contains(l, "panicked") {
 			t.Fatalf("a handler panicked:\n%s", l)
 		}

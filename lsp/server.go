@@ -239,6 +239,7 @@ func (s *Server) didOpen(n notifier, p *protocol.DidOpenTextDocumentParams) erro
 	d := &document{uri: p.TextDocument.URI, path: uriToPath(p.TextDocument.URI), linted: make(chan struct{})}
 	if old := s.docs[d.uri]; old != nil {
 		old.closed = true
+		wakeLocked(old)
 	}
 	s.docs[d.uri] = d
 	s.setTextLocked(d, p.TextDocument.Text, p.TextDocument.Version)
@@ -295,6 +296,7 @@ func (s *Server) didClose(n notifier, p *protocol.DidCloseTextDocumentParams) er
 	}
 	delete(s.docs, d.uri)
 	d.closed = true
+	wakeLocked(d)
 	// Other documents may include this one: they now see the disk.
 	for _, o := range s.docs {
 		o.gen++
@@ -344,6 +346,8 @@ func (s *Server) lintWorker(d *document) {
 		first = false
 		if !d.dirty || d.closed || s.stopped {
 			d.linting = false
+			// Nothing more will be linted for now: waiters re-check.
+			wakeLocked(d)
 			s.busy--
 			if s.busy == 0 {
 				s.idle.Broadcast()
@@ -362,8 +366,7 @@ func (s *Server) lintWorker(d *document) {
 		var n notifier
 		if publish {
 			d.view = v
-			close(d.linted)
-			d.linted = make(chan struct{})
+			wakeLocked(d)
 			n = d.notify
 		}
 		s.mu.Unlock()
@@ -371,6 +374,13 @@ func (s *Server) lintWorker(d *document) {
 			s.publish(n, v)
 		}
 	}
+}
+
+// wakeLocked wakes the requests waiting for a lint of d (quick fixes),
+// so they look again.
+func wakeLocked(d *document) {
+	close(d.linted)
+	d.linted = make(chan struct{})
 }
 
 // publish sends the findings of a linted view.
