@@ -31,7 +31,9 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
-func seedFrame(body string) string { return fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(body), body) }
+func seedFrame(body string) string {
+	return fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(body), body)
+}
 
 // FuzzMessageLoop feeds arbitrary bytes to the message loop as the
 // client's side of the stream. The session must end when the input does,

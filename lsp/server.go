@@ -85,8 +85,12 @@ type document struct {
 	// Lint scheduling: dirty when text changed since the last lint
 	// started; linting while a goroutine owns the document's lints;
 	// lastEdit for the debounce; notify where to publish.
-	dirty    bool
-	linting  bool
+	dirty   bool
+	linting bool
+	// inLint while a lint of d runs; burst when an edit came during it,
+	// so the next lint waits for the edits to pause.
+	inLint   bool
+	burst    bool
 	closed   bool
 	lastEdit time.Time
 	notify   notifier
@@ -317,6 +321,9 @@ func (s *Server) scheduleLocked(d *document, n notifier) {
 	if n != nil {
 		d.notify = n
 	}
+	if d.inLint {
+		d.burst = true
+	}
 	if d.linting || s.stopped {
 		return // the running worker picks the edit up
 	}
@@ -325,14 +332,14 @@ func (s *Server) scheduleLocked(d *document, n notifier) {
 	go s.lintWorker(d)
 }
 
-// lintWorker lints d until it is clean: the first lint at once, each next
-// one after the edits that came during the previous one have paused for
-// Debounce.
+// lintWorker lints d until it is clean: at once after an edit to a
+// document at rest; when edits came while a lint ran, once they have
+// paused for Debounce (typing is not linted keystroke by keystroke).
 func (s *Server) lintWorker(d *document) {
-	first := true
 	for {
 		s.mu.Lock()
-		if !first {
+		if d.dirty && d.burst {
+			// Edits came during the lint: wait for them to pause.
 			for {
 				wait := time.Until(d.lastEdit.Add(s.Debounce))
 				if wait <= 0 || d.closed || s.stopped {
@@ -343,7 +350,7 @@ func (s *Server) lintWorker(d *document) {
 				s.mu.Lock()
 			}
 		}
-		first = false
+		d.burst = false
 		if !d.dirty || d.closed || s.stopped {
 			d.linting = false
 			// Nothing more will be linted for now: waiters re-check.
@@ -356,12 +363,14 @@ func (s *Server) lintWorker(d *document) {
 			return
 		}
 		d.dirty = false
+		d.inLint = true
 		snap := s.snapshotLocked(d)
 		s.mu.Unlock()
 
 		v := s.lint(snap)
 
 		s.mu.Lock()
+		d.inLint = false
 		publish := !d.closed && d.gen == v.gen && !s.stopped
 		var n notifier
 		if publish {
