@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nginx-lint/nginx-lint/lsp"
 )
@@ -120,5 +122,47 @@ func TestCLIAndServerAgree(t *testing.T) {
 	}
 	if strings.Contains(all, "NL1003") {
 		t.Errorf("include-paths not applied:\n%s", all)
+	}
+}
+
+// TestLSPCommandProtocol runs "nginx-lint lsp" as a child process: a body
+// that is not JSON is answered with -32700 and the session goes on, and
+// exit without shutdown ends with status 1, as the protocol says.
+func TestLSPCommandProtocol(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "lsp", "--stdio")
+	cmd.Env = append(os.Environ(), "NGINX_LINT_BE_MAIN=1")
+	in, _ := cmd.StdinPipe()
+	outPipe, _ := cmd.StdoutPipe()
+	cmd.Stderr = io.Discard
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	c := &lspClient{t: t, in: in, out: bufio.NewReader(outPipe)}
+	c.send("initialize", 1, map[string]any{"processId": nil, "rootUri": nil, "capabilities": map[string]any{}})
+	c.until(func(m map[string]any) bool { return m["id"] == 1.0 })
+	fmt.Fprintf(in, "Content-Length: 17\r\n\r\n{this is not json")
+	m := c.until(func(m map[string]any) bool { return m["error"] != nil })
+	if m["id"] != nil || m["error"].(map[string]any)["code"] != -32700.0 {
+		t.Errorf("parse error answer %v", m)
+	}
+	c.send("textDocument/hover", 2, map[string]any{"textDocument": map[string]any{"uri": "file:///x.conf"}, "position": map[string]any{"line": 0, "character": 0}})
+	c.until(func(m map[string]any) bool { return m["id"] == 2.0 })
+	c.send("exit", 0, nil)
+	in.Close()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		ee, ok := err.(*exec.ExitError)
+		if !ok || ee.ExitCode() != 1 {
+			t.Errorf("exit without shutdown: %v, want status 1", err)
+		}
+	case <-time.After(30 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("the server did not exit")
 	}
 }
