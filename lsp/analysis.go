@@ -280,9 +280,8 @@ func (s *Server) lint(snap *snapshot) (v *view) {
 	if snap.src == nil {
 		return tooLarge(snap)
 	}
-	st := s.setupFor(snap)
-	s.lintMu.Lock()
-	defer s.lintMu.Unlock()
+	// A crash here must not take the server down (it runs on a goroutine
+	// of its own): the document gets an internal-error finding instead.
 	defer func() {
 		if r := recover(); r != nil {
 			s.logf("lint of %s panicked: %v", snap.path, r)
@@ -291,6 +290,9 @@ func (s *Server) lint(snap *snapshot) (v *view) {
 					Message: fmt.Sprintf("nginx-lint failed on this document: %v", r)}}}
 		}
 	}()
+	st := s.setupFor(snap)
+	s.lintMu.Lock()
+	defer s.lintMu.Unlock()
 	l := s.lintLoader
 	l.FS, l.Prefix = st.fs, st.prefix
 	c := analyzer.LoadInferred(l, snap.path, snap.src)

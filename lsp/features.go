@@ -423,6 +423,9 @@ func (s *Server) lintedView(ctx context.Context, uri protocol.DocumentUri) (*vie
 		}
 		if v := d.view; v != nil && v.gen == d.gen && v.linted {
 			s.mu.Unlock()
+			if v.file == nil {
+				return nil, nil // too large, or the lint failed
+			}
 			return v, nil
 		}
 		if !d.linting && !d.dirty {

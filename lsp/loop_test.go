@@ -440,3 +440,40 @@ func TestInitializeOptionsAndCapabilities(t *testing.T) {
 		}
 	}
 }
+
+// panicFS panics on every read: it stands for a bug deep in the pipeline.
+type panicFS struct{ parser.FileSystem }
+
+func (panicFS) ReadFile(p string) ([]byte, error) { panic("read " + p) }
+
+// TestLintPanicIsAFinding: a crash inside a lint becomes an
+// internal-error finding on the document, a crash inside a request an
+// internal error answer, and the server goes on.
+func TestLintPanicIsAFinding(t *testing.T) {
+	dir := t.TempDir()
+	s := New()
+	s.FS = panicFS{parser.OSFS{}}
+	c := pipeClient(t, s)
+	c.initialize(string(pathToURI(dir)))
+	uri := string(pathToURI(filepath.Join(dir, "nginx.conf")))
+	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "nginx", "version": 1,
+		"text": "events {}\nhttp {\n    include x.conf;\n}\n"}})
+	ds := c.published(uri, 1)
+	if len(ds) != 1 || ds[0]["code"] != "NL1000" || !strings.Contains(fmt.Sprint(ds[0]["message"]), "read ") {
+		t.Errorf("diagnostics %v", ds)
+	}
+	// Features have no tree to work on: an empty answer.
+	c.request("2", "textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": uri}})
+	if r := c.answer(); r.Error != nil || string(r.Result) != "null" {
+		t.Errorf("documentSymbol after a failed lint: %s", r.raw)
+	}
+	// A handler that panics is answered with an internal error.
+	methods["test/panic"] = request(func(*Server, context.Context, *struct{}) (any, error) { panic("boom") })
+	t.Cleanup(func() { delete(methods, "test/panic") })
+	c.request("4", "test/panic", map[string]any{})
+	wantError(t, c.answer(), "4", codeInternalError)
+	c.request("3", "shutdown", nil)
+	if r := c.answer(); string(r.ID) != "3" || r.Error != nil {
+		t.Errorf("shutdown after the panics: %s", r.raw)
+	}
+}

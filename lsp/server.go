@@ -394,6 +394,11 @@ func wakeLocked(d *document) {
 
 // publish sends the findings of a linted view.
 func (s *Server) publish(n notifier, v *view) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.logf("publishing %s panicked: %v", v.path, r)
+		}
+	}()
 	version := protocol.UInteger(v.version)
 	out := make([]protocol.Diagnostic, 0, len(v.diags))
 	for _, diag := range v.diags {
@@ -461,6 +466,9 @@ func (s *Server) viewOf(uri protocol.DocumentUri) *view {
 	}
 	if v := d.view; v != nil && v.gen == d.gen {
 		s.mu.Unlock()
+		if v.file == nil {
+			return nil // the lint of this text failed: nothing to show
+		}
 		return v
 	}
 	snap := s.snapshotLocked(d)
