@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/nginx-lint/nginx-lint/lsp"
+	"github.com/nginx-lint/nginx-lint/parser"
+	"github.com/nginx-lint/nginx-lint/parser/corpustest"
 )
 
 // TestCLIAndServerAgree lints one workspace with the command line and
@@ -164,5 +166,93 @@ func TestLSPCommandProtocol(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		cmd.Process.Kill()
 		t.Fatal("the server did not exit")
+	}
+}
+
+// TestCLIAndServerAgreeOnCorpus opens every main configuration of the
+// shared corpus in the server (its directory as the workspace) and
+// requires the findings the command line reports for that file. A file
+// that an nginx.conf beside it may include is left out: the server checks
+// it through that nginx.conf, the command line (given the file alone)
+// does not. nginx -T dumps are left out too (see below).
+func TestCLIAndServerAgreeOnCorpus(t *testing.T) {
+	root := corpustest.Root(t)
+	n, findings := 0, 0
+	for _, e := range corpustest.Manifest(t) {
+		if e["kind"] != "main" {
+			continue
+		}
+		path := filepath.Join(root, e["path"])
+		if filepath.Base(path) != "nginx.conf" {
+			if _, err := os.Stat(filepath.Join(filepath.Dir(path), "nginx.conf")); err == nil {
+				continue
+			}
+		}
+		text, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, dump := parser.SplitDump(text); dump {
+			// The command line reports each file of an nginx -T dump
+			// under its own path; the server does not split dumps yet.
+			continue
+		}
+		var out, errb bytes.Buffer
+		run([]string{"-f", "json", "--fail-level", "none", path}, strings.NewReader(""), &out, &errb)
+		var rep struct {
+			Diagnostics []struct {
+				File    string `json:"file"`
+				Line    int    `json:"line"`
+				Column  int    `json:"column"`
+				Code    string `json:"code"`
+				Message string `json:"message"`
+			} `json:"diagnostics"`
+		}
+		if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+			t.Fatalf("%s: %v: %s %s", e["path"], err, out.String(), errb.String())
+		}
+		var cli []string
+		for _, d := range rep.Diagnostics {
+			p := d.File
+			if !filepath.IsAbs(p) {
+				wd, _ := os.Getwd()
+				p = filepath.Join(wd, p)
+			}
+			if p != path {
+				continue
+			}
+			cli = append(cli, fmt.Sprintf("%d:%d %s %s", d.Line, d.Column, d.Code, d.Message))
+		}
+
+		inR, inW := io.Pipe()
+		outR, outW := io.Pipe()
+		s := lsp.New()
+		go func() { s.Serve(inR, outW, io.Discard); outW.Close() }()
+		c := &lspClient{t: t, in: inW, out: bufio.NewReader(outR)}
+		c.send("initialize", 1, map[string]any{"rootUri": "file://" + filepath.ToSlash(filepath.Dir(path)), "capabilities": map[string]any{}})
+		c.until(func(m map[string]any) bool { return m["id"] == 1.0 })
+		uri := "file://" + filepath.ToSlash(path)
+		c.send("textDocument/didOpen", 0, map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "nginx", "version": 1, "text": string(text)}})
+		pub := c.until(func(m map[string]any) bool { return m["method"] == "textDocument/publishDiagnostics" })
+		var server []string
+		for _, d := range pub["params"].(map[string]any)["diagnostics"].([]any) {
+			d := d.(map[string]any)
+			start := d["range"].(map[string]any)["start"].(map[string]any)
+			msg, _, _ := strings.Cut(d["message"].(string), "\n")
+			server = append(server, fmt.Sprintf("%d:%d %s %s", int(start["line"].(float64))+1, int(start["character"].(float64))+1, d["code"], msg))
+		}
+		c.send("exit", 0, nil)
+		inW.Close()
+		sort.Strings(cli)
+		sort.Strings(server)
+		if strings.Join(cli, "\n") != strings.Join(server, "\n") {
+			t.Errorf("%s: the CLI and the server disagree\ncli:\n%s\nserver:\n%s", e["path"], strings.Join(cli, "\n"), strings.Join(server, "\n"))
+		}
+		n++
+		findings += len(cli)
+	}
+	t.Logf("%d main configurations compared, %d findings", n, findings)
+	if n < 100 || findings < 100 {
+		t.Errorf("only %d main configurations and %d findings compared", n, findings)
 	}
 }
