@@ -295,6 +295,23 @@ func (s *Server) lint(snap *snapshot) (v *view) {
 	defer s.lintMu.Unlock()
 	l := s.lintLoader
 	l.FS, l.Prefix = st.fs, st.prefix
+	if files, ok := parser.SplitDump(snap.src); ok {
+		// nginx -T output, as the command line reads it: its files
+		// include each other, never the disk. Every finding is in this
+		// document; publish maps it to the dump's lines.
+		c := l.LoadDump(snap.path, files)
+		v = &view{gen: snap.gen, uri: snap.uri, path: snap.path, version: snap.version, text: snap.text, linted: true,
+			dumpLines: map[*parser.File]int{}}
+		for _, f := range c.Files {
+			for _, df := range files {
+				if df.Path == f.Path {
+					v.dumpLines[f] = df.Line
+				}
+			}
+		}
+		v.diags = lint.Run(c, s.reg, st.opts)
+		return v
+	}
 	c := analyzer.LoadInferred(l, snap.path, snap.src)
 	lint.LocalizePaths(c, st.cfg)
 	v = &view{gen: snap.gen, uri: snap.uri, path: snap.path, version: snap.version, text: snap.text,

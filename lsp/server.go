@@ -113,6 +113,10 @@ type view struct {
 	// diags is set for a view made by a lint: the findings of this text.
 	diags  []*parser.Diagnostic
 	linted bool
+	// dumpLines is set for nginx -T output: the line of the document
+	// where each dumped file starts. Such a view has no tree for editor
+	// features (file is nil).
+	dumpLines map[*parser.File]int
 	// The startup cost model of config, made on demand (a hover on listen
 	// needs it, typing does not) with the cost rules' options.
 	costOpts costmodel.Options
@@ -402,9 +406,33 @@ func (s *Server) publish(n notifier, v *view) {
 	version := protocol.UInteger(v.version)
 	out := make([]protocol.Diagnostic, 0, len(v.diags))
 	for _, diag := range v.diags {
-		out = append(out, toProtocolDiagnostic(diag))
+		pd := toProtocolDiagnostic(diag)
+		if v.dumpLines != nil {
+			inDump(&pd.Range, v.dumpLines[diag.File])
+			for i := range pd.RelatedInformation {
+				loc := &pd.RelatedInformation[i].Location
+				for f, start := range v.dumpLines {
+					if loc.URI == pathToURI(f.Path) {
+						loc.URI = v.uri
+						inDump(&loc.Range, start)
+						break
+					}
+				}
+			}
+		}
+		out = append(out, pd)
 	}
 	n(protocol.ServerTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{URI: v.uri, Version: &version, Diagnostics: out})
+}
+
+// inDump moves a range of a dumped file to the dump's lines (start is the
+// 1-based line where the file's text begins; 0: not a dumped file).
+func inDump(r *protocol.Range, start int) {
+	if start <= 0 {
+		return
+	}
+	r.Start.Line += protocol.UInteger(start - 1)
+	r.End.Line += protocol.UInteger(start - 1)
 }
 
 // Settle waits until every scheduled lint has been published. Tests call

@@ -332,3 +332,20 @@ func TestIncludedTwiceReportedOnce(t *testing.T) {
 		t.Errorf("%d diagnostics, want 1: %+v", n, c.diags(uri))
 	}
 }
+
+// TestDumpDocument: nginx -T output opened in the editor is linted as
+// the command line reads it (its files include each other), and each
+// finding lands on the dump's own line.
+func TestDumpDocument(t *testing.T) {
+	s, c, dir := setup(t, nil)
+	text := "nginx: the configuration file /etc/nginx/nginx.conf syntax is ok\n" +
+		"# configuration file /etc/nginx/nginx.conf:\n" +
+		"events {}\nhttp {\n    include /etc/nginx/conf.d/a.conf;\n}\n\n" +
+		"# configuration file /etc/nginx/conf.d/a.conf:\n" +
+		"server {\n    listen 80;\n    gzipp on;\n}\n\n"
+	uri := open(t, s, c, filepath.Join(dir, "dump.txt"), text)
+	ds := c.diags(uri)
+	if len(ds) != 1 || ds[0].Code.Value != "NL2001" || ds[0].Range.Start.Line != 10 || ds[0].Range.Start.Character != 4 {
+		t.Errorf("diagnostics %+v, want NL2001 at 10:4", ds)
+	}
+}

@@ -174,7 +174,7 @@ func TestLSPCommandProtocol(t *testing.T) {
 // requires the findings the command line reports for that file. A file
 // that an nginx.conf beside it may include is left out: the server checks
 // it through that nginx.conf, the command line (given the file alone)
-// does not. nginx -T dumps are left out too (see below).
+// does not. An nginx -T dump's findings are compared at the dump's lines.
 func TestCLIAndServerAgreeOnCorpus(t *testing.T) {
 	root := corpustest.Root(t)
 	n, findings := 0, 0
@@ -192,10 +192,13 @@ func TestCLIAndServerAgreeOnCorpus(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, dump := parser.SplitDump(text); dump {
-			// The command line reports each file of an nginx -T dump
-			// under its own path; the server does not split dumps yet.
-			continue
+		// The command line reports each file of an nginx -T dump under
+		// its own path and lines; the server shows them in the dump.
+		dumped := map[string]int{}
+		if files, ok := parser.SplitDump(text); ok {
+			for _, f := range files {
+				dumped[f.Path] = f.Line
+			}
 		}
 		var out, errb bytes.Buffer
 		run([]string{"-f", "json", "--fail-level", "none", path}, strings.NewReader(""), &out, &errb)
@@ -218,10 +221,13 @@ func TestCLIAndServerAgreeOnCorpus(t *testing.T) {
 				wd, _ := os.Getwd()
 				p = filepath.Join(wd, p)
 			}
-			if p != path {
+			line := d.Line
+			if start, ok := dumped[d.File]; ok {
+				line += start - 1
+			} else if p != path {
 				continue
 			}
-			cli = append(cli, fmt.Sprintf("%d:%d %s %s", d.Line, d.Column, d.Code, d.Message))
+			cli = append(cli, fmt.Sprintf("%d:%d %s %s", line, d.Column, d.Code, d.Message))
 		}
 
 		inR, inW := io.Pipe()
