@@ -8,22 +8,11 @@ import (
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
-// costModel returns the startup cost model of the document's
-// configuration, computed on first use after each lint (a hover on listen
-// needs it, typing does not) with the options the settings file gives the
-// cost rules (nonroot, nofile, cpus, kernel).
-func (d *document) costModel() *costmodel.Result {
-	if d.cost == nil && d.config != nil {
-		d.cost = costmodel.Compute(parser.BuildModel(d.config), d.costOpts)
-	}
-	return d.cost
-}
-
 // costHover describes, in Markdown, what a listen or server_name directive
 // costs when nginx starts: its socket and port for a listen, the names
 // hash of its addresses for a server_name (in the innermost server of
 // stack); "" for other directives.
-func costHover(d *document, dir *parser.Directive, stack []*parser.Directive) string {
+func costHover(d *view, dir *parser.Directive, stack []*parser.Directive) string {
 	switch dir.Name.Value {
 	case "listen", "server_name":
 	default:

@@ -1,11 +1,11 @@
 package lsp
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strings"
 
-	"github.com/tliron/glsp"
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
@@ -71,19 +71,18 @@ func contextAt(c *parser.Config, stack []*parser.Directive) (directives.Context,
 	return analyzer.ContextOf(names)
 }
 
-// at returns the open document, the offset of pos in it and what lies
-// there; d is nil for a document that is not open. The caller holds s.mu.
-func (s *Server) at(uri protocol.DocumentUri, pos protocol.Position) (d *document, off int, h hit) {
-	if d = s.doc(uri); d == nil {
+// at returns a view of the open document, the offset of pos in it and
+// what lies there; v is nil for a document that is not open (or too large
+// to analyse).
+func (s *Server) at(uri protocol.DocumentUri, pos protocol.Position) (v *view, off int, h hit) {
+	if v = s.viewOf(uri); v == nil {
 		return nil, 0, hit{}
 	}
-	off = offset(d.file, pos)
-	return d, off, locate(d.file, off)
+	off = offset(v.file, pos)
+	return v, off, locate(v.file, off)
 }
 
-func (s *Server) hover(_ *glsp.Context, p *protocol.HoverParams) (*protocol.Hover, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+func (s *Server) hover(_ context.Context, p *protocol.HoverParams) (*protocol.Hover, error) {
 	d, off, h := s.at(p.TextDocument.URI, p.Position)
 	if d == nil {
 		return nil, nil
@@ -176,9 +175,7 @@ func variableAt(src string, r parser.Range, off int) string {
 	return ""
 }
 
-func (s *Server) completion(_ *glsp.Context, p *protocol.CompletionParams) (any, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+func (s *Server) completion(_ context.Context, p *protocol.CompletionParams) (any, error) {
 	d, off, h := s.at(p.TextDocument.URI, p.Position)
 	if d == nil {
 		return nil, nil
@@ -243,10 +240,8 @@ func variableItems() []protocol.CompletionItem {
 	return out
 }
 
-func (s *Server) documentSymbol(_ *glsp.Context, p *protocol.DocumentSymbolParams) (any, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	d := s.doc(p.TextDocument.URI)
+func (s *Server) documentSymbol(_ context.Context, p *protocol.DocumentSymbolParams) (any, error) {
+	d := s.viewOf(p.TextDocument.URI)
 	if d == nil {
 		return nil, nil
 	}
@@ -311,12 +306,11 @@ func serverDetail(d *parser.Directive) string {
 	return strings.TrimSpace(strings.Join(names, " ") + " " + strings.Join(listens, " "))
 }
 
-func (s *Server) codeAction(_ *glsp.Context, p *protocol.CodeActionParams) (any, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	d := s.doc(p.TextDocument.URI)
+func (s *Server) codeAction(ctx context.Context, p *protocol.CodeActionParams) (any, error) {
+	// Quick fixes come from findings: wait for the lint of this text.
+	d, err := s.lintedView(ctx, p.TextDocument.URI)
 	if d == nil {
-		return nil, nil
+		return nil, err
 	}
 	from, to := offset(d.file, p.Range.Start), offset(d.file, p.Range.End)
 	kind := protocol.CodeActionKindQuickFix
@@ -351,9 +345,7 @@ func (s *Server) codeAction(_ *glsp.Context, p *protocol.CodeActionParams) (any,
 
 // definition jumps from an include to the files it includes, and from a
 // proxy_pass/fastcgi_pass/... naming an upstream to that upstream.
-func (s *Server) definition(_ *glsp.Context, p *protocol.DefinitionParams) (any, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+func (s *Server) definition(_ context.Context, p *protocol.DefinitionParams) (any, error) {
 	d, _, h := s.at(p.TextDocument.URI, p.Position)
 	if d == nil {
 		return nil, nil
@@ -386,10 +378,8 @@ func (s *Server) definition(_ *glsp.Context, p *protocol.DefinitionParams) (any,
 
 // formatting replaces the whole document with its formatted text; a
 // document with syntax errors is left alone (no edits).
-func (s *Server) formatting(_ *glsp.Context, p *protocol.DocumentFormattingParams) ([]protocol.TextEdit, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	d := s.doc(p.TextDocument.URI)
+func (s *Server) formatting(_ context.Context, p *protocol.DocumentFormattingParams) ([]protocol.TextEdit, error) {
+	d := s.viewOf(p.TextDocument.URI)
 	if d == nil {
 		return nil, nil
 	}
@@ -418,4 +408,37 @@ func formatOptions(o protocol.FormattingOptions) parser.FormatOptions {
 	}
 	fo.Spaces = min(max(fo.Spaces, 0), 16)
 	return fo
+}
+
+// lintedView waits for the lint of the document's current text and
+// returns its view (nil for a document not open or too large), or the
+// context's error when the request is cancelled first.
+func (s *Server) lintedView(ctx context.Context, uri protocol.DocumentUri) (*view, error) {
+	for {
+		s.mu.Lock()
+		d := s.docs[uri]
+		if d == nil || d.src == nil {
+			s.mu.Unlock()
+			return nil, nil
+		}
+		if v := d.view; v != nil && v.gen == d.gen && v.linted {
+			s.mu.Unlock()
+			if v.file == nil {
+				return nil, nil // too large, or the lint failed
+			}
+			return v, nil
+		}
+		if !d.linting && !d.dirty {
+			// Nothing will lint this text (the session is stopping).
+			s.mu.Unlock()
+			return nil, nil
+		}
+		wait := d.linted
+		s.mu.Unlock()
+		select {
+		case <-wait:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
 }

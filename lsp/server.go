@@ -1,264 +1,515 @@
 package lsp
 
 import (
+	"fmt"
+	"io"
 	"net/url"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
+	"time"
 
-	"github.com/tliron/glsp"
 	protocol "github.com/tliron/glsp/protocol_3_16"
-	glspserver "github.com/tliron/glsp/server"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
-	"github.com/nginx-lint/nginx-lint/analyzer/config"
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
-	"github.com/nginx-lint/nginx-lint/analyzer/lint"
-	"github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
 // Name is the server's name in the initialize handshake.
 const Name = "nginx-lint"
 
+// MaxDocumentSize is the largest document the server parses. A larger
+// one is kept (edits still apply) but not analysed: its diagnostics say it
+// is too large, and editor features answer nothing for it.
+const MaxDocumentSize = 16 << 20
+
+// DefaultDebounce is how long edits must pause before the server lints
+// again while a lint is already under way or just done (see Server.Debounce).
+const DefaultDebounce = 150 * time.Millisecond
+
 // Server is a language server over the lint core. It keeps the text of
 // every open document, lays it over the disk for the loader (so unsaved
 // edits are what gets linted, includes too), and reuses the loader's cache,
 // so an edit re-parses only the edited file.
+//
+// Work is split so that nothing slow holds the lock the message loop
+// needs: lints run on a goroutine per document under lintMu with their
+// own loader; editor features read an immutable view of the document
+// (the last lint's, or one parsed for them under viewMu).
 type Server struct {
 	// Version is reported to the client.
 	Version string
+	// Debounce: an edit to a document that is not being linted is linted
+	// at once; edits that arrive while a lint runs are gathered, and the
+	// next lint starts once they have paused this long. Zero lints every
+	// time the previous lint ends.
+	Debounce time.Duration
+	// FS is the disk as the server reads it (nil: parser.OSFS). Tests
+	// wrap it to see what is read.
+	FS parser.FileSystem
 
-	mu      sync.Mutex
-	docs    map[protocol.DocumentUri]*document
-	overlay *parser.Overlay
-	loader  *parser.Loader
-	reg     *analyzer.Registry
-	handler protocol.Handler
-	// configs caches the settings file of each directory (nil: none).
-	configs map[string]*config.File
+	mu     sync.Mutex
+	docs   map[protocol.DocumentUri]*document
+	roots  []string // workspace folders, clean absolute paths
+	init   initOptions
+	notify notifier
+	logw   io.Writer
+	// busy counts scheduled lints; idle is signalled when it drops to 0.
+	busy    int
+	idle    *sync.Cond
+	stopped bool
+
+	settings settingsCache
+
+	lintMu     sync.Mutex // held by a lint; guards lintLoader
+	lintLoader *parser.Loader
+	viewMu     sync.Mutex // guards viewLoader
+	viewLoader *parser.Loader
+
+	reg *analyzer.Registry
 }
 
-// document is an open editor buffer and the last analysis of it.
+// document is an open editor buffer. Its fields are guarded by Server.mu.
 type document struct {
 	uri     protocol.DocumentUri
 	path    string
 	version protocol.Integer
 	text    string
-	// Set by lint:
-	config *parser.Config
-	file   *parser.File
+	src     []byte // text as laid over the disk (nil when too large)
+	// gen counts changes; a view or lint of an older gen is stale.
+	gen uint64
+	// view is the newest analysis of the document (maybe stale).
+	view *view
+	// Lint scheduling: dirty when text changed since the last lint
+	// started; linting while a goroutine owns the document's lints;
+	// lastEdit for the debounce; notify where to publish.
+	dirty   bool
+	linting bool
+	// inLint while a lint of d runs; burst when an edit came during it,
+	// so the next lint waits for the edits to pause.
+	inLint   bool
+	burst    bool
+	closed   bool
+	lastEdit time.Time
+	notify   notifier
+	// linted is closed when a lint of the current gen publishes; waiters
+	// (quick fixes) re-check after it.
+	linted chan struct{}
+}
+
+// view is an analysis of one text of a document. It is never changed
+// after it is made, except for the cost model, which is built on first
+// use, once.
+type view struct {
+	gen     uint64
+	uri     protocol.DocumentUri
+	path    string
+	version protocol.Integer
+	text    string
+	config  *parser.Config
+	file    *parser.File
+	// diags is set for a view made by a lint: the findings of this text.
 	diags  []*parser.Diagnostic
-	// cost is the startup cost model of config, made on demand with
-	// costOpts (the settings' options of the cost rules).
-	cost     *costmodel.Result
+	linted bool
+	// dumpLines is set for nginx -T output: the line of the document
+	// where each dumped file starts. Such a view has no tree for editor
+	// features (file is nil).
+	dumpLines map[*parser.File]int
+	// The startup cost model of config, made on demand (a hover on listen
+	// needs it, typing does not) with the cost rules' options.
 	costOpts costmodel.Options
+	costOnce sync.Once
+	cost     *costmodel.Result
 }
 
 // New returns a server with every rule enabled.
 func New() *Server {
 	s := &Server{
-		Version: "dev",
-		docs:    map[protocol.DocumentUri]*document{},
-		configs: map[string]*config.File{},
-		reg:     rules.All(),
+		Version:  "dev",
+		Debounce: DefaultDebounce,
+		docs:     map[protocol.DocumentUri]*document{},
+		reg:      allRules(),
+		logw:     io.Discard,
 	}
-	s.overlay = &parser.Overlay{Base: parser.OSFS{}, Files: map[string][]byte{}}
-	s.loader = &parser.Loader{FS: s.overlay, Kinds: analyzer.Kinds}
-	s.handler = protocol.Handler{
-		Initialize:                     s.initialize,
-		Initialized:                    func(*glsp.Context, *protocol.InitializedParams) error { return nil },
-		Shutdown:                       func(*glsp.Context) error { return nil },
-		SetTrace:                       func(*glsp.Context, *protocol.SetTraceParams) error { return nil },
-		TextDocumentDidOpen:            s.didOpen,
-		TextDocumentDidChange:          s.didChange,
-		TextDocumentDidClose:           s.didClose,
-		TextDocumentDidSave:            func(*glsp.Context, *protocol.DidSaveTextDocumentParams) error { return nil },
-		TextDocumentHover:              s.hover,
-		TextDocumentCompletion:         s.completion,
-		TextDocumentDocumentSymbol:     s.documentSymbol,
-		TextDocumentCodeAction:         s.codeAction,
-		TextDocumentDefinition:         s.definition,
-		TextDocumentFormatting:         s.formatting,
-		WorkspaceDidChangeWatchedFiles: func(*glsp.Context, *protocol.DidChangeWatchedFilesParams) error { return nil },
-	}
+	s.idle = sync.NewCond(&s.mu)
+	s.lintLoader = &parser.Loader{Kinds: analyzer.Kinds}
+	s.viewLoader = &parser.Loader{Kinds: analyzer.Kinds}
+	s.settings.entries = map[string]*settingsEntry{}
 	return s
 }
 
-// Handler returns the protocol handler, for tests and custom transports.
-func (s *Server) Handler() *protocol.Handler { return &s.handler }
-
-// RunStdio serves the protocol on standard input and output until the
-// client exits.
-func (s *Server) RunStdio() error {
-	return glspserver.NewServer(&s.handler, Name, false).RunStdio()
+func (s *Server) base() parser.FileSystem {
+	if s.FS == nil {
+		return parser.OSFS{}
+	}
+	return s.FS
 }
 
-func (s *Server) initialize(_ *glsp.Context, _ *protocol.InitializeParams) (any, error) {
-	caps := s.handler.CreateServerCapabilities()
+// initialize records the workspace and the client's options and returns
+// the capabilities.
+func (s *Server) initialize(p *protocol.InitializeParams) protocol.InitializeResult {
+	var roots []string
+	for _, f := range p.WorkspaceFolders {
+		if r := rootPath(f.URI); r != "" {
+			roots = append(roots, r)
+		}
+	}
+	if len(roots) == 0 && p.RootURI != nil {
+		if r := rootPath(*p.RootURI); r != "" {
+			roots = append(roots, r)
+		}
+	}
+	if len(roots) == 0 && p.RootPath != nil && filepath.IsAbs(*p.RootPath) {
+		roots = append(roots, filepath.Clean(*p.RootPath))
+	}
+	opts, err := parseInitOptions(p.InitializationOptions)
+	s.mu.Lock()
+	s.roots = roots
+	s.init = opts
+	s.mu.Unlock()
+	if err != nil {
+		s.logf("initializationOptions: %v", err)
+	}
+
 	// Whole-document sync: nginx configs are small next to the cost of
 	// getting incremental UTF-16 edits wrong; incremental edits are still
 	// applied correctly if a client sends them.
 	full := protocol.TextDocumentSyncKindFull
-	if opts, ok := caps.TextDocumentSync.(*protocol.TextDocumentSyncOptions); ok {
-		opts.Change = &full
+	yes := true
+	caps := protocol.ServerCapabilities{
+		TextDocumentSync: &protocol.TextDocumentSyncOptions{OpenClose: &yes, Change: &full,
+			Save: true},
+		HoverProvider:              true,
+		CompletionProvider:         &protocol.CompletionOptions{TriggerCharacters: []string{"$"}},
+		DocumentSymbolProvider:     true,
+		CodeActionProvider:         &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix}},
+		DefinitionProvider:         true,
+		DocumentFormattingProvider: true,
+		Workspace: &protocol.ServerCapabilitiesWorkspace{WorkspaceFolders: &protocol.WorkspaceFoldersServerCapabilities{
+			Supported: &yes, ChangeNotifications: &protocol.BoolOrString{Value: true}}},
 	}
-	caps.CompletionProvider = &protocol.CompletionOptions{TriggerCharacters: []string{"$"}}
-	caps.CodeActionProvider = &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix}}
 	version := s.Version
 	return protocol.InitializeResult{
 		Capabilities: caps,
 		ServerInfo:   &protocol.InitializeResultServerInfo{Name: Name, Version: &version},
-	}, nil
+	}
 }
 
-func (s *Server) didOpen(ctx *glsp.Context, p *protocol.DidOpenTextDocumentParams) error {
+func (s *Server) initialized(notifier, *protocol.InitializedParams) error { return nil }
+
+// logf logs to the log writer Serve was given.
+func (s *Server) logf(format string, args ...any) {
+	s.mu.Lock()
+	w := s.logw
+	s.mu.Unlock()
+	fmt.Fprintf(w, "nginx-lint lsp: "+format+"\n", args...)
+}
+
+func (s *Server) didChangeWorkspaceFolders(_ notifier, p *protocol.DidChangeWorkspaceFoldersParams) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	d := &document{uri: p.TextDocument.URI, path: uriToPath(p.TextDocument.URI), version: p.TextDocument.Version, text: p.TextDocument.Text}
-	s.docs[d.uri] = d
-	s.update(ctx, d)
+	gone := map[string]bool{}
+	for _, f := range p.Event.Removed {
+		gone[rootPath(f.URI)] = true
+	}
+	var roots []string
+	for _, r := range s.roots {
+		if !gone[r] {
+			roots = append(roots, r)
+		}
+	}
+	for _, f := range p.Event.Added {
+		if r := rootPath(f.URI); r != "" {
+			roots = append(roots, r)
+		}
+	}
+	s.roots = roots
 	return nil
 }
 
-func (s *Server) didChange(ctx *glsp.Context, p *protocol.DidChangeTextDocumentParams) error {
+// didChangeWatchedFiles re-lints the open documents: a settings file or an
+// included file may have changed on disk.
+func (s *Server) didChangeWatchedFiles(n notifier, _ *protocol.DidChangeWatchedFilesParams) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, d := range s.docs {
+		d.gen++
+		s.scheduleLocked(d, n)
+	}
+	return nil
+}
+
+func (s *Server) didOpen(n notifier, p *protocol.DidOpenTextDocumentParams) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d := &document{uri: p.TextDocument.URI, path: uriToPath(p.TextDocument.URI), linted: make(chan struct{})}
+	if old := s.docs[d.uri]; old != nil {
+		old.closed = true
+		wakeLocked(old)
+	}
+	s.docs[d.uri] = d
+	s.setTextLocked(d, p.TextDocument.Text, p.TextDocument.Version)
+	s.scheduleLocked(d, n)
+	return nil
+}
+
+func (s *Server) didChange(n notifier, p *protocol.DidChangeTextDocumentParams) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	d := s.docs[p.TextDocument.URI]
 	if d == nil {
-		return nil
+		return fmt.Errorf("didChange for %s, which is not open", p.TextDocument.URI)
 	}
+	text := d.text
 	for _, ch := range p.ContentChanges {
 		switch c := ch.(type) {
 		case protocol.TextDocumentContentChangeEventWhole:
-			d.text = c.Text
+			text = c.Text
 		case protocol.TextDocumentContentChangeEvent:
 			if c.Range == nil {
-				d.text = c.Text
+				text = c.Text
 				continue
 			}
-			start := offsetOf(d.text, c.Range.Start)
-			end := offsetOf(d.text, c.Range.End)
+			start := offsetOf(text, c.Range.Start)
+			end := offsetOf(text, c.Range.End)
 			if end < start {
 				start, end = end, start
 			}
-			d.text = d.text[:start] + c.Text + d.text[end:]
+			text = text[:start] + c.Text + text[end:]
 		}
 	}
-	d.version = p.TextDocument.Version
-	s.update(ctx, d)
+	s.setTextLocked(d, text, p.TextDocument.Version)
+	s.scheduleLocked(d, n)
 	return nil
 }
 
-// update lays the document's text over the disk, so includes of it see
-// the edit, then lints it and publishes the findings.
-func (s *Server) update(ctx *glsp.Context, d *document) {
-	s.overlay.Files[d.path] = []byte(d.text)
-	s.lintAndPublish(ctx, d)
+// setTextLocked records a new text of d.
+func (s *Server) setTextLocked(d *document, text string, version protocol.Integer) {
+	d.text, d.version = text, version
+	d.src = nil
+	if len(text) <= MaxDocumentSize {
+		d.src = []byte(text)
+	}
+	d.gen++
 }
 
-func (s *Server) didClose(ctx *glsp.Context, p *protocol.DidCloseTextDocumentParams) error {
+func (s *Server) didClose(n notifier, p *protocol.DidCloseTextDocumentParams) error {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	d := s.docs[p.TextDocument.URI]
 	if d == nil {
+		s.mu.Unlock()
 		return nil
 	}
 	delete(s.docs, d.uri)
-	delete(s.overlay.Files, d.path)
-	if ctx != nil && ctx.Notify != nil {
-		ctx.Notify(protocol.ServerTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{URI: d.uri, Diagnostics: []protocol.Diagnostic{}})
+	d.closed = true
+	wakeLocked(d)
+	// Other documents may include this one: they now see the disk.
+	for _, o := range s.docs {
+		o.gen++
+		s.scheduleLocked(o, n)
+	}
+	s.mu.Unlock()
+	if n != nil {
+		n(protocol.ServerTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{URI: d.uri, Diagnostics: []protocol.Diagnostic{}})
 	}
 	return nil
 }
 
-// lint runs the same core as the command line on the document: a main
-// configuration with its includes, or a fragment in the context its
-// top-level directives suggest.
-func (s *Server) lint(d *document) {
-	src := []byte(d.text)
-	opts := analyzer.Options{ReadFile: s.overlay.ReadFile}
-	s.loader.Prefix = ""
-	if cfg := s.settings(filepath.Dir(d.path)); cfg != nil {
-		// The same .nginx-lint.yaml as the command line; a broken one is
-		// ignored here (the command line reports it).
-		if err := cfg.Apply(&opts, s.reg.Lookup); err != nil {
-			opts = analyzer.Options{ReadFile: s.overlay.ReadFile}
+// scheduleLocked makes sure the current text of d gets linted and
+// published to n.
+func (s *Server) scheduleLocked(d *document, n notifier) {
+	d.dirty = true
+	d.lastEdit = time.Now()
+	if n != nil {
+		d.notify = n
+	}
+	if d.inLint {
+		d.burst = true
+	}
+	if d.linting || s.stopped {
+		return // the running worker picks the edit up
+	}
+	d.linting = true
+	s.busy++
+	go s.lintWorker(d)
+}
+
+// lintWorker lints d until it is clean: at once after an edit to a
+// document at rest; when edits came while a lint ran, once they have
+// paused for Debounce (typing is not linted keystroke by keystroke).
+func (s *Server) lintWorker(d *document) {
+	for {
+		s.mu.Lock()
+		if d.dirty && d.burst {
+			// Edits came during the lint: wait for them to pause.
+			for {
+				wait := time.Until(d.lastEdit.Add(s.Debounce))
+				if wait <= 0 || d.closed || s.stopped {
+					break
+				}
+				s.mu.Unlock()
+				time.Sleep(wait)
+				s.mu.Lock()
+			}
 		}
-		s.loader.Prefix = cfg.Prefix
-	}
-	c := analyzer.LoadInferred(s.loader, d.path, src)
-	d.config, d.file, d.cost = c, c.Main, nil
-	d.costOpts = rules.CostOptions(opts.RuleOptions[rules.ListenPortAggregation.Name])
-	d.diags = d.diags[:0]
-	// An included file is checked where nginx reads it: in the main
-	// configuration that includes it, if there is one nearby. Editor
-	// features (hover, completion) keep the file's own tree.
-	lintC, mine := c, c.Main
-	if root, f := s.rootOf(d.path); root != nil {
-		lintC, mine = root, f
-	}
-	for _, diag := range lint.Run(lintC, s.reg, opts) {
-		if diag.File == mine || diag.File == nil && diag.FilePath() == mine.Path {
-			d.diags = append(d.diags, diag)
+		d.burst = false
+		if !d.dirty || d.closed || s.stopped {
+			d.linting = false
+			// Nothing more will be linted for now: waiters re-check.
+			wakeLocked(d)
+			s.busy--
+			if s.busy == 0 {
+				s.idle.Broadcast()
+			}
+			s.mu.Unlock()
+			return
+		}
+		d.dirty = false
+		d.inLint = true
+		snap := s.snapshotLocked(d)
+		s.mu.Unlock()
+
+		v := s.lint(snap)
+
+		s.mu.Lock()
+		d.inLint = false
+		publish := !d.closed && d.gen == v.gen && !s.stopped
+		var n notifier
+		if publish {
+			d.view = v
+			wakeLocked(d)
+			n = d.notify
+		}
+		s.mu.Unlock()
+		if publish && n != nil {
+			s.publish(n, v)
 		}
 	}
 }
 
-// rootOf finds the main configuration that includes path: an nginx.conf
-// in path's directory or up to three directories above whose includes
-// (read through the overlay, unsaved buffers included) reach path, a
-// symlink (sites-enabled) counting as the file it points at. It returns
-// that configuration and path's file in it, or nil.
-func (s *Server) rootOf(path string) (*parser.Config, *parser.File) {
-	want := parser.RealPath(path)
-	dir := filepath.Dir(path)
-	for range 4 {
-		cand := filepath.Join(dir, "nginx.conf")
-		if cand != path {
-			// Load fails at once where there is no nginx.conf.
-			if c, err := s.loader.Load(cand); err == nil {
-				for _, f := range c.Files[1:] {
-					if f.Path == path || parser.RealPath(f.Path) == want {
-						return c, f
+// wakeLocked wakes the requests waiting for a lint of d (quick fixes),
+// so they look again.
+func wakeLocked(d *document) {
+	close(d.linted)
+	d.linted = make(chan struct{})
+}
+
+// publish sends the findings of a linted view.
+func (s *Server) publish(n notifier, v *view) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.logf("publishing %s panicked: %v", v.path, r)
+		}
+	}()
+	version := protocol.UInteger(v.version)
+	out := make([]protocol.Diagnostic, 0, len(v.diags))
+	for _, diag := range v.diags {
+		pd := toProtocolDiagnostic(diag)
+		if v.dumpLines != nil {
+			inDump(&pd.Range, v.dumpLines[diag.File])
+			for i := range pd.RelatedInformation {
+				loc := &pd.RelatedInformation[i].Location
+				for f, start := range v.dumpLines {
+					if loc.URI == pathToURI(f.Path) {
+						loc.URI = v.uri
+						inDump(&loc.Range, start)
+						break
 					}
 				}
 			}
 		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			break
-		}
-		dir = parent
+		out = append(out, pd)
 	}
-	return nil, nil
+	n(protocol.ServerTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{URI: v.uri, Version: &version, Diagnostics: out})
 }
 
-func (s *Server) lintAndPublish(ctx *glsp.Context, d *document) {
-	s.lint(d)
-	if ctx == nil || ctx.Notify == nil {
+// inDump moves a range of a dumped file to the dump's lines (start is the
+// 1-based line where the file's text begins; 0: not a dumped file).
+func inDump(r *protocol.Range, start int) {
+	if start <= 0 {
 		return
 	}
-	version := protocol.UInteger(d.version)
-	out := make([]protocol.Diagnostic, 0, len(d.diags))
-	for _, diag := range d.diags {
-		out = append(out, toProtocolDiagnostic(diag))
-	}
-	ctx.Notify(protocol.ServerTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{URI: d.uri, Version: &version, Diagnostics: out})
+	r.Start.Line += protocol.UInteger(start - 1)
+	r.End.Line += protocol.UInteger(start - 1)
 }
 
-// settings returns the .nginx-lint.yaml that applies in dir, read once.
-func (s *Server) settings(dir string) *config.File {
-	if cfg, ok := s.configs[dir]; ok {
-		return cfg
+// Settle waits until every scheduled lint has been published. Tests call
+// it to wait for diagnostics without sleeping.
+func (s *Server) Settle() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for s.busy > 0 {
+		s.idle.Wait()
 	}
-	var cfg *config.File
-	if path, err := config.Find(dir); err == nil && path != "" {
-		cfg, _ = config.Load(path)
+}
+
+// stopLints ends lint scheduling (the session is over) and waits for the
+// lints under way.
+func (s *Server) stopLints() {
+	s.mu.Lock()
+	s.stopped = true
+	s.mu.Unlock()
+	s.Settle()
+}
+
+// snapshot is what a lint or a view needs of the server's state, copied
+// under the lock so the work runs without it.
+type snapshot struct {
+	uri     protocol.DocumentUri
+	path    string
+	gen     uint64
+	version protocol.Integer
+	text    string
+	src     []byte
+	// files are the open documents' texts, laid over the disk.
+	files map[string][]byte
+	// bound is the directory above which nothing is looked for.
+	bound string
+	init  initOptions
+}
+
+func (s *Server) snapshotLocked(d *document) *snapshot {
+	files := make(map[string][]byte, len(s.docs))
+	for _, o := range s.docs {
+		if o.src != nil {
+			files[o.path] = o.src
+		}
 	}
-	s.configs[dir] = cfg
-	return cfg
+	return &snapshot{uri: d.uri, path: d.path, gen: d.gen, version: d.version, text: d.text, src: d.src,
+		files: files, bound: s.boundLocked(d.path), init: s.init}
+}
+
+// viewOf returns an analysis of the current text of the document at uri:
+// the last lint's when it is current, else a parse made now (without
+// waiting for a lint under way). It returns nil for a document that is
+// not open or is too large to analyse.
+func (s *Server) viewOf(uri protocol.DocumentUri) *view {
+	s.mu.Lock()
+	d := s.docs[uri]
+	if d == nil || d.src == nil {
+		s.mu.Unlock()
+		return nil
+	}
+	if v := d.view; v != nil && v.gen == d.gen {
+		s.mu.Unlock()
+		if v.file == nil {
+			return nil // the lint of this text failed: nothing to show
+		}
+		return v
+	}
+	snap := s.snapshotLocked(d)
+	s.mu.Unlock()
+
+	v := s.load(snap)
+
+	s.mu.Lock()
+	if d.gen == v.gen && (d.view == nil || d.view.gen < v.gen) {
+		d.view = v
+	}
+	s.mu.Unlock()
+	return v
 }
 
 // uriToPath turns a file URI into a path; other schemes (untitled:) get a
@@ -272,20 +523,24 @@ func uriToPath(uri protocol.DocumentUri) string {
 	if runtime.GOOS == "windows" {
 		p = strings.TrimPrefix(p, "/")
 	}
+	if p == "" {
+		p = string(filepath.Separator)
+	}
 	return filepath.Clean(filepath.FromSlash(p))
+}
+
+// rootPath is the directory of a workspace folder URI, "" for a URI that
+// names no local directory.
+func rootPath(uri string) string {
+	u, err := url.Parse(uri)
+	if err != nil || u.Scheme != "file" || u.Path == "" {
+		return ""
+	}
+	return uriToPath(protocol.DocumentUri(uri))
 }
 
 // pathToURI is the inverse of uriToPath for real files.
 func pathToURI(path string) protocol.DocumentUri {
 	u := url.URL{Scheme: "file", Path: filepath.ToSlash(path)}
 	return protocol.DocumentUri(u.String())
-}
-
-// doc returns the open document for uri, linted.
-func (s *Server) doc(uri protocol.DocumentUri) *document {
-	d := s.docs[uri]
-	if d != nil && d.file == nil {
-		s.lint(d)
-	}
-	return d
 }

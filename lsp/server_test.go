@@ -1,31 +1,44 @@
 package lsp
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
-	"github.com/tliron/glsp"
 	protocol "github.com/tliron/glsp/protocol_3_16"
 )
 
 // client records what the server sends.
 type client struct {
+	mu        sync.Mutex
 	published map[protocol.DocumentUri][]protocol.Diagnostic
 }
 
-func (c *client) ctx() *glsp.Context {
-	return &glsp.Context{Notify: func(method string, params any) {
+func (c *client) ctx() notifier {
+	return func(method string, params any) {
 		if method != protocol.ServerTextDocumentPublishDiagnostics {
 			return
 		}
 		p := params.(protocol.PublishDiagnosticsParams)
+		c.mu.Lock()
 		c.published[p.URI] = p.Diagnostics
-	}}
+		c.mu.Unlock()
+	}
 }
+
+// diags returns what was last published for uri.
+func (c *client) diags(uri protocol.DocumentUri) []protocol.Diagnostic {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.published[uri]
+}
+
+var bg = context.Background()
 
 func setup(t *testing.T, files map[string]string) (*Server, *client, string) {
 	t.Helper()
@@ -40,9 +53,8 @@ func setup(t *testing.T, files map[string]string) (*Server, *client, string) {
 		}
 	}
 	s := New()
-	if _, err := s.initialize(nil, &protocol.InitializeParams{}); err != nil {
-		t.Fatal(err)
-	}
+	root := string(pathToURI(dir))
+	s.initialize(&protocol.InitializeParams{RootURI: &root})
 	return s, &client{published: map[protocol.DocumentUri][]protocol.Diagnostic{}}, dir
 }
 
@@ -53,6 +65,7 @@ func open(t *testing.T, s *Server, c *client, path, text string) protocol.Docume
 	if err != nil {
 		t.Fatal(err)
 	}
+	s.Settle()
 	return uri
 }
 
@@ -61,7 +74,7 @@ func TestDiagnosticsUTF16AndFix(t *testing.T) {
 	// "é" is two bytes but one UTF-16 unit; the missing ";" is after it.
 	text := "events {}\nhttp {\n    server {\n        root /srv/é\n    }\n}\n"
 	uri := open(t, s, c, filepath.Join(dir, "nginx.conf"), text)
-	ds := c.published[uri]
+	ds := c.diags(uri)
 	if len(ds) != 1 {
 		t.Fatalf("diagnostics %+v", ds)
 	}
@@ -73,7 +86,7 @@ func TestDiagnosticsUTF16AndFix(t *testing.T) {
 		t.Errorf("href %q", d.CodeDescription.HRef)
 	}
 	// The quick fix inserts ";" right after "é": line 3, UTF-16 column 19.
-	res, err := s.codeAction(nil, &protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri},
+	res, err := s.codeAction(bg, &protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri},
 		Range: protocol.Range{Start: protocol.Position{Line: 4}, End: protocol.Position{Line: 4, Character: 5}}})
 	if err != nil {
 		t.Fatal(err)
@@ -95,7 +108,8 @@ func TestDiagnosticsUTF16AndFix(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ds := c.published[uri]; len(ds) != 0 {
+	s.Settle()
+	if ds := c.diags(uri); len(ds) != 0 {
 		t.Errorf("after the fix: %+v", ds)
 	}
 	if got := s.docs[uri].text; !strings.Contains(got, "root /srv/é;\n") {
@@ -111,15 +125,15 @@ func TestUnsavedIncludeIsLinted(t *testing.T) {
 	// The editor has an unsaved, broken site.conf open.
 	open(t, s, c, filepath.Join(dir, "site.conf"), "server {\n    listen 80\n}\n")
 	uri := open(t, s, c, filepath.Join(dir, "nginx.conf"), "events {}\nhttp {\n    include site.conf;\n}\n")
-	if ds := c.published[uri]; len(ds) != 0 {
+	if ds := c.diags(uri); len(ds) != 0 {
 		t.Errorf("main has findings of its own: %+v", ds)
 	}
-	main := s.docs[uri]
+	main := s.viewOf(uri)
 	if len(main.config.Files) != 2 || !strings.Contains(main.config.Files[1].Src, "listen 80\n") {
 		t.Fatalf("the overlay was not used: %+v", main.config.Files)
 	}
 	// Definition on the include argument jumps to the file.
-	res, _ := s.definition(nil, &protocol.DefinitionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+	res, _ := s.definition(bg, &protocol.DefinitionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
 		TextDocument: protocol.TextDocumentIdentifier{URI: uri}, Position: protocol.Position{Line: 2, Character: 14}}})
 	locs := res.([]protocol.Location)
 	if len(locs) != 1 || !strings.HasSuffix(string(locs[0].URI), "/site.conf") {
@@ -135,19 +149,19 @@ func TestHoverCompletionSymbols(t *testing.T) {
 		return protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri},
 			Position: protocol.Position{Line: protocol.UInteger(line), Character: protocol.UInteger(char)}}
 	}
-	h, err := s.hover(nil, &protocol.HoverParams{TextDocumentPositionParams: pos(4, 10)})
+	h, err := s.hover(bg, &protocol.HoverParams{TextDocumentPositionParams: pos(4, 10)})
 	if err != nil || h == nil {
 		t.Fatalf("hover %v %v", h, err)
 	}
 	if v := h.Contents.(protocol.MarkupContent).Value; !strings.Contains(v, "**listen**") || !strings.Contains(v, "nginx.org") {
 		t.Errorf("hover text %q", v)
 	}
-	hv, _ := s.hover(nil, &protocol.HoverParams{TextDocumentPositionParams: pos(6, 56)})
+	hv, _ := s.hover(bg, &protocol.HoverParams{TextDocumentPositionParams: pos(6, 56)})
 	if hv == nil || !strings.Contains(hv.Contents.(protocol.MarkupContent).Value, "$host") {
 		t.Errorf("variable hover %+v", hv)
 	}
 
-	res, _ := s.completion(nil, &protocol.CompletionParams{TextDocumentPositionParams: pos(7, 8)})
+	res, _ := s.completion(bg, &protocol.CompletionParams{TextDocumentPositionParams: pos(7, 8)})
 	items := res.([]protocol.CompletionItem)
 	labels := map[string]bool{}
 	for _, it := range items {
@@ -157,7 +171,7 @@ func TestHoverCompletionSymbols(t *testing.T) {
 		t.Errorf("server-block completion has %d items; listen %v worker_processes %v", len(items), labels["listen"], labels["worker_processes"])
 	}
 
-	sres, _ := s.documentSymbol(nil, &protocol.DocumentSymbolParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}})
+	sres, _ := s.documentSymbol(bg, &protocol.DocumentSymbolParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}})
 	b, _ := json.Marshal(sres)
 	for _, want := range []string{`"name":"http"`, `"name":"server","detail":"example.com 80"`, `"name":"location","detail":"/"`, `"name":"upstream","detail":"app"`} {
 		if !strings.Contains(string(b), want) {
@@ -165,7 +179,7 @@ func TestHoverCompletionSymbols(t *testing.T) {
 		}
 	}
 
-	def, _ := s.definition(nil, &protocol.DefinitionParams{TextDocumentPositionParams: pos(6, 36)})
+	def, _ := s.definition(bg, &protocol.DefinitionParams{TextDocumentPositionParams: pos(6, 36)})
 	if locs := def.([]protocol.Location); len(locs) != 1 || locs[0].Range.Start.Line != 2 {
 		t.Errorf("upstream definition %+v", def)
 	}
@@ -191,7 +205,7 @@ func TestSettingsAndSuppression(t *testing.T) {
 	text := "events {}\nhttp {\n    server {\n        listen 80\n        server_name a.example;\n        # nginx-lint ignore=unknown-directive vendor module\n        vts_status on;\n        gzip_typo on;\n    }\n}\n"
 	uri := open(t, s, c, filepath.Join(dir, "nginx.conf"), text)
 	var codes []string
-	for _, d := range c.published[uri] {
+	for _, d := range c.diags(uri) {
 		codes = append(codes, fmt.Sprintf("%v@%d", d.Code.Value, d.Range.Start.Line))
 	}
 	if got := strings.Join(codes, " "); got != "NL2001@7" {
@@ -202,7 +216,7 @@ func TestSettingsAndSuppression(t *testing.T) {
 func TestFormatting(t *testing.T) {
 	s, c, dir := setup(t, nil)
 	uri := open(t, s, c, filepath.Join(dir, "nginx.conf"), "events{}\nhttp{gzip on;}\n")
-	edits, err := s.formatting(nil, &protocol.DocumentFormattingParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}})
+	edits, err := s.formatting(bg, &protocol.DocumentFormattingParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}})
 	if err != nil || len(edits) != 1 {
 		t.Fatalf("edits %v %v", edits, err)
 	}
@@ -217,13 +231,13 @@ func TestFormatting(t *testing.T) {
 		{protocol.FormattingOptions{"tabSize": float64(2), "insertSpaces": true}, "events {}\nhttp {\n  gzip on;\n}\n"},
 		{protocol.FormattingOptions{"tabSize": float64(8), "insertSpaces": false}, "events {}\nhttp {\n\tgzip on;\n}\n"},
 	} {
-		edits, err := s.formatting(nil, &protocol.DocumentFormattingParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}, Options: o.opts})
+		edits, err := s.formatting(bg, &protocol.DocumentFormattingParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}, Options: o.opts})
 		if err != nil || len(edits) != 1 || edits[0].NewText != o.want {
 			t.Errorf("options %v: edits %+v %v", o.opts, edits, err)
 		}
 	}
 	broken := open(t, s, c, filepath.Join(dir, "b.conf"), "http {\n")
-	if edits, _ := s.formatting(nil, &protocol.DocumentFormattingParams{TextDocument: protocol.TextDocumentIdentifier{URI: broken}}); len(edits) != 0 {
+	if edits, _ := s.formatting(bg, &protocol.DocumentFormattingParams{TextDocument: protocol.TextDocumentIdentifier{URI: broken}}); len(edits) != 0 {
 		t.Errorf("a broken document was formatted: %v", edits)
 	}
 }
@@ -237,7 +251,7 @@ func TestCostHover(t *testing.T) {
 	uri := open(t, s, c, filepath.Join(dir, "nginx.conf"), text)
 	hover := func(line, char int) string {
 		t.Helper()
-		h, err := s.hover(nil, &protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		h, err := s.hover(bg, &protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
 			TextDocument: protocol.TextDocumentIdentifier{URI: uri},
 			Position:     protocol.Position{Line: protocol.UInteger(line), Character: protocol.UInteger(char)}}})
 		if err != nil || h == nil {
@@ -275,7 +289,7 @@ func TestCostHoverSettings(t *testing.T) {
 	s, c, dir := setup(t, map[string]string{".nginx-lint.yaml": "rules:\n  listen-port-aggregation:\n    options: {nonroot: true}\n"})
 	text := "events {}\nhttp {\n    server { server_name a.example; }\n    server { server_name b.example; }\n}\n"
 	uri := open(t, s, c, filepath.Join(dir, "nginx.conf"), text)
-	h, err := s.hover(nil, &protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+	h, err := s.hover(bg, &protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
 		TextDocument: protocol.TextDocumentIdentifier{URI: uri}, Position: protocol.Position{Line: 2, Character: 16}}})
 	if err != nil || h == nil {
 		t.Fatalf("hover %v %v", h, err)
@@ -294,7 +308,7 @@ func TestIncludedFileInItsRoot(t *testing.T) {
 	})
 	uri := open(t, s, c, filepath.Join(dir, "conf.d", "a.conf"), "listen 80;\nserver_name a.example;\n")
 	var got []string
-	for _, d := range c.published[uri] {
+	for _, d := range c.diags(uri) {
 		got = append(got, fmt.Sprintf("%v@%d", d.Code.Value, d.Range.Start.Line))
 	}
 	if strings.Join(got, " ") != "NL2002@0 NL2002@1" {
@@ -302,8 +316,8 @@ func TestIncludedFileInItsRoot(t *testing.T) {
 	}
 	// A file no nginx.conf includes is a fragment in its inferred context.
 	other := open(t, s, c, filepath.Join(dir, "snippets", "b.conf"), "listen 80;\nserver_name b.example;\n")
-	if len(c.published[other]) != 0 {
-		t.Errorf("fragment diagnostics %v", c.published[other])
+	if len(c.diags(other)) != 0 {
+		t.Errorf("fragment diagnostics %v", c.diags(other))
 	}
 }
 
@@ -314,7 +328,24 @@ func TestIncludedTwiceReportedOnce(t *testing.T) {
 		"nginx.conf": "events {}\nhttp {\n    server { listen 80; include snippets/s.conf; }\n    server { listen 81; include snippets/s.conf; }\n}\n",
 	})
 	uri := open(t, s, c, filepath.Join(dir, "snippets", "s.conf"), "gzipp on;\n")
-	if n := len(c.published[uri]); n != 1 {
-		t.Errorf("%d diagnostics, want 1: %+v", n, c.published[uri])
+	if n := len(c.diags(uri)); n != 1 {
+		t.Errorf("%d diagnostics, want 1: %+v", n, c.diags(uri))
+	}
+}
+
+// TestDumpDocument: nginx -T output opened in the editor is linted as
+// the command line reads it (its files include each other), and each
+// finding lands on the dump's own line.
+func TestDumpDocument(t *testing.T) {
+	s, c, dir := setup(t, nil)
+	text := "nginx: the configuration file /etc/nginx/nginx.conf syntax is ok\n" +
+		"# configuration file /etc/nginx/nginx.conf:\n" +
+		"events {}\nhttp {\n    include /etc/nginx/conf.d/a.conf;\n}\n\n" +
+		"# configuration file /etc/nginx/conf.d/a.conf:\n" +
+		"server {\n    listen 80;\n    gzipp on;\n}\n\n"
+	uri := open(t, s, c, filepath.Join(dir, "dump.txt"), text)
+	ds := c.diags(uri)
+	if len(ds) != 1 || ds[0].Code.Value != "NL2001" || ds[0].Range.Start.Line != 10 || ds[0].Range.Start.Character != 4 {
+		t.Errorf("diagnostics %+v, want NL2001 at 10:4", ds)
 	}
 }

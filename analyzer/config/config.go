@@ -8,6 +8,7 @@
 //	custom-directives: [vts_status, my_module_flag]
 //	check-files: true            # on the host: missing certificates, unresolvable hosts
 //	max-file-size: 32MiB         # per-file read limit (default 16MiB)
+//	nginx-build: ./nginx-V.txt   # lint for this build (saved "nginx -V" output)
 //	rules:
 //	  version-disclosure: off    # off, on, or a severity
 //	  unknown-directive: error
@@ -52,6 +53,10 @@ type File struct {
 	// CheckFiles turns on the environment-dependent checks (files nginx
 	// loads at startup must exist), for linting on the host itself.
 	CheckFiles bool
+	// NginxBuild is a saved "nginx -V" output (absolute path): lint for
+	// that build, as the command line's --nginx-build does. Empty if
+	// unset.
+	NginxBuild string
 	// Rules holds per-rule settings by the key written in the file (a name
 	// or a code).
 	Rules map[string]RuleConfig
@@ -78,7 +83,7 @@ type RuleConfig struct {
 }
 
 // topKeys are the keys a settings file may have at its top level.
-var topKeys = []string{"prefix", "include-paths", "custom-directives", "check-files", "max-file-size", "rules"}
+var topKeys = []string{"prefix", "include-paths", "custom-directives", "check-files", "max-file-size", "nginx-build", "rules"}
 
 // ruleKeys are the keys of a rule's mapping form.
 var ruleKeys = []string{"enabled", "severity", "options"}
@@ -86,6 +91,15 @@ var ruleKeys = []string{"enabled", "severity", "options"}
 // Find returns the configuration file nearest to start (a file or a
 // directory), searching its directory and then each parent; "" if none.
 func Find(start string) (string, error) {
+	return FindWithin(start, nil)
+}
+
+// FindWithin is Find with a bound: after searching a directory for which
+// stop returns true it searches no further up (nil: up to the root). The
+// language server stops at the workspace root or a repository's root, so
+// a settings file of someone else's directory above never applies. Only
+// regular files count: a FIFO or device under the name is never opened.
+func FindWithin(start string, stop func(dir string) bool) (string, error) {
 	dir, err := filepath.Abs(start)
 	if err != nil {
 		return "", err
@@ -96,12 +110,12 @@ func Find(start string) (string, error) {
 	for {
 		for _, n := range Names {
 			p := filepath.Join(dir, n)
-			if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
 				return p, nil
 			}
 		}
 		parent := filepath.Dir(dir)
-		if parent == dir {
+		if parent == dir || stop != nil && stop(dir) {
 			return "", nil
 		}
 		dir = parent
@@ -199,6 +213,13 @@ func Parse(path string, src []byte) (*File, error) {
 				return nil, f.errorf(v, "check-files: %q is not true or false", v.Value)
 			}
 			f.CheckFiles = b
+		case "nginx-build":
+			if err := f.wantScalar(v, "nginx-build"); err != nil {
+				return nil, err
+			}
+			if v.Value != "" {
+				f.NginxBuild = abs(v.Value)
+			}
 		case "max-file-size":
 			if err := f.wantScalar(v, "max-file-size"); err != nil {
 				return nil, err

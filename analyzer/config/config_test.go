@@ -236,3 +236,32 @@ func TestRuleOptionsConvertedAndRenamed(t *testing.T) {
 		t.Errorf("warnings %q", f.Warnings)
 	}
 }
+
+func TestFindWithin(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, ".nginx-lint.yaml"), "rules: {}\n")
+	write(t, filepath.Join(dir, "ws", "a", "nginx.conf"), "events {}\n")
+	ws := filepath.Join(dir, "ws")
+	stop := func(d string) bool { return d == ws }
+	if got, err := config.FindWithin(filepath.Join(ws, "a", "nginx.conf"), stop); err != nil || got != "" {
+		t.Errorf("found %q above the bound (%v)", got, err)
+	}
+	write(t, filepath.Join(ws, ".nginx-lint.yml"), "rules: {}\n")
+	if got, _ := config.FindWithin(filepath.Join(ws, "a"), stop); got != filepath.Join(ws, ".nginx-lint.yml") {
+		t.Errorf("the bound's own file not found: %q", got)
+	}
+	// Only regular files count: a directory by the name is skipped.
+	if err := os.MkdirAll(filepath.Join(ws, "a", ".nginx-lint.yaml"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := config.FindWithin(filepath.Join(ws, "a"), stop); got != filepath.Join(ws, ".nginx-lint.yml") {
+		t.Errorf("a directory was taken for a settings file: %q", got)
+	}
+}
+
+func TestNginxBuildSetting(t *testing.T) {
+	f, err := config.Parse("/repo/.nginx-lint.yaml", []byte("nginx-build: ./nginx-V.txt\n"))
+	if err != nil || f.NginxBuild != "/repo/nginx-V.txt" {
+		t.Errorf("nginx-build %+v %v", f, err)
+	}
+}

@@ -180,7 +180,7 @@ func (cmd *lintCmd) lintTargets(e *env, targets []target, reg *analyzer.Registry
 				lf.Prefix = cfg.Prefix
 			}
 			if len(cfg.IncludePaths) > 0 {
-				mapped := config.FS{Base: fsys, File: cfg}
+				mapped := lint.FileSystem(fsys, cfg)
 				l.FS, opts.ReadFile = mapped, mapped.ReadFile
 			}
 		}
@@ -210,9 +210,7 @@ func (cmd *lintCmd) lintTargets(e *env, targets []target, reg *analyzer.Registry
 			add(&parser.Diagnostic{Path: p, Severity: parser.Error, Code: code, Name: name, Message: msg})
 			continue
 		}
-		if cfg != nil {
-			localizePaths(c, cfg)
-		}
+		lint.LocalizePaths(c, cfg)
 		for _, f := range c.Files[1:] {
 			included[parser.RealPath(f.Path)] = true
 		}
@@ -267,17 +265,12 @@ func (cmd *lintCmd) writeBaseline(e *env, all []*parser.Diagnostic, unreadable b
 }
 
 // analyzerOptions combines the settings file (may be nil) with the flags;
-// flags come last so the command line wins.
+// flags come last so the command line wins. The settings and the target
+// build are applied by analyzer/lint, as the language server does.
 func (cmd *lintCmd) analyzerOptions(reg *analyzer.Registry, cfg *config.File) (analyzer.Options, error) {
-	opts := analyzer.Options{Disabled: map[string]bool{}, Severity: map[string]parser.Severity{}, RuleOptions: map[string]map[string]any{}}
-	if cfg != nil {
-		if err := cfg.Apply(&opts, reg.Lookup); err != nil {
-			var ur *config.UnknownRuleError
-			if errors.As(err, &ur) {
-				ur.Suggestions = reg.Suggest(ur.Key)
-			}
-			return opts, usageError{err.Error()}
-		}
+	opts, err := lint.SettingsOptions(reg, cfg)
+	if err != nil {
+		return opts, usageError{err.Error()}
 	}
 	for _, key := range cmd.Disable {
 		r := reg.Lookup(key)
@@ -294,9 +287,14 @@ func (cmd *lintCmd) analyzerOptions(reg *analyzer.Registry, cfg *config.File) (a
 		ruleOptions(opts, rules.HostNotFound.Name)[rules.CheckFilesOption] = true
 		ruleOptions(opts, rules.UnknownUser.Name)[rules.CheckFilesOption] = true
 	}
-	if cmd.build != nil {
-		opts.Target = analyzer.BuildTarget(cmd.build)
+	build := cmd.build
+	if build == nil && cfg != nil && cfg.NginxBuild != "" {
+		// The settings file's nginx-build, when no flag names a build.
+		if build, err = lint.ReadBuild(nil, cfg.NginxBuild); err != nil {
+			return opts, fmt.Errorf("%s: nginx-build: %w", cfg.Path, err)
+		}
 	}
+	lint.TargetBuild(&opts, build)
 	return opts, nil
 }
 
@@ -353,20 +351,6 @@ func loadSettings(path string) (*config.File, error) {
 		return nil, usageError{err.Error()}
 	}
 	return f, nil
-}
-
-// localizePaths renames the files the loader read through include-paths
-// to where they are here, so findings point at files the user can open.
-// Files cut from an nginx -T dump have no local copy and keep their names.
-func localizePaths(c *parser.Config, cfg *config.File) {
-	for _, f := range c.Files {
-		if f.FromDump != "" {
-			continue
-		}
-		if local, ok := cfg.MapPath(f.Path); ok {
-			f.Path = local
-		}
-	}
 }
 
 // readError words an I/O error without Go's "open x: " noise.

@@ -14,11 +14,11 @@ type lspCmd struct {
 	Stdio bool `help:"Talk over standard input and output (the default and only transport)."`
 }
 
+// run serves until the client exits; the status is the protocol's: 0
+// after a shutdown request, 1 when the client exits (or vanishes)
+// without one.
 func (lspCmd) run(*env) (int, error) {
 	s := lsp.New()
 	s.Version = currentVersion().String()
-	if err := s.RunStdio(); err != nil {
-		return exitError, err
-	}
-	return exitClean, nil
+	return s.RunStdio(), nil
 }

@@ -1,0 +1,163 @@
+package lsp
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	protocol "github.com/tliron/glsp/protocol_3_16"
+
+	"github.com/nginx-lint/nginx-lint/cmd/nginx-lint-gen/layout"
+)
+
+// benchDoc opens text as dir/nginx.conf on a fresh server and returns a
+// function that applies a change and waits until its version is
+// published.
+func benchDoc(b *testing.B, text string) (*Server, protocol.DocumentUri, func(version int, r protocol.Range, newText string)) {
+	b.Helper()
+	dir := b.TempDir()
+	path := filepath.Join(dir, "nginx.conf")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	s := New()
+	root := string(pathToURI(dir))
+	s.initialize(&protocol.InitializeParams{RootURI: &root})
+	published := make(chan protocol.UInteger, 16)
+	n := func(method string, params any) {
+		if p, ok := params.(protocol.PublishDiagnosticsParams); ok && p.Version != nil {
+			published <- *p.Version
+		}
+	}
+	uri := pathToURI(path)
+	if err := s.didOpen(n, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: uri, LanguageID: "nginx", Version: 1, Text: text}}); err != nil {
+		b.Fatal(err)
+	}
+	<-published
+	s.Settle()
+	change := func(version int, r protocol.Range, newText string) {
+		err := s.didChange(n, &protocol.DidChangeTextDocumentParams{
+			TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: uri}, Version: protocol.Integer(version)},
+			ContentChanges: []any{protocol.TextDocumentContentChangeEvent{Range: &r, Text: newText}},
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for v := range published {
+			if int(v) == version {
+				return
+			}
+		}
+	}
+	return s, uri, change
+}
+
+// BenchmarkDidChangeL2c19900 is the editor's latency on the seed
+// benchmark's slowest layout: from a one-character didChange in the
+// 19,900-server L2c file (1.98 MB) to its diagnostics being published.
+// The edit alternates a server_name's last letter, so each lint sees new
+// text.
+func BenchmarkDidChangeL2c19900(b *testing.B) {
+	text := string(layout.Generate(layout.Options{Layout: layout.Layout{Listen: layout.IPPerServer, Naming: layout.UniqueNames}, N: 19900}))
+	lines := strings.Split(text, "\n")
+	line := -1
+	for i, l := range lines {
+		if strings.Contains(l, "server_name ") && i > len(lines)/2 {
+			line = i
+			break
+		}
+	}
+	if line < 0 {
+		b.Fatal("no server_name line")
+	}
+	col := strings.Index(lines[line], ";") - 1
+	_, _, change := benchDoc(b, text)
+	r := protocol.Range{Start: protocol.Position{Line: protocol.UInteger(line), Character: protocol.UInteger(col)},
+		End: protocol.Position{Line: protocol.UInteger(line), Character: protocol.UInteger(col + 1)}}
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	version := 1
+	for b.Loop() {
+		version++
+		change(version, r, string(rune('a'+version%2)))
+	}
+}
+
+// thousandLines is a 1,000-line configuration: 90 servers with
+// locations, upstreams and maps.
+func thousandLines() string {
+	var b strings.Builder
+	b.WriteString("events {}\nhttp {\n")
+	for i := 0; len(strings.Split(b.String(), "\n")) < 995; i++ {
+		fmt.Fprintf(&b, "    upstream app%d { server 127.0.0.1:%d; }\n", i, 9000+i)
+		fmt.Fprintf(&b, "    server {\n        listen 127.0.%d.%d:80;\n        server_name s%d.example;\n", i/250, i%250+1, i)
+		fmt.Fprintf(&b, "        location / {\n            proxy_pass http://app%d;\n            proxy_set_header Host $host;\n        }\n", i)
+		b.WriteString("        location /static/ { root /srv; expires 1h; }\n    }\n")
+	}
+	b.WriteString("}\n")
+	return b.String()
+}
+
+// BenchmarkHover1000Lines: hover on a directive name in a linted
+// 1,000-line document.
+func BenchmarkHover1000Lines(b *testing.B) {
+	text := thousandLines()
+	s, uri, _ := benchDoc(b, text)
+	p := &protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: uri}, Position: protocol.Position{Line: 500, Character: 10}}}
+	b.ReportAllocs()
+	for b.Loop() {
+		if h, err := s.hover(bg, p); err != nil || h == nil {
+			b.Fatalf("hover %v %v", h, err)
+		}
+	}
+}
+
+// BenchmarkHoverListenCost1000Lines: hover on listen, whose answer
+// includes the startup cost model (built once per text).
+func BenchmarkHoverListenCost1000Lines(b *testing.B) {
+	text := thousandLines()
+	s, uri, _ := benchDoc(b, text)
+	lines := strings.Split(text, "\n")
+	line := 0
+	for i := 500; i < len(lines); i++ {
+		if strings.Contains(lines[i], "listen ") {
+			line = i
+			break
+		}
+	}
+	p := &protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: uri}, Position: protocol.Position{Line: protocol.UInteger(line), Character: 10}}}
+	b.ReportAllocs()
+	for b.Loop() {
+		if h, err := s.hover(bg, p); err != nil || h == nil || !strings.Contains(h.Contents.(protocol.MarkupContent).Value, "Startup cost") {
+			b.Fatalf("hover %v %v", h, err)
+		}
+	}
+}
+
+// BenchmarkCompletion1000Lines: directive completion inside a server
+// block of a linted 1,000-line document.
+func BenchmarkCompletion1000Lines(b *testing.B) {
+	text := thousandLines()
+	s, uri, _ := benchDoc(b, text)
+	lines := strings.Split(text, "\n")
+	line := 0
+	for i := 500; i < len(lines); i++ {
+		if strings.Contains(lines[i], "server_name ") {
+			line = i
+			break
+		}
+	}
+	p := &protocol.CompletionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: uri}, Position: protocol.Position{Line: protocol.UInteger(line), Character: 8}}}
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := s.completion(bg, p)
+		if err != nil || len(res.([]protocol.CompletionItem)) < 50 {
+			b.Fatalf("completion %v", err)
+		}
+	}
+}

@@ -1,0 +1,101 @@
+package lsp
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nginx-lint/nginx-lint/parser"
+)
+
+// lockedBuffer collects the log of a session.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+func seedFrame(body string) string {
+	return fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(body), body)
+}
+
+// FuzzMessageLoop feeds arbitrary bytes to the message loop as the
+// client's side of the stream. The session must end when the input does,
+// write only well-formed frames, and no handler may panic (the loop would
+// survive a panic; the fuzzer must still see it). The server reads an
+// empty in-memory disk, so an input naming /dev/zero reads nothing.
+//
+//	go test ./lsp -run '^$' -fuzz FuzzMessageLoop -fuzztime 10m -parallel 1
+func FuzzMessageLoop(f *testing.F) {
+	init := seedFrame(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"rootUri":"file:///ws","capabilities":{},"initializationOptions":{"rules":{"version-disclosure":"off"}}}}`)
+	open := seedFrame(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///ws/nginx.conf","languageId":"nginx","version":1,"text":"events {}\nhttp {\n    include x.conf;\n    server {\n        listen 80\n        server_name a;\n        location / { proxy_pass http://$host; }\n    }\n}\n"}}}`)
+	change := seedFrame(`{"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":"file:///ws/nginx.conf","version":2},"contentChanges":[{"range":{"start":{"line":4,"character":17},"end":{"line":4,"character":17}},"text":";"}]}}`)
+	hover := seedFrame(`{"jsonrpc":"2.0","id":2,"method":"textDocument/hover","params":{"textDocument":{"uri":"file:///ws/nginx.conf"},"position":{"line":4,"character":10}}}`)
+	complete := seedFrame(`{"jsonrpc":"2.0","id":3,"method":"textDocument/completion","params":{"textDocument":{"uri":"file:///ws/nginx.conf"},"position":{"line":5,"character":8}}}`)
+	action := seedFrame(`{"jsonrpc":"2.0","id":4,"method":"textDocument/codeAction","params":{"textDocument":{"uri":"file:///ws/nginx.conf"},"range":{"start":{"line":0,"character":0},"end":{"line":9,"character":0}},"context":{"diagnostics":[]}}}`)
+	other := seedFrame(`{"jsonrpc":"2.0","id":"a","method":"textDocument/documentSymbol","params":{"textDocument":{"uri":"file:///ws/nginx.conf"}}}`) +
+		seedFrame(`{"jsonrpc":"2.0","id":5,"method":"textDocument/formatting","params":{"textDocument":{"uri":"file:///ws/nginx.conf"},"options":{"tabSize":2,"insertSpaces":true}}}`) +
+		seedFrame(`{"jsonrpc":"2.0","id":6,"method":"textDocument/definition","params":{"textDocument":{"uri":"file:///ws/nginx.conf"},"position":{"line":2,"character":14}}}`) +
+		seedFrame(`{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":6}}`)
+	end := seedFrame(`{"jsonrpc":"2.0","id":9,"method":"shutdown"}`) + seedFrame(`{"jsonrpc":"2.0","method":"exit"}`)
+	f.Add(init + open + change + hover + complete + action + other + end)
+	f.Add(init + open + "{this is not json" + seedFrame("{this is not json") + hover + end)
+	f.Add(hover + init + seedFrame(`{"jsonrpc":"2.0","id":18446744073709551615,"method":"x"}`) + "Content-Length: 5\r\n\r\n{}" + end)
+	f.Add(init + open + seedFrame(`{"jsonrpc":"2.0","method":"textDocument/didClose","params":{"textDocument":{"uri":"file:///ws/nginx.conf"}}}`) + hover)
+	f.Fuzz(func(t *testing.T, in string) {
+		s := New()
+		s.Debounce = 0
+		s.FS = &parser.Overlay{Files: map[string][]byte{}}
+		var out bytes.Buffer
+		log := &lockedBuffer{}
+		served := make(chan struct{})
+		go func() {
+			s.Serve(strings.NewReader(in), &out, log)
+			close(served)
+		}()
+		select {
+		case <-served:
+		case <-time.After(20 * time.Second):
+			// A guard against a wedged loop, with the goroutines to
+			// show where.
+			buf := make([]byte, 1<<20)
+			t.Fatalf("the session did not end:\n%s", buf[:runtime.Stack(buf, true)])
+		}
+		if l := log.String(); strings.Contains(l, "panicked") {
+			t.Fatalf("a handler panicked:\n%s", l)
+		}
+		// Everything written is frames of JSON.
+		msgs, done := make(chan []byte), make(chan struct{})
+		go func() {
+			for {
+				select {
+				case <-msgs:
+				case <-done:
+					return
+				}
+			}
+		}()
+		var readErr error
+		readFrames(t, &out, msgs, func(err error) { readErr = err })
+		close(done)
+		if readErr != nil && readErr != io.EOF {
+			t.Fatalf("output is not protocol: %v", readErr)
+		}
+	})
+}
