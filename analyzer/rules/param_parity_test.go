@@ -13,6 +13,7 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/parser"
+	"github.com/nginx-lint/nginx-lint/parser/corpustest"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
 	"github.com/nginx-lint/nginx-lint/parser/nginxtest"
 )
@@ -389,6 +390,9 @@ func TestNginxParityParameters(t *testing.T) {
 		t.Skip("runs nginx a few thousand times")
 	}
 	nginx := nginxtest.Require(t)
+	// The built-in seeds alone cannot reach the floors below: the corpus
+	// configs carry the volume (skipped without it, unless CI=true).
+	corpustest.Root(t)
 	seeds := paritySeeds(t)
 	r := rand.New(rand.NewPCG(8, 2026))
 	// A sample of the corpus seeds keeps the run near a minute.

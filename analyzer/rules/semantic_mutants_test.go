@@ -14,6 +14,7 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"github.com/nginx-lint/nginx-lint/parser"
+	"github.com/nginx-lint/nginx-lint/parser/corpustest"
 	"github.com/nginx-lint/nginx-lint/parser/nginxtest"
 )
 
@@ -188,6 +189,7 @@ func TestNginxSemanticMutants(t *testing.T) {
 		t.Skip("runs nginx on every mutant")
 	}
 	nginx := nginxtest.Require(t)
+	corpustest.Root(t) // the mutants are made from corpus configs
 	out, err := exec.Command(nginx, "-V").CombinedOutput()
 	if err != nil {
 		t.Fatalf("nginx -V: %v", err)
