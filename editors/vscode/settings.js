@@ -10,8 +10,9 @@ function serverCommand(config) {
 }
 
 // initializationOptions holds the settings that mirror `.nginx-lint.yaml`
-// (same keys), sent as the initialize request's initializationOptions. A
-// settings file next to the configuration wins over them in the server.
+// (same keys), sent as the initialize request's initializationOptions. In
+// the server they win over a settings file's, as flags do on the command
+// line.
 function initializationOptions(config) {
   const out = {};
   const rules = config.get("rules");

@@ -320,10 +320,9 @@ test("formatting follows the editor's indentation", async () => {
 });
 
 // The extension sends the nginx-lint.rules setting as initializationOptions
-// (initialize above turns version-disclosure off). The server does not read
-// initializationOptions yet: this is marked todo, so it runs and reports but
-// does not fail the suite, until the server applies them.
-test("initializationOptions: rule settings apply", { todo: "the server ignores initializationOptions (issue 9, item 5)" }, async () => {
+// (initialize above turns version-disclosure off), and the server applies
+// them.
+test("initializationOptions: rule settings apply", async () => {
   const uri = pathToFileURL(path.join(root, "conf.d", "tokens.conf")).href;
   await conn.sendNotification("textDocument/didOpen", {
     textDocument: { uri, languageId: "nginx", version: 1, text: "server_tokens on;\n" },
