@@ -109,6 +109,28 @@ func isHeaderLine(b []byte) bool {
 
 var contentLength = []byte("content-length:")
 
+// indexFold is bytes.Index with ASCII letters of b compared in lower case
+// (pat must be lower case). Unlike searching bytes.ToLower(b), the index
+// is one into b: ToLower turns each invalid UTF-8 byte into three.
+func indexFold(b, pat []byte) int {
+	for i := 0; i+len(pat) <= len(b); i++ {
+		j := 0
+		for ; j < len(pat); j++ {
+			c := b[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != pat[j] {
+				break
+			}
+		}
+		if j == len(pat) {
+			return i
+		}
+	}
+	return -1
+}
+
 // next returns the next message body. Bytes before a header block that
 // are not headers are skipped, up to a Content-Length even in the middle
 // of a line (a client that lost count resynchronises on the next
@@ -129,15 +151,14 @@ func (fr *frameReader) next() ([]byte, error) {
 			if len(head) == 0 && !long {
 				continue // blank lines between messages
 			}
-			switch i := bytes.Index(bytes.ToLower(head), contentLength); {
+			switch i := indexFold(head, contentLength); {
 			case i == 0 && !long || i < 0 && !long && isHeaderLine(head):
 			case i > 0 && !long:
 				// A body without a header, then a header glued to it:
 				// the lost bytes are dropped, the message is read.
 				head = head[i:]
-			case long && bytes.Contains(bytes.ToLower(tail), contentLength):
-				i := bytes.Index(bytes.ToLower(tail), contentLength)
-				head, long = tail[i:], false
+			case long && indexFold(tail, contentLength) >= 0:
+				head, long = tail[indexFold(tail, contentLength):], false
 			default:
 				continue // not a header: skip the line
 			}
