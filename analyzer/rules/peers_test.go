@@ -31,6 +31,8 @@ var peerChecks = []peerCheck{
 	{"gixy-ng", "ssl_ecdh_curve", "ssl-ecdh-curve-pq", 100, 100},
 	{"gixy-ng", "ssl_stapling_letsencrypt", "ssl-stapling-ineffective", 100, 100},
 	{"gixy-next", "filesystem_root_exposure", "filesystem-root-exposure", 100, 100},
+	{"gixy-next", "allow_without_deny", "allow-without-deny", 100, 100},
+	{"gixy-next", "invalid_regex", "invalid-regex", 100, 100},
 	{"walf443", "security/autoindex_enabled", "autoindex-enabled", 100, 100},
 	{"walf443", "security/deprecated_ssl_protocol", "weak-ssl-tls", 100, 100},
 	{"walf443", "security/weak_ssl_ciphers", "weak-ssl-tls", 100, 100},

@@ -148,7 +148,7 @@ var SSLStaplingIneffective = &analyzer.Rule{
 			"ended its OCSP service in 2025: its certificates carry no responder URL, so with " +
 			"`ssl_stapling on` nginx logs a warning for every such certificate and staples " +
 			"nothing. Elsewhere nginx resolves the responder's host name with `resolver`; " +
-			"without one (and without `ssl_stapling_responder` naming an address) stapling " +
+			"without one (and without `ssl_stapling_responder` or `ssl_stapling_file`) stapling " +
 			"fails at run time with \"no resolver defined\". Turn stapling off for Let's Encrypt " +
 			"certificates, and define a resolver where stapling is meant to work.",
 		Bad:  "server {\n    listen 443 ssl;\n    ssl_certificate     /etc/letsencrypt/live/example.com/fullchain.pem;\n    ssl_certificate_key /etc/letsencrypt/live/example.com/privkey.pem;\n    ssl_stapling on;\n}\n",
@@ -160,7 +160,7 @@ var SSLStaplingIneffective = &analyzer.Rule{
 // staplingScope is what one block sets of the directives stapling depends
 // on (nil: not set there).
 type staplingScope struct {
-	stapling, responder, resolver *parser.Directive
+	stapling, responder, resolver, file *parser.Directive
 	certs                         []*parser.Directive
 }
 
@@ -172,6 +172,8 @@ func readStaplingScope(dirs []*parser.Directive) staplingScope {
 			s.stapling = d
 		case d.Is("ssl_stapling_responder"):
 			s.responder = d
+		case d.Is("ssl_stapling_file"):
+			s.file = d
 		case d.Is("resolver"):
 			s.resolver = d
 		case d.Is("ssl_certificate"):
@@ -229,7 +231,10 @@ func runSSLStaplingIneffective(p *analyzer.Pass) {
 				return
 			}
 		}
-		if s.resolver == nil && hs.resolver == nil && s.responder == nil && hs.responder == nil {
+		// A stapling file needs no responder; a responder URL may carry
+		// an address (and one with a name still needs the resolver, but
+		// that is for nginx to say).
+		if s.resolver == nil && hs.resolver == nil && s.responder == nil && hs.responder == nil && s.file == nil && hs.file == nil {
 			diag := p.ReportDirective(at, "%q %q without a %q: nginx cannot reach the OCSP responder", "ssl_stapling", "on", "resolver")
 			diag.Detail = "define a resolver (or ssl_stapling_responder with an address) in this server or http"
 		}
