@@ -161,7 +161,7 @@ var SSLStaplingIneffective = &analyzer.Rule{
 // on (nil: not set there).
 type staplingScope struct {
 	stapling, responder, resolver, file *parser.Directive
-	certs                         []*parser.Directive
+	certs                               []*parser.Directive
 }
 
 func readStaplingScope(dirs []*parser.Directive) staplingScope {
