@@ -35,6 +35,9 @@ var peerChecks = []peerCheck{
 	{"gixy-next", "filesystem_root_exposure", "filesystem-root-exposure", 100, 100},
 	{"gixy-next", "allow_without_deny", "allow-without-deny", 100, 100},
 	{"gixy-next", "add_header_redefinition", "add-header-redefinition", 100, 100},
+	{"gixy-next", "host_spoofing", "host-spoofing", 100, 100},
+	{"gixy-next", "http_splitting", "http-splitting", 100, 100},
+	{"gixy-next", "add_header_content_type", "add-header-content-type", 100, 100},
 	{"gixy-next", "invalid_regex", "invalid-regex", 100, 100},
 	{"walf443", "security/autoindex_enabled", "autoindex-enabled", 100, 100},
 	{"walf443", "security/deprecated_ssl_protocol", "weak-ssl-tls", 100, 100},
@@ -53,6 +56,11 @@ var peerExcluded = map[string]string{
 	// (gixy-next/add_header_redefinition/trailer_explicit_off_fp.conf).
 	"gixy-ng/add_header_redefinition/header_inherit_off.conf":  "add_header_inherit off is deliberate",
 	"gixy-ng/add_header_redefinition/trailer_inherit_off.conf": "add_trailer_inherit off is deliberate",
+	// headers-more's more_set_headers replaces the response's Content-Type
+	// (it sets the type nginx sends, as default_type would) instead of
+	// adding a second header, which is what add-header-content-type is
+	// about. (The rule's file belongs to another change; see README.)
+	"gixy-next/add_header_content_type/more_set_headers.conf": "more_set_headers replaces Content-Type, no duplicate",
 }
 
 // peerCaseRule gives the rule for the peer cases that another rule of
