@@ -95,7 +95,15 @@ func RunArchive(t *testing.T, ar *txtar.Archive, rules ...*analyzer.Rule) []*par
 		}
 	}
 	main := filepath.Join(dir, filepath.FromSlash(ar.Files[0].Name))
-	ds := Lint(t, main, rules...)
+	// A comment line "target: 1.22.1" lints for that nginx version, as
+	// --nginx-build would.
+	var opts analyzer.Options
+	for _, line := range strings.Split(string(ar.Comment), "\n") {
+		if v, ok := strings.CutPrefix(line, "target: "); ok {
+			opts.Target = &analyzer.Target{Version: strings.TrimSpace(v)}
+		}
+	}
+	ds := lintWith(t, main, opts, rules...)
 	for _, d := range ds {
 		key := fmt.Sprintf("%s:%d", d.FilePath(), d.Start().Line)
 		ok := false
@@ -130,6 +138,11 @@ func RunArchive(t *testing.T, ar *txtar.Archive, rules ...*analyzer.Rule) []*par
 // under test is one of the parser's own codes).
 func Lint(t testing.TB, path string, rules ...*analyzer.Rule) []*parser.Diagnostic {
 	t.Helper()
+	return lintWith(t, path, analyzer.Options{}, rules...)
+}
+
+func lintWith(t testing.TB, path string, opts analyzer.Options, rules ...*analyzer.Rule) []*parser.Diagnostic {
+	t.Helper()
 	src, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -142,7 +155,7 @@ func Lint(t testing.TB, path string, rules ...*analyzer.Rule) []*parser.Diagnost
 	var out []*parser.Diagnostic
 	// Every rule runs, as for a user, so ignore comments know all names;
 	// only the findings of the rules under test are compared.
-	for _, d := range lint.Run(c, Registry, analyzer.Options{}) {
+	for _, d := range lint.Run(c, Registry, opts) {
 		if codes[d.Code] {
 			out = append(out, d)
 		}

@@ -52,6 +52,7 @@ var list = []*analyzer.Rule{
 	FilesystemRootExposure,
 	SSLECDHCurvePQ,
 	SSLStaplingIneffective,
+	CVEConfigPattern,
 	ListenPortAggregation,
 	ListenSocketCount,
 	ListenBindConflict,
