@@ -32,7 +32,7 @@ var CVEConfigPattern = &analyzer.Rule{
 			"subrequest (`slice`, `proxy_cache_background_update`), leaves a stale capture count; " +
 			"a later `$1`..`$9` reads uninitialized memory.\n\n" +
 			"Upgrade, or use named captures (`(?<name>...)`, read as `$name`), which take another " +
-			"code path.",
+			"code path. (The examples below are for an affected build such as 1.22.1.)",
 		Bad:  "location ~ ^/api/(.*)$ {\n    rewrite ^/api/(.*)$ /internal?migrated=true;\n    set $endpoint $1;\n}\n",
 		Good: "location ~ ^/api/(.*)$ {\n    rewrite ^/api/(?<rest>.*)$ /internal?migrated=true;\n    set $endpoint $rest;\n}\n",
 		URL:  "https://nginx.org/en/security_advisories.html",
@@ -45,7 +45,7 @@ var CVEConfigPattern = &analyzer.Rule{
 // to mainline[0].
 type cveRange struct {
 	id, since, fixed string
-	mainline           [2]string
+	mainline         [2]string
 }
 
 var (
