@@ -36,7 +36,9 @@ var InvalidRegex = &analyzer.Rule{
 }
 
 func runInvalidRegex(p *analyzer.Pass) {
-	scopes := captureScopes(p)
+	// The scopes are collected on the first $N that needs them: most
+	// configurations have none.
+	var scopes *captureScope
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
 		switch {
 		case d.Is("map"):
@@ -61,6 +63,12 @@ func runInvalidRegex(p *analyzer.Pass) {
 				checkGroupRefs(p, d, args, re.MaxCap(), expr)
 				return
 			}
+		}
+		if d.Is("map") || d.Is("if") || !hasCaptureRef(d) {
+			return
+		}
+		if scopes == nil {
+			scopes = captureScopes(p)
 		}
 		checkScopeRefs(p, d, stack, scopes)
 	}, captureUsers...)
@@ -173,12 +181,9 @@ func checkMapValues(p *analyzer.Pass, m *parser.Directive) {
 	}
 }
 
-// checkScopeRefs reports a $N that no regex of the directive's server (or
+// checkScopeRefs reports a $N (d has one, see hasCaptureRef) that no regex of the directive's server (or
 // of its http block, outside servers) can have set.
 func checkScopeRefs(p *analyzer.Pass, d *parser.Directive, stack []*parser.Directive, sc *captureScope) {
-	if d.Is("map") || d.Is("if") || !hasCaptureRef(d) {
-		return
-	}
 	switch d.Name.Value {
 	case "proxy_redirect", "proxy_cookie_path", "proxy_cookie_domain":
 		// "~regex replacement": the replacement reads the directive's own

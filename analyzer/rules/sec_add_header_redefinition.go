@@ -47,6 +47,9 @@ func runAddHeaderRedefinition(p *analyzer.Pass) {
 }
 
 func addHeaderRedefinition(p *analyzer.Pass, name, inherit string) {
+	if len(p.Index().Named(name)) == 0 {
+		return // nothing to drop: skip the walk (most configs set no trailers)
+	}
 	var visit func(dirs []*parser.Directive, level string, outer []inheritedHeader, mode string)
 	visit = func(dirs []*parser.Directive, level string, outer []inheritedHeader, mode string) {
 		var own []*parser.Directive

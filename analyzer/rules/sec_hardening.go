@@ -188,6 +188,9 @@ func letsEncryptCert(d *parser.Directive) bool {
 }
 
 func runSSLStaplingIneffective(p *analyzer.Pass) {
+	if len(p.Index().Named("ssl_stapling")) == 0 {
+		return
+	}
 	// The http level is read once per http block, not once per server.
 	outer := map[*parser.Directive]staplingScope{}
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
