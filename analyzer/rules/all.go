@@ -53,6 +53,7 @@ var list = []*analyzer.Rule{
 	SSLECDHCurvePQ,
 	SSLStaplingIneffective,
 	CVEConfigPattern,
+	AccessListLogic,
 	ListenPortAggregation,
 	ListenSocketCount,
 	ListenBindConflict,
