@@ -54,6 +54,7 @@ var list = []*analyzer.Rule{
 	SSLStaplingIneffective,
 	CVEConfigPattern,
 	AccessListLogic,
+	UnreachableLocation,
 	ListenPortAggregation,
 	ListenSocketCount,
 	ListenBindConflict,
