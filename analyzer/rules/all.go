@@ -55,6 +55,7 @@ var list = []*analyzer.Rule{
 	CVEConfigPattern,
 	AccessListLogic,
 	UnreachableLocation,
+	HSTS,
 	ListenPortAggregation,
 	ListenSocketCount,
 	ListenBindConflict,

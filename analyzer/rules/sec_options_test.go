@@ -84,3 +84,32 @@ func TestExplainListsEveryOption(t *testing.T) {
 		t.Errorf("only %d options declared", n)
 	}
 }
+
+func TestHSTSOptions(t *testing.T) {
+	const src = "events {}\nhttp {\n" +
+		"    server { listen 443 ssl; }\n" +
+		"    server { listen 80; }\n" +
+		"    server { listen 443 ssl; add_header Strict-Transport-Security \"max-age=63072000\" always; }\n" +
+		"    server { listen 8443 ssl; add_header Strict-Transport-Security \"max-age=2592000\" always; }\n" +
+		"}\n"
+	// By default only the weak header: 30 days.
+	got := runWithOptions(t, HSTS, src, nil)
+	if len(got) != 1 || !strings.Contains(got[0], "max-age=2592000 is shorter than 15768000") {
+		t.Errorf("default options: %q", got)
+	}
+	// require: also the HTTPS server without the header, not the plain one.
+	got = runWithOptions(t, HSTS, src, map[string]any{"require": true})
+	if len(got) != 2 || !strings.Contains(strings.Join(got, "\n"), "HTTPS server without Strict-Transport-Security") {
+		t.Errorf("require: %q", got)
+	}
+	// A lower floor accepts 30 days.
+	got = runWithOptions(t, HSTS, src, map[string]any{"min-max-age": 86400})
+	if len(got) != 0 {
+		t.Errorf("min-max-age 86400: %q", got)
+	}
+	// HSTS at http level covers every server.
+	const inherited = "events {}\nhttp {\n    add_header Strict-Transport-Security \"max-age=63072000\" always;\n    server { listen 443 ssl; }\n}\n"
+	if got := runWithOptions(t, HSTS, inherited, map[string]any{"require": true}); len(got) != 0 {
+		t.Errorf("http-level header: %q", got)
+	}
+}
