@@ -113,3 +113,22 @@ func TestHSTSOptions(t *testing.T) {
 		t.Errorf("http-level header: %q", got)
 	}
 }
+
+func TestVersionDisclosureServerLevelAndStream(t *testing.T) {
+	missing := map[string]any{"missing": true}
+	// Every server turns it off: nothing leaks, nothing to report.
+	const allOff = "events {}\nhttp {\n    server { listen 80; server_tokens off; }\n    server { listen 81; server_tokens off; }\n}\n"
+	if got := runWithOptions(t, VersionDisclosure, allOff, missing); len(got) != 0 {
+		t.Errorf("every server off: %q", got)
+	}
+	// One server does not: the http block is reported.
+	const oneOn = "events {}\nhttp {\n    server { listen 80; server_tokens off; }\n    server { listen 81; }\n}\n"
+	if got := runWithOptions(t, VersionDisclosure, oneOn, missing); len(got) != 1 || !strings.Contains(got[0], "is not set") {
+		t.Errorf("one server without: %q", got)
+	}
+	// stream has no server_tokens and no header: not this rule's finding.
+	const stream = "events {}\nstream {\n    server_tokens on;\n}\n"
+	if got := runWithOptions(t, VersionDisclosure, stream, nil); len(got) != 0 {
+		t.Errorf("stream: %q", got)
+	}
+}
