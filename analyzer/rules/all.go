@@ -56,6 +56,7 @@ var list = []*analyzer.Rule{
 	AccessListLogic,
 	UnreachableLocation,
 	HSTS,
+	HTTP2MisdirectedRequest,
 	ListenPortAggregation,
 	ListenSocketCount,
 	ListenBindConflict,

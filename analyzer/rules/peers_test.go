@@ -41,6 +41,7 @@ var peerChecks = []peerCheck{
 	{"gixy-next", "http_splitting", "http-splitting", 100, 100, ""},
 	{"gixy-next", "add_header_content_type", "add-header-content-type", 100, 100, ""},
 	{"gixy-next", "invalid_regex", "invalid-regex", 100, 100, ""},
+	{"gixy-next", "http2_misdirected_request", "http2-misdirected-request", 100, 100, ""},
 	{"walf443", "security/autoindex_enabled", "autoindex-enabled", 100, 100, ""},
 	{"walf443", "security/deprecated_ssl_protocol", "weak-ssl-tls", 100, 100, ""},
 	{"walf443", "security/weak_ssl_ciphers", "weak-ssl-tls", 100, 100, ""},
