@@ -97,6 +97,11 @@ func runHSTS(p *analyzer.Pass) {
 		case d.Is("add_header") && !strings.EqualFold(d.Args[len(d.Args)-1].Value, "always"):
 			diag := p.ReportDirective(d, "Strict-Transport-Security is sent without %q: error and redirect responses carry no HSTS", "always")
 			diag.Detail = "add the always parameter"
+			// The header's value and name stay; "always" goes after them.
+			if len(d.Args) == 2 {
+				end := d.Args[1].Range.End
+				diag.Edits = []parser.Edit{{File: d.File, Range: parser.Range{Start: end, End: end}, NewText: " always"}}
+			}
 		}
 	}, "add_header", "more_set_headers")
 	if !require {

@@ -162,40 +162,40 @@ func judgeCiphers(list string) (weak, kept, excl []string) {
 			}
 		}
 	}
+	// One entry per token, in order; exclusions carry no families.
 	type entry struct {
 		tok      string
 		families []string
 		keyword  bool
 	}
-	var on []entry
+	entries := make([]entry, 0, len(toks))
 	for _, tok := range toks {
 		switch {
 		case strings.HasPrefix(tok, "!"):
-			kept = append(kept, tok)
+			entries = append(entries, entry{tok: tok})
 			continue
 		case strings.HasPrefix(tok, "-"):
 			// Removes the family from the suites enabled so far.
 			rm := cipherFamily(tok[1:])
-			for i := range on {
-				on[i].families = without(on[i].families, rm)
+			for i := range entries {
+				entries[i].families = without(entries[i].families, rm)
 			}
-			kept = append(kept, tok)
+			entries = append(entries, entry{tok: tok})
 			continue
 		}
 		t := strings.TrimPrefix(tok, "+")
-		var fams []string
-		kw := false
+		e := entry{tok: tok}
 		if k, ok := cipherKeywords[strings.ToUpper(t)]; ok {
-			fams, kw = k, true
+			e.families, e.keyword = k, true
 		} else if f := cipherFamily(t); f != nil {
-			fams = f
+			e.families = f
 		} else if f := suiteFamily(t); f != "" {
-			fams = []string{f}
+			e.families = []string{f}
 		}
-		on = append(on, entry{tok, fams, kw})
+		entries = append(entries, e)
 	}
 	seen := map[string]bool{}
-	for _, e := range on {
+	for _, e := range entries {
 		var live []string
 		for _, f := range e.families {
 			if !banned[f] {
