@@ -57,6 +57,7 @@ var list = []*analyzer.Rule{
 	UnreachableLocation,
 	HSTS,
 	HTTP2MisdirectedRequest,
+	RewriteBypassesAllowDeny,
 	ListenPortAggregation,
 	ListenSocketCount,
 	ListenBindConflict,

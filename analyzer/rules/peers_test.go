@@ -42,6 +42,11 @@ var peerChecks = []peerCheck{
 	{"gixy-next", "add_header_content_type", "add-header-content-type", 100, 100, ""},
 	{"gixy-next", "invalid_regex", "invalid-regex", 100, 100, ""},
 	{"gixy-next", "http2_misdirected_request", "http2-misdirected-request", 100, 100, ""},
+	// return_in_internal_location_fp.conf fires: return-bypasses-allow-deny
+	// should skip "internal" locations (as it skips named ones) unless they
+	// list allow/deny themselves. That rule's file belongs to another
+	// change; the floor records it until then.
+	{"gixy-next", "return_bypasses_allow_deny", "return-bypasses-allow-deny", 100, 88.8, ""},
 	{"walf443", "security/autoindex_enabled", "autoindex-enabled", 100, 100, ""},
 	{"walf443", "security/deprecated_ssl_protocol", "weak-ssl-tls", 100, 100, ""},
 	{"walf443", "security/weak_ssl_ciphers", "weak-ssl-tls", 100, 100, ""},
@@ -79,11 +84,15 @@ var peerExcluded = map[string]string{
 }
 
 // peerCaseRule gives the rule for the peer cases that another rule of
-// ours covers than the one of their folder (a fixture folder path).
+// ours covers than the one of their folder: a fixture folder path, or a
+// file path prefix ending in "*".
 var peerCaseRule = map[string]string{
 	// walf443 folds add_header into directive_inheritance; ours is
 	// add-header-redefinition.
 	"walf443/best_practices/directive_inheritance/tests/fixtures/004_add_header": "add-header-redefinition",
+	// Gixy-Next folds redirecting rewrites into return_bypasses_allow_deny;
+	// ours is rewrite-bypasses-allow-deny.
+	"gixy-next/return_bypasses_allow_deny/rewrite_*": "rewrite-bypasses-allow-deny",
 }
 
 // ruleFor returns the rule that judges case f (a path under peersRoot).
@@ -91,8 +100,8 @@ func ruleFor(t *testing.T, c peerCheck, f string) *analyzer.Rule {
 	rel, _ := filepath.Rel(peersRoot, f)
 	rel = filepath.ToSlash(rel)
 	name := c.rule
-	for prefix, r := range peerCaseRule {
-		if strings.HasPrefix(rel, prefix+"/") {
+	for key, r := range peerCaseRule {
+		if prefix, glob := strings.CutSuffix(key, "*"); glob && strings.HasPrefix(rel, prefix) || strings.HasPrefix(rel, key+"/") {
 			name = r
 		}
 	}

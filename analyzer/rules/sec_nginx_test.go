@@ -19,9 +19,11 @@ import (
 )
 
 // TestSecurityRulesAgainstNginx runs the real nginx on the patterns that
-// unreachable-location and access-list-logic report and checks that nginx
+// unreachable-location, access-list-logic and rewrite-bypasses-allow-deny
+// report and checks that nginx
 // behaves as their messages say: the shadowed location never answers, the
-// deny after "allow all" never denies, and the rules do fire on the very
+// deny after "allow all" never denies, the redirect comes before the
+// deny, and the rules do fire on the very
 // same configuration.
 func TestSecurityRulesAgainstNginx(t *testing.T) {
 	nginx := nginxtest.Require(t)
@@ -55,6 +57,10 @@ http {
             deny 127.0.0.1;
             try_files /nonexistent =204;
         }
+        location /moved/ {
+            deny all;
+            rewrite ^ http://example.test/ permanent;
+        }
     }
 }
 `, port)
@@ -64,10 +70,10 @@ http {
 
 	analysistest.Registry = rules.All()
 	found := map[string]bool{}
-	for _, d := range analysistest.Lint(t, conf, rules.UnreachableLocation, rules.AccessListLogic) {
+	for _, d := range analysistest.Lint(t, conf, rules.UnreachableLocation, rules.AccessListLogic, rules.RewriteBypassesAllowDeny) {
 		found[d.Name] = true
 	}
-	for _, name := range []string{"unreachable-location", "access-list-logic"} {
+	for _, name := range []string{"unreachable-location", "access-list-logic", "rewrite-bypasses-allow-deny"} {
 		if !found[name] {
 			t.Errorf("%s does not fire on the configuration", name)
 		}
@@ -85,6 +91,7 @@ http {
 		{"/api/v1/users", "first"},      // ~ /api matches first
 		{"/static/img/a.png", "prefix"}, // ^~ ends the search
 		{"/open/x", " 204 "},            // allow all wins over the later deny
+		{"/moved/x", " 301 "},           // the redirect comes before deny all
 	} {
 		if got := request(t, addr, c.path); !strings.Contains(got, c.want) {
 			t.Errorf("GET %s:\n%s\nwant %q", c.path, got, c.want)
