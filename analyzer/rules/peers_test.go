@@ -42,6 +42,7 @@ var peerChecks = []peerCheck{
 	{"gixy-next", "add_header_content_type", "add-header-content-type", 100, 100, ""},
 	{"gixy-next", "invalid_regex", "invalid-regex", 100, 100, ""},
 	{"gixy-next", "http2_misdirected_request", "http2-misdirected-request", 100, 100, ""},
+	{"gixy-next", "ssrf", "ssrf", 100, 100, ""},
 	// return_in_internal_location_fp.conf fires: return-bypasses-allow-deny
 	// should skip "internal" locations (as it skips named ones) unless they
 	// list allow/deny themselves. That rule's file belongs to another
