@@ -20,7 +20,7 @@ var FilesystemRootExposure = &analyzer.Rule{
 			"the worker can read reachable by URL: `/etc/passwd`, private keys, application " +
 			"secrets. The same holds for an `alias` that lands on `/` once the rest of the URI is " +
 			"appended, and for a root or alias that is the configuration directory (`/etc`, " +
-			"`/etc/nginx`). Point root and alias at a directory that holds only what is meant to be " +
+			"`/etc/nginx`, or the directory of the main configuration file). Point root and alias at a directory that holds only what is meant to be " +
 			"served. Paths with variables are not judged.",
 		Bad:  "location / {\n    root /;\n}\n",
 		Good: "location / {\n    root /var/www/html;\n}\n",
@@ -37,18 +37,23 @@ var configDirs = map[string]bool{
 }
 
 // exposedDir names what the cleaned absolute path p exposes, "" when it
-// is neither the file system root nor a configuration directory.
-func exposedDir(p string) string {
+// is neither the file system root nor a configuration directory (one of
+// configDirs, or confDir, the directory of the main configuration file).
+func exposedDir(p, confDir string) string {
 	switch {
 	case p == "/":
 		return "the whole file system"
-	case configDirs[p]:
+	case configDirs[p] || p == confDir:
 		return "the nginx configuration directory " + p
 	}
 	return ""
 }
 
 func runFilesystemRootExposure(p *analyzer.Pass) {
+	confDir := ""
+	if p.Config.Main != nil && path.IsAbs(p.Config.Main.Path) {
+		confDir = path.Dir(p.Config.Main.Path)
+	}
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive) {
 		if len(d.Args) != 1 || hasVars(d.Args[0].Value) || !strings.HasPrefix(d.Args[0].Value, "/") {
 			return // relative roots depend on the prefix; variables are unknown
@@ -77,7 +82,7 @@ func runFilesystemRootExposure(p *analyzer.Pass) {
 				return
 			}
 		}
-		what := exposedDir(target)
+		what := exposedDir(target, confDir)
 		if what == "" {
 			return
 		}

@@ -132,3 +132,14 @@ func TestVersionDisclosureServerLevelAndStream(t *testing.T) {
 		t.Errorf("stream: %q", got)
 	}
 }
+
+func TestFilesystemRootExposureConfigDir(t *testing.T) {
+	// runWithOptions lints the text as /x/nginx.conf: /x is the
+	// configuration directory.
+	const src = "events {}\nhttp {\n    server {\n        listen 80;\n        root /x/;\n" +
+		"        location /a/ { root /x/html; }\n        location /b/ { alias /x/../x/; }\n    }\n}\n"
+	got := runWithOptions(t, FilesystemRootExposure, src, nil)
+	if len(got) != 2 || !strings.Contains(got[0], "configuration directory /x") {
+		t.Errorf("findings: %q", got)
+	}
+}
