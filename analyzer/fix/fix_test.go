@@ -235,6 +235,15 @@ func TestRuleFixes(t *testing.T) {
 		{"only weak protocols", nil,
 			"    ssl_protocols SSLv3 TLSv1;\n}\n",
 			"    ssl_protocols TLSv1.2 TLSv1.3;\n}\n"},
+		{"cipher keywords get the missing exclusions", nil,
+			"    ssl_ciphers HIGH:!MD5;\n}\n",
+			"    ssl_ciphers HIGH:!MD5:!aNULL;\n}\n"},
+		{"named weak suite dropped; one a later exclusion bans is kept", nil,
+			"    ssl_ciphers 'RC4-SHA:AES256-SHA:DES-CBC3-SHA:!RC4';\n}\n",
+			"    ssl_ciphers 'RC4-SHA:AES256-SHA:!RC4';\n}\n"},
+		{"hsts gets always", nil,
+			"    add_header Strict-Transport-Security \"max-age=63072000\";\n}\n",
+			"    add_header Strict-Transport-Security \"max-age=63072000\" always;\n}\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			files := map[string]string{"/t/nginx.conf": head + tc.in}

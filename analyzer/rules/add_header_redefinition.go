@@ -19,7 +19,8 @@ var AddHeaderRedefinition = &analyzer.Rule{
 			"set in the server or http block, typically the security headers (`Strict-Transport-Security`, " +
 			"`Content-Security-Policy`, `X-Frame-Options`). Repeat the outer headers in the block, " +
 			"move them into an included snippet, or (nginx 1.29.3 and later) write " +
-			"`add_header_inherit merge;`. A deliberate `add_header_inherit off;` is not reported.",
+			"`add_header_inherit merge;`. A deliberate `add_header_inherit off;` is not reported. " +
+			"`add_trailer` works the same way on its own list, with `add_trailer_inherit`.",
 		Bad: "server {\n    add_header X-Frame-Options DENY always;\n    location / {\n" +
 			"        add_header Cache-Control no-store;\n    }\n}\n",
 		Good: "server {\n    add_header X-Frame-Options DENY always;\n    location / {\n" +
@@ -38,14 +39,25 @@ type inheritedHeader struct {
 }
 
 func runAddHeaderRedefinition(p *analyzer.Pass) {
+	// Headers and trailers are two separate lists with the same rule:
+	// add_trailer in a block drops the outer add_trailer, never the
+	// add_header, and add_trailer_inherit governs them.
+	addHeaderRedefinition(p, "add_header", "add_header_inherit")
+	addHeaderRedefinition(p, "add_trailer", "add_trailer_inherit")
+}
+
+func addHeaderRedefinition(p *analyzer.Pass, name, inherit string) {
+	if len(p.Index().Named(name)) == 0 {
+		return // nothing to drop: skip the walk (most configs set no trailers)
+	}
 	var visit func(dirs []*parser.Directive, level string, outer []inheritedHeader, mode string)
 	visit = func(dirs []*parser.Directive, level string, outer []inheritedHeader, mode string) {
 		var own []*parser.Directive
 		for _, d := range dirs {
 			switch {
-			case d.Is("add_header") && len(d.Args) >= 2:
+			case d.Is(name) && len(d.Args) >= 2:
 				own = append(own, d)
-			case d.Is("add_header_inherit") && len(d.Args) == 1:
+			case d.Is(inherit) && len(d.Args) == 1:
 				mode = strings.ToLower(d.Args[0].Value)
 			}
 		}
@@ -74,7 +86,7 @@ func runAddHeaderRedefinition(p *analyzer.Pass) {
 					}
 				}
 				if len(lost) > 0 {
-					reportDroppedHeaders(p, own[0], level, lost, outer)
+					reportDroppedHeaders(p, own[0], level, lost, outer, inherit)
 				}
 			}
 		}
@@ -94,7 +106,7 @@ func runAddHeaderRedefinition(p *analyzer.Pass) {
 	visit(expandIncludes(p.Config, p.Config.Main.Directives, 0), root, nil, "on")
 }
 
-func reportDroppedHeaders(p *analyzer.Pass, first *parser.Directive, level string, lost []string, outer []inheritedHeader) {
+func reportDroppedHeaders(p *analyzer.Pass, first *parser.Directive, level string, lost []string, outer []inheritedHeader, inherit string) {
 	where := map[string]string{}
 	for _, h := range outer {
 		where[strings.ToLower(h.name)] = h.level
@@ -104,10 +116,11 @@ func reportDroppedHeaders(p *analyzer.Pass, first *parser.Directive, level strin
 	for i, h := range lost {
 		quoted[i] = "\"" + h + "\""
 	}
-	diag := p.ReportDirective(first, "%q in this %s drops %s set in the enclosing %s", "add_header", level,
+	name := first.Name.Value
+	diag := p.ReportDirective(first, "%q in this %s drops %s set in the enclosing %s", name, level,
 		strings.Join(quoted, ", "), where[strings.ToLower(lost[0])])
-	diag.Detail = "nginx inherits add_header only into blocks without any add_header; repeat the outer " +
-		"headers here (an include helps) or add \"add_header_inherit merge;\" (nginx 1.29.3+)"
+	diag.Detail = "nginx inherits " + name + " only into blocks without any " + name + "; repeat the outer " +
+		"entries here (an include helps) or add \"" + inherit + " merge;\" (nginx 1.29.3+)"
 }
 
 // securityHeader reports whether a header is one browsers enforce, whose

@@ -106,11 +106,18 @@ func pct(a, b int) float64 {
 // A first line "# Options: {json}" gives the rule's options.
 func lintGixyCase(t *testing.T, path string, rule *analyzer.Rule) []*parser.Diagnostic {
 	t.Helper()
+	return lintCase(t, path, rule, nil)
+}
+
+// lintCase is lintGixyCase for the nginx build target (nil: the newest
+// nginx, no build named).
+func lintCase(t *testing.T, path string, rule *analyzer.Rule, target *analyzer.Target) []*parser.Diagnostic {
+	t.Helper()
 	src, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := analyzer.Options{}
+	opts := analyzer.Options{Target: target}
 	if first, _, _ := strings.Cut(string(src), "\n"); strings.HasPrefix(first, "# Options:") {
 		var o map[string]any
 		if err := json.Unmarshal([]byte(strings.TrimPrefix(first, "# Options:")), &o); err != nil {

@@ -84,3 +84,62 @@ func TestExplainListsEveryOption(t *testing.T) {
 		t.Errorf("only %d options declared", n)
 	}
 }
+
+func TestHSTSOptions(t *testing.T) {
+	const src = "events {}\nhttp {\n" +
+		"    server { listen 443 ssl; }\n" +
+		"    server { listen 80; }\n" +
+		"    server { listen 443 ssl; add_header Strict-Transport-Security \"max-age=63072000\" always; }\n" +
+		"    server { listen 8443 ssl; add_header Strict-Transport-Security \"max-age=2592000\" always; }\n" +
+		"}\n"
+	// By default only the weak header: 30 days.
+	got := runWithOptions(t, HSTS, src, nil)
+	if len(got) != 1 || !strings.Contains(got[0], "max-age=2592000 is shorter than 15768000") {
+		t.Errorf("default options: %q", got)
+	}
+	// require: also the HTTPS server without the header, not the plain one.
+	got = runWithOptions(t, HSTS, src, map[string]any{"require": true})
+	if len(got) != 2 || !strings.Contains(strings.Join(got, "\n"), "HTTPS server without Strict-Transport-Security") {
+		t.Errorf("require: %q", got)
+	}
+	// A lower floor accepts 30 days.
+	got = runWithOptions(t, HSTS, src, map[string]any{"min-max-age": 86400})
+	if len(got) != 0 {
+		t.Errorf("min-max-age 86400: %q", got)
+	}
+	// HSTS at http level covers every server.
+	const inherited = "events {}\nhttp {\n    add_header Strict-Transport-Security \"max-age=63072000\" always;\n    server { listen 443 ssl; }\n}\n"
+	if got := runWithOptions(t, HSTS, inherited, map[string]any{"require": true}); len(got) != 0 {
+		t.Errorf("http-level header: %q", got)
+	}
+}
+
+func TestVersionDisclosureServerLevelAndStream(t *testing.T) {
+	missing := map[string]any{"missing": true}
+	// Every server turns it off: nothing leaks, nothing to report.
+	const allOff = "events {}\nhttp {\n    server { listen 80; server_tokens off; }\n    server { listen 81; server_tokens off; }\n}\n"
+	if got := runWithOptions(t, VersionDisclosure, allOff, missing); len(got) != 0 {
+		t.Errorf("every server off: %q", got)
+	}
+	// One server does not: the http block is reported.
+	const oneOn = "events {}\nhttp {\n    server { listen 80; server_tokens off; }\n    server { listen 81; }\n}\n"
+	if got := runWithOptions(t, VersionDisclosure, oneOn, missing); len(got) != 1 || !strings.Contains(got[0], "is not set") {
+		t.Errorf("one server without: %q", got)
+	}
+	// stream has no server_tokens and no header: not this rule's finding.
+	const stream = "events {}\nstream {\n    server_tokens on;\n}\n"
+	if got := runWithOptions(t, VersionDisclosure, stream, nil); len(got) != 0 {
+		t.Errorf("stream: %q", got)
+	}
+}
+
+func TestFilesystemRootExposureConfigDir(t *testing.T) {
+	// runWithOptions lints the text as /x/nginx.conf: /x is the
+	// configuration directory.
+	const src = "events {}\nhttp {\n    server {\n        listen 80;\n        root /x/;\n" +
+		"        location /a/ { root /x/html; }\n        location /b/ { alias /x/../x/; }\n    }\n}\n"
+	got := runWithOptions(t, FilesystemRootExposure, src, nil)
+	if len(got) != 2 || !strings.Contains(got[0], "configuration directory /x") {
+		t.Errorf("findings: %q", got)
+	}
+}

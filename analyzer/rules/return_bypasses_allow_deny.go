@@ -2,6 +2,7 @@ package rules
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
@@ -40,6 +41,13 @@ func runReturnBypassesAllowDeny(p *analyzer.Pass) {
 		}
 		guard := accessGuard(guards, stack)
 		if guard == nil {
+			return
+		}
+		// Only internal redirects reach an internal or named location, and
+		// the access rules were checked where the request came in; its own
+		// rules, if it has any, are still bypassed.
+		if loc := innermost(stack, "location"); loc != nil && (hasChild(loc, "internal") || strings.HasPrefix(firstArg(loc), "@")) &&
+			!guards.of(loc).rules {
 			return
 		}
 		diag := p.ReportDirective(d, "%q runs before the %q and %q rules and answers denied clients too", "return", "allow", "deny")
@@ -83,4 +91,12 @@ func accessGuard(blocks *perBlock[blockAccess], stack []*parser.Directive) *pars
 		}
 	}
 	return nil
+}
+
+// firstArg returns d's first argument, or "".
+func firstArg(d *parser.Directive) string {
+	if len(d.Args) == 0 {
+		return ""
+	}
+	return d.Args[0].Value
 }

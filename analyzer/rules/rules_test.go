@@ -56,6 +56,7 @@ var exampleOptions = map[string]map[string]any{rules.MissingFile.Name: {rules.Ch
 // about build features says nothing without one.
 var exampleTargets = map[string]*analyzer.Target{
 	rules.UnsupportedByBuild.Name: {Configure: []string{"--with-threads"}},
+	"cve-config-pattern":          {Version: "1.22.1"},
 }
 
 // TestExamples lints every rule's documented examples: the bad one must

@@ -397,6 +397,9 @@ type setDef struct {
 type mapEntry struct {
 	key, value string
 	subject    string
+	// literal: the value is text as written (geo does not expand
+	// variables in its values).
+	literal bool
 }
 
 // taintEnv resolves variables for one configuration: set and map
@@ -418,7 +421,7 @@ type taintDefs struct {
 	maps map[string][]mapEntry
 }
 
-// variableDefs collects every set and map of the configuration from the
+// variableDefs collects every set, map and geo of the configuration from the
 // shared index, once per run.
 var variableDefs = &analyzer.Result[struct{}, *taintDefs]{
 	Name: "set and map definitions",
@@ -441,13 +444,33 @@ var variableDefs = &analyzer.Result[struct{}, *taintDefs]{
 				if len(splitVars(d.Args[0].Value)) != 1 {
 					subject = "" // a composite key: captures come from several variables
 				}
+				hasDefault := false
 				for _, e := range d.Block.Directives {
 					if len(e.Args) == 1 {
 						defs.maps[name] = append(defs.maps[name], mapEntry{key: e.Name.Value, value: e.Args[0].Value, subject: subject})
+						hasDefault = hasDefault || e.Is("default")
 					}
 				}
+				if !hasDefault {
+					// Without a default the map is empty when no key
+					// matches: it may add nothing before what follows.
+					defs.maps[name] = append(defs.maps[name], mapEntry{key: "default", literal: true})
+				}
+			case d.Is("geo") && d.Block != nil && (len(d.Args) == 1 || len(d.Args) == 2):
+				name := strings.ToLower(strings.TrimPrefix(d.Args[len(d.Args)-1].Value, "$"))
+				hasDefault := false
+				for _, e := range d.Block.Directives {
+					if len(e.Args) != 1 || e.Is("proxy") || e.Is("delete") || e.Is("include") {
+						continue // parameters, not values
+					}
+					defs.maps[name] = append(defs.maps[name], mapEntry{key: e.Name.Value, value: e.Args[0].Value, literal: true})
+					hasDefault = hasDefault || e.Is("default")
+				}
+				if !hasDefault {
+					defs.maps[name] = append(defs.maps[name], mapEntry{key: "default", literal: true})
+				}
 			}
-		}, "set", "map")
+		}, "set", "map", "geo")
 		return defs
 	},
 }
@@ -548,7 +571,10 @@ func (env *taintEnv) mapTaint(name string, entries []mapEntry) taint {
 		var stack []*parser.Directive
 		var t taint
 		key := e.key
-		if strings.HasPrefix(key, "~") && e.subject != "" {
+		if e.literal {
+			// Fixed text: the client chooses none of it.
+			t = taint{known: e.value != "", slash: strings.HasPrefix(e.value, "/")}
+		} else if strings.HasPrefix(key, "~") && e.subject != "" {
 			caseless := strings.HasPrefix(key, "~*")
 			key = strings.TrimPrefix(strings.TrimPrefix(key, "~"), "*")
 			if re := nginxRegex(key, caseless); re != nil {

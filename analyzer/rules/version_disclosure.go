@@ -32,11 +32,25 @@ var VersionDisclosure = &analyzer.Rule{
 func runVersionDisclosure(p *analyzer.Pass) {
 	var httpBlock *parser.Directive
 	httpOff := false
+	// The http servers, and those that turn the setting off themselves.
+	var servers []*parser.Directive
+	serverOff := map[*parser.Directive]bool{}
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive) {
 		if d.Is("http") && d.Block != nil && len(stack) == 0 && httpBlock == nil {
 			httpBlock = d
 		}
+		if d.Is("server") {
+			if len(stack) == 1 && stack[0] == httpBlock {
+				servers = append(servers, d)
+			}
+			return
+		}
 		if !d.Is("server_tokens") || len(d.Args) != 1 {
+			return
+		}
+		// stream and mail have no server_tokens (directive-not-allowed
+		// says so); there is no header to disclose anything in.
+		if innermost(stack, "stream") != nil || innermost(stack, "mail") != nil {
 			return
 		}
 		v := strings.ToLower(d.Args[0].Value)
@@ -49,10 +63,21 @@ func runVersionDisclosure(p *analyzer.Pass) {
 		if len(stack) == 1 && stack[0] == httpBlock {
 			httpOff = true
 		}
-	}, "http", "server_tokens")
+		if len(stack) == 2 && stack[0] == httpBlock && stack[1].Is("server") {
+			serverOff[stack[1]] = true
+		}
+	}, "http", "server", "server_tokens")
 	// The default is on: a whole configuration without the setting at the
 	// http level leaks the version from every server that does not set it.
-	if missing, _ := p.Options["missing"].(bool); missing && httpBlock != nil && !httpOff && len(p.Config.Context) == 0 {
+	// Servers that turn it off themselves do not leak.
+	leaks := len(servers) == 0
+	for _, sv := range servers {
+		if !serverOff[sv] {
+			leaks = true
+			break
+		}
+	}
+	if missing, _ := p.Options["missing"].(bool); missing && leaks && httpBlock != nil && !httpOff && len(p.Config.Context) == 0 {
 		diag := p.ReportDirective(httpBlock, "%q is not set, so it defaults to %q and discloses the nginx version", "server_tokens", "on")
 		diag.Detail = "add \"server_tokens off;\" to the http block"
 	}

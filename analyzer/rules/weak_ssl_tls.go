@@ -27,25 +27,6 @@ var WeakSSLTLS = &analyzer.Rule{
 
 var weakProtocols = map[string]bool{"sslv2": true, "sslv3": true, "tlsv1": true, "tlsv1.1": true}
 
-// weakCipher reports whether an OpenSSL cipher-string token (not an
-// exclusion) enables a weak suite.
-func weakCipher(tok string) bool {
-	t := strings.ToUpper(strings.TrimPrefix(tok, "+"))
-	switch t {
-	case "RC4", "DES", "3DES", "MD5", "NULL", "ENULL", "ANULL", "EXPORT", "EXP", "LOW", "EXPORT40", "EXPORT56", "ADH", "AECDH", "SEED", "IDEA", "RC2":
-		return true
-	}
-	for _, part := range strings.Split(t, "-") {
-		switch part {
-		case "RC4", "DES", "3DES", "MD5", "NULL", "EXP", "EXPORT", "ADH", "AECDH", "RC2", "IDEA", "SEED", "ANON":
-			return true
-		case "CBC3":
-			return true
-		}
-	}
-	return strings.Contains(t, "DES-CBC3")
-}
-
 func runWeakSSLTLS(p *analyzer.Pass) {
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, _ []*parser.Directive) {
 		switch d.Name.Value {
@@ -73,19 +54,14 @@ func runWeakSSLTLS(p *analyzer.Pass) {
 			if len(d.Args) != 1 {
 				return
 			}
-			var weak, kept []string
-			for _, tok := range strings.FieldsFunc(d.Args[0].Value, func(r rune) bool { return r == ':' || r == ',' || r == ' ' }) {
-				if !strings.HasPrefix(tok, "!") && !strings.HasPrefix(tok, "-") && weakCipher(tok) {
-					weak = append(weak, tok)
-					continue
-				}
-				kept = append(kept, tok)
-			}
+			weak, kept, excl := judgeCiphers(d.Args[0].Value)
 			if len(weak) > 0 {
 				diag := p.Reportf(d.File, d.Args[0].Range, "%q enables weak ciphers: %s", d.Name.Value, strings.Join(weak, ", "))
 				diag.Detail = "remove them, exclude them with \"!\", or use nginx's default cipher list"
-				// The fix drops the weak suites and keeps the rest as
-				// written; with nothing strong left, nginx's default.
+				// The fix drops the weak suites named one by one, keeps the
+				// rest as written and excludes what a keyword (ALL, HIGH,
+				// ...) lets in; with nothing left, nginx's default.
+				kept = append(kept, excl...)
 				if !hasEnabling(kept) {
 					kept = []string{"HIGH", "!aNULL", "!MD5"}
 				}
@@ -104,4 +80,163 @@ func hasEnabling(toks []string) bool {
 		}
 	}
 	return false
+}
+
+// cipherKeywords are the OpenSSL cipher-string keywords that let in weak
+// suites unless the list excludes them: ALL holds every suite the library
+// has (anonymous, RC4, 3DES, ... in the builds that still carry them),
+// HIGH and MEDIUM hold the anonymous (aNULL) suites. DEFAULT already
+// excludes them.
+var cipherKeywords = map[string][]string{
+	"ALL":             {"aNULL", "RC4", "3DES", "DES", "MD5", "EXPORT", "LOW"},
+	"COMPLEMENTOFALL": {"aNULL", "RC4", "3DES", "DES", "MD5", "EXPORT", "LOW"},
+	"HIGH":            {"aNULL"},
+	"MEDIUM":          {"aNULL", "RC4", "SEED", "IDEA"},
+}
+
+// cipherFamily maps a cipher-string token to the weak families it names
+// (as an alias: "RC4", "aNULL", ...), nil when it names none.
+func cipherFamily(tok string) []string {
+	switch strings.ToUpper(tok) {
+	case "RC4":
+		return []string{"RC4"}
+	case "DES":
+		return []string{"DES"}
+	case "3DES":
+		return []string{"3DES"}
+	case "MD5":
+		return []string{"MD5"}
+	case "NULL", "ENULL":
+		return []string{"eNULL"}
+	case "ANULL", "ADH", "AECDH":
+		return []string{"aNULL"}
+	case "EXPORT", "EXP", "EXPORT40", "EXPORT56":
+		return []string{"EXPORT"}
+	case "LOW":
+		return []string{"LOW"}
+	case "SEED", "IDEA", "RC2":
+		return []string{strings.ToUpper(tok)}
+	}
+	return nil
+}
+
+// suiteFamily names the weak family of one suite named in full
+// ("DES-CBC3-SHA"), "" for a strong one.
+func suiteFamily(tok string) string {
+	t := strings.ToUpper(tok)
+	for _, part := range strings.Split(t, "-") {
+		switch part {
+		case "RC4", "MD5", "RC2", "IDEA", "SEED":
+			return part
+		case "CBC3", "3DES":
+			return "3DES"
+		case "DES":
+			if strings.Contains(t, "CBC3") || strings.Contains(t, "EDE") {
+				return "3DES"
+			}
+			return "DES"
+		case "NULL":
+			return "eNULL"
+		case "EXP", "EXPORT":
+			return "EXPORT"
+		case "ADH", "AECDH", "ANON":
+			return "aNULL"
+		}
+	}
+	return ""
+}
+
+// judgeCiphers reads an OpenSSL cipher string the way OpenSSL does for
+// the weak families: keywords (ALL, HIGH, ...) let families in, "-X"
+// takes out what came before, "!X" bans X for good wherever it stands.
+// It returns the tokens that leave a weak family enabled (a keyword with
+// the families in parentheses), the tokens to keep, and the exclusions a
+// fix must add for the keywords.
+func judgeCiphers(list string) (weak, kept, excl []string) {
+	toks := strings.FieldsFunc(list, func(r rune) bool { return r == ':' || r == ',' || r == ' ' })
+	banned := map[string]bool{}
+	for _, tok := range toks {
+		if strings.HasPrefix(tok, "!") {
+			for _, f := range cipherFamily(tok[1:]) {
+				banned[f] = true
+			}
+		}
+	}
+	// One entry per token, in order; exclusions carry no families.
+	type entry struct {
+		tok      string
+		families []string
+		keyword  bool
+	}
+	entries := make([]entry, 0, len(toks))
+	for _, tok := range toks {
+		switch {
+		case strings.HasPrefix(tok, "!"):
+			entries = append(entries, entry{tok: tok})
+			continue
+		case strings.HasPrefix(tok, "-"):
+			// Removes the family from the suites enabled so far.
+			rm := cipherFamily(tok[1:])
+			for i := range entries {
+				entries[i].families = without(entries[i].families, rm)
+			}
+			entries = append(entries, entry{tok: tok})
+			continue
+		}
+		t := strings.TrimPrefix(tok, "+")
+		e := entry{tok: tok}
+		if k, ok := cipherKeywords[strings.ToUpper(t)]; ok {
+			e.families, e.keyword = k, true
+		} else if f := cipherFamily(t); f != nil {
+			e.families = f
+		} else if f := suiteFamily(t); f != "" {
+			e.families = []string{f}
+		}
+		entries = append(entries, e)
+	}
+	seen := map[string]bool{}
+	for _, e := range entries {
+		var live []string
+		for _, f := range e.families {
+			if !banned[f] {
+				live = append(live, f)
+			}
+		}
+		switch {
+		case len(live) == 0:
+			kept = append(kept, e.tok)
+		case e.keyword:
+			weak = append(weak, e.tok+" ("+strings.Join(live, ", ")+")")
+			kept = append(kept, e.tok)
+			for _, f := range live {
+				if !seen[f] {
+					seen[f] = true
+					excl = append(excl, "!"+f)
+				}
+			}
+		default:
+			weak = append(weak, e.tok)
+		}
+	}
+	return weak, kept, excl
+}
+
+// without returns fams minus the families in rm.
+func without(fams, rm []string) []string {
+	if len(rm) == 0 {
+		return fams
+	}
+	var out []string
+	for _, f := range fams {
+		keep := true
+		for _, r := range rm {
+			if f == r {
+				keep = false
+			}
+		}
+		if keep {
+			out = append(out, f)
+		}
+	}
+	return out
 }

@@ -1,0 +1,78 @@
+package rules
+
+import (
+	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/parser"
+	"github.com/nginx-lint/nginx-lint/parser/grammar"
+)
+
+// RewriteBypassesAllowDeny reports a redirecting rewrite where allow/deny
+// are in force: like return, it answers in the rewrite phase, before the
+// access phase checks the client.
+var RewriteBypassesAllowDeny = &analyzer.Rule{
+	Code: "NL3031", Name: "rewrite-bypasses-allow-deny", Title: "redirecting rewrite answers before allow/deny are checked", Severity: parser.Warning,
+	Run: runRewriteBypassesAllowDeny,
+	Doc: analyzer.Doc{
+		Text: "nginx runs the rewrite module before the access module. A `rewrite` that redirects " +
+			"(the `redirect` or `permanent` flag, or a replacement starting with `http://`, " +
+			"`https://` or `$scheme`, which redirects whatever the flag) sends its answer in the " +
+			"rewrite phase, so clients that `deny` should stop get the redirect, and with it the " +
+			"target URL. A rewrite that changes the URI (`last`, `break`, no flag) is no bypass: " +
+			"the access phase still runs. Named and `internal` locations are only reached after " +
+			"the access check of the location that sent the request there, so only their own " +
+			"allow/deny count. Check the client before redirecting (an `if` on a `geo` variable), " +
+			"or move the redirect to a location without the restriction. See also " +
+			"return-bypasses-allow-deny.",
+		Bad:  "location /admin/ {\n    allow 10.0.0.0/8;\n    deny all;\n    rewrite ^/admin/(.*)$ /console/$1 permanent;\n}\n",
+		Good: "location /admin/ {\n    allow 10.0.0.0/8;\n    deny all;\n    rewrite ^/admin/(.*)$ /console/$1 last;\n}\n",
+		URL:  "https://nginx.org/en/docs/http/ngx_http_rewrite_module.html#rewrite",
+	},
+}
+
+func runRewriteBypassesAllowDeny(p *analyzer.Pass) {
+	// Whether a block lists allow/deny itself, computed once per block.
+	access := map[*parser.Directive]*parser.Directive{}
+	accessOf := func(b *parser.Directive) *parser.Directive {
+		if a, ok := access[b]; ok {
+			return a
+		}
+		var first *parser.Directive
+		for _, c := range body(p.Config, b) {
+			if (c.Is("allow") || c.Is("deny")) && len(c.Args) == 1 {
+				first = c
+				break
+			}
+		}
+		access[b] = first
+		return first
+	}
+	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
+		if len(d.Args) < 2 || !redirectingRewrite(d) {
+			return
+		}
+		loc := innermost(stack, "location")
+		// Reached only by internal redirects: only the location's own
+		// list counts, the enclosing ones ran for the original location.
+		ownOnly := false
+		if loc != nil {
+			l, err := grammar.ParseLocation(loc.ArgValues())
+			ownOnly = err == nil && l.Named || hasChild(loc, "internal")
+		}
+		for i := len(stack) - 1; i >= 0; i-- {
+			b := stack[i]
+			if b.Is("if") || b.Is("limit_except") {
+				continue
+			}
+			if a := accessOf(b); a != nil {
+				diag := p.ReportDirective(d, "%q redirects in the rewrite phase, before %q %q on line %d is checked: denied clients get the redirect",
+					"rewrite", a.Name.Value, a.Args[0].Value, a.File.Position(a.Name.Range.Start).Line)
+				diag.Detail = "the access phase runs after the rewrite phase; check the client first (geo + if) or redirect from a location without the restriction"
+				return
+			}
+			if ownOnly && b == loc || b.Is("http") || b.Is("server") && i == 0 && loc == nil {
+				return
+			}
+		}
+	}, "rewrite")
+}
