@@ -47,14 +47,24 @@ func runDeprecated(p *analyzer.Pass) {
 	// does not exist before: an older target keeps the listen form.
 	listenHTTP2 := p.Target.AtLeast("1.25.1")
 	target := targetVersion(p)
-	servers := map[*parser.Directive]*parser.Server{}
+	// serverOf finds the model's server of a server block, with a map
+	// made only when an "ssl" directive asks.
+	var servers map[*parser.Directive]*parser.Server
+	serverOf := func(d *parser.Directive) *parser.Server {
+		if servers == nil {
+			servers = make(map[*parser.Directive]*parser.Server, len(p.Model().Servers))
+			for _, s := range p.Model().Servers {
+				servers[s.Directive] = s
+			}
+		}
+		return servers[d]
+	}
 	for _, s := range p.Model().Servers {
-		servers[s.Directive] = s
 		if s.Protocol != parser.HTTP || !listenHTTP2 {
 			continue
 		}
 		// The fix moves the parameter into one "http2 on;" per server.
-		needOn := !hasChild(s.Directive, "http2")
+		needOn, checked := false, false
 		for _, l := range s.Listens {
 			if l.Spec == nil || !l.Spec.Has(grammar.ParamHTTP2) {
 				continue
@@ -67,6 +77,9 @@ func runDeprecated(p *analyzer.Pass) {
 					"the \"listen ... http2\" directive is deprecated, use the \"http2\" directive instead")
 				d.Detail = "since nginx 1.25.1; write \"http2 on;\" in the server (nginx 1.25.1 or later)"
 				d.Edits = []parser.Edit{removeArgEdit(l.Directive, prm.Arg)}
+				if !checked {
+					needOn, checked = !hasChild(s.Directive, "http2"), true
+				}
 				if needOn {
 					if e, ok := insertAfterEdit(l.Directive, "http2 on;"); ok {
 						d.Edits = append(d.Edits, e)
@@ -85,7 +98,7 @@ func runDeprecated(p *analyzer.Pass) {
 		if name == "ssl" && ctx&(directives.HTTP|directives.Server|directives.Mail|directives.MailServer) != 0 && !lacks(target, "1.15.0") {
 			diag := p.ReportDirective(d, "the \"ssl\" directive is deprecated, use the \"listen ... ssl\" directive instead")
 			diag.Detail = "deprecated since nginx 1.15.0 and removed in 1.25.1, which reports it as an unknown directive"
-			diag.Edits = sslOnEdits(d, servers[d.Parent])
+			diag.Edits = sslOnEdits(d, serverOf(d.Parent))
 			return
 		}
 		row := e.Row

@@ -30,6 +30,13 @@ var VersionDisclosure = &analyzer.Rule{
 }
 
 func runVersionDisclosure(p *analyzer.Pass) {
+	missing, _ := p.Options["missing"].(bool)
+	// The servers matter only to the missing check: a big configuration
+	// has tens of thousands.
+	names := []string{"http", "server_tokens"}
+	if missing {
+		names = append(names, "server")
+	}
 	var httpBlock *parser.Directive
 	httpOff := false
 	// The http servers, and those that turn the setting off themselves.
@@ -66,7 +73,7 @@ func runVersionDisclosure(p *analyzer.Pass) {
 		if len(stack) == 2 && stack[0] == httpBlock && stack[1].Is("server") {
 			serverOff[stack[1]] = true
 		}
-	}, "http", "server", "server_tokens")
+	}, names...)
 	// The default is on: a whole configuration without the setting at the
 	// http level leaks the version from every server that does not set it.
 	// Servers that turn it off themselves do not leak.
@@ -77,7 +84,7 @@ func runVersionDisclosure(p *analyzer.Pass) {
 			break
 		}
 	}
-	if missing, _ := p.Options["missing"].(bool); missing && leaks && httpBlock != nil && !httpOff && len(p.Config.Context) == 0 {
+	if missing && leaks && httpBlock != nil && !httpOff && len(p.Config.Context) == 0 {
 		diag := p.ReportDirective(httpBlock, "%q is not set, so it defaults to %q and discloses the nginx version", "server_tokens", "on")
 		diag.Detail = "add \"server_tokens off;\" to the http block"
 	}
