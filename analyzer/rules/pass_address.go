@@ -21,13 +21,12 @@ var passDefaultPorts = map[string]map[string]int{
 	"memcached_pass": {"": 0},
 }
 
-// upstreamEntry is one element of nginx's upstream list.
+// upstreamEntry is the address a *_pass names.
 type upstreamEntry struct {
 	host   string // lower-cased
 	text   string // the host as written
 	port   int
 	noPort bool
-	create bool // an upstream block
 	d      *parser.Directive
 	word   parser.Word
 }
