@@ -180,3 +180,37 @@ func reportCVE(p *analyzer.Pass, d *parser.Directive, at parser.Word, c cveRange
 	diag.Detail = "upgrade to nginx " + c.fixedIn() + " or later (or a vendor build with the fix), " +
 		"or use named captures (?<name>...) read as $name"
 }
+
+// Advisory is a known nginx vulnerability that a configuration pattern
+// triggers, as cve-config-pattern reports it.
+type Advisory struct {
+	ID string `json:"id"`
+	// Fixed names the releases that fix it.
+	Fixed string `json:"fixed"`
+	// Pattern says which configuration reaches it.
+	Pattern string `json:"pattern"`
+}
+
+// cveAdvisories are the ranges cve-config-pattern knows, with what
+// reaches each.
+var cveAdvisories = []struct {
+	r       cveRange
+	pattern string
+}{
+	{cveRewriteArgs, "a rewrite whose replacement holds \"?\", then a set or rewrite reading $1..$9 in the same block"},
+	{cveRewriteRedirect, "a redirecting rewrite whose replacement holds both \"?\" and $1..$9"},
+	{cveMapCaptures, "an unnamed capture group in an http map regex, read in a cloned subrequest (slice, proxy_cache_background_update)"},
+}
+
+// Advisories lists the vulnerabilities of open-source nginx version
+// whose trigger is a configuration pattern, for an audit of a build
+// whatever its configuration.
+func Advisories(version string) []Advisory {
+	var out []Advisory
+	for _, a := range cveAdvisories {
+		if a.r.affects(version) {
+			out = append(out, Advisory{ID: a.r.id, Fixed: a.r.fixedIn(), Pattern: a.pattern})
+		}
+	}
+	return out
+}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/buildinfo"
+	"github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -50,13 +51,18 @@ func (cmd buildInfoCmd) run(e *env) (int, error) {
 		return exitError, err
 	}
 	findings := info.Audit()
+	var advisories []rules.Advisory
+	if info.Variant == "nginx" {
+		advisories = rules.Advisories(info.Version)
+	}
 	if cmd.Format == "json" {
 		enc := json.NewEncoder(e.stdout)
 		enc.SetIndent("", "  ")
 		return exitClean, enc.Encode(struct {
 			*buildinfo.Info
-			Findings []buildinfo.Finding `json:"findings"`
-		}{info, findings})
+			Findings   []buildinfo.Finding `json:"findings"`
+			Advisories []rules.Advisory    `json:"advisories"`
+		}{info, findings, advisories})
 	}
 	w := e.stdout
 	fmt.Fprintf(w, "%s %s\n", info.Variant, info.Version)
@@ -77,6 +83,12 @@ func (cmd buildInfoCmd) run(e *env) (int, error) {
 	}
 	for _, f := range findings {
 		fmt.Fprintf(w, "%s: %s\n    %s\n", f.Severity, f.Message, f.Detail)
+	}
+	// The flaws this version has that a configuration pattern reaches:
+	// lint with --nginx-build to see whether the configuration has it.
+	for _, a := range advisories {
+		fmt.Fprintf(w, "advisory: %s (fixed in %s) is reached by %s; \"nginx-lint --nginx-build\" reports the configurations that have it\n",
+			a.ID, a.Fixed, a.Pattern)
 	}
 	return exitClean, nil
 }

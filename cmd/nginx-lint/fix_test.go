@@ -156,3 +156,23 @@ func TestFmtDiff(t *testing.T) {
 		t.Errorf("--diff -w: exit %d", code)
 	}
 }
+
+// build-info lists the advisories whose trigger is a configuration
+// pattern for the build's version, and none for a fixed one.
+func TestBuildInfoAdvisories(t *testing.T) {
+	old := "nginx version: nginx/1.22.1\nconfigure arguments: --with-threads\n"
+	code, out, errOut := runCLI(t, old, "build-info", "-")
+	if code != exitClean || strings.Count(out, "advisory: CVE-") != 3 || !strings.Contains(out, "CVE-2026-42945 (fixed in 1.30.1 and 1.31.0)") {
+		t.Errorf("1.22.1: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, _ = runCLI(t, "nginx version: nginx/1.30.2\n", "build-info", "--format", "json", "-")
+	if code != exitClean || !strings.Contains(out, `"id": "CVE-2026-42533"`) || strings.Contains(out, "CVE-2026-9256") {
+		t.Errorf("1.30.2 json: %s", out)
+	}
+	if _, out, _ := runCLI(t, "nginx version: nginx/1.31.5\n", "build-info", "-"); strings.Contains(out, "advisory") {
+		t.Errorf("1.31.5 has no advisory:\n%s", out)
+	}
+	if _, out, _ := runCLI(t, "nginx version: openresty/1.21.4.1\n", "build-info", "-"); strings.Contains(out, "advisory") {
+		t.Errorf("an openresty version is not nginx's:\n%s", out)
+	}
+}
