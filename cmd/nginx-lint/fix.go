@@ -43,7 +43,7 @@ func (cmd *lintCmd) fix(e *env, targets []target, reg *analyzer.Registry, settin
 	if cmd.Diff {
 		for _, p := range paths {
 			name := displayPath(p, cwd)
-			fmt.Fprint(e.stdout, udiff.Unified("a/"+name, "b/"+name, string(res.Original[p]), string(res.Fixed[p])))
+			fmt.Fprint(e.stdout, unifiedDiff(name, string(res.Original[p]), string(res.Fixed[p])))
 		}
 		if len(paths) > 0 {
 			return exitFindings, nil
@@ -95,4 +95,15 @@ func (cmd *lintCmd) fix(e *env, targets []target, reg *analyzer.Registry, settin
 func within(root, p string) bool {
 	rel, err := filepath.Rel(root, p)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// unifiedDiff is the diff of one file from old to new text, labelled as
+// git labels it ("a/PATH", "b/PATH") for a path relative to the working
+// directory, so "patch -p1" applies it; an absolute path is its own label.
+func unifiedDiff(name, old, new string) string {
+	from, to := "a/"+name, "b/"+name
+	if filepath.IsAbs(name) {
+		from, to = name, name
+	}
+	return udiff.Unified(from, to, old, new)
 }

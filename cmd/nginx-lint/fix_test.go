@@ -176,3 +176,12 @@ func TestBuildInfoAdvisories(t *testing.T) {
 		t.Errorf("an openresty version is not nginx's:\n%s", out)
 	}
 }
+
+func TestUnifiedDiffLabels(t *testing.T) {
+	if d := unifiedDiff("conf/a.conf", "a;\n", "b;\n"); !strings.HasPrefix(d, "--- a/conf/a.conf\n+++ b/conf/a.conf\n") {
+		t.Errorf("relative:\n%s", d)
+	}
+	if d := unifiedDiff("/etc/nginx/nginx.conf", "a;\n", "b;\n"); !strings.HasPrefix(d, "--- /etc/nginx/nginx.conf\n+++ /etc/nginx/nginx.conf\n") {
+		t.Errorf("absolute:\n%s", d)
+	}
+}

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"os"
 
-	udiff "github.com/aymanbagabas/go-udiff"
-
 	"github.com/nginx-lint/nginx-lint/internal/atomicfile"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
@@ -85,7 +83,7 @@ func (cmd *fmtCmd) run(e *env) (int, error) {
 				if p == "-" {
 					name = "<stdin>"
 				}
-				fmt.Fprint(e.stdout, udiff.Unified("a/"+name, "b/"+name, string(src), string(out)))
+				fmt.Fprint(e.stdout, unifiedDiff(name, string(src), string(out)))
 				code = max(code, exitFindings)
 			}
 		case cmd.Check:
