@@ -29,7 +29,7 @@ func TestFixDiffChangesNothing(t *testing.T) {
 	if code != exitFindings {
 		t.Fatalf("exit %d, want %d\n%s%s", code, exitFindings, out, errOut)
 	}
-	for _, want := range []string{"-    server_tokens on;", "+    server_tokens off;", "-    locaton / { return 204; }", "+    location / { return 204; }", "+++ b/"} {
+	for _, want := range []string{"-    server_tokens on;", "+    server_tokens off;", "-    locaton / { return 204; }", "+    location / { return 204; }", "+++ " + filepath.Join(dir, "site.conf") + "\n"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("diff lacks %q:\n%s", want, out)
 		}
