@@ -295,10 +295,15 @@ func (s *Server) lint(snap *snapshot) (v *view) {
 	defer s.lintMu.Unlock()
 	l := s.lintLoader
 	l.FS, l.Prefix = st.fs, st.prefix
+	// Outside the workspace, a file is read only when a file inside it
+	// includes it: what an outside file includes is not followed.
+	bound := snap.bound
+	l.MayInclude = func(from, target string) bool { return within(from, bound) || within(target, bound) }
 	if files, ok := parser.SplitDump(snap.src); ok {
 		// nginx -T output, as the command line reads it: its files
 		// include each other, never the disk. Every finding is in this
 		// document; publish maps it to the dump's lines.
+		l.MayInclude = nil
 		c := l.LoadDump(snap.path, files)
 		v = &view{gen: snap.gen, uri: snap.uri, path: snap.path, version: snap.version, text: snap.text, linted: true,
 			dumpLines: map[*parser.File]int{}}

@@ -66,7 +66,8 @@ func TestWorkspaceBounds(t *testing.T) {
 		".nginx-lint.yaml": "rules:\n  unknown-directive: off\n",
 		"a/ws/site.conf":   "listen 80;\nserver_name x.example;\ngzipp on;\n",
 		"a/ws/inside.conf": "events {}\nhttp {\n    include ../../shared.conf;\n}\n",
-		"shared.conf":      "upstream app { server 127.0.0.1:9000; }\n",
+		"shared.conf":      "upstream app { server 127.0.0.1:9000; }\ninclude ../../far/more.conf;\n",
+		"far/more.conf":    "upstream more { server 127.0.0.1:9001; }\n",
 		"b/.git/HEAD":      "ref: refs/heads/main\n",
 		"b/nginx.conf":     "events {}\nhttp {\n    include c/site.conf;\n}\n",
 		"b/c/site.conf":    "listen 80;\n",
@@ -99,6 +100,10 @@ func TestWorkspaceBounds(t *testing.T) {
 	_, rec = openIn(t, filepath.Join(top, "a", "ws"), filepath.Join(top, "a", "ws", "inside.conf"))
 	if !rec.didRead(filepath.Join(top, "shared.conf")) {
 		t.Errorf("the file an include names outside the workspace was not read")
+	}
+	// What that outside file includes in turn is not followed.
+	if rec.didRead(filepath.Join(top, "far", "more.conf")) {
+		t.Errorf("an include of a file outside the workspace was followed further out")
 	}
 
 	// A repository root (.git) bounds the search inside a workspace:

@@ -171,6 +171,11 @@ type Loader struct {
 	// Budget, when set, bounds the bytes read by all the loaders that
 	// share it (one run of the command line); nil is no limit.
 	Budget *ReadBudget
+	// MayInclude, when set, says whether an include in the file from may
+	// read target. A refused include is an unreadable-file warning at the
+	// include, never read (the language server keeps includes of files
+	// outside the workspace from reaching further out).
+	MayInclude func(from, target string) bool
 
 	cache map[string]cachedFile
 	seed  maphash.Seed
@@ -353,6 +358,12 @@ func (ld *load) include(d *Directive, context []string) {
 		}
 		if f, ok := ld.seen[p]; ok {
 			ld.c.included[d] = append(ld.c.included[d], f)
+			continue
+		}
+		if ld.l.MayInclude != nil && !ld.l.MayInclude(d.File.Path, p) {
+			ld.c.Diagnostics = append(ld.c.Diagnostics, &Diagnostic{File: d.File, Path: d.File.Path, Range: arg.Range,
+				Severity: Warning, Code: CodeUnreadable, Name: NameUnreadable,
+				Message: fmt.Sprintf("included file %q is not read: it and the file that includes it are outside the workspace", p)})
 			continue
 		}
 		src, err := ld.l.ReadFile(p)
