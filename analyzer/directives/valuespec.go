@@ -135,7 +135,7 @@ func atoiPrefix(s string) int {
 // as old as the handler, and false when v is not a value at all.
 func (s *ValueSpec) ValueSince(v string) (since string, ok bool) {
 	for i, name := range s.Values {
-		if len(name) == len(v) && equalFoldASCII(name, v) {
+		if len(name) == len(v) && EqualFoldASCII(name, v) {
 			if s.ValuesSince != nil {
 				return s.ValuesSince[i], true
 			}
@@ -145,8 +145,8 @@ func (s *ValueSpec) ValueSince(v string) (since string, ok bool) {
 	return "", false
 }
 
-// equalFoldASCII is ngx_strcasecmp's equality: ASCII letters only.
-func equalFoldASCII(a, b string) bool {
+// EqualFoldASCII is ngx_strcasecmp's equality: ASCII letters only.
+func EqualFoldASCII(a, b string) bool {
 	if len(a) != len(b) {
 		return false
 	}

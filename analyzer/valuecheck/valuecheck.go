@@ -202,24 +202,7 @@ func ParseTime(s string, sec bool) (int64, bool) {
 }
 
 // EqualFold is ngx_strcasecmp's equality (ASCII letters only).
-func EqualFold(a, b string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := 0; i < len(a); i++ {
-		x, y := a[i], b[i]
-		if 'A' <= x && x <= 'Z' {
-			x += 'a' - 'A'
-		}
-		if 'A' <= y && y <= 'Z' {
-			y += 'a' - 'A'
-		}
-		if x != y {
-			return false
-		}
-	}
-	return true
-}
+func EqualFold(a, b string) bool { return directives.EqualFoldASCII(a, b) }
 
 // Error is a value nginx rejects.
 type Error struct {
@@ -339,7 +322,7 @@ func Check(name string, spec *directives.ValueSpec, args []string, version strin
 // checkValue checks one enum or bitmask value.
 func checkValue(spec *directives.ValueSpec, v string, arg int, version string) *Error {
 	since, ok := spec.ValueSince(v)
-	if ok && (version == "" || since == "" || CompareVersions(version, since) >= 0) {
+	if ok && (version == "" || since == "" || directives.CompareVersions(version, since) >= 0) {
 		return nil
 	}
 	e := &Error{Arg: arg, Message: fmt.Sprintf("invalid value %q", v), Detail: "it must be " + valueList(spec, version)}
@@ -364,7 +347,7 @@ func valueList(spec *directives.ValueSpec, version string) string {
 			vals = append(vals, fmt.Sprintf("%q", v))
 		case version == "":
 			vals = append(vals, fmt.Sprintf("%q (since %s)", v, since))
-		case CompareVersions(version, since) >= 0:
+		case directives.CompareVersions(version, since) >= 0:
 			vals = append(vals, fmt.Sprintf("%q", v))
 		}
 	}
@@ -436,23 +419,4 @@ func powerOfTwoIn(n, lo, hi int64) bool {
 		}
 	}
 	return false
-}
-
-// CompareVersions compares dotted release numbers ("1.22.1" < "1.25.0");
-// a missing part counts as 0 and a non-numeric part as 0.
-func CompareVersions(a, b string) int {
-	for a != "" || b != "" {
-		var x, y string
-		x, a, _ = strings.Cut(a, ".")
-		y, b, _ = strings.Cut(b, ".")
-		xn, _ := Atoi(x)
-		yn, _ := Atoi(y)
-		if xn != yn {
-			if xn < yn {
-				return -1
-			}
-			return 1
-		}
-	}
-	return 0
 }

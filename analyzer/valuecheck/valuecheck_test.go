@@ -181,7 +181,7 @@ func TestCompareVersions(t *testing.T) {
 	}{
 		{"1.22.1", "1.22.1", 0}, {"1.22.1", "1.29.4", -1}, {"1.9.13", "1.22.0", -1}, {"1.22", "1.22.0", 0}, {"2.0.0", "1.99.99", 1},
 	} {
-		if got := CompareVersions(tt.a, tt.b); got != tt.want {
+		if got := directives.CompareVersions(tt.a, tt.b); got != tt.want {
 			t.Errorf("CompareVersions(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
 		}
 	}
