@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/internal/didyoumean"
 	"github.com/nginx-lint/nginx-lint/parser"
@@ -167,6 +168,10 @@ type Pass struct {
 	// ReadFile reads a file the way the loader did (so the language
 	// server's unsaved buffers are seen by rules that read files).
 	ReadFile func(path string) ([]byte, error)
+	// Cost are the host facts of the run's startup cost model
+	// (Options.Cost): the same for every rule, so every rule reads one
+	// model.
+	Cost costmodel.Options
 
 	report func(*parser.Diagnostic)
 	shared *shared
@@ -320,6 +325,10 @@ type Options struct {
 	// Target is the nginx build linted for; nil is the newest nginx with
 	// every module.
 	Target *Target
+	// Cost are the facts about the host the startup cost model needs
+	// (non-root, open-file limit, CPUs, kernel, profile): run-wide, like
+	// Target, so every rule and every front end sees one model.
+	Cost costmodel.Options
 }
 
 // Run analyses c with every rule of reg and returns the parser's findings
@@ -386,7 +395,7 @@ func Run(c *parser.Config, reg *Registry, opts Options) []*parser.Diagnostic {
 				}
 				r := rules[i]
 				sev, override := opts.Severity[r.Name]
-				p := &Pass{Rule: r, Config: c, Options: opts.RuleOptions[r.Name], ReadFile: opts.ReadFile, Target: target, shared: sh,
+				p := &Pass{Rule: r, Config: c, Options: opts.RuleOptions[r.Name], ReadFile: opts.ReadFile, Target: target, Cost: opts.Cost, shared: sh,
 					report: func(d *parser.Diagnostic) {
 						if override {
 							d.Severity = sev

@@ -210,24 +210,11 @@ func (cmd *costCmd) diagnostics(c *parser.Config, o costmodel.Options) []*parser
 	if err != nil {
 		panic(err)
 	}
-	ro := map[string]any{"nonroot": o.NonRoot, "cpus": o.CPUs, "kernel": o.Kernel}
-	if cmd.NoFile > 0 {
-		// A limit the user gave: exceeding it is an error.
-		ro["nofile"] = cmd.NoFile
-	}
-	if o.Profile != nil {
-		ro["profile"] = o.Profile
-	}
-	opts := analyzer.Options{RuleOptions: map[string]map[string]any{}}
-	for _, r := range costRules {
-		m := map[string]any{}
-		for k, v := range ro {
-			m[k] = v
-		}
-		if r == rules.StartupBudget && cmd.StartupBudget > 0 {
-			m["budget"] = cmd.StartupBudget
-		}
-		opts.RuleOptions[r.Name] = m
+	// The host facts are the run's (one model for every rule); only the
+	// budget is a rule's own option.
+	opts := analyzer.Options{RuleOptions: map[string]map[string]any{}, Cost: o}
+	if cmd.StartupBudget > 0 {
+		opts.RuleOptions[rules.StartupBudget.Name] = map[string]any{"budget": cmd.StartupBudget}
 	}
 	var out []*parser.Diagnostic
 	for _, d := range analyzer.Run(c, reg, opts) {
