@@ -72,14 +72,14 @@ func (cmd *costCmd) run(e *env) (int, error) {
 	var reports []costReport
 	skipped := 0
 	for _, ep := range entries {
-		res := costmodel.For(parser.BuildModel(ep.c), opts)
+		res, ds := cmd.estimate(ep.c, opts)
 		if isDir && res.Counts.Servers == 0 {
 			// A snippet of directives (fastcgi-php.conf) costs nothing
 			// worth a report of its own.
 			skipped++
 			continue
 		}
-		reports = append(reports, costReport{name: ep.name, res: res, ds: cmd.diagnostics(ep.c, opts)})
+		reports = append(reports, costReport{name: ep.name, res: res, ds: ds})
 	}
 	if isDir && len(reports) == 0 {
 		return 0, usageError{"no configuration with a server block under " + cmd.Path}
@@ -203,9 +203,10 @@ func loadEntryPoints(e *env, lf loadFlags, path string) ([]entryPoint, []readFai
 	return kept, bad, nil
 }
 
-// diagnostics runs the cost rules with the command's model options, so
-// they share the Result the report shows.
-func (cmd *costCmd) diagnostics(c *parser.Config, o costmodel.Options) []*parser.Diagnostic {
+// estimate runs the cost rules with the command's model options and
+// returns the model they computed (once, for every rule and the report)
+// with their findings.
+func (cmd *costCmd) estimate(c *parser.Config, o costmodel.Options) (*costmodel.Result, []*parser.Diagnostic) {
 	reg, err := analyzer.NewRegistry(costRules...)
 	if err != nil {
 		panic(err)
@@ -216,15 +217,16 @@ func (cmd *costCmd) diagnostics(c *parser.Config, o costmodel.Options) []*parser
 	if cmd.StartupBudget > 0 {
 		opts.RuleOptions[rules.StartupBudget.Name] = map[string]any{"budget": cmd.StartupBudget}
 	}
+	ds, rs := analyzer.RunResults(c, reg, opts)
 	var out []*parser.Diagnostic
-	for _, d := range analyzer.Run(c, reg, opts) {
+	for _, d := range ds {
 		// The report is about cost; the parser's own findings belong to
 		// plain nginx-lint.
 		if strings.HasPrefix(d.Code, "NL4") {
 			out = append(out, d)
 		}
 	}
-	return out
+	return rules.CostModel.Of(rs, o), out
 }
 
 type costJSON struct {
