@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/internal/didyoumean"
 	"github.com/nginx-lint/nginx-lint/parser"
@@ -167,6 +168,10 @@ type Pass struct {
 	// ReadFile reads a file the way the loader did (so the language
 	// server's unsaved buffers are seen by rules that read files).
 	ReadFile func(path string) ([]byte, error)
+	// Cost are the host facts of the run's startup cost model
+	// (Options.Cost): the same for every rule, so every rule reads one
+	// model.
+	Cost costmodel.Options
 
 	report func(*parser.Diagnostic)
 	shared *shared
@@ -288,6 +293,17 @@ func (r *Result[K, V]) Get(p *Pass, key K) V {
 	return e.v.(V)
 }
 
+// Of returns r's value for key in the finished run rs: the value a rule
+// computed, or, when no rule asked for it (all of them disabled), computed
+// now, once, with the run's target and cost options.
+func (r *Result[K, V]) Of(rs *Results, key K) V {
+	target := rs.opts.Target
+	if target == nil {
+		target = &Target{}
+	}
+	return r.Get(&Pass{Config: rs.c, Target: target, Cost: rs.opts.Cost, ReadFile: rs.opts.ReadFile, shared: rs.sh}, key)
+}
+
 // resultKey tells results and their keys apart in a run's store.
 type resultKey struct{ result, key any }
 
@@ -320,11 +336,31 @@ type Options struct {
 	// Target is the nginx build linted for; nil is the newest nginx with
 	// every module.
 	Target *Target
+	// Cost are the facts about the host the startup cost model needs
+	// (non-root, open-file limit, CPUs, kernel, profile): run-wide, like
+	// Target, so every rule and every front end sees one model.
+	Cost costmodel.Options
 }
 
 // Run analyses c with every rule of reg and returns the parser's findings
 // and the rules', ordered by file and position.
 func Run(c *parser.Config, reg *Registry, opts Options) []*parser.Diagnostic {
+	ds, _ := RunResults(c, reg, opts)
+	return ds
+}
+
+// Results are the shared results of one finished run (the typed model,
+// the index, every Result the rules computed), so a front end that shows
+// what the rules read (nginx-lint cost, the cost model) takes the run's
+// value instead of computing it again. See Result.Of.
+type Results struct {
+	c    *parser.Config
+	opts Options
+	sh   *shared
+}
+
+// RunResults is Run that also returns the run's shared results.
+func RunResults(c *parser.Config, reg *Registry, opts Options) ([]*parser.Diagnostic, *Results) {
 	// The parser's and loader's findings obey the same switches as rules.
 	var out []*parser.Diagnostic
 	for _, d := range c.AllDiagnostics() {
@@ -340,10 +376,11 @@ func Run(c *parser.Config, reg *Registry, opts Options) []*parser.Diagnostic {
 		}
 		out = append(out, d)
 	}
-	if reg == nil {
-		return out
-	}
 	sh := &shared{}
+	rs := &Results{c: c, opts: opts, sh: sh}
+	if reg == nil {
+		return out, rs
+	}
 	target := opts.Target
 	if target == nil {
 		target = &Target{}
@@ -386,7 +423,7 @@ func Run(c *parser.Config, reg *Registry, opts Options) []*parser.Diagnostic {
 				}
 				r := rules[i]
 				sev, override := opts.Severity[r.Name]
-				p := &Pass{Rule: r, Config: c, Options: opts.RuleOptions[r.Name], ReadFile: opts.ReadFile, Target: target, shared: sh,
+				p := &Pass{Rule: r, Config: c, Options: opts.RuleOptions[r.Name], ReadFile: opts.ReadFile, Target: target, Cost: opts.Cost, shared: sh,
 					report: func(d *parser.Diagnostic) {
 						if override {
 							d.Severity = sev
@@ -402,7 +439,7 @@ func Run(c *parser.Config, reg *Registry, opts Options) []*parser.Diagnostic {
 		out = append(out, f...)
 	}
 	sortByPosition(out)
-	return out
+	return out, rs
 }
 
 // runSafely keeps one broken rule from taking the whole run down: a panic

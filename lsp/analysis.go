@@ -245,7 +245,7 @@ func (s *Server) setupFor(snap *snapshot) lintSetup {
 		st.prefix = st.cfg.Prefix
 	}
 	st.opts = opts
-	st.costOpts = rules.CostOptions(opts.RuleOptions[rules.ListenPortAggregation.Name])
+	st.costOpts = opts.Cost
 	return st
 }
 

@@ -30,6 +30,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
 	"github.com/nginx-lint/nginx-lint/internal/didyoumean"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
@@ -416,9 +417,44 @@ const CheckFilesOption = "check-files"
 // checkFilesRules names the rules check-files turns on.
 var checkFilesRules = []string{"missing-file", "host-not-found", "unknown-user"}
 
+// costValue is a cost-model option's value and the rule it was given
+// under.
+type costValue struct {
+	rule string
+	v    any
+}
+
+// isCostOption tells the options of the cost rules (analyzer/rules
+// costModelOptions) that describe the host: they set Options.Cost, the
+// run-wide model every rule reads, not the rule's own options.
+func isCostOption(name string) bool {
+	switch name {
+	case "nonroot", "nofile", "cpus", "kernel":
+		return true
+	}
+	return false
+}
+
+// setCostOption sets one host fact of the cost model from its converted
+// value (Option.Convert gives bool, int or string).
+func setCostOption(o *costmodel.Options, name string, v any) {
+	switch name {
+	case "nonroot":
+		o.NonRoot, _ = v.(bool)
+	case "nofile":
+		o.NoFile, _ = v.(int)
+	case "cpus":
+		o.CPUs, _ = v.(int)
+	case "kernel":
+		o.Kernel, _ = v.(string)
+	}
+}
+
 // Apply merges f into opts. lookup resolves a rule name or code (nil: no
 // such rule), so settings keyed by code land on the rule's name, which is
-// how analyzer.Options is keyed. opts' maps must be non-nil.
+// how analyzer.Options is keyed. opts' maps must be non-nil. The cost rules'
+// host options (nonroot, nofile, cpus, kernel) set opts.Cost, one value
+// for the whole run.
 func (f *File) Apply(opts *analyzer.Options, lookup func(string) *analyzer.Rule) error {
 	if opts.Disabled == nil {
 		opts.Disabled = map[string]bool{}
@@ -434,6 +470,7 @@ func (f *File) Apply(opts *analyzer.Options, lookup func(string) *analyzer.Rule)
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
+	costSet := map[string]costValue{}
 	for _, key := range keys {
 		r := lookup(key)
 		if r == nil {
@@ -474,6 +511,17 @@ func (f *File) Apply(opts *analyzer.Options, lookup func(string) *analyzer.Rule)
 				}
 				if deprecated {
 					f.warn(fmt.Sprintf("%s: rule %q: option %q is deprecated, write %q", at, r.Name, k, opt.Name))
+				}
+				if isCostOption(opt.Name) {
+					// A fact about the host, not about this rule: it
+					// goes to the run's one cost model.
+					if prev, ok := costSet[opt.Name]; ok && prev.v != v {
+						return fmt.Errorf("%s: rule %q: option %q is %v here but %v for rule %q; it describes the host, for every rule's cost model: give it one value",
+							at, r.Name, opt.Name, v, prev.v, prev.rule)
+					}
+					costSet[opt.Name] = costValue{r.Name, v}
+					setCostOption(&opts.Cost, opt.Name, v)
+					continue
 				}
 				opts.RuleOptions[r.Name][opt.Name] = v
 			}

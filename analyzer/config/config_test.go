@@ -11,6 +11,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/config"
+	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
@@ -263,5 +264,41 @@ func TestNginxBuildSetting(t *testing.T) {
 	f, err := config.Parse("/repo/.nginx-lint.yaml", []byte("nginx-build: ./nginx-V.txt\n"))
 	if err != nil || f.NginxBuild != "/repo/nginx-V.txt" {
 		t.Errorf("nginx-build %+v %v", f, err)
+	}
+}
+
+// TestCostOptionsRunWide: the cost rules' host options (nonroot, nofile,
+// cpus, kernel) go to the run's one cost model, Options.Cost, whichever
+// rule they are written under; two rules that disagree are a usage error
+// with the line, since the run has one model.
+func TestCostOptionsRunWide(t *testing.T) {
+	src := "rules:\n  open-files-limit:\n    options: {nofile: 4096, nonroot: yes}\n" +
+		"  listen-socket-count:\n    options: {max-sockets: 50, nofile: 4096, cpus: 8, kernel: \"5.15\"}\n"
+	f, err := config.Parse("/r/.nginx-lint.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := analyzer.Options{}
+	if err := f.Apply(&opts, rules.All().Lookup); err != nil {
+		t.Fatal(err)
+	}
+	if want := (costmodel.Options{NonRoot: true, NoFile: 4096, CPUs: 8, Kernel: "5.15"}); opts.Cost != want {
+		t.Errorf("cost options %+v, want %+v", opts.Cost, want)
+	}
+	// The rule's own option stays the rule's; the host facts do not.
+	if ro := opts.RuleOptions["listen-socket-count"]; len(ro) != 1 || ro["max-sockets"] != 50 {
+		t.Errorf("listen-socket-count options %v", ro)
+	}
+	if ro := opts.RuleOptions["open-files-limit"]; len(ro) != 0 {
+		t.Errorf("open-files-limit options %v", ro)
+	}
+
+	src = "rules:\n  open-files-limit:\n    options: {nofile: 4096}\n  worker-connections:\n    options:\n      nofile: 1024\n"
+	if f, err = config.Parse("/r/.nginx-lint.yaml", []byte(src)); err != nil {
+		t.Fatal(err)
+	}
+	err = f.Apply(&analyzer.Options{}, rules.All().Lookup)
+	if err == nil || !strings.Contains(err.Error(), `/r/.nginx-lint.yaml:6: rule "worker-connections": option "nofile" is 1024 here but 4096 for rule "open-files-limit"`) {
+		t.Errorf("conflicting nofile: %v", err)
 	}
 }

@@ -359,17 +359,6 @@ func TestFit(t *testing.T) {
 	}
 }
 
-func TestForMemoizes(t *testing.T) {
-	m := model(t, "events {}\nhttp { server { } }\n")
-	a, b := costmodel.For(m, costmodel.Options{}), costmodel.For(m, costmodel.Options{})
-	if a != b {
-		t.Error("same model and options computed twice")
-	}
-	if c := costmodel.For(m, costmodel.Options{NonRoot: true}); c == a || c.Instances[0].Port != 8000 {
-		t.Error("other options share the result")
-	}
-}
-
 func TestRevisitedAddresses(t *testing.T) {
 	src := "events {}\nhttp {\n" +
 		" server { listen 127.0.0.1:80; }\n server { listen 127.0.0.2:80; }\n" +

@@ -63,3 +63,38 @@ func TestIncludePathsAndLocalize(t *testing.T) {
 		t.Errorf("localized twice %q", c.Files[1].Path)
 	}
 }
+
+// TestCostOptionsFromSettings: a cost rule's host option in the settings
+// file reaches the run's one cost model, so open-files-limit treats the
+// limit as given (an error, not a warning).
+func TestCostOptionsFromSettings(t *testing.T) {
+	src := rules.OpenFilesLimit.Doc.Bad
+	sev := func(settings string) []parser.Severity {
+		var cfg *config.File
+		if settings != "" {
+			var err error
+			if cfg, err = config.Parse("/x/.nginx-lint.yaml", []byte(settings)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		opts, err := lint.SettingsOptions(rules.All(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := parser.ParseFile("/x/nginx.conf", []byte(src), &parser.Options{Kinds: analyzer.Kinds})
+		var out []parser.Severity
+		for _, d := range lint.Run(&parser.Config{Main: f, Files: []*parser.File{f}}, rules.All(), opts) {
+			if d.Code == rules.OpenFilesLimit.Code {
+				out = append(out, d.Severity)
+			}
+		}
+		return out
+	}
+	if got := sev(""); len(got) != 1 || got[0] != parser.Warning {
+		t.Errorf("assumed limit: %v", got)
+	}
+	// Written under another cost rule: still the run's limit.
+	if got := sev("rules:\n  worker-connections:\n    options: {nofile: 1024}\n"); len(got) != 1 || got[0] != parser.Error {
+		t.Errorf("limit given under worker-connections: %v", got)
+	}
+}

@@ -12,18 +12,18 @@ import (
 )
 
 // The startup-cost rules (category 4) all read one costmodel.Result per
-// analysis, shared through the CostModel result. The options that change the
-// model itself (nonroot, nofile, cpus, kernel) are read from each rule's
-// options, so a settings file that sets them for all cost rules alike
-// still computes the model once.
+// analysis, shared through the CostModel result. The facts that change the
+// model itself (nonroot, nofile, cpus, kernel, the profile) are run-wide,
+// Pass.Cost (analyzer.Options.Cost), so every rule reads the same model.
 
-// costModelOptions are the options every cost rule takes that change the
-// model itself.
+// costModelOptions are the options every cost rule still accepts in a
+// settings file, for compatibility: analyzer/config folds them into the
+// run-wide analyzer.Options.Cost, so a rule never reads them itself.
 var costModelOptions = []analyzer.Option{
-	{Name: "nonroot", Type: analyzer.BoolOption, Default: "false", Doc: "nginx runs as a user other than root, so ports below 1024 cannot be bound."},
-	{Name: "nofile", Type: analyzer.IntOption, Default: "0", Doc: "The open-files limit (ulimit -n) nginx starts with; 0 means unknown."},
-	{Name: "cpus", Type: analyzer.IntOption, Default: "0", Doc: "CPUs of the host, for worker_processes auto; 0 means unknown."},
-	{Name: "kernel", Type: analyzer.StringOption, Default: "", Doc: "The host's Linux kernel version (\"6.1\"), for the socket options it supports."},
+	{Name: "nonroot", Type: analyzer.BoolOption, Default: "false", Doc: "nginx runs as a user other than root, so ports below 1024 cannot be bound. Run-wide: it sets the cost model every rule reads."},
+	{Name: "nofile", Type: analyzer.IntOption, Default: "0", Doc: "The open-files limit (ulimit -n) nginx starts with; 0 means unknown. Run-wide: it sets the cost model every rule reads."},
+	{Name: "cpus", Type: analyzer.IntOption, Default: "0", Doc: "CPUs of the host, for worker_processes auto; 0 means unknown. Run-wide: it sets the cost model every rule reads."},
+	{Name: "kernel", Type: analyzer.StringOption, Default: "", Doc: "The host's Linux kernel version (\"6.1\"), for the socket options it supports. Run-wide: it sets the cost model every rule reads."},
 }
 
 // withCostOptions returns a rule's own options followed by the model's.
@@ -31,30 +31,8 @@ func withCostOptions(own ...analyzer.Option) []analyzer.Option {
 	return append(own, costModelOptions...)
 }
 
-// costOptions reads the model options of a cost rule.
-func costOptions(p *analyzer.Pass) costmodel.Options { return CostOptions(p.Options) }
-
-// CostOptions reads the model options of a cost rule's options (nonroot,
-// nofile, cpus, kernel, profile), for other front ends that compute the
-// model the way the rules do.
-func CostOptions(opts map[string]any) costmodel.Options {
-	var o costmodel.Options
-	if v, ok := opts["nonroot"].(bool); ok {
-		o.NonRoot = v
-	}
-	o.NoFile = intOption(opts["nofile"], 0)
-	o.CPUs = intOption(opts["cpus"], 0)
-	if v, ok := opts["kernel"].(string); ok {
-		o.Kernel = v
-	}
-	if v, ok := opts["profile"].(*costmodel.Profile); ok {
-		o.Profile = v
-	}
-	return o
-}
-
-// costModel returns the cost model for the rule's options.
-func costModel(p *analyzer.Pass) *costmodel.Result { return CostModel.Get(p, costOptions(p)) }
+// costModel returns the run's cost model, computed once for all rules.
+func costModel(p *analyzer.Pass) *costmodel.Result { return CostModel.Get(p, p.Cost) }
 
 // intOption accepts the integer shapes a settings file or the command
 // line produce.

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -12,7 +13,7 @@ import (
 // it is an error.
 func TestOpenFilesLimitSeverity(t *testing.T) {
 	src := OpenFilesLimit.Doc.Bad
-	sev := func(opts map[string]any) []parser.Severity {
+	sev := func(cost costmodel.Options) []parser.Severity {
 		f := parser.ParseString("/x/nginx.conf", src, nil)
 		reg, err := analyzer.NewRegistry(OpenFilesLimit)
 		if err != nil {
@@ -20,20 +21,20 @@ func TestOpenFilesLimitSeverity(t *testing.T) {
 		}
 		var out []parser.Severity
 		for _, d := range analyzer.Run(&parser.Config{Main: f, Files: []*parser.File{f}}, reg,
-			analyzer.Options{RuleOptions: map[string]map[string]any{OpenFilesLimit.Name: opts}}) {
+			analyzer.Options{Cost: cost}) {
 			if d.Code == OpenFilesLimit.Code {
 				out = append(out, d.Severity)
 			}
 		}
 		return out
 	}
-	if got := sev(nil); len(got) != 1 || got[0] != parser.Warning {
+	if got := sev(costmodel.Options{}); len(got) != 1 || got[0] != parser.Warning {
 		t.Errorf("assumed limit: %v", got)
 	}
-	if got := sev(map[string]any{"nofile": 1024}); len(got) != 1 || got[0] != parser.Error {
+	if got := sev(costmodel.Options{NoFile: 1024}); len(got) != 1 || got[0] != parser.Error {
 		t.Errorf("given limit: %v", got)
 	}
-	if got := sev(map[string]any{"nofile": 1 << 20}); len(got) != 0 {
+	if got := sev(costmodel.Options{NoFile: 1 << 20}); len(got) != 0 {
 		t.Errorf("a high limit: %v", got)
 	}
 }

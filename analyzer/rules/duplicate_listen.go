@@ -143,9 +143,9 @@ type socketTable struct {
 var socketGrouping = &analyzer.Result[parser.Protocol, *socketTable]{
 	Name: "socket grouping",
 	Compute: func(p *analyzer.Pass, proto parser.Protocol) *socketTable {
-		// The grouping does not depend on the host: always the model
-		// without host options, whichever rule asks first.
-		return serverSockets(CostModel.Get(p, costmodel.Options{}), proto)
+		// The run's one model: the host facts do not change how listens
+		// group into sockets, so no second model is computed for them.
+		return serverSockets(costModel(p), proto)
 	},
 }
 

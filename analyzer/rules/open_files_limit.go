@@ -36,7 +36,7 @@ func runOpenFilesLimit(p *analyzer.Pass) {
 		d := reportAt(p, a, "%s", l.Message)
 		// Past the limit nginx cannot start; but 1024 is only the usual
 		// default, so that is certain only for a limit the user gave.
-		if _, known := p.Options["nofile"]; known {
+		if p.Cost.NoFile > 0 {
 			d.Severity = parser.Error
 		}
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -12,7 +13,9 @@ import (
 	"time"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/config"
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
+	"github.com/nginx-lint/nginx-lint/analyzer/lint"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
@@ -38,9 +41,6 @@ var costRules = []*analyzer.Rule{rules.ListenPortAggregation, rules.ListenSocket
 
 func (cmd *costCmd) options() (costmodel.Options, error) {
 	o := costmodel.Options{NonRoot: cmd.NonRoot, NoFile: cmd.NoFile, CPUs: cmd.CPUs, Kernel: cmd.Kernel}
-	if o.CPUs == 0 {
-		o.CPUs = runtime.NumCPU()
-	}
 	if cmd.Profile != "" {
 		b, err := os.ReadFile(cmd.Profile)
 		if err != nil {
@@ -72,14 +72,19 @@ func (cmd *costCmd) run(e *env) (int, error) {
 	var reports []costReport
 	skipped := 0
 	for _, ep := range entries {
-		res := costmodel.For(parser.BuildModel(ep.c), opts)
+		res, ds, err := cmd.estimate(ep, opts)
+		if err != nil {
+			return 0, err
+		}
 		if isDir && res.Counts.Servers == 0 {
 			// A snippet of directives (fastcgi-php.conf) costs nothing
 			// worth a report of its own.
 			skipped++
 			continue
 		}
-		reports = append(reports, costReport{name: ep.name, res: res, ds: cmd.diagnostics(ep.c, opts)})
+		// The model's own limit is the given one (flag or settings): 0
+		// is the assumed default.
+		reports = append(reports, costReport{name: ep.name, res: res, ds: ds, nofileGiven: res.Options.NoFile > 0})
 	}
 	if isDir && len(reports) == 0 {
 		return 0, usageError{"no configuration with a server block under " + cmd.Path}
@@ -98,7 +103,7 @@ func (cmd *costCmd) run(e *env) (int, error) {
 			if i > 0 {
 				fmt.Fprintln(e.stdout)
 			}
-			if err = writeCostText(e.stdout, rep, cmd.NoFile > 0); err != nil {
+			if err = writeCostText(e.stdout, rep); err != nil {
 				break
 			}
 		}
@@ -154,12 +159,16 @@ type costReport struct {
 	name string // as the user named it (or as found in a directory)
 	res  *costmodel.Result
 	ds   []*parser.Diagnostic
+	// nofileGiven says whether the open-file limit is the user's (flag or
+	// settings) or the assumed default.
+	nofileGiven bool
 }
 
 // entryPoint is one configuration to estimate.
 type entryPoint struct {
 	name string
 	c    *parser.Config
+	cfg  *config.File // the .nginx-lint.yaml found for it, nil if none
 }
 
 // readFailure is a path that could not be read.
@@ -170,29 +179,54 @@ type readFailure struct {
 
 // loadEntryPoints loads path, or, for a directory, the configurations
 // lint would find in it (expandDirs), minus those another one includes:
-// a site is costed as part of the nginx.conf that includes it, once.
+// a site is costed as part of the nginx.conf that includes it, once. Each
+// is read as lint reads it, with the .nginx-lint.yaml found upward from it
+// (prefix, include-paths, max-file-size).
 func loadEntryPoints(e *env, lf loadFlags, path string) ([]entryPoint, []readFailure, error) {
 	targets, err := expandDirs([]string{path})
 	if err != nil {
 		return nil, nil, err
 	}
+	settings := settingsFinder{cache: map[string]*config.File{}, warned: map[string]bool{}}
 	var out []entryPoint
 	var bad []readFailure
 	included := map[string]bool{}
 	for _, t := range targets {
+		cfg, err := settings.forPath(t.path)
+		if err != nil {
+			return nil, nil, err
+		}
 		f := lf
+		l := &parser.Loader{FS: lint.FileSystem(parser.OSFS{}, cfg), Kinds: analyzer.Kinds}
+		if cfg != nil {
+			for _, w := range cfg.Warnings {
+				if !settings.warned[w] {
+					settings.warned[w] = true
+					fmt.Fprintf(e.stderr, "nginx-lint: warning: %s\n", w)
+				}
+			}
+			if f.Prefix == "" {
+				f.Prefix = cfg.Prefix
+			}
+			f.settingsMax = cfg.MaxFileSize
+		}
 		if f.Prefix == "" {
 			f.Prefix = t.prefix
 		}
-		c, err := f.loadWith(e, t.path, &parser.Loader{Kinds: analyzer.Kinds})
+		c, err := f.loadWith(e, t.path, l)
+		var ue usageError
+		if errors.As(err, &ue) {
+			return nil, nil, err
+		}
 		if err != nil {
 			bad = append(bad, readFailure{t.path, err})
 			continue
 		}
+		lint.LocalizePaths(c, cfg)
 		for _, inc := range c.Files[1:] {
 			included[parser.RealPath(inc.Path)] = true
 		}
-		out = append(out, entryPoint{t.path, c})
+		out = append(out, entryPoint{t.path, c, cfg})
 	}
 	kept := out[:0]
 	for _, ep := range out {
@@ -203,41 +237,69 @@ func loadEntryPoints(e *env, lf loadFlags, path string) ([]entryPoint, []readFai
 	return kept, bad, nil
 }
 
-// diagnostics runs the cost rules with the command's model options, so
-// they share the Result the report shows.
-func (cmd *costCmd) diagnostics(c *parser.Config, o costmodel.Options) []*parser.Diagnostic {
+// costOptions are the model's host facts for one configuration: the
+// flags, over the settings file's (the cost rules' nonroot, nofile, cpus,
+// kernel), over the defaults.
+func (cmd *costCmd) costOptions(flags costmodel.Options, settings costmodel.Options) costmodel.Options {
+	o := settings
+	o.NonRoot = o.NonRoot || flags.NonRoot
+	if flags.NoFile > 0 {
+		o.NoFile = flags.NoFile
+	}
+	if flags.CPUs > 0 {
+		o.CPUs = flags.CPUs
+	}
+	if o.CPUs == 0 {
+		o.CPUs = runtime.NumCPU()
+	}
+	if flags.Kernel != "" {
+		o.Kernel = flags.Kernel
+	}
+	o.Profile = flags.Profile
+	return o
+}
+
+// estimate runs the cost rules with the command's model options and
+// returns the model they computed (once, for every rule and the report)
+// with their findings.
+func (cmd *costCmd) estimate(ep entryPoint, flags costmodel.Options) (*costmodel.Result, []*parser.Diagnostic, error) {
 	reg, err := analyzer.NewRegistry(costRules...)
 	if err != nil {
 		panic(err)
 	}
-	ro := map[string]any{"nonroot": o.NonRoot, "cpus": o.CPUs, "kernel": o.Kernel}
-	if cmd.NoFile > 0 {
-		// A limit the user gave: exceeding it is an error.
-		ro["nofile"] = cmd.NoFile
+	// The settings as lint applies them (every rule's name is known to
+	// them, though only the cost rules run), then the flags.
+	opts, err := lint.SettingsOptions(rules.All(), ep.cfg)
+	if err != nil {
+		return nil, nil, usageError{err.Error()}
 	}
-	if o.Profile != nil {
-		ro["profile"] = o.Profile
-	}
-	opts := analyzer.Options{RuleOptions: map[string]map[string]any{}}
-	for _, r := range costRules {
-		m := map[string]any{}
-		for k, v := range ro {
-			m[k] = v
+	if ep.cfg != nil && ep.cfg.NginxBuild != "" {
+		build, err := lint.ReadBuild(nil, ep.cfg.NginxBuild)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: nginx-build: %w", ep.cfg.Path, err)
 		}
-		if r == rules.StartupBudget && cmd.StartupBudget > 0 {
-			m["budget"] = cmd.StartupBudget
-		}
-		opts.RuleOptions[r.Name] = m
+		lint.TargetBuild(&opts, build)
 	}
+	if ep.cfg != nil && len(ep.cfg.IncludePaths) > 0 {
+		opts.ReadFile = lint.FileSystem(parser.OSFS{}, ep.cfg).ReadFile
+	}
+	// The host facts are the run's (one model for every rule); only the
+	// budget is a rule's own option.
+	o := cmd.costOptions(flags, opts.Cost)
+	opts.Cost = o
+	if cmd.StartupBudget > 0 {
+		ruleOptions(opts, rules.StartupBudget.Name)["budget"] = cmd.StartupBudget
+	}
+	ds, rs := analyzer.RunResults(ep.c, reg, opts)
 	var out []*parser.Diagnostic
-	for _, d := range analyzer.Run(c, reg, opts) {
+	for _, d := range ds {
 		// The report is about cost; the parser's own findings belong to
 		// plain nginx-lint.
 		if strings.HasPrefix(d.Code, "NL4") {
 			out = append(out, d)
 		}
 	}
-	return out
+	return rules.CostModel.Of(rs, o), out, nil
 }
 
 type costJSON struct {
@@ -343,9 +405,8 @@ func costJSONOf(rep costReport) costJSON {
 	return out
 }
 
-// writeCostText prints one report; nofileGiven says whether the open-file
-// limit is the user's or the assumed default.
-func writeCostText(w io.Writer, rep costReport, nofileGiven bool) error {
+// writeCostText prints one report.
+func writeCostText(w io.Writer, rep costReport) error {
 	r, ds := rep.res, rep.ds
 	c := r.Counts
 	fmt.Fprintf(w, "%s: %s, %s on %s and %s\n", rep.name, count(c.Servers, "server", "servers"), count(c.Listens, "listen", "listens"),
@@ -395,7 +456,7 @@ func writeCostText(w io.Writer, rep costReport, nofileGiven bool) error {
 			state = "EXCEEDED"
 		}
 		have := strconv.Itoa(l.Have)
-		if l.Name == "open files" && !nofileGiven {
+		if l.Name == "open files" && !rep.nofileGiven {
 			have += " (assumed, systemd's default; --nofile gives the real limit)"
 		}
 		fmt.Fprintf(w, "  %s: need %d, have %s: %s\n", l.Name, l.Need, have, state)

@@ -106,3 +106,48 @@ func TestCostOpenFiles(t *testing.T) {
 		t.Errorf("assumed limit: exit %d\n%s", code, out)
 	}
 }
+
+// TestCostSettings: cost reads a configuration as lint does, with the
+// .nginx-lint.yaml found upward: include-paths map the absolute includes
+// to the checkout (the servers are counted, no "cannot open"), and the
+// cost rules' host options are the model's, under the flags.
+func TestCostSettings(t *testing.T) {
+	dir := t.TempDir()
+	l, _ := layout.ParseName("L1c")
+	files := map[string]string{
+		".nginx-lint.yaml": "include-paths:\n  /etc/nginx/: ./\nrules:\n  open-files-limit:\n    options: {nofile: 30}\n",
+		"nginx.conf":       "events {}\nhttp {\n    include /etc/nginx/sites/*.conf;\n}\n",
+		"sites/a.conf":     "server { listen 127.0.0.1:8081; server_name a; }\n",
+		"sites/b.conf":     "server { listen 127.0.0.1:8082; server_name b; }\n",
+		"big/nginx.conf":   string(layout.Generate(layout.Options{Layout: l, N: 40})),
+	}
+	for name, src := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	main := filepath.Join(dir, "nginx.conf")
+	code, out, errs := runCLI(t, "", "cost", main)
+	if code != exitClean || !strings.Contains(out, main+": 2 servers, 2 listens on 2 ports and 2 addresses") ||
+		strings.Contains(out, "NL1003") || !strings.Contains(out, "have 30: ok") {
+		t.Errorf("include-paths: exit %d: %s\n%s", code, errs, out)
+	}
+	// lint agrees on the same file: the include is found.
+	if code, out, errs := runCLI(t, "", main); code != exitClean {
+		t.Errorf("lint: exit %d: %s\n%s", code, errs, out)
+	}
+	// The settings' nofile is a limit given: exceeding it is an error.
+	big := filepath.Join(dir, "big", "nginx.conf")
+	code, out, _ = runCLI(t, "", "cost", big)
+	if code != exitFindings || !strings.Contains(out, "error: the master needs 4") || !strings.Contains(out, "have 30: EXCEEDED") {
+		t.Errorf("settings nofile 30: exit %d\n%s", code, out)
+	}
+	// The flag wins over the settings.
+	if code, out, _ := runCLI(t, "", "cost", "--nofile", "100", big); code != exitClean || strings.Contains(out, "NL4005") {
+		t.Errorf("--nofile 100 over the settings: exit %d\n%s", code, out)
+	}
+}
