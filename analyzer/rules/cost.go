@@ -144,3 +144,13 @@ func settingEdit(r *costmodel.Result, d *parser.Directive, name string, v int) [
 // DefaultStartupBudget is the startup-budget rule's budget when no option
 // sets one.
 const DefaultStartupBudget = time.Second
+
+// CostModel is the startup cost model of the analysed configuration, for
+// the options of the host it is computed for; rules with the same options
+// share one computation per run.
+var CostModel = &analyzer.Result[costmodel.Options, *costmodel.Result]{
+	Name: "cost model",
+	Compute: func(p *analyzer.Pass, o costmodel.Options) *costmodel.Result {
+		return costmodel.Compute(p.Model(), o)
+	},
+}
