@@ -164,6 +164,10 @@ type Pass struct {
 	// Target is the nginx build linted for; never nil (the zero Target is
 	// the newest nginx with every module).
 	Target *Target
+	// CustomDirectives are the directive names the run declares (the
+	// settings' custom-directives), as a set: names nginx accepts through
+	// modules the tables do not know. Shared by every Pass; do not modify.
+	CustomDirectives map[string]bool
 	// ReadFile reads a file the way the loader did (so the language
 	// server's unsaved buffers are seen by rules that read files).
 	ReadFile func(path string) ([]byte, error)
@@ -320,6 +324,10 @@ type Options struct {
 	// Target is the nginx build linted for; nil is the newest nginx with
 	// every module.
 	Target *Target
+	// CustomDirectives are directive names to accept as known, for
+	// third-party modules (the settings' custom-directives). A run-wide
+	// fact rather than a rule option, so every rule can see it.
+	CustomDirectives []string
 }
 
 // Run analyses c with every rule of reg and returns the parser's findings
@@ -347,6 +355,13 @@ func Run(c *parser.Config, reg *Registry, opts Options) []*parser.Diagnostic {
 	target := opts.Target
 	if target == nil {
 		target = &Target{}
+	}
+	var custom map[string]bool
+	if len(opts.CustomDirectives) > 0 {
+		custom = make(map[string]bool, len(opts.CustomDirectives))
+		for _, n := range opts.CustomDirectives {
+			custom[n] = true
+		}
 	}
 	var rules []*Rule
 	for _, r := range reg.Rules() {
@@ -386,7 +401,7 @@ func Run(c *parser.Config, reg *Registry, opts Options) []*parser.Diagnostic {
 				}
 				r := rules[i]
 				sev, override := opts.Severity[r.Name]
-				p := &Pass{Rule: r, Config: c, Options: opts.RuleOptions[r.Name], ReadFile: opts.ReadFile, Target: target, shared: sh,
+				p := &Pass{Rule: r, Config: c, Options: opts.RuleOptions[r.Name], ReadFile: opts.ReadFile, Target: target, CustomDirectives: custom, shared: sh,
 					report: func(d *parser.Diagnostic) {
 						if override {
 							d.Severity = sev
