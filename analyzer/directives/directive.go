@@ -1,6 +1,7 @@
 package directives
 
 import (
+	"math/bits"
 	"slices"
 	"strings"
 )
@@ -114,7 +115,7 @@ func (d *Directive) Removed() bool {
 // index holds the lookup structures built from the generated tables.
 type index struct {
 	all    []*Directive
-	byName map[string][]*Directive
+	byName map[string]*nameEntry
 	names  []string
 	// byLen holds the names grouped by length for Suggest, so it only
 	// measures names whose length is close enough to matter.
@@ -125,19 +126,20 @@ type index struct {
 var idx = buildIndex()
 
 func buildIndex() *index {
-	x := &index{byName: make(map[string][]*Directive, len(directiveTable))}
+	x := &index{byName: make(map[string]*nameEntry, len(directiveTable))}
 	for i := range directiveTable {
 		d := &directiveTable[i]
 		x.all = append(x.all, d)
-		if x.byName[d.Name] == nil {
+		e := x.byName[d.Name]
+		if e == nil {
+			e = &nameEntry{id: int32(len(x.names))}
+			x.byName[d.Name] = e
 			x.names = append(x.names, d.Name)
 		}
-		x.byName[d.Name] = append(x.byName[d.Name], d)
+		e.rows = append(e.rows, d)
 	}
-	// Clip every row list so that an append by a caller copies instead of
-	// writing into the next list's backing array.
-	for name, rows := range x.byName {
-		x.byName[name] = slices.Clip(rows)
+	for _, e := range x.byName {
+		e.resolve()
 	}
 	slices.Sort(x.names)
 	for _, n := range x.names {
@@ -165,7 +167,10 @@ func buildIndex() *index {
 // case-sensitive, as in nginx. The returned slice is shared: do not
 // modify it.
 func Lookup(name string) []*Directive {
-	return idx.byName[name]
+	if e := idx.byName[name]; e != nil {
+		return e.rows
+	}
+	return nil
 }
 
 // All returns every row of the tables, in table order.
@@ -184,9 +189,21 @@ func Names() []string {
 // explicitly wins over an Any row, and a current row over a removed one;
 // otherwise the first in table order wins.
 func InContext(name string, ctx Context) *Directive {
+	e := idx.byName[name]
+	if e == nil {
+		return nil
+	}
+	if ctx != 0 && ctx&(ctx-1) == 0 {
+		return e.in(ctx)
+	}
+	return inContext(e.rows, ctx)
+}
+
+// inContext is InContext's choice among rows, for any ctx.
+func inContext(rows []*Directive, ctx Context) *Directive {
 	var best *Directive
 	bestRank := 0
-	for _, d := range idx.byName[name] {
+	for _, d := range rows {
 		if !d.AllowedIn(ctx) {
 			continue
 		}
@@ -275,7 +292,24 @@ var childContexts = map[blockKey]Context{
 // from a module the tables do not cover. A linter should not check the
 // lines of such a body.
 func ChildContext(name string, parent Context) (ctx Context, ok bool) {
-	d := InContext(name, parent)
+	if parent != 0 && parent&(parent-1) == 0 {
+		e := idx.byName[name]
+		if e == nil || e.child == nil {
+			return 0, false
+		}
+		ctx = e.child[bits.TrailingZeros32(uint32(parent))]
+		return ctx, ctx != 0
+	}
+	var rows []*Directive
+	if e := idx.byName[name]; e != nil {
+		rows = e.rows
+	}
+	return childContext(rows, parent)
+}
+
+// childContext is ChildContext computed from the rows of a name.
+func childContext(rows []*Directive, parent Context) (ctx Context, ok bool) {
+	d := inContext(rows, parent)
 	if d == nil || !d.Block {
 		return 0, false
 	}
@@ -291,3 +325,94 @@ func ChildContext(name string, parent Context) (ctx Context, ok bool) {
 	ctx, ok = childContexts[blockKey{d.Name, d.Module}]
 	return ctx, ok
 }
+
+// nameEntry holds the rows of one name and, resolved once when the tables
+// are indexed, the answers of InContext and ChildContext for each single
+// context: the parser and the index ask them for every directive of a
+// configuration, so one map lookup and a mask test must answer them.
+type nameEntry struct {
+	rows []*Directive
+	// id numbers the name in table order (see Resolve).
+	id int32
+	// allowed is the union of the contexts some row is allowed in.
+	allowed Context
+	// one is InContext's answer for every allowed context when a single
+	// row gives them all (most names); per holds them by context bit
+	// otherwise.
+	one *Directive
+	per *[numContexts]*Directive
+	// child is ChildContext's answer by context bit, nil when no row
+	// opens a block.
+	child *[numContexts]Context
+}
+
+func (e *nameEntry) resolve() {
+	// Clip the row list so that an append by a caller copies instead of
+	// writing into shared memory.
+	e.rows = slices.Clip(e.rows)
+	var per [numContexts]*Directive
+	var first *Directive
+	single := true
+	block := false
+	for bit := range numContexts {
+		ctx := Context(1) << bit
+		d := inContext(e.rows, ctx)
+		if d == nil {
+			continue
+		}
+		per[bit] = d
+		e.allowed |= ctx
+		if first == nil {
+			first = d
+		} else if d != first {
+			single = false
+		}
+		block = block || d.Block
+	}
+	if single {
+		e.one = first
+	} else {
+		e.per = &per
+	}
+	if block {
+		e.child = new([numContexts]Context)
+		for bit := range numContexts {
+			if c, ok := childContext(e.rows, Context(1)<<bit); ok {
+				e.child[bit] = c
+			}
+		}
+	}
+}
+
+// in is InContext for a single context bit.
+func (e *nameEntry) in(ctx Context) *Directive {
+	if e.allowed&ctx == 0 {
+		return nil
+	}
+	if e.one != nil {
+		return e.one
+	}
+	return e.per[bits.TrailingZeros32(uint32(ctx))]
+}
+
+// Resolve is InContext and Lookup in one O(1) step, for callers that ask
+// for every directive of a configuration: the row allowed in ctx (nil when
+// none, or when ctx is 0), whether any row has the name, and the name's
+// number (0 <= id < NumNames(), -1 when unknown) for callers that group
+// directives by name without hashing the name again.
+func Resolve(name string, ctx Context) (row *Directive, known bool, id int32) {
+	e := idx.byName[name]
+	if e == nil {
+		return nil, false, -1
+	}
+	if ctx != 0 && ctx&(ctx-1) == 0 {
+		row = e.in(ctx)
+	} else if ctx != 0 {
+		row = inContext(e.rows, ctx)
+	}
+	return row, true, e.id
+}
+
+// NumNames is the number of distinct directive names, the bound of the ids
+// Resolve returns.
+func NumNames() int { return len(idx.names) }
