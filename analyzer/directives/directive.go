@@ -114,9 +114,10 @@ func (d *Directive) Removed() bool {
 
 // index holds the lookup structures built from the generated tables.
 type index struct {
-	all    []*Directive
-	byName map[string]*nameEntry
-	names  []string
+	all []*Directive
+	// slots finds a name's entry (see nameSlots).
+	slots nameSlots
+	names []string
 	// byLen holds the names grouped by length for Suggest, so it only
 	// measures names whose length is close enough to matter.
 	byLen    [][]string
@@ -126,20 +127,24 @@ type index struct {
 var idx = buildIndex()
 
 func buildIndex() *index {
-	x := &index{byName: make(map[string]*nameEntry, len(directiveTable))}
+	x := &index{}
+	byName := make(map[string]*nameEntry, len(directiveTable))
 	for i := range directiveTable {
 		d := &directiveTable[i]
 		x.all = append(x.all, d)
-		e := x.byName[d.Name]
+		e := byName[d.Name]
 		if e == nil {
-			e = &nameEntry{id: int32(len(x.names))}
-			x.byName[d.Name] = e
+			e = &nameEntry{name: d.Name, id: int32(len(x.names))}
+			byName[d.Name] = e
 			x.names = append(x.names, d.Name)
 		}
 		e.rows = append(e.rows, d)
 	}
-	for _, e := range x.byName {
+	// In table order, so the slots' layout does not vary between runs.
+	for _, n := range x.names {
+		e := byName[n]
 		e.resolve()
+		x.slots.add(e)
 	}
 	slices.Sort(x.names)
 	for _, n := range x.names {
@@ -167,7 +172,7 @@ func buildIndex() *index {
 // case-sensitive, as in nginx. The returned slice is shared: do not
 // modify it.
 func Lookup(name string) []*Directive {
-	if e := idx.byName[name]; e != nil {
+	if e := idx.entry(name); e != nil {
 		return e.rows
 	}
 	return nil
@@ -189,7 +194,7 @@ func Names() []string {
 // explicitly wins over an Any row, and a current row over a removed one;
 // otherwise the first in table order wins.
 func InContext(name string, ctx Context) *Directive {
-	e := idx.byName[name]
+	e := idx.entry(name)
 	if e == nil {
 		return nil
 	}
@@ -293,7 +298,7 @@ var childContexts = map[blockKey]Context{
 // lines of such a body.
 func ChildContext(name string, parent Context) (ctx Context, ok bool) {
 	if parent != 0 && parent&(parent-1) == 0 {
-		e := idx.byName[name]
+		e := idx.entry(name)
 		if e == nil || e.child == nil {
 			return 0, false
 		}
@@ -301,7 +306,7 @@ func ChildContext(name string, parent Context) (ctx Context, ok bool) {
 		return ctx, ctx != 0
 	}
 	var rows []*Directive
-	if e := idx.byName[name]; e != nil {
+	if e := idx.entry(name); e != nil {
 		rows = e.rows
 	}
 	return childContext(rows, parent)
@@ -331,6 +336,7 @@ func childContext(rows []*Directive, parent Context) (ctx Context, ok bool) {
 // context: the parser and the index ask them for every directive of a
 // configuration, so one map lookup and a mask test must answer them.
 type nameEntry struct {
+	name string
 	rows []*Directive
 	// id numbers the name in table order (see Resolve).
 	id int32
@@ -401,7 +407,7 @@ func (e *nameEntry) in(ctx Context) *Directive {
 // number (0 <= id < NumNames(), -1 when unknown) for callers that group
 // directives by name without hashing the name again.
 func Resolve(name string, ctx Context) (row *Directive, known bool, id int32) {
-	e := idx.byName[name]
+	e := idx.entry(name)
 	if e == nil {
 		return nil, false, -1
 	}
@@ -416,3 +422,44 @@ func Resolve(name string, ctx Context) (row *Directive, known bool, id int32) {
 // NumNames is the number of distinct directive names, the bound of the ids
 // Resolve returns.
 func NumNames() int { return len(idx.names) }
+
+// slotBits sizes nameSlots: 4096 slots for about 1,100 names keeps the
+// probe sequences short.
+const slotBits = 12
+
+// nameSlots is an open-addressing table from a name to its entry, keyed by
+// a hash of the name's length and four of its bytes. The parser and the
+// index look a name up for every directive; hashing the whole string, as
+// a Go map does, cost more than the hand-written caches this replaced.
+// Names that share the sampled bytes merely probe on; every hit is
+// confirmed by comparing the whole name.
+type nameSlots [1 << slotBits]*nameEntry
+
+func slotHash(s string) uint32 {
+	n := len(s)
+	if n == 0 {
+		return 0
+	}
+	h := uint32(n) | uint32(s[0])<<8 | uint32(s[n-1])<<16 | uint32(s[n/2])<<24
+	h ^= uint32(s[n*2/3]) * 0x2545f491
+	return (h * 0x9e3779b1) >> (32 - slotBits)
+}
+
+func (t *nameSlots) add(e *nameEntry) {
+	for i := slotHash(e.name); ; i = (i + 1) & (1<<slotBits - 1) {
+		if t[i] == nil {
+			t[i] = e
+			return
+		}
+	}
+}
+
+// entry returns the entry of name, nil for an unknown name.
+func (x *index) entry(name string) *nameEntry {
+	for i := slotHash(name); ; i = (i + 1) & (1<<slotBits - 1) {
+		e := x.slots[i]
+		if e == nil || e.name == name {
+			return e
+		}
+	}
+}
