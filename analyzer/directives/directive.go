@@ -356,6 +356,23 @@ func (e *nameEntry) resolve() {
 	// Clip the row list so that an append by a caller copies instead of
 	// writing into shared memory.
 	e.rows = slices.Clip(e.rows)
+	if len(e.rows) == 1 {
+		// Most names: the one row answers wherever it is allowed, and no
+		// ranking is needed (this runs at every start of the program).
+		d := e.rows[0]
+		for bit := range numContexts {
+			if ctx := Context(1) << bit; d.AllowedIn(ctx) {
+				e.allowed |= ctx
+			}
+		}
+		if e.allowed != 0 {
+			e.one = d
+		}
+		if d.Block {
+			e.resolveChildren()
+		}
+		return
+	}
 	var per [numContexts]*Directive
 	var first *Directive
 	single := true
@@ -381,11 +398,16 @@ func (e *nameEntry) resolve() {
 		e.per = &per
 	}
 	if block {
-		e.child = new([numContexts]Context)
-		for bit := range numContexts {
-			if c, ok := childContext(e.rows, Context(1)<<bit); ok {
-				e.child[bit] = c
-			}
+		e.resolveChildren()
+	}
+}
+
+// resolveChildren fills child for a name some row of which opens a block.
+func (e *nameEntry) resolveChildren() {
+	e.child = new([numContexts]Context)
+	for bit := range numContexts {
+		if c, ok := childContext(e.rows, Context(1)<<bit); ok {
+			e.child[bit] = c
 		}
 	}
 }
