@@ -347,6 +347,10 @@ type nameEntry struct {
 	// otherwise.
 	one *Directive
 	per *[numContexts]*Directive
+	// nginxIn and blockIn are the contexts whose row (InContext's) nginx
+	// itself defines, with a known argument rule, and opens a block: the
+	// parser's questions, answered without touching the row.
+	nginxIn, blockIn Context
 	// child is ChildContext's answer by context bit, nil when no row
 	// opens a block.
 	child *[numContexts]Context
@@ -368,6 +372,7 @@ func (e *nameEntry) resolve() {
 		if e.allowed != 0 {
 			e.one = d
 		}
+		e.shape(d, e.allowed)
 		if d.Block {
 			e.resolveChildren()
 		}
@@ -385,6 +390,7 @@ func (e *nameEntry) resolve() {
 		}
 		per[bit] = d
 		e.allowed |= ctx
+		e.shape(d, ctx)
 		if first == nil {
 			first = d
 		} else if d != first {
@@ -400,6 +406,33 @@ func (e *nameEntry) resolve() {
 	if block {
 		e.resolveChildren()
 	}
+}
+
+// shape records in nginxIn and blockIn what row d, InContext's answer in
+// ctx, tells the parser.
+func (e *nameEntry) shape(d *Directive, ctx Context) {
+	if d.ArgsKnown && !d.ThirdParty {
+		e.nginxIn |= ctx
+		if d.Block {
+			e.blockIn |= ctx
+		}
+	}
+}
+
+// BlockKind reports, for a single context ctx, whether name's row there
+// (InContext's) comes from nginx's source with a known argument rule, and
+// whether it opens a block: what the parser asks of every directive, in
+// O(1) without reading the row. Rows only the docs or third-party modules
+// describe do not count as known (a stock nginx calls them unknown).
+func BlockKind(name string, ctx Context) (block, known bool) {
+	e := idx.entry(name)
+	if e == nil || ctx&(ctx-1) != 0 {
+		if d := InContext(name, ctx); d != nil && d.ArgsKnown && !d.ThirdParty {
+			return d.Block, true
+		}
+		return false, false
+	}
+	return e.blockIn&ctx != 0, e.nginxIn&ctx != 0
 }
 
 // resolveChildren fills child for a name some row of which opens a block.

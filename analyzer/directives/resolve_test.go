@@ -30,6 +30,13 @@ func TestResolveMatchesRows(t *testing.T) {
 			} else {
 				ids[id] = name
 			}
+			wb, wk := false, false
+			if want := inContext(rows, ctx); want != nil && want.ArgsKnown && !want.ThirdParty {
+				wb, wk = want.Block, true
+			}
+			if b, k := BlockKind(name, ctx); b != wb || k != wk {
+				t.Errorf("BlockKind(%q, %v) = %v, %v; rows say %v, %v", name, ctx, b, k, wb, wk)
+			}
 			c, ok := ChildContext(name, ctx)
 			wc, wok := childContext(rows, ctx)
 			if c != wc || ok != wok {
