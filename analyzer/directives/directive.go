@@ -425,14 +425,14 @@ func (e *nameEntry) shape(d *Directive, ctx Context) {
 // O(1) without reading the row. Rows only the docs or third-party modules
 // describe do not count as known (a stock nginx calls them unknown).
 func BlockKind(name string, ctx Context) (block, known bool) {
-	e := idx.entry(name)
-	if e == nil || ctx&(ctx-1) != 0 {
+	sl := idx.slot(name)
+	if sl == nil || ctx&(ctx-1) != 0 {
 		if d := InContext(name, ctx); d != nil && d.ArgsKnown && !d.ThirdParty {
 			return d.Block, true
 		}
 		return false, false
 	}
-	return e.blockIn&ctx != 0, e.nginxIn&ctx != 0
+	return sl.blockIn&ctx != 0, sl.nginxIn&ctx != 0
 }
 
 // resolveChildren fills child for a name some row of which opens a block.
@@ -488,7 +488,15 @@ const slotBits = 12
 // a Go map does, cost more than the hand-written caches this replaced.
 // Names that share the sampled bytes merely probe on; every hit is
 // confirmed by comparing the whole name.
-type nameSlots [1 << slotBits]*nameEntry
+type nameSlots [1 << slotBits]nameSlot
+
+// nameSlot holds a name and the parser's answers inline, so that the
+// parser's question costs one slot read and the name comparison.
+type nameSlot struct {
+	name             string
+	e                *nameEntry
+	nginxIn, blockIn Context
+}
 
 func slotHash(s string) uint32 {
 	n := len(s)
@@ -502,19 +510,30 @@ func slotHash(s string) uint32 {
 
 func (t *nameSlots) add(e *nameEntry) {
 	for i := slotHash(e.name); ; i = (i + 1) & (1<<slotBits - 1) {
-		if t[i] == nil {
-			t[i] = e
+		if t[i].e == nil {
+			t[i] = nameSlot{name: e.name, e: e, nginxIn: e.nginxIn, blockIn: e.blockIn}
 			return
+		}
+	}
+}
+
+// slot returns the slot of name, nil for an unknown name.
+func (x *index) slot(name string) *nameSlot {
+	for i := slotHash(name); ; i = (i + 1) & (1<<slotBits - 1) {
+		sl := &x.slots[i]
+		if sl.e == nil {
+			return nil
+		}
+		if sl.name == name {
+			return sl
 		}
 	}
 }
 
 // entry returns the entry of name, nil for an unknown name.
 func (x *index) entry(name string) *nameEntry {
-	for i := slotHash(name); ; i = (i + 1) & (1<<slotBits - 1) {
-		e := x.slots[i]
-		if e == nil || e.name == name {
-			return e
-		}
+	if sl := x.slot(name); sl != nil {
+		return sl.e
 	}
+	return nil
 }
