@@ -41,66 +41,33 @@ type Entry struct {
 	Known bool
 }
 
-// rowCache memoizes table lookups by (context, name) while indexing: a big
-// configuration repeats a few names many thousand times. Each slot also
-// carries the name's number, so that grouping the entries by name costs
-// no string hashing per entry.
-type rowCache struct {
-	slots [256]struct {
-		ctx   directives.Context
-		name  string
-		row   *directives.Directive
-		known bool
-		id    int32
-	}
-	children [64]struct {
-		ctx, inner directives.Context
-		name       string
-	}
-	// ids numbers the distinct names, names lists them by number.
-	ids   map[string]int32
-	names []string
+// names numbers the distinct names of a configuration in order of first
+// appearance, so that grouping the entries by name costs no string
+// hashing per entry: a name the tables know is numbered through its table
+// number, which directives.Resolve returns with the row.
+type names struct {
+	byTable []int32 // table number -> local number + 1, 0 when not seen
+	unknown map[string]int32
+	list    []string
 }
 
-// child is directives.ChildContext (0 when the body is not described),
-// memoized.
-func (rc *rowCache) child(ctx directives.Context, name string) directives.Context {
-	h := uint(ctx)*31 + uint(len(name))*7
-	if len(name) > 0 {
-		h += uint(name[0])
+func (n *names) id(name string, tableID int32) int32 {
+	if tableID >= 0 {
+		if id := n.byTable[tableID]; id > 0 {
+			return id - 1
+		}
+		id := int32(len(n.list))
+		n.byTable[tableID] = id + 1
+		n.list = append(n.list, name)
+		return id
 	}
-	e := &rc.children[h&63]
-	if e.name == name && e.ctx == ctx && name != "" {
-		return e.inner
-	}
-	inner, _ := directives.ChildContext(name, ctx)
-	e.ctx, e.name, e.inner = ctx, name, inner
-	return inner
-}
-
-func (rc *rowCache) lookup(ctx directives.Context, name string) (*directives.Directive, bool, int32) {
-	h := uint(ctx)*31 + uint(len(name))*17
-	if len(name) > 0 {
-		h += uint(name[0])*7 + uint(name[len(name)-1])*13 + uint(name[len(name)/2])
-	}
-	e := &rc.slots[h&255]
-	if e.name == name && e.ctx == ctx && name != "" {
-		return e.row, e.known, e.id
-	}
-	e.ctx, e.name = ctx, name
-	e.known = len(directives.Lookup(name)) > 0
-	e.row = nil
-	if ctx != 0 && e.known {
-		e.row = directives.InContext(name, ctx)
-	}
-	id, ok := rc.ids[name]
+	id, ok := n.unknown[name]
 	if !ok {
-		id = int32(len(rc.names))
-		rc.ids[name] = id
-		rc.names = append(rc.names, name)
+		id = int32(len(n.list))
+		n.unknown[name] = id
+		n.list = append(n.list, name)
 	}
-	e.id = id
-	return e.row, e.known, e.id
+	return id
 }
 
 // NewIndex flattens c.
@@ -111,9 +78,9 @@ func NewIndex(c *parser.Config) *Index {
 	}
 	root, _ := ContextOf(c.Context)
 	b := indexer{c: c, ix: &Index{Entries: make([]Entry, 0, n)}, nameIDs: make([]int32, 0, n)}
-	b.rc.ids = map[string]int32{}
+	b.names = names{byTable: make([]int32, directives.NumNames()), unknown: map[string]int32{}}
 	b.walk(c.Main.Directives, root, -1, 0)
-	b.ix.nameIDs, b.ix.names = b.nameIDs, b.rc.names
+	b.ix.nameIDs, b.ix.names = b.nameIDs, b.names.list
 	return b.ix
 }
 
@@ -123,14 +90,15 @@ func NewIndex(c *parser.Config) *Index {
 type indexer struct {
 	c       *parser.Config
 	ix      *Index
-	rc      rowCache
+	names   names
 	nameIDs []int32
 }
 
 // walk adds dirs, which sit in ctx below the entry parent at depth.
 func (b *indexer) walk(dirs []*parser.Directive, ctx directives.Context, parent, depth int32) {
 	for _, d := range dirs {
-		row, known, id := b.rc.lookup(ctx, d.Name.Value)
+		row, known, tid := directives.Resolve(d.Name.Value, ctx)
+		id := b.names.id(d.Name.Value, tid)
 		b.ix.Entries = append(b.ix.Entries, Entry{Directive: d, Context: ctx, Parent: parent, Depth: depth, Row: row, Known: known})
 		b.nameIDs = append(b.nameIDs, id)
 		if d.Name.Value == "include" {
@@ -143,7 +111,7 @@ func (b *indexer) walk(dirs []*parser.Directive, ctx directives.Context, parent,
 		if d.Block != nil {
 			var inner directives.Context
 			if ctx != 0 {
-				inner = b.rc.child(ctx, d.Name.Value)
+				inner, _ = directives.ChildContext(d.Name.Value, ctx)
 			}
 			b.walk(d.Block.Directives, inner, int32(len(b.ix.Entries)-1), depth+1)
 		}

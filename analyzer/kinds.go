@@ -36,11 +36,7 @@ func (tableKinds) Child(parent parser.BlockContext, name string) parser.BlockCon
 // when its row comes from nginx's source (docs-only rows describe NGINX
 // Plus and modules a stock build lacks; nginx would call them unknown).
 func (tableKinds) BlockKind(ctx parser.BlockContext, name string) (block, known bool) {
-	d := directives.InContext(name, directives.Context(ctx))
-	if d == nil || !d.ArgsKnown || d.ThirdParty {
-		return false, false
-	}
-	return d.Block, true
+	return directives.BlockKind(name, directives.Context(ctx))
 }
 
 // Fits implements parser.DirectiveKinds.

@@ -165,6 +165,10 @@ type Pass struct {
 	// Target is the nginx build linted for; never nil (the zero Target is
 	// the newest nginx with every module).
 	Target *Target
+	// CustomDirectives are the directive names the run declares (the
+	// settings' custom-directives), as a set: names nginx accepts through
+	// modules the tables do not know. Shared by every Pass; do not modify.
+	CustomDirectives map[string]bool
 	// ReadFile reads a file the way the loader did (so the language
 	// server's unsaved buffers are seen by rules that read files).
 	ReadFile func(path string) ([]byte, error)
@@ -297,11 +301,26 @@ func (r *Result[K, V]) Get(p *Pass, key K) V {
 // computed, or, when no rule asked for it (all of them disabled), computed
 // now, once, with the run's target and cost options.
 func (r *Result[K, V]) Of(rs *Results, key K) V {
-	target := rs.opts.Target
+	p := passTemplate(rs.c, rs.opts, rs.sh)
+	return r.Get(&p, key)
+}
+
+// passTemplate is the part of every Pass of a run that the configuration
+// and the run's options decide; each rule's Pass is a copy with its own
+// Rule, Options and report.
+func passTemplate(c *parser.Config, opts Options, sh *shared) Pass {
+	target := opts.Target
 	if target == nil {
 		target = &Target{}
 	}
-	return r.Get(&Pass{Config: rs.c, Target: target, Cost: rs.opts.Cost, ReadFile: rs.opts.ReadFile, shared: rs.sh}, key)
+	var custom map[string]bool
+	if len(opts.CustomDirectives) > 0 {
+		custom = make(map[string]bool, len(opts.CustomDirectives))
+		for _, n := range opts.CustomDirectives {
+			custom[n] = true
+		}
+	}
+	return Pass{Config: c, ReadFile: opts.ReadFile, Target: target, Cost: opts.Cost, CustomDirectives: custom, shared: sh}
 }
 
 // resultKey tells results and their keys apart in a run's store.
@@ -340,6 +359,10 @@ type Options struct {
 	// (non-root, open-file limit, CPUs, kernel, profile): run-wide, like
 	// Target, so every rule and every front end sees one model.
 	Cost costmodel.Options
+	// CustomDirectives are directive names to accept as known, for
+	// third-party modules (the settings' custom-directives). A run-wide
+	// fact rather than a rule option, so every rule can see it.
+	CustomDirectives []string
 }
 
 // Run analyses c with every rule of reg and returns the parser's findings
@@ -381,10 +404,7 @@ func RunResults(c *parser.Config, reg *Registry, opts Options) ([]*parser.Diagno
 	if reg == nil {
 		return out, rs
 	}
-	target := opts.Target
-	if target == nil {
-		target = &Target{}
-	}
+	base := passTemplate(c, opts, sh)
 	var rules []*Rule
 	for _, r := range reg.Rules() {
 		if !opts.Disabled[r.Name] {
@@ -423,14 +443,15 @@ func RunResults(c *parser.Config, reg *Registry, opts Options) ([]*parser.Diagno
 				}
 				r := rules[i]
 				sev, override := opts.Severity[r.Name]
-				p := &Pass{Rule: r, Config: c, Options: opts.RuleOptions[r.Name], ReadFile: opts.ReadFile, Target: target, Cost: opts.Cost, shared: sh,
-					report: func(d *parser.Diagnostic) {
-						if override {
-							d.Severity = sev
-						}
-						found[i] = append(found[i], d)
-					}}
-				runSafely(p)
+				p := base
+				p.Rule, p.Options = r, opts.RuleOptions[r.Name]
+				p.report = func(d *parser.Diagnostic) {
+					if override {
+						d.Severity = sev
+					}
+					found[i] = append(found[i], d)
+				}
+				runSafely(&p)
 			}
 		}()
 	}

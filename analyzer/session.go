@@ -29,8 +29,9 @@ func (s *Session) RunRule(r *Rule, opts Options) []*parser.Diagnostic {
 	sh.indexOnce.Do(func() {})
 	sh.modelOnce.Do(func() {})
 	var out []*parser.Diagnostic
-	p := &Pass{Rule: r, Config: s.c, Options: opts.RuleOptions[r.Name], ReadFile: opts.ReadFile, Cost: opts.Cost, shared: sh,
-		report: func(d *parser.Diagnostic) { out = append(out, d) }}
-	runSafely(p)
+	p := passTemplate(s.c, opts, sh)
+	p.Rule, p.Options = r, opts.RuleOptions[r.Name]
+	p.report = func(d *parser.Diagnostic) { out = append(out, d) }
+	runSafely(&p)
 	return out
 }

@@ -93,54 +93,10 @@ type builder struct {
 	// last; each block takes its own tail when it ends.
 	pending []*Directive
 
-	// kindCache remembers the answers of kinds: a big config asks the same
-	// few questions (listen in server, server in http) many thousand times.
-	kindCache [128]kindEntry
 	// seenComments counts the lexer's comments already given to a block.
 	seenComments int
 	// count is the number of directives built.
 	count int
-}
-
-type kindEntry struct {
-	ctx          BlockContext
-	name         string
-	child        bool // the entry caches Child, not BlockKind
-	block, known bool
-	inner        BlockContext
-}
-
-func kindSlot(ctx BlockContext, name string, child bool) int {
-	h := uint(ctx)*31 + uint(len(name))*17
-	if len(name) > 0 {
-		h += uint(name[0])*7 + uint(name[len(name)-1])*13 + uint(name[len(name)/2])
-	}
-	if child {
-		h += 64
-	}
-	return int(h & 127)
-}
-
-// blockKind is kinds.BlockKind through the cache.
-func (b *builder) blockKind(ctx BlockContext, name string) (block, known bool) {
-	e := &b.kindCache[kindSlot(ctx, name, false)]
-	if e.ctx == ctx && !e.child && e.name == name && e.name != "" {
-		return e.block, e.known
-	}
-	block, known = b.kinds.BlockKind(ctx, name)
-	*e = kindEntry{ctx: ctx, name: name, block: block, known: known}
-	return block, known
-}
-
-// child is kinds.Child through the cache.
-func (b *builder) child(ctx BlockContext, name string) BlockContext {
-	e := &b.kindCache[kindSlot(ctx, name, true)]
-	if e.ctx == ctx && e.child && e.name == name && e.name != "" {
-		return e.inner
-	}
-	inner := b.kinds.Child(ctx, name)
-	*e = kindEntry{ctx: ctx, name: name, child: true, inner: inner}
-	return inner
 }
 
 func (b *builder) errorf(r Range, msg string, args ...any) *Diagnostic {
@@ -203,7 +159,7 @@ func (b *builder) block(parent *Directive, depth int, ctx BlockContext, freeForm
 			d.Semicolon = at
 			last := b.addSplit(d, ctx, check, false)
 			if check {
-				if block, known := b.blockKind(ctx, last.Name.Value); known && block && !isRawBlock(last.Name.Value) {
+				if block, known := b.kinds.BlockKind(ctx, last.Name.Value); known && block && !isRawBlock(last.Name.Value) {
 					b.errorf(Range{at, at + 1}, "directive %q has no opening \"{\"", last.Name.Value)
 				}
 			}
@@ -239,7 +195,7 @@ func (b *builder) block(parent *Directive, depth int, ctx BlockContext, freeForm
 			// that rejects nested blocks.
 			b.errorf(Range{at, at + 1}, "unexpected \"{\"")
 		case check:
-			if block, known := b.blockKind(ctx, name); known && !block {
+			if block, known := b.kinds.BlockKind(ctx, name); known && !block {
 				diag := b.errorf(Range{at, at + 1}, "directive %q is not terminated by \";\"", name)
 				if at > 0 && !isSpace(b.f.Src[at-1]) {
 					// A "{" glued to a word is almost always an unquoted
@@ -263,7 +219,7 @@ func (b *builder) block(parent *Directive, depth int, ctx BlockContext, freeForm
 		d.Block = b.newBlock()
 		var inner BlockContext
 		if b.kinds != nil && ctx != 0 {
-			inner = b.child(ctx, name)
+			inner = b.kinds.Child(ctx, name)
 		}
 		d.Block.Directives, d.Block.Comments, d.RBrace = b.block(d, depth+1, inner, freeForm || isFreeForm(name))
 		if d.RBrace < 0 {
@@ -421,7 +377,7 @@ func (b *builder) addSplit(d *Directive, ctx BlockContext, check, opensBlock boo
 		return d
 	}
 	src := b.f.Src
-	if firstBlock, known := b.blockKind(ctx, d.Name.Value); !known || firstBlock {
+	if firstBlock, known := b.kinds.BlockKind(ctx, d.Name.Value); !known || firstBlock {
 		b.pending = append(b.pending, d)
 		return d
 	}
@@ -429,7 +385,7 @@ func (b *builder) addSplit(d *Directive, ctx BlockContext, check, opensBlock boo
 		if a.Quote != 0 || !startsLine(src, a.Range.Start) {
 			continue
 		}
-		if block, known := b.blockKind(ctx, a.Value); !known || block != opensBlock {
+		if block, known := b.kinds.BlockKind(ctx, a.Value); !known || block != opensBlock {
 			continue
 		}
 		if !b.kinds.Fits(ctx, d.Name.Value, d.Args[:i]) || !b.kinds.Fits(ctx, a.Value, d.Args[i+1:]) {

@@ -403,12 +403,10 @@ func (e *UnknownRuleError) Error() string {
 	return fmt.Sprintf("%s:%d: rules: no rule %q%s (see nginx-lint rules)", displayPath(e.Path), e.Line, e.Key, didyoumean.Suffix(e.Suggestions))
 }
 
-// CustomOption is the rule option the unknown-directive rule reads for
-// extra directive names.
+// CustomOption is the unknown-directive rule's own option for extra
+// directive names; the settings' custom-directives go to
+// analyzer.Options.CustomDirectives instead.
 const CustomOption = "custom"
-
-// unknownDirective names the rule custom-directives feeds.
-const unknownDirective = "unknown-directive"
 
 // CheckFilesOption is the rule option check-files sets on the
 // environment-dependent rules.
@@ -535,18 +533,9 @@ func (f *File) Apply(opts *analyzer.Options, lookup func(string) *analyzer.Rule)
 			opts.RuleOptions[name][CheckFilesOption] = true
 		}
 	}
-	if len(f.CustomDirectives) > 0 {
-		ro := opts.RuleOptions[unknownDirective]
-		if ro == nil {
-			ro = map[string]any{}
-			opts.RuleOptions[unknownDirective] = ro
-		}
-		var names []string
-		if prev, ok := ro[CustomOption].([]string); ok {
-			names = prev
-		}
-		ro[CustomOption] = append(names, f.CustomDirectives...)
-	}
+	// custom-directives is a run-wide fact, a typed field of the options;
+	// the unknown-directive rule reads it beside its own custom option.
+	opts.CustomDirectives = append(opts.CustomDirectives, f.CustomDirectives...)
 	return nil
 }
 

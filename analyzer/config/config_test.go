@@ -85,8 +85,11 @@ rules:
 	if opts.RuleOptions["listen-socket-count"]["max-sockets"] != 3 {
 		t.Errorf("options %v", opts.RuleOptions)
 	}
-	if got := opts.RuleOptions["unknown-directive"]["custom"]; !slices.Equal(got.([]string), []string{"vts_status"}) {
-		t.Errorf("custom %v", got)
+	if got := opts.CustomDirectives; !slices.Equal(got, []string{"vts_status"}) {
+		t.Errorf("custom directives %v", got)
+	}
+	if _, ok := opts.RuleOptions["unknown-directive"]["custom"]; ok {
+		t.Error("custom-directives still written into the rule's options")
 	}
 }
 
@@ -165,6 +168,20 @@ func TestCustomDirectivesReachTheRule(t *testing.T) {
 	}
 	if n := count(opts); n != 0 {
 		t.Errorf("custom directive still reported (%d)", n)
+	}
+	// The rule's own option keeps working, alone and beside the settings.
+	src2 := "events {}\nhttp {\n    vts_status on;\n    my_flag on;\n}\n"
+	c = (&parser.Loader{Kinds: analyzer.Kinds}).LoadSource("/x/nginx.conf", []byte(src2), nil)
+	if n := count(analyzer.Options{}); n != 2 {
+		t.Fatalf("want 2 unknown directives without configuration, got %d", n)
+	}
+	own := analyzer.Options{RuleOptions: map[string]map[string]any{"unknown-directive": {"custom": []string{"my_flag"}}}}
+	if n := count(own); n != 1 {
+		t.Errorf("rule option alone: want 1 finding, got %d", n)
+	}
+	own.CustomDirectives = []string{"vts_status"}
+	if n := count(own); n != 0 {
+		t.Errorf("rule option and custom directives: want 0 findings, got %d", n)
 	}
 }
 

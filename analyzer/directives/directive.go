@@ -1,6 +1,7 @@
 package directives
 
 import (
+	"math/bits"
 	"slices"
 	"strings"
 )
@@ -113,9 +114,10 @@ func (d *Directive) Removed() bool {
 
 // index holds the lookup structures built from the generated tables.
 type index struct {
-	all    []*Directive
-	byName map[string][]*Directive
-	names  []string
+	all []*Directive
+	// slots finds a name's entry (see nameSlots).
+	slots nameSlots
+	names []string
 	// byLen holds the names grouped by length for Suggest, so it only
 	// measures names whose length is close enough to matter.
 	byLen    [][]string
@@ -125,19 +127,24 @@ type index struct {
 var idx = buildIndex()
 
 func buildIndex() *index {
-	x := &index{byName: make(map[string][]*Directive, len(directiveTable))}
+	x := &index{}
+	byName := make(map[string]*nameEntry, len(directiveTable))
 	for i := range directiveTable {
 		d := &directiveTable[i]
 		x.all = append(x.all, d)
-		if x.byName[d.Name] == nil {
+		e := byName[d.Name]
+		if e == nil {
+			e = &nameEntry{name: d.Name, id: int32(len(x.names))}
+			byName[d.Name] = e
 			x.names = append(x.names, d.Name)
 		}
-		x.byName[d.Name] = append(x.byName[d.Name], d)
+		e.rows = append(e.rows, d)
 	}
-	// Clip every row list so that an append by a caller copies instead of
-	// writing into the next list's backing array.
-	for name, rows := range x.byName {
-		x.byName[name] = slices.Clip(rows)
+	// In table order, so the slots' layout does not vary between runs.
+	for _, n := range x.names {
+		e := byName[n]
+		e.resolve()
+		x.slots.add(e)
 	}
 	slices.Sort(x.names)
 	for _, n := range x.names {
@@ -165,7 +172,10 @@ func buildIndex() *index {
 // case-sensitive, as in nginx. The returned slice is shared: do not
 // modify it.
 func Lookup(name string) []*Directive {
-	return idx.byName[name]
+	if e := idx.entry(name); e != nil {
+		return e.rows
+	}
+	return nil
 }
 
 // All returns every row of the tables, in table order.
@@ -184,9 +194,21 @@ func Names() []string {
 // explicitly wins over an Any row, and a current row over a removed one;
 // otherwise the first in table order wins.
 func InContext(name string, ctx Context) *Directive {
+	e := idx.entry(name)
+	if e == nil {
+		return nil
+	}
+	if ctx != 0 && ctx&(ctx-1) == 0 {
+		return e.in(ctx)
+	}
+	return inContext(e.rows, ctx)
+}
+
+// inContext is InContext's choice among rows, for any ctx.
+func inContext(rows []*Directive, ctx Context) *Directive {
 	var best *Directive
 	bestRank := 0
-	for _, d := range idx.byName[name] {
+	for _, d := range rows {
 		if !d.AllowedIn(ctx) {
 			continue
 		}
@@ -275,7 +297,24 @@ var childContexts = map[blockKey]Context{
 // from a module the tables do not cover. A linter should not check the
 // lines of such a body.
 func ChildContext(name string, parent Context) (ctx Context, ok bool) {
-	d := InContext(name, parent)
+	if parent != 0 && parent&(parent-1) == 0 {
+		e := idx.entry(name)
+		if e == nil || e.child == nil {
+			return 0, false
+		}
+		ctx = e.child[bits.TrailingZeros32(uint32(parent))]
+		return ctx, ctx != 0
+	}
+	var rows []*Directive
+	if e := idx.entry(name); e != nil {
+		rows = e.rows
+	}
+	return childContext(rows, parent)
+}
+
+// childContext is ChildContext computed from the rows of a name.
+func childContext(rows []*Directive, parent Context) (ctx Context, ok bool) {
+	d := inContext(rows, parent)
 	if d == nil || !d.Block {
 		return 0, false
 	}
@@ -290,4 +329,211 @@ func ChildContext(name string, parent Context) (ctx Context, ok bool) {
 	}
 	ctx, ok = childContexts[blockKey{d.Name, d.Module}]
 	return ctx, ok
+}
+
+// nameEntry holds the rows of one name and, resolved once when the tables
+// are indexed, the answers of InContext and ChildContext for each single
+// context: the parser and the index ask them for every directive of a
+// configuration, so one map lookup and a mask test must answer them.
+type nameEntry struct {
+	name string
+	rows []*Directive
+	// id numbers the name in table order (see Resolve).
+	id int32
+	// allowed is the union of the contexts some row is allowed in.
+	allowed Context
+	// one is InContext's answer for every allowed context when a single
+	// row gives them all (most names); per holds them by context bit
+	// otherwise.
+	one *Directive
+	per *[numContexts]*Directive
+	// nginxIn and blockIn are the contexts whose row (InContext's) nginx
+	// itself defines, with a known argument rule, and opens a block: the
+	// parser's questions, answered without touching the row.
+	nginxIn, blockIn Context
+	// child is ChildContext's answer by context bit, nil when no row
+	// opens a block.
+	child *[numContexts]Context
+}
+
+func (e *nameEntry) resolve() {
+	// Clip the row list so that an append by a caller copies instead of
+	// writing into shared memory.
+	e.rows = slices.Clip(e.rows)
+	if len(e.rows) == 1 {
+		// Most names: the one row answers wherever it is allowed, and no
+		// ranking is needed (this runs at every start of the program).
+		d := e.rows[0]
+		for bit := range numContexts {
+			if ctx := Context(1) << bit; d.AllowedIn(ctx) {
+				e.allowed |= ctx
+			}
+		}
+		if e.allowed != 0 {
+			e.one = d
+		}
+		e.shape(d, e.allowed)
+		if d.Block {
+			e.resolveChildren()
+		}
+		return
+	}
+	var per [numContexts]*Directive
+	var first *Directive
+	single := true
+	block := false
+	for bit := range numContexts {
+		ctx := Context(1) << bit
+		d := inContext(e.rows, ctx)
+		if d == nil {
+			continue
+		}
+		per[bit] = d
+		e.allowed |= ctx
+		e.shape(d, ctx)
+		if first == nil {
+			first = d
+		} else if d != first {
+			single = false
+		}
+		block = block || d.Block
+	}
+	if single {
+		e.one = first
+	} else {
+		e.per = &per
+	}
+	if block {
+		e.resolveChildren()
+	}
+}
+
+// shape records in nginxIn and blockIn what row d, InContext's answer in
+// ctx, tells the parser.
+func (e *nameEntry) shape(d *Directive, ctx Context) {
+	if d.ArgsKnown && !d.ThirdParty {
+		e.nginxIn |= ctx
+		if d.Block {
+			e.blockIn |= ctx
+		}
+	}
+}
+
+// BlockKind reports, for a single context ctx, whether name's row there
+// (InContext's) comes from nginx's source with a known argument rule, and
+// whether it opens a block: what the parser asks of every directive, in
+// O(1) without reading the row. Rows only the docs or third-party modules
+// describe do not count as known (a stock nginx calls them unknown).
+func BlockKind(name string, ctx Context) (block, known bool) {
+	sl := idx.slot(name)
+	if sl == nil || ctx&(ctx-1) != 0 {
+		if d := InContext(name, ctx); d != nil && d.ArgsKnown && !d.ThirdParty {
+			return d.Block, true
+		}
+		return false, false
+	}
+	return sl.blockIn&ctx != 0, sl.nginxIn&ctx != 0
+}
+
+// resolveChildren fills child for a name some row of which opens a block.
+func (e *nameEntry) resolveChildren() {
+	e.child = new([numContexts]Context)
+	for bit := range numContexts {
+		if c, ok := childContext(e.rows, Context(1)<<bit); ok {
+			e.child[bit] = c
+		}
+	}
+}
+
+// in is InContext for a single context bit.
+func (e *nameEntry) in(ctx Context) *Directive {
+	if e.allowed&ctx == 0 {
+		return nil
+	}
+	if e.one != nil {
+		return e.one
+	}
+	return e.per[bits.TrailingZeros32(uint32(ctx))]
+}
+
+// Resolve is InContext and Lookup in one O(1) step, for callers that ask
+// for every directive of a configuration: the row allowed in ctx (nil when
+// none, or when ctx is 0), whether any row has the name, and the name's
+// number (0 <= id < NumNames(), -1 when unknown) for callers that group
+// directives by name without hashing the name again.
+func Resolve(name string, ctx Context) (row *Directive, known bool, id int32) {
+	e := idx.entry(name)
+	if e == nil {
+		return nil, false, -1
+	}
+	if ctx != 0 && ctx&(ctx-1) == 0 {
+		row = e.in(ctx)
+	} else if ctx != 0 {
+		row = inContext(e.rows, ctx)
+	}
+	return row, true, e.id
+}
+
+// NumNames is the number of distinct directive names, the bound of the ids
+// Resolve returns.
+func NumNames() int { return len(idx.names) }
+
+// slotBits sizes nameSlots: 4096 slots for about 1,100 names keeps the
+// probe sequences short.
+const slotBits = 12
+
+// nameSlots is an open-addressing table from a name to its entry, keyed by
+// a hash of the name's length and four of its bytes. The parser and the
+// index look a name up for every directive; hashing the whole string, as
+// a Go map does, cost more than the hand-written caches this replaced.
+// Names that share the sampled bytes merely probe on; every hit is
+// confirmed by comparing the whole name.
+type nameSlots [1 << slotBits]nameSlot
+
+// nameSlot holds a name and the parser's answers inline, so that the
+// parser's question costs one slot read and the name comparison.
+type nameSlot struct {
+	name             string
+	e                *nameEntry
+	nginxIn, blockIn Context
+}
+
+func slotHash(s string) uint32 {
+	n := len(s)
+	if n == 0 {
+		return 0
+	}
+	h := uint32(n) | uint32(s[0])<<8 | uint32(s[n-1])<<16 | uint32(s[n/2])<<24
+	h ^= uint32(s[n*2/3]) * 0x2545f491
+	return (h * 0x9e3779b1) >> (32 - slotBits)
+}
+
+func (t *nameSlots) add(e *nameEntry) {
+	for i := slotHash(e.name); ; i = (i + 1) & (1<<slotBits - 1) {
+		if t[i].e == nil {
+			t[i] = nameSlot{name: e.name, e: e, nginxIn: e.nginxIn, blockIn: e.blockIn}
+			return
+		}
+	}
+}
+
+// slot returns the slot of name, nil for an unknown name.
+func (x *index) slot(name string) *nameSlot {
+	for i := slotHash(name); ; i = (i + 1) & (1<<slotBits - 1) {
+		sl := &x.slots[i]
+		if sl.e == nil {
+			return nil
+		}
+		if sl.name == name {
+			return sl
+		}
+	}
+}
+
+// entry returns the entry of name, nil for an unknown name.
+func (x *index) entry(name string) *nameEntry {
+	if sl := x.slot(name); sl != nil {
+		return sl.e
+	}
+	return nil
 }

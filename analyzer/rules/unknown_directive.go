@@ -14,7 +14,7 @@ var UnknownDirective = &analyzer.Rule{
 	Code: "NL2001", Name: "unknown-directive", Title: "directive is not known to nginx", Severity: parser.Warning,
 	Run: runUnknownDirective,
 	Options: []analyzer.Option{{Name: "custom", Type: analyzer.StringListOption, Default: "[]",
-		Doc: "Directive names to accept, for third-party modules (the settings' custom-directives adds to it)."}},
+		Doc: "Directive names to accept, for third-party modules (besides the settings' custom-directives)."}},
 	Doc: analyzer.Doc{
 		Text: "nginx refuses to start on a directive no loaded module defines (`unknown directive`). " +
 			"Usually a typo; the message suggests the closest known names. Directives of third-party " +
@@ -33,7 +33,7 @@ func runUnknownDirective(p *analyzer.Pass) {
 	modules, version := p.Target.Modules, p.Target.Version
 	p.WalkEntries(func(e *analyzer.Entry, _ []*parser.Directive) {
 		d, name := e.Directive, e.Directive.Name.Value
-		if dataBlock(e.Context) || custom[name] {
+		if dataBlock(e.Context) || custom[name] || p.CustomDirectives[name] {
 			return
 		}
 		if e.Known {
