@@ -86,27 +86,15 @@ func TestStartStop(t *testing.T) {
 	}
 }
 
-// get sends one HTTP/1.1 request with the given Host to our own nginx and
-// returns the status line and headers.
+// get sends one request with the given Host to our own nginx and returns
+// the status line and headers.
 func get(t *testing.T, addr, host string) string {
 	t.Helper()
-	c, err := net.DialTimeout("tcp", addr, 5*time.Second)
+	resp, err := nginxtest.Get(addr, host, "/")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
-	c.SetDeadline(time.Now().Add(5 * time.Second))
-	fmt.Fprintf(c, "GET / HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n", host)
-	var b strings.Builder
-	buf := make([]byte, 4096)
-	for {
-		n, err := c.Read(buf)
-		b.Write(buf[:n])
-		if err != nil {
-			break
-		}
-	}
-	head, _, _ := strings.Cut(b.String(), "\r\n\r\n")
+	head, _, _ := strings.Cut(resp, "\r\n\r\n")
 	return head + "\r\n"
 }
 
