@@ -403,11 +403,6 @@ func (e *UnknownRuleError) Error() string {
 	return fmt.Sprintf("%s:%d: rules: no rule %q%s (see nginx-lint rules)", displayPath(e.Path), e.Line, e.Key, didyoumean.Suffix(e.Suggestions))
 }
 
-// CustomOption is the unknown-directive rule's own option for extra
-// directive names; the settings' custom-directives go to
-// analyzer.Options.CustomDirectives instead.
-const CustomOption = "custom"
-
 // CheckFilesOption is the rule option check-files sets on the
 // environment-dependent rules.
 const CheckFilesOption = "check-files"
