@@ -3,15 +3,10 @@ package lsp
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
-	"sync"
-	"time"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
-	"github.com/nginx-lint/nginx-lint/analyzer/buildinfo"
 	"github.com/nginx-lint/nginx-lint/analyzer/config"
-	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
 	"github.com/nginx-lint/nginx-lint/analyzer/lint"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"github.com/nginx-lint/nginx-lint/parser"
@@ -79,75 +74,6 @@ func parseInitOptions(v any) (initOptions, error) {
 	return out, nil
 }
 
-// settingsCache holds the parsed settings files and nginx builds, each
-// read again only when its size or time changes.
-type settingsCache struct {
-	mu      sync.Mutex
-	entries map[string]*settingsEntry
-	// reported keeps the problems already logged, so a broken settings
-	// file is said once, not at every keystroke.
-	reported map[string]bool
-}
-
-type settingsEntry struct {
-	size  int64
-	mtime time.Time
-	cfg   *config.File
-	build *buildinfo.Info
-	err   error
-}
-
-// get returns the cache entry for path, refreshed with read when the
-// file changed.
-func (c *settingsCache) get(path string, read func(*settingsEntry)) *settingsEntry {
-	st, err := os.Stat(path)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e := c.entries[path]
-	if err == nil && e != nil && e.size == st.Size() && e.mtime.Equal(st.ModTime()) {
-		return e
-	}
-	e = &settingsEntry{}
-	if err != nil {
-		e.err = err
-		return e
-	}
-	e.size, e.mtime = st.Size(), st.ModTime()
-	read(e)
-	c.entries[path] = e
-	return e
-}
-
-func (c *settingsCache) config(path string) (*config.File, error) {
-	e := c.get(path, func(e *settingsEntry) {
-		if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
-			e.err = fmt.Errorf("%s: not a regular file", path)
-			return
-		}
-		e.cfg, e.err = config.Load(path)
-	})
-	return e.cfg, e.err
-}
-
-func (c *settingsCache) build(fsys parser.FileSystem, path string) (*buildinfo.Info, error) {
-	e := c.get(path, func(e *settingsEntry) { e.build, e.err = lint.ReadBuild(fsys, path) })
-	return e.build, e.err
-}
-
-// once reports whether msg is new.
-func (c *settingsCache) once(msg string) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.reported == nil {
-		c.reported = map[string]bool{}
-	}
-	if c.reported[msg] {
-		return false
-	}
-	c.reported[msg] = true
-	return true
-}
-
 // boundLocked returns the directory above which the server looks for
 // nothing on path's behalf (no including nginx.conf, no settings file):
 // the innermost workspace folder holding path; for a file outside every
@@ -157,101 +83,39 @@ func (c *settingsCache) once(msg string) bool {
 func (s *Server) boundLocked(path string) string {
 	best := ""
 	for _, r := range s.roots {
-		if within(path, r) && len(r) > len(best) {
+		if lint.Within(path, r) && len(r) > len(best) {
 			best = r
 		}
 	}
 	if best != "" {
 		return best
 	}
-	dir := filepath.Dir(path)
-	for d := dir; ; d = filepath.Dir(d) {
-		if isRepoRoot(d) {
-			return d
-		}
-		if d == filepath.Dir(d) {
-			return dir
-		}
-	}
+	return lint.BoundOf(path)
 }
 
-// within reports whether path is dir or under it.
-func within(path, dir string) bool {
-	rel, err := filepath.Rel(dir, path)
-	return err == nil && rel != ".." && !filepath.IsAbs(rel) && (len(rel) < 3 || rel[:3] != ".."+string(filepath.Separator))
-}
-
-// isRepoRoot reports whether dir holds a .git (a directory, or a file as
-// in worktrees and submodules).
-func isRepoRoot(dir string) bool {
-	_, err := os.Lstat(filepath.Join(dir, ".git"))
-	return err == nil
-}
-
-// stopAt returns the search stop for a bound: the bound itself, or a
-// repository root met before it.
-func stopAt(bound string) func(string) bool {
-	return func(dir string) bool { return dir == bound || !within(dir, bound) || isRepoRoot(dir) }
-}
-
-// lintSetup is how one document is analysed: the same settings, file system
-// and options the command line would use for it.
-type lintSetup struct {
-	cfg      *config.File
-	opts     analyzer.Options
-	fs       parser.FileSystem
-	prefix   string
-	costOpts costmodel.Options
-}
-
-func (s *Server) setupFor(snap *snapshot) lintSetup {
-	var st lintSetup
-	if found, err := config.FindWithin(filepath.Dir(snap.path), stopAt(snap.bound)); err == nil && found != "" {
-		cfg, err := s.settings.config(found)
-		if err != nil {
-			// The command line refuses to run; the editor goes on with
-			// the defaults and says why once.
-			s.problem(fmt.Sprintf("settings file ignored: %v", err))
-		} else {
-			st.cfg = cfg
-		}
+// workspace is the lint session of a snapshot: the open buffers over
+// the disk, the document's bound, the editor's settings over the settings
+// file, and the server's caches.
+func (s *Server) workspace(snap *snapshot, l *parser.Loader) *lint.Workspace {
+	return &lint.Workspace{
+		Registry:  s.reg,
+		FS:        s.base(),
+		Overlay:   snap.files,
+		Loader:    l,
+		Cache:     &s.settings,
+		Bound:     snap.bound,
+		Extra:     snap.init.settings,
+		BuildFile: snap.init.nginxBuild,
+		// The command line refuses to run on broken settings; the editor
+		// goes on with the defaults and says why once.
+		Tolerate: func(err error) { s.problem(fmt.Sprintf("settings ignored: %v", err)) },
+		Warn:     func(msg string) { s.problem(msg) },
 	}
-	opts, err := lint.SettingsOptions(s.reg, st.cfg)
-	if err != nil {
-		s.problem(fmt.Sprintf("settings file ignored: %v", err))
-		st.cfg = nil
-		opts, _ = lint.SettingsOptions(s.reg, nil)
-	}
-	if snap.init.settings != nil {
-		if err := snap.init.settings.Apply(&opts, s.reg.Lookup); err != nil {
-			s.problem(fmt.Sprintf("initializationOptions: %v", err))
-		}
-	}
-	buildPath := snap.init.nginxBuild
-	if buildPath == "" && st.cfg != nil {
-		buildPath = st.cfg.NginxBuild
-	}
-	if buildPath != "" {
-		build, err := s.settings.build(s.base(), buildPath)
-		if err != nil {
-			s.problem(fmt.Sprintf("nginx-build %s ignored: %v", buildPath, err))
-		}
-		lint.TargetBuild(&opts, build)
-	}
-	overlay := &parser.Overlay{Base: s.base(), Files: snap.files}
-	st.fs = lint.FileSystem(overlay, st.cfg)
-	opts.ReadFile = st.fs.ReadFile
-	if st.cfg != nil {
-		st.prefix = st.cfg.Prefix
-	}
-	st.opts = opts
-	st.costOpts = opts.Cost
-	return st
 }
 
 // problem logs a problem with the user's settings once.
 func (s *Server) problem(msg string) {
-	if !s.settings.once(msg) {
+	if !s.settings.Once(msg) {
 		return
 	}
 	s.logf("%s", msg)
@@ -272,10 +136,11 @@ func tooLarge(snap *snapshot) *view {
 		diags: []*parser.Diagnostic{d}, linted: true}
 }
 
-// lint runs the same core as the command line on the document: a main
-// configuration with its includes, or a fragment in the context its
-// top-level directives suggest; a file that a nearby nginx.conf includes
-// is checked through that configuration, where nginx reads it.
+// lint runs the same core as the command line on the document
+// (lint.Workspace.LintFile): a main configuration with its includes, or a
+// fragment in the context its top-level directives suggest; a file that a
+// nearby nginx.conf includes is checked through that configuration, where
+// nginx reads it.
 func (s *Server) lint(snap *snapshot) (v *view) {
 	if snap.src == nil {
 		return tooLarge(snap)
@@ -290,106 +155,30 @@ func (s *Server) lint(snap *snapshot) (v *view) {
 					Message: fmt.Sprintf("nginx-lint failed on this document: %v", r)}}}
 		}
 	}()
-	st := s.setupFor(snap)
 	s.lintMu.Lock()
 	defer s.lintMu.Unlock()
-	l := s.lintLoader
-	l.FS, l.Prefix = st.fs, st.prefix
-	// Outside the workspace, a file is read only when a file inside it
-	// includes it: what an outside file includes is not followed.
-	bound := snap.bound
-	l.MayInclude = func(from, target string) bool { return within(from, bound) || within(target, bound) }
-	if files, ok := parser.SplitDump(snap.src); ok {
-		// nginx -T output, as the command line reads it: its files
-		// include each other, never the disk. Every finding is in this
-		// document; publish maps it to the dump's lines.
-		l.MayInclude = nil
-		c := l.LoadDump(snap.path, files)
-		v = &view{gen: snap.gen, uri: snap.uri, path: snap.path, version: snap.version, text: snap.text, linted: true,
-			dumpLines: map[*parser.File]int{}}
-		for _, f := range c.Files {
-			for _, df := range files {
-				if df.Path == f.Path {
-					v.dumpLines[f] = df.Line
-				}
-			}
-		}
-		v.diags = lint.Run(c, s.reg, st.opts)
-		return v
-	}
-	c := analyzer.LoadInferred(l, snap.path, snap.src)
-	lint.LocalizePaths(c, st.cfg)
-	v = &view{gen: snap.gen, uri: snap.uri, path: snap.path, version: snap.version, text: snap.text,
-		config: c, file: c.Main, costOpts: st.costOpts, linted: true}
-	// Editor features (hover, completion) keep the file's own tree.
-	lintC, mine := c, c.Main
-	if root, f := rootOf(l, snap, st.cfg); root != nil {
-		lintC, mine = root, f
-	}
-	for _, diag := range lint.Run(lintC, s.reg, st.opts) {
-		if diag.File == mine || diag.File == nil && diag.FilePath() == mine.Path {
-			v.diags = append(v.diags, diag)
-		}
-	}
-	return v
+	rep, err := s.workspace(snap, s.lintLoader).LintFile(snap.path)
+	return s.makeView(snap, rep, err, true)
 }
 
 // load parses the document for editor features, without linting it.
 func (s *Server) load(snap *snapshot) *view {
-	st := s.setupFor(snap)
 	s.viewMu.Lock()
 	defer s.viewMu.Unlock()
-	l := s.viewLoader
-	l.FS, l.Prefix = st.fs, st.prefix
-	c := analyzer.LoadInferred(l, snap.path, snap.src)
-	lint.LocalizePaths(c, st.cfg)
-	return &view{gen: snap.gen, uri: snap.uri, path: snap.path, version: snap.version, text: snap.text,
-		config: c, file: c.Main, costOpts: st.costOpts}
+	rep, err := s.workspace(snap, s.viewLoader).LoadFile(snap.path)
+	return s.makeView(snap, rep, err, false)
 }
 
-// rootOf finds the main configuration that includes the document: an
-// nginx.conf in its directory or up to three directories above, never
-// above the document's bound (workspace or repository root), whose
-// includes (read through the overlay, unsaved buffers included) reach it,
-// a symlink (sites-enabled) counting as the file it points at. It returns
-// that configuration and the document's file in it, or nil.
-func rootOf(l *parser.Loader, snap *snapshot, cfg *config.File) (*parser.Config, *parser.File) {
-	path := snap.path
-	want := parser.RealPath(path)
-	stop := stopAt(snap.bound)
-	dir := filepath.Dir(path)
-	for range 4 {
-		if !within(dir, snap.bound) {
-			break
-		}
-		cand := filepath.Join(dir, "nginx.conf")
-		if cand != path {
-			// Load fails at once where there is no nginx.conf.
-			if c, err := l.Load(cand); err == nil {
-				lint.LocalizePaths(c, cfg)
-				for _, f := range c.Files[1:] {
-					if f.Path == path || parser.RealPath(f.Path) == want {
-						return c, f
-					}
-				}
-			}
-		}
-		if stop(dir) {
-			break
-		}
-		dir = filepath.Dir(dir)
+// makeView makes the view of a lint or load of snap.
+func (s *Server) makeView(snap *snapshot, rep *lint.FileReport, err error, linted bool) *view {
+	v := &view{gen: snap.gen, uri: snap.uri, path: snap.path, version: snap.version, text: snap.text, linted: linted}
+	if err != nil {
+		// Only a document that cannot be read as text gets here.
+		code, name, msg := parser.ReadErrorFinding(err, false)
+		v.diags = []*parser.Diagnostic{{Path: snap.path, Severity: parser.Error, Code: code, Name: name, Message: msg}}
+		return v
 	}
-	return nil, nil
-}
-
-// costModel returns the startup cost model of the view's configuration,
-// computed on first use with the options the settings give the cost rules
-// (nonroot, nofile, cpus, kernel).
-func (v *view) costModel() *costmodel.Result {
-	v.costOnce.Do(func() {
-		if v.config != nil {
-			v.cost = costmodel.Compute(parser.BuildModel(v.config), v.costOpts)
-		}
-	})
-	return v.cost
+	v.config, v.file, v.diags, v.dumpLines = rep.Config, rep.File, rep.Findings, rep.DumpLines
+	v.entry, v.entryFile = rep.Entry, rep.EntryFile
+	return v
 }

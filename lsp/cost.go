@@ -18,13 +18,22 @@ func costHover(d *view, dir *parser.Directive, stack []*parser.Directive) string
 	default:
 		return ""
 	}
-	r := d.costModel()
+	if d.entry == nil || d.entryFile == nil {
+		return ""
+	}
+	r := d.entry.CostModel()
 	if r == nil {
 		return ""
 	}
+	// The model is of the configuration analysed, maybe the nginx.conf
+	// that includes the document: its directives are matched by where
+	// they are in the document, not by identity.
+	at := func(x *parser.Directive) bool {
+		return x != nil && x.File == d.entryFile && x.Name.Range.Start == dir.Name.Range.Start
+	}
 	var b strings.Builder
 	if dir.Name.Value == "listen" {
-		listenCost(&b, r, dir)
+		listenCost(&b, r, at)
 	} else {
 		var server *parser.Directive
 		for i := len(stack) - 1; i >= 0 && server == nil; i-- {
@@ -32,7 +41,12 @@ func costHover(d *view, dir *parser.Directive, stack []*parser.Directive) string
 				server = stack[i]
 			}
 		}
-		namesCost(&b, r, server)
+		if server != nil {
+			start := server.Name.Range.Start
+			namesCost(&b, r, func(x *parser.Directive) bool {
+				return x != nil && x.File == d.entryFile && x.Name.Range.Start == start
+			})
+		}
 	}
 	if b.Len() == 0 {
 		return ""
@@ -44,11 +58,11 @@ func costHover(d *view, dir *parser.Directive, stack []*parser.Directive) string
 }
 
 // listenCost writes the address and port a listen lands on.
-func listenCost(b *strings.Builder, r *costmodel.Result, dir *parser.Directive) {
+func listenCost(b *strings.Builder, r *costmodel.Result, isDir func(*parser.Directive) bool) {
 	for _, p := range r.Ports {
 		for _, a := range p.Addrs {
 			for i := range a.Instances {
-				if l := a.Instances[i].Listen; l == nil || l.Directive != dir {
+				if l := a.Instances[i].Listen; l == nil || !isDir(l.Directive) {
 					continue
 				}
 				socket := "its own listening socket"
@@ -71,15 +85,12 @@ func listenCost(b *strings.Builder, r *costmodel.Result, dir *parser.Directive) 
 }
 
 // namesCost writes the server_names hash of every address the server
-// (the server_name's block) listens on.
-func namesCost(b *strings.Builder, r *costmodel.Result, server *parser.Directive) {
-	if server == nil {
-		return
-	}
+// (the server_name's block, which isServer matches) listens on.
+func namesCost(b *strings.Builder, r *costmodel.Result, isServer func(*parser.Directive) bool) {
 	for _, h := range r.Hashes {
 		mine := false
 		for s := range h.Addr.Servers() {
-			if s.Directive == server {
+			if isServer(s.Directive) {
 				mine = true
 				break
 			}

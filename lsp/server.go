@@ -13,7 +13,7 @@ import (
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
-	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
+	"github.com/nginx-lint/nginx-lint/analyzer/lint"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -61,7 +61,7 @@ type Server struct {
 	idle    *sync.Cond
 	stopped bool
 
-	settings settingsCache
+	settings lint.Cache
 
 	lintMu     sync.Mutex // held by a lint; guards lintLoader
 	lintLoader *parser.Loader
@@ -100,8 +100,7 @@ type document struct {
 }
 
 // view is an analysis of one text of a document. It is never changed
-// after it is made, except for the cost model, which is built on first
-// use, once.
+// after it is made (its entry builds the cost model on first use, once).
 type view struct {
 	gen     uint64
 	uri     protocol.DocumentUri
@@ -117,11 +116,12 @@ type view struct {
 	// where each dumped file starts. Such a view has no tree for editor
 	// features (file is nil).
 	dumpLines map[*parser.File]int
-	// The startup cost model of config, made on demand (a hover on listen
-	// needs it, typing does not) with the cost rules' options.
-	costOpts costmodel.Options
-	costOnce sync.Once
-	cost     *costmodel.Result
+	// entry is the configuration analysed (the nginx.conf that includes
+	// the document, or the document's own), entryFile the document in it:
+	// its cost model is the lint's, or is made on demand (a hover on
+	// listen needs it, typing does not).
+	entry     *lint.Entry
+	entryFile *parser.File
 }
 
 // New returns a server with every rule enabled.
@@ -136,7 +136,6 @@ func New() *Server {
 	s.idle = sync.NewCond(&s.mu)
 	s.lintLoader = &parser.Loader{Kinds: analyzer.Kinds}
 	s.viewLoader = &parser.Loader{Kinds: analyzer.Kinds}
-	s.settings.entries = map[string]*settingsEntry{}
 	return s
 }
 

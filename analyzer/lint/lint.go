@@ -16,7 +16,13 @@ import (
 // suppression comments, ordered by file and position. A file included in
 // several places gets a finding per place; each is returned once.
 func Run(c *parser.Config, reg *analyzer.Registry, opts analyzer.Options) []*parser.Diagnostic {
-	ds := dedupe(analyzer.Run(c, reg, opts))
+	return suppressAndSort(c, reg, opts, analyzer.Run(c, reg, opts))
+}
+
+// suppressAndSort is the part of Run after the rules: dedupe, the
+// suppression comments, and the order.
+func suppressAndSort(c *parser.Config, reg *analyzer.Registry, opts analyzer.Options, ds []*parser.Diagnostic) []*parser.Diagnostic {
+	ds = dedupe(ds)
 	s := &suppress.Suppressor{
 		Known: func(k string) bool { return reg.Lookup(k) != nil },
 		Ran: func(k string) bool {

@@ -2,18 +2,13 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"strconv"
-	"strings"
 	"text/tabwriter"
 	"time"
 
-	"github.com/nginx-lint/nginx-lint/analyzer"
-	"github.com/nginx-lint/nginx-lint/analyzer/config"
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
 	"github.com/nginx-lint/nginx-lint/analyzer/lint"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
@@ -24,6 +19,7 @@ import (
 // configuration.
 type costCmd struct {
 	loadFlags
+	settingsFlags
 	Path          string        `arg:"" name:"path" help:"Main configuration file, a directory (each configuration in it that no other includes, found as lint finds them), or \"-\" for standard input."`
 	Format        string        `short:"f" enum:"text,json" default:"text" help:"Output format: ${enum}."`
 	SVG           string        `name:"svg" help:"Also draw estimated startup against server count, for the current and the proposed layout, to this SVG file." placeholder:"FILE"`
@@ -35,10 +31,7 @@ type costCmd struct {
 	StartupBudget time.Duration `name:"startup-budget" help:"Make an estimated startup above this duration an error (exit 1), for CI gates." placeholder:"DURATION"`
 }
 
-// costRules are the rules the cost command reports.
-var costRules = []*analyzer.Rule{rules.ListenPortAggregation, rules.ListenSocketCount, rules.ListenBindConflict,
-	rules.WorkerConnections, rules.OpenFilesLimit, rules.ServerNamesHash, rules.StartupBudget}
-
+// options are the host facts the flags give the cost model.
 func (cmd *costCmd) options() (costmodel.Options, error) {
 	o := costmodel.Options{NonRoot: cmd.NonRoot, NoFile: cmd.NoFile, CPUs: cmd.CPUs, Kernel: cmd.Kernel}
 	if cmd.Profile != "" {
@@ -56,35 +49,44 @@ func (cmd *costCmd) options() (costmodel.Options, error) {
 }
 
 func (cmd *costCmd) run(e *env) (int, error) {
-	opts, err := cmd.options()
+	w, err := cmd.loadFlags.workspace(e)
 	if err != nil {
 		return 0, err
+	}
+	if err := cmd.settingsFlags.apply(e, w); err != nil {
+		return 0, err
+	}
+	w.Loaded = bigInputGC
+	if w.Cost, err = cmd.options(); err != nil {
+		return 0, err
+	}
+	if cmd.StartupBudget > 0 {
+		w.RuleOptions = map[string]map[string]any{rules.StartupBudget.Name: {"budget": cmd.StartupBudget}}
 	}
 	st, err := os.Stat(cmd.Path)
 	isDir := err == nil && st.IsDir() && cmd.Path != "-"
-	entries, unreadable, err := loadEntryPoints(e, cmd.loadFlags, cmd.Path)
+	targets, err := lint.Targets([]string{cmd.Path})
 	if err != nil {
 		return 0, err
 	}
+	ests, rep, err := w.Estimate(targets)
+	if err != nil {
+		return 0, err
+	}
+	unreadable := rep.Unreadable
 	if !isDir && len(unreadable) > 0 {
-		return exitError, fmt.Errorf("%s: %s", cmd.Path, readError(unreadable[0].err))
+		return exitError, fmt.Errorf("%s: %s", cmd.Path, readError(unreadable[0].Err))
 	}
 	var reports []costReport
 	skipped := 0
-	for _, ep := range entries {
-		res, ds, err := cmd.estimate(ep, opts)
-		if err != nil {
-			return 0, err
-		}
-		if isDir && res.Counts.Servers == 0 {
+	for _, est := range ests {
+		if isDir && est.Model.Counts.Servers == 0 {
 			// A snippet of directives (fastcgi-php.conf) costs nothing
 			// worth a report of its own.
 			skipped++
 			continue
 		}
-		// The model's own limit is the given one (flag or settings): 0
-		// is the assumed default.
-		reports = append(reports, costReport{name: ep.name, res: res, ds: ds, nofileGiven: res.Options.NoFile > 0})
+		reports = append(reports, costReport{name: est.Entry.Target.Path, res: est.Model, ds: est.Findings, nofileGiven: est.NoFileGiven})
 	}
 	if isDir && len(reports) == 0 {
 		return 0, usageError{"no configuration with a server block under " + cmd.Path}
@@ -130,7 +132,7 @@ func (cmd *costCmd) run(e *env) (int, error) {
 		fmt.Fprintf(e.stderr, "nginx-lint: %s without server blocks not estimated\n", count(skipped, "file", "files"))
 	}
 	for _, u := range unreadable {
-		fmt.Fprintf(e.stderr, "nginx-lint: %s: %s\n", u.path, readError(u.err))
+		fmt.Fprintf(e.stderr, "nginx-lint: %s: %s\n", terminalSafe(u.Path), terminalSafe(readError(u.Err)))
 	}
 	if len(unreadable) > 0 {
 		return exitError, nil
@@ -162,144 +164,6 @@ type costReport struct {
 	// nofileGiven says whether the open-file limit is the user's (flag or
 	// settings) or the assumed default.
 	nofileGiven bool
-}
-
-// entryPoint is one configuration to estimate.
-type entryPoint struct {
-	name string
-	c    *parser.Config
-	cfg  *config.File // the .nginx-lint.yaml found for it, nil if none
-}
-
-// readFailure is a path that could not be read.
-type readFailure struct {
-	path string
-	err  error
-}
-
-// loadEntryPoints loads path, or, for a directory, the configurations
-// lint would find in it (expandDirs), minus those another one includes:
-// a site is costed as part of the nginx.conf that includes it, once. Each
-// is read as lint reads it, with the .nginx-lint.yaml found upward from it
-// (prefix, include-paths, max-file-size).
-func loadEntryPoints(e *env, lf loadFlags, path string) ([]entryPoint, []readFailure, error) {
-	targets, err := expandDirs([]string{path})
-	if err != nil {
-		return nil, nil, err
-	}
-	settings := settingsFinder{cache: map[string]*config.File{}, warned: map[string]bool{}}
-	var out []entryPoint
-	var bad []readFailure
-	included := map[string]bool{}
-	for _, t := range targets {
-		cfg, err := settings.forPath(t.path)
-		if err != nil {
-			return nil, nil, err
-		}
-		f := lf
-		l := &parser.Loader{FS: lint.FileSystem(parser.OSFS{}, cfg), Kinds: analyzer.Kinds}
-		if cfg != nil {
-			for _, w := range cfg.Warnings {
-				if !settings.warned[w] {
-					settings.warned[w] = true
-					fmt.Fprintf(e.stderr, "nginx-lint: warning: %s\n", w)
-				}
-			}
-			if f.Prefix == "" {
-				f.Prefix = cfg.Prefix
-			}
-			f.settingsMax = cfg.MaxFileSize
-		}
-		if f.Prefix == "" {
-			f.Prefix = t.prefix
-		}
-		c, err := f.loadWith(e, t.path, l)
-		var ue usageError
-		if errors.As(err, &ue) {
-			return nil, nil, err
-		}
-		if err != nil {
-			bad = append(bad, readFailure{t.path, err})
-			continue
-		}
-		lint.LocalizePaths(c, cfg)
-		for _, inc := range c.Files[1:] {
-			included[parser.RealPath(inc.Path)] = true
-		}
-		out = append(out, entryPoint{t.path, c, cfg})
-	}
-	kept := out[:0]
-	for _, ep := range out {
-		if !included[parser.RealPath(ep.c.Main.Path)] {
-			kept = append(kept, ep)
-		}
-	}
-	return kept, bad, nil
-}
-
-// costOptions are the model's host facts for one configuration: the
-// flags, over the settings file's (the cost rules' nonroot, nofile, cpus,
-// kernel), over the defaults.
-func (cmd *costCmd) costOptions(flags costmodel.Options, settings costmodel.Options) costmodel.Options {
-	o := settings
-	o.NonRoot = o.NonRoot || flags.NonRoot
-	if flags.NoFile > 0 {
-		o.NoFile = flags.NoFile
-	}
-	if flags.CPUs > 0 {
-		o.CPUs = flags.CPUs
-	}
-	if o.CPUs == 0 {
-		o.CPUs = runtime.NumCPU()
-	}
-	if flags.Kernel != "" {
-		o.Kernel = flags.Kernel
-	}
-	o.Profile = flags.Profile
-	return o
-}
-
-// estimate runs the cost rules with the command's model options and
-// returns the model they computed (once, for every rule and the report)
-// with their findings.
-func (cmd *costCmd) estimate(ep entryPoint, flags costmodel.Options) (*costmodel.Result, []*parser.Diagnostic, error) {
-	reg, err := analyzer.NewRegistry(costRules...)
-	if err != nil {
-		panic(err)
-	}
-	// The settings as lint applies them (every rule's name is known to
-	// them, though only the cost rules run), then the flags.
-	opts, err := lint.SettingsOptions(rules.All(), ep.cfg)
-	if err != nil {
-		return nil, nil, usageError{err.Error()}
-	}
-	if ep.cfg != nil && ep.cfg.NginxBuild != "" {
-		build, err := lint.ReadBuild(nil, ep.cfg.NginxBuild)
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s: nginx-build: %w", ep.cfg.Path, err)
-		}
-		lint.TargetBuild(&opts, build)
-	}
-	if ep.cfg != nil && len(ep.cfg.IncludePaths) > 0 {
-		opts.ReadFile = lint.FileSystem(parser.OSFS{}, ep.cfg).ReadFile
-	}
-	// The host facts are the run's (one model for every rule); only the
-	// budget is a rule's own option.
-	o := cmd.costOptions(flags, opts.Cost)
-	opts.Cost = o
-	if cmd.StartupBudget > 0 {
-		ruleOptions(opts, rules.StartupBudget.Name)["budget"] = cmd.StartupBudget
-	}
-	ds, rs := analyzer.RunResults(ep.c, reg, opts)
-	var out []*parser.Diagnostic
-	for _, d := range ds {
-		// The report is about cost; the parser's own findings belong to
-		// plain nginx-lint.
-		if strings.HasPrefix(d.Code, "NL4") {
-			out = append(out, d)
-		}
-	}
-	return rules.CostModel.Of(rs, o), out, nil
 }
 
 type costJSON struct {

@@ -151,3 +151,49 @@ func TestCostSettings(t *testing.T) {
 		t.Errorf("--nofile 100 over the settings: exit %d\n%s", code, out)
 	}
 }
+
+// TestCostSettingsFlags: cost takes lint's --config, --no-config and
+// --nginx-build, with lint's exit codes for their mistakes.
+func TestCostSettingsFlags(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		".nginx-lint.yaml": "include-paths:\n  /etc/nginx/: ./\nrules:\n  open-files-limit:\n    options: {nofile: 30}\n",
+		"alt.yaml":         "include-paths:\n  /etc/nginx/: ./\nrules:\n  open-files-limit:\n    options: {nofile: 100}\n",
+		"broken.yaml":      "rules: [\n",
+		"nginx-V.txt":      "nginx version: nginx/1.22.1\nconfigure arguments: --with-http_ssl_module\n",
+		"nginx.conf":       "events {}\nhttp {\n    include /etc/nginx/sites/*.conf;\n}\n",
+		"sites/a.conf":     "server { listen 127.0.0.1:8081; server_name a; }\n",
+	}
+	for name, src := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	main := filepath.Join(dir, "nginx.conf")
+	if code, out, errs := runCLI(t, "", "cost", "--config", filepath.Join(dir, "alt.yaml"), main); code != exitClean ||
+		!strings.Contains(out, "have 100: ok") || !strings.Contains(out, ": 1 server,") {
+		t.Errorf("--config: exit %d: %s\n%s", code, errs, out)
+	}
+	// Without settings the absolute include is not mapped: no server.
+	if code, out, errs := runCLI(t, "", "cost", "--no-config", main); code != exitClean ||
+		strings.Contains(out, "have 30") || !strings.Contains(out, ": 0 servers") {
+		t.Errorf("--no-config: exit %d: %s\n%s", code, errs, out)
+	}
+	if code, _, errs := runCLI(t, "", "cost", "--config", filepath.Join(dir, "alt.yaml"), "--no-config", main); code != exitUsage {
+		t.Errorf("--config with --no-config: exit %d: %s", code, errs)
+	}
+	if code, _, errs := runCLI(t, "", "cost", "--config", filepath.Join(dir, "broken.yaml"), main); code != exitUsage {
+		t.Errorf("broken --config: exit %d: %s", code, errs)
+	}
+	if code, out, errs := runCLI(t, "", "cost", "--nginx-build", filepath.Join(dir, "nginx-V.txt"), main); code != exitClean ||
+		!strings.Contains(out, "have 30: ok") {
+		t.Errorf("--nginx-build: exit %d: %s\n%s", code, errs, out)
+	}
+	if code, _, errs := runCLI(t, "", "cost", "--nginx-build", filepath.Join(dir, "missing.txt"), main); code != exitError {
+		t.Errorf("missing --nginx-build: exit %d: %s", code, errs)
+	}
+}

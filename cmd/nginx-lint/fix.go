@@ -5,13 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	udiff "github.com/aymanbagabas/go-udiff"
 
-	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/baseline"
 	"github.com/nginx-lint/nginx-lint/analyzer/fix"
+	"github.com/nginx-lint/nginx-lint/analyzer/lint"
 	"github.com/nginx-lint/nginx-lint/internal/atomicfile"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
@@ -19,18 +18,24 @@ import (
 // fix applies the findings' suggested edits (--fix) or prints them as a
 // diff (--diff). The rounds lint the edited text in memory; files are
 // written only at the end, each once.
-func (cmd *lintCmd) fix(e *env, targets []target, reg *analyzer.Registry, settings *settingsFinder, base *baseline.Baseline) (int, error) {
+func (cmd *lintCmd) fix(e *env, w *lint.Workspace, targets []lint.Target, base *baseline.Baseline) (int, error) {
 	for _, t := range targets {
-		if t.path == "-" {
+		if t.Path == "-" {
 			return 0, usageError{"--fix and --diff need files, not standard input"}
 		}
 	}
 	res, err := fix.Run(func(overlay map[string][]byte) ([]*parser.Diagnostic, error) {
-		all, _, err := cmd.lintTargets(e, targets, reg, settings, overlay)
+		round := *w
+		round.Overlay = overlay
+		rep, err := round.Lint(targets)
+		if err != nil {
+			return nil, err
+		}
+		all := rep.Findings
 		if base != nil {
 			all = base.Filter(all)
 		}
-		return all, err
+		return all, nil
 	})
 	if err != nil {
 		return 0, err
@@ -57,8 +62,8 @@ func (cmd *lintCmd) fix(e *env, targets []target, reg *analyzer.Registry, settin
 		// that was.
 		root := ""
 		for _, t := range targets {
-			if t.root != "" && within(t.root, p) {
-				root = t.root
+			if t.Root != "" && lint.Within(p, t.Root) {
+				root = t.Root
 				break
 			}
 		}
@@ -77,24 +82,19 @@ func (cmd *lintCmd) fix(e *env, targets []target, reg *analyzer.Registry, settin
 		}
 	}
 	// What is left is reported as a plain lint of the fixed files would.
-	all, unreadable, err := cmd.lintTargets(e, targets, reg, settings, nil)
+	rep, err := w.Lint(targets)
 	if err != nil {
 		return 0, err
 	}
+	all, unreadable := rep.Findings, len(rep.Unreadable) > 0
 	if base != nil {
 		all = base.Filter(all)
 	}
-	code, err := cmd.report(e, all, unreadable, reg)
+	code, err := cmd.report(e, all, unreadable, w.Registry)
 	if len(failed) > 0 {
 		code = exitError
 	}
 	return code, err
-}
-
-// within reports whether p lies in directory root.
-func within(root, p string) bool {
-	rel, err := filepath.Rel(root, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // unifiedDiff is the diff of one file from old to new text, labelled as

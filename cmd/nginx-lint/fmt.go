@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/nginx-lint/nginx-lint/analyzer/lint"
 	"github.com/nginx-lint/nginx-lint/internal/atomicfile"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
@@ -33,7 +34,7 @@ func (cmd *fmtCmd) run(e *env) (int, error) {
 		return 0, usageError{fmt.Sprintf("--indent %d: give 1 to 16 spaces", cmd.Indent)}
 	}
 	opts := parser.FormatOptions{Tabs: cmd.Tabs, Spaces: cmd.Indent}
-	targets, err := expandDirs(cmd.Paths)
+	targets, err := lint.Targets(cmd.Paths)
 	if err != nil {
 		return 0, err
 	}
@@ -44,7 +45,7 @@ func (cmd *fmtCmd) run(e *env) (int, error) {
 	// head(1) and tail(1) do, so the output says where each file starts.
 	headers, printed := len(targets) > 1 && !cmd.Write && !cmd.Check && !cmd.Diff, 0
 	for _, t := range targets {
-		p := t.path
+		p := t.Path
 		if (cmd.Write || cmd.Check || cmd.Diff) && p != "-" {
 			// A file reached twice (sites-enabled/x -> ../sites-available/x)
 			// is one file: check or write it once.
@@ -93,8 +94,8 @@ func (cmd *fmtCmd) run(e *env) (int, error) {
 			}
 		case cmd.Write && p != "-":
 			if !bytes.Equal(src, out) {
-				if real, err := atomicfile.WriteFile(p, out, atomicfile.Options{Root: t.root, Force: cmd.Force}); err != nil {
-					msg := writeError(err, real, t.root)
+				if real, err := atomicfile.WriteFile(p, out, atomicfile.Options{Root: t.Root, Force: cmd.Force}); err != nil {
+					msg := writeError(err, real, t.Root)
 					if errors.Is(err, atomicfile.ErrReadOnly) {
 						msg += " (--force writes it)"
 					}

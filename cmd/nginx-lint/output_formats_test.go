@@ -3,11 +3,12 @@ package main
 import (
 	"encoding/json"
 	"encoding/xml"
-	nlrules "github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	nlrules "github.com/nginx-lint/nginx-lint/analyzer/rules"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -14,7 +13,7 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
-	"github.com/nginx-lint/nginx-lint/analyzer/buildinfo"
+	"github.com/nginx-lint/nginx-lint/analyzer/lint"
 	"github.com/nginx-lint/nginx-lint/internal/didyoumean"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/crossplane"
@@ -111,42 +110,26 @@ type loadFlags struct {
 	Context      string `help:"Lint a fragment as if included in this context: ${contexts}. Default: inferred from its top-level directives." placeholder:"CONTEXT"`
 	MaxFileSize  string `name:"max-file-size" help:"Read at most this much of any one file, e.g. 64MiB (default: max-file-size in .nginx-lint.yaml, else 16MiB); a larger file is a file-too-large finding." placeholder:"SIZE"`
 	MaxTotalSize string `name:"max-total-size" default:"256MiB" help:"Read at most this much in all (a directory of large files cannot exhaust memory); files past it are total-size-limit findings." placeholder:"SIZE"`
-
-	// budget is shared by every load of one run; settingsMax is the
-	// settings file's max-file-size; fromDir marks a file found in a
-	// directory, skipped when its content is binary.
-	budget      *parser.ReadBudget
-	settingsMax int64
-	fromDir     bool
-
-	// overlay replaces files on disk by absolute path (the rounds of --fix).
-	overlay map[string][]byte
 }
 
-// errBinary is loadWith's answer for a file found in a directory whose
-// content is not text: it is skipped with a binary-file finding.
-var errBinary = errors.New("binary content (NUL bytes): not a configuration; skipped")
-
-// limits sets l's per-file limit and the run's budget from the flags and
-// the settings file (the flag wins).
-func (f *loadFlags) limits(l *parser.Loader) error {
-	l.MaxFileSize = f.settingsMax
+// workspace is the lint session the reading flags describe; the commands
+// add their own.
+func (f loadFlags) workspace(e *env) (*lint.Workspace, error) {
+	w := &lint.Workspace{Prefix: f.Prefix, Context: f.Context, Stdin: e.stdin, Cache: &lint.Cache{},
+		Warn: func(msg string) { fmt.Fprintf(e.stderr, "nginx-lint: warning: %s\n", terminalSafe(msg)) }}
 	if f.MaxFileSize != "" {
 		n, err := parser.ParseSize(f.MaxFileSize)
 		if err != nil || n <= 0 {
-			return usageError{"--max-file-size: " + sizeError(f.MaxFileSize, err)}
+			return nil, usageError{"--max-file-size: " + sizeError(f.MaxFileSize, err)}
 		}
-		l.MaxFileSize = n
+		w.MaxFileSize = n
 	}
-	if f.budget == nil {
-		n, err := parser.ParseSize(f.MaxTotalSize)
-		if err != nil || n <= 0 {
-			return usageError{"--max-total-size: " + sizeError(f.MaxTotalSize, err)}
-		}
-		f.budget = &parser.ReadBudget{Max: n}
+	n, err := parser.ParseSize(f.MaxTotalSize)
+	if err != nil || n <= 0 {
+		return nil, usageError{"--max-total-size: " + sizeError(f.MaxTotalSize, err)}
 	}
-	l.Budget = f.budget
-	return nil
+	w.MaxTotalSize = n
+	return w, nil
 }
 
 func sizeError(s string, err error) string {
@@ -164,21 +147,48 @@ type lintCmd struct {
 	FailLevel string   `enum:"error,warning,info,none" default:"warning" help:"Exit with 1 when a finding is at least this severe: ${enum}."`
 	Strict    bool     `help:"Report unknown directives as errors, not warnings."`
 	Disable   []string `help:"Rules (by name or code) not to run." placeholder:"RULE"`
-	// The settings file and baseline are handled in lint.go.
-	Config        string `help:"Settings file to use instead of the .nginx-lint.yaml found upward from each linted file." placeholder:"FILE"`
-	NoConfig      bool   `help:"Use no settings file."`
+	settingsFlags
 	Baseline      string `help:"Report only findings not recorded in this baseline file." placeholder:"FILE"`
 	WriteBaseline string `help:"Record the current findings in this baseline file and exit 0." placeholder:"FILE"`
 	Fix           bool   `help:"Apply the suggested fixes of the findings (after suppression and baseline) to the files, then report what remains."`
 	Diff          bool   `help:"With or without --fix: print the fixes as a unified diff and change no file; exit 1 when there is something to fix."`
 	Force         bool   `help:"With --fix, also write read-only files."`
+	// Environment-dependent checks, for linting on the host itself.
+	CheckFiles bool `name:"check-files" help:"Report files nginx loads at startup (certificates, keys, ...) that do not exist on this machine, and host names it resolves that do not resolve here."`
+}
+
+// settingsFlags choose the settings file and the target nginx build, for
+// lint and cost alike.
+type settingsFlags struct {
+	Config   string `help:"Settings file to use instead of the .nginx-lint.yaml found upward from each linted file." placeholder:"FILE"`
+	NoConfig bool   `help:"Use no settings file."`
 	// The target build, for unknown-directive.
 	NginxBuild string `name:"nginx-build" help:"Lint for the nginx this saved \"nginx -V\" output describes: directives of modules it lacks, or newer than its version, are unknown." placeholder:"FILE"`
 	Nginx      string `help:"Lint for this nginx binary (asks it with -V)." placeholder:"PATH"`
-	// Environment-dependent checks, for linting on the host itself.
-	CheckFiles bool `name:"check-files" help:"Report files nginx loads at startup (certificates, keys, ...) that do not exist on this machine, and host names it resolves that do not resolve here."`
+}
 
-	build *buildinfo.Info // read from NginxBuild or Nginx
+// apply sets w's settings and target build from the flags.
+func (f settingsFlags) apply(e *env, w *lint.Workspace) error {
+	if f.Config != "" && f.NoConfig {
+		return usageError{"--config and --no-config together"}
+	}
+	w.NoSettings = f.NoConfig
+	if f.Config != "" {
+		var err error
+		if w.Settings, err = lint.LoadSettings(f.Config); err != nil {
+			return err
+		}
+	}
+	if f.NginxBuild != "" || f.Nginx != "" {
+		if f.NginxBuild != "" && f.Nginx != "" {
+			return usageError{"--nginx-build and --nginx together"}
+		}
+		var err error
+		if w.Build, err = readBuildInfo(e, f.NginxBuild, f.Nginx); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 type parseCmd struct {
@@ -269,7 +279,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "nginx-lint: %v\n", err)
 		var ue usageError
-		if errors.As(err, &ue) {
+		var le *lint.UsageError
+		if errors.As(err, &ue) || errors.As(err, &le) {
 			return exitUsage
 		}
 		return exitError
@@ -277,62 +288,24 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return code
 }
 
-// loadWith reads one entry point: a main config, a fragment (context
-// inferred or given), or nginx -T output, from a file or standard input,
-// with a Loader whose other settings (file system, NoIncludes) the caller
-// chose.
-func (f *loadFlags) loadWith(e *env, path string, l *parser.Loader) (*parser.Config, error) {
-	var src []byte
-	var err error
-	name := path
-	if err := f.limits(l); err != nil {
-		return nil, err
-	}
-	// The entry point is read from the disk as given (include-paths map
-	// what nginx includes, not it), within the same limits as includes.
-	disk := &parser.Loader{MaxFileSize: l.MaxFileSize, Budget: l.Budget}
-	if path == "-" {
-		name = "<stdin>"
-		if wd, werr := os.Getwd(); werr == nil {
-			name = filepath.Join(wd, "<stdin>")
-		}
-		src, err = disk.ReadStream(name, e.stdin)
-	} else {
-		name, err = filepath.Abs(path)
-		if err == nil {
-			src, err = disk.ReadFile(name)
-		}
-		if b, ok := f.overlay[name]; ok && err == nil {
-			src = b
-		}
-	}
-	if err != nil {
-		return nil, err
-	}
-	if f.fromDir && parser.LooksBinary(src) {
-		return nil, errBinary
-	}
-	l.Prefix, l.Kinds = f.Prefix, analyzer.Kinds
-	if f.Prefix != "" {
-		if abs, err := filepath.Abs(f.Prefix); err == nil {
-			l.Prefix = abs
-		}
-	}
-	if files, ok := parser.SplitDump(src); ok {
-		return l.LoadDump(name, files), nil
-	}
-	if f.Context == "" {
-		return analyzer.LoadInferred(l, name, src), nil
-	}
-	ancestors, _ := analyzer.ContextAncestors(f.Context)
-	return l.LoadSource(name, src, ancestors), nil
-}
-
 func (cmd *parseCmd) run(e *env) (int, error) {
-	c, err := cmd.loadWith(e, cmd.Path, &parser.Loader{NoIncludes: cmd.SingleFile})
+	w, err := cmd.workspace(e)
 	if err != nil {
-		return exitError, err
+		return 0, err
 	}
+	// The tree as nginx reads the file: no settings file applies.
+	w.NoSettings, w.Loader = true, &parser.Loader{NoIncludes: cmd.SingleFile}
+	rep, err := w.Load([]lint.Target{{Path: cmd.Path}})
+	if err != nil {
+		return 0, err
+	}
+	if len(rep.Unreadable) > 0 {
+		return exitError, rep.Unreadable[0].Err
+	}
+	if len(rep.Entries) == 0 {
+		return exitError, fmt.Errorf("%s: nothing to parse", cmd.Path)
+	}
+	c := rep.Entries[0].Config
 	p := crossplane.Build(c, crossplane.Options{SingleFile: cmd.SingleFile, IncludeComments: cmd.IncludeComments, Check: analyzer.ArgCountError})
 	enc := json.NewEncoder(e.stdout)
 	if cmd.Indent > 0 {

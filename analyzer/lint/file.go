@@ -1,0 +1,133 @@
+package lint
+
+import (
+	"path/filepath"
+
+	"github.com/nginx-lint/nginx-lint/analyzer/config"
+	"github.com/nginx-lint/nginx-lint/parser"
+)
+
+// FileReport is the analysis of one file open in an editor.
+type FileReport struct {
+	// Config is the file's own tree with its includes (for editor
+	// features: hover, completion, symbols); File is the file in it. Both
+	// are nil for nginx -T output.
+	Config *parser.Config
+	File   *parser.File
+	// Findings are those in this file (LintFile only).
+	Findings []*parser.Diagnostic
+	// DumpLines, for nginx -T output, is the line of the document where
+	// each dumped file starts; every finding is in the document.
+	DumpLines map[*parser.File]int
+	// Entry is the configuration analysed: the nginx.conf that includes
+	// the file, where nginx reads it, or else the file itself. EntryFile
+	// is the file in Entry's tree.
+	Entry     *Entry
+	EntryFile *parser.File
+}
+
+// LintFile lints the file at path (absolute; its text from Overlay when it
+// is there) as the command line would lint it in its place: a main
+// configuration with its includes, or a fragment in the context its
+// top-level directives suggest; a file that a nearby nginx.conf includes
+// (in its directory or up to three above, never above Bound) is linted
+// through that configuration, and the findings in the file are kept.
+func (w *Workspace) LintFile(path string) (*FileReport, error) {
+	return w.file(path, true)
+}
+
+// LoadFile is LintFile without running the rules: the tree and the
+// configuration for editor features while a lint is under way.
+func (w *Workspace) LoadFile(path string) (*FileReport, error) {
+	return w.file(path, false)
+}
+
+func (w *Workspace) file(path string, lint bool) (*FileReport, error) {
+	t := Target{Path: path}
+	cfg, err := w.SettingsFor(path)
+	if err != nil {
+		return nil, err
+	}
+	opts, err := w.Options(cfg)
+	if err != nil {
+		return nil, err
+	}
+	l, name, src, err := w.readEntry(t, cfg, &opts, nil)
+	if err != nil {
+		return nil, err
+	}
+	rep := &FileReport{}
+	if files, ok := parser.SplitDump(src); ok {
+		l.MayInclude = nil
+		c := l.LoadDump(name, files)
+		rep.DumpLines = map[*parser.File]int{}
+		for _, f := range c.Files {
+			for _, df := range files {
+				if df.Path == f.Path {
+					rep.DumpLines[f] = df.Line
+				}
+			}
+		}
+		rep.Entry = &Entry{Target: t, Config: c, Settings: cfg, Options: opts}
+		if lint {
+			rep.Findings, rep.Entry.results = RunResults(c, w.registry(), opts)
+			rep.Entry.Findings = rep.Findings
+		}
+		return rep, nil
+	}
+	c := w.loadSource(l, name, src, cfg)
+	rep.Config, rep.File = c, c.Main
+	rep.Entry, rep.EntryFile = &Entry{Target: t, Config: c, Settings: cfg, Options: opts}, c.Main
+	if !lint {
+		return rep, nil
+	}
+	if root, f := w.rootOf(l, name, cfg); root != nil {
+		rep.Entry = &Entry{Target: Target{Path: root.Main.Path}, Config: root, Settings: cfg, Options: opts}
+		rep.EntryFile = f
+	}
+	e := rep.Entry
+	e.Findings, e.results = RunResults(e.Config, w.registry(), opts)
+	mine := rep.EntryFile
+	for _, d := range e.Findings {
+		if d.File == mine || d.File == nil && d.FilePath() == mine.Path {
+			rep.Findings = append(rep.Findings, d)
+		}
+	}
+	return rep, nil
+}
+
+// rootOf finds the main configuration that includes the file at path: an
+// nginx.conf in its directory or up to three directories above, never
+// above Bound, whose includes (read through the overlay, unsaved buffers
+// included) reach it, a symbolic link (sites-enabled) counting as the file
+// it points at. It returns that configuration and the file in it, or nil.
+func (w *Workspace) rootOf(l *parser.Loader, path string, cfg *config.File) (*parser.Config, *parser.File) {
+	want := parser.RealPath(path)
+	var stop func(string) bool
+	if w.Bound != "" {
+		stop = stopAt(w.Bound)
+	}
+	dir := filepath.Dir(path)
+	for range 4 {
+		if w.Bound != "" && !within(dir, w.Bound) {
+			break
+		}
+		cand := filepath.Join(dir, "nginx.conf")
+		if cand != path {
+			// Load fails at once where there is no nginx.conf.
+			if c, err := l.Load(cand); err == nil {
+				LocalizePaths(c, cfg)
+				for _, f := range c.Files[1:] {
+					if f.Path == path || parser.RealPath(f.Path) == want {
+						return c, f
+					}
+				}
+			}
+		}
+		if stop != nil && stop(dir) || dir == filepath.Dir(dir) {
+			break
+		}
+		dir = filepath.Dir(dir)
+	}
+	return nil, nil
+}

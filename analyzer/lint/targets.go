@@ -1,0 +1,110 @@
+package lint
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Targets replaces each directory among paths with the configuration
+// files under it, sorted: every *.conf, and every file of a sites-enabled
+// or sites-available directory (Debian's layout, where sites have no
+// extension). Hidden files and directories are skipped. A directory with
+// none is a UsageError: linting nothing must not pass a CI gate. Paths
+// that are not directories (or cannot be read) are kept as given; reading
+// them says what is wrong.
+func Targets(paths []string) ([]Target, error) {
+	var out []Target
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if p == "-" || err != nil || !st.IsDir() {
+			out = append(out, Target{Path: p})
+			continue
+		}
+		n := len(out)
+		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			name := d.Name()
+			if strings.HasPrefix(name, ".") && path != p {
+				if d.IsDir() {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if d.IsDir() {
+				return nil
+			}
+			dir := filepath.Base(filepath.Dir(path))
+			if strings.HasSuffix(name, ".conf") || dir == "sites-enabled" || dir == "sites-available" {
+				// A symlink to a directory is not a configuration. A
+				// FIFO, socket or device is kept: reading refuses it
+				// with a not-regular-file finding.
+				if st, err := os.Stat(path); err == nil && !st.IsDir() {
+					out = append(out, Target{Path: path, FromDir: true, Prefix: confPrefix(p, filepath.Dir(path)), Root: p})
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		if len(out) == n {
+			return nil, &UsageError{"no configuration files (*.conf, sites-enabled/*) under " + p}
+		}
+	}
+	return out, nil
+}
+
+// confPrefix returns the nearest directory from dir up to root that
+// holds an nginx.conf, else root.
+func confPrefix(root, dir string) string {
+	for d := dir; ; d = filepath.Dir(d) {
+		if st, err := os.Stat(filepath.Join(d, "nginx.conf")); err == nil && st.Mode().IsRegular() {
+			return d
+		}
+		if d == filepath.Clean(root) || d == filepath.Dir(d) {
+			return root
+		}
+	}
+}
+
+// within reports whether path is dir or under it.
+func within(path, dir string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !filepath.IsAbs(rel) && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// Within reports whether path is dir or under it (both clean and
+// absolute, or both relative to the same directory).
+func Within(path, dir string) bool { return within(path, dir) }
+
+// isRepoRoot reports whether dir holds a .git (a directory, or a file as
+// in worktrees and submodules).
+func isRepoRoot(dir string) bool {
+	_, err := os.Lstat(filepath.Join(dir, ".git"))
+	return err == nil
+}
+
+// stopAt returns the upward search's stop for a bound: the bound itself,
+// or a repository root met before it.
+func stopAt(bound string) func(string) bool {
+	return func(dir string) bool { return dir == bound || !within(dir, bound) || isRepoRoot(dir) }
+}
+
+// BoundOf returns the bound of a file outside every workspace folder: its
+// repository's root (the nearest directory with a .git), else its own
+// directory.
+func BoundOf(path string) string {
+	dir := filepath.Dir(path)
+	for d := dir; ; d = filepath.Dir(d) {
+		if isRepoRoot(d) {
+			return d
+		}
+		if d == filepath.Dir(d) {
+			return dir
+		}
+	}
+}

@@ -1,0 +1,552 @@
+package lint
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/buildinfo"
+	"github.com/nginx-lint/nginx-lint/analyzer/config"
+	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
+	"github.com/nginx-lint/nginx-lint/analyzer/rules"
+	"github.com/nginx-lint/nginx-lint/internal/didyoumean"
+	"github.com/nginx-lint/nginx-lint/parser"
+)
+
+// Workspace is the one answer to "what does nginx-lint lint, and how, for
+// this file": which settings file applies, how includes map to files on
+// this machine, which nginx build the rules target, which rules run with
+// which options, and which files are linted through a configuration that
+// includes them. The command line (lint, cost, parse) and the language
+// server are thin callers of it, so they cannot disagree on a file.
+//
+// A Workspace is cheap: the language server makes one per lint, with the
+// open buffers as Overlay, and keeps what is worth keeping between lints
+// in Cache and Loader. The zero value lints with every rule, the disk, and
+// the settings file found upward from each file.
+type Workspace struct {
+	// Registry holds the rules that run (nil: rules.All()). Settings files
+	// may name any rule of rules.All() whether it runs or not.
+	Registry *analyzer.Registry
+	// FS is the disk (nil: parser.OSFS).
+	FS parser.FileSystem
+	// Overlay replaces files of FS by absolute path: an editor's unsaved
+	// buffers, or the text of the earlier rounds of --fix.
+	Overlay map[string][]byte
+	// Stdin is read for the path "-".
+	Stdin io.Reader
+	// Loader, when set, does every load, so its parse cache lasts from
+	// one lint to the next (the language server re-parses only the file
+	// that changed). Its FS, Prefix and limits are set for each load; the
+	// caller lets one Workspace at a time use it.
+	Loader *parser.Loader
+	// Cache keeps settings files and nginx builds, read again only when
+	// they change (nil: a cache for this Workspace alone).
+	Cache *Cache
+
+	// Settings, when set, applies to every file instead of the settings
+	// file found upward from it (--config). NoSettings uses none.
+	Settings   *config.File
+	NoSettings bool
+	// Bound is the directory above which nothing is looked for on the
+	// linted file's behalf ("": no bound): no settings file, no nginx.conf
+	// that includes it, and only the files an include inside it names
+	// (what a file outside includes is not followed). The language server
+	// bounds each document by its workspace folder or repository, so
+	// someone else's files in /tmp never reach it.
+	Bound string
+	// Extra settings are applied over the settings file's (an editor's
+	// initializationOptions).
+	Extra *config.File
+
+	// Build is the nginx to lint for (--nginx-build, --nginx). BuildFile,
+	// when Build is nil, names saved "nginx -V" output to read instead
+	// (an editor's setting). Either wins over the settings' nginx-build.
+	Build     *buildinfo.Info
+	BuildFile string
+
+	// Switches over the settings, as the command line's flags give them.
+	Disable     []string // rules (names or codes) not to run
+	Strict      bool     // unknown directives are errors
+	CheckFiles  bool     // check files and hosts on this machine
+	RuleOptions map[string]map[string]any
+	// Cost holds host facts for the cost model over the settings' (the
+	// cost rules' nonroot, nofile, cpus, kernel, profile): NonRoot when
+	// set, and every non-zero field, wins.
+	Cost costmodel.Options
+
+	// Prefix is nginx's conf prefix (-p; "": the settings' prefix, else
+	// the main file's directory, or for a file found in a directory its
+	// nearest nginx.conf). Context lints every file as a fragment of that
+	// context ("": inferred from its top-level directives).
+	Prefix  string
+	Context string
+	// MaxFileSize bounds each file read (0: the settings' max-file-size,
+	// else parser.DefaultMaxFileSize). MaxTotalSize bounds the bytes one
+	// Lint or Load reads in all (0: no bound).
+	MaxFileSize  int64
+	MaxTotalSize int64
+
+	// Warn receives each settings warning once (nil: dropped).
+	Warn func(msg string)
+	// Tolerate, when set, receives every problem with the user's settings
+	// (a settings file that does not parse, an unreadable nginx build) and
+	// the lint goes on without them: an editor keeps its diagnostics. When
+	// nil such problems are returned as errors: the command line refuses
+	// to run on settings it cannot honour.
+	Tolerate func(err error)
+	// Loaded, when set, is called once every target of a Lint is read,
+	// before any rule runs, with the bytes read (the command line sizes
+	// its garbage collector to the input).
+	Loaded func(bytes int64)
+}
+
+// UsageError is a mistake in what the user asked for: settings that do
+// not parse, an unknown rule, a directory with nothing to lint. The
+// command line exits with 3 for it rather than 2 (could not read).
+type UsageError struct{ Msg string }
+
+func (e *UsageError) Error() string { return e.Msg }
+
+// Target is one configuration to lint: a path given, or a file found in a
+// directory given.
+type Target struct {
+	// Path is as given ("-" for standard input) or as found.
+	Path string
+	// FromDir marks a file found in a directory: one whose content is
+	// binary is skipped with a finding, not linted.
+	FromDir bool
+	// Prefix is the conf prefix of a file found in a directory: the
+	// nearest directory above it (up to the one given) that holds an
+	// nginx.conf, else the directory given. A snippet's relative include
+	// then resolves as it does when nginx.conf includes it.
+	Prefix string
+	// Root is the directory given that the file was found in ("" for a
+	// file named): writes stay inside it.
+	Root string
+}
+
+// Entry is one configuration read and, after Lint, linted: a target that
+// no other target includes.
+type Entry struct {
+	Target   Target
+	Config   *parser.Config
+	Settings *config.File // nil: none applies
+	Options  analyzer.Options
+	// Findings are this configuration's, after suppression comments.
+	Findings []*parser.Diagnostic
+
+	mu      sync.Mutex
+	results *analyzer.Results
+}
+
+// CostModel is the startup cost model of the configuration with its
+// options' host facts: the one the lint's cost rules computed, or, when
+// none ran (they are disabled, or the entry was only loaded), computed now
+// and kept. It is safe to call from several goroutines.
+func (e *Entry) CostModel() *costmodel.Result {
+	e.mu.Lock()
+	rs := e.results
+	if rs == nil {
+		_, rs = analyzer.RunResults(e.Config, emptyRegistry, e.Options)
+		e.results = rs
+	}
+	e.mu.Unlock()
+	return rules.CostModel.Of(rs, e.Options.Cost)
+}
+
+var emptyRegistry = func() *analyzer.Registry {
+	r, err := analyzer.NewRegistry()
+	if err != nil {
+		panic(err)
+	}
+	return r
+}()
+
+// Unreadable is a target that could not be read.
+type Unreadable struct {
+	Path string
+	Err  error
+}
+
+// Report is the outcome of a Lint (or a Load: no findings but the
+// unreadable targets').
+type Report struct {
+	// Findings of every entry, each once (a file included by several
+	// entries is reported once per place it is read in, not per entry),
+	// with a finding per unreadable or skipped target.
+	Findings []*parser.Diagnostic
+	// Entries are the configurations linted, in target order. A target
+	// that another includes is linted through that one, in the context
+	// nginx reads it in, and is not an entry of its own.
+	Entries []*Entry
+	// Unreadable are the targets that could not be read (binary files
+	// found in a directory are skipped, not unreadable).
+	Unreadable []Unreadable
+	// Read is the number of bytes read.
+	Read int64
+}
+
+func (w *Workspace) registry() *analyzer.Registry {
+	if w.Registry == nil {
+		return allRules
+	}
+	return w.Registry
+}
+
+var allRules = rules.All()
+
+func (w *Workspace) fs() parser.FileSystem {
+	if w.FS == nil {
+		return parser.OSFS{}
+	}
+	return w.FS
+}
+
+// disk is FS with Overlay over it.
+func (w *Workspace) disk() parser.FileSystem {
+	if len(w.Overlay) == 0 {
+		return w.fs()
+	}
+	return &parser.Overlay{Base: w.fs(), Files: w.Overlay}
+}
+
+func (w *Workspace) cache() *Cache {
+	if w.Cache == nil {
+		w.Cache = &Cache{}
+	}
+	return w.Cache
+}
+
+// problem returns err for the caller, or hands it to Tolerate and returns
+// nil.
+func (w *Workspace) problem(err error) error {
+	if w.Tolerate == nil {
+		return err
+	}
+	w.Tolerate(err)
+	return nil
+}
+
+// SettingsFor returns the settings file that applies to path: the fixed
+// one, or the nearest .nginx-lint.yaml upward from it within Bound; nil
+// when none does.
+func (w *Workspace) SettingsFor(path string) (*config.File, error) {
+	if w.NoSettings {
+		return nil, nil
+	}
+	if w.Settings != nil {
+		return w.Settings, nil
+	}
+	start := path
+	if path == "-" {
+		start = "."
+	}
+	var stop func(string) bool
+	if w.Bound != "" {
+		stop = stopAt(w.Bound)
+	}
+	found, err := config.FindWithin(start, stop)
+	if err != nil || found == "" {
+		return nil, nil // no settings file is the common case, not an error
+	}
+	f, err := w.cache().config(found)
+	if err != nil {
+		if err := w.problem(err); err != nil {
+			return nil, err
+		}
+		return nil, nil
+	}
+	return f, nil
+}
+
+// LoadSettings reads a settings file: an unreadable one is an error, one
+// that does not parse a UsageError.
+func LoadSettings(path string) (*config.File, error) {
+	f, err := config.Load(path)
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return nil, fmt.Errorf("settings file %s: %w", path, pe.Err)
+	}
+	if err != nil {
+		return nil, &UsageError{err.Error()}
+	}
+	return f, nil
+}
+
+// Options returns the analyzer options for a file under settings cfg
+// (nil: none): the settings, then Extra, the target build and the
+// switches, which win.
+func (w *Workspace) Options(cfg *config.File) (analyzer.Options, error) {
+	opts, err := SettingsOptions(allRules, cfg)
+	if err != nil {
+		if err := w.problem(&UsageError{err.Error()}); err != nil {
+			return opts, err
+		}
+		opts, _ = SettingsOptions(allRules, nil)
+	}
+	if cfg != nil && w.Warn != nil {
+		for _, msg := range cfg.Warnings {
+			if w.cache().Once("warn\x00" + msg) {
+				w.Warn(msg)
+			}
+		}
+	}
+	if w.Extra != nil {
+		if err := w.Extra.Apply(&opts, allRules.Lookup); err != nil {
+			if err := w.problem(&UsageError{err.Error()}); err != nil {
+				return opts, err
+			}
+		}
+	}
+	for _, key := range w.Disable {
+		r := allRules.Lookup(key)
+		if r == nil {
+			return opts, &UsageError{fmt.Sprintf("--disable: no rule %q%s (see nginx-lint rules)", key, didyoumean.Suffix(allRules.Suggest(key)))}
+		}
+		opts.Disabled[r.Name] = true
+	}
+	if w.Strict {
+		opts.Severity[rules.UnknownDirective.Name] = parser.Error
+	}
+	if w.CheckFiles {
+		for _, r := range []*analyzer.Rule{rules.MissingFile, rules.HostNotFound, rules.UnknownUser} {
+			ruleOptions(opts, r.Name)[rules.CheckFilesOption] = true
+		}
+	}
+	for name, o := range w.RuleOptions {
+		for k, v := range o {
+			ruleOptions(opts, name)[k] = v
+		}
+	}
+	opts.Cost = overCost(w.Cost, opts.Cost)
+	build := w.Build
+	if build == nil {
+		path := w.BuildFile
+		if path == "" && cfg != nil {
+			path = cfg.NginxBuild
+		}
+		if path != "" {
+			b, err := w.cache().build(path)
+			if err != nil {
+				where := "nginx-build"
+				if cfg != nil && path == cfg.NginxBuild && w.BuildFile == "" {
+					where = cfg.Path + ": nginx-build"
+				}
+				if err := w.problem(fmt.Errorf("%s: %w", where, err)); err != nil {
+					return opts, err
+				}
+			}
+			build = b
+		}
+	}
+	TargetBuild(&opts, build)
+	return opts, nil
+}
+
+// overCost lays the front end's host facts over the settings'.
+func overCost(flags, o costmodel.Options) costmodel.Options {
+	o.NonRoot = o.NonRoot || flags.NonRoot
+	if flags.NoFile > 0 {
+		o.NoFile = flags.NoFile
+	}
+	if flags.CPUs > 0 {
+		o.CPUs = flags.CPUs
+	}
+	if flags.Kernel != "" {
+		o.Kernel = flags.Kernel
+	}
+	if flags.Profile != nil {
+		o.Profile = flags.Profile
+	}
+	return o
+}
+
+// ruleOptions returns the options map of a rule, made if absent.
+func ruleOptions(opts analyzer.Options, name string) map[string]any {
+	ro := opts.RuleOptions[name]
+	if ro == nil {
+		ro = map[string]any{}
+		opts.RuleOptions[name] = ro
+	}
+	return ro
+}
+
+// errBinary marks a file found in a directory whose content is not text.
+var errBinary = errors.New("binary content")
+
+// Load reads every target as Lint does, without running the rules.
+func (w *Workspace) Load(targets []Target) (*Report, error) {
+	rep := &Report{}
+	budget := &parser.ReadBudget{Max: w.MaxTotalSize}
+	if w.MaxTotalSize <= 0 {
+		budget = nil
+	}
+	seen := map[string]bool{}
+	included := map[string]bool{}
+	var entries []*Entry
+	for _, t := range targets {
+		cfg, err := w.SettingsFor(t.Path)
+		if err != nil {
+			return nil, err
+		}
+		opts, err := w.Options(cfg)
+		if err != nil {
+			return nil, err
+		}
+		c, err := w.read(t, cfg, &opts, budget)
+		if errors.Is(err, errBinary) {
+			rep.add(seen, &parser.Diagnostic{Path: t.Path, Severity: parser.Info, Code: parser.CodeBinary, Name: parser.NameBinary,
+				Message: "not a configuration file (binary content): skipped"})
+			continue
+		}
+		if err != nil {
+			rep.Unreadable = append(rep.Unreadable, Unreadable{t.Path, err})
+			code, name, msg := parser.ReadErrorFinding(err, false)
+			rep.add(seen, &parser.Diagnostic{Path: t.Path, Severity: parser.Error, Code: code, Name: name, Message: msg})
+			continue
+		}
+		for _, f := range c.Files[1:] {
+			included[parser.RealPath(f.Path)] = true
+		}
+		entries = append(entries, &Entry{Target: t, Config: c, Settings: cfg, Options: opts})
+	}
+	for _, e := range entries {
+		if !included[parser.RealPath(e.Config.Main.Path)] {
+			rep.Entries = append(rep.Entries, e)
+		}
+	}
+	rep.Read = budget.Used()
+	return rep, nil
+}
+
+// Lint reads and lints every target: Load, then each entry's rules and
+// suppression comments.
+func (w *Workspace) Lint(targets []Target) (*Report, error) {
+	rep, err := w.Load(targets)
+	if err != nil {
+		return nil, err
+	}
+	if w.Loaded != nil {
+		w.Loaded(rep.Read)
+	}
+	seen := map[string]bool{}
+	for _, d := range rep.Findings {
+		seen[findingKey(d)] = true
+	}
+	reg := w.registry()
+	for _, e := range rep.Entries {
+		var rs *analyzer.Results
+		e.Findings, rs = RunResults(e.Config, reg, e.Options)
+		e.results = rs
+		for _, d := range e.Findings {
+			rep.add(seen, d)
+		}
+	}
+	return rep, nil
+}
+
+func (rep *Report) add(seen map[string]bool, d *parser.Diagnostic) {
+	k := findingKey(d)
+	if !seen[k] {
+		seen[k] = true
+		rep.Findings = append(rep.Findings, d)
+	}
+}
+
+func findingKey(d *parser.Diagnostic) string {
+	return fmt.Sprintf("%s\x00%d\x00%d\x00%s\x00%s", d.FilePath(), d.Range.Start, d.Range.End, d.Code, d.Message)
+}
+
+// read loads one target: a main configuration, a fragment (its context
+// inferred or Context), or nginx -T output, from a file or Stdin. opts
+// gets the file system the rules read through.
+func (w *Workspace) read(t Target, cfg *config.File, opts *analyzer.Options, budget *parser.ReadBudget) (*parser.Config, error) {
+	l, name, src, err := w.readEntry(t, cfg, opts, budget)
+	if err != nil {
+		return nil, err
+	}
+	if files, ok := parser.SplitDump(src); ok {
+		// nginx -T output: its files include each other, never the disk.
+		return l.LoadDump(name, files), nil
+	}
+	return w.loadSource(l, name, src, cfg), nil
+}
+
+// readEntry sets up the loader for target t under settings cfg and reads
+// the target's text; opts gets the file system the rules read through.
+func (w *Workspace) readEntry(t Target, cfg *config.File, opts *analyzer.Options, budget *parser.ReadBudget) (l *parser.Loader, name string, src []byte, err error) {
+	l = w.Loader
+	if l == nil {
+		l = &parser.Loader{}
+	}
+	l.Kinds, l.Budget = analyzer.Kinds, budget
+	l.MaxFileSize = w.MaxFileSize
+	if l.MaxFileSize == 0 && cfg != nil {
+		l.MaxFileSize = cfg.MaxFileSize
+	}
+	disk := w.disk()
+	l.FS = FileSystem(disk, cfg)
+	opts.ReadFile = l.FS.ReadFile
+	l.Prefix = w.Prefix
+	if l.Prefix == "" && cfg != nil {
+		l.Prefix = cfg.Prefix
+	}
+	if l.Prefix == "" {
+		l.Prefix = t.Prefix
+	}
+	if l.Prefix != "" {
+		if abs, err := filepath.Abs(l.Prefix); err == nil {
+			l.Prefix = abs
+		}
+	}
+	l.MayInclude = nil
+	if w.Bound != "" {
+		bound := w.Bound
+		l.MayInclude = func(from, target string) bool { return within(from, bound) || within(target, bound) }
+	}
+	// The entry point is read as given (include-paths map what nginx
+	// includes, not it), within the same limits as includes.
+	entry := &parser.Loader{FS: disk, MaxFileSize: l.MaxFileSize, Budget: budget}
+	if t.Path == "-" {
+		name = "<stdin>"
+		if wd, werr := os.Getwd(); werr == nil {
+			name = filepath.Join(wd, "<stdin>")
+		}
+		in := w.Stdin
+		if in == nil {
+			in = os.Stdin
+		}
+		src, err = entry.ReadStream(name, in)
+	} else if name, err = filepath.Abs(t.Path); err == nil {
+		src, err = entry.ReadFile(name)
+	}
+	if err == nil && t.FromDir && parser.LooksBinary(src) {
+		err = errBinary
+	}
+	return l, name, src, err
+}
+
+// loadSource parses a main file's text and what it includes.
+func (w *Workspace) loadSource(l *parser.Loader, name string, src []byte, cfg *config.File) *parser.Config {
+	var c *parser.Config
+	if w.Context == "" {
+		c = analyzer.LoadInferred(l, name, src)
+	} else {
+		ancestors, _ := analyzer.ContextAncestors(w.Context)
+		c = l.LoadSource(name, src, ancestors)
+	}
+	LocalizePaths(c, cfg)
+	return c
+}
+
+// RunResults is Run that also returns the run's shared results (the cost
+// model the cost rules computed).
+func RunResults(c *parser.Config, reg *analyzer.Registry, opts analyzer.Options) ([]*parser.Diagnostic, *analyzer.Results) {
+	ds, rs := analyzer.RunResults(c, reg, opts)
+	return suppressAndSort(c, reg, opts, ds), rs
+}

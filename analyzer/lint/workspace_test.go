@@ -1,0 +1,223 @@
+package lint_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
+	"github.com/nginx-lint/nginx-lint/analyzer/lint"
+	"github.com/nginx-lint/nginx-lint/analyzer/rules"
+	"github.com/nginx-lint/nginx-lint/parser"
+)
+
+func writeTree(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, src := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func codes(ds []*parser.Diagnostic) []string {
+	var out []string
+	for _, d := range ds {
+		out = append(out, d.Code+" "+filepath.Base(d.FilePath()))
+	}
+	return out
+}
+
+// TestTargets: a directory gives its *.conf files and Debian's site files
+// (no extension), hidden ones aside, each with the conf prefix of its
+// nearest nginx.conf; a directory with none is a usage error.
+func TestTargets(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"nginx.conf":              "events {}\n",
+		"sites-enabled/example":   "server {}\n",
+		"conf.d/a.conf":           "server {}\n",
+		".git/x.conf":             "x;\n",
+		"README":                  "not a config\n",
+		"empty/sub/notes.txt":     "x\n",
+		"other/nginx.conf":        "events {}\n",
+		"other/snippets/ssl.conf": "ssl_protocols TLSv1.2;\n",
+	})
+	ts, err := lint.Targets([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, tg := range ts {
+		rel, _ := filepath.Rel(dir, tg.Path)
+		prefix, _ := filepath.Rel(dir, tg.Prefix)
+		got[rel] = prefix
+		if !tg.FromDir || tg.Root != dir {
+			t.Errorf("%s: FromDir %v Root %q", rel, tg.FromDir, tg.Root)
+		}
+	}
+	want := map[string]string{"nginx.conf": ".", "sites-enabled/example": ".", "conf.d/a.conf": ".",
+		"other/nginx.conf": "other", "other/snippets/ssl.conf": "other"}
+	if len(got) != len(want) {
+		t.Errorf("targets %v, want %v", got, want)
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s: prefix %q, want %q (all: %v)", k, got[k], v, got)
+		}
+	}
+	_, err = lint.Targets([]string{filepath.Join(dir, "empty")})
+	var ue *lint.UsageError
+	if !errors.As(err, &ue) {
+		t.Errorf("empty directory: %v, want a usage error", err)
+	}
+}
+
+// TestLintThroughIncluder: a site given beside the nginx.conf that
+// includes it is linted once, through it; its finding is reported once.
+func TestLintThroughIncluder(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"nginx.conf":      "events {}\nhttp {\n    include sites/*.conf;\n}\n",
+		"sites/site.conf": "server {\n    listen 127.0.0.1:8080;\n    bogus_directive on;\n}\n",
+	})
+	w := &lint.Workspace{}
+	ts, err := lint.Targets([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := w.Lint(ts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Entries) != 1 || filepath.Base(rep.Entries[0].Config.Main.Path) != "nginx.conf" {
+		t.Fatalf("entries %d", len(rep.Entries))
+	}
+	n := 0
+	for _, d := range rep.Findings {
+		if d.Code == rules.UnknownDirective.Code {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("unknown directive reported %d times: %v", n, codes(rep.Findings))
+	}
+}
+
+// TestSettingsDiscovery: the settings file upward from a file applies,
+// but not above the Bound; --config style fixed settings win; a settings
+// file that does not parse is a usage error on the command line and a
+// tolerated problem in an editor.
+func TestSettingsDiscovery(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		".nginx-lint.yaml":        "rules:\n  unknown-directive: off\n",
+		"ws/nginx.conf":           "events {}\nbogus_directive on;\n",
+		"broken/.nginx-lint.yaml": "rules: [\n",
+		"broken/nginx.conf":       "events {}\n",
+	})
+	conf := filepath.Join(dir, "ws", "nginx.conf")
+	lintOne := func(w *lint.Workspace, p string) ([]*parser.Diagnostic, error) {
+		rep, err := w.Lint([]lint.Target{{Path: p}})
+		if err != nil {
+			return nil, err
+		}
+		return rep.Findings, nil
+	}
+	ds, err := lintOne(&lint.Workspace{}, conf)
+	if err != nil || len(ds) != 0 {
+		t.Errorf("settings above: %v %v, want the rule off", err, codes(ds))
+	}
+	ds, err = lintOne(&lint.Workspace{Bound: filepath.Join(dir, "ws")}, conf)
+	if err != nil || len(ds) != 1 || ds[0].Code != rules.UnknownDirective.Code {
+		t.Errorf("settings above the bound applied: %v %v", err, codes(ds))
+	}
+	ds, err = lintOne(&lint.Workspace{NoSettings: true}, conf)
+	if err != nil || len(ds) != 1 {
+		t.Errorf("no settings: %v %v", err, codes(ds))
+	}
+	broken := filepath.Join(dir, "broken", "nginx.conf")
+	_, err = lintOne(&lint.Workspace{}, broken)
+	var ue *lint.UsageError
+	if !errors.As(err, &ue) {
+		t.Errorf("broken settings: %v, want a usage error", err)
+	}
+	var told []string
+	w := &lint.Workspace{Tolerate: func(err error) { told = append(told, err.Error()) }}
+	if _, err := lintOne(w, broken); err != nil || len(told) != 1 {
+		t.Errorf("tolerated: %v, told %q", err, told)
+	}
+	_, err = lintOne(&lint.Workspace{Disable: []string{"unknwn-directive"}}, conf)
+	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "unknown-directive") {
+		t.Errorf("--disable with a typo: %v, want a usage error naming the rule", err)
+	}
+}
+
+// TestLintFileAndIncludePaths: a site open in an editor (unsaved text in
+// the overlay) is linted through the nginx.conf above it that includes it
+// by an absolute path the settings' include-paths map: the command line
+// and the editor entry points give the same findings.
+func TestLintFileAndIncludePaths(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		".nginx-lint.yaml": "include-paths:\n  /etc/nginx/: ./\n",
+		"nginx.conf":       "events {}\nhttp {\n    include /etc/nginx/sites/*.conf;\n}\n",
+		"sites/a.conf":     "server {\n    listen 127.0.0.1:8080;\n}\n",
+	})
+	site := filepath.Join(dir, "sites", "a.conf")
+	unsaved := "server {\n    listen 127.0.0.1:8080;\n    bogus_directive on;\n}\n"
+	w := &lint.Workspace{Bound: dir, Overlay: map[string][]byte{site: []byte(unsaved)}}
+	rep, err := w.LintFile(site)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Entry == nil || rep.Entry.Config.Main.Path != filepath.Join(dir, "nginx.conf") || rep.EntryFile.Path != site {
+		t.Fatalf("not linted through its includer: %+v", rep.Entry)
+	}
+	if got := codes(rep.Findings); len(got) != 1 || got[0] != rules.UnknownDirective.Code+" a.conf" {
+		t.Errorf("editor findings %v", got)
+	}
+	cli, err := w.Lint([]lint.Target{{Path: filepath.Join(dir, "nginx.conf")}, {Path: site}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := strings.Join(codes(cli.Findings), ","), strings.Join(codes(rep.Findings), ","); a != b {
+		t.Errorf("command line %s, editor %s", a, b)
+	}
+	// The cost model is the configuration's: both servers' listens.
+	if m := rep.Entry.CostModel(); m.Counts.Servers != 1 || m != rep.Entry.CostModel() {
+		t.Errorf("cost model: %d servers, cached %v", m.Counts.Servers, m == rep.Entry.CostModel())
+	}
+}
+
+// TestEstimateOneModel: the estimate's model is the one the cost rules
+// computed, and Entry.CostModel gives that one, not a second.
+func TestEstimateOneModel(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"nginx.conf": "events {}\nhttp {\n    server { listen 127.0.0.1:8080; server_name a; }\n    server { listen 127.0.0.2:8080; server_name b; }\n}\n",
+	})
+	w := &lint.Workspace{Cost: costOptionsNoFile(10)}
+	ests, _, err := w.Estimate([]lint.Target{{Path: filepath.Join(dir, "nginx.conf")}})
+	if err != nil || len(ests) != 1 {
+		t.Fatalf("%v %d", err, len(ests))
+	}
+	e := ests[0]
+	if e.Model != e.Entry.CostModel() || e.Model.Counts.Servers != 2 || !e.NoFileGiven {
+		t.Errorf("model %p vs %p, %d servers, nofile given %v", e.Model, e.Entry.CostModel(), e.Model.Counts.Servers, e.NoFileGiven)
+	}
+	if e.Model.Options.NoFile != 10 || e.Model.Options.CPUs == 0 {
+		t.Errorf("host facts %+v", e.Model.Options)
+	}
+}
+
+func costOptionsNoFile(n int) (o costmodel.Options) {
+	o.NoFile = n
+	return o
+}
