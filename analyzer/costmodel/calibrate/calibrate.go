@@ -26,7 +26,7 @@ type Measurement struct {
 type Measure func(ctx context.Context, conf string) (Measurement, error)
 
 // Progress receives a calibration's advance, for a display: a full run
-// takes minutes. Run calls it from its own goroutine.
+// takes minutes. Run calls it from the goroutine that called Run.
 type Progress interface {
 	// Measured follows each measurement: done of planned measurements
 	// so far (planned grows when short configurations are found to need
@@ -53,14 +53,16 @@ type Options struct {
 	// a configuration nginx -t reads in under 0.15 s runs three times as
 	// often. Less than 1 means 1.
 	Runs int
-	// Wall fits wall time instead of CPU time (user + system), which
-	// other load on a shared machine disturbs far less.
+	// Wall fits the wall time of nginx -t. By default the CPU time (user
+	// + system) is fitted, which other load on a shared machine disturbs
+	// far less.
 	Wall bool
 	// Validate also times the nine layouts at 2000, 5000, 10000 and
 	// 19900 servers, never fitted, for Result.Validation.
 	Validate bool
-	// Base is the profile the fit starts from: the costs the layouts
-	// cannot measure keep its values. Nil means costmodel.DefaultProfile.
+	// Base is the profile the fits (the returned one and the held-out
+	// ones) start from: the costs the runs cannot measure keep its
+	// values, marked assumed. Nil means costmodel.DefaultProfile.
 	Base *costmodel.Profile
 	// Machine describes what was measured, for the profile's Source
 	// (see DescribeMachine).

@@ -131,6 +131,22 @@ func TestRunFindsTheCosts(t *testing.T) {
 	}
 }
 
+// TestRunBase: a cost the runs cannot measure keeps the base profile's
+// value, marked assumed; the measured ones do not depend on it.
+func TestRunBase(t *testing.T) {
+	base := costmodel.DefaultProfile()
+	base.Costs[costmodel.CostNameWarning] = 1e-9
+	base.Costs[costmodel.CostServer] *= 10
+	res := run(t, &syntheticMachine{costs: twiceAsSlow()}, Options{Runs: 1, Base: base})
+	p := res.Profile
+	if !p.IsAssumed(costmodel.CostNameWarning) || p.Costs[costmodel.CostNameWarning] != 1e-9 {
+		t.Errorf("name-warning %v, assumed %v", p.Costs[costmodel.CostNameWarning], p.Assumed)
+	}
+	if got, want := p.Costs[costmodel.CostServer], twiceAsSlow()[costmodel.CostServer]; math.Abs(got-want) > 0.05*want {
+		t.Errorf("server %v, machine %v", got, want)
+	}
+}
+
 // TestRunClock: Wall fits the wall medians, otherwise the CPU ones. A
 // machine whose wall time is three times its CPU time fits, on the wall
 // clock, the profile of a machine three times as slow on the CPU clock.

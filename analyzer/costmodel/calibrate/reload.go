@@ -12,16 +12,17 @@ type ReloadOptions struct {
 	// Profile prices the predictions; nil means costmodel.DefaultProfile.
 	Profile *costmodel.Profile
 	// Sizes are the server counts to start L1c, L2c and L3c at; nil means
-	// ReloadSizes.
+	// 2000, 5000 and 10000.
 	Sizes []int
 	// Each, when set, receives every row as soon as it is timed: a start
 	// of the larger layouts takes seconds.
 	Each func(ReloadRun)
 }
 
-// ReloadSizes are the server counts TimeReloads starts nginx at by
-// default.
-var ReloadSizes = []int{2000, 5000, 10000}
+// reloadSizes are the server counts TimeReloads starts nginx at by
+// default: enough servers for the start to take measurable time, few
+// enough for the sandbox's open files.
+var reloadSizes = []int{2000, 5000, 10000}
 
 // reloadLayouts are the layouts TimeReloads starts: one per listen
 // scheme, each server named, as deployments name them.

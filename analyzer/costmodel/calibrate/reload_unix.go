@@ -27,7 +27,7 @@ import (
 func TimeReloads(ctx context.Context, o ReloadOptions) ([]ReloadRun, error) {
 	sizes := o.Sizes
 	if sizes == nil {
-		sizes = ReloadSizes
+		sizes = reloadSizes
 	}
 	dir, err := os.MkdirTemp("", "nginx-lint-reload-")
 	if err != nil {
