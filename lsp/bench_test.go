@@ -9,7 +9,7 @@ import (
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
-	"github.com/nginx-lint/nginx-lint/cmd/nginx-lint-gen/layout"
+	"github.com/nginx-lint/nginx-lint/analyzer/costmodel/layout"
 )
 
 // benchDoc opens text as dir/nginx.conf on a fresh server and returns a

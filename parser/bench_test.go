@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
-	"github.com/nginx-lint/nginx-lint/cmd/nginx-lint-gen/layout"
+	"github.com/nginx-lint/nginx-lint/analyzer/costmodel/layout"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
-	"github.com/nginx-lint/nginx-lint/cmd/nginx-lint-gen/layout"
+	"github.com/nginx-lint/nginx-lint/analyzer/costmodel/layout"
 )
 
 // BenchmarkCompute20k models the benchmark's layouts at 20,000 servers

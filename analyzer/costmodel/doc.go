@@ -33,7 +33,8 @@
 //
 // Seconds are operation counts times per-operation costs from a Profile;
 // DefaultProfile was measured on a reference machine (see its Source), and
-// Fit derives a profile from local measurements (nginx-lint calibrate).
+// Fit derives a profile from local measurements (package calibrate, run by
+// nginx-lint calibrate).
 // Costs nobody measured are marked as assumptions in the profile and in the
 // report rather than passed off as measurements.
 package costmodel

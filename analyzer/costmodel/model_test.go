@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
-	"github.com/nginx-lint/nginx-lint/cmd/nginx-lint-gen/layout"
+	"github.com/nginx-lint/nginx-lint/analyzer/costmodel/layout"
 )
 
 // TestCounts checks every scan count against values worked out by hand

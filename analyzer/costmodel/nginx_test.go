@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
-	"github.com/nginx-lint/nginx-lint/cmd/nginx-lint-gen/layout"
+	"github.com/nginx-lint/nginx-lint/analyzer/costmodel/layout"
 	"github.com/nginx-lint/nginx-lint/parser/nginxtest"
 )
 

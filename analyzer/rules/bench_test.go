@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/costmodel/layout"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
-	"github.com/nginx-lint/nginx-lint/cmd/nginx-lint-gen/layout"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 

@@ -12,6 +12,7 @@
 // package layout. The output is meant for `nginx -t -p PREFIX -c FILE`
 // with PREFIX any writable directory.
 //
-// The generator itself lives in package layout so tests can use it
-// without going through files; this command only parses flags.
+// The generator itself lives in package layout (analyzer/costmodel/layout)
+// so that tests and nginx-lint calibrate can use it without going through
+// files; this command only parses flags.
 package main

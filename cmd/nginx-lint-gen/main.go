@@ -9,7 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/nginx-lint/nginx-lint/cmd/nginx-lint-gen/layout"
+	"github.com/nginx-lint/nginx-lint/analyzer/costmodel/layout"
 )
 
 func main() {

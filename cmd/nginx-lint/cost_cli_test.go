@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nginx-lint/nginx-lint/cmd/nginx-lint-gen/layout"
+	"github.com/nginx-lint/nginx-lint/analyzer/costmodel/layout"
 )
 
 // TestCostPlurals: one of a thing is singular.

@@ -11,7 +11,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
-	"github.com/nginx-lint/nginx-lint/cmd/nginx-lint-gen/layout"
+	"github.com/nginx-lint/nginx-lint/analyzer/costmodel/layout"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 

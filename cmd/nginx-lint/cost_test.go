@@ -3,9 +3,7 @@ package main
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -153,26 +151,5 @@ func TestCalibrateSmall(t *testing.T) {
 	}
 	if !strings.Contains(stdout, "| L3c | 120 |") || !strings.Contains(stdout, "held out (each size predicted by costs fitted on the other sizes)") {
 		t.Errorf("table missing:\n%s", stdout)
-	}
-}
-
-func TestChildrenOf(t *testing.T) {
-	if _, err := os.Stat("/proc/self/stat"); err != nil {
-		t.Skip("skipping: no /proc")
-	}
-	cmd := exec.Command("sleep", "30")
-	if err := cmd.Start(); err != nil {
-		t.Skip("skipping: cannot run sleep:", err)
-	}
-	defer func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	}()
-	kids, err := childrenOf(os.Getpid())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Contains(kids, cmd.Process.Pid) {
-		t.Errorf("children %v lack %d", kids, cmd.Process.Pid)
 	}
 }

@@ -12,7 +12,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/nginx-lint/nginx-lint/cmd/nginx-lint-gen/layout"
+	"github.com/nginx-lint/nginx-lint/analyzer/costmodel/layout"
 )
 
 // peakRSSChild, set in the environment, makes the test binary run the

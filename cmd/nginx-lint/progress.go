@@ -14,24 +14,18 @@ import (
 type progress struct {
 	w     io.Writer
 	tty   bool
-	n     int // steps done
-	total int // steps planned so far
 	shown bool
 }
 
 func newProgress(w io.Writer, tty bool) *progress { return &progress{w: w, tty: tty} }
 
-// add plans k more steps.
-func (p *progress) add(k int) { p.total += k }
-
-// step records one step done, named label, with left the estimated time
-// the remaining steps need.
-func (p *progress) step(label string, left time.Duration) {
-	p.n++
+// step shows that done of total steps are done, the last named label,
+// with left the estimated time the remaining steps need.
+func (p *progress) step(done, total int, label string, left time.Duration) {
 	if !p.tty {
 		return
 	}
-	fmt.Fprintf(p.w, "\r\x1b[K[%d/%d] %s, about %s left", p.n, max(p.total, p.n), label, roundLeft(left))
+	fmt.Fprintf(p.w, "\r\x1b[K[%d/%d] %s, about %s left", done, max(total, done), label, roundLeft(left))
 	p.shown = true
 }
 

@@ -3,7 +3,7 @@ package layout_test
 import (
 	"testing"
 
-	"github.com/nginx-lint/nginx-lint/cmd/nginx-lint-gen/layout"
+	"github.com/nginx-lint/nginx-lint/analyzer/costmodel/layout"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 

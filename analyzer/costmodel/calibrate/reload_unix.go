@@ -1,6 +1,6 @@
 //go:build unix
 
-package main
+package calibrate
 
 import (
 	"context"
@@ -15,47 +15,60 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
-	"github.com/nginx-lint/nginx-lint/cmd/nginx-lint-gen/layout"
+	"github.com/nginx-lint/nginx-lint/analyzer/costmodel/layout"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/nginxtest"
 )
 
-// validateReload starts nginx (loopback only, temporary prefix, stopped
-// by its pid: nginxtest.Start) on three layouts, times the start (until
-// the pid file appears, after every socket is bound) and a reload (from
-// running `nginx -s reload` until the old worker is gone and a new one
-// runs), and prints them against the model.
-func validateReload(ctx context.Context, e *env, ngx string, p *costmodel.Profile) error {
-	fmt.Fprintf(e.stdout, "\nstart and reload (wall clock, one run each):\n| layout | servers | start predicted | start measured | reload predicted | reload measured |\n|---|---|---|---|---|---|\n")
+// TimeReloads starts nginx (loopback only, temporary prefix, stopped by
+// its pid: nginxtest.Start) on L1c, L2c and L3c at each size, times the
+// start and one reload, and returns them with the model's predictions,
+// one run each.
+func TimeReloads(ctx context.Context, o ReloadOptions) ([]ReloadRun, error) {
+	sizes := o.Sizes
+	if sizes == nil {
+		sizes = reloadSizes
+	}
 	dir, err := os.MkdirTemp("", "nginx-lint-reload-")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	for _, n := range []int{2000, 5000, 10000} {
-		for _, name := range []string{"L1c", "L2c", "L3c"} {
+	var out []ReloadRun
+	for _, n := range sizes {
+		if n < 1 {
+			return out, fmt.Errorf("%d is not a server count", n)
+		}
+		for _, name := range reloadLayouts {
 			l, _ := layout.ParseName(name)
 			src := layout.Generate(layout.Options{Layout: l, N: n})
 			conf := filepath.Join(dir, "nginx.conf")
 			if err := os.WriteFile(conf, src, 0o644); err != nil {
-				return err
+				return out, err
 			}
 			c := (&parser.Loader{Kinds: analyzer.Kinds}).LoadSource(conf, src, nil)
-			res := costmodel.Compute(parser.BuildModel(c), costmodel.Options{Profile: p})
-			start, reload, err := timeStartReload(ctx, ngx, conf)
+			res := costmodel.Compute(parser.BuildModel(c), costmodel.Options{Profile: o.Profile})
+			start, reload, err := timeStartReload(ctx, o.Nginx, conf)
 			if err != nil {
-				return fmt.Errorf("%s at %d servers: %w", name, n, err)
+				return out, fmt.Errorf("%s at %d servers: %w", name, n, err)
 			}
-			fmt.Fprintf(e.stdout, "| %s | %d | %.3f s | %.3f s | %.3f s | %.3f s |\n", name, n,
-				res.StartupSeconds, start, res.ReloadSeconds, reload)
+			r := ReloadRun{Layout: l, Servers: n, Start: start, Reload: reload,
+				PredictedStart: res.StartupSeconds, PredictedReload: res.ReloadSeconds}
+			out = append(out, r)
+			if o.Each != nil {
+				o.Each(r)
+			}
 		}
 	}
-	return nil
+	return out, nil
 }
+
+// reloadTimeout bounds one start and reload.
+const reloadTimeout = 2 * time.Minute
 
 // timeStartReload starts nginx on conf and reloads it once.
 func timeStartReload(ctx context.Context, ngx, conf string) (start, reload float64, err error) {
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	ctx, cancel := context.WithTimeout(ctx, reloadTimeout)
 	defer cancel()
 	inst, err := nginxtest.Start(ctx, ngx, conf)
 	if err != nil {
@@ -67,6 +80,8 @@ func timeStartReload(ctx context.Context, ngx, conf string) (start, reload float
 		}
 	}()
 	start = inst.Ready.Seconds()
+	// The reload is over when none of the workers that ran before it is
+	// left and a new one runs, so first wait for the first workers.
 	var old []int
 	for len(old) == 0 {
 		if old, err = childrenOf(inst.Pid); err != nil {

@@ -1,0 +1,388 @@
+package calibrate
+
+import (
+	"context"
+	"errors"
+	"math"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
+	"github.com/nginx-lint/nginx-lint/parser"
+)
+
+// syntheticMachine is a fake nginx: it "times" a configuration as the cost
+// model's operation counts priced at its own costs, so a fit must find
+// those costs again.
+type syntheticMachine struct {
+	costs map[string]float64
+	// scale, when set, multiplies the time of a configuration with this
+	// many servers (a machine the model does not describe).
+	scale func(servers int) float64
+	// wallFactor, when set, makes the wall time this multiple of the CPU
+	// time, so that a test can tell which clock was fitted.
+	wallFactor float64
+	calls      int
+}
+
+func (m *syntheticMachine) measure(_ context.Context, conf string) (Measurement, error) {
+	m.calls++
+	src, err := os.ReadFile(conf)
+	if err != nil {
+		return Measurement{}, err
+	}
+	c := (&parser.Loader{Kinds: analyzer.Kinds}).LoadSource(conf, src, nil)
+	res := costmodel.Compute(parser.BuildModel(c), costmodel.Options{})
+	s := 0.0
+	for k, v := range res.Ops() {
+		s += v * m.costs[k]
+	}
+	if m.scale != nil {
+		s *= m.scale(res.Counts.Servers)
+	}
+	wall := s
+	if m.wallFactor != 0 {
+		wall *= m.wallFactor
+	}
+	rss := m.costs[costmodel.MemBase] + m.costs[costmodel.MemServer]*float64(res.Counts.Servers) + m.costs[costmodel.MemSocket]*float64(res.Counts.Addrs)
+	return Measurement{Wall: wall, CPU: s, RSS: int64(rss)}, nil
+}
+
+// twiceAsSlow is the reference profile with every cost doubled.
+func twiceAsSlow() map[string]float64 {
+	costs := costmodel.DefaultProfile().Costs
+	for k := range costs {
+		costs[k] *= 2
+	}
+	return costs
+}
+
+// testSizes are small enough to generate and price quickly, and three so
+// that every size can be held out.
+var testSizes = []int{60, 180, 540}
+
+func run(t *testing.T, m *syntheticMachine, opts Options) *Result {
+	t.Helper()
+	opts.Measure = m.measure
+	if opts.Sizes == nil {
+		opts.Sizes = testSizes
+	}
+	res, err := Run(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// TestRunFindsTheCosts: on a machine that follows the model, the fit
+// finds its costs (time and memory), the held-out predictions are right,
+// and the profile says what it measured.
+func TestRunFindsTheCosts(t *testing.T) {
+	m := &syntheticMachine{costs: twiceAsSlow()}
+	res := run(t, m, Options{Runs: 1, Machine: "synthetic machine"})
+	p := res.Profile
+	if len(res.Degenerate) > 0 {
+		t.Fatalf("degenerate: %q", res.Degenerate)
+	}
+	// Name warnings are too small a share of these small layouts to
+	// measure: kept from the reference and marked assumed.
+	if !p.IsAssumed(costmodel.CostNameWarning) || p.Costs[costmodel.CostNameWarning] != costmodel.DefaultProfile().Costs[costmodel.CostNameWarning] {
+		t.Errorf("name-warning %v, assumed %v", p.Costs[costmodel.CostNameWarning], p.Assumed)
+	}
+	for _, k := range append(TimeKeys(), MemoryKeys()...) {
+		if p.IsAssumed(k) {
+			if k != costmodel.CostNameWarning {
+				t.Errorf("%s assumed", k)
+			}
+			continue
+		}
+		if got, want := p.Costs[k], m.costs[k]; math.Abs(got-want) > 0.05*want {
+			t.Errorf("%s: fitted %s, machine %s", k, costmodel.Seconds(got), costmodel.Seconds(want))
+		}
+	}
+	if !strings.HasPrefix(p.Source, "synthetic machine, fitted by nginx-lint calibrate on 20") || p.Measured != [2]int{60, 540} {
+		t.Errorf("source %q, measured %v", p.Source, p.Measured)
+	}
+	if len(res.Fitted) != 27 || len(res.Validation) != 0 {
+		t.Fatalf("%d fitted runs, %d validation runs", len(res.Fitted), len(res.Validation))
+	}
+	for _, r := range res.Fitted {
+		if math.Abs(r.Predicted-r.Seconds) > 0.05*r.Seconds || r.Median.RSS <= 0 {
+			t.Errorf("%v %d: predicted %v, measured %v, rss %d", r.Layout, r.Servers, r.Predicted, r.Seconds, r.Median.RSS)
+		}
+	}
+	// Every size is predicted from the others, and well.
+	if len(res.HeldOut) != 27 {
+		t.Errorf("%d held-out predictions", len(res.HeldOut))
+	}
+	for _, n := range testSizes {
+		if e, ok := res.HeldOutErrors[n]; !ok || e > 0.01 {
+			t.Errorf("held-out %d: error %v (%v)", n, e, ok)
+		}
+	}
+	// Nine layouts at three sizes, one run each (all short: three), and
+	// four L3c variants.
+	if m.calls != 27*3+4 {
+		t.Errorf("%d measurements", m.calls)
+	}
+}
+
+// TestRunBase: a cost the runs cannot measure keeps the base profile's
+// value, marked assumed; the measured ones do not depend on it.
+func TestRunBase(t *testing.T) {
+	base := costmodel.DefaultProfile()
+	base.Costs[costmodel.CostNameWarning] = 1e-9
+	base.Costs[costmodel.CostServer] *= 10
+	res := run(t, &syntheticMachine{costs: twiceAsSlow()}, Options{Runs: 1, Base: base})
+	p := res.Profile
+	if !p.IsAssumed(costmodel.CostNameWarning) || p.Costs[costmodel.CostNameWarning] != 1e-9 {
+		t.Errorf("name-warning %v, assumed %v", p.Costs[costmodel.CostNameWarning], p.Assumed)
+	}
+	if got, want := p.Costs[costmodel.CostServer], twiceAsSlow()[costmodel.CostServer]; math.Abs(got-want) > 0.05*want {
+		t.Errorf("server %v, machine %v", got, want)
+	}
+}
+
+// TestRunClock: Wall fits the wall medians, otherwise the CPU ones. A
+// machine whose wall time is three times its CPU time fits, on the wall
+// clock, the profile of a machine three times as slow on the CPU clock.
+func TestRunClock(t *testing.T) {
+	thrice := twiceAsSlow()
+	for k := range thrice {
+		thrice[k] *= 3
+	}
+	cpu := run(t, &syntheticMachine{costs: thrice}, Options{Runs: 1})
+	wall := run(t, &syntheticMachine{costs: twiceAsSlow(), wallFactor: 3}, Options{Runs: 1, Wall: true})
+	same := run(t, &syntheticMachine{costs: twiceAsSlow(), wallFactor: 3}, Options{Runs: 1})
+	// (The memory costs of the slower machine are three times as large
+	// too: only the time costs compare.)
+	for _, k := range TimeKeys() {
+		if a, b := cpu.Profile.Costs[k], wall.Profile.Costs[k]; !near(a, b) {
+			t.Errorf("%s: %v on the CPU clock of a machine 3x as slow, %v on the wall clock", k, a, b)
+		}
+	}
+	if a, b := same.Profile.Costs[costmodel.CostServer], 2*costmodel.DefaultProfile().Costs[costmodel.CostServer]; math.Abs(a-b) > 0.05*b {
+		t.Errorf("CPU clock: server %v, machine %v", a, b)
+	}
+	for _, r := range wall.Fitted {
+		if !near(r.Median.Wall, 3*r.Median.CPU) || r.Seconds != r.Median.Wall {
+			t.Errorf("wall clock: seconds %v, medians %+v", r.Seconds, r.Median)
+		}
+	}
+	for _, r := range same.Fitted {
+		if r.Seconds != r.Median.CPU {
+			t.Errorf("CPU clock: seconds %v, medians %+v", r.Seconds, r.Median)
+		}
+	}
+}
+
+// near reports whether a and b are equal but for rounding (sums over maps
+// add in any order).
+func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*max(math.Abs(a), math.Abs(b)) }
+
+// TestRunDegenerate: a machine whose time does not grow with the
+// configuration fits costs at zero; two sizes leave each held-out fit one
+// size, which cannot separate per-server from fixed costs.
+func TestRunDegenerate(t *testing.T) {
+	flat := &syntheticMachine{costs: map[string]float64{costmodel.CostBase: 0.05}}
+	res := run(t, flat, Options{Runs: 1})
+	if len(res.Degenerate) == 0 || !strings.HasPrefix(res.Degenerate[0], "fitted at zero: server, socket,") {
+		t.Errorf("flat machine: %q", res.Degenerate)
+	}
+	if res.Profile == nil || res.Profile.Costs[costmodel.CostBase] <= 0 {
+		t.Errorf("flat machine: no profile returned with the reasons")
+	}
+	res = run(t, &syntheticMachine{costs: twiceAsSlow()}, Options{Runs: 1, Sizes: []int{100, 300}})
+	if len(res.HeldOut) != 0 || len(res.Degenerate) != 2 ||
+		!strings.Contains(res.Degenerate[0], "held-out size 100: the other sizes alone cannot separate the costs") ||
+		!strings.Contains(res.Degenerate[1], "held-out size 300:") {
+		t.Errorf("two sizes: held out %v, degenerate %q", res.HeldOut, res.Degenerate)
+	}
+	if !math.IsInf(res.HeldOutErrors[100], 1) {
+		t.Errorf("two sizes: errors %v", res.HeldOutErrors)
+	}
+}
+
+// TestHeldOut: validation predicts each size from a fit on the others, so
+// a size the others do not explain shows, where an in-sample fit would
+// absorb it.
+func TestHeldOut(t *testing.T) {
+	m := &syntheticMachine{costs: twiceAsSlow(), scale: func(servers int) float64 {
+		if servers >= 500 {
+			return 3
+		}
+		return 1
+	}}
+	res := run(t, m, Options{Runs: 1})
+	if !slices.ContainsFunc(res.Degenerate, func(s string) bool {
+		return strings.HasPrefix(s, "held-out size 540 predicted with a median error of")
+	}) || res.HeldOutErrors[540] <= MaxHeldOutError {
+		t.Errorf("degenerate %q, errors %v", res.Degenerate, res.HeldOutErrors)
+	}
+	// The in-sample fit absorbs much of the jump.
+	var pred, meas []float64
+	for _, r := range res.Fitted {
+		pred, meas = append(pred, r.Predicted), append(meas, r.Seconds)
+	}
+	if in, _, _ := costmodel.Errors(pred, meas); in >= res.HeldOutErrors[540] {
+		t.Errorf("in-sample median error %v, held-out %v", in, res.HeldOutErrors[540])
+	}
+}
+
+func TestDegenerate(t *testing.T) {
+	p := costmodel.DefaultProfile()
+	got := degenerate(p, map[int]float64{1000: 0.2, 3000: 0.36, 6000: math.Inf(1)})
+	want := []string{
+		"held-out size 3000 predicted with a median error of 36% (more than 35%)",
+		"held-out size 6000: the other sizes alone cannot separate the costs (time three or more sizes)",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("degenerate:\n%q\nwant\n%q", got, want)
+	}
+	// A cost at zero is degenerate unless it is assumed (not measured).
+	p.Costs[costmodel.CostSocket] = 0
+	p.Costs[costmodel.CostNameWarning] = 0
+	p.Assumed = append(p.Assumed, costmodel.CostNameWarning)
+	if got := degenerate(p, nil); !slices.Equal(got, []string{"fitted at zero: socket"}) {
+		t.Errorf("zero costs: %q", got)
+	}
+}
+
+// TestRunRejects: bad sizes and a missing nginx are errors before
+// anything is measured; a failed measurement or a cancelled context ends
+// the run with their error.
+func TestRunRejects(t *testing.T) {
+	for _, sizes := range [][]int{nil, {100}, {200, 200}, {0, 100}, {-1, 5, 9}} {
+		m := &syntheticMachine{costs: twiceAsSlow()}
+		if err := CheckSizes(sizes); err == nil {
+			t.Errorf("CheckSizes(%v) accepted", sizes)
+		}
+		_, err := Run(context.Background(), Options{Measure: m.measure, Sizes: append([]int{}, sizes...)})
+		if err == nil || !strings.HasPrefix(err.Error(), "sizes: ") || m.calls != 0 {
+			t.Errorf("%v: %v after %d measurements", sizes, err, m.calls)
+		}
+	}
+	if err := CheckSizes([]int{1, 2}); err != nil {
+		t.Errorf("CheckSizes(1, 2): %v", err)
+	}
+	if _, err := Run(context.Background(), Options{Sizes: testSizes}); err == nil {
+		t.Error("no nginx and no Measure accepted")
+	}
+
+	failing := errors.New("nginx -t failed: boom")
+	calls := 0
+	_, err := Run(context.Background(), Options{Sizes: testSizes, Measure: func(context.Context, string) (Measurement, error) {
+		calls++
+		return Measurement{}, failing
+	}})
+	if !errors.Is(err, failing) || !strings.HasPrefix(err.Error(), "L1a at 60 servers: ") || calls != 1 {
+		t.Errorf("failing measure: %v after %d calls", err, calls)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	m := &syntheticMachine{costs: twiceAsSlow()}
+	if _, err := Run(ctx, Options{Sizes: testSizes, Measure: m.measure}); !errors.Is(err, context.Canceled) || m.calls != 0 {
+		t.Errorf("cancelled: %v after %d measurements", err, m.calls)
+	}
+}
+
+// TestRunValidate: the validation sizes are timed with the others but
+// never fitted: the profile is the one fitted without them.
+func TestRunValidate(t *testing.T) {
+	saved := validationSizes
+	validationSizes = []int{120, 1000}
+	defer func() { validationSizes = saved }()
+	plain := run(t, &syntheticMachine{costs: twiceAsSlow()}, Options{Runs: 1})
+	res := run(t, &syntheticMachine{costs: twiceAsSlow()}, Options{Runs: 1, Validate: true})
+	if len(res.Fitted) != 27 || len(res.Validation) != 18 {
+		t.Fatalf("%d fitted, %d validation runs", len(res.Fitted), len(res.Validation))
+	}
+	for _, r := range res.Validation {
+		if r.Servers != 120 && r.Servers != 1000 || math.Abs(r.Predicted-r.Seconds) > 0.05*r.Seconds {
+			t.Errorf("validation %v %d: predicted %v, measured %v", r.Layout, r.Servers, r.Predicted, r.Seconds)
+		}
+	}
+	for _, k := range TimeKeys() {
+		if a, b := plain.Profile.Costs[k], res.Profile.Costs[k]; !near(a, b) {
+			t.Errorf("%s: %v without validation, %v with", k, a, b)
+		}
+	}
+	// Nor are they held out: only fitted sizes are.
+	if len(res.HeldOut) != 27 || len(res.HeldOutErrors) != 3 {
+		t.Errorf("%d held-out predictions, errors %v", len(res.HeldOut), res.HeldOutErrors)
+	}
+	// The profile's measured range spans every size timed.
+	if res.Profile.Measured != [2]int{60, 1000} {
+		t.Errorf("measured %v", res.Profile.Measured)
+	}
+}
+
+// events records what Run tells a Progress.
+type events struct {
+	done, planned []int
+	labels        []string
+	timed         []string
+}
+
+func (e *events) Measured(done, planned int, label string, left time.Duration) {
+	e.done, e.planned, e.labels = append(e.done, done), append(e.planned, planned), append(e.labels, label)
+}
+
+func (e *events) Timed(label string, m Measurement) {
+	e.timed = append(e.timed, label)
+}
+
+// TestRunProgress: one event per measurement, counted from 1, never past
+// the plan, which ends at the number of measurements made; one Timed per
+// configuration.
+func TestRunProgress(t *testing.T) {
+	m := &syntheticMachine{costs: twiceAsSlow()}
+	var ev events
+	run(t, m, Options{Runs: 2, Progress: &ev})
+	if len(ev.done) != m.calls {
+		t.Fatalf("%d events for %d measurements", len(ev.done), m.calls)
+	}
+	for i := range ev.done {
+		if ev.done[i] != i+1 || ev.planned[i] < ev.done[i] {
+			t.Fatalf("event %d: %d of %d", i, ev.done[i], ev.planned[i])
+		}
+	}
+	if last := len(ev.planned) - 1; ev.planned[last] != m.calls {
+		t.Errorf("planned %d at the end, made %d", ev.planned[last], m.calls)
+	}
+	if ev.labels[0] != "L1a 60" || ev.labels[len(ev.labels)-1] != "L3c 3000 ssl" {
+		t.Errorf("labels %q ... %q", ev.labels[0], ev.labels[len(ev.labels)-1])
+	}
+	if len(ev.timed) != 27+4 || ev.timed[0] != "L1a 60" || ev.timed[27] != "L3c 3000 plain" {
+		t.Errorf("timed %q", ev.timed)
+	}
+}
+
+func TestMedian(t *testing.T) {
+	for _, c := range []struct {
+		in   []float64
+		want float64
+	}{{[]float64{3}, 3}, {[]float64{3, 1, 2}, 2}, {[]float64{4, 1, 3, 2}, 3}} {
+		if got := median(c.in); got != c.want {
+			t.Errorf("median %v = %v, want %v", c.in, got, c.want)
+		}
+	}
+}
+
+// TestTimeLeft: configurations not timed yet count at the average first
+// run; one found short runs three times as often.
+func TestTimeLeft(t *testing.T) {
+	walls := [][]float64{{1}, {0.1}, nil}
+	short := func(j int) bool { return j == 1 }
+	// runs 2: conf 0 has 1 left at 1 s; conf 1 (short) 5 left at 0.1 s;
+	// conf 2 has 2 left at the average 0.55 s.
+	want := time.Duration((1 + 0.5 + 1.1) * float64(time.Second))
+	if got := timeLeft(2, walls, short); (got - want).Abs() > time.Millisecond {
+		t.Errorf("timeLeft %v, want %v", got, want)
+	}
+}

@@ -1,0 +1,62 @@
+//go:build unix
+
+package calibrate
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"slices"
+	"testing"
+
+	"github.com/nginx-lint/nginx-lint/parser/nginxtest"
+)
+
+func TestChildrenOf(t *testing.T) {
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("skipping: no /proc")
+	}
+	cmd := exec.Command("sleep", "30")
+	if err := cmd.Start(); err != nil {
+		t.Skip("skipping: cannot run sleep:", err)
+	}
+	defer func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	}()
+	kids, err := childrenOf(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(kids, cmd.Process.Pid) {
+		t.Errorf("children %v lack %d", kids, cmd.Process.Pid)
+	}
+}
+
+// TestTimeReloads starts the real nginx on the three layouts at a small
+// size and reloads each once: the mechanics (a row per layout, each
+// passed to Each as it is timed, predictions from the profile), not the
+// numbers.
+func TestTimeReloads(t *testing.T) {
+	ngx := nginxtest.Require(t)
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("skipping: timing a reload needs /proc")
+	}
+	var each []ReloadRun
+	rows, err := TimeReloads(context.Background(), ReloadOptions{Nginx: ngx, Sizes: []int{10}, Each: func(r ReloadRun) { each = append(each, r) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 3 || !slices.Equal(rows, each) {
+		t.Fatalf("rows %+v, each %+v", rows, each)
+	}
+	for i, r := range rows {
+		if r.Layout.String() != reloadLayouts[i] || r.Servers != 10 || r.Start <= 0 || r.Reload <= 0 ||
+			r.PredictedStart <= 0 || r.PredictedReload <= r.PredictedStart {
+			t.Errorf("row %d: %+v", i, r)
+		}
+	}
+	if _, err := TimeReloads(context.Background(), ReloadOptions{Nginx: ngx, Sizes: []int{0}}); err == nil {
+		t.Error("size 0 accepted")
+	}
+}
