@@ -96,15 +96,6 @@ func (b *Baseline) Write(w io.Writer) error {
 	return enc.Encode(b)
 }
 
-// Save writes b to path, creating or replacing it.
-func (b *Baseline) Save(path string) error {
-	var sb strings.Builder
-	if err := b.Write(&sb); err != nil {
-		return err
-	}
-	return os.WriteFile(path, []byte(sb.String()), 0o644)
-}
-
 // Filter returns the findings of ds that are not in the baseline, in order.
 func (b *Baseline) Filter(ds []*parser.Diagnostic) []*parser.Diagnostic {
 	if b.set == nil {

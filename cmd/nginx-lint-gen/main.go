@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel/layout"
+	"github.com/nginx-lint/nginx-lint/internal/atomicfile"
 )
 
 func main() {
@@ -83,19 +84,13 @@ func run(args []string, stdout io.Writer) error {
 	return writeFile(*out, opts)
 }
 
-// writeFile validates before creating the file so a bad flag does not
-// leave an empty or truncated config behind.
+// writeFile validates before writing, and writes through a temporary
+// file renamed into place, so neither a bad flag nor an interrupted run
+// leaves an empty or truncated config behind.
 func writeFile(path string, opts layout.Options) error {
 	if err := opts.Validate(); err != nil {
 		return err
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := layout.Write(f, opts); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	_, err := atomicfile.WriteFile(path, layout.Generate(opts), atomicfile.Options{})
+	return err
 }

@@ -4,12 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel/calibrate"
+	"github.com/nginx-lint/nginx-lint/internal/atomicfile"
 	"github.com/nginx-lint/nginx-lint/parser/nginxtest"
 )
 
@@ -113,8 +113,8 @@ func (cmd *calibrateCmd) calibrate(ctx context.Context, e *env, measure calibrat
 	if err != nil {
 		return nil, exitError, err
 	}
-	if err := os.WriteFile(cmd.Output, append(b, '\n'), 0o644); err != nil {
-		return nil, exitError, err
+	if real, err := atomicfile.WriteFile(cmd.Output, append(b, '\n'), atomicfile.Options{}); err != nil {
+		return nil, exitError, fmt.Errorf("%s: %s", cmd.Output, writeError(err, real, ""))
 	}
 	if len(res.Degenerate) > 0 {
 		fmt.Fprintf(e.stderr, "nginx-lint: wrote %s although the fit is degenerate (--force): %s\n", cmd.Output, strings.Join(res.Degenerate, "; "))

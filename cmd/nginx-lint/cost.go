@@ -12,6 +12,7 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
 	"github.com/nginx-lint/nginx-lint/analyzer/lint"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
+	"github.com/nginx-lint/nginx-lint/internal/atomicfile"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -124,8 +125,8 @@ func (cmd *costCmd) run(e *env) (int, error) {
 		if len(reports) > 1 {
 			fmt.Fprintf(e.stderr, "nginx-lint: %s: the chart shows %s, the costliest of %d configurations\n", cmd.SVG, top.name, len(reports))
 		}
-		if err := os.WriteFile(cmd.SVG, []byte(costSVG(top.res, top.name, cmd.budget())), 0o644); err != nil {
-			return exitError, err
+		if real, err := atomicfile.WriteFile(cmd.SVG, []byte(costSVG(top.res, top.name, cmd.budget())), atomicfile.Options{}); err != nil {
+			return exitError, fmt.Errorf("--svg %s: %s", cmd.SVG, writeError(err, real, ""))
 		}
 	}
 	if skipped > 0 {
