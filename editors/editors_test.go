@@ -19,6 +19,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/nginx-lint/nginx-lint/internal/testfiles"
 )
 
 // require returns the path of tool, skipping the test when it is missing
@@ -143,18 +145,10 @@ func TestNeovim(t *testing.T) {
 		t.Run(install, func(t *testing.T) {
 			top := t.TempDir()
 			root := filepath.Join(top, "etc", "nginx")
-			for name, text := range map[string]string{
+			testfiles.Write(t, root, map[string]string{
 				"nginx.conf":         nginxConf,
 				"snippets/gzip.conf": "gzip on;\n",
-			} {
-				p := filepath.Join(root, name)
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
+			})
 			logPath := filepath.Join(top, "steps.log")
 			args := []string{"--headless", "-n", "-i", "NONE"}
 			environ := append(env(t, bin), "NGINX_LINT_TEST_ROOT="+root, "NGINX_LINT_TEST_LOG="+logPath)

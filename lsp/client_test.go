@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -288,19 +287,5 @@ func wantError(t *testing.T, r *reply, id string, code int) {
 	t.Helper()
 	if r.Error == nil || r.Error.Code != code || string(r.ID) != id {
 		t.Errorf("want error %d for id %s, got %s", code, id, r.raw)
-	}
-}
-
-// writeFiles writes files (relative names) under dir.
-func writeFiles(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, text := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
 	}
 }

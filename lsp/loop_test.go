@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/nginx-lint/nginx-lint/internal/testfiles"
+
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
 	"github.com/nginx-lint/nginx-lint/parser"
@@ -287,7 +289,7 @@ func (g *gatedFS) ReadFile(p string) ([]byte, error) {
 // include, hover and completion on the document are answered.
 func TestSlowLintDoesNotBlockHover(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"slow.conf": "gzip on;\n"})
+	testfiles.Write(t, dir, map[string]string{"slow.conf": "gzip on;\n"})
 	g := &gatedFS{FileSystem: parser.OSFS{}, path: filepath.Join(dir, "slow.conf"), entered: make(chan struct{}), release: make(chan struct{})}
 	s := New()
 	s.FS = g

@@ -4,11 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/nginx-lint/nginx-lint/internal/testfiles"
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 )
@@ -43,15 +44,7 @@ var bg = context.Background()
 func setup(t *testing.T, files map[string]string) (*Server, *client, string) {
 	t.Helper()
 	dir := t.TempDir()
-	for name, text := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testfiles.Write(t, dir, files)
 	s := New()
 	root := string(pathToURI(dir))
 	s.initialize(&protocol.InitializeParams{RootURI: &root})

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/nginx-lint/nginx-lint/internal/testfiles"
+
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
 	"github.com/nginx-lint/nginx-lint/parser"
@@ -61,7 +63,7 @@ func openIn(t *testing.T, root, path string) ([]string, *recordingFS) {
 // it does not apply. With the workspace one level up, both are used.
 func TestWorkspaceBounds(t *testing.T) {
 	top := t.TempDir()
-	writeFiles(t, top, map[string]string{
+	testfiles.Write(t, top, map[string]string{
 		"nginx.conf":       "events {}\nhttp {\n    include a/ws/site.conf;\n}\n",
 		".nginx-lint.yaml": "rules:\n  unknown-directive: off\n",
 		"a/ws/site.conf":   "listen 80;\nserver_name x.example;\ngzipp on;\n",
@@ -125,7 +127,7 @@ func TestWorkspaceBounds(t *testing.T) {
 // repository root, else its own directory.
 func TestNoWorkspace(t *testing.T) {
 	top := t.TempDir()
-	writeFiles(t, top, map[string]string{
+	testfiles.Write(t, top, map[string]string{
 		"nginx.conf":  "events {}\nhttp {\n    include d/site.conf;\n}\n",
 		"d/site.conf": "listen 80;\n",
 	})

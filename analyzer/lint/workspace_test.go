@@ -2,29 +2,17 @@ package lint_test
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nginx-lint/nginx-lint/internal/testfiles"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
 	"github.com/nginx-lint/nginx-lint/analyzer/lint"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
-
-func writeTree(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, src := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 func codes(ds []*parser.Diagnostic) []string {
 	var out []string
@@ -39,7 +27,7 @@ func codes(ds []*parser.Diagnostic) []string {
 // nearest nginx.conf; a directory with none is a usage error.
 func TestTargets(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{
+	testfiles.Write(t, dir, map[string]string{
 		"nginx.conf":              "events {}\n",
 		"sites-enabled/example":   "server {}\n",
 		"conf.d/a.conf":           "server {}\n",
@@ -83,7 +71,7 @@ func TestTargets(t *testing.T) {
 // includes it is linted once, through it; its finding is reported once.
 func TestLintThroughIncluder(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{
+	testfiles.Write(t, dir, map[string]string{
 		"nginx.conf":      "events {}\nhttp {\n    include sites/*.conf;\n}\n",
 		"sites/site.conf": "server {\n    listen 127.0.0.1:8080;\n    bogus_directive on;\n}\n",
 	})
@@ -116,7 +104,7 @@ func TestLintThroughIncluder(t *testing.T) {
 // tolerated problem in an editor.
 func TestSettingsDiscovery(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{
+	testfiles.Write(t, dir, map[string]string{
 		".nginx-lint.yaml":        "rules:\n  unknown-directive: off\n",
 		"ws/nginx.conf":           "events {}\nbogus_directive on;\n",
 		"broken/.nginx-lint.yaml": "rules: [\n",
@@ -165,7 +153,7 @@ func TestSettingsDiscovery(t *testing.T) {
 // and the editor entry points give the same findings.
 func TestLintFileAndIncludePaths(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{
+	testfiles.Write(t, dir, map[string]string{
 		".nginx-lint.yaml": "include-paths:\n  /etc/nginx/: ./\n",
 		"nginx.conf":       "events {}\nhttp {\n    include /etc/nginx/sites/*.conf;\n}\n",
 		"sites/a.conf":     "server {\n    listen 127.0.0.1:8080;\n}\n",
@@ -200,7 +188,7 @@ func TestLintFileAndIncludePaths(t *testing.T) {
 // computed, and Entry.CostModel gives that one, not a second.
 func TestEstimateOneModel(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{
+	testfiles.Write(t, dir, map[string]string{
 		"nginx.conf": "events {}\nhttp {\n    server { listen 127.0.0.1:8080; server_name a; }\n    server { listen 127.0.0.2:8080; server_name b; }\n}\n",
 	})
 	w := &lint.Workspace{Cost: costOptionsNoFile(10)}

@@ -2,11 +2,12 @@ package suppress_test
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/nginx-lint/nginx-lint/internal/testfiles"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
@@ -19,15 +20,7 @@ import (
 func lint(t *testing.T, files map[string]string, main string) (kept, extra []*parser.Diagnostic) {
 	t.Helper()
 	dir := t.TempDir()
-	for name, src := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testfiles.Write(t, dir, files)
 	path := filepath.Join(dir, main)
 	probe := parser.ParseString(path, files[main], nil)
 	_, ancestors := analyzer.InferContext(probe)

@@ -2,10 +2,11 @@ package main
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nginx-lint/nginx-lint/internal/testfiles"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel/layout"
 )
@@ -36,15 +37,7 @@ func TestCostDirectory(t *testing.T) {
 		"snippets/fastcgi-php.conf": "fastcgi_index index.php;\n",
 		"other/nginx.conf":          "events {}\nhttp {\n    server { listen 127.0.0.1:8083; }\n}\n",
 	}
-	for name, src := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testfiles.Write(t, dir, files)
 	code, out, errs := runCLI(t, "", "cost", dir)
 	if code != exitClean {
 		t.Fatalf("exit %d: %s\n%s", code, errs, out)
@@ -121,15 +114,7 @@ func TestCostSettings(t *testing.T) {
 		"sites/b.conf":     "server { listen 127.0.0.1:8082; server_name b; }\n",
 		"big/nginx.conf":   string(layout.Generate(layout.Options{Layout: l, N: 40})),
 	}
-	for name, src := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testfiles.Write(t, dir, files)
 	main := filepath.Join(dir, "nginx.conf")
 	code, out, errs := runCLI(t, "", "cost", main)
 	if code != exitClean || !strings.Contains(out, main+": 2 servers, 2 listens on 2 ports and 2 addresses") ||
@@ -164,15 +149,7 @@ func TestCostSettingsFlags(t *testing.T) {
 		"nginx.conf":       "events {}\nhttp {\n    include /etc/nginx/sites/*.conf;\n}\n",
 		"sites/a.conf":     "server { listen 127.0.0.1:8081; server_name a; }\n",
 	}
-	for name, src := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testfiles.Write(t, dir, files)
 	main := filepath.Join(dir, "nginx.conf")
 	if code, out, errs := runCLI(t, "", "cost", "--config", filepath.Join(dir, "alt.yaml"), main); code != exitClean ||
 		!strings.Contains(out, "have 100: ok") || !strings.Contains(out, ": 1 server,") {

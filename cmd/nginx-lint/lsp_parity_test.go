@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nginx-lint/nginx-lint/internal/testfiles"
+
 	"github.com/nginx-lint/nginx-lint/lsp"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/corpustest"
@@ -35,15 +37,7 @@ func TestCLIAndServerAgree(t *testing.T) {
 		"snippets/x.conf":  "server_tokens on;\ngzip on;\n",
 		"conf.d/site.conf": "server {\n    listen 80;\n    server_name a.example;\n    gzipp on;\n}\n",
 	}
-	for name, text := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testfiles.Write(t, dir, files)
 
 	// The command line.
 	var out, errb bytes.Buffer

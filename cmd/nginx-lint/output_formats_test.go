@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nginx-lint/nginx-lint/internal/testfiles"
+
 	nlrules "github.com/nginx-lint/nginx-lint/analyzer/rules"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -20,15 +22,7 @@ import (
 func writeConf(t *testing.T, files map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
-	for name, text := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testfiles.Write(t, dir, files)
 	return dir
 }
 
