@@ -3,6 +3,8 @@ package directives
 import (
 	"slices"
 	"testing"
+
+	"github.com/nginx-lint/nginx-lint/internal/didyoumean"
 )
 
 func TestSuggest(t *testing.T) {
@@ -53,7 +55,7 @@ func TestSuggestMatchesBruteForce(t *testing.T) {
 	inputs := []string{"lisen", "proxy_passs", "sever", "root", "gzip", "ssl_cert", "client_max_body", "if", "map", "resolvr", "ssl_protocol", "aaaa"}
 	buf := make([]int, 3*128)
 	for _, in := range inputs {
-		limit := maxEdits(len(in))
+		limit := didyoumean.MaxEdits(len(in))
 		type cand struct {
 			name string
 			d    int
@@ -63,7 +65,7 @@ func TestSuggestMatchesBruteForce(t *testing.T) {
 			if n == in {
 				continue
 			}
-			if d := editDistance(in, n, 100, buf); d <= limit {
+			if d := didyoumean.Distance(in, n, 100, buf); d <= limit {
 				all = append(all, cand{n, d})
 			}
 		}
@@ -82,29 +84,6 @@ func TestSuggestMatchesBruteForce(t *testing.T) {
 		}
 		if got := Suggest(in); !slices.Equal(got, want) {
 			t.Errorf("Suggest(%q) = %q, brute force gives %q", in, got, want)
-		}
-	}
-}
-
-func TestEditDistance(t *testing.T) {
-	buf := make([]int, 3*64)
-	tests := []struct {
-		a, b string
-		d    int
-	}{
-		{"", "", 0},
-		{"abc", "abc", 0},
-		{"abc", "", 3},
-		{"kitten", "sitting", 3},
-		{"lsiten", "listen", 1},
-		{"ca", "abc", 3}, // OSA, not full Damerau
-	}
-	for _, tt := range tests {
-		if got := editDistance(tt.a, tt.b, 10, buf); got != tt.d {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.d)
-		}
-		if got := editDistance(tt.a, tt.b, tt.d-1, buf); tt.d > 0 && got != tt.d {
-			t.Errorf("editDistance(%q, %q, bound %d) = %d, want %d (bound+1)", tt.a, tt.b, tt.d-1, got, tt.d)
 		}
 	}
 }

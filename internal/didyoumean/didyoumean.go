@@ -13,10 +13,11 @@ import (
 // to read, not more helpful.
 const maxSuggestions = 3
 
-// maxEdits is the largest edit distance accepted for a word of n bytes:
+// MaxEdits is the largest edit distance accepted for a word of n bytes:
 // about one edit per four characters, at least one and at most three, so
-// short words are not matched to unrelated short names.
-func maxEdits(n int) int { return min(max(n/4, 1), 3) }
+// short words are not matched to unrelated short names (most short names
+// are within two edits of some other name).
+func MaxEdits(n int) int { return min(max(n/4, 1), 3) }
 
 // Closest returns up to three candidates close to name, the closest first
 // (ties in the candidates' alphabetical order). A candidate is close when
@@ -52,7 +53,7 @@ func Closest(name string, candidates []string) []string {
 			return nil // name is known: nothing to suggest
 		}
 		score := -1
-		if d := distance(q, lc); d <= maxEdits(len(q)) {
+		if d := distance(q, lc); d <= MaxEdits(len(q)) {
 			score = d
 		}
 		if s, ok := wordScore(qw, words(lc)); ok && (score < 0 || s < score) {
@@ -130,17 +131,32 @@ func wordScore(qw, cw []string) (score int, ok bool) {
 	return score, true
 }
 
-// distance is the optimal-string-alignment distance between a and b:
-// insertions, deletions, substitutions and transpositions of adjacent
-// bytes each cost one. Names are ASCII, so bytes are compared.
-func distance(a, b string) int {
+// distance is Distance without a bound.
+func distance(a, b string) int { return Distance(a, b, max(len(a), len(b)), nil) }
+
+// Distance returns the optimal-string-alignment distance between a and b
+// (insertions, deletions, substitutions and transpositions of adjacent
+// bytes, each costing one), or bound+1 as soon as it is certain to exceed
+// bound, so measuring a name against a long list stays cheap. buf, when
+// it holds at least 3*(len(b)+1) ints, is used for the rows instead of
+// allocating. Bytes rather than runes are compared because the names
+// (directives, rules, commands) are ASCII; a non-ASCII typo only costs a
+// little more.
+func Distance(a, b string, bound int, buf []int) int {
+	if d := len(a) - len(b); d > bound || -d > bound {
+		return bound + 1
+	}
 	w := len(b) + 1
-	prev2, prev, cur := make([]int, w), make([]int, w), make([]int, w)
+	if len(buf) < 3*w {
+		buf = make([]int, 3*w)
+	}
+	prev2, prev, cur := buf[:w], buf[w:2*w], buf[2*w:3*w]
 	for j := range prev {
 		prev[j] = j
 	}
 	for i := 1; i <= len(a); i++ {
 		cur[0] = i
+		rowMin := i
 		for j := 1; j <= len(b); j++ {
 			cost := 1
 			if a[i-1] == b[j-1] {
@@ -151,10 +167,17 @@ func distance(a, b string) int {
 				v = min(v, prev2[j-2]+1)
 			}
 			cur[j] = v
+			rowMin = min(rowMin, v)
+		}
+		// No row's minimum is below the previous row's (a transposition
+		// reaches back two rows but adds one edit), so once a whole row
+		// is past the bound the answer is too.
+		if rowMin > bound {
+			return bound + 1
 		}
 		prev2, prev, cur = prev, cur, prev2
 	}
-	return prev[len(b)]
+	return min(prev[len(b)], bound+1)
 }
 
 // Suffix words names as the end of a message: `, did you mean "a"?`,

@@ -66,6 +66,15 @@ func TestDistance(t *testing.T) {
 		if got := distance(tt.a, tt.b); got != tt.d {
 			t.Errorf("distance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.d)
 		}
+		// Bounded below the answer: bound+1, with or without a buffer.
+		for _, buf := range [][]int{nil, make([]int, 3*64)} {
+			if got := Distance(tt.a, tt.b, tt.d-1, buf); tt.d > 0 && got != tt.d {
+				t.Errorf("Distance(%q, %q, bound %d) = %d, want %d (bound+1)", tt.a, tt.b, tt.d-1, got, tt.d)
+			}
+			if got := Distance(tt.a, tt.b, 10, buf); got != tt.d {
+				t.Errorf("Distance(%q, %q, bound 10) = %d, want %d", tt.a, tt.b, got, tt.d)
+			}
+		}
 	}
 }
 
