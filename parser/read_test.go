@@ -4,12 +4,12 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/nginx-lint/nginx-lint/internal/testfiles"
 
 	"github.com/nginx-lint/nginx-lint/parser"
 )
@@ -64,14 +64,7 @@ func findings(c *parser.Config) []string {
 
 func mkfifo(t *testing.T, dir string) string {
 	t.Helper()
-	if runtime.GOOS == "windows" {
-		t.Skip("no FIFOs on Windows")
-	}
-	p := filepath.Join(dir, "pipe.conf")
-	if err := syscall.Mkfifo(p, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return testfiles.Mkfifo(t, filepath.Join(dir, "pipe.conf"))
 }
 
 func TestIncludeNotRegular(t *testing.T) {

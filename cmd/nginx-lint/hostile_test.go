@@ -3,12 +3,12 @@ package main
 import (
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/nginx-lint/nginx-lint/internal/testfiles"
 )
 
 // runBounded is runCLI that fails the test instead of hanging when a
@@ -36,17 +36,7 @@ func withDeadline(t *testing.T, fn func()) {
 
 func fifoIn(t *testing.T, dir, name string) string {
 	t.Helper()
-	if runtime.GOOS == "windows" {
-		t.Skip("no FIFOs on Windows")
-	}
-	p := filepath.Join(dir, name)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := syscall.Mkfifo(p, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return testfiles.Mkfifo(t, filepath.Join(dir, name))
 }
 
 // TestHostileIncludes: includes that nginx-lint must not read.

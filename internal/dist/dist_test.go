@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -348,5 +349,31 @@ func TestDockerfile(t *testing.T) {
 	dst := strings.Fields(copies[0])[3]
 	if entry != `ENTRYPOINT ["`+dst+`"]` {
 		t.Errorf("entry point %q, binary copied to %q", entry, dst)
+	}
+}
+
+// TestVetEverywhere vets the whole module, tests included, for each
+// operating system released: a test that calls a Unix-only function
+// (syscall.Mkfifo) without a build constraint compiles here and breaks
+// "go test" for a contributor on Windows or macOS.
+func TestVetEverywhere(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipping the cross-platform vet in -short mode")
+	}
+	_, targets := releaseTargets(t)
+	seen := map[string]bool{}
+	for _, tg := range targets {
+		if seen[tg[0]] || tg[0] == runtime.GOOS {
+			continue
+		}
+		seen[tg[0]] = true
+		t.Run(tg[0], func(t *testing.T) {
+			cmd := exec.Command("go", "vet", "./...")
+			cmd.Dir = root
+			cmd.Env = append(os.Environ(), "GOOS="+tg[0], "GOARCH="+tg[1], "CGO_ENABLED=0")
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Errorf("GOOS=%s go vet ./...: %v\n%s", tg[0], err, out)
+			}
+		})
 	}
 }
