@@ -67,7 +67,7 @@ func TestHostileProcEnviron(t *testing.T) {
 	const secret = "nl-test-secret-3f9a"
 	t.Setenv("CI_DEPLOY_TOKEN", secret)
 	dir := writeConf(t, map[string]string{"nginx.conf": "events {}\ninclude /proc/self/environ;\n"})
-	for _, format := range []string{"text", "json", "sarif", "github", "checkstyle"} {
+	for _, format := range []string{"text", "json", "sarif", "github", "gitlab", "checkstyle"} {
 		code, out, errOut := runBounded(t, "", "--format", format, filepath.Join(dir, "nginx.conf"))
 		if strings.Contains(out+errOut, secret) {
 			t.Errorf("%s: the environment leaked into the output", format)

@@ -91,6 +91,8 @@ func (cmd *lintCmd) report(e *env, all []*parser.Diagnostic, unreadable bool, re
 		err = writeSARIF(e.stdout, all, reg, cwd)
 	case "github":
 		err = writeGitHub(e.stdout, all, cwd)
+	case "gitlab":
+		err = writeGitLab(e.stdout, all, cwd)
 	case "checkstyle":
 		err = writeCheckstyle(e.stdout, all, cwd)
 	default:

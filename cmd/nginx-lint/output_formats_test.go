@@ -336,3 +336,58 @@ func TestSARIFRuleMetadataCoversSuppression(t *testing.T) {
 		}
 	}
 }
+
+// TestGitLabOutput: a Code Quality report GitLab's merge request widget
+// reads: every issue has the fields it needs, fingerprints are unique
+// (GitLab shows one issue per fingerprint) and do not change when lines
+// move above a finding, so the widget does not call it new.
+func TestGitLabOutput(t *testing.T) {
+	src := "events {}\nhttp {\n    gzipp on;\n    gzipp on;\n    server_tokens on;\n}\n"
+	dir := writeConf(t, map[string]string{"nginx.conf": src})
+	chdir(t, dir)
+	report := func() []gitlabIssue {
+		t.Helper()
+		code, out, errs := runCLI(t, "", "-f", "gitlab", "nginx.conf")
+		if code != exitFindings {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+		var issues []gitlabIssue
+		if err := json.Unmarshal([]byte(out), &issues); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		return issues
+	}
+	issues := report()
+	if len(issues) < 3 {
+		t.Fatalf("%d issues, want the two gzipp and server_tokens", len(issues))
+	}
+	seen := map[string]bool{}
+	lines := map[int]string{}
+	for _, is := range issues {
+		if is.Description == "" || is.CheckName == "" || len(is.Fingerprint) != 32 || is.Location.Path != "nginx.conf" || is.Location.Lines.Begin < 1 {
+			t.Errorf("incomplete issue %+v", is)
+		}
+		if seen[is.Fingerprint] {
+			t.Errorf("fingerprint %s twice", is.Fingerprint)
+		}
+		seen[is.Fingerprint] = true
+		switch is.Severity {
+		case "info", "minor", "major":
+		default:
+			t.Errorf("severity %q", is.Severity)
+		}
+		lines[is.Location.Lines.Begin] = is.CheckName
+	}
+	if !strings.HasPrefix(lines[3], "NL2001 ") || !strings.HasPrefix(lines[4], "NL2001 ") {
+		t.Errorf("unknown directives not on lines 3 and 4: %v", lines)
+	}
+	// Two blank lines above everything: the same fingerprints.
+	if err := os.WriteFile(filepath.Join(dir, "nginx.conf"), []byte("\n\n"+src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, is := range report() {
+		if !seen[is.Fingerprint] {
+			t.Errorf("moved finding %s at line %d got a new fingerprint", is.CheckName, is.Location.Lines.Begin)
+		}
+	}
+}

@@ -215,6 +215,14 @@ func TestPathStyle(t *testing.T) {
 	for _, f := range doc.Files {
 		files["checkstyle"] = append(files["checkstyle"], f.Name)
 	}
+	_, gl, _ := runCLI(t, "", append([]string{"-f", "gitlab"}, args...)...)
+	var issues []gitlabIssue
+	json.Unmarshal([]byte(gl), &issues)
+	for _, is := range issues {
+		if strings.HasPrefix(is.CheckName, "NL2001 ") {
+			files["gitlab"] = append(files["gitlab"], is.Location.Path)
+		}
+	}
 	_, sr, _ := runCLI(t, "", append([]string{"-f", "sarif"}, args...)...)
 	var log githubSARIF
 	json.Unmarshal([]byte(sr), &log)
@@ -225,7 +233,7 @@ func TestPathStyle(t *testing.T) {
 		}
 	}
 	want := []string{"conf/in.conf", filepath.ToSlash(outPath)}
-	for _, format := range []string{"text", "json", "github", "checkstyle"} {
+	for _, format := range []string{"text", "json", "github", "gitlab", "checkstyle"} {
 		if strings.Join(files[format], " ") != strings.Join(want, " ") {
 			t.Errorf("%s names %q, want %q", format, files[format], want)
 		}
@@ -240,6 +248,7 @@ func TestPathStyle(t *testing.T) {
 		"json":       `"file": "<stdin>"`,
 		"github":     `file=<stdin>,`,
 		"checkstyle": `name="&lt;stdin&gt;"`,
+		"gitlab":     `"path": "<stdin>"`,
 		"sarif":      `"uri": "%3Cstdin%3E"`,
 	} {
 		_, out, _ := runCLI(t, bad, "-f", format, "-")

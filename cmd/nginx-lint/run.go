@@ -142,7 +142,7 @@ func sizeError(s string, err error) string {
 type lintCmd struct {
 	loadFlags
 	Paths     []string `arg:"" optional:"" name:"path" help:"Files to lint; \"-\" reads standard input (a config or nginx -T output). Default: ${default_config} if it exists."`
-	Format    string   `short:"f" enum:"text,json,sarif,github,checkstyle" default:"text" help:"Output format: ${enum}."`
+	Format    string   `short:"f" enum:"text,json,sarif,github,gitlab,checkstyle" default:"text" help:"Output format: ${enum}."`
 	Color     string   `enum:"auto,always,never" default:"auto" help:"Color the text output: ${enum}. NO_COLOR turns auto off."`
 	FailLevel string   `enum:"error,warning,info,none" default:"warning" help:"Exit with 1 when a finding is at least this severe: ${enum}."`
 	Strict    bool     `help:"Report unknown directives as errors, not warnings."`

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+
+	"github.com/nginx-lint/nginx-lint/analyzer/baseline"
+	"github.com/nginx-lint/nginx-lint/parser"
+)
+
+// gitlabIssue is one finding in GitLab's Code Quality report (the subset
+// of the Code Climate issue format that the merge request widget reads).
+type gitlabIssue struct {
+	Description string         `json:"description"`
+	CheckName   string         `json:"check_name"`
+	Fingerprint string         `json:"fingerprint"`
+	Severity    string         `json:"severity"`
+	Location    gitlabLocation `json:"location"`
+}
+
+type gitlabLocation struct {
+	Path  string      `json:"path"`
+	Lines gitlabLines `json:"lines"`
+}
+
+type gitlabLines struct {
+	Begin int `json:"begin"`
+	End   int `json:"end,omitempty"`
+}
+
+// gitlabSeverity maps a severity onto GitLab's scale (info, minor, major,
+// critical, blocker): an error ranks above a warning in the widget, and
+// nothing claims to block what the fail level lets through.
+func gitlabSeverity(s parser.Severity) string {
+	switch s {
+	case parser.Error:
+		return "major"
+	case parser.Warning:
+		return "minor"
+	}
+	return "info"
+}
+
+// writeGitLab writes a Code Quality report: a JSON array, one issue per
+// finding. GitLab treats issues with one fingerprint as one, and compares
+// the report of a merge request with its target branch's by fingerprint:
+// the baseline's (rule, path, flagged text, occurrence; no line number)
+// keeps a finding the same issue when lines above it move.
+func writeGitLab(w io.Writer, ds []*parser.Diagnostic, cwd string) error {
+	fps := baseline.New(cwd, nil).Fingerprints(ds)
+	out := make([]gitlabIssue, 0, len(ds))
+	for i, d := range ds {
+		is := gitlabIssue{
+			Description: d.Message,
+			CheckName:   d.Code + " " + d.Name,
+			Fingerprint: fps[i],
+			Severity:    gitlabSeverity(d.Severity),
+			Location:    gitlabLocation{Path: displayPath(d.FilePath(), cwd), Lines: gitlabLines{Begin: 1}},
+		}
+		if d.File != nil {
+			begin, end := d.Start().Line, d.End().Line
+			is.Location.Lines.Begin = begin
+			if end > begin {
+				is.Location.Lines.End = end
+			}
+		}
+		out = append(out, is)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false) // "<stdin>", as the json format writes it
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
