@@ -709,7 +709,7 @@ func wordSubRange(f *parser.File, w parser.Word, off, n int) parser.Range {
 	if raw != w.Value || off < 0 || off+n > len(raw) {
 		return w.Range
 	}
-	return parser.Range{Start: start + off, End: start + off + n}
+	return parser.Range{Start: start + int32(off), End: start + int32(off+n)}
 }
 
 // wholeConfig reports whether the pass sees the whole configuration:
