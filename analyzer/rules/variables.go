@@ -343,7 +343,7 @@ func splitIf(d *parser.Directive) (ifCond, bool) {
 func variableFacts(p *analyzer.Pass) *varFacts { return varFactsResult.Get(p, struct{}{}) }
 
 var varFactsResult = &analyzer.Result[struct{}, *varFacts]{
-	Name:    "variable uses and definitions",
+	Name: "variable uses and definitions",
 	Compute: func(p *analyzer.Pass, _ struct{}) *varFacts {
 		return collectVariables(p.Index(), regexFacts(p), newBuiltinVars(p.Target.Modules, p.Target.Version))
 	},
