@@ -366,5 +366,5 @@ func bigInputGC(read int64) {
 	if _, set := os.LookupEnv("GOGC"); !set && read > 32<<20 {
 		debug.SetGCPercent(100)
 	}
-	bigInputMemoryLimit(read) // memory.go
+	memoryLimit(read) // memory.go
 }
