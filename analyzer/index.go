@@ -16,7 +16,8 @@ import (
 type Index struct {
 	Entries []Entry
 
-	// nameIDs numbers each entry's name (an index into names), for Named.
+	// nameIDs numbers each entry's name (an index into names), for Named;
+	// dropped once Named has built byName from it.
 	nameIDs    []int32
 	names      []string
 	byNameOnce sync.Once
@@ -24,13 +25,10 @@ type Index struct {
 }
 
 // Entry is one directive as nginx meets it. (Fields are ordered to pack
-// into 32 bytes: a big configuration has a hundred thousand entries.)
+// into 24 bytes, the row kept as a number rather than a pointer: a big
+// configuration has millions of entries.)
 type Entry struct {
 	Directive *parser.Directive
-	// Row is the directive table's row for the directive in Context (nil
-	// when unknown there), and Known whether any row has its name. They
-	// are looked up once here because several rules need them.
-	Row *directives.Directive
 	// Context is where the directive appears; 0 inside blocks whose body
 	// the directive tables do not describe (map entries, types, Lua).
 	Context directives.Context
@@ -38,8 +36,16 @@ type Entry struct {
 	Parent int32
 	// Depth is the number of enclosing block directives.
 	Depth int32
+	// row is the directives.RowID of Row.
+	row int16
+	// Known is whether any row of the directive table has the name (Row
+	// is looked up once here, with it, because several rules need them).
 	Known bool
 }
+
+// Row returns the directive table's row for the directive in its
+// Context, nil when it is unknown there.
+func (e *Entry) Row() *directives.Directive { return directives.Row(e.row) }
 
 // names numbers the distinct names of a configuration in order of first
 // appearance, so that grouping the entries by name costs no string
@@ -99,7 +105,7 @@ func (b *indexer) walk(dirs []*parser.Directive, ctx directives.Context, parent,
 	for _, d := range dirs {
 		row, known, tid := directives.Resolve(d.Name.Value, ctx)
 		id := b.names.id(d.Name.Value, tid)
-		b.ix.Entries = append(b.ix.Entries, Entry{Directive: d, Context: ctx, Parent: parent, Depth: depth, Row: row, Known: known})
+		b.ix.Entries = append(b.ix.Entries, Entry{Directive: d, Context: ctx, Parent: parent, Depth: depth, row: directives.RowID(row), Known: known})
 		b.nameIDs = append(b.nameIDs, id)
 		if d.Name.Value == "include" {
 			// Config.Walk's order: the include, then its files' directives
@@ -142,6 +148,9 @@ func (ix *Index) Named(names ...string) []int32 {
 		for id, name := range ix.names {
 			ix.byName[name] = lists[id]
 		}
+		// The lists hold what the numbering said: 4 bytes an entry less
+		// for the rest of the run.
+		ix.nameIDs = nil
 	})
 	if len(names) == 1 {
 		CountOps(len(ix.byName[names[0]]))
