@@ -57,3 +57,11 @@ func TestMaxSourceSize(t *testing.T) {
 		}
 	}
 }
+
+// TestModelSizes does for the typed model what TestNodeSizes does for the
+// tree: a big configuration has a Location for each of its locations.
+func TestModelSizes(t *testing.T) {
+	if got := unsafe.Sizeof(parser.Location{}); got != 80 {
+		t.Errorf("unsafe.Sizeof(Location{}) = %d, want 80", got)
+	}
+}
