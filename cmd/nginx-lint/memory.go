@@ -21,7 +21,7 @@ const memoryPerInputByte = 10
 // 2025 MiB of RSS for 1103 MiB live). Under the limit the collector runs
 // before the heap passes memoryLimitFor(read), at the cost of more
 // collections near the end of a run: that configuration took 7.0 s
-// instead of 4.4 s, for 1246 MiB instead of 2025 MiB; a 16 MB one 0.57 s
+// instead of 4.4 s, for 1246 MiB instead of 2025 MiB; a 16 MB one 0.61 s
 // instead of 0.52 s, for 218 MiB instead of 326 MiB. Small inputs stay
 // under the limit's 64 MiB floor and are not affected. The runtime keeps
 // a limit from taking more than about half the CPU, so an input whose
