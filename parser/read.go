@@ -22,7 +22,8 @@ const DefaultMaxFileSize = 16 << 20
 // MaxSourceSize is the largest file the parser takes, whatever limit is
 // asked for: offsets in the tree are 32-bit (see Range), and 1 GiB
 // leaves room for "one past the end" arithmetic. A larger file is a
-// *TooLargeError when read, and a syntax error when handed to ParseString.
+// *TooLargeError when read, and a file-too-large finding (nothing parsed)
+// when handed to ParseString.
 const MaxSourceSize = 1 << 30
 
 // ErrNotRegular is the error (inside a *fs.PathError) for a path that is
