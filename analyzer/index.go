@@ -16,12 +16,16 @@ import (
 type Index struct {
 	Entries []Entry
 
-	// nameIDs numbers each entry's name (an index into names), for Named;
-	// dropped once Named has built byName from it.
+	// nameIDs numbers each entry's name (see names), for Named; dropped
+	// once Named has grouped the entries by it.
 	nameIDs    []int32
-	names      []string
+	names      names
 	byNameOnce sync.Once
-	byName     map[string][]int32
+	// byName is the entries grouped by name: those of the name numbered
+	// id are byName[start[id]:start[id+1]], in reading order. (Offsets
+	// rather than a map of lists: the entries of a map or geo block are
+	// named by their keys, a million distinct names in a big one.)
+	byName, start []int32
 }
 
 // Entry is one directive as nginx meets it. (Fields are ordered to pack
@@ -76,6 +80,16 @@ func (n *names) id(name string, tableID int32) int32 {
 	return id
 }
 
+// lookup returns the number of name, if the configuration has it.
+func (n *names) lookup(name string) (int32, bool) {
+	if _, _, tableID := directives.Resolve(name, 0); tableID >= 0 {
+		id := n.byTable[tableID]
+		return id - 1, id > 0
+	}
+	id, ok := n.unknown[name]
+	return id, ok
+}
+
 // NewIndex flattens c.
 func NewIndex(c *parser.Config) *Index {
 	n := 0
@@ -86,7 +100,7 @@ func NewIndex(c *parser.Config) *Index {
 	b := indexer{c: c, ix: &Index{Entries: make([]Entry, 0, n)}, nameIDs: make([]int32, 0, n)}
 	b.names = names{byTable: make([]int32, directives.NumNames()), unknown: map[string]int32{}}
 	b.walk(c.Main.Directives, root, -1, 0)
-	b.ix.nameIDs, b.ix.names = b.nameIDs, b.names.list
+	b.ix.nameIDs, b.ix.names = b.nameIDs, b.names
 	return b.ix
 }
 
@@ -128,37 +142,35 @@ func (b *indexer) walk(dirs []*parser.Directive, ctx directives.Context, parent,
 // order.
 func (ix *Index) Named(names ...string) []int32 {
 	ix.byNameOnce.Do(func() {
-		// Counted first, so every list is cut from one array: a hundred
-		// thousand appends to growing lists would cost more than the index.
-		counts := make([]int32, len(ix.names))
+		// A counting sort: every list is cut from one array, as a
+		// hundred thousand appends to growing lists would cost more than
+		// the index.
+		start := make([]int32, len(ix.names.list)+1)
 		for _, id := range ix.nameIDs {
-			counts[id]++
+			start[id+1]++
 		}
+		for id := range ix.names.list {
+			start[id+1] += start[id]
+		}
+		next := slices.Clone(start[:len(ix.names.list)])
 		all := make([]int32, len(ix.nameIDs))
-		lists := make([][]int32, len(ix.names))
-		off := int32(0)
-		for id, n := range counts {
-			lists[id] = all[off : off : off+n]
-			off += n
-		}
 		for i, id := range ix.nameIDs {
-			lists[id] = append(lists[id], int32(i))
+			all[next[id]] = int32(i)
+			next[id]++
 		}
-		ix.byName = make(map[string][]int32, len(ix.names))
-		for id, name := range ix.names {
-			ix.byName[name] = lists[id]
-		}
+		ix.byName, ix.start = all, start
 		// The lists hold what the numbering said: 4 bytes an entry less
 		// for the rest of the run.
 		ix.nameIDs = nil
 	})
 	if len(names) == 1 {
-		CountOps(len(ix.byName[names[0]]))
-		return ix.byName[names[0]]
+		l := ix.named(names[0])
+		CountOps(len(l))
+		return l
 	}
 	var out []int32
 	for _, n := range names {
-		out = append(out, ix.byName[n]...)
+		out = append(out, ix.named(n)...)
 	}
 	slices.Sort(out)
 	CountOps(len(out))
@@ -168,7 +180,17 @@ func (ix *Index) Named(names ...string) []int32 {
 // Names returns the distinct directive names of the configuration, in
 // order of first appearance, so that a rule can pick the names it cares
 // about (those no table knows, say) and visit them with Named.
-func (ix *Index) Names() []string { return ix.names }
+func (ix *Index) Names() []string { return ix.names.list }
+
+// named returns the entries named name, once Named has grouped them.
+func (ix *Index) named(name string) []int32 {
+	id, ok := ix.names.lookup(name)
+	if !ok {
+		return nil
+	}
+	lo, hi := ix.start[id], ix.start[id+1]
+	return ix.byName[lo:hi:hi]
+}
 
 // Stack returns the block directives enclosing entry i, outermost first,
 // appended to buf[:0].
