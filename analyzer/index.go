@@ -16,21 +16,23 @@ import (
 type Index struct {
 	Entries []Entry
 
-	// nameIDs numbers each entry's name (an index into names), for Named.
+	// nameIDs numbers each entry's name (see names), for Named; dropped
+	// once Named has grouped the entries by it.
 	nameIDs    []int32
-	names      []string
+	names      names
 	byNameOnce sync.Once
-	byName     map[string][]int32
+	// byName is the entries grouped by name: those of the name numbered
+	// id are byName[start[id]:start[id+1]], in reading order. (Offsets
+	// rather than a map of lists: the entries of a map or geo block are
+	// named by their keys, a million distinct names in a big one.)
+	byName, start []int32
 }
 
 // Entry is one directive as nginx meets it. (Fields are ordered to pack
-// into 32 bytes: a big configuration has a hundred thousand entries.)
+// into 24 bytes, the row kept as a number rather than a pointer: a big
+// configuration has millions of entries.)
 type Entry struct {
 	Directive *parser.Directive
-	// Row is the directive table's row for the directive in Context (nil
-	// when unknown there), and Known whether any row has its name. They
-	// are looked up once here because several rules need them.
-	Row *directives.Directive
 	// Context is where the directive appears; 0 inside blocks whose body
 	// the directive tables do not describe (map entries, types, Lua).
 	Context directives.Context
@@ -38,8 +40,16 @@ type Entry struct {
 	Parent int32
 	// Depth is the number of enclosing block directives.
 	Depth int32
+	// row is the directives.RowID of Row.
+	row int16
+	// Known is whether any row of the directive table has the name (Row
+	// is looked up once here, with it, because several rules need them).
 	Known bool
 }
+
+// Row returns the directive table's row for the directive in its
+// Context, nil when it is unknown there.
+func (e *Entry) Row() *directives.Directive { return directives.Row(e.row) }
 
 // names numbers the distinct names of a configuration in order of first
 // appearance, so that grouping the entries by name costs no string
@@ -70,6 +80,16 @@ func (n *names) id(name string, tableID int32) int32 {
 	return id
 }
 
+// lookup returns the number of name, if the configuration has it.
+func (n *names) lookup(name string) (int32, bool) {
+	if _, _, tableID := directives.Resolve(name, 0); tableID >= 0 {
+		id := n.byTable[tableID]
+		return id - 1, id > 0
+	}
+	id, ok := n.unknown[name]
+	return id, ok
+}
+
 // NewIndex flattens c.
 func NewIndex(c *parser.Config) *Index {
 	n := 0
@@ -80,7 +100,7 @@ func NewIndex(c *parser.Config) *Index {
 	b := indexer{c: c, ix: &Index{Entries: make([]Entry, 0, n)}, nameIDs: make([]int32, 0, n)}
 	b.names = names{byTable: make([]int32, directives.NumNames()), unknown: map[string]int32{}}
 	b.walk(c.Main.Directives, root, -1, 0)
-	b.ix.nameIDs, b.ix.names = b.nameIDs, b.names.list
+	b.ix.nameIDs, b.ix.names = b.nameIDs, b.names
 	return b.ix
 }
 
@@ -99,7 +119,7 @@ func (b *indexer) walk(dirs []*parser.Directive, ctx directives.Context, parent,
 	for _, d := range dirs {
 		row, known, tid := directives.Resolve(d.Name.Value, ctx)
 		id := b.names.id(d.Name.Value, tid)
-		b.ix.Entries = append(b.ix.Entries, Entry{Directive: d, Context: ctx, Parent: parent, Depth: depth, Row: row, Known: known})
+		b.ix.Entries = append(b.ix.Entries, Entry{Directive: d, Context: ctx, Parent: parent, Depth: depth, row: directives.RowID(row), Known: known})
 		b.nameIDs = append(b.nameIDs, id)
 		if d.Name.Value == "include" {
 			// Config.Walk's order: the include, then its files' directives
@@ -122,34 +142,35 @@ func (b *indexer) walk(dirs []*parser.Directive, ctx directives.Context, parent,
 // order.
 func (ix *Index) Named(names ...string) []int32 {
 	ix.byNameOnce.Do(func() {
-		// Counted first, so every list is cut from one array: a hundred
-		// thousand appends to growing lists would cost more than the index.
-		counts := make([]int32, len(ix.names))
+		// A counting sort: every list is cut from one array, as a
+		// hundred thousand appends to growing lists would cost more than
+		// the index.
+		start := make([]int32, len(ix.names.list)+1)
 		for _, id := range ix.nameIDs {
-			counts[id]++
+			start[id+1]++
 		}
+		for id := range ix.names.list {
+			start[id+1] += start[id]
+		}
+		next := slices.Clone(start[:len(ix.names.list)])
 		all := make([]int32, len(ix.nameIDs))
-		lists := make([][]int32, len(ix.names))
-		off := int32(0)
-		for id, n := range counts {
-			lists[id] = all[off : off : off+n]
-			off += n
-		}
 		for i, id := range ix.nameIDs {
-			lists[id] = append(lists[id], int32(i))
+			all[next[id]] = int32(i)
+			next[id]++
 		}
-		ix.byName = make(map[string][]int32, len(ix.names))
-		for id, name := range ix.names {
-			ix.byName[name] = lists[id]
-		}
+		ix.byName, ix.start = all, start
+		// The lists hold what the numbering said: 4 bytes an entry less
+		// for the rest of the run.
+		ix.nameIDs = nil
 	})
 	if len(names) == 1 {
-		CountOps(len(ix.byName[names[0]]))
-		return ix.byName[names[0]]
+		l := ix.named(names[0])
+		CountOps(len(l))
+		return l
 	}
 	var out []int32
 	for _, n := range names {
-		out = append(out, ix.byName[n]...)
+		out = append(out, ix.named(n)...)
 	}
 	slices.Sort(out)
 	CountOps(len(out))
@@ -159,7 +180,17 @@ func (ix *Index) Named(names ...string) []int32 {
 // Names returns the distinct directive names of the configuration, in
 // order of first appearance, so that a rule can pick the names it cares
 // about (those no table knows, say) and visit them with Named.
-func (ix *Index) Names() []string { return ix.names }
+func (ix *Index) Names() []string { return ix.names.list }
+
+// named returns the entries named name, once Named has grouped them.
+func (ix *Index) named(name string) []int32 {
+	id, ok := ix.names.lookup(name)
+	if !ok {
+		return nil
+	}
+	lo, hi := ix.start[id], ix.start[id+1]
+	return ix.byName[lo:hi:hi]
+}
 
 // Stack returns the block directives enclosing entry i, outermost first,
 // appended to buf[:0].

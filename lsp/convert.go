@@ -20,7 +20,7 @@ func position(f *parser.File, off int) protocol.Position {
 
 // rangeOf converts a byte range of f into a protocol range.
 func rangeOf(f *parser.File, r parser.Range) protocol.Range {
-	return protocol.Range{Start: position(f, r.Start), End: position(f, r.End)}
+	return protocol.Range{Start: position(f, int(r.Start)), End: position(f, int(r.End))}
 }
 
 // offset converts a protocol position into a byte offset of f.

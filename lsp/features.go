@@ -24,15 +24,16 @@ type hit struct {
 }
 
 // locate finds the innermost directive at off and the blocks around it.
-func locate(f *parser.File, off int) hit {
+func locate(f *parser.File, at int) hit {
 	h := hit{arg: -2}
+	off := int32(at) // offsets within a file fit (parser.MaxSourceSize)
 	dirs := f.Directives
 	for {
 		var next []*parser.Directive
 		for _, d := range dirs {
 			r := d.Range()
 			if d.RBrace < 0 && d.Block != nil {
-				r.End = len(f.Src) + 1 // an open block runs to the end
+				r.End = int32(len(f.Src)) + 1 // an open block runs to the end
 			}
 			if off < r.Start || off > r.End {
 				continue
@@ -154,7 +155,7 @@ func directiveDoc(name string, ctx directives.Context) string {
 // variableAt returns the variable name under off inside a word, if any.
 func variableAt(src string, r parser.Range, off int) string {
 	word := src[r.Start:r.End]
-	rel := off - r.Start
+	rel := off - int(r.Start)
 	for i := 0; i < len(word); i++ {
 		if word[i] != '$' {
 			continue
@@ -316,7 +317,7 @@ func (s *Server) codeAction(ctx context.Context, p *protocol.CodeActionParams) (
 	kind := protocol.CodeActionKindQuickFix
 	out := []protocol.CodeAction{}
 	for _, diag := range d.diags {
-		if len(diag.Edits) == 0 || diag.Range.End < from || diag.Range.Start > to {
+		if len(diag.Edits) == 0 || int(diag.Range.End) < from || int(diag.Range.Start) > to {
 			continue
 		}
 		changes := map[protocol.DocumentUri][]protocol.TextEdit{}
@@ -388,7 +389,7 @@ func (s *Server) formatting(_ context.Context, p *protocol.DocumentFormattingPar
 	if err != nil || string(out) == d.text {
 		return []protocol.TextEdit{}, nil
 	}
-	return []protocol.TextEdit{{Range: rangeOf(f, parser.Range{Start: 0, End: len(f.Src)}), NewText: string(out)}}, nil
+	return []protocol.TextEdit{{Range: rangeOf(f, parser.Range{Start: 0, End: int32(len(f.Src))}), NewText: string(out)}}, nil
 }
 
 // formatOptions follows the editor's indentation settings: tabs when it

@@ -79,9 +79,9 @@ type Directive struct {
 	File *File
 	// LBrace and RBrace are the offsets of the braces of Block or of a raw
 	// block; -1 when absent (RBrace is -1 when the file ended first).
-	LBrace, RBrace int
+	LBrace, RBrace int32
 	// Semicolon is the offset of the terminating ";", -1 when absent.
-	Semicolon int
+	Semicolon int32
 	// RawBlock is set for directives such as "content_by_lua_block" whose
 	// body is not nginx syntax: the body text is the last argument, and
 	// LBrace/RBrace locate the braces.
@@ -125,7 +125,7 @@ func (d *Directive) HeadRange() Range {
 }
 
 // Line returns the 1-based line of the directive's name.
-func (d *Directive) Line() int { return d.File.Line(d.Name.Range.Start) }
+func (d *Directive) Line() int { return d.File.Line(int(d.Name.Range.Start)) }
 
 // ArgValues returns the argument values as strings.
 func (d *Directive) ArgValues() []string {

@@ -80,7 +80,7 @@ func (d *Diagnostic) Error() string {
 		}
 		return d.Message
 	}
-	p := d.File.Position(d.Range.Start)
+	p := d.File.Position(int(d.Range.Start))
 	return fmt.Sprintf("%s:%d:%d: %s", d.File.Path, p.Line, p.Column, d.Message)
 }
 
@@ -89,7 +89,7 @@ func (d *Diagnostic) Start() Position {
 	if d.File == nil {
 		return Position{Line: 1, Column: 1}
 	}
-	return d.File.Position(d.Range.Start)
+	return d.File.Position(int(d.Range.Start))
 }
 
 // End returns the position where the diagnostic ends.
@@ -97,7 +97,7 @@ func (d *Diagnostic) End() Position {
 	if d.File == nil {
 		return Position{Line: 1, Column: 1}
 	}
-	return d.File.Position(d.Range.End)
+	return d.File.Position(int(d.Range.End))
 }
 
 // FilePath returns the path of the file the diagnostic is about.

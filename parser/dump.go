@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"bytes"
 	"path/filepath"
 	"strings"
 )
@@ -21,6 +22,11 @@ const dumpHeader = "# configuration file "
 // writes to stderr ("nginx: the configuration file ... syntax is ok") are
 // ignored when they come first. ok is false when src is not a dump.
 func SplitDump(src []byte) (files []DumpFile, ok bool) {
+	if !bytes.Contains(src, []byte(dumpHeader)) {
+		// Not a dump (every caller asks, of every input): answered
+		// without the copy of the text below.
+		return nil, false
+	}
 	text := string(src)
 	lineNo := 0
 	var cur *DumpFile

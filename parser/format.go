@@ -77,11 +77,11 @@ func (pr *printer) block(dirs []*Directive, comments []*Comment, depth, open int
 	src := pr.f.Src
 	items := make([]item, 0, len(dirs)+len(comments))
 	for _, d := range dirs {
-		items = append(items, item{start: d.Name.Range.Start, d: d})
+		items = append(items, item{start: int(d.Name.Range.Start), d: d})
 	}
 	for _, c := range comments {
 		if !insideHead(dirs, c) {
-			items = append(items, item{start: c.Range.Start, c: c})
+			items = append(items, item{start: int(c.Range.Start), c: c})
 		}
 	}
 	sort.SliceStable(items, func(i, j int) bool { return items[i].start < items[j].start })
@@ -96,7 +96,7 @@ func (pr *printer) block(dirs []*Directive, comments []*Comment, depth, open int
 			// the block's "{") stays there.
 			pr.trimNewline()
 			pr.b.WriteString(" #" + commentText(it.c) + "\n")
-			prevEnd = it.c.Range.End
+			prevEnd = int(it.c.Range.End)
 			continue
 		}
 		if i > 0 && strings.Count(gap, "\n") >= 2 {
@@ -105,7 +105,7 @@ func (pr *printer) block(dirs []*Directive, comments []*Comment, depth, open int
 		pr.indent(depth)
 		if it.c != nil {
 			pr.b.WriteString("#" + commentText(it.c) + "\n")
-			prevEnd = it.c.Range.End
+			prevEnd = int(it.c.Range.End)
 			continue
 		}
 		prevEnd = pr.directive(it.d, depth)
@@ -166,20 +166,20 @@ func (pr *printer) terminate(d *Directive, depth int, space bool) int {
 	switch {
 	case d.RawBlock:
 		pr.b.WriteString(sp + src[d.LBrace:d.RBrace+1] + "\n")
-		return d.RBrace + 1
+		return int(d.RBrace) + 1
 	case d.Block != nil:
 		if len(d.Block.Directives) == 0 && len(d.Block.Comments) == 0 {
 			pr.b.WriteString(sp + "{}\n")
-			return d.RBrace + 1
+			return int(d.RBrace) + 1
 		}
 		pr.b.WriteString(sp + "{\n")
-		pr.block(d.Block.Directives, d.Block.Comments, depth+1, d.LBrace)
+		pr.block(d.Block.Directives, d.Block.Comments, depth+1, int(d.LBrace))
 		pr.indent(depth)
 		pr.b.WriteString("}\n")
-		return d.RBrace + 1
+		return int(d.RBrace) + 1
 	}
 	pr.b.WriteString(";\n")
-	return d.Semicolon + 1
+	return int(d.Semicolon) + 1
 }
 
 // insideHead reports whether c lies between the words of a directive

@@ -38,7 +38,7 @@ func FuzzParse(f *testing.F) {
 		file := parser.ParseFile("fuzz.conf", src, &parser.Options{Kinds: analyzer.Kinds})
 		checkTree(t, file, file.Directives)
 		for _, d := range file.Diagnostics {
-			if d.Range.Start < 0 || d.Range.End > len(src) || d.Range.Start > d.Range.End {
+			if d.Range.Start < 0 || int(d.Range.End) > len(src) || d.Range.Start > d.Range.End {
 				t.Fatalf("diagnostic range %v outside [0,%d]: %v", d.Range, len(src), d)
 			}
 			_ = d.Start()
@@ -47,7 +47,7 @@ func FuzzParse(f *testing.F) {
 }
 
 func checkTree(t *testing.T, f *parser.File, dirs []*parser.Directive) {
-	n := len(f.Src)
+	n := int32(len(f.Src))
 	for _, d := range dirs {
 		r := d.Range()
 		if r.Start < 0 || r.End > n || r.Start > r.End {

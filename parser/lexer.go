@@ -64,7 +64,7 @@ func (lx *lexer) statement() (words []Word, term terminator, termAt int) {
 				break
 			}
 			if c == '\n' {
-				lx.lines = append(lx.lines, lx.pos+1)
+				lx.lines = append(lx.lines, int32(lx.pos+1))
 			}
 			lx.pos++
 		}
@@ -118,7 +118,7 @@ func (lx *lexer) comment() {
 	}
 	text := lx.src[start+1 : end]
 	text = strings.TrimSuffix(text, "\r")
-	lx.comments = append(lx.comments, &Comment{Range: Range{start, end}, Text: text})
+	lx.comments = append(lx.comments, &Comment{Range: rng(start, end), Text: text})
 	lx.pos = end
 }
 
@@ -142,13 +142,13 @@ func (lx *lexer) word() (term terminator, ended bool) {
 			switch c := src[i]; c {
 			case '\n':
 				// Quoted tokens may span lines.
-				lx.lines = append(lx.lines, i+1)
+				lx.lines = append(lx.lines, int32(i+1))
 			case '\\':
 				// The next character is taken literally, even a quote.
 				escaped = true
 				i++
 				if i < len(src) && src[i] == '\n' {
-					lx.lines = append(lx.lines, i+1)
+					lx.lines = append(lx.lines, int32(i+1))
 				}
 			case quote:
 				lx.pos = i + 1
@@ -169,7 +169,7 @@ func (lx *lexer) word() (term terminator, ended bool) {
 				escaped = true
 				i++
 				if i < len(src) && src[i] == '\n' {
-					lx.lines = append(lx.lines, i+1)
+					lx.lines = append(lx.lines, int32(i+1))
 				}
 				variable = false
 				continue
@@ -271,7 +271,7 @@ func (lx *lexer) addWord(start, end int, quote byte, escaped bool) {
 			lx.errorf(start, start+1, "too long parameter %q started", inner[:10]+"...")
 		}
 	}
-	lx.words = append(lx.words, Word{Value: val, Range: Range{start, end}, Quote: quote})
+	lx.words = append(lx.words, Word{Value: val, Range: rng(start, end), Quote: quote})
 }
 
 func boolInt(b bool) int {
@@ -336,7 +336,7 @@ func (lx *lexer) rawBlock() (body Range, rbrace int) {
 	i := start
 	nl := func(j int) {
 		if src[j] == '\n' {
-			lx.lines = append(lx.lines, j+1)
+			lx.lines = append(lx.lines, int32(j+1))
 		}
 	}
 	for i < len(src) {
@@ -351,7 +351,7 @@ func (lx *lexer) rawBlock() (body Range, rbrace int) {
 		case c == '}':
 			if depth == 0 {
 				lx.pos = i + 1
-				return Range{start, i}, i
+				return rng(start, i), i
 			}
 			depth--
 			i++
@@ -387,7 +387,7 @@ func (lx *lexer) rawBlock() (body Range, rbrace int) {
 		}
 	}
 	lx.pos = len(src)
-	return Range{start, len(src)}, -1
+	return rng(start, len(src)), -1
 }
 
 // longBracket reports whether src[i:] opens a Lua long bracket "[==[" and
@@ -419,12 +419,12 @@ func (lx *lexer) skipLong(i, level int) int {
 	}
 	for j := i; j < end; j++ {
 		if src[j] == '\n' {
-			lx.lines = append(lx.lines, j+1)
+			lx.lines = append(lx.lines, int32(j+1))
 		}
 	}
 	return end
 }
 
 func (lx *lexer) errorf(start, end int, msg string, args ...any) {
-	lx.errs = append(lx.errs, newSyntaxError(lx.file, Range{start, end}, msg, args...))
+	lx.errs = append(lx.errs, newSyntaxError(lx.file, rng(start, end), msg, args...))
 }

@@ -5,7 +5,6 @@ import (
 	"hash/maphash"
 	"io"
 	"io/fs"
-	"math"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -243,9 +242,9 @@ func (l *Loader) maxFileSize() int64 {
 	case l.MaxFileSize == 0:
 		return DefaultMaxFileSize
 	case l.MaxFileSize < 0:
-		return math.MaxInt64
+		return MaxSourceSize
 	}
-	return l.MaxFileSize
+	return min(l.MaxFileSize, MaxSourceSize)
 }
 
 // LoadSource is Load for a main file whose text is already in hand (an

@@ -59,6 +59,13 @@ func ParseString(path, src string, opts *Options) *File {
 		opts = &Options{}
 	}
 	f := &File{Path: path, Src: src}
+	if len(src) > MaxSourceSize {
+		// Offsets past MaxSourceSize do not fit a Range: refuse, as the
+		// loader does (the file readers never return more).
+		f.Diagnostics = []*Diagnostic{{File: f, Path: path, Severity: Error, Code: CodeTooLarge, Name: NameTooLarge,
+			Message: fmt.Sprintf("not parsed: the file is larger than %s", FormatSize(MaxSourceSize))}}
+		return f
+	}
 	lx := newLexer(f)
 	b := &builder{lx: lx, f: f, kinds: opts.Kinds}
 	var ctx BlockContext
@@ -135,7 +142,7 @@ func (b *builder) block(parent *Directive, depth int, ctx BlockContext, freeForm
 				d.Unterminated = true
 				b.pending = append(b.pending, d)
 			} else if depth > 0 {
-				b.errorf(Range{at, at}, "unexpected end of file, expecting \"}\"")
+				b.errorf(rng(at, at), "unexpected end of file, expecting \"}\"")
 			}
 			return nil, comments, -1
 
@@ -150,17 +157,17 @@ func (b *builder) block(parent *Directive, depth int, ctx BlockContext, freeForm
 				return nil, comments, at
 			}
 			if d == nil {
-				b.errorf(Range{at, at + 1}, "unexpected \"}\"")
+				b.errorf(rng(at, at+1), "unexpected \"}\"")
 			}
 			prev, prevEnd = nil, at+1
 			continue
 
 		case termSemicolon:
-			d.Semicolon = at
+			d.Semicolon = int32(at)
 			last := b.addSplit(d, ctx, check, false)
 			if check {
 				if block, known := b.kinds.BlockKind(ctx, last.Name.Value); known && block && !isRawBlock(last.Name.Value) {
-					b.errorf(Range{at, at + 1}, "directive %q has no opening \"{\"", last.Name.Value)
+					b.errorf(rng(at, at+1), "directive %q has no opening \"{\"", last.Name.Value)
 				}
 			}
 			prev, prevEnd = last, at+1
@@ -175,28 +182,28 @@ func (b *builder) block(parent *Directive, depth int, ctx BlockContext, freeForm
 			prev, prevEnd = nil, lx.pos
 			continue
 		}
-		d.LBrace = at
+		d.LBrace = int32(at)
 		d = b.addSplit(d, ctx, check, true)
 		name := d.Name.Value
 		switch {
 		case isRawBlock(name):
 			body, rb := lx.rawBlock()
 			d.RawBlock = true
-			d.RBrace = rb
+			d.RBrace = int32(rb)
 			d.Args = append(d.Args, Word{Value: b.f.Src[body.Start:body.End], Range: body})
 			if rb < 0 {
 				d.Unterminated = true
-				b.errorf(Range{len(b.f.Src), len(b.f.Src)}, "unexpected end of file, expecting \"}\"")
+				b.errorf(rng(len(b.f.Src), len(b.f.Src)), "unexpected end of file, expecting \"}\"")
 			}
 			prev, prevEnd = d, lx.pos
 			continue
 		case freeForm:
 			// map, types and the like hand their body to a custom handler
 			// that rejects nested blocks.
-			b.errorf(Range{at, at + 1}, "unexpected \"{\"")
+			b.errorf(rng(at, at+1), "unexpected \"{\"")
 		case check:
 			if block, known := b.kinds.BlockKind(ctx, name); known && !block {
-				diag := b.errorf(Range{at, at + 1}, "directive %q is not terminated by \";\"", name)
+				diag := b.errorf(rng(at, at+1), "directive %q is not terminated by \";\"", name)
 				if at > 0 && !isSpace(b.f.Src[at-1]) {
 					// A "{" glued to a word is almost always an unquoted
 					// regex quantifier such as "[0-9]{4}": skip to the ";"
@@ -221,14 +228,16 @@ func (b *builder) block(parent *Directive, depth int, ctx BlockContext, freeForm
 		if b.kinds != nil && ctx != 0 {
 			inner = b.kinds.Child(ctx, name)
 		}
-		d.Block.Directives, d.Block.Comments, d.RBrace = b.block(d, depth+1, inner, freeForm || isFreeForm(name))
+		var rb int
+		d.Block.Directives, d.Block.Comments, rb = b.block(d, depth+1, inner, freeForm || isFreeForm(name))
+		d.RBrace = int32(rb)
 		if d.RBrace < 0 {
 			d.Unterminated = true
 			// The error was reported where the input ended; outer blocks
 			// are unterminated too but need no second message.
 			return nil, comments, -1
 		}
-		prev, prevEnd = d, d.RBrace+1
+		prev, prevEnd = d, rb+1
 	}
 }
 
@@ -305,7 +314,7 @@ func (b *builder) takePending(mark int) []*Directive {
 func (b *builder) attachComments(prev *Directive, prevEnd int, d *Directive, fresh []*Comment) {
 	src := b.f.Src
 	for _, c := range fresh {
-		if prev != nil && prevEnd >= 0 && prevEnd <= c.Range.Start && !strings.Contains(src[prevEnd:c.Range.Start], "\n") {
+		if prev != nil && prevEnd >= 0 && prevEnd <= int(c.Range.Start) && !strings.Contains(src[prevEnd:c.Range.Start], "\n") {
 			c.Directive, c.Trailing = prev, true
 			continue
 		}
@@ -382,7 +391,7 @@ func (b *builder) addSplit(d *Directive, ctx BlockContext, check, opensBlock boo
 		return d
 	}
 	for i, a := range d.Args {
-		if a.Quote != 0 || !startsLine(src, a.Range.Start) {
+		if a.Quote != 0 || !startsLine(src, int(a.Range.Start)) {
 			continue
 		}
 		if block, known := b.kinds.BlockKind(ctx, a.Value); !known || block != opensBlock {
@@ -404,7 +413,7 @@ func (b *builder) addSplit(d *Directive, ctx BlockContext, check, opensBlock boo
 		if opensBlock {
 			// nginx itself fails here, at the "{", with this message.
 			diag := b.errorf(Range{d.LBrace, d.LBrace + 1}, "directive %q is not terminated by \";\"", d.Name.Value)
-			diag.Detail = fmt.Sprintf("a \";\" is missing after %q on line %d", head, b.lineOf(end))
+			diag.Detail = fmt.Sprintf("a \";\" is missing after %q on line %d", head, b.lineOf(int(end)))
 			diag.Related = []Related{{File: b.f, Range: Range{end, end}, Message: "insert \";\" here"}}
 			diag.Edits = fix
 		} else {
@@ -476,12 +485,12 @@ func (b *builder) lineOf(off int) int { return b.lx.lines.position(off).Line }
 func (b *builder) explainCut(d *Directive, rbrace int) {
 	for i := len(b.lx.errs) - 1; i >= 0; i-- {
 		e := b.lx.errs[i]
-		if e.Range.Start != rbrace {
+		if int(e.Range.Start) != rbrace {
 			continue
 		}
 		end := d.HeadRange().End
 		e.Detail = fmt.Sprintf("directive %q is not terminated by \";\": it is probably missing after %q on line %d",
-			d.Name.Value, shorten(b.f.Src[d.Name.Range.Start:end]), b.lineOf(end))
+			d.Name.Value, shorten(b.f.Src[d.Name.Range.Start:end]), b.lineOf(int(end)))
 		e.Related = []Related{{File: b.f, Range: Range{end, end}, Message: "insert \";\" here"}}
 		e.Edits = []Edit{{File: b.f, Range: Range{end, end}, NewText: ";"}}
 		return

@@ -125,14 +125,14 @@ func TestPositions(t *testing.T) {
 	x := d.Args[1]
 	// Byte column: "\t", 11 letters, " ", quote, é (2 bytes), 😀 (4),
 	// quote, space.
-	if p := f.Position(x.Range.Start); p.Line != 2 || p.Column != 23 {
+	if p := f.Position(int(x.Range.Start)); p.Line != 2 || p.Column != 23 {
 		t.Errorf("x at %+v, want 2:23", p)
 	}
 	// UTF-16: é is one unit, 😀 two.
-	if got := f.UTF16Column(x.Range.Start); got != 19 {
+	if got := f.UTF16Column(int(x.Range.Start)); got != 19 {
 		t.Errorf("UTF-16 column %d, want 19", got)
 	}
-	if got := f.OffsetUTF16(1, 19); got != x.Range.Start {
+	if got := f.OffsetUTF16(1, 19); got != int(x.Range.Start) {
 		t.Errorf("OffsetUTF16 = %d, want %d", got, x.Range.Start)
 	}
 	if got := d.Args[0].Raw(f); got != "\"é😀\"" {

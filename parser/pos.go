@@ -9,15 +9,19 @@ import (
 // Range is a half-open byte range [Start, End) in a file's source.
 // Byte offsets are the truth; lines and columns are derived from them
 // through the file's line index, so edits never leave stale positions.
+//
+// Offsets are 32-bit: a file is at most MaxSourceSize bytes, and a big
+// configuration holds millions of ranges (two in every word), so the
+// halved size is a large part of the parse tree's memory.
 type Range struct {
-	Start, End int
+	Start, End int32
 }
 
 // Len returns the number of bytes in r.
-func (r Range) Len() int { return r.End - r.Start }
+func (r Range) Len() int { return int(r.End - r.Start) }
 
 // Contains reports whether offset off lies inside r.
-func (r Range) Contains(off int) bool { return off >= r.Start && off < r.End }
+func (r Range) Contains(off int) bool { return off >= int(r.Start) && off < int(r.End) }
 
 // Position is a derived, human-facing location: 1-based line, 1-based
 // byte column and the byte offset it came from.
@@ -28,8 +32,8 @@ type Position struct {
 }
 
 // lineIndex holds the offset at which every line starts. It is built once by
-// the lexer, which already visits every newline.
-type lineIndex []int
+// the lexer, which already visits every newline. (32-bit, as Range.)
+type lineIndex []int32
 
 // position converts a byte offset into a line and byte column.
 func (li lineIndex) position(off int) Position {
@@ -37,11 +41,11 @@ func (li lineIndex) position(off int) Position {
 		return Position{Line: 1, Column: off + 1, Offset: off}
 	}
 	// The last line start that is <= off.
-	i := sort.Search(len(li), func(i int) bool { return li[i] > off }) - 1
+	i := sort.Search(len(li), func(i int) bool { return int(li[i]) > off }) - 1
 	if i < 0 {
 		i = 0
 	}
-	return Position{Line: i + 1, Column: off - li[i] + 1, Offset: off}
+	return Position{Line: i + 1, Column: off - int(li[i]) + 1, Offset: off}
 }
 
 // Position returns the line and column of a byte offset in f.
@@ -67,10 +71,10 @@ func (f *File) LineText(n int) string {
 	if n < 1 || n > len(f.lines) {
 		return ""
 	}
-	start := f.lines[n-1]
+	start := int(f.lines[n-1])
 	end := len(f.Src)
 	if n < len(f.lines) {
-		end = f.lines[n] - 1
+		end = int(f.lines[n]) - 1
 	}
 	if end > start && f.Src[end-1] == '\r' {
 		end--
@@ -90,12 +94,13 @@ func (f *File) Offset(line, col int) int {
 	if line > len(f.lines) {
 		return len(f.Src)
 	}
-	off := f.lines[line-1] + col - 1
+	start := int(f.lines[line-1])
+	off := start + col - 1
 	if off > len(f.Src) {
 		off = len(f.Src)
 	}
-	if off < f.lines[line-1] {
-		off = f.lines[line-1]
+	if off < start {
+		off = start
 	}
 	return off
 }
@@ -124,10 +129,10 @@ func (f *File) OffsetUTF16(line, col int) int {
 	if line >= len(f.lines) {
 		return len(f.Src)
 	}
-	off := f.lines[line]
+	off := int(f.lines[line])
 	end := len(f.Src)
 	if line+1 < len(f.lines) {
-		end = f.lines[line+1] - 1
+		end = int(f.lines[line+1]) - 1
 	}
 	for n := 0; n < col && off < end; {
 		r, size := utf8.DecodeRuneInString(f.Src[off:end])
@@ -136,3 +141,7 @@ func (f *File) OffsetUTF16(line, col int) int {
 	}
 	return off
 }
+
+// rng makes the Range [start, end) from offsets into a source of at most
+// MaxSourceSize bytes, which fit in 32 bits.
+func rng(start, end int) Range { return Range{int32(start), int32(end)} }

@@ -19,6 +19,13 @@ import (
 // enough that a stray log or image cannot exhaust memory.
 const DefaultMaxFileSize = 16 << 20
 
+// MaxSourceSize is the largest file the parser takes, whatever limit is
+// asked for: offsets in the tree are 32-bit (see Range), and 1 GiB
+// leaves room for "one past the end" arithmetic. A larger file is a
+// *TooLargeError when read, and a file-too-large finding (nothing parsed)
+// when handed to ParseString.
+const MaxSourceSize = 1 << 30
+
 // ErrNotRegular is the error (inside a *fs.PathError) for a path that is
 // a device, a FIFO, a socket or a directory. nginx reads st_size bytes of
 // a configuration file, which for such a file means nothing (or, for a
@@ -79,6 +86,7 @@ func ReadConfigFile(path string, max int64) ([]byte, error) {
 	if max <= 0 {
 		max = DefaultMaxFileSize
 	}
+	max = min(max, MaxSourceSize)
 	// Stat first: opening some devices has effects of its own (a tape
 	// rewinds, a terminal can become the controlling one).
 	st, err := os.Stat(path)
@@ -119,6 +127,7 @@ func ReadStream(name string, r io.Reader, max int64) ([]byte, error) {
 	if max <= 0 {
 		max = DefaultMaxFileSize
 	}
+	max = min(max, MaxSourceSize)
 	b, err := io.ReadAll(io.LimitReader(r, max+1))
 	if err != nil {
 		return nil, err

@@ -175,7 +175,7 @@ func Plan(ds []*parser.Diagnostic) (chosen, deferred []*parser.Diagnostic) {
 
 func editsValid(d *parser.Diagnostic) bool {
 	for _, e := range d.Edits {
-		if e.File == nil || e.Range.Start < 0 || e.Range.End < e.Range.Start || e.Range.End > len(e.File.Src) {
+		if e.File == nil || e.Range.Start < 0 || e.Range.End < e.Range.Start || int(e.Range.End) > len(e.File.Src) {
 			return false
 		}
 	}
@@ -228,7 +228,7 @@ func Apply(ds []*parser.Diagnostic) (map[string][]byte, error) {
 		s := src[path]
 		var b bytes.Buffer
 		b.Grow(len(s))
-		at := 0
+		at := int32(0)
 		for _, e := range es {
 			if e.Range.Start < at {
 				return nil, fmt.Errorf("%s: overlapping edits at offset %d", path, e.Range.Start)

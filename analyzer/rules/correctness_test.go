@@ -43,7 +43,7 @@ func TestCorrectnessRelatedAndSeverity(t *testing.T) {
 		}
 		w := want{d.Name, d.Start().Line, 0, d.Severity}
 		if len(d.Related) > 0 {
-			w.related = d.Related[0].File.Line(d.Related[0].Range.Start)
+			w.related = d.Related[0].File.Line(int(d.Related[0].Range.Start))
 		}
 		got = append(got, w)
 	}

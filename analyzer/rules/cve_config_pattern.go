@@ -148,7 +148,7 @@ func runCVEConfigPattern(p *analyzer.Pass) {
 		if q := argsSet[parent]; q != nil {
 			if ref := firstUnnamedRef(d.Args[1].Value); ref != "" {
 				reportCVE(p, d, d.Args[1], cveRewriteArgs, v,
-					"\""+d.Name.Value+"\" reads "+ref+" after the rewrite with \"?\" on line "+strconv.Itoa(q.File.Position(q.Name.Range.Start).Line))
+					"\""+d.Name.Value+"\" reads "+ref+" after the rewrite with \"?\" on line "+strconv.Itoa(q.File.Position(int(q.Name.Range.Start)).Line))
 				return
 			}
 		}

@@ -101,7 +101,7 @@ func runDeprecated(p *analyzer.Pass) {
 			diag.Edits = sslOnEdits(d, serverOf(d.Parent))
 			return
 		}
-		row := e.Row
+		row := e.Row()
 		if row == nil {
 			return
 		}

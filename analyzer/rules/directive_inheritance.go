@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"cmp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -45,17 +47,6 @@ var inheritanceLevels = map[string]bool{"http": true, "server": true, "location"
 
 func runDirectiveInheritance(p *analyzer.Pass) {
 	ix := p.Index()
-	type group struct {
-		name  string
-		level int32 // index of the level block, -1 for the top
-		dirs  []*parser.Directive
-	}
-	type groupKey struct {
-		name  string
-		level int32
-	}
-	groups := map[groupKey]*group{}
-	var order []*group
 	levelOf := func(i int32) int32 {
 		for p := ix.Entries[i].Parent; p >= 0; p = ix.Entries[p].Parent {
 			if inheritanceLevels[ix.Entries[p].Directive.Name.Value] {
@@ -64,77 +55,96 @@ func runDirectiveInheritance(p *analyzer.Pass) {
 		}
 		return -1
 	}
-	for _, i := range ix.Named(inheritedLists...) {
-		e := &ix.Entries[i]
-		if e.Context&(directives.HTTP|directives.Server|directives.Location|directives.IfInLocation|directives.IfInServer) == 0 {
-			continue // stream's limit_conn, map entries, unknown blocks
+	// One name at a time, each directive as (its level, its entry),
+	// sorted by level: a level's own list is then a run of the slice, in
+	// reading order, and the list of an enclosing level is found by
+	// binary search. (A map of groups held an object per level and list:
+	// most of a run's transient memory on a big configuration.)
+	type rec struct{ level, entry int32 }
+	var recs []rec
+	groupAt := func(level int32) []rec {
+		lo, found := slices.BinarySearchFunc(recs, level, func(r rec, l int32) int { return cmp.Compare(r.level, l) })
+		if !found {
+			return nil
 		}
-		k := groupKey{e.Directive.Name.Value, levelOf(i)}
-		g := groups[k]
-		if g == nil {
-			g = &group{name: k.name, level: k.level}
-			groups[k] = g
-			order = append(order, g)
+		hi := lo + 1
+		for hi < len(recs) && recs[hi].level == level {
+			hi++
 		}
-		g.dirs = append(g.dirs, e.Directive)
+		return recs[lo:hi]
 	}
-	for _, g := range order {
-		if g.level < 0 {
-			continue
-		}
-		// The list in force outside: that of the nearest enclosing level
-		// with its own (levels without one inherit it unchanged).
-		var outer *group
-		for l := levelOf(g.level); ; l = levelOf(l) {
-			if o := groups[groupKey{g.name, l}]; o != nil {
-				outer = o
-				break
+	own, seen := map[string]bool{}, map[string]bool{}
+	for _, name := range inheritedLists {
+		recs = recs[:0]
+		for _, i := range ix.Named(name) {
+			if ix.Entries[i].Context&(directives.HTTP|directives.Server|directives.Location|directives.IfInLocation|directives.IfInServer) == 0 {
+				continue // stream's limit_conn, map entries, unknown blocks
 			}
-			if l < 0 {
-				break
+			recs = append(recs, rec{levelOf(i), i})
+		}
+		slices.SortStableFunc(recs, func(a, b rec) int { return cmp.Compare(a.level, b.level) })
+		for lo := 0; lo < len(recs); {
+			g := groupAt(recs[lo].level)
+			lo += len(g)
+			if g[0].level < 0 {
+				continue
 			}
-		}
-		if outer == nil {
-			continue
-		}
-		own := map[string]bool{}
-		for _, d := range g.dirs {
-			for _, k := range listKeys(d) {
-				own[k] = true
-			}
-		}
-		var lost []*parser.Directive
-		var names []string
-		seen := map[string]bool{}
-		for _, d := range outer.dirs {
-			dropped := false
-			for _, k := range listKeys(d) {
-				if !own[k] && !seen[k] {
-					seen[k] = true
-					names = append(names, k)
-					dropped = true
+			// The list in force outside: that of the nearest enclosing
+			// level with its own (levels without one inherit it unchanged).
+			var outer []rec
+			for l := levelOf(g[0].level); ; l = levelOf(l) {
+				if o := groupAt(l); o != nil {
+					outer = o
+					break
+				}
+				if l < 0 {
+					break
 				}
 			}
-			if dropped {
-				lost = append(lost, d)
+			if outer == nil {
+				continue
 			}
+			clear(own)
+			for _, r := range g {
+				for _, k := range listKeys(ix.Entries[r.entry].Directive) {
+					own[k] = true
+				}
+			}
+			var lost []*parser.Directive
+			var names []string
+			clear(seen)
+			for _, r := range outer {
+				d := ix.Entries[r.entry].Directive
+				dropped := false
+				for _, k := range listKeys(d) {
+					if !own[k] && !seen[k] {
+						seen[k] = true
+						names = append(names, k)
+						dropped = true
+					}
+				}
+				if dropped {
+					lost = append(lost, d)
+				}
+			}
+			if len(lost) == 0 {
+				continue
+			}
+			first := ix.Entries[g[0].entry].Directive
+			level := ix.Entries[g[0].level].Directive.Name.Value
+			outerLevel := "top level"
+			if outer[0].level >= 0 {
+				outerLevel = ix.Entries[outer[0].level].Directive.Name.Value
+			}
+			sort.Strings(names)
+			for i, n := range names {
+				names[i] = `"` + n + `"`
+			}
+			diag := p.ReportDirective(first, "%q in this %s drops %s set in the enclosing %s", name, level, strings.Join(names, ", "), outerLevel)
+			diag.Detail = "a level with its own " + name + " inherits none from outside; repeat the outer ones here"
+			diag.Related = []parser.Related{{File: lost[0].File, Range: lost[0].Name.Range, Message: "set here"}}
+			diag.Edits = repeatEdits(first, lost)
 		}
-		if len(lost) == 0 {
-			continue
-		}
-		level := ix.Entries[g.level].Directive.Name.Value
-		outerLevel := "top level"
-		if outer.level >= 0 {
-			outerLevel = ix.Entries[outer.level].Directive.Name.Value
-		}
-		sort.Strings(names)
-		for i, n := range names {
-			names[i] = `"` + n + `"`
-		}
-		diag := p.ReportDirective(g.dirs[0], "%q in this %s drops %s set in the enclosing %s", g.name, level, strings.Join(names, ", "), outerLevel)
-		diag.Detail = "a level with its own " + g.name + " inherits none from outside; repeat the outer ones here"
-		diag.Related = []parser.Related{{File: lost[0].File, Range: lost[0].Name.Range, Message: "set here"}}
-		diag.Edits = repeatEdits(g.dirs[0], lost)
 	}
 }
 
@@ -183,7 +193,7 @@ func repeatEdits(first *parser.Directive, outer []*parser.Directive) []parser.Ed
 	var b strings.Builder
 	for _, d := range outer {
 		r := d.Range()
-		if d.Block != nil || d.Semicolon < 0 || r.End > len(d.File.Src) {
+		if d.Block != nil || d.Semicolon < 0 || int(r.End) > len(d.File.Src) {
 			return nil
 		}
 		b.WriteString(indent)

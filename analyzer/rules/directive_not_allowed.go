@@ -32,7 +32,7 @@ func runDirectiveNotAllowed(p *analyzer.Pass) {
 		if dataBlock(ctx) || !e.Known {
 			return
 		}
-		if e.Row != nil {
+		if e.Row() != nil {
 			if version != "" {
 				notYetAllowed(p, d, ctx, version)
 			}

@@ -108,11 +108,16 @@ func repeatRefused(first, d *parser.Directive) bool {
 }
 
 func runDuplicateDirective(p *analyzer.Pass) {
-	type key struct {
+	// The settings seen so far in each block being walked, innermost
+	// last. The walk finishes a block's directives before it meets the
+	// next block at the same depth, so one map per depth, cleared when
+	// its block changes, serves: a map for the whole configuration
+	// would hold every directive of it.
+	type level struct {
 		block *parser.Directive // nil for the top level of the config
-		name  string
+		seen  map[string]*parser.Directive
 	}
-	seen := map[key]*parser.Directive{}
+	var levels []level
 	p.WalkContext(func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive) {
 		if dataBlock(ctx) {
 			return
@@ -126,11 +131,18 @@ func runDuplicateDirective(p *analyzer.Pass) {
 		if len(stack) > 0 {
 			block = stack[len(stack)-1]
 		}
-		k := key{block, setting}
-		first := seen[k]
+		for len(levels) <= len(stack) {
+			levels = append(levels, level{seen: map[string]*parser.Directive{}})
+		}
+		lv := &levels[len(stack)]
+		if lv.block != block {
+			lv.block = block
+			clear(lv.seen)
+		}
+		first := lv.seen[setting]
 		if first == nil || !repeatRefused(first, d) {
 			if first == nil {
-				seen[k] = d
+				lv.seen[setting] = d
 			}
 			return
 		}

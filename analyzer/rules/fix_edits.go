@@ -54,7 +54,7 @@ func deleteDirectiveEdit(d *parser.Directive) parser.Edit {
 	for start > 0 && (src[start-1] == ' ' || src[start-1] == '\t') {
 		start--
 	}
-	j := end
+	j := int(end)
 	for j < len(src) && (src[j] == ' ' || src[j] == '\t' || src[j] == '\r') {
 		j++
 	}
@@ -62,7 +62,7 @@ func deleteDirectiveEdit(d *parser.Directive) parser.Edit {
 		if j < len(src) {
 			j++
 		}
-		return parser.Edit{File: d.File, Range: parser.Range{Start: start, End: j}}
+		return parser.Edit{File: d.File, Range: parser.Range{Start: start, End: int32(j)}}
 	}
 	return parser.Edit{File: d.File, Range: r}
 }

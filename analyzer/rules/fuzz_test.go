@@ -39,7 +39,7 @@ func FuzzLint(f *testing.F) {
 			if d.Name == "internal-error" {
 				t.Fatalf("%s\ninput:\n%s", d.Message, src)
 			}
-			if d.File != nil && (d.Range.Start < 0 || d.Range.End > len(d.File.Src) || d.Range.Start > d.Range.End) {
+			if d.File != nil && (d.Range.Start < 0 || int(d.Range.End) > len(d.File.Src) || d.Range.Start > d.Range.End) {
 				t.Fatalf("%s: range %v outside the file", d.Name, d.Range)
 			}
 		}

@@ -37,7 +37,7 @@ func runInvalidValue(p *analyzer.Pass) {
 	var args []string // reused: Check does not keep it
 	for i := range ix.Entries {
 		e := &ix.Entries[i]
-		row := e.Row
+		row := e.Row()
 		if row == nil || row.Value == nil {
 			continue
 		}

@@ -74,7 +74,7 @@ type linted struct {
 
 type nameKey struct {
 	path string
-	off  int
+	off  int32
 }
 
 // parityLint lints path with every rule, targeting the local nginx build
@@ -149,9 +149,9 @@ func (l *linted) reports(rule string, m nginxtest.Message) bool {
 func terminatorLine(d *parser.Directive) int {
 	switch {
 	case d.Semicolon >= 0:
-		return d.File.Line(d.Semicolon)
+		return d.File.Line(int(d.Semicolon))
 	case d.LBrace >= 0:
-		return d.File.Line(d.LBrace)
+		return d.File.Line(int(d.LBrace))
 	}
 	return d.Line()
 }
@@ -647,7 +647,7 @@ func collectSeed(f *parser.File, root directives.Context) (dirs []seedDirective,
 				continue
 			}
 			if inner&(directives.Map|directives.Geo|directives.StreamMap|directives.StreamGeo) == 0 {
-				blocks = append(blocks, seedBlock{lbrace: d.LBrace, ctx: inner})
+				blocks = append(blocks, seedBlock{lbrace: int(d.LBrace), ctx: inner})
 			}
 			walk(d.Block.Directives, inner)
 		}
@@ -673,7 +673,7 @@ func plainRow(sd seedDirective) *directives.Directive {
 }
 
 // lineAt returns the 1-based line of offset off in src.
-func lineAt(src string, off int) int { return strings.Count(src[:off], "\n") + 1 }
+func lineAt[T int | int32](src string, off T) int { return strings.Count(src[:off], "\n") + 1 }
 
 // mutateSeed makes the three kinds of broken config from one seed.
 func mutateSeed(r *rand.Rand, src string, root directives.Context) []mutant {
@@ -753,7 +753,7 @@ func mutateSeed(r *rand.Rand, src string, root directives.Context) []mutant {
 			body += "\n    " // the ";" alone on the next line
 		}
 		s := src[:d.Name.Range.Start] + body + src[d.Semicolon:]
-		line := lineAt(s, d.Name.Range.Start+len(body))
+		line := lineAt(s, int(d.Name.Range.Start)+len(body))
 		out = append(out, mutant{"", s, fmt.Sprintf("%s with %d arguments", d.Name.Value, len(args)), "invalid-arguments",
 			line, lineAt(s, d.Name.Range.Start)})
 	}
@@ -1115,7 +1115,7 @@ func TestNginxParityDuplicates(t *testing.T) {
 				}
 				tried[d.d.Name.Value]++
 				text := src[d.d.Name.Range.Start : d.d.Semicolon+1]
-				at := d.d.Semicolon + 1
+				at := int(d.d.Semicolon) + 1
 				s := src[:at] + "\n" + text + src[at:]
 				line := lineAt(s, at+1+len(text)-1)
 				muts = append(muts, planned{mutant{file, s, d.d.Name.Value + " twice", "duplicate-directive", line, lineAt(s, at+1)}, sd, d.d.Name.Value})

@@ -219,7 +219,7 @@ func rootStack(sd seed, file string) []string {
 }
 
 // argsRange is the text of d's arguments.
-func argsRange(d *parser.Directive) (int, int) {
+func argsRange(d *parser.Directive) (int32, int32) {
 	return d.Args[0].Range.Start, d.Args[len(d.Args)-1].Range.End
 }
 
@@ -227,7 +227,7 @@ func argsRange(d *parser.Directive) (int, int) {
 func mutateValues(r *rand.Rand, sd seed, file string) []paramMutant {
 	src := sd.files[file]
 	var out []paramMutant
-	add := func(start, end int, text, how string) {
+	add := func(start, end int32, text, how string) {
 		out = append(out, paramMutant{seed: sd, file: file, src: src[:start] + text + src[end:], how: how})
 	}
 	pick := func(list []string) string { return list[r.IntN(len(list))] }
@@ -355,7 +355,7 @@ func mutateValues(r *rand.Rand, sd seed, file string) []paramMutant {
 }
 
 // mutateStream makes the mutants of a directive in stream or mail.
-func mutateStream(r *rand.Rand, st seedTarget, add func(start, end int, text, how string)) {
+func mutateStream(r *rand.Rand, st seedTarget, add func(start, end int32, text, how string)) {
 	d := st.d
 	pick := func(list []string) string { return list[r.IntN(len(list))] }
 	switch {

@@ -66,7 +66,7 @@ func runRewriteBypassesAllowDeny(p *analyzer.Pass) {
 			}
 			if a := accessOf(b); a != nil {
 				diag := p.ReportDirective(d, "%q redirects in the rewrite phase, before %q %q on line %d is checked: denied clients get the redirect",
-					"rewrite", a.Name.Value, a.Args[0].Value, a.File.Position(a.Name.Range.Start).Line)
+					"rewrite", a.Name.Value, a.Args[0].Value, a.File.Position(int(a.Name.Range.Start)).Line)
 				diag.Detail = "the access phase runs after the rewrite phase; check the client first (geo + if) or redirect from a location without the restriction"
 				return
 			}

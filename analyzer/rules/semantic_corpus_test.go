@@ -165,7 +165,7 @@ func coversLine(d *parser.Diagnostic, line int) bool {
 	start, end := d.Start().Line, d.End().Line
 	if d.File != nil {
 		// The directive around the finding may end lines later.
-		off := d.Range.End
+		off := int(d.Range.End)
 		src := d.File.Src
 		for off < len(src) && src[off] != ';' && src[off] != '{' {
 			off++

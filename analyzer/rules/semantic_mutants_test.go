@@ -66,9 +66,9 @@ func semanticMutants(sd seed) []semanticMutant {
 	end := func(d *parser.Directive) int {
 		switch {
 		case d.Semicolon >= 0:
-			return f.Line(d.Semicolon)
+			return f.Line(int(d.Semicolon))
 		case d.LBrace >= 0:
-			return f.Line(d.LBrace)
+			return f.Line(int(d.LBrace))
 		}
 		return d.Line()
 	}
@@ -108,7 +108,7 @@ func semanticMutants(sd seed) []semanticMutant {
 			if rest, ok := strings.CutPrefix(v, "http://"); ok {
 				host, _, _ := strings.Cut(rest, "/")
 				if blocks[strings.ToLower(host)] {
-					at := d.Args[0].Range.Start + len("http://") + len(host)
+					at := int(d.Args[0].Range.Start) + len("http://") + len(host)
 					add(semanticMutant{src: src[:at] + ":8081" + src[at:], how: "proxy_pass upstream:port", rule: "invalid-url", line: end(d)})
 				}
 			}

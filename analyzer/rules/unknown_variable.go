@@ -39,14 +39,13 @@ func runUnknownVariable(p *analyzer.Pass) {
 	if len(vf.uses) == 0 {
 		return
 	}
-	known := newBuiltinVars(p.Target.Modules, p.Target.Version)
 	for _, u := range vf.uses {
 		name := strings.ToLower(u.name)
-		if vf.defined[u.ns][name] || known.has(name, u.ns) {
+		if vf.defined[u.ns][name] {
 			continue
 		}
 		// nginx lower-cases the name it reports (ngx_http_get_variable_index).
-		diag := p.Reportf(u.d.File, wordSubRange(u.d.File, u.word, u.off, 1+len(u.name)), "unknown \"%s\" variable", name)
+		diag := p.Reportf(u.d.File, u.r, "unknown \"%s\" variable", name)
 		diag.Detail = unknownVarDetail(name, u.ns, p.Target.Modules, p.Target.Version)
 	}
 }

@@ -89,23 +89,44 @@ func (a literalRegex) covers(b literalRegex) bool {
 
 func runUnreachableLocation(p *analyzer.Pass) {
 	// Sibling locations by their block (nil: a snippet's top level), in
-	// reading order, from the index.
-	var order []*parser.Directive
-	groups := map[*parser.Directive][]*parser.Location{}
+	// reading order, from the index. The locations come depth first, so
+	// a block's group is complete when a location of a shallower depth,
+	// or of another block at the same depth, comes: each group is checked
+	// then and dropped, and only the groups along the current path are
+	// held (a group per block for the whole configuration would be a
+	// hundred megabytes on a big one).
+	type group struct {
+		parent *parser.Directive
+		locs   []*parser.Location
+	}
+	var levels []group
+	flush := func(from int) {
+		for i := len(levels) - 1; i >= from; i-- {
+			if len(levels[i].locs) > 0 {
+				unreachableIn(p, levels[i].locs)
+			}
+			levels[i] = group{}
+		}
+		levels = levels[:min(from, len(levels))]
+	}
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
 		var parent *parser.Directive
-		if len(stack) > 0 {
-			parent = stack[len(stack)-1]
+		depth := len(stack)
+		if depth > 0 {
+			parent = stack[depth-1]
+		}
+		flush(depth + 1)
+		if depth < len(levels) && levels[depth].parent != parent {
+			flush(depth)
+		}
+		for len(levels) <= depth {
+			levels = append(levels, group{})
 		}
 		spec, err := grammar.ParseLocation(d.ArgValues())
-		if _, ok := groups[parent]; !ok {
-			order = append(order, parent)
-		}
-		groups[parent] = append(groups[parent], &parser.Location{Directive: d, Spec: spec, Err: err})
+		levels[depth].parent = parent
+		levels[depth].locs = append(levels[depth].locs, &parser.Location{Directive: d, Spec: spec, Err: err})
 	}, "location")
-	for _, parent := range order {
-		unreachableIn(p, groups[parent])
-	}
+	flush(0)
 }
 
 func unreachableIn(p *analyzer.Pass, locs []*parser.Location) {

@@ -29,14 +29,25 @@ const (
 	nsStream
 )
 
-// varUse is one variable an argument names.
+// varUse is one variable an argument names that is not a built-in
+// variable of the target build. A big configuration names millions of
+// variables, nearly all built in ($uri, $remote_addr, ...), which are
+// therefore not kept; and a use keeps the range a finding would point at
+// (the "$name" in the word) rather than the word.
 type varUse struct {
 	d    *parser.Directive
-	word parser.Word
-	// off is the byte offset of the "$" in the word's value.
-	off  int
 	name string
+	r    parser.Range
 	ns   varNamespace
+}
+
+// use records the variable name whose "$" is at byte off of w's value.
+func (vf *varFacts) use(d *parser.Directive, w parser.Word, off int, name string, ns varNamespace) {
+	// nginx looks names up lower-cased (ngx_http_get_variable_index).
+	if vf.builtin.has(strings.ToLower(name), ns) {
+		return
+	}
+	vf.uses = append(vf.uses, varUse{d: d, name: name, r: wordSubRange(d.File, w, off, 1+len(name)), ns: ns})
 }
 
 // varSyntaxError is an argument nginx's script compiler rejects.
@@ -52,6 +63,8 @@ type varFacts struct {
 	uses    []varUse
 	errs    []varSyntaxError
 	defined [2]map[string]bool
+	// builtin is the target's built-in variables, which uses leaves out.
+	builtin *builtinVars
 }
 
 // argSpec says which arguments of a directive nginx compiles.
@@ -330,8 +343,10 @@ func splitIf(d *parser.Directive) (ifCond, bool) {
 func variableFacts(p *analyzer.Pass) *varFacts { return varFactsResult.Get(p, struct{}{}) }
 
 var varFactsResult = &analyzer.Result[struct{}, *varFacts]{
-	Name:    "variable uses and definitions",
-	Compute: func(p *analyzer.Pass, _ struct{}) *varFacts { return collectVariables(p.Index(), regexFacts(p)) },
+	Name: "variable uses and definitions",
+	Compute: func(p *analyzer.Pass, _ struct{}) *varFacts {
+		return collectVariables(p.Index(), regexFacts(p), newBuiltinVars(p.Target.Modules, p.Target.Version))
+	},
 }
 
 // regexUse is one regex argument of the configuration and its entry.
@@ -375,8 +390,8 @@ var regexFactsResult = &analyzer.Result[struct{}, []regexUse]{
 var regexDirectives = []string{"location", "rewrite", "server_name", "valid_referers", "if", "proxy_redirect",
 	"proxy_cookie_domain", "proxy_cookie_path", "fastcgi_split_path_info"}
 
-func collectVariables(ix *analyzer.Index, regexes []regexUse) *varFacts {
-	vf := &varFacts{defined: [2]map[string]bool{{}, {}}}
+func collectVariables(ix *analyzer.Index, regexes []regexUse, builtin *builtinVars) *varFacts {
+	vf := &varFacts{defined: [2]map[string]bool{{}, {}}, builtin: builtin}
 	for _, r := range regexes {
 		if !r.noVars && r.e.Context != 0 {
 			ns := nsHTTP
@@ -489,7 +504,7 @@ func (vf *varFacts) entry(e *analyzer.Entry) {
 	case kindWhole:
 		// ngx_http_charset: "$name" is looked up whole.
 		if len(d.Args) == 1 && len(d.Args[0].Value) > 1 && d.Args[0].Value[0] == '$' {
-			vf.uses = append(vf.uses, varUse{d: d, word: d.Args[0], off: 0, name: d.Args[0].Value[1:], ns: ns})
+			vf.use(d, d.Args[0], 0, d.Args[0].Value[1:], ns)
 		}
 		return
 	case kindAccessLog:
@@ -624,7 +639,7 @@ func (vf *varFacts) scriptFrom(d *parser.Directive, w parser.Word, start int, ns
 			vf.errs = append(vf.errs, varSyntaxError{d, w, at, "invalid variable name"})
 			return
 		}
-		vf.uses = append(vf.uses, varUse{d: d, word: w, off: at, name: name, ns: ns})
+		vf.use(d, w, at, name, ns)
 	}
 }
 
@@ -672,7 +687,7 @@ func (vf *varFacts) logFormat(d *parser.Directive, ns varNamespace) {
 				vf.errs = append(vf.errs, varSyntaxError{d, w, at, `invalid parameter "` + s[at:] + `"`})
 				return
 			}
-			vf.uses = append(vf.uses, varUse{d: d, word: w, off: at, name: name, ns: ns})
+			vf.use(d, w, at, name, ns)
 		}
 	}
 }
@@ -687,7 +702,7 @@ func (vf *varFacts) ifUses(d *parser.Directive, ns varNamespace) {
 	}
 	if c.op != "-" {
 		off := strings.IndexByte(c.lhsWord.Value, '$')
-		vf.uses = append(vf.uses, varUse{d: d, word: c.lhsWord, off: off, name: c.lhs[1:], ns: ns})
+		vf.use(d, c.lhsWord, off, c.lhs[1:], ns)
 	}
 	switch c.op {
 	case "=", "!=", "-":
@@ -709,7 +724,7 @@ func wordSubRange(f *parser.File, w parser.Word, off, n int) parser.Range {
 	if raw != w.Value || off < 0 || off+n > len(raw) {
 		return w.Range
 	}
-	return parser.Range{Start: start + off, End: start + off + n}
+	return parser.Range{Start: start + int32(off), End: start + int32(off+n)}
 }
 
 // wholeConfig reports whether the pass sees the whole configuration:

@@ -165,7 +165,7 @@ func (s *Suppressor) Apply(c *parser.Config, ds []*parser.Diagnostic) (kept, ext
 		if len(byTarget) == 0 {
 			return hit
 		}
-		for dir := innermost(d.File.Directives, d.Range.Start); dir != nil; dir = dir.Parent {
+		for dir := innermost(d.File.Directives, int(d.Range.Start)); dir != nil; dir = dir.Parent {
 			for _, ig := range byTarget[dir] {
 				hit = ig.match(d) || hit
 			}
@@ -355,7 +355,7 @@ func innermost(ds []*parser.Directive, off int) *parser.Directive {
 	var found *parser.Directive
 	for len(ds) > 0 {
 		i := sort.Search(len(ds), func(i int) bool { return extentEnd(ds[i]) > off })
-		if i == len(ds) || ds[i].Name.Range.Start > off {
+		if i == len(ds) || int(ds[i].Name.Range.Start) > off {
 			break
 		}
 		found = ds[i]
@@ -370,7 +370,7 @@ func extentEnd(d *parser.Directive) int {
 	if d.Block != nil && d.RBrace < 0 {
 		return len(d.File.Src)
 	}
-	return d.Range().End
+	return int(d.Range().End)
 }
 
 // forEachComment visits the comments of f at every depth.

@@ -11,8 +11,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-
-	"github.com/nginx-lint/nginx-lint/analyzer/costmodel/layout"
 )
 
 // peakRSSChild, set in the environment, makes the test binary run the
@@ -32,13 +30,7 @@ func init() {
 // in a child process and reports its peak RSS, in MB and per byte of
 // input ("rss/byte"; the target is at most 6).
 func BenchmarkPeakRSS(b *testing.B) {
-	src := layout.Generate(layout.Options{Layout: layout.Layout{Listen: layout.SharedAddr, Naming: layout.UniqueNames}, N: 300000,
-		HTTP: []string{"upstream app { server 127.0.0.1:9000; }", "server_names_hash_max_size 1048576;", "server_names_hash_bucket_size 128;"},
-		Server: func(s *layout.Server) {
-			s.Lines = []string{"root /srv/site;", "index index.html;", "location / { try_files $uri $uri/ =404; }",
-				"location /api/ { proxy_pass http://app; proxy_set_header X-Real-IP $remote_addr; }",
-				`location ~ \.php$ { fastcgi_pass 127.0.0.1:9001; fastcgi_param SCRIPT_FILENAME $document_root$fastcgi_script_name; }`}
-		}})
+	src := denseConfig(300000)
 	path := filepath.Join(b.TempDir(), "nginx.conf")
 	if err := os.WriteFile(path, src, 0o644); err != nil {
 		b.Fatal(err)

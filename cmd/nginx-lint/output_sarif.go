@@ -252,8 +252,9 @@ func sarifPhysicalOf(f *parser.File, path string, r parser.Range, cwd string) sa
 // columns (the default columnKind, which is what editors count in). An
 // empty range stays empty (start == end: an insertion point for a fix).
 func regionOf(f *parser.File, r parser.Range) *sarifRegion {
-	s, e := f.Position(r.Start), f.Position(r.End)
-	reg := &sarifRegion{StartLine: s.Line, StartColumn: f.UTF16Column(r.Start) + 1, EndLine: e.Line, EndColumn: f.UTF16Column(r.End) + 1}
+	start, end := int(r.Start), int(r.End)
+	s, e := f.Position(start), f.Position(end)
+	reg := &sarifRegion{StartLine: s.Line, StartColumn: f.UTF16Column(start) + 1, EndLine: e.Line, EndColumn: f.UTF16Column(end) + 1}
 	if reg.EndLine < reg.StartLine || (reg.EndLine == reg.StartLine && reg.EndColumn < reg.StartColumn) {
 		reg.EndLine, reg.EndColumn = reg.StartLine, reg.StartColumn
 	}

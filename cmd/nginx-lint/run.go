@@ -339,4 +339,5 @@ func bigInputGC(read int64) {
 	if _, set := os.LookupEnv("GOGC"); !set && read > 32<<20 {
 		debug.SetGCPercent(100)
 	}
+	memoryLimit(read) // memory.go
 }

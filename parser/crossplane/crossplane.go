@@ -152,7 +152,7 @@ func (b *builder) directives(dirs []*parser.Directive, comments []*parser.Commen
 	for _, d := range dirs {
 		start := d.Name.Range.Start
 		for ci < len(comments) && comments[ci].Range.Start < start {
-			emitComment(comments[ci], b.f.Line(comments[ci].Range.Start))
+			emitComment(comments[ci], b.f.Line(int(comments[ci].Range.Start)))
 			ci++
 		}
 		line := d.Line()
@@ -174,7 +174,7 @@ func (b *builder) directives(dirs []*parser.Directive, comments []*parser.Commen
 		}
 	}
 	for ; ci < len(comments); ci++ {
-		emitComment(comments[ci], b.f.Line(comments[ci].Range.Start))
+		emitComment(comments[ci], b.f.Line(int(comments[ci].Range.Start)))
 	}
 	return out
 }

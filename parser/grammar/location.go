@@ -1,35 +1,49 @@
 package grammar
 
-// LocationModifier is a location's match modifier, spelled as in
-// nginx.conf so it can be printed directly.
-type LocationModifier string
+// LocationModifier is a location's match modifier. Its String is the
+// modifier as written in nginx.conf, so it can be printed directly. (It
+// is a byte rather than the string: the typed model holds a Location for
+// every location of a configuration, a million in a big one.)
+type LocationModifier uint8
 
 const (
 	// ModNone is a plain prefix match: location /images/.
-	ModNone LocationModifier = ""
+	ModNone LocationModifier = iota
 	// ModExact is "=": the URI must equal the path.
-	ModExact LocationModifier = "="
+	ModExact
 	// ModPrefixNoRegex is "^~": a prefix match that, when it is the longest
 	// prefix, stops the regex search.
-	ModPrefixNoRegex LocationModifier = "^~"
+	ModPrefixNoRegex
 	// ModRegex is "~": a case-sensitive regex.
-	ModRegex LocationModifier = "~"
+	ModRegex
 	// ModRegexCaseless is "~*": a case-insensitive regex.
-	ModRegexCaseless LocationModifier = "~*"
+	ModRegexCaseless
 	// ModNamed is "@": a named location, only reachable by internal
 	// redirects (try_files, error_page, ...). It is written as part of the
 	// name, never as a separate argument.
-	ModNamed LocationModifier = "@"
+	ModNamed
 )
 
+var modifierText = [...]string{ModNone: "", ModExact: "=", ModPrefixNoRegex: "^~", ModRegex: "~", ModRegexCaseless: "~*", ModNamed: "@"}
+
+// String returns the modifier as written in nginx.conf ("" for ModNone).
+func (m LocationModifier) String() string {
+	if int(m) < len(modifierText) {
+		return modifierText[m]
+	}
+	return ""
+}
+
 // Location is the typed form of a location directive's arguments.
+//
+// The string comes first so that the modifier and the flags share a word.
 type Location struct {
-	// Modifier is the match modifier.
-	Modifier LocationModifier
 	// Path is the URI prefix or exact URI, the regex pattern (without the
 	// modifier), or for a named location the name including its '@', which
 	// is how nginx stores and prints it.
 	Path string
+	// Modifier is the match modifier.
+	Modifier LocationModifier
 	// IsRegex is true for ModRegex and ModRegexCaseless.
 	IsRegex bool
 	// CaseInsensitive is true for ModRegexCaseless.
@@ -60,13 +74,16 @@ type Location struct {
 func ParseLocation(args []string) (Location, error) {
 	switch len(args) {
 	case 2:
-		loc := Location{Modifier: LocationModifier(args[0]), Path: args[1]}
-		switch loc.Modifier {
-		case ModExact, ModPrefixNoRegex:
-		case ModRegex:
-			loc.IsRegex = true
-		case ModRegexCaseless:
-			loc.IsRegex, loc.CaseInsensitive = true, true
+		loc := Location{Path: args[1]}
+		switch args[0] {
+		case "=":
+			loc.Modifier = ModExact
+		case "^~":
+			loc.Modifier = ModPrefixNoRegex
+		case "~":
+			loc.Modifier, loc.IsRegex = ModRegex, true
+		case "~*":
+			loc.Modifier, loc.IsRegex, loc.CaseInsensitive = ModRegexCaseless, true, true
 		default:
 			return Location{}, newError(0, "invalid location modifier ", args[0], "")
 		}
