@@ -41,6 +41,8 @@ func foldingRanges(f *parser.File) []protocol.FoldingRange {
 	out := []protocol.FoldingRange{}
 	line := func(off int) protocol.UInteger { return protocol.UInteger(f.Line(off) - 1) }
 	comments := append([]*parser.Comment(nil), f.Comments...)
+	// One range per start line (editors keep one), the outermost.
+	started := map[protocol.UInteger]bool{}
 	eachDirective(f.Directives, func(d *parser.Directive) {
 		if d.Block != nil {
 			comments = append(comments, d.Block.Comments...)
@@ -49,9 +51,10 @@ func foldingRanges(f *parser.File) []protocol.FoldingRange {
 			return
 		}
 		start, end := line(d.LBrace), line(d.RBrace)
-		if end <= start {
+		if end <= start || started[start] {
 			return
 		}
+		started[start] = true
 		// The closing brace stays in sight, as editors show Go or C
 		// blocks, unless it shares the only other line with the body.
 		if end-1 > start {

@@ -44,6 +44,17 @@ func TestFoldingRange(t *testing.T) {
 	}
 }
 
+// TestFoldingRangeOnePerLine: blocks opening on one line fold once, as
+// the outermost.
+func TestFoldingRangeOnePerLine(t *testing.T) {
+	s, c, dir := setup(t, nil)
+	uri := open(t, s, c, filepath.Join(dir, "a.conf"), "location @f { content_by_lua_block {\n ngx.say(1)\n } }\n")
+	got, _ := s.foldingRange(bg, &protocol.FoldingRangeParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}})
+	if len(got) != 1 || got[0].StartLine != 0 || got[0].EndLine != 1 {
+		t.Errorf("folding ranges %+v, want one 0-1", got)
+	}
+}
+
 func TestDocumentLinks(t *testing.T) {
 	s, c, dir := setup(t, map[string]string{
 		"conf.d/a.conf":  "server { listen 80; }\n",
