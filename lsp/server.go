@@ -569,6 +569,9 @@ func (s *Server) viewOf(uri protocol.DocumentUri) *view {
 		d.view = v
 	}
 	s.mu.Unlock()
+	if v.file == nil {
+		return nil // nginx -T output, or unreadable: no tree to show
+	}
 	return v
 }
 
