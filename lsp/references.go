@@ -105,11 +105,6 @@ func valueStart(f *parser.File, w parser.Word) (start int, ok bool) {
 	return start, raw == w.Value
 }
 
-// literal reports whether w is written as its value (valueStart).
-func literal(f *parser.File, w parser.Word) bool {
-	_, ok := valueStart(f, w)
-	return ok
-}
 
 // upstreamRef returns the upstream name a *_pass argument names and its
 // range, "" when it names none (a host:port, a unix socket, a variable).
