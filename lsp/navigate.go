@@ -123,7 +123,7 @@ func (s *Server) documentLink(_ context.Context, p *protocol.DocumentLinkParams)
 		switch x.Name.Value {
 		case "include":
 			// The loader's own resolution: prefix, include-paths, globs.
-			if files := d.config.Included(x); len(files) == 1 {
+			if files := d.included(x); len(files) == 1 {
 				link(x.Args[0], files[0].Path)
 			}
 		case "ssl_certificate", "ssl_certificate_key", "auth_basic_user_file":
@@ -143,6 +143,30 @@ func (s *Server) documentLink(_ context.Context, p *protocol.DocumentLinkParams)
 		}
 	})
 	return out, nil
+}
+
+// included returns the files the include x of the document pulls in,
+// as the configuration the document is read in resolves it: a file that
+// an nginx.conf includes resolves its relative includes against that
+// configuration's prefix, not its own directory.
+func (v *view) included(x *parser.Directive) []*parser.File {
+	e := v.entry
+	if e != nil && e.Config != nil && v.entryFile == v.file {
+		return e.Config.Included(x)
+	}
+	if e != nil && e.Config != nil && v.entryFile != nil && v.entryFile.Src == v.file.Src {
+		// The same text parsed in the entry's tree: the same offsets.
+		var same *parser.Directive
+		eachDirective(v.entryFile.Directives, func(y *parser.Directive) {
+			if y.Name.Range.Start == x.Name.Range.Start && y.Name.Value == x.Name.Value {
+				same = y
+			}
+		})
+		if same != nil {
+			return e.Config.Included(same)
+		}
+	}
+	return v.config.Included(x)
 }
 
 // exists reports whether path names a file on the server's disk (through

@@ -87,6 +87,29 @@ func TestDocumentLinks(t *testing.T) {
 	}
 }
 
+// TestLinksOfAnIncludedFile: a file that nginx.conf includes resolves its
+// relative includes against nginx.conf's prefix, as nginx does, for
+// links and for go to definition alike (conf.d/snippets/x.conf does not
+// exist; snippets/x.conf does).
+func TestLinksOfAnIncludedFile(t *testing.T) {
+	site := "server {\n    listen 80;\n    include snippets/x.conf;\n}\n"
+	s, c, dir := setup(t, map[string]string{
+		"nginx.conf":      "events {}\nhttp {\n    include conf.d/*.conf;\n}\n",
+		"snippets/x.conf": "gzip on;\n",
+		"conf.d/a.conf":   site,
+	})
+	uri := open(t, s, c, filepath.Join(dir, "conf.d", "a.conf"), site)
+	want := pathToURI(filepath.Join(dir, "snippets", "x.conf"))
+	links, err := s.documentLink(bg, &protocol.DocumentLinkParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}})
+	if err != nil || len(links) != 1 || *links[0].Target != want || links[0].Range.Start.Line != 2 {
+		t.Errorf("links %+v %v, want one to %s", links, err, want)
+	}
+	def, err := s.definition(bg, &protocol.DefinitionParams{TextDocumentPositionParams: tdpp(uri, 2, 16)})
+	if locs, _ := def.([]protocol.Location); err != nil || len(locs) != 1 || locs[0].URI != want {
+		t.Errorf("definition %+v %v, want %s", def, err, want)
+	}
+}
+
 // refConfig is a configuration over three files with each kind of symbol.
 var refConfig = map[string]string{
 	"nginx.conf": "events {}\nhttp {\n    upstream app { server 127.0.0.1:9000; }\n    map $uri $backend_pool { default app; }\n    include conf.d/*.conf;\n}\n",

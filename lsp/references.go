@@ -105,7 +105,6 @@ func valueStart(f *parser.File, w parser.Word) (start int, ok bool) {
 	return start, raw == w.Value
 }
 
-
 // upstreamRef returns the upstream name a *_pass argument names and its
 // range, "" when it names none (a host:port, a unix socket, a variable).
 func upstreamRef(f *parser.File, w parser.Word) (string, parser.Range) {
