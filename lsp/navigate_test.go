@@ -396,8 +396,9 @@ func TestDidChangeConfiguration(t *testing.T) {
 	if got := codes(); got != "" {
 		t.Errorf("after turning unknown-directive off: %q", got)
 	}
-	// Other tools' settings and null leave ours alone.
-	for _, other := range []string{`{"editor": {"tabSize": 2}}`, `null`} {
+	// Other tools' settings, null, and the empty settings Neovim sends
+	// after initialize leave ours (maybe from initializationOptions) alone.
+	for _, other := range []string{`{"editor": {"tabSize": 2}}`, `null`, `{}`} {
 		if err := change(other); err != nil {
 			t.Errorf("%s: %v", other, err)
 		}
