@@ -9,6 +9,7 @@ import (
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
+	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel/layout"
 )
 
@@ -158,6 +159,70 @@ func BenchmarkCompletion1000Lines(b *testing.B) {
 		res, err := s.completion(bg, p)
 		if err != nil || len(res.([]protocol.CompletionItem)) < 50 {
 			b.Fatalf("completion %v", err)
+		}
+	}
+}
+
+// navPosition returns the position of the upstream name in the proxy_pass
+// past the middle of the 1,000-line document.
+func navPosition(b *testing.B, text string) protocol.Position {
+	lines := strings.Split(text, "\n")
+	for i := 500; i < len(lines); i++ {
+		if j := strings.Index(lines[i], "http://app"); j >= 0 {
+			return protocol.Position{Line: protocol.UInteger(i), Character: protocol.UInteger(j + 8)}
+		}
+	}
+	b.Fatal("no proxy_pass")
+	return protocol.Position{}
+}
+
+// BenchmarkReferences1000Lines: references of an upstream from a
+// proxy_pass in a linted 1,000-line document (the index of the
+// configuration is made by the first request on a text and kept).
+func BenchmarkReferences1000Lines(b *testing.B) {
+	text := thousandLines()
+	s, uri, _ := benchDoc(b, text)
+	p := &protocol.ReferenceParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: uri}, Position: navPosition(b, text)},
+		Context: protocol.ReferenceContext{IncludeDeclaration: true}}
+	b.ReportAllocs()
+	for b.Loop() {
+		if locs, err := s.references(bg, p); err != nil || len(locs) != 2 {
+			b.Fatalf("references %v %v", locs, err)
+		}
+	}
+}
+
+// BenchmarkReferencesFirst1000Lines: the same on a text no request has
+// indexed yet (the index is made each time).
+func BenchmarkReferencesFirst1000Lines(b *testing.B) {
+	text := thousandLines()
+	s, uri, _ := benchDoc(b, text)
+	pos := navPosition(b, text)
+	v := s.viewOf(uri)
+	sym, _, ok := symbolAt(v.file, offset(v.file, pos))
+	if !ok {
+		b.Fatal("no symbol")
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if occs := occurrences(analyzer.NewIndex(v.config), sym); len(occs) != 2 {
+			b.Fatalf("occurrences %v", occs)
+		}
+	}
+}
+
+// BenchmarkRename1000Lines: rename of an upstream from a proxy_pass in a
+// linted 1,000-line document.
+func BenchmarkRename1000Lines(b *testing.B) {
+	text := thousandLines()
+	s, uri, _ := benchDoc(b, text)
+	p := &protocol.RenameParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: uri}, Position: navPosition(b, text)}, NewName: "backend"}
+	b.ReportAllocs()
+	for b.Loop() {
+		if we, err := s.rename(bg, p); err != nil || len(we.Changes[uri]) != 2 {
+			b.Fatalf("rename %v %v", we, err)
 		}
 	}
 }

@@ -356,7 +356,7 @@ func (s *Server) definition(_ context.Context, p *protocol.DefinitionParams) (an
 	}
 	var out []protocol.Location
 	if h.dir.Name.Value == "include" {
-		for _, f := range d.config.Included(h.dir) {
+		for _, f := range d.included(h.dir) {
 			out = append(out, protocol.Location{URI: pathToURI(f.Path), Range: protocol.Range{}})
 		}
 		return out, nil

@@ -53,7 +53,20 @@ func FuzzMessageLoop(f *testing.F) {
 		seedFrame(`{"jsonrpc":"2.0","id":5,"method":"textDocument/formatting","params":{"textDocument":{"uri":"file:///ws/nginx.conf"},"options":{"tabSize":2,"insertSpaces":true}}}`) +
 		seedFrame(`{"jsonrpc":"2.0","id":6,"method":"textDocument/definition","params":{"textDocument":{"uri":"file:///ws/nginx.conf"},"position":{"line":2,"character":14}}}`) +
 		seedFrame(`{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":6}}`)
+	// The navigation features, on a configuration with an upstream, a
+	// named location and a variable, and the settings changing under them.
+	nav := seedFrame(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///ws/n.conf","languageId":"nginx","version":1,"text":"# a\n# b\nhttp {\n    upstream app { server 127.0.0.1:1; }\n    server {\n        set $v \"x\";\n        location / { proxy_pass http://app; try_files $v @f; }\n        location @f { content_by_lua_block {\n ngx.say(1)\n } }\n        include x.conf;\n        add_header X $v \n    }\n}\n"}}}`) +
+		seedFrame(`{"jsonrpc":"2.0","id":20,"method":"textDocument/foldingRange","params":{"textDocument":{"uri":"file:///ws/n.conf"}}}`) +
+		seedFrame(`{"jsonrpc":"2.0","id":21,"method":"textDocument/documentLink","params":{"textDocument":{"uri":"file:///ws/n.conf"}}}`) +
+		seedFrame(`{"jsonrpc":"2.0","id":22,"method":"textDocument/references","params":{"textDocument":{"uri":"file:///ws/n.conf"},"position":{"line":6,"character":41},"context":{"includeDeclaration":true}}}`) +
+		seedFrame(`{"jsonrpc":"2.0","id":23,"method":"textDocument/documentHighlight","params":{"textDocument":{"uri":"file:///ws/n.conf"},"position":{"line":5,"character":13}}}`) +
+		seedFrame(`{"jsonrpc":"2.0","id":24,"method":"textDocument/prepareRename","params":{"textDocument":{"uri":"file:///ws/n.conf"},"position":{"line":7,"character":19}}}`) +
+		seedFrame(`{"jsonrpc":"2.0","id":25,"method":"textDocument/rename","params":{"textDocument":{"uri":"file:///ws/n.conf"},"position":{"line":3,"character":15},"newName":"api"}}`) +
+		seedFrame(`{"jsonrpc":"2.0","id":26,"method":"textDocument/signatureHelp","params":{"textDocument":{"uri":"file:///ws/n.conf"},"position":{"line":11,"character":24}}}`) +
+		seedFrame(`{"jsonrpc":"2.0","method":"workspace/didChangeConfiguration","params":{"settings":{"nginx-lint":{"rules":{"unknown-directive":"off"}}}}}`) +
+		seedFrame(`{"jsonrpc":"2.0","id":27,"method":"textDocument/rename","params":{"textDocument":{"uri":"file:///ws/n.conf"},"position":{"line":5,"character":13},"newName":"$bad name"}}`)
 	end := seedFrame(`{"jsonrpc":"2.0","id":9,"method":"shutdown"}`) + seedFrame(`{"jsonrpc":"2.0","method":"exit"}`)
+	f.Add(init + nav + end)
 	f.Add(init + open + change + hover + complete + action + other + end)
 	f.Add(init + open + "{this is not json" + seedFrame("{this is not json") + hover + end)
 	f.Add(hover + init + seedFrame(`{"jsonrpc":"2.0","id":18446744073709551615,"method":"x"}`) + "Content-Length: 5\r\n\r\n{}" + end)

@@ -75,7 +75,7 @@ var methods = map[string]method{
 	"textDocument/didSave":                notification(ignore[protocol.DidSaveTextDocumentParams]),
 	"$/setTrace":                          notification(ignore[protocol.SetTraceParams]),
 	"workspace/didChangeWatchedFiles":     notification((*Server).didChangeWatchedFiles),
-	"workspace/didChangeConfiguration":    notification(ignore[protocol.DidChangeConfigurationParams]),
+	"workspace/didChangeConfiguration":    notification((*Server).didChangeConfiguration),
 	"workspace/didChangeWorkspaceFolders": notification((*Server).didChangeWorkspaceFolders),
 	"textDocument/hover":                  request((*Server).hover),
 	"textDocument/completion":             request((*Server).completion),
@@ -83,6 +83,13 @@ var methods = map[string]method{
 	"textDocument/codeAction":             request((*Server).codeAction),
 	"textDocument/definition":             request((*Server).definition),
 	"textDocument/formatting":             request((*Server).formatting),
+	"textDocument/foldingRange":           request((*Server).foldingRange),
+	"textDocument/documentLink":           request((*Server).documentLink),
+	"textDocument/references":             request((*Server).references),
+	"textDocument/documentHighlight":      request((*Server).documentHighlight),
+	"textDocument/prepareRename":          request((*Server).prepareRename),
+	"textDocument/rename":                 request((*Server).rename),
+	"textDocument/signatureHelp":          request((*Server).signatureHelp),
 }
 
 func ignore[P any](*Server, notifier, *P) error { return nil }

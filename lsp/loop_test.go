@@ -348,6 +348,18 @@ func TestHostileMessages(t *testing.T) {
 				t.Errorf("hover at %v: %s", pos, r.raw)
 			}
 		}
+		// The features added since: out-of-range positions, and a
+		// document that is not open, get an answer, never an error.
+		for _, uri := range []string{bad, "file:///never/opened.conf"} {
+			for _, pos := range []map[string]any{{"line": 100000, "character": 5}, {"line": 0, "character": 4000000000}, {"line": 1, "character": 3}} {
+				for _, req := range featureRequests(uri, pos) {
+					c.request("10", req.method, req.params)
+					if r := c.answer(); string(r.ID) != "10" || r.Error != nil {
+						t.Errorf("%s on %s at %v: %s", req.method, uri, pos, r.raw)
+					}
+				}
+			}
+		}
 		c.request("8", "textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": bad},
 			"range": map[string]any{"start": map[string]any{"line": 9, "character": 9}, "end": map[string]any{"line": 0, "character": 0}}, "context": map[string]any{"diagnostics": []any{}}})
 		if r := c.answer(); string(r.ID) != "8" || r.Error != nil {
@@ -369,6 +381,12 @@ func TestHostileMessages(t *testing.T) {
 		if r := c.answer(); string(r.Result) != "null" {
 			t.Errorf("hover on the huge document: %.200s", r.raw)
 		}
+		for _, req := range featureRequests(huge, map[string]any{"line": 0, "character": 3}) {
+			c.request("11", req.method, req.params)
+			if r := c.answer(); string(r.Result) != "null" || r.Error != nil {
+				t.Errorf("%s on the huge document: %.200s", req.method, r.raw)
+			}
+		}
 		// Editing it down below the limit makes it a document again.
 		c.notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": huge, "version": 2},
 			"contentChanges": []any{map[string]any{"text": "server { listen 80 }\n"}}})
@@ -377,6 +395,32 @@ func TestHostileMessages(t *testing.T) {
 		}
 		alive("the large document")
 	})
+}
+
+type featureRequest struct {
+	method string
+	params map[string]any
+}
+
+// featureRequests are a request of every editor feature at pos in uri.
+func featureRequests(uri string, pos map[string]any) []featureRequest {
+	doc := map[string]any{"uri": uri}
+	at := func(extra map[string]any) map[string]any {
+		p := map[string]any{"textDocument": doc, "position": pos}
+		for k, v := range extra {
+			p[k] = v
+		}
+		return p
+	}
+	return []featureRequest{
+		{"textDocument/foldingRange", map[string]any{"textDocument": doc}},
+		{"textDocument/documentLink", map[string]any{"textDocument": doc}},
+		{"textDocument/references", at(map[string]any{"context": map[string]any{"includeDeclaration": true}})},
+		{"textDocument/documentHighlight", at(nil)},
+		{"textDocument/prepareRename", at(nil)},
+		{"textDocument/rename", at(map[string]any{"newName": "x"})},
+		{"textDocument/signatureHelp", at(nil)},
+	}
 }
 
 // TestRapidEdits: 1,000 edits in a row are gathered (the last text is
@@ -436,7 +480,9 @@ func TestInitializeOptionsAndCapabilities(t *testing.T) {
 	s := New()
 	res := s.initialize(&protocol.InitializeParams{})
 	b, _ := json.Marshal(res)
-	for _, want := range []string{`"hoverProvider":true`, `"definitionProvider":true`, `"documentFormattingProvider":true`, `"change":1`} {
+	for _, want := range []string{`"hoverProvider":true`, `"definitionProvider":true`, `"documentFormattingProvider":true`, `"change":1`,
+		`"foldingRangeProvider":true`, `"documentLinkProvider":{}`, `"referencesProvider":true`, `"documentHighlightProvider":true`,
+		`"renameProvider":{"prepareProvider":true}`, `"signatureHelpProvider":{"triggerCharacters":[" "]}`} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("capabilities lack %s: %s", want, b)
 		}

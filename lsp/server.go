@@ -122,6 +122,17 @@ type view struct {
 	// listen needs it, typing does not).
 	entry     *lint.Entry
 	entryFile *parser.File
+	// ix indexes the configuration references and rename search, made
+	// on first use, once.
+	ixOnce sync.Once
+	ix     *analyzer.Index
+}
+
+// index returns the index of c, the view's configuration or its entry's
+// (a view asks for one of them only, always the same).
+func (v *view) index(c *parser.Config) *analyzer.Index {
+	v.ixOnce.Do(func() { v.ix = analyzer.NewIndex(c) })
+	return v.ix
 }
 
 // New returns a server with every rule enabled.
@@ -186,6 +197,12 @@ func (s *Server) initialize(p *protocol.InitializeParams) protocol.InitializeRes
 		CodeActionProvider:         &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix}},
 		DefinitionProvider:         true,
 		DocumentFormattingProvider: true,
+		FoldingRangeProvider:       true,
+		DocumentLinkProvider:       &protocol.DocumentLinkOptions{},
+		ReferencesProvider:         true,
+		DocumentHighlightProvider:  true,
+		RenameProvider:             &protocol.RenameOptions{PrepareProvider: &yes},
+		SignatureHelpProvider:      &protocol.SignatureHelpOptions{TriggerCharacters: []string{" "}},
 		Workspace: &protocol.ServerCapabilitiesWorkspace{WorkspaceFolders: &protocol.WorkspaceFoldersServerCapabilities{
 			Supported: &yes, ChangeNotifications: &protocol.BoolOrString{Value: true}}},
 	}
@@ -204,6 +221,50 @@ func (s *Server) logf(format string, args ...any) {
 	w := s.logw
 	s.mu.Unlock()
 	fmt.Fprintf(w, "nginx-lint lsp: "+format+"\n", args...)
+}
+
+// didChangeConfiguration applies the editor's changed settings as
+// initializationOptions are applied, and re-lints every open document.
+// The settings come under "nginx-lint" ({"settings": {"nginx-lint":
+// {...}}}, as VS Code sends them) or, from clients that send the section
+// alone, at the top. Anything else (null: the client wants them pulled)
+// leaves the settings as they are.
+func (s *Server) didChangeConfiguration(n notifier, p *protocol.DidChangeConfigurationParams) error {
+	m, ok := p.Settings.(map[string]any)
+	if !ok {
+		return nil
+	}
+	if sub, ok := m[Name].(map[string]any); ok {
+		m = sub
+	} else if _, nested := m[Name]; nested {
+		return fmt.Errorf("settings: %q is not an object", Name)
+	} else if !hasOptionKey(m) {
+		return nil // other tools' settings only
+	}
+	opts, err := parseInitOptions(m)
+	if err != nil {
+		// The settings as they were stay in force.
+		return fmt.Errorf("settings: %v", err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.init = opts
+	for _, d := range s.docs {
+		d.gen++
+		s.scheduleLocked(d, n)
+	}
+	return nil
+}
+
+// hasOptionKey reports whether m holds one of the keys parseInitOptions
+// reads.
+func hasOptionKey(m map[string]any) bool {
+	for _, k := range []string{"rules", "custom-directives", "customDirectives", "nginx-build", "nginxBuild"} {
+		if _, ok := m[k]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *Server) didChangeWorkspaceFolders(_ notifier, p *protocol.DidChangeWorkspaceFoldersParams) error {
@@ -508,6 +569,9 @@ func (s *Server) viewOf(uri protocol.DocumentUri) *view {
 		d.view = v
 	}
 	s.mu.Unlock()
+	if v.file == nil {
+		return nil // nginx -T output, or unreadable: no tree to show
+	}
 	return v
 }
 

@@ -341,4 +341,19 @@ func TestDumpDocument(t *testing.T) {
 	if len(ds) != 1 || ds[0].Code.Value != "NL2001" || ds[0].Range.Start.Line != 10 || ds[0].Range.Start.Character != 4 {
 		t.Errorf("diagnostics %+v, want NL2001 at 10:4", ds)
 	}
+	// A dump has no tree for editor features, whether the view is the
+	// lint's or one parsed for the request (the lint's dropped here).
+	for _, drop := range []bool{false, true} {
+		if drop {
+			s.mu.Lock()
+			s.docs[uri].view = nil
+			s.mu.Unlock()
+		}
+		if r, err := s.foldingRange(bg, &protocol.FoldingRangeParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}}); r != nil || err != nil {
+			t.Errorf("foldingRange on the dump (view dropped %v): %v %v", drop, r, err)
+		}
+		if r, err := s.documentSymbol(bg, &protocol.DocumentSymbolParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}}); r != nil || err != nil {
+			t.Errorf("documentSymbol on the dump (view dropped %v): %v %v", drop, r, err)
+		}
+	}
 }

@@ -172,6 +172,19 @@ local function run()
   check(lines(buf)[7] == "        frobnicate on;", "after formatting line 7 is %q", lines(buf)[7])
   log("ok formatting")
 
+  -- Rename a variable (set, then used): both places change.
+  vim.api.nvim_buf_set_lines(buf, 6, 6, false, { "        set $pool a;", "        add_header X-Pool $pool;" })
+  local edit = request(buf, "textDocument/rename", {
+    textDocument = { uri = vim.uri_from_bufnr(buf) },
+    position = position(7, 28),
+    newName = "backend",
+  })
+  check(edit ~= nil, "rename: no edit")
+  vim.lsp.util.apply_workspace_edit(edit, client.offset_encoding)
+  check(lines(buf)[7] == "        set $backend a;" and lines(buf)[8] == "        add_header X-Pool $backend;",
+    "after the rename: %s", vim.inspect({ lines(buf)[7], lines(buf)[8] }))
+  log("ok rename")
+
   -- Go to definition on the include: the editor jumps to the file.
   vim.api.nvim_win_set_cursor(0, { 3, 16 })
   check(vim.api.nvim_get_current_line():find("include", 1, true), "line 3: %q", vim.api.nvim_get_current_line())

@@ -180,6 +180,10 @@ test("initialize: capabilities of every feature the extension uses", () => {
   assert.ok(c.documentSymbolProvider, "documentSymbol");
   assert.ok(c.documentFormattingProvider, "formatting");
   assert.ok(c.codeActionProvider, "codeAction");
+  assert.ok(c.foldingRangeProvider, "foldingRange");
+  assert.ok(c.referencesProvider, "references");
+  assert.ok(c.renameProvider && c.renameProvider.prepareProvider, "rename with prepareRename");
+  assert.ok(c.signatureHelpProvider, "signatureHelp");
   const sync = typeof c.textDocumentSync === "number" ? c.textDocumentSync : c.textDocumentSync.change;
   assert.ok(sync === 1 || sync === 2, `textDocumentSync ${JSON.stringify(c.textDocumentSync)}`);
 });
@@ -261,6 +265,89 @@ test("go to definition on an include", async () => {
     locs.map((l) => l.uri || l.targetUri),
     [pathToFileURL(path.join(root, "snippets", "gzip.conf")).href],
   );
+});
+
+// A configuration of its own for the features that follow names: an
+// upstream used twice and a variable set and used.
+const navConf = `events {}
+http {
+    upstream app { server 127.0.0.1:9000; }
+    server {
+        listen 8081;
+        set $pool "a";
+        location / {
+            proxy_pass http://app;
+            add_header X-Pool $pool;
+        }
+        location /b { proxy_pass http://app/b; }
+    }
+}
+`;
+
+async function openNav() {
+  const uri = pathToFileURL(path.join(root, "nav", "nginx.conf")).href;
+  await conn.sendNotification("textDocument/didOpen", {
+    textDocument: { uri, languageId: "nginx", version: 1, text: navConf },
+  });
+  await diagnosticsFor(uri, () => true);
+  return uri;
+}
+
+async function closeNav(uri) {
+  await conn.sendNotification("textDocument/didClose", { textDocument: { uri } });
+}
+
+test("folding ranges of the blocks that span lines", async () => {
+  const uri = await openNav();
+  const r = await request("textDocument/foldingRange", { textDocument: { uri } });
+  const got = r.map((f) => [f.startLine, f.endLine]).sort((a, b) => a[0] - b[0]);
+  // http, server and "location /"; the one-line blocks do not fold.
+  assert.deepEqual(got, [[1, 11], [3, 10], [6, 8]]);
+  await closeNav(uri);
+});
+
+test("references of an upstream, from a proxy_pass", async () => {
+  const uri = await openNav();
+  const r = await request("textDocument/references", {
+    textDocument: { uri },
+    position: { line: 7, character: 31 },
+    context: { includeDeclaration: true },
+  });
+  const got = r.map((l) => `${l.uri === uri ? "" : l.uri}${l.range.start.line}:${l.range.start.character}-${l.range.end.character}`).sort();
+  assert.deepEqual(got, ["10:40-43", "2:13-16", "7:30-33"]);
+  const without = await request("textDocument/references", {
+    textDocument: { uri },
+    position: { line: 7, character: 31 },
+    context: { includeDeclaration: false },
+  });
+  assert.equal(without.length, 2, JSON.stringify(without));
+  await closeNav(uri);
+});
+
+test("rename of a variable, and the signature of add_header", async () => {
+  const uri = await openNav();
+  const prep = await request("textDocument/prepareRename", { textDocument: { uri }, position: { line: 8, character: 32 } });
+  assert.equal(prep.placeholder, "pool");
+  const we = await request("textDocument/rename", { textDocument: { uri }, position: { line: 8, character: 32 }, newName: "$backend" });
+  const edits = we.changes ? we.changes[uri] : we.documentChanges[0].edits;
+  const out = apply(navConf, edits).split("\n");
+  assert.equal(out[5], '        set $backend "a";');
+  assert.equal(out[8], "            add_header X-Pool $backend;");
+  // A name that is not a variable name is refused with invalid params.
+  await assert.rejects(
+    request("textDocument/rename", { textDocument: { uri }, position: { line: 5, character: 13 }, newName: "a b" }),
+    (e) => e.code === -32602,
+  );
+  const sig = await request("textDocument/signatureHelp", {
+    textDocument: { uri },
+    position: { line: 8, character: 32 },
+    context: { triggerKind: 1, isRetrigger: false },
+  });
+  const s = sig.signatures[sig.activeSignature || 0];
+  assert.equal(s.label, "add_header name value [always];");
+  const [from, to] = s.parameters[s.activeParameter].label;
+  assert.equal(s.label.slice(from, to), "value");
+  await closeNav(uri);
 });
 
 let text = nginxConf;
