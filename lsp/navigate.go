@@ -50,7 +50,7 @@ func foldingRanges(f *parser.File) []protocol.FoldingRange {
 		if d.LBrace < 0 || d.RBrace < 0 {
 			return
 		}
-		start, end := line(d.LBrace), line(d.RBrace)
+		start, end := line(int(d.LBrace)), line(int(d.RBrace))
 		if end <= start || started[start] {
 			return
 		}
@@ -79,7 +79,7 @@ func foldingRanges(f *parser.File) []protocol.FoldingRange {
 			first, last = -1, -1
 			continue
 		}
-		l := int(line(c.Range.Start))
+		l := int(line(int(c.Range.Start)))
 		if first >= 0 && l == last+1 {
 			last = l
 			continue
@@ -211,9 +211,9 @@ func (s *Server) signatureHelp(_ context.Context, p *protocol.SignatureHelpParam
 	// The argument the cursor is on, or the one it is about to type.
 	arg := 0
 	for i, a := range dir.Args {
-		if off > a.Range.End {
+		if off > int(a.Range.End) {
 			arg = i + 1
-		} else if off >= a.Range.Start {
+		} else if off >= int(a.Range.Start) {
 			arg = i
 			break
 		}
@@ -334,22 +334,22 @@ func argsAt(f *parser.File, off int) (*parser.Directive, []*parser.Directive) {
 	for {
 		var next []*parser.Directive
 		for _, d := range dirs {
-			if d.Block != nil && d.LBrace >= 0 && off > d.LBrace && (d.RBrace < 0 || off <= d.RBrace) {
+			if d.Block != nil && d.LBrace >= 0 && off > int(d.LBrace) && (d.RBrace < 0 || off <= int(d.RBrace)) {
 				stack = append(stack, d)
 				next = d.Block.Directives
 				break
 			}
-			if off <= d.Name.Range.End {
+			if off <= int(d.Name.Range.End) {
 				continue
 			}
-			end := d.Semicolon
+			end := int(d.Semicolon)
 			if d.LBrace >= 0 {
-				end = d.LBrace
+				end = int(d.LBrace)
 			}
 			if end < 0 {
-				last := d.Name.Range.End
+				last := int(d.Name.Range.End)
 				if n := len(d.Args); n > 0 {
-					last = d.Args[n-1].Range.End
+					last = int(d.Args[n-1].Range.End)
 				}
 				end = len(f.Src)
 				if i := strings.IndexAny(f.Src[last:], "\n;{}"); i >= 0 {

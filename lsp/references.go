@@ -92,10 +92,10 @@ func defArg(d *parser.Directive) (parser.Word, bool) {
 // that offsets in the value are offsets in the source; ok is false when
 // it is not.
 func valueStart(f *parser.File, w parser.Word) (start int, ok bool) {
-	if w.Range.End > len(f.Src) || w.Range.Start < 0 || w.Unterminated {
+	if int(w.Range.End) > len(f.Src) || w.Range.Start < 0 || w.Unterminated {
 		return 0, false
 	}
-	raw, start := w.Raw(f), w.Range.Start
+	raw, start := w.Raw(f), int(w.Range.Start)
 	if w.Quote != 0 {
 		if len(raw) < 2 {
 			return 0, false
@@ -124,7 +124,7 @@ func upstreamRef(f *parser.File, w parser.Word) (string, parser.Range) {
 	if !ok {
 		return name, parser.Range{Start: w.Range.Start, End: w.Range.Start} // see opaque
 	}
-	return name, parser.Range{Start: at + start, End: at + start + len(name)}
+	return name, parser.Span(at+start, at+start+len(name))
 }
 
 // namedLocation returns the name of an "@name" word and the range of the
@@ -137,7 +137,7 @@ func namedLocation(f *parser.File, w parser.Word) (string, parser.Range) {
 	if !ok {
 		return w.Value[1:], parser.Range{Start: w.Range.Start, End: w.Range.Start} // see opaque
 	}
-	return w.Value[1:], parser.Range{Start: at + 1, End: at + len(w.Value)}
+	return w.Value[1:], parser.Span(at+1, at+len(w.Value))
 }
 
 // variableRefs calls fn for every "$name" and "${name}" in w with the
@@ -168,7 +168,7 @@ func variableRefs(f *parser.File, w parser.Word, fn func(name string, r parser.R
 			k++
 		}
 		if k > j && (!braced || k < len(s) && s[k] == '}') {
-			fn(s[j:k], parser.Range{Start: at + j, End: at + k})
+			fn(s[j:k], parser.Span(at+j, at+k))
 		}
 		i = k - 1
 	}
@@ -210,11 +210,11 @@ func symbolAt(f *parser.File, off int) (sym symbol, r parser.Range, ok bool) {
 		return symbol{}, r, false
 	}
 	d, w := h.dir, h.dir.Args[h.arg]
-	in := func(r parser.Range) bool { return off >= r.Start && off <= r.End }
+	in := func(r parser.Range) bool { return off >= int(r.Start) && off <= int(r.End) }
 	switch {
 	case d.Name.Value == "upstream" && h.arg == 0 && d.Block != nil:
 		if at, ok := valueStart(f, w); ok && w.Value != "" {
-			return symbol{symUpstream, w.Value}, parser.Range{Start: at, End: at + len(w.Value)}, true
+			return symbol{symUpstream, w.Value}, parser.Span(at, at+len(w.Value)), true
 		}
 	case h.arg == 0 && contains(passDirectives, d.Name.Value):
 		if name, r := upstreamRef(f, w); name != "" && r.Len() > 0 && in(r) {
@@ -230,7 +230,7 @@ func symbolAt(f *parser.File, off int) (sym symbol, r parser.Range, ok bool) {
 	}
 	variableRefs(f, w, func(name string, vr parser.Range) {
 		// "$" itself counts as on the name.
-		if !ok && vr.Len() > 0 && off >= vr.Start-1 && off <= vr.End {
+		if !ok && vr.Len() > 0 && off >= int(vr.Start)-1 && off <= int(vr.End) {
 			sym, r, ok = symbol{symVariable, name}, vr, true
 		}
 	})
@@ -253,7 +253,7 @@ func occurrences(ix *analyzer.Index, sym symbol) []occurrence {
 	var out []occurrence
 	seen := map[occKey]bool{}
 	add := func(f *parser.File, r parser.Range, def bool) {
-		k := occKey{f.Path, r.Start}
+		k := occKey{f.Path, int(r.Start)}
 		if seen[k] {
 			return
 		}
@@ -261,7 +261,7 @@ func occurrences(ix *analyzer.Index, sym symbol) []occurrence {
 		o := occurrence{file: f, r: r, def: def}
 		if r.Len() == 0 {
 			o.opaque = true
-			o.r = wordAt(f, r.Start)
+			o.r = wordAt(f, int(r.Start))
 		}
 		out = append(out, o)
 	}
@@ -273,7 +273,7 @@ func occurrences(ix *analyzer.Index, sym symbol) []occurrence {
 			if d.Block != nil && len(d.Args) == 1 && d.Args[0].Value == sym.name {
 				r := parser.Range{Start: d.Args[0].Range.Start, End: d.Args[0].Range.Start} // see opaque
 				if at, ok := valueStart(d.File, d.Args[0]); ok {
-					r = parser.Range{Start: at, End: at + len(sym.name)}
+					r = parser.Span(at, at+len(sym.name))
 				}
 				add(d.File, r, true)
 			}
@@ -340,7 +340,7 @@ func occurrences(ix *analyzer.Index, sym symbol) []occurrence {
 			for _, w := range args {
 				variableRefs(d.File, w, func(name string, r parser.Range) {
 					if strings.EqualFold(name, sym.name) {
-						add(d.File, r, defs[occKey{d.File.Path, r.Start}])
+						add(d.File, r, defs[occKey{d.File.Path, int(r.Start)}])
 					}
 				})
 			}
@@ -368,7 +368,7 @@ func wordAt(f *parser.File, off int) parser.Range {
 				end++
 			}
 		}
-		return parser.Range{Start: off, End: min(end+1, len(src))}
+		return parser.Span(off, min(end+1, len(src)))
 	}
 	for end < len(src) && !strings.ContainsRune(" \t\r\n;{}", rune(src[end])) {
 		if src[end] == '\\' {
@@ -376,7 +376,7 @@ func wordAt(f *parser.File, off int) parser.Range {
 		}
 		end++
 	}
-	return parser.Range{Start: off, End: min(end, len(src))}
+	return parser.Span(off, min(end, len(src)))
 }
 
 type occKey struct {
@@ -473,7 +473,7 @@ func renameable(sv *symbolView) string {
 	}
 	for _, o := range sv.occs {
 		if o.opaque {
-			return fmt.Sprintf("%s:%d has it in a string with escapes; edit that one by hand first", o.file.Path, o.file.Line(o.r.Start))
+			return fmt.Sprintf("%s:%d has it in a string with escapes; edit that one by hand first", o.file.Path, o.file.Line(int(o.r.Start)))
 		}
 	}
 	return ""

@@ -145,3 +145,8 @@ func (f *File) OffsetUTF16(line, col int) int {
 // rng makes the Range [start, end) from offsets into a source of at most
 // MaxSourceSize bytes, which fit in 32 bits.
 func rng(start, end int) Range { return Range{int32(start), int32(end)} }
+
+// Span is the range from byte offset start to end, for callers that
+// compute offsets as ints (a file is at most MaxSourceSize bytes, so they
+// fit).
+func Span(start, end int) Range { return rng(start, end) }
