@@ -10,6 +10,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -62,26 +63,10 @@ var passDirectives = []string{"proxy_pass", "fastcgi_pass", "uwsgi_pass", "scgi_
 // location "@name".
 var namedLocationUses = []string{"try_files", "error_page", "post_action"}
 
-// variableDefiners maps the directives that define a variable to the
-// index of their "$name" argument (geo's is its last; see defArg).
-var variableDefiners = map[string]int{
-	"set": 0, "map": 1, "geo": -1, "split_clients": 1, "perl_set": 0, "js_set": 0, "js_var": 0,
-	"auth_request_set": 0, "set_by_lua": 0, "set_by_lua_block": 0, "set_by_lua_file": 0,
-}
-
 // defArg returns the argument of d that defines a variable, if any.
 func defArg(d *parser.Directive) (parser.Word, bool) {
-	i, ok := variableDefiners[d.Name.Value]
-	if !ok || len(d.Args) == 0 {
-		return parser.Word{}, false
-	}
-	if i < 0 {
-		if len(d.Args) > 2 {
-			return parser.Word{}, false
-		}
-		i = len(d.Args) - 1
-	}
-	if i >= len(d.Args) || len(d.Args[i].Value) < 2 || d.Args[i].Value[0] != '$' {
+	i, ok := rules.DefiningArg(d)
+	if !ok || len(d.Args[i].Value) < 2 || d.Args[i].Value[0] != '$' {
 		return parser.Word{}, false
 	}
 	return d.Args[i], true
@@ -305,12 +290,8 @@ func occurrences(ix *analyzer.Index, sym symbol) []occurrence {
 		}
 	case symVariable:
 		// nginx folds variable names to lower case.
-		names := make([]string, 0, len(variableDefiners))
-		for n := range variableDefiners {
-			names = append(names, n)
-		}
 		defs := map[occKey]bool{}
-		for _, i := range ix.Named(names...) {
+		for _, i := range ix.Named(rules.VariableDefiners()...) {
 			d := dir(i)
 			if w, ok := defArg(d); ok && strings.EqualFold(w.Value[1:], sym.name) {
 				if at, ok := valueStart(d.File, w); ok {

@@ -24,22 +24,14 @@ var InvalidVariableName = &analyzer.Rule{
 	},
 }
 
-// targetArg is the argument that must be "$name" in each defining
-// directive (ngx_http_rewrite_set, ngx_http_map_block, ...).
-var targetArg = map[string]int{"set": 0, "map": 1, "split_clients": 1, "perl_set": 0, "js_set": 0, "auth_request_set": 0,
-	"set_by_lua": 0, "set_by_lua_block": 0, "set_by_lua_file": 0}
-
 func runInvalidVariableName(p *analyzer.Pass) {
 	vf := variableFacts(p)
 	for _, e := range vf.errs {
 		p.Reportf(e.d.File, wordSubRange(e.d.File, e.word, e.off, 1), "%s", e.message)
 	}
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, _ []*parser.Directive) {
-		j, ok := targetArg[d.Name.Value]
-		if d.Is("geo") {
-			j, ok = len(d.Args)-1, len(d.Args) == 1 || len(d.Args) == 2
-		}
-		if !ok || j >= len(d.Args) || j < 0 {
+		j, ok := DefiningArg(d)
+		if !ok {
 			return
 		}
 		if w := d.Args[j]; w.Value == "" || w.Value[0] != '$' {

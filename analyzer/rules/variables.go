@@ -3,6 +3,7 @@ package rules
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
@@ -186,6 +187,41 @@ var compiledArgs = map[string]argSpec{
 	"set_by_lua":                argSpec{at: []int{}, defines: 0},
 	"set_by_lua_block":          argSpec{at: []int{}, defines: 0},
 	"set_by_lua_file":           argSpec{at: []int{}, defines: 0},
+}
+
+// DefiningArg returns the index of d's argument that names the variable
+// d defines (its "$name": set, map, geo, split_clients, perl_set, js_set,
+// js_var, auth_request_set, set_by_lua*), from the table the variable
+// rules read, so that the language server's references and rename find
+// definitions as these rules do; ok is false when d defines none or has
+// too few arguments.
+func DefiningArg(d *parser.Directive) (i int, ok bool) {
+	if d.Is("geo") {
+		// geo [$src] $dst
+		switch len(d.Args) {
+		case 1, 2:
+			return len(d.Args) - 1, true
+		}
+		return 0, false
+	}
+	spec, ok := compiledArgs[d.Name.Value]
+	if !ok || spec.defines < 0 || spec.defines >= len(d.Args) {
+		return 0, false
+	}
+	return spec.defines, true
+}
+
+// VariableDefiners returns the names of the directives DefiningArg
+// answers for, sorted.
+func VariableDefiners() []string {
+	out := []string{"geo"}
+	for name, spec := range compiledArgs {
+		if spec.defines >= 0 {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // streamCtx is every context inside stream {}.
@@ -480,13 +516,11 @@ func (vf *varFacts) entry(e *analyzer.Entry) {
 		return
 	}
 	if name == "geo" {
-		// geo [$src] $dst
-		switch len(d.Args) {
-		case 1:
-			vf.defineArg(d.Args[0], ns)
-		case 2:
-			vf.script(d, d.Args[0], ns)
-			vf.defineArg(d.Args[1], ns)
+		if i, ok := DefiningArg(d); ok {
+			if i == 1 {
+				vf.script(d, d.Args[0], ns)
+			}
+			vf.defineArg(d.Args[i], ns)
 		}
 		return
 	}
