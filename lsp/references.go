@@ -57,7 +57,7 @@ type occurrence struct {
 // passDirectives are the directives whose first argument may name an
 // upstream (with a scheme or without: fastcgi_pass app, grpc_pass
 // grpc://app, stream's proxy_pass app).
-var passDirectives = []string{"proxy_pass", "fastcgi_pass", "uwsgi_pass", "scgi_pass", "grpc_pass", "memcached_pass"}
+var passDirectives = directives.PassDirectives()
 
 // namedLocationUses are the directives whose last argument may name a
 // location "@name".

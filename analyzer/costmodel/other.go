@@ -4,6 +4,8 @@ import (
 	"net/netip"
 	"strings"
 
+	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
@@ -73,7 +75,15 @@ func (o *otherState) visit(d *parser.Directive, parentDir *parser.Directive) {
 				o.logs[p] = true
 			}
 		}
-	case "proxy_pass", "fastcgi_pass", "uwsgi_pass", "scgi_pass", "grpc_pass", "memcached_pass":
+	case "server":
+		if parent == "upstream" && len(args) > 0 && !hasArg(args, "resolve") && isHostName(args[0].Value) {
+			// ngx_http_upstream_server resolves it while parsing.
+			r.Counts.DNSLookups++
+		}
+	default:
+		if !directives.IsPass(d.Name.Value) {
+			break
+		}
 		if len(args) > 0 {
 			if h := passHost(args[0].Value); h != "" && !o.upstreams[hostOnly(h)] && !o.implicit[h] {
 				// ngx_http_upstream_add makes an implicit upstream,
@@ -81,11 +91,6 @@ func (o *otherState) visit(d *parser.Directive, parentDir *parser.Directive) {
 				o.implicit[h] = true
 				r.Counts.DNSLookups++
 			}
-		}
-	case "server":
-		if parent == "upstream" && len(args) > 0 && !hasArg(args, "resolve") && isHostName(args[0].Value) {
-			// ngx_http_upstream_server resolves it while parsing.
-			r.Counts.DNSLookups++
 		}
 	}
 	if parent == "map" && strings.HasPrefix(d.Name.Value, "~") {

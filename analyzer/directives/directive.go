@@ -537,3 +537,21 @@ func (x *index) entry(name string) *nameEntry {
 	}
 	return nil
 }
+
+// passDirectives are the directives that hand a request to an upstream:
+// their first argument is a URL (proxy_pass), an address or an upstream
+// group's name, which nginx resolves at startup when it is fixed.
+var passDirectives = []string{"proxy_pass", "fastcgi_pass", "uwsgi_pass", "scgi_pass", "grpc_pass", "memcached_pass"}
+
+// PassDirectives returns the names of the directives that hand a request
+// to an upstream (proxy_pass, fastcgi_pass, uwsgi_pass, scgi_pass,
+// grpc_pass, memcached_pass), for the rules and features that follow
+// where nginx connects: one list, so a new one is added once.
+func PassDirectives() []string { return slices.Clone(passDirectives) }
+
+// IsPass reports whether name is one of PassDirectives. Callers ask it of
+// every directive, so the list is searched only for names ending in
+// "_pass".
+func IsPass(name string) bool {
+	return strings.HasSuffix(name, "_pass") && slices.Contains(passDirectives, name)
+}

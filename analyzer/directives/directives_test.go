@@ -241,3 +241,21 @@ func TestTags(t *testing.T) {
 		t.Error("Origin")
 	}
 }
+
+func TestPassDirectives(t *testing.T) {
+	for _, name := range PassDirectives() {
+		if !IsPass(name) || len(Lookup(name)) == 0 {
+			t.Errorf("%s: IsPass %v, known %v", name, IsPass(name), len(Lookup(name)) > 0)
+		}
+	}
+	for _, name := range []string{"proxy_set_header", "pass", "grpc_pass_header", "proxy_pass_header"} {
+		if IsPass(name) {
+			t.Errorf("IsPass(%q)", name)
+		}
+	}
+	// A caller's copy cannot change the list.
+	PassDirectives()[0] = "x"
+	if PassDirectives()[0] != "proxy_pass" {
+		t.Error("PassDirectives shares its slice")
+	}
+}

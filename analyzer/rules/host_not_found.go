@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -66,7 +67,7 @@ func runHostNotFound(p *analyzer.Pass) {
 		diag := p.Reportf(d.File, w.Range, "%s", msg)
 		diag.Detail = host + " does not resolve on this machine; nginx resolves it at startup and refuses to start"
 	}
-	for _, name := range []string{"proxy_pass", "grpc_pass", "uwsgi_pass", "fastcgi_pass", "scgi_pass", "memcached_pass"} {
+	for _, name := range directives.PassDirectives() {
 		for _, i := range ix.Named(name) {
 			e := &ix.Entries[i]
 			if e.Context == 0 || len(e.Directive.Args) == 0 {

@@ -126,7 +126,7 @@ func runInvalidURL(p *analyzer.Pass) {
 		if proto == parser.HTTP || u.noPort {
 			known[proto][host] = true
 		}
-	}, "proxy_pass", "fastcgi_pass", "grpc_pass", "uwsgi_pass", "scgi_pass", "memcached_pass")
+	}, directives.PassDirectives()...)
 	if len(p.Config.Context) > 0 {
 		// A fragment: the upstream blocks its *_pass directives name are
 		// likely defined in a file we do not see.

@@ -105,7 +105,7 @@ func hostVariable(env *taintEnv, parts []urlPart) (string, bool) {
 // ssrfSinks are the directives whose argument names where nginx connects.
 // Only proxy_pass takes a URL with a scheme; the others take an address
 // (grpc_pass with an optional grpc:// or grpcs://).
-var ssrfSinks = []string{"proxy_pass", "fastcgi_pass", "grpc_pass", "uwsgi_pass", "scgi_pass", "memcached_pass"}
+var ssrfSinks = directives.PassDirectives()
 
 func runSSRF(p *analyzer.Pass) {
 	var env *taintEnv

@@ -38,10 +38,6 @@ var StaleDNSCache = &analyzer.Rule{
 	},
 }
 
-// passDirectives connect to an upstream given as a URL or address; all
-// resolve a fixed host name at startup and a variable one per request.
-var passDirectives = []string{"proxy_pass", "fastcgi_pass", "uwsgi_pass", "scgi_pass", "grpc_pass", "memcached_pass"}
-
 // dnsTarget is where a pass directive or an upstream server connects.
 type dnsTarget struct {
 	host, port string
@@ -132,7 +128,7 @@ func runStaleDNSCache(p *analyzer.Pass) {
 			dx.upstreams[upstreamKey{e.Context == directives.Stream, strings.ToLower(e.Directive.Args[0].Value)}] = i
 		}
 	}
-	passes := ix.Named(passDirectives...)
+	passes := ix.Named(directives.PassDirectives()...)
 	for _, i := range passes {
 		e := &ix.Entries[i]
 		if len(e.Directive.Args) == 0 {

@@ -1,10 +1,11 @@
 package rules
 
 import (
-	"github.com/nginx-lint/nginx-lint/analyzer"
 	"reflect"
 	"regexp/syntax"
 	"testing"
+
+	"github.com/nginx-lint/nginx-lint/analyzer"
 
 	"github.com/nginx-lint/nginx-lint/parser"
 )
