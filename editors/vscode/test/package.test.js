@@ -1,21 +1,45 @@
 // The files `vsce package` puts in the .vsix are enough to load the
-// extension: copied alone to a temporary directory, extension.js and the
-// language client it requires load (with a stand-in for `vscode`).
+// extension: build.js bundles extension.js and the language client into
+// dist/extension.js (as `vsce package` does through vscode:prepublish); the
+// files `vsce ls` lists, copied alone to a temporary directory (no
+// node_modules), load that bundle with a stand-in for `vscode`.
 "use strict";
 const { test } = require("node:test");
 const assert = require("node:assert/strict");
 const cp = require("node:child_process");
 const fs = require("node:fs");
+const { builtinModules } = require("node:module");
 const os = require("node:os");
 const path = require("node:path");
 
 const dir = path.join(__dirname, "..");
+const manifest = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8"));
 
 test("the packaged files load the extension", () => {
+  assert.equal(manifest.main, "./dist/extension.js");
+  assert.equal(manifest.scripts["vscode:prepublish"], "node build.js");
+  const build = cp.spawnSync(process.execPath, [path.join(dir, "build.js")], { cwd: dir, encoding: "utf8", timeout: 60000 });
+  assert.equal(build.status, 0, build.stderr);
+
   const ls = cp.spawnSync(path.join(dir, "node_modules", ".bin", "vsce"), ["ls"], { cwd: dir, encoding: "utf8", timeout: 60000 });
   assert.equal(ls.status, 0, ls.stderr);
   const files = ls.stdout.split("\n").map((l) => l.trim()).filter(Boolean);
-  assert.ok(files.includes("syntaxes/nginx.tmLanguage.json") && files.includes("language-configuration.json"), files.join("\n"));
+  assert.deepEqual(
+    [...files].sort(),
+    ["LICENSE", "README.md", "dist/extension.js", "language-configuration.json", "package.json", "syntaxes/nginx.tmLanguage.json"],
+  );
+
+  // The bundle requires only Node.js's modules and `vscode`; a package
+  // left out of it would be looked up in a node_modules the .vsix lacks.
+  const bundle = fs.readFileSync(path.join(dir, "dist", "extension.js"), "utf8");
+  const required = new Set([...bundle.matchAll(/\brequire\("([^"]+)"\)/g)].map((m) => m[1]));
+  assert.ok(required.has("vscode") && required.has("child_process"), [...required].join(" "));
+  for (const r of required) {
+    assert.ok(r === "vscode" || builtinModules.includes(r.replace(/^node:/, "")), `the bundle requires ${r}`);
+  }
+  // The licenses of the bundled packages go with it.
+  assert.match(bundle, /\nvscode-languageclient@9\.[0-9.]+\n\nCopyright \(c\) Microsoft/);
+
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "nginx-lint-vsix-"));
   try {
     for (const f of files) {
