@@ -237,10 +237,11 @@ func TestVSCode(t *testing.T) {
 		t.Fatalf("vsce ls: %v\n%s", err, out)
 	}
 	// The .vsix holds the manifest, the one bundle (the client and
-	// vscode-languageclient), the grammar, the language configuration,
-	// README and LICENSE: no node_modules, sources, tests or build tools.
+	// vscode-languageclient) and the script the client runs beside it, the
+	// grammar, the language configuration, README and LICENSE: no
+	// node_modules, sources, tests or build tools.
 	want := map[string]bool{
-		"package.json": true, "dist/extension.js": true, "language-configuration.json": true,
+		"package.json": true, "dist/extension.js": true, "dist/terminateProcess.sh": true, "language-configuration.json": true,
 		"syntaxes/nginx.tmLanguage.json": true, "README.md": true, "LICENSE": true,
 	}
 	files := map[string]bool{}

@@ -2,7 +2,8 @@
 // extension: build.js bundles extension.js and the language client into
 // dist/extension.js (as `vsce package` does through vscode:prepublish); the
 // files `vsce ls` lists, copied alone to a temporary directory (no
-// node_modules), load that bundle with a stand-in for `vscode`.
+// node_modules), load that bundle with a stand-in for `vscode`, and hold
+// the files the bundle looks for beside itself.
 "use strict";
 const { test } = require("node:test");
 const assert = require("node:assert/strict");
@@ -15,7 +16,7 @@ const path = require("node:path");
 const dir = path.join(__dirname, "..");
 const manifest = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8"));
 
-test("the packaged files load the extension", () => {
+test("the packaged files load the extension", async () => {
   assert.equal(manifest.main, "./dist/extension.js");
   assert.equal(manifest.scripts["vscode:prepublish"], "node build.js");
   const build = cp.spawnSync(process.execPath, [path.join(dir, "build.js")], { cwd: dir, encoding: "utf8", timeout: 60000 });
@@ -26,7 +27,15 @@ test("the packaged files load the extension", () => {
   const files = ls.stdout.split("\n").map((l) => l.trim()).filter(Boolean);
   assert.deepEqual(
     [...files].sort(),
-    ["LICENSE", "README.md", "dist/extension.js", "language-configuration.json", "package.json", "syntaxes/nginx.tmLanguage.json"],
+    [
+      "LICENSE",
+      "README.md",
+      "dist/extension.js",
+      "dist/terminateProcess.sh",
+      "language-configuration.json",
+      "package.json",
+      "syntaxes/nginx.tmLanguage.json",
+    ],
   );
 
   // The bundle requires only Node.js's modules and `vscode`; a package
@@ -36,6 +45,13 @@ test("the packaged files load the extension", () => {
   assert.ok(required.has("vscode") && required.has("child_process"), [...required].join(" "));
   for (const r of required) {
     assert.ok(r === "vscode" || builtinModules.includes(r.replace(/^node:/, "")), `the bundle requires ${r}`);
+  }
+  // Files a bundled module finds with path.join(__dirname, name): in the
+  // bundle, __dirname is dist/, so they must be there.
+  const beside = [...bundle.matchAll(/\b__dirname,\s*"([^"]+)"/g)].map((m) => m[1]);
+  assert.deepEqual(beside, ["terminateProcess.sh"]);
+  for (const f of beside) {
+    assert.ok(files.includes(`dist/${f}`), `the bundle looks for dist/${f}, which the .vsix does not hold`);
   }
   // The licenses of the bundled packages go with it.
   assert.match(bundle, /\nvscode-languageclient@9\.[0-9.]+\n\nCopyright \(c\) Microsoft/);
@@ -49,7 +65,23 @@ test("the packaged files load the extension", () => {
     const r = cp.spawnSync(process.execPath, [path.join(__dirname, "support", "load-extension.js"), tmp], { encoding: "utf8", timeout: 60000 });
     assert.equal(r.status, 0, r.stderr);
     assert.equal(r.stdout, "loaded\n");
+    await killsWith(path.join(tmp, "dist", "terminateProcess.sh"));
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
 });
+
+// killsWith runs script on a process as the language client does on a
+// server still alive 2 s after `exit` (spawnSync(script, [pid])): the
+// packaged copy must be executable and kill it.
+async function killsWith(script) {
+  const child = cp.spawn("sleep", ["60"], { stdio: "ignore" });
+  const exited = new Promise((resolve) => child.on("exit", (code, signal) => resolve(signal)));
+  try {
+    const r = cp.spawnSync(script, [String(child.pid)], { encoding: "utf8", timeout: 30000 });
+    assert.equal(r.error, undefined, `${script}: ${r.error}`);
+    assert.equal(await exited, "SIGKILL");
+  } finally {
+    child.kill("SIGKILL");
+  }
+}
