@@ -97,12 +97,16 @@ type ServerName struct {
 	Name grammar.ServerName
 }
 
-// Location is a location block with its parsed modifier and path.
+// Location is a location block with its parsed modifier and path. (A big
+// configuration has one for each of its locations: Err is the grammar's
+// error type rather than an interface, and there is no link to the
+// enclosing location, which no rule read; a rule walking Locations knows
+// it.)
 type Location struct {
 	Directive *Directive
 	Spec      grammar.Location
-	Err       error
-	Parent    *Location
+	// Err is set when the arguments do not parse.
+	Err       *grammar.Error
 	Locations []*Location
 }
 
@@ -270,8 +274,10 @@ func (mb *modelBuilder) directive(d *Directive, st scope) {
 	case "location":
 		if st.server != nil && d.Block != nil {
 			loc := slab(&mb.locationSlab)
-			*loc = Location{Directive: d, Parent: st.location}
-			loc.Spec, loc.Err = grammar.ParseLocation(mb.values(d))
+			*loc = Location{Directive: d}
+			var err error
+			loc.Spec, err = grammar.ParseLocation(mb.values(d))
+			loc.Err = grammar.AsError(err)
 			if st.location != nil {
 				st.location.Locations = append(st.location.Locations, loc)
 			} else {
