@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"math/bits"
 	"slices"
 	"sync"
 
@@ -28,28 +29,60 @@ type Index struct {
 	byName, start []int32
 }
 
-// Entry is one directive as nginx meets it. (Fields are ordered to pack
-// into 24 bytes, the row kept as a number rather than a pointer: a big
-// configuration has millions of entries.)
+// Entry is one directive as nginx meets it. (Fields are packed into 16
+// bytes, the row and the context kept as small numbers rather than a
+// pointer and a bit mask, and no depth, which the parent chain gives: a
+// big configuration has millions of entries.)
 type Entry struct {
 	Directive *parser.Directive
-	// Context is where the directive appears; 0 inside blocks whose body
-	// the directive tables do not describe (map entries, types, Lua).
-	Context directives.Context
 	// Parent is the index of the enclosing block directive, -1 at the top.
 	Parent int32
-	// Depth is the number of enclosing block directives.
-	Depth int32
 	// row is the directives.RowID of Row.
 	row int16
+	// ctx is the number of Context's bit plus one, 0 for no context:
+	// every context a block opens is a single bit of directives.Context
+	// (TestChildContextsSingleBit in analyzer/directives).
+	ctx uint8
 	// Known is whether any row of the directive table has the name (Row
 	// is looked up once here, with it, because several rules need them).
 	Known bool
 }
 
+// Context is where the directive appears; 0 inside blocks whose body the
+// directive tables do not describe (map entries, types, Lua).
+func (e *Entry) Context() directives.Context {
+	return directives.Context(uint64(1) << e.ctx >> 1)
+}
+
 // Row returns the directive table's row for the directive in its
 // Context, nil when it is unknown there.
 func (e *Entry) Row() *directives.Directive { return directives.Row(e.row) }
+
+// contextCode is Entry.ctx for ctx.
+func contextCode(ctx directives.Context) uint8 {
+	if ctx&(ctx-1) != 0 {
+		// The directive tables are static: a test keeps them from
+		// getting here.
+		panic("analyzer: a block opens a context of several bits: " + ctx.String())
+	}
+	if ctx == 0 {
+		return 0
+	}
+	return uint8(bits.TrailingZeros32(uint32(ctx)) + 1)
+}
+
+// End returns the index just past the entries inside entry i's block
+// (and the files included there): they are i+1 to End(i)-1, as the
+// entries are in reading order.
+func (ix *Index) End(i int32) int32 {
+	j := i + 1
+	// An entry outside i's block has its parent before i: an ancestor of
+	// i or the top.
+	for int(j) < len(ix.Entries) && ix.Entries[j].Parent >= i {
+		j++
+	}
+	return j
+}
 
 // names numbers the distinct names of a configuration in order of first
 // appearance, so that grouping the entries by name costs no string
@@ -99,7 +132,7 @@ func NewIndex(c *parser.Config) *Index {
 	root, _ := ContextOf(c.Context)
 	b := indexer{c: c, ix: &Index{Entries: make([]Entry, 0, n)}, nameIDs: make([]int32, 0, n)}
 	b.names = names{byTable: make([]int32, directives.NumNames()), unknown: map[string]int32{}}
-	b.walk(c.Main.Directives, root, -1, 0)
+	b.walk(c.Main.Directives, root, -1)
 	b.ix.nameIDs, b.ix.names = b.nameIDs, b.names
 	return b.ix
 }
@@ -115,17 +148,18 @@ type indexer struct {
 }
 
 // walk adds dirs, which sit in ctx below the entry parent at depth.
-func (b *indexer) walk(dirs []*parser.Directive, ctx directives.Context, parent, depth int32) {
+func (b *indexer) walk(dirs []*parser.Directive, ctx directives.Context, parent int32) {
+	code := contextCode(ctx)
 	for _, d := range dirs {
 		row, known, tid := directives.Resolve(d.Name.Value, ctx)
 		id := b.names.id(d.Name.Value, tid)
-		b.ix.Entries = append(b.ix.Entries, Entry{Directive: d, Context: ctx, Parent: parent, Depth: depth, row: directives.RowID(row), Known: known})
+		b.ix.Entries = append(b.ix.Entries, Entry{Directive: d, Parent: parent, row: directives.RowID(row), ctx: code, Known: known})
 		b.nameIDs = append(b.nameIDs, id)
 		if d.Name.Value == "include" {
 			// Config.Walk's order: the include, then its files' directives
 			// where it stands.
 			for _, f := range b.c.Included(d) {
-				b.walk(f.Directives, ctx, parent, depth)
+				b.walk(f.Directives, ctx, parent)
 			}
 		}
 		if d.Block != nil {
@@ -133,7 +167,7 @@ func (b *indexer) walk(dirs []*parser.Directive, ctx directives.Context, parent,
 			if ctx != 0 {
 				inner, _ = directives.ChildContext(d.Name.Value, ctx)
 			}
-			b.walk(d.Block.Directives, inner, int32(len(b.ix.Entries)-1), depth+1)
+			b.walk(d.Block.Directives, inner, int32(len(b.ix.Entries)-1))
 		}
 	}
 }

@@ -30,7 +30,7 @@ var RegexSyntax = &analyzer.Rule{
 
 func runRegexSyntax(p *analyzer.Pass) {
 	for _, r := range regexFacts(p) {
-		if r.e.Context == 0 {
+		if r.e.Context() == 0 {
 			continue
 		}
 		err := pcre.Check(r.expr)

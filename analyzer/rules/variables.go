@@ -235,14 +235,14 @@ func regexArgs(e *analyzer.Entry) []regexArg {
 	d := e.Directive
 	args := d.Args
 	switch {
-	case e.Context&(directives.Map|directives.StreamMap) != 0:
+	case e.Context()&(directives.Map|directives.StreamMap) != 0:
 		// A map entry: the key is the directive's name.
 		n := d.Name.Value
 		if strings.HasPrefix(n, "~") && !d.Is("~") {
 			return []regexArg{{rng: d.Name.Range, quote: d.Name.Quote, expr: strings.TrimPrefix(strings.TrimPrefix(n, "~"), "*"), caseless: strings.HasPrefix(n, "~*")}}
 		}
 		return nil
-	case e.Context == 0:
+	case e.Context() == 0:
 		return nil
 	}
 	switch d.Name.Value {
@@ -416,7 +416,7 @@ var regexFactsResult = &analyzer.Result[struct{}, []regexUse]{
 		}
 		// Map entries are named by their keys: visit the map blocks' bodies.
 		for _, i := range ix.Named("map") {
-			for j := int(i) + 1; j < len(ix.Entries) && ix.Entries[j].Depth > ix.Entries[i].Depth; j++ {
+			for j, end := i+1, ix.End(i); j < end; j++ {
 				if ix.Entries[j].Parent == i {
 					add(&ix.Entries[j])
 				}
@@ -433,9 +433,9 @@ var regexDirectives = []string{"location", "rewrite", "server_name", "valid_refe
 func collectVariables(ix *analyzer.Index, regexes []regexUse, builtin *builtinVars) *varFacts {
 	vf := &varFacts{defined: [2]map[string]bool{{}, {}}, builtin: builtin}
 	for _, r := range regexes {
-		if !r.noVars && r.e.Context != 0 {
+		if !r.noVars && r.e.Context() != 0 {
 			ns := nsHTTP
-			if r.e.Context&streamCtx != 0 {
+			if r.e.Context()&streamCtx != 0 {
 				ns = nsStream
 			}
 			vf.defineGroups(r.expr, ns)
@@ -455,7 +455,7 @@ func collectVariables(ix *analyzer.Index, regexes []regexUse, builtin *builtinVa
 	visit("geo")
 	// Map entries are named by their keys: visit the map blocks' bodies.
 	for _, i := range ix.Named("map") {
-		for j := int(i) + 1; j < len(ix.Entries) && ix.Entries[j].Depth > ix.Entries[i].Depth; j++ {
+		for j, end := i+1, ix.End(i); j < end; j++ {
 			if ix.Entries[j].Parent == i {
 				vf.mapEntry(&ix.Entries[j])
 			}
@@ -473,11 +473,11 @@ func collectVariables(ix *analyzer.Index, regexes []regexUse, builtin *builtinVa
 // groups, a value with "$" is a complex value.
 func (vf *varFacts) mapEntry(e *analyzer.Entry) {
 	d := e.Directive
-	if e.Context&(directives.Map|directives.StreamMap) == 0 {
+	if e.Context()&(directives.Map|directives.StreamMap) == 0 {
 		return
 	}
 	ns := nsHTTP
-	if e.Context&streamCtx != 0 {
+	if e.Context()&streamCtx != 0 {
 		ns = nsStream
 	}
 	if !d.Is("include") && !d.Is("hostnames") && !d.Is("volatile") && len(d.Args) == 1 {
@@ -489,10 +489,10 @@ func (vf *varFacts) mapEntry(e *analyzer.Entry) {
 func (vf *varFacts) entry(e *analyzer.Entry) {
 	d := e.Directive
 	ns := nsHTTP
-	if e.Context&streamCtx != 0 {
+	if e.Context()&streamCtx != 0 {
 		ns = nsStream
 	}
-	if e.Context == 0 || e.Context&(directives.Map|directives.StreamMap|directives.Geo|directives.StreamGeo) != 0 {
+	if e.Context() == 0 || e.Context()&(directives.Map|directives.StreamMap|directives.Geo|directives.StreamGeo) != 0 {
 		return
 	}
 	if d.RawBlock {
