@@ -2,6 +2,7 @@ package parser
 
 import (
 	"hash/maphash"
+	"slices"
 	"unsafe"
 
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
@@ -138,6 +139,12 @@ func BuildModel(c *Config) *Model {
 		st.depth = len(c.Context)
 	}
 	mb.visit(c.Main.Directives, st)
+	if cap(mb.m.Servers) > 2*len(mb.m.Servers) {
+		// The bound is loose for servers of many directives (four
+		// times the servers on a dense configuration): the model is
+		// kept for the whole run, so it keeps an exact copy.
+		mb.m.Servers = slices.Clip(append([]*Server(nil), mb.m.Servers...))
+	}
 	return mb.m
 }
 
@@ -156,14 +163,16 @@ type modelBuilder struct {
 	// backing arrays once the server is done (servers do not nest), so
 	// twenty thousand servers cost a few dozen allocations, not a hundred
 	// thousand.
-	serverSlab   []Server
-	listenSlab   []Listen
-	nameSlab     []ServerName
-	locationSlab []Location
-	listenPtrs   []*Listen // the current server's, while it is visited
-	namePtrs     []*ServerName
-	listenStore  []*Listen
-	nameStore    []*ServerName
+	serverSlab    []Server
+	listenSlab    []Listen
+	nameSlab      []ServerName
+	locationSlab  []Location
+	listenPtrs    []*Listen // the current server's, while it is visited
+	namePtrs      []*ServerName
+	locationPtrs  []*Location // its top-level locations
+	listenStore   []*Listen
+	nameStore     []*ServerName
+	locationStore []*Location
 }
 
 type listenResult struct {
@@ -238,13 +247,15 @@ func (mb *modelBuilder) directive(d *Directive, st scope) {
 			// and are then copied, exactly sized, into chunked stores:
 			// no array grows (copying every pointer so far), and a
 			// server misplaced inside another keeps its own lists.
-			l0, n0 := len(mb.listenPtrs), len(mb.namePtrs)
+			l0, n0, c0 := len(mb.listenPtrs), len(mb.namePtrs), len(mb.locationPtrs)
 			mb.visit(d.Block.Directives, inner)
 			s.Listens = keep(&mb.listenStore, mb.listenPtrs[l0:])
 			s.Names = keep(&mb.nameStore, mb.namePtrs[n0:])
+			s.Locations = keep(&mb.locationStore, mb.locationPtrs[c0:])
 			clear(mb.listenPtrs[l0:])
 			clear(mb.namePtrs[n0:])
-			mb.listenPtrs, mb.namePtrs = mb.listenPtrs[:l0], mb.namePtrs[:n0]
+			clear(mb.locationPtrs[c0:])
+			mb.listenPtrs, mb.namePtrs, mb.locationPtrs = mb.listenPtrs[:l0], mb.namePtrs[:n0], mb.locationPtrs[:c0]
 			return
 		}
 	case "upstream":
@@ -281,7 +292,7 @@ func (mb *modelBuilder) directive(d *Directive, st scope) {
 			if st.location != nil {
 				st.location.Locations = append(st.location.Locations, loc)
 			} else {
-				st.server.Locations = append(st.server.Locations, loc)
+				mb.locationPtrs = append(mb.locationPtrs, loc)
 			}
 			inner.location = loc
 		}
