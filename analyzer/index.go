@@ -17,8 +17,9 @@ import (
 type Index struct {
 	Entries []Entry
 
-	// nameIDs numbers each entry's name (see names), for Named; dropped
-	// once Named has grouped the entries by it.
+	// nameIDs numbers each entry's name (see names), for Named, -1 for
+	// a map or geo key no table knows; dropped once Named has grouped the
+	// entries by it.
 	nameIDs    []int32
 	names      names
 	byNameOnce sync.Once
@@ -150,9 +151,17 @@ type indexer struct {
 // walk adds dirs, which sit in ctx below the entry parent at depth.
 func (b *indexer) walk(dirs []*parser.Directive, ctx directives.Context, parent int32) {
 	code := contextCode(ctx)
+	// The lines of a map or geo block are named by their keys, a million
+	// distinct names in a big one: a key no table knows gets no number
+	// (and is not in Names), as no rule asks for one by name; the
+	// variable facts read map bodies through their block.
+	keys := ctx&(directives.Map|directives.StreamMap|directives.Geo|directives.StreamGeo) != 0
 	for _, d := range dirs {
 		row, known, tid := directives.Resolve(d.Name.Value, ctx)
-		id := b.names.id(d.Name.Value, tid)
+		id := int32(-1)
+		if tid >= 0 || !keys {
+			id = b.names.id(d.Name.Value, tid)
+		}
 		b.ix.Entries = append(b.ix.Entries, Entry{Directive: d, Parent: parent, row: directives.RowID(row), ctx: code, Known: known})
 		b.nameIDs = append(b.nameIDs, id)
 		if d.Name.Value == "include" {
@@ -173,24 +182,32 @@ func (b *indexer) walk(dirs []*parser.Directive, ctx directives.Context, parent 
 }
 
 // Named returns the indexes of the entries with one of names, in reading
-// order.
+// order. The lines of map and geo blocks whose key no directive table
+// knows are left out (a big map has millions of distinct keys): reach
+// them through their block's entries.
 func (ix *Index) Named(names ...string) []int32 {
 	ix.byNameOnce.Do(func() {
 		// A counting sort: every list is cut from one array, as a
 		// hundred thousand appends to growing lists would cost more than
 		// the index.
 		start := make([]int32, len(ix.names.list)+1)
+		n := 0
 		for _, id := range ix.nameIDs {
-			start[id+1]++
+			if id >= 0 {
+				start[id+1]++
+				n++
+			}
 		}
 		for id := range ix.names.list {
 			start[id+1] += start[id]
 		}
 		next := slices.Clone(start[:len(ix.names.list)])
-		all := make([]int32, len(ix.nameIDs))
+		all := make([]int32, n)
 		for i, id := range ix.nameIDs {
-			all[next[id]] = int32(i)
-			next[id]++
+			if id >= 0 {
+				all[next[id]] = int32(i)
+				next[id]++
+			}
 		}
 		ix.byName, ix.start = all, start
 		// The lists hold what the numbering said: 4 bytes an entry less
@@ -213,7 +230,8 @@ func (ix *Index) Named(names ...string) []int32 {
 
 // Names returns the distinct directive names of the configuration, in
 // order of first appearance, so that a rule can pick the names it cares
-// about (those no table knows, say) and visit them with Named.
+// about (those no table knows, say) and visit them with Named. Like
+// Named, it leaves out the map and geo keys no table knows.
 func (ix *Index) Names() []string { return ix.names.list }
 
 // named returns the entries named name, once Named has grouped them.

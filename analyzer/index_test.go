@@ -108,3 +108,43 @@ stream { upstream u { server 127.0.0.1:1; } server { listen 53 udp; proxy_pass u
 		t.Errorf("WalkEntries visited %d entries, want %d", i, len(want))
 	}
 }
+
+// TestIndexMapKeysUnnamed checks that the keys of map and geo blocks get
+// no name unless a directive table knows the word: Names leaves them out
+// and Named finds nothing for them, while the entries stay in the index
+// and the names used elsewhere (even in a map, and the same word outside
+// one) are grouped as before.
+func TestIndexMapKeysUnnamed(t *testing.T) {
+	src := `http {
+    map $uri $m { default 0; /a 1; ~^/b 2; include m.conf; }
+    geo $g { default 0; 10.0.0.0/8 1; }
+    server { listen 80; location /a { return 200; } }
+}
+stream { map $remote_addr $s { 127.0.0.1 1; } }
+`
+	f := parser.ParseString("/x/nginx.conf", src, &parser.Options{Kinds: analyzer.Kinds})
+	c := &parser.Config{Main: f, Files: []*parser.File{f}}
+	ix := analyzer.NewIndex(c)
+	for _, key := range []string{"/a", "~^/b", "10.0.0.0/8", "127.0.0.1"} {
+		if slices.Contains(ix.Names(), key) || len(ix.Named(key)) != 0 {
+			t.Errorf("map or geo key %q: in Names %v, Named %v; want neither", key, slices.Contains(ix.Names(), key), ix.Named(key))
+		}
+	}
+	keys := 0
+	for i := range ix.Entries {
+		if ix.Entries[i].Context()&(directives.Map|directives.Geo|directives.StreamMap) != 0 {
+			keys++
+		}
+	}
+	if keys != 7 {
+		t.Errorf("%d entries in map and geo bodies, want 7 (they stay in the index)", keys)
+	}
+	for name, want := range map[string]int{"include": 1, "map": 2, "geo": 1, "listen": 1, "location": 1, "return": 1} {
+		if got := len(ix.Named(name)); got != want || !slices.Contains(ix.Names(), name) {
+			t.Errorf("Named(%q): %d entries (in Names: %v), want %d", name, got, slices.Contains(ix.Names(), name), want)
+		}
+	}
+	if got := ix.Named("map", "listen", "include"); len(got) != 4 || !slices.IsSorted(got) {
+		t.Errorf("Named(map, listen, include) = %v, want 4 entries in reading order", got)
+	}
+}
