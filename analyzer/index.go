@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"math/bits"
 	"slices"
 	"sync"
 
@@ -16,8 +17,9 @@ import (
 type Index struct {
 	Entries []Entry
 
-	// nameIDs numbers each entry's name (see names), for Named; dropped
-	// once Named has grouped the entries by it.
+	// nameIDs numbers each entry's name (see names), for Named, -1 for
+	// a map or geo key no table knows; dropped once Named has grouped the
+	// entries by it.
 	nameIDs    []int32
 	names      names
 	byNameOnce sync.Once
@@ -28,28 +30,60 @@ type Index struct {
 	byName, start []int32
 }
 
-// Entry is one directive as nginx meets it. (Fields are ordered to pack
-// into 24 bytes, the row kept as a number rather than a pointer: a big
-// configuration has millions of entries.)
+// Entry is one directive as nginx meets it. (Fields are packed into 16
+// bytes, the row and the context kept as small numbers rather than a
+// pointer and a bit mask, and no depth, which the parent chain gives: a
+// big configuration has millions of entries.)
 type Entry struct {
 	Directive *parser.Directive
-	// Context is where the directive appears; 0 inside blocks whose body
-	// the directive tables do not describe (map entries, types, Lua).
-	Context directives.Context
 	// Parent is the index of the enclosing block directive, -1 at the top.
 	Parent int32
-	// Depth is the number of enclosing block directives.
-	Depth int32
 	// row is the directives.RowID of Row.
 	row int16
+	// ctx is the number of Context's bit plus one, 0 for no context:
+	// every context a block opens is a single bit of directives.Context
+	// (TestChildContextsSingleBit in analyzer/directives).
+	ctx uint8
 	// Known is whether any row of the directive table has the name (Row
 	// is looked up once here, with it, because several rules need them).
 	Known bool
 }
 
+// Context is where the directive appears; 0 inside blocks whose body the
+// directive tables do not describe (map entries, types, Lua).
+func (e *Entry) Context() directives.Context {
+	return directives.Context(uint64(1) << e.ctx >> 1)
+}
+
 // Row returns the directive table's row for the directive in its
 // Context, nil when it is unknown there.
 func (e *Entry) Row() *directives.Directive { return directives.Row(e.row) }
+
+// contextCode is Entry.ctx for ctx.
+func contextCode(ctx directives.Context) uint8 {
+	if ctx&(ctx-1) != 0 {
+		// The directive tables are static: a test keeps them from
+		// getting here.
+		panic("analyzer: a block opens a context of several bits: " + ctx.String())
+	}
+	if ctx == 0 {
+		return 0
+	}
+	return uint8(bits.TrailingZeros32(uint32(ctx)) + 1)
+}
+
+// End returns the index just past the entries inside entry i's block
+// (and the files included there): they are i+1 to End(i)-1, as the
+// entries are in reading order.
+func (ix *Index) End(i int32) int32 {
+	j := i + 1
+	// An entry outside i's block has its parent before i: an ancestor of
+	// i or the top.
+	for int(j) < len(ix.Entries) && ix.Entries[j].Parent >= i {
+		j++
+	}
+	return j
+}
 
 // names numbers the distinct names of a configuration in order of first
 // appearance, so that grouping the entries by name costs no string
@@ -99,7 +133,7 @@ func NewIndex(c *parser.Config) *Index {
 	root, _ := ContextOf(c.Context)
 	b := indexer{c: c, ix: &Index{Entries: make([]Entry, 0, n)}, nameIDs: make([]int32, 0, n)}
 	b.names = names{byTable: make([]int32, directives.NumNames()), unknown: map[string]int32{}}
-	b.walk(c.Main.Directives, root, -1, 0)
+	b.walk(c.Main.Directives, root, -1)
 	b.ix.nameIDs, b.ix.names = b.nameIDs, b.names
 	return b.ix
 }
@@ -115,17 +149,26 @@ type indexer struct {
 }
 
 // walk adds dirs, which sit in ctx below the entry parent at depth.
-func (b *indexer) walk(dirs []*parser.Directive, ctx directives.Context, parent, depth int32) {
+func (b *indexer) walk(dirs []*parser.Directive, ctx directives.Context, parent int32) {
+	code := contextCode(ctx)
+	// The lines of a map or geo block are named by their keys, a million
+	// distinct names in a big one: a key no table knows gets no number
+	// (and is not in Names), as no rule asks for one by name; the
+	// variable facts read map bodies through their block.
+	keys := ctx&(directives.Map|directives.StreamMap|directives.Geo|directives.StreamGeo) != 0
 	for _, d := range dirs {
 		row, known, tid := directives.Resolve(d.Name.Value, ctx)
-		id := b.names.id(d.Name.Value, tid)
-		b.ix.Entries = append(b.ix.Entries, Entry{Directive: d, Context: ctx, Parent: parent, Depth: depth, row: directives.RowID(row), Known: known})
+		id := int32(-1)
+		if tid >= 0 || !keys {
+			id = b.names.id(d.Name.Value, tid)
+		}
+		b.ix.Entries = append(b.ix.Entries, Entry{Directive: d, Parent: parent, row: directives.RowID(row), ctx: code, Known: known})
 		b.nameIDs = append(b.nameIDs, id)
 		if d.Name.Value == "include" {
 			// Config.Walk's order: the include, then its files' directives
 			// where it stands.
 			for _, f := range b.c.Included(d) {
-				b.walk(f.Directives, ctx, parent, depth)
+				b.walk(f.Directives, ctx, parent)
 			}
 		}
 		if d.Block != nil {
@@ -133,30 +176,38 @@ func (b *indexer) walk(dirs []*parser.Directive, ctx directives.Context, parent,
 			if ctx != 0 {
 				inner, _ = directives.ChildContext(d.Name.Value, ctx)
 			}
-			b.walk(d.Block.Directives, inner, int32(len(b.ix.Entries)-1), depth+1)
+			b.walk(d.Block.Directives, inner, int32(len(b.ix.Entries)-1))
 		}
 	}
 }
 
 // Named returns the indexes of the entries with one of names, in reading
-// order.
+// order. The lines of map and geo blocks whose key no directive table
+// knows are left out (a big map has millions of distinct keys): reach
+// them through their block's entries.
 func (ix *Index) Named(names ...string) []int32 {
 	ix.byNameOnce.Do(func() {
 		// A counting sort: every list is cut from one array, as a
 		// hundred thousand appends to growing lists would cost more than
 		// the index.
 		start := make([]int32, len(ix.names.list)+1)
+		n := 0
 		for _, id := range ix.nameIDs {
-			start[id+1]++
+			if id >= 0 {
+				start[id+1]++
+				n++
+			}
 		}
 		for id := range ix.names.list {
 			start[id+1] += start[id]
 		}
 		next := slices.Clone(start[:len(ix.names.list)])
-		all := make([]int32, len(ix.nameIDs))
+		all := make([]int32, n)
 		for i, id := range ix.nameIDs {
-			all[next[id]] = int32(i)
-			next[id]++
+			if id >= 0 {
+				all[next[id]] = int32(i)
+				next[id]++
+			}
 		}
 		ix.byName, ix.start = all, start
 		// The lists hold what the numbering said: 4 bytes an entry less
@@ -179,7 +230,8 @@ func (ix *Index) Named(names ...string) []int32 {
 
 // Names returns the distinct directive names of the configuration, in
 // order of first appearance, so that a rule can pick the names it cares
-// about (those no table knows, say) and visit them with Named.
+// about (those no table knows, say) and visit them with Named. Like
+// Named, it leaves out the map and geo keys no table knows.
 func (ix *Index) Names() []string { return ix.names.list }
 
 // named returns the entries named name, once Named has grouped them.

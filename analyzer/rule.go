@@ -215,13 +215,11 @@ func (p *Pass) ReportDirective(d *parser.Directive, format string, args ...any) 
 func (p *Pass) WalkContext(fn func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive)) {
 	ix := p.Index()
 	CountOps(len(ix.Entries))
-	stack := make([]*parser.Directive, 0, 8)
-	for _, e := range ix.Entries {
-		stack = stack[:e.Depth]
-		fn(e.Directive, e.Context, stack)
-		if e.Directive.Block != nil {
-			stack = append(stack, e.Directive)
-		}
+	var w stackWalk
+	for i := range ix.Entries {
+		e := &ix.Entries[i]
+		fn(e.Directive, e.Context(), w.enter(ix, int32(i)))
+		w.leave(ix, int32(i))
 	}
 }
 
@@ -230,14 +228,40 @@ func (p *Pass) WalkContext(fn func(d *parser.Directive, ctx directives.Context, 
 func (p *Pass) WalkEntries(fn func(e *Entry, stack []*parser.Directive)) {
 	ix := p.Index()
 	CountOps(len(ix.Entries))
-	stack := make([]*parser.Directive, 0, 8)
+	var w stackWalk
 	for i := range ix.Entries {
-		e := &ix.Entries[i]
-		stack = stack[:e.Depth]
-		fn(e, stack)
-		if e.Directive.Block != nil {
-			stack = append(stack, e.Directive)
-		}
+		fn(&ix.Entries[i], w.enter(ix, int32(i)))
+		w.leave(ix, int32(i))
+	}
+}
+
+// stackWalk keeps the enclosing block directives of the entries met in
+// reading order.
+type stackWalk struct {
+	// stack holds the block directives enclosing the current entry and
+	// ids their entries (a file included twice puts the same directives
+	// in two places, so entries rather than directives are compared).
+	stack []*parser.Directive
+	ids   []int32
+}
+
+// enter moves to entry i, which follows the entries met so far, and
+// returns the block directives enclosing it: those of its parent's chain,
+// which are on the stack as every block directive was pushed when met.
+func (w *stackWalk) enter(ix *Index, i int32) []*parser.Directive {
+	e := &ix.Entries[i]
+	n := len(w.ids)
+	for n > 0 && w.ids[n-1] != e.Parent {
+		n--
+	}
+	w.stack, w.ids = w.stack[:n], w.ids[:n]
+	return w.stack
+}
+
+// leave pushes entry i, just visited, when it opens a block.
+func (w *stackWalk) leave(ix *Index, i int32) {
+	if d := ix.Entries[i].Directive; d.Block != nil {
+		w.stack, w.ids = append(w.stack, d), append(w.ids, i)
 	}
 }
 
@@ -249,7 +273,7 @@ func (p *Pass) WalkNamed(fn func(d *parser.Directive, ctx directives.Context, st
 	for _, i := range ix.Named(names...) {
 		stack = ix.Stack(i, stack)
 		e := &ix.Entries[i]
-		fn(e.Directive, e.Context, stack)
+		fn(e.Directive, e.Context(), stack)
 	}
 }
 

@@ -2,6 +2,7 @@ package parser
 
 import (
 	"hash/maphash"
+	"slices"
 	"unsafe"
 
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
@@ -97,12 +98,16 @@ type ServerName struct {
 	Name grammar.ServerName
 }
 
-// Location is a location block with its parsed modifier and path.
+// Location is a location block with its parsed modifier and path. (A big
+// configuration has one for each of its locations: Err is the grammar's
+// error type rather than an interface, and there is no link to the
+// enclosing location, which no rule read; a rule walking Locations knows
+// it.)
 type Location struct {
 	Directive *Directive
 	Spec      grammar.Location
-	Err       error
-	Parent    *Location
+	// Err is set when the arguments do not parse.
+	Err       *grammar.Error
 	Locations []*Location
 }
 
@@ -134,6 +139,12 @@ func BuildModel(c *Config) *Model {
 		st.depth = len(c.Context)
 	}
 	mb.visit(c.Main.Directives, st)
+	if cap(mb.m.Servers) > 2*len(mb.m.Servers) {
+		// The bound is loose for servers of many directives (four
+		// times the servers on a dense configuration): the model is
+		// kept for the whole run, so it keeps an exact copy.
+		mb.m.Servers = slices.Clip(append([]*Server(nil), mb.m.Servers...))
+	}
 	return mb.m
 }
 
@@ -152,14 +163,16 @@ type modelBuilder struct {
 	// backing arrays once the server is done (servers do not nest), so
 	// twenty thousand servers cost a few dozen allocations, not a hundred
 	// thousand.
-	serverSlab   []Server
-	listenSlab   []Listen
-	nameSlab     []ServerName
-	locationSlab []Location
-	listenPtrs   []*Listen // the current server's, while it is visited
-	namePtrs     []*ServerName
-	listenStore  []*Listen
-	nameStore    []*ServerName
+	serverSlab    []Server
+	listenSlab    []Listen
+	nameSlab      []ServerName
+	locationSlab  []Location
+	listenPtrs    []*Listen // the current server's, while it is visited
+	namePtrs      []*ServerName
+	locationPtrs  []*Location // its top-level locations
+	listenStore   []*Listen
+	nameStore     []*ServerName
+	locationStore []*Location
 }
 
 type listenResult struct {
@@ -234,13 +247,15 @@ func (mb *modelBuilder) directive(d *Directive, st scope) {
 			// and are then copied, exactly sized, into chunked stores:
 			// no array grows (copying every pointer so far), and a
 			// server misplaced inside another keeps its own lists.
-			l0, n0 := len(mb.listenPtrs), len(mb.namePtrs)
+			l0, n0, c0 := len(mb.listenPtrs), len(mb.namePtrs), len(mb.locationPtrs)
 			mb.visit(d.Block.Directives, inner)
 			s.Listens = keep(&mb.listenStore, mb.listenPtrs[l0:])
 			s.Names = keep(&mb.nameStore, mb.namePtrs[n0:])
+			s.Locations = keep(&mb.locationStore, mb.locationPtrs[c0:])
 			clear(mb.listenPtrs[l0:])
 			clear(mb.namePtrs[n0:])
-			mb.listenPtrs, mb.namePtrs = mb.listenPtrs[:l0], mb.namePtrs[:n0]
+			clear(mb.locationPtrs[c0:])
+			mb.listenPtrs, mb.namePtrs, mb.locationPtrs = mb.listenPtrs[:l0], mb.namePtrs[:n0], mb.locationPtrs[:c0]
 			return
 		}
 	case "upstream":
@@ -270,12 +285,14 @@ func (mb *modelBuilder) directive(d *Directive, st scope) {
 	case "location":
 		if st.server != nil && d.Block != nil {
 			loc := slab(&mb.locationSlab)
-			*loc = Location{Directive: d, Parent: st.location}
-			loc.Spec, loc.Err = grammar.ParseLocation(mb.values(d))
+			*loc = Location{Directive: d}
+			var err error
+			loc.Spec, err = grammar.ParseLocation(mb.values(d))
+			loc.Err = grammar.AsError(err)
 			if st.location != nil {
 				st.location.Locations = append(st.location.Locations, loc)
 			} else {
-				st.server.Locations = append(st.server.Locations, loc)
+				mb.locationPtrs = append(mb.locationPtrs, loc)
 			}
 			inner.location = loc
 		}

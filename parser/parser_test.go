@@ -249,6 +249,7 @@ func TestModel(t *testing.T) {
     server_name example.com *.example.com ~^w\d+;
     location / { location = /x { } }
     location @named { }
+    location a b c { }
     if ($a) { listen 1; }
   }
 }
@@ -265,8 +266,12 @@ stream { server { listen 5353 udp; } }`
 	if len(s.Names) != 3 || s.Names[2].Arg != 2 {
 		t.Errorf("names %+v", s.Names)
 	}
-	if len(s.Locations) != 2 || len(s.Locations[0].Locations) != 1 || s.Locations[0].Locations[0].Parent != s.Locations[0] {
+	if len(s.Locations) != 3 || len(s.Locations[0].Locations) != 1 || s.Locations[0].Locations[0].Directive.Parent != s.Locations[0].Directive ||
+		s.Locations[0].Locations[0].Spec.Path != "/x" || s.Locations[0].Locations[0].Err != nil {
 		t.Errorf("locations %+v", s.Locations)
+	}
+	if bad := s.Locations[len(s.Locations)-1]; bad.Err == nil || bad.Err.Arg != -1 {
+		t.Errorf("location with three arguments: error %v, want one on the whole directive", bad.Err)
 	}
 	if m.Servers[1].Protocol != parser.Stream || m.Upstreams[0].Name != "u" || len(m.Upstreams[0].Servers) != 1 {
 		t.Errorf("stream server or upstream wrong")

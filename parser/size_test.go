@@ -61,7 +61,14 @@ func TestMaxSourceSize(t *testing.T) {
 // TestModelSizes does for the typed model what TestNodeSizes does for the
 // tree: a big configuration has a Location for each of its locations.
 func TestModelSizes(t *testing.T) {
-	if got := unsafe.Sizeof(parser.Location{}); got != 80 {
-		t.Errorf("unsafe.Sizeof(Location{}) = %d, want 80", got)
+	for _, c := range []struct {
+		name      string
+		got, want uintptr
+	}{
+		{"Location", unsafe.Sizeof(parser.Location{}), 64},
+	} {
+		if c.got != c.want {
+			t.Errorf("unsafe.Sizeof(%s{}) = %d, want %d", c.name, c.got, c.want)
+		}
 	}
 }

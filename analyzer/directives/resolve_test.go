@@ -51,3 +51,34 @@ func TestResolveMatchesRows(t *testing.T) {
 		t.Errorf("ChildContext(if, Location) = %v, %v", c, ok)
 	}
 }
+
+// TestChildContextsSingleBit checks that every context a block opens, in
+// every context it may appear in (a single one or several at once), is
+// a single bit: analyzer.Entry keeps an entry's context as its bit
+// number, in one byte.
+func TestChildContextsSingleBit(t *testing.T) {
+	parents := []Context{0, Any - 1}
+	for i := range numContexts {
+		parents = append(parents, 1<<i)
+	}
+	n := 0
+	for _, name := range Names() {
+		for _, parent := range parents {
+			ctx, ok := ChildContext(name, parent)
+			if ctx&(ctx-1) != 0 {
+				t.Errorf("ChildContext(%q, %v) = %v, want a single bit", name, parent, ctx)
+			}
+			if ok {
+				n++
+			}
+		}
+	}
+	for k, ctx := range childContexts {
+		if ctx == 0 || ctx&(ctx-1) != 0 {
+			t.Errorf("childContexts[%v] = %v, want a single bit", k, ctx)
+		}
+	}
+	if n < len(childContexts) {
+		t.Errorf("only %d blocks open a context, want at least %d", n, len(childContexts))
+	}
+}

@@ -90,7 +90,7 @@ func runDeprecated(p *analyzer.Pass) {
 		}
 	}
 	p.WalkEntries(func(e *analyzer.Entry, _ []*parser.Directive) {
-		d, ctx := e.Directive, e.Context
+		d, ctx := e.Directive, e.Context()
 		if dataBlock(ctx) {
 			return
 		}

@@ -77,7 +77,7 @@ func runDirectiveInheritance(p *analyzer.Pass) {
 	for _, name := range inheritedLists {
 		recs = recs[:0]
 		for _, i := range ix.Named(name) {
-			if ix.Entries[i].Context&(directives.HTTP|directives.Server|directives.Location|directives.IfInLocation|directives.IfInServer) == 0 {
+			if ix.Entries[i].Context()&(directives.HTTP|directives.Server|directives.Location|directives.IfInLocation|directives.IfInServer) == 0 {
 				continue // stream's limit_conn, map entries, unknown blocks
 			}
 			recs = append(recs, rec{levelOf(i), i})

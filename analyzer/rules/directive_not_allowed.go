@@ -28,7 +28,7 @@ func runDirectiveNotAllowed(p *analyzer.Pass) {
 	// the directive only in later versions does not count.
 	version := p.Target.Version
 	p.WalkEntries(func(e *analyzer.Entry, _ []*parser.Directive) {
-		d, ctx := e.Directive, e.Context
+		d, ctx := e.Directive, e.Context()
 		if dataBlock(ctx) || !e.Known {
 			return
 		}

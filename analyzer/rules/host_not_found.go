@@ -70,7 +70,7 @@ func runHostNotFound(p *analyzer.Pass) {
 	for _, name := range directives.PassDirectives() {
 		for _, i := range ix.Named(name) {
 			e := &ix.Entries[i]
-			if e.Context == 0 || len(e.Directive.Args) == 0 {
+			if e.Context() == 0 || len(e.Directive.Args) == 0 {
 				continue
 			}
 			u, ok := passUpstream(e.Directive, nsOf(e))
@@ -96,7 +96,7 @@ func runHostNotFound(p *analyzer.Pass) {
 	}
 	for _, i := range ix.Named("listen") {
 		d := ix.Entries[i].Directive
-		if len(d.Args) == 0 || ix.Entries[i].Context == 0 {
+		if len(d.Args) == 0 || ix.Entries[i].Context() == 0 {
 			continue
 		}
 		addr := d.Args[0].Value
@@ -122,7 +122,7 @@ func runHostNotFound(p *analyzer.Pass) {
 
 // nsOf is the variable namespace (http or stream) of an entry.
 func nsOf(e *analyzer.Entry) varNamespace {
-	if e.Context&streamCtx != 0 {
+	if e.Context()&streamCtx != 0 {
 		return nsStream
 	}
 	return nsHTTP

@@ -30,7 +30,7 @@ var RegexSyntax = &analyzer.Rule{
 
 func runRegexSyntax(p *analyzer.Pass) {
 	for _, r := range regexFacts(p) {
-		if r.e.Context == 0 {
+		if r.e.Context() == 0 {
 			continue
 		}
 		err := pcre.Check(r.expr)
@@ -43,7 +43,7 @@ func runRegexSyntax(p *analyzer.Pass) {
 		if err.Offset < len(r.expr) {
 			msg += fmt.Sprintf(" at \"%s\"", r.expr[err.Offset:])
 		}
-		diag := p.Reportf(d.File, r.word.Range, "%s", msg)
+		diag := p.Reportf(d.File, r.rng, "%s", msg)
 		diag.Detail = "nginx refuses to start: PCRE2 cannot compile this regex"
 		if hint := braceHint(d, r.regexArg); hint != "" {
 			diag.Detail += "; " + hint
@@ -54,10 +54,10 @@ func runRegexSyntax(p *analyzer.Pass) {
 // braceHint explains the usual cause of a cut regex: an unquoted "{"
 // ended the word, and nginx opened a block there.
 func braceHint(d *parser.Directive, r regexArg) string {
-	if r.word.Quote != 0 || d.Block == nil || d.LBrace < 0 || len(d.Args) == 0 || d.Args[len(d.Args)-1].Range != r.word.Range {
+	if r.quote != 0 || d.Block == nil || d.LBrace < 0 || len(d.Args) == 0 || d.Args[len(d.Args)-1].Range != r.rng {
 		return ""
 	}
-	if d.LBrace != r.word.Range.End {
+	if d.LBrace != r.rng.End {
 		return ""
 	}
 	return "the \"{\" right after it ended the word and opened a block: quote a regex that contains \"{\""

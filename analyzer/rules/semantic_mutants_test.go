@@ -55,7 +55,7 @@ func semanticMutants(sd seed) []semanticMutant {
 	n := 0
 	blocks := map[string]bool{}
 	for _, i := range ix.Named("upstream") {
-		if d := ix.Entries[i].Directive; len(d.Args) == 1 && ix.Entries[i].Context&streamContexts == 0 {
+		if d := ix.Entries[i].Directive; len(d.Args) == 1 && ix.Entries[i].Context()&streamContexts == 0 {
 			blocks[strings.ToLower(d.Args[0].Value)] = true
 		}
 	}
@@ -75,7 +75,7 @@ func semanticMutants(sd seed) []semanticMutant {
 	for i := range ix.Entries {
 		e := &ix.Entries[i]
 		d := e.Directive
-		if e.Context == 0 || d.RawBlock || e.Context&(directives.Geo|directives.StreamGeo) != 0 {
+		if e.Context() == 0 || d.RawBlock || e.Context()&(directives.Geo|directives.StreamGeo) != 0 {
 			continue
 		}
 		n++
@@ -84,7 +84,7 @@ func semanticMutants(sd seed) []semanticMutant {
 			add(semanticMutant{src: insertAt(src, w, "("), how: fmt.Sprintf("regex of %s +(", d.Name.Value), rule: "regex-syntax", line: end(d)})
 			add(semanticMutant{src: insertAt(src, w, "(?:z)?"), how: fmt.Sprintf("regex of %s +(?:z)?", d.Name.Value), valid: true})
 		}
-		if e.Context&(directives.Map|directives.StreamMap) != 0 {
+		if e.Context()&(directives.Map|directives.StreamMap) != 0 {
 			continue
 		}
 		// Compiled arguments: the first one the table lists.
@@ -102,7 +102,7 @@ func semanticMutants(sd seed) []semanticMutant {
 			}
 		case d.Is("limit_conn") && len(d.Args) == 2:
 			add(semanticMutant{src: insertAt(src, d.Args[0], "_undefined"), how: "limit_conn zone", rule: "unknown-zone", message: `zero size shared memory zone "` + d.Args[0].Value + `_undefined"`})
-		case d.Is("proxy_pass") && len(d.Args) == 1 && e.Context&streamContexts == 0 && d.Args[0].Quote == 0:
+		case d.Is("proxy_pass") && len(d.Args) == 1 && e.Context()&streamContexts == 0 && d.Args[0].Quote == 0:
 			// A port on the name of an upstream block.
 			v := d.Args[0].Value
 			if rest, ok := strings.CutPrefix(v, "http://"); ok {
@@ -112,7 +112,7 @@ func semanticMutants(sd seed) []semanticMutant {
 					add(semanticMutant{src: src[:at] + ":8081" + src[at:], how: "proxy_pass upstream:port", rule: "invalid-url", line: end(d)})
 				}
 			}
-		case d.Is("access_log") && len(d.Args) >= 2 && e.Context&streamContexts == 0:
+		case d.Is("access_log") && len(d.Args) >= 2 && e.Context()&streamContexts == 0:
 			add(semanticMutant{src: insertAt(src, d.Args[1], "_undefined"), how: "access_log format", rule: "unknown-log-format", line: end(d)})
 		}
 	}
@@ -126,7 +126,7 @@ const streamContexts = directives.Stream | directives.StreamServer | directives.
 func mutantRegexWords(e *analyzer.Entry) []parser.Word {
 	d := e.Directive
 	a := d.Args
-	if e.Context&(directives.Map|directives.StreamMap) != 0 {
+	if e.Context()&(directives.Map|directives.StreamMap) != 0 {
 		if strings.HasPrefix(d.Name.Value, "~") && len(d.Name.Value) > 2 {
 			return []parser.Word{d.Name}
 		}

@@ -75,7 +75,7 @@ func collectTLS(ix *analyzer.Index) *tlsFacts {
 	for _, name := range tlsDirectives {
 		for _, i := range ix.Named(name) {
 			e := &ix.Entries[i]
-			if e.Context&streamCtx != 0 || e.Context == 0 || e.Parent < 0 {
+			if e.Context()&streamCtx != 0 || e.Context() == 0 || e.Parent < 0 {
 				continue
 			}
 			// The enclosing server, or http.

@@ -124,8 +124,8 @@ func runStaleDNSCache(p *analyzer.Pass) {
 	}
 	for _, i := range ix.Named("upstream") {
 		e := &ix.Entries[i]
-		if e.Directive.Block != nil && len(e.Directive.Args) == 1 && e.Context&(directives.HTTP|directives.Stream) != 0 {
-			dx.upstreams[upstreamKey{e.Context == directives.Stream, strings.ToLower(e.Directive.Args[0].Value)}] = i
+		if e.Directive.Block != nil && len(e.Directive.Args) == 1 && e.Context()&(directives.HTTP|directives.Stream) != 0 {
+			dx.upstreams[upstreamKey{e.Context() == directives.Stream, strings.ToLower(e.Directive.Args[0].Value)}] = i
 		}
 	}
 	passes := ix.Named(directives.PassDirectives()...)
@@ -147,7 +147,7 @@ func runStaleDNSCache(p *analyzer.Pass) {
 // inStream reports whether entry i is inside a stream block.
 func (dx *dnsIndex) inStream(i int32) bool {
 	for ; i >= 0; i = dx.ix.Entries[i].Parent {
-		if dx.ix.Entries[i].Context&(directives.Stream|directives.StreamServer|directives.StreamUpstream) != 0 {
+		if dx.ix.Entries[i].Context()&(directives.Stream|directives.StreamServer|directives.StreamUpstream) != 0 {
 			return true
 		}
 	}
@@ -174,7 +174,7 @@ func (dx *dnsIndex) checkUpstreamServers(p *analyzer.Pass) {
 	ix := dx.ix
 	for _, i := range ix.Named("server") {
 		e := &ix.Entries[i]
-		if e.Context&(directives.Upstream|directives.StreamUpstream) == 0 || len(e.Directive.Args) == 0 {
+		if e.Context()&(directives.Upstream|directives.StreamUpstream) == 0 || len(e.Directive.Args) == 0 {
 			continue
 		}
 		d := e.Directive

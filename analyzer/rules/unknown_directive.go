@@ -33,7 +33,7 @@ func runUnknownDirective(p *analyzer.Pass) {
 	modules, version := p.Target.Modules, p.Target.Version
 	p.WalkEntries(func(e *analyzer.Entry, _ []*parser.Directive) {
 		d, name := e.Directive, e.Directive.Name.Value
-		if dataBlock(e.Context) || custom[name] || p.CustomDirectives[name] {
+		if dataBlock(e.Context()) || custom[name] || p.CustomDirectives[name] {
 			return
 		}
 		if e.Known {

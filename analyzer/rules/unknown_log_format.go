@@ -32,11 +32,11 @@ func runUnknownLogFormat(p *analyzer.Pass) {
 	for _, i := range ix.Named("log_format", "access_log") {
 		e := &ix.Entries[i]
 		d := e.Directive
-		if e.Context == 0 || len(d.Args) == 0 {
+		if e.Context() == 0 || len(d.Args) == 0 {
 			continue
 		}
 		ns := nsHTTP
-		if e.Context&streamCtx != 0 {
+		if e.Context()&streamCtx != 0 {
 			ns = nsStream
 		}
 		if d.Is("log_format") {

@@ -34,7 +34,7 @@ func runUnknownUser(p *analyzer.Pass) {
 	for _, i := range ix.Named("user") {
 		e := &ix.Entries[i]
 		d := e.Directive
-		if e.Context == 0 || e.Parent >= 0 || len(d.Args) == 0 || len(d.Args) > 2 {
+		if e.Context() == 0 || e.Parent >= 0 || len(d.Args) == 0 || len(d.Args) > 2 {
 			continue
 		}
 		if _, err := user.Lookup(d.Args[0].Value); err != nil {

@@ -43,7 +43,7 @@ type zoneRef struct {
 // zoneOf returns the zone a directive adds, if any.
 func zoneOf(e *analyzer.Entry) (zoneRef, bool) {
 	d := e.Directive
-	stream := e.Context&streamCtx != 0
+	stream := e.Context()&streamCtx != 0
 	proto := "http "
 	if stream {
 		proto = "stream "
@@ -78,7 +78,7 @@ func zoneOf(e *analyzer.Entry) (zoneRef, bool) {
 			return zoneRef{name: d.Args[0].Value, tag: name, d: d, word: d.Args[0]}, true
 		}
 	case "zone":
-		if e.Context&(directives.Upstream|directives.StreamUpstream) != 0 {
+		if e.Context()&(directives.Upstream|directives.StreamUpstream) != 0 {
 			if len(d.Args) >= 1 {
 				return zoneRef{name: d.Args[0].Value, tag: proto + "upstream", sized: len(d.Args) >= 2, d: d, word: d.Args[0]}, true
 			}
@@ -111,7 +111,7 @@ func runUnknownZone(p *analyzer.Pass) {
 		"fastcgi_cache_path", "scgi_cache_path", "uwsgi_cache_path", "proxy_cache", "fastcgi_cache", "scgi_cache",
 		"uwsgi_cache", "zone", "ssl_session_cache") {
 		e := &ix.Entries[i]
-		if e.Context == 0 {
+		if e.Context() == 0 {
 			continue
 		}
 		r, ok := zoneOf(e)

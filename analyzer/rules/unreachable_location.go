@@ -124,7 +124,7 @@ func runUnreachableLocation(p *analyzer.Pass) {
 		}
 		spec, err := grammar.ParseLocation(d.ArgValues())
 		levels[depth].parent = parent
-		levels[depth].locs = append(levels[depth].locs, &parser.Location{Directive: d, Spec: spec, Err: err})
+		levels[depth].locs = append(levels[depth].locs, &parser.Location{Directive: d, Spec: spec, Err: grammar.AsError(err)})
 	}, "location")
 	flush(0)
 }

@@ -235,20 +235,20 @@ func regexArgs(e *analyzer.Entry) []regexArg {
 	d := e.Directive
 	args := d.Args
 	switch {
-	case e.Context&(directives.Map|directives.StreamMap) != 0:
+	case e.Context()&(directives.Map|directives.StreamMap) != 0:
 		// A map entry: the key is the directive's name.
 		n := d.Name.Value
 		if strings.HasPrefix(n, "~") && !d.Is("~") {
-			return []regexArg{{word: d.Name, expr: strings.TrimPrefix(strings.TrimPrefix(n, "~"), "*"), caseless: strings.HasPrefix(n, "~*")}}
+			return []regexArg{{rng: d.Name.Range, quote: d.Name.Quote, expr: strings.TrimPrefix(strings.TrimPrefix(n, "~"), "*"), caseless: strings.HasPrefix(n, "~*")}}
 		}
 		return nil
-	case e.Context == 0:
+	case e.Context() == 0:
 		return nil
 	}
 	switch d.Name.Value {
 	case "location":
 		if len(args) >= 2 && (args[0].Value == "~" || args[0].Value == "~*") {
-			return []regexArg{{word: args[1], expr: args[1].Value, caseless: args[0].Value == "~*"}}
+			return []regexArg{{rng: args[1].Range, quote: args[1].Quote, expr: args[1].Value, caseless: args[0].Value == "~*"}}
 		}
 		if len(args) == 1 && len(args[0].Value) > 1 && args[0].Value[0] == '~' {
 			// "location ~^/x" is nginx's "~" followed by the regex.
@@ -258,18 +258,18 @@ func regexArgs(e *analyzer.Entry) []regexArg {
 				v, caseless = v[1:], true
 			}
 			if v != "" {
-				return []regexArg{{word: args[0], expr: v, caseless: caseless}}
+				return []regexArg{{rng: args[0].Range, quote: args[0].Quote, expr: v, caseless: caseless}}
 			}
 		}
 	case "rewrite":
 		if len(args) >= 2 {
-			return []regexArg{{word: args[0], expr: args[0].Value}}
+			return []regexArg{{rng: args[0].Range, quote: args[0].Quote, expr: args[0].Value}}
 		}
 	case "server_name":
 		var out []regexArg
 		for _, a := range args {
 			if len(a.Value) > 1 && a.Value[0] == '~' {
-				out = append(out, regexArg{word: a, expr: a.Value[1:]})
+				out = append(out, regexArg{rng: a.Range, quote: a.Quote, expr: a.Value[1:]})
 			}
 		}
 		return out
@@ -280,18 +280,18 @@ func regexArgs(e *analyzer.Entry) []regexArg {
 				// ngx_http_add_regex_referer compiles with
 				// ngx_regex_compile: caseless, and its named groups
 				// define no variables.
-				out = append(out, regexArg{word: a, expr: a.Value[1:], caseless: true, noVars: true})
+				out = append(out, regexArg{rng: a.Range, quote: a.Quote, expr: a.Value[1:], caseless: true, noVars: true})
 			}
 		}
 		return out
 	case "if":
 		if c, ok := splitIf(d); ok && c.op != "" && c.op[len(c.op)-1] != '=' && c.op[0] != '-' && c.op != "!-" {
-			return []regexArg{{word: c.rhsWord, expr: c.rhs, caseless: strings.HasSuffix(c.op, "*")}}
+			return []regexArg{{rng: c.rhsWord.Range, quote: c.rhsWord.Quote, expr: c.rhs, caseless: strings.HasSuffix(c.op, "*")}}
 		}
 	case "fastcgi_split_path_info":
 		// Compiled with ngx_regex_compile: no variables from its groups.
 		if len(args) == 1 {
-			return []regexArg{{word: args[0], expr: args[0].Value, noVars: true}}
+			return []regexArg{{rng: args[0].Range, quote: args[0].Quote, expr: args[0].Value, noVars: true}}
 		}
 	case "proxy_redirect", "proxy_cookie_domain", "proxy_cookie_path":
 		if len(args) == 2 && len(args[0].Value) > 1 && args[0].Value[0] == '~' {
@@ -300,7 +300,7 @@ func regexArgs(e *analyzer.Entry) []regexArg {
 			if v[0] == '*' {
 				v, caseless = v[1:], true
 			}
-			return []regexArg{{word: args[0], expr: v, caseless: caseless}}
+			return []regexArg{{rng: args[0].Range, quote: args[0].Quote, expr: v, caseless: caseless}}
 		}
 	}
 	return nil
@@ -308,8 +308,12 @@ func regexArgs(e *analyzer.Entry) []regexArg {
 
 // regexArg is one regex argument.
 type regexArg struct {
-	word     parser.Word
+	// rng and quote are those of the regex's word (not the word itself:
+	// the list of a run's regexes is kept for the whole run, and the
+	// word's value is expr or holds it).
+	rng      parser.Range
 	expr     string
+	quote    byte
 	caseless bool
 	// noVars is set for a regex whose named groups define no variables.
 	noVars bool
@@ -412,7 +416,7 @@ var regexFactsResult = &analyzer.Result[struct{}, []regexUse]{
 		}
 		// Map entries are named by their keys: visit the map blocks' bodies.
 		for _, i := range ix.Named("map") {
-			for j := int(i) + 1; j < len(ix.Entries) && ix.Entries[j].Depth > ix.Entries[i].Depth; j++ {
+			for j, end := i+1, ix.End(i); j < end; j++ {
 				if ix.Entries[j].Parent == i {
 					add(&ix.Entries[j])
 				}
@@ -429,9 +433,9 @@ var regexDirectives = []string{"location", "rewrite", "server_name", "valid_refe
 func collectVariables(ix *analyzer.Index, regexes []regexUse, builtin *builtinVars) *varFacts {
 	vf := &varFacts{defined: [2]map[string]bool{{}, {}}, builtin: builtin}
 	for _, r := range regexes {
-		if !r.noVars && r.e.Context != 0 {
+		if !r.noVars && r.e.Context() != 0 {
 			ns := nsHTTP
-			if r.e.Context&streamCtx != 0 {
+			if r.e.Context()&streamCtx != 0 {
 				ns = nsStream
 			}
 			vf.defineGroups(r.expr, ns)
@@ -451,7 +455,7 @@ func collectVariables(ix *analyzer.Index, regexes []regexUse, builtin *builtinVa
 	visit("geo")
 	// Map entries are named by their keys: visit the map blocks' bodies.
 	for _, i := range ix.Named("map") {
-		for j := int(i) + 1; j < len(ix.Entries) && ix.Entries[j].Depth > ix.Entries[i].Depth; j++ {
+		for j, end := i+1, ix.End(i); j < end; j++ {
 			if ix.Entries[j].Parent == i {
 				vf.mapEntry(&ix.Entries[j])
 			}
@@ -469,11 +473,11 @@ func collectVariables(ix *analyzer.Index, regexes []regexUse, builtin *builtinVa
 // groups, a value with "$" is a complex value.
 func (vf *varFacts) mapEntry(e *analyzer.Entry) {
 	d := e.Directive
-	if e.Context&(directives.Map|directives.StreamMap) == 0 {
+	if e.Context()&(directives.Map|directives.StreamMap) == 0 {
 		return
 	}
 	ns := nsHTTP
-	if e.Context&streamCtx != 0 {
+	if e.Context()&streamCtx != 0 {
 		ns = nsStream
 	}
 	if !d.Is("include") && !d.Is("hostnames") && !d.Is("volatile") && len(d.Args) == 1 {
@@ -485,10 +489,10 @@ func (vf *varFacts) mapEntry(e *analyzer.Entry) {
 func (vf *varFacts) entry(e *analyzer.Entry) {
 	d := e.Directive
 	ns := nsHTTP
-	if e.Context&streamCtx != 0 {
+	if e.Context()&streamCtx != 0 {
 		ns = nsStream
 	}
-	if e.Context == 0 || e.Context&(directives.Map|directives.StreamMap|directives.Geo|directives.StreamGeo) != 0 {
+	if e.Context() == 0 || e.Context()&(directives.Map|directives.StreamMap|directives.Geo|directives.StreamGeo) != 0 {
 		return
 	}
 	if d.RawBlock {
