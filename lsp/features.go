@@ -156,24 +156,13 @@ func directiveDoc(name string, ctx directives.Context) string {
 func variableAt(src string, r parser.Range, off int) string {
 	word := src[r.Start:r.End]
 	rel := off - int(r.Start)
-	for i := 0; i < len(word); i++ {
-		if word[i] != '$' {
-			continue
+	name := ""
+	varSpans(word, func(dollar, start, end int, _ bool) {
+		if name == "" && rel >= dollar && rel <= end {
+			name = word[start:end]
 		}
-		j := i + 1
-		braced := j < len(word) && word[j] == '{'
-		if braced {
-			j++
-		}
-		k := j
-		for k < len(word) && (word[k] == '_' || word[k] >= 'a' && word[k] <= 'z' || word[k] >= 'A' && word[k] <= 'Z' || word[k] >= '0' && word[k] <= '9') {
-			k++
-		}
-		if rel >= i && rel <= k && k > j {
-			return word[j:k]
-		}
-	}
-	return ""
+	})
+	return name
 }
 
 func (s *Server) completion(_ context.Context, p *protocol.CompletionParams) (any, error) {

@@ -139,6 +139,18 @@ func variableRefs(f *parser.File, w parser.Word, fn func(name string, r parser.R
 		opaque(w, fn)
 		return
 	}
+	varSpans(s, func(_, start, end int, ok bool) {
+		if ok {
+			fn(s[start:end], parser.Span(at+start, at+end))
+		}
+	})
+}
+
+// varSpans calls fn for every "$" of s that starts a variable name: the
+// "$"'s offset, the name's [start, end) and whether it is complete (a
+// "${name" must be closed by "}"). Names are [A-Za-z0-9_]+, as nginx's
+// script compiler reads them.
+func varSpans(s string, fn func(dollar, start, end int, complete bool)) {
 	for i := 0; i < len(s); i++ {
 		if s[i] != '$' {
 			continue
@@ -152,10 +164,10 @@ func variableRefs(f *parser.File, w parser.Word, fn func(name string, r parser.R
 		for k < len(s) && isVarChar(s[k]) {
 			k++
 		}
-		if k > j && (!braced || k < len(s) && s[k] == '}') {
-			fn(s[j:k], parser.Span(at+j, at+k))
+		if k > j {
+			fn(i, j, k, !braced || k < len(s) && s[k] == '}')
+			i = k - 1
 		}
-		i = k - 1
 	}
 }
 
