@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"context"
-	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
@@ -112,10 +111,6 @@ func (s *Server) documentLink(_ context.Context, p *protocol.DocumentLinkParams)
 	if d.entry != nil && d.entry.Config != nil {
 		c = d.entry.Config
 	}
-	prefix := c.Prefix
-	if prefix == "" && c.Main != nil {
-		prefix = filepath.Dir(c.Main.Path)
-	}
 	eachDirective(d.file.Directives, func(x *parser.Directive) {
 		if len(x.Args) != 1 || x.RawBlock {
 			return
@@ -127,12 +122,9 @@ func (s *Server) documentLink(_ context.Context, p *protocol.DocumentLinkParams)
 				link(x.Args[0], files[0].Path)
 			}
 		case "ssl_certificate", "ssl_certificate_key", "auth_basic_user_file":
-			path := x.Args[0].Value
-			if path == "" || strings.Contains(path, "$") || strings.HasPrefix(path, "data:") || strings.HasPrefix(path, "engine:") {
+			path, ok := c.FilePath(x.Args[0].Value)
+			if !ok {
 				return
-			}
-			if !filepath.IsAbs(path) {
-				path = filepath.Join(prefix, path)
 			}
 			if d.entry != nil && d.entry.Settings != nil {
 				path, _ = d.entry.Settings.MapPath(path)

@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -53,11 +54,6 @@ type occurrence struct {
 	// word's; listed, but a rename cannot edit it in place.
 	opaque bool
 }
-
-// passDirectives are the directives whose first argument may name an
-// upstream (with a scheme or without: fastcgi_pass app, grpc_pass
-// grpc://app, stream's proxy_pass app).
-var passDirectives = directives.PassDirectives()
 
 // namedLocationUses are the directives whose last argument may name a
 // location "@name".
@@ -175,24 +171,9 @@ func varSpans(s string, fn func(dollar, start, end int, complete bool)) {
 // empty range at the word's start: the name is not at its place in the
 // source, so the caller can list the word but not edit the name.
 func opaque(w parser.Word, fn func(name string, r parser.Range)) {
-	s := w.Value
-	for i := 0; i < len(s); i++ {
-		if s[i] != '$' {
-			continue
-		}
-		j := i + 1
-		if j < len(s) && s[j] == '{' {
-			j++
-		}
-		k := j
-		for k < len(s) && isVarChar(s[k]) {
-			k++
-		}
-		if k > j {
-			fn(s[j:k], parser.Range{Start: w.Range.Start, End: w.Range.Start})
-		}
-		i = max(k-1, i)
-	}
+	varSpans(w.Value, func(_, start, end int, _ bool) {
+		fn(w.Value[start:end], parser.Range{Start: w.Range.Start, End: w.Range.Start})
+	})
 }
 
 func isVarChar(c byte) bool {
@@ -213,11 +194,11 @@ func symbolAt(f *parser.File, off int) (sym symbol, r parser.Range, ok bool) {
 		if at, ok := valueStart(f, w); ok && w.Value != "" {
 			return symbol{symUpstream, w.Value}, parser.Span(at, at+len(w.Value)), true
 		}
-	case h.arg == 0 && contains(passDirectives, d.Name.Value):
+	case h.arg == 0 && directives.IsPass(d.Name.Value):
 		if name, r := upstreamRef(f, w); name != "" && r.Len() > 0 && in(r) {
 			return symbol{symUpstream, name}, r, true
 		}
-	case d.Name.Value == "location" || contains(namedLocationUses, d.Name.Value) && h.arg == len(d.Args)-1:
+	case d.Name.Value == "location" || slices.Contains(namedLocationUses, d.Name.Value) && h.arg == len(d.Args)-1:
 		if name, r := namedLocation(f, w); name != "" && r.Len() > 0 && in(r) {
 			return symbol{symNamedLocation, name}, r, true
 		}
@@ -232,15 +213,6 @@ func symbolAt(f *parser.File, off int) (sym symbol, r parser.Range, ok bool) {
 		}
 	})
 	return sym, r, ok
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // occurrences lists where sym is defined and used in the configuration
@@ -275,7 +247,7 @@ func occurrences(ix *analyzer.Index, sym symbol) []occurrence {
 				add(d.File, r, true)
 			}
 		}
-		for _, i := range ix.Named(passDirectives...) {
+		for _, i := range ix.Named(directives.PassDirectives()...) {
 			d := dir(i)
 			if len(d.Args) > 0 {
 				if name, r := upstreamRef(d.File, d.Args[0]); name == sym.name {

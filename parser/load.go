@@ -128,6 +128,26 @@ type Config struct {
 // (nil for a missing file, a glob matching nothing, or a cycle).
 func (c *Config) Included(d *Directive) []*File { return c.included[d] }
 
+// FilePath returns the file a path argument (ssl_certificate,
+// auth_basic_user_file, ...) names as nginx opens it at startup: an
+// absolute path as it is, a relative one under the conf prefix
+// (ngx_conf_full_name). ok is false for an argument that names no file
+// here: one with variables (read per request), or a data: or engine:
+// value.
+func (c *Config) FilePath(arg string) (path string, ok bool) {
+	if arg == "" || strings.Contains(arg, "$") || strings.HasPrefix(arg, "data:") || strings.HasPrefix(arg, "engine:") {
+		return "", false
+	}
+	if filepath.IsAbs(arg) {
+		return arg, true
+	}
+	prefix := c.Prefix
+	if prefix == "" && c.Main != nil {
+		prefix = filepath.Dir(c.Main.Path)
+	}
+	return filepath.Join(prefix, arg), true
+}
+
 // RealPath resolves the symlinks in p (p itself when that fails), so that
 // sites-enabled/x and the sites-available/x it points at compare equal.
 func RealPath(p string) string {

@@ -2,8 +2,6 @@ package rules
 
 import (
 	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/parser"
@@ -41,22 +39,15 @@ func runMissingFile(p *analyzer.Pass) {
 	if on, _ := p.Options[CheckFilesOption].(bool); !on {
 		return
 	}
-	prefix := p.Config.Prefix
-	if prefix == "" && p.Config.Main != nil {
-		prefix = filepath.Dir(p.Config.Main.Path)
-	}
 	checked := map[*parser.Directive]bool{}
 	check := func(d *parser.Directive, format string) {
 		if d == nil || checked[d] || len(d.Args) == 0 {
 			return
 		}
 		checked[d] = true
-		path := d.Args[0].Value
-		if strings.Contains(path, "$") || strings.HasPrefix(path, "data:") || strings.HasPrefix(path, "engine:") {
+		path, ok := p.Config.FilePath(d.Args[0].Value)
+		if !ok {
 			return
-		}
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(prefix, path)
 		}
 		if _, err := os.Stat(path); err == nil || !os.IsNotExist(err) {
 			return
