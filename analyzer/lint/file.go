@@ -109,7 +109,7 @@ func (w *Workspace) rootOf(l *parser.Loader, path string, cfg *config.File) (*pa
 	}
 	dir := filepath.Dir(path)
 	for range 4 {
-		if w.Bound != "" && !within(dir, w.Bound) {
+		if w.Bound != "" && !Within(dir, w.Bound) {
 			break
 		}
 		cand := filepath.Join(dir, "nginx.conf")

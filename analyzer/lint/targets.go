@@ -71,15 +71,12 @@ func confPrefix(root, dir string) string {
 	}
 }
 
-// within reports whether path is dir or under it.
-func within(path, dir string) bool {
+// Within reports whether path is dir or under it (both clean and
+// absolute, or both relative to the same directory).
+func Within(path, dir string) bool {
 	rel, err := filepath.Rel(dir, path)
 	return err == nil && rel != ".." && !filepath.IsAbs(rel) && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
-
-// Within reports whether path is dir or under it (both clean and
-// absolute, or both relative to the same directory).
-func Within(path, dir string) bool { return within(path, dir) }
 
 // isRepoRoot reports whether dir holds a .git (a directory, or a file as
 // in worktrees and submodules).
@@ -91,7 +88,7 @@ func isRepoRoot(dir string) bool {
 // stopAt returns the upward search's stop for a bound: the bound itself,
 // or a repository root met before it.
 func stopAt(bound string) func(string) bool {
-	return func(dir string) bool { return dir == bound || !within(dir, bound) || isRepoRoot(dir) }
+	return func(dir string) bool { return dir == bound || !Within(dir, bound) || isRepoRoot(dir) }
 }
 
 // BoundOf returns the bound of a file outside every workspace folder: its

@@ -507,7 +507,7 @@ func (w *Workspace) readEntry(t Target, cfg *config.File, opts *analyzer.Options
 	l.MayInclude = nil
 	if w.Bound != "" {
 		bound := w.Bound
-		l.MayInclude = func(from, target string) bool { return within(from, bound) || within(target, bound) }
+		l.MayInclude = func(from, target string) bool { return Within(from, bound) || Within(target, bound) }
 	}
 	// The entry point is read as given (include-paths map what nginx
 	// includes, not it), within the same limits as includes.
