@@ -73,11 +73,11 @@ func defArg(d *parser.Directive) (parser.Word, bool) {
 // that offsets in the value are offsets in the source; ok is false when
 // it is not.
 func valueStart(f *parser.File, w parser.Word) (start int, ok bool) {
-	if int(w.Range.End) > len(f.Src) || w.Range.Start < 0 || w.Unterminated {
+	if int(w.Range.End) > len(f.Src) || w.Range.Start < 0 || w.Unterminated(f) {
 		return 0, false
 	}
 	raw, start := w.Raw(f), int(w.Range.Start)
-	if w.Quote != 0 {
+	if w.Quote(f) != 0 {
 		if len(raw) < 2 {
 			return 0, false
 		}

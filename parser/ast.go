@@ -32,14 +32,50 @@ type Word struct {
 	Value string
 	// Range covers the raw text, quotes included.
 	Range Range
-	// Quote is '"' or '\'' for a quoted token, 0 otherwise.
-	Quote byte
-	// Unterminated is set on a quoted token cut short by the end of input.
-	Unterminated bool
 }
+
+// A word is only its value and range: a large configuration holds millions
+// of words, and the quoting, which few consumers ask for, is written in
+// the source the range points into (see Quote and Unterminated).
 
 // Raw returns the token's text as written in f.
 func (w Word) Raw(f *File) string { return f.Src[w.Range.Start:w.Range.End] }
+
+// Quote returns '"' or '\'' for a token quoted in f, 0 otherwise. A token
+// that begins with a quote character is a quoted one (nginx reads such a
+// quote as an opening one, wherever the token stands); a raw block's body
+// (see Directive.RawBlock) is the one argument whose value is its whole
+// raw text, and it is never quoted.
+func (w Word) Quote(f *File) byte {
+	if w.Range.Start < 0 || w.Range.Start > w.Range.End || int(w.Range.End) > len(f.Src) {
+		return 0 // not a word of f
+	}
+	raw := w.Raw(f)
+	if raw == "" || (raw[0] != '"' && raw[0] != '\'') || len(raw) == len(w.Value) {
+		return 0
+	}
+	return raw[0]
+}
+
+// Unterminated reports whether w is a quoted token of f cut short by the
+// end of input: the lexer ends a quoted token at its first unescaped
+// closing quote, so a token that has none ran into the end of the file.
+func (w Word) Unterminated(f *File) bool {
+	q := w.Quote(f)
+	if q == 0 {
+		return false
+	}
+	raw := w.Raw(f)
+	for i := 1; i < len(raw); i++ {
+		switch raw[i] {
+		case '\\':
+			i++
+		case q:
+			return false
+		}
+	}
+	return true
+}
 
 // Comment is a "#" comment. Text excludes the "#" and the line ending.
 //
@@ -71,10 +107,6 @@ type Directive struct {
 	// Block is the "{ ... }" body, nil for a simple directive and for a raw
 	// block (see RawBlock).
 	Block *Block
-	// Parent is the directive whose block holds this one, nil at the top
-	// of a file (an included file's top level has no parent here; the
-	// include graph links files).
-	Parent *Directive
 	// File is the file the directive is written in.
 	File *File
 	// LBrace and RBrace are the offsets of the braces of Block or of a raw

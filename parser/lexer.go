@@ -201,12 +201,9 @@ func (lx *lexer) word() (term terminator, ended bool) {
 		i = len(src)
 	}
 	lx.pos = i
-	if quote != 0 {
-		lx.addWord(start, i, quote, escaped)
-		lx.words[len(lx.words)-1].Unterminated = true
-	} else {
-		lx.addWord(start, i, 0, escaped)
-	}
+	// A quoted word cut short here is recognisable by its range alone (see
+	// Word.Unterminated).
+	lx.addWord(start, i, quote, escaped)
 	return 0, false
 }
 
@@ -271,7 +268,7 @@ func (lx *lexer) addWord(start, end int, quote byte, escaped bool) {
 			lx.errorf(start, start+1, "too long parameter %q started", inner[:10]+"...")
 		}
 	}
-	lx.words = append(lx.words, Word{Value: val, Range: rng(start, end), Quote: quote})
+	lx.words = append(lx.words, Word{Value: val, Range: rng(start, end)})
 }
 
 func boolInt(b bool) int {

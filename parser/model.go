@@ -79,6 +79,11 @@ type Server struct {
 	Names     []*ServerName
 	// Locations are the top-level locations; nested ones hang below.
 	Locations []*Location
+	// Misplaced is set for a server block whose enclosing block is not
+	// its http, stream or mail block (one inside a location, say): nginx
+	// stops at it before opening any socket. A server at the top of a
+	// file counts as placed where that file is included.
+	Misplaced bool
 }
 
 // Listen is a listen directive with its parsed arguments. Spec is shared
@@ -240,7 +245,7 @@ func (mb *modelBuilder) directive(d *Directive, st scope) {
 			}
 		case d.Block != nil:
 			s := slab(&mb.serverSlab)
-			*s = Server{Directive: d, Protocol: st.proto}
+			*s = Server{Directive: d, Protocol: st.proto, Misplaced: st.parent != "" && st.parent != st.proto.String()}
 			m.Servers = append(m.Servers, s)
 			inner.server, inner.direct, inner.location = s, true, nil
 			// The server's listens and names gather on scratch stacks

@@ -73,7 +73,7 @@ func ParseString(path, src string, opts *Options) *File {
 		ctx = b.kinds.Root(opts.Ancestors)
 	}
 	freeForm := len(opts.Ancestors) > 0 && isFreeForm(opts.Ancestors[len(opts.Ancestors)-1])
-	dirs, comments, _ := b.block(nil, 0, ctx, freeForm)
+	dirs, comments, _ := b.block(0, ctx, freeForm)
 	f.Directives = dirs
 	f.Comments = comments
 	f.DirectiveCount = b.count
@@ -91,7 +91,8 @@ type builder struct {
 
 	// Directives, words, blocks and directive lists are carved from slabs:
 	// a big config has a hundred thousand small nodes, and one allocation
-	// per node would dominate parse time and size-class waste.
+	// per node would dominate parse time and size-class waste. The slabs
+	// start small and double up to a chunk of 32 KiB (see nextChunk).
 	dirSlab   []Directive
 	wordSlab  []Word
 	blockSlab []Block
@@ -114,7 +115,7 @@ func (b *builder) errorf(r Range, msg string, args ...any) *Diagnostic {
 
 // block reads directives until the "}" that closes the current block (or the
 // end of input at top level). It returns the offset of that "}", -1 if none.
-func (b *builder) block(parent *Directive, depth int, ctx BlockContext, freeForm bool) (dirs []*Directive, comments []*Comment, rbrace int) {
+func (b *builder) block(depth int, ctx BlockContext, freeForm bool) (dirs []*Directive, comments []*Comment, rbrace int) {
 	check := b.kinds != nil && ctx != 0 && !freeForm
 	mark := len(b.pending)
 	defer func() { dirs = b.takePending(mark) }()
@@ -132,7 +133,7 @@ func (b *builder) block(parent *Directive, depth int, ctx BlockContext, freeForm
 		}
 		var d *Directive
 		if len(words) > 0 {
-			d = b.newDirective(parent, words)
+			d = b.newDirective(words)
 		}
 		b.attachComments(prev, prevEnd, d, fresh)
 
@@ -229,7 +230,7 @@ func (b *builder) block(parent *Directive, depth int, ctx BlockContext, freeForm
 			inner = b.kinds.Child(ctx, name)
 		}
 		var rb int
-		d.Block.Directives, d.Block.Comments, rb = b.block(d, depth+1, inner, freeForm || isFreeForm(name))
+		d.Block.Directives, d.Block.Comments, rb = b.block(depth+1, inner, freeForm || isFreeForm(name))
 		d.RBrace = int32(rb)
 		if d.RBrace < 0 {
 			d.Unterminated = true
@@ -245,16 +246,24 @@ func (b *builder) block(parent *Directive, depth int, ctx BlockContext, freeForm
 // would be rounded up to it anyway, wasting the difference.
 const dirChunk = 32 << 10 / int(unsafe.Sizeof(Directive{}))
 
-func (b *builder) newDirective(parent *Directive, words []Word) *Directive {
+// nextChunk returns an empty slab to follow prev, with room for at least
+// need elements: twice prev's capacity, from 8 up to limit. A small file
+// (the language server parses one per keystroke, a sites-enabled tree
+// holds hundreds) then pays for what it holds, not for four 32 KiB
+// chunks, while a big one still gets few allocations.
+func nextChunk[T any](prev []T, need, limit int) []T {
+	return make([]T, 0, max(min(max(2*cap(prev), 8), limit), need))
+}
+
+func (b *builder) newDirective(words []Word) *Directive {
 	if len(b.dirSlab) == cap(b.dirSlab) {
-		b.dirSlab = make([]Directive, 0, dirChunk)
+		b.dirSlab = nextChunk(b.dirSlab, 1, dirChunk)
 	}
 	b.dirSlab = b.dirSlab[:len(b.dirSlab)+1]
 	b.count++
 	d := &b.dirSlab[len(b.dirSlab)-1]
 	*d = Directive{
 		Name:      words[0],
-		Parent:    parent,
 		File:      b.f,
 		LBrace:    -1,
 		RBrace:    -1,
@@ -265,7 +274,7 @@ func (b *builder) newDirective(parent *Directive, words []Word) *Directive {
 			d.Args = make([]Word, n)
 		} else {
 			if cap(b.wordSlab)-len(b.wordSlab) < n {
-				b.wordSlab = make([]Word, 0, 1024)
+				b.wordSlab = nextChunk(b.wordSlab, n, 32<<10/int(unsafe.Sizeof(Word{})))
 			}
 			l := len(b.wordSlab)
 			b.wordSlab = b.wordSlab[:l+n]
@@ -278,7 +287,7 @@ func (b *builder) newDirective(parent *Directive, words []Word) *Directive {
 
 func (b *builder) newBlock() *Block {
 	if len(b.blockSlab) == cap(b.blockSlab) {
-		b.blockSlab = make([]Block, 0, 128)
+		b.blockSlab = nextChunk(b.blockSlab, 1, 128)
 	}
 	b.blockSlab = b.blockSlab[:len(b.blockSlab)+1]
 	return &b.blockSlab[len(b.blockSlab)-1]
@@ -296,7 +305,7 @@ func (b *builder) takePending(mark int) []*Directive {
 		out = make([]*Directive, n)
 	} else {
 		if cap(b.ptrSlab)-len(b.ptrSlab) < n {
-			b.ptrSlab = make([]*Directive, 0, 1024)
+			b.ptrSlab = nextChunk(b.ptrSlab, n, 1024)
 		}
 		l := len(b.ptrSlab)
 		b.ptrSlab = b.ptrSlab[:l+n]
@@ -391,7 +400,7 @@ func (b *builder) addSplit(d *Directive, ctx BlockContext, check, opensBlock boo
 		return d
 	}
 	for i, a := range d.Args {
-		if a.Quote != 0 || !startsLine(src, int(a.Range.Start)) {
+		if a.Quote(b.f) != 0 || !startsLine(src, int(a.Range.Start)) {
 			continue
 		}
 		if block, known := b.kinds.BlockKind(ctx, a.Value); !known || block != opensBlock {
@@ -404,9 +413,9 @@ func (b *builder) addSplit(d *Directive, ctx BlockContext, check, opensBlock boo
 		if i > 0 {
 			end = d.Args[i-1].Range.End
 		}
-		first := &Directive{Name: d.Name, Args: d.Args[:i:i], Parent: d.Parent, File: d.File,
+		first := &Directive{Name: d.Name, Args: d.Args[:i:i], File: d.File,
 			LBrace: -1, RBrace: -1, Semicolon: -1, Unterminated: true}
-		rest := &Directive{Name: a, Args: d.Args[i+1:], Parent: d.Parent, File: d.File,
+		rest := &Directive{Name: a, Args: d.Args[i+1:], File: d.File,
 			LBrace: d.LBrace, RBrace: d.RBrace, Semicolon: d.Semicolon}
 		head := shorten(src[d.Name.Range.Start:end])
 		fix := []Edit{{File: b.f, Range: Range{end, end}, NewText: ";"}}

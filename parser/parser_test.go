@@ -2,12 +2,14 @@ package parser_test
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/internal/testfiles"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -88,6 +90,55 @@ func TestTokenizer(t *testing.T) {
 	}
 }
 
+// TestWordQuoting checks the quoting a word reads from its source: the
+// opening quote of a quoted token, none for a bare token (even one with a
+// quote inside or escaped quotes) or for a raw block's body, and a token
+// cut short by the end of input, an escaped quote not closing it.
+func TestWordQuoting(t *testing.T) {
+	for _, c := range []struct {
+		src          string
+		quotes       string // each argument's quote, "-" for none
+		unterminated string // "u" or "-" per argument
+	}{
+		{`a b "c" 'd' "";`, `-"'"`, "----"},
+		{`a b"c x\"y \";`, `---`, "---"},
+		{`a "x\"y" 'it\'s';`, `"'`, "--"},
+		{`x_by_lua_block {"s"}`, `-`, "-"},
+		{`x_by_lua_block { "s" }`, `-`, "-"},
+		{`a "b`, `"`, "u"},
+		{`a "b\"`, `"`, "u"},
+		{`a b '`, `-'`, "-u"},
+	} {
+		f := parser.ParseString("t.conf", c.src, nil)
+		if len(f.Directives) == 0 {
+			t.Errorf("%q: no directive", c.src)
+			continue
+		}
+		var q, u strings.Builder
+		for _, w := range f.Directives[0].Args {
+			switch b := w.Quote(f); b {
+			case 0:
+				q.WriteByte('-')
+			default:
+				q.WriteByte(b)
+			}
+			if w.Unterminated(f) {
+				u.WriteByte('u')
+			} else {
+				u.WriteByte('-')
+			}
+		}
+		if q.String() != c.quotes || u.String() != c.unterminated {
+			t.Errorf("%q: quotes %q, unterminated %q; want %q, %q", c.src, q.String(), u.String(), c.quotes, c.unterminated)
+		}
+	}
+	// A word of another, shorter file is not read out of range.
+	f := parser.ParseString("t.conf", `a "long value";`, nil)
+	if q := f.Directives[0].Args[0].Quote(parser.ParseString("u.conf", "b;", nil)); q != 0 {
+		t.Errorf("Quote in a file the word is not from = %q, want 0", q)
+	}
+}
+
 // TestBlockStructureErrors needs directive knowledge, as nginx does.
 func TestBlockStructureErrors(t *testing.T) {
 	tests := []struct {
@@ -138,8 +189,8 @@ func TestPositions(t *testing.T) {
 	if got := d.Args[0].Raw(f); got != "\"é😀\"" {
 		t.Errorf("raw %q", got)
 	}
-	if d.Parent != f.Directives[0] || d.File != f {
-		t.Error("parent or file link wrong")
+	if d.File != f {
+		t.Error("file link wrong")
 	}
 	if got := f.LineText(2); got != "\tserver_name \"é😀\" x;" {
 		t.Errorf("LineText %q", got)
@@ -266,7 +317,7 @@ stream { server { listen 5353 udp; } }`
 	if len(s.Names) != 3 || s.Names[2].Arg != 2 {
 		t.Errorf("names %+v", s.Names)
 	}
-	if len(s.Locations) != 3 || len(s.Locations[0].Locations) != 1 || s.Locations[0].Locations[0].Directive.Parent != s.Locations[0].Directive ||
+	if len(s.Locations) != 3 || len(s.Locations[0].Locations) != 1 || s.Locations[0].Locations[0].Directive != s.Locations[0].Directive.Children()[0] ||
 		s.Locations[0].Locations[0].Spec.Path != "/x" || s.Locations[0].Locations[0].Err != nil {
 		t.Errorf("locations %+v", s.Locations)
 	}
@@ -275,5 +326,33 @@ stream { server { listen 5353 udp; } }`
 	}
 	if m.Servers[1].Protocol != parser.Stream || m.Upstreams[0].Name != "u" || len(m.Upstreams[0].Servers) != 1 {
 		t.Errorf("stream server or upstream wrong")
+	}
+}
+
+// TestServerMisplaced checks which server blocks the model marks as not
+// directly in their protocol block: one inside a location is; one at the
+// top of a file included in http, or in stream, is not.
+func TestServerMisplaced(t *testing.T) {
+	dir := t.TempDir()
+	testfiles.Write(t, dir, map[string]string{
+		"nginx.conf": `events {}
+http {
+    server { listen 1; location / { server { listen 2; } } }
+    include site.conf;
+}
+stream { server { listen 4; } }
+`,
+		"site.conf": "server { listen 3; }\n",
+	})
+	c, err := (&parser.Loader{Kinds: analyzer.Kinds}).Load(filepath.Join(dir, "nginx.conf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range parser.BuildModel(c).Servers {
+		got = append(got, fmt.Sprintf("%s:%v", s.Listens[0].Directive.Args[0].Value, s.Misplaced))
+	}
+	if want := "1:false 2:true 3:false 4:false"; strings.Join(got, " ") != want {
+		t.Errorf("listen:misplaced = %q, want %q", strings.Join(got, " "), want)
 	}
 }

@@ -21,8 +21,8 @@ func TestNodeSizes(t *testing.T) {
 		got, want uintptr
 	}{
 		{"Range", unsafe.Sizeof(parser.Range{}), 8},
-		{"Word", unsafe.Sizeof(parser.Word{}), 32},
-		{"Directive", unsafe.Sizeof(parser.Directive{}), 96},
+		{"Word", unsafe.Sizeof(parser.Word{}), 24},
+		{"Directive", unsafe.Sizeof(parser.Directive{}), 80},
 		{"Block", unsafe.Sizeof(parser.Block{}), 48},
 	} {
 		if c.got != c.want {

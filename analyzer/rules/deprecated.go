@@ -89,7 +89,7 @@ func runDeprecated(p *analyzer.Pass) {
 			}
 		}
 	}
-	p.WalkEntries(func(e *analyzer.Entry, _ []*parser.Directive) {
+	p.WalkEntries(func(e *analyzer.Entry, stack []*parser.Directive) {
 		d, ctx := e.Directive, e.Context()
 		if dataBlock(ctx) {
 			return
@@ -98,7 +98,13 @@ func runDeprecated(p *analyzer.Pass) {
 		if name == "ssl" && ctx&(directives.HTTP|directives.Server|directives.Mail|directives.MailServer) != 0 && !lacks(target, "1.15.0") {
 			diag := p.ReportDirective(d, "the \"ssl\" directive is deprecated, use the \"listen ... ssl\" directive instead")
 			diag.Detail = "deprecated since nginx 1.15.0 and removed in 1.25.1, which reports it as an unknown directive"
-			diag.Edits = sslOnEdits(d, serverOf(d.Parent))
+			// The edits stay in d's file: a server in the including
+			// file is left alone.
+			var parent *parser.Directive
+			if n := len(stack); n > 0 && stack[n-1].File == d.File {
+				parent = stack[n-1]
+			}
+			diag.Edits = sslOnEdits(d, serverOf(parent))
 			return
 		}
 		row := e.Row()

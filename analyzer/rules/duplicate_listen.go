@@ -332,9 +332,6 @@ func mailDuplicates(p *analyzer.Pass) {
 }
 
 // inProtocolBlock reports whether s sits directly in its http, stream or
-// mail block (or at the top of an included file, whose parent the tree
-// does not record); a server nested anywhere else is an error nginx stops
-// at before opening any socket.
-func inProtocolBlock(s *parser.Server) bool {
-	return s.Directive.Parent == nil || s.Directive.Parent.Name.Value == s.Protocol.String()
-}
+// mail block; a server nested anywhere else is an error nginx stops at
+// before opening any socket.
+func inProtocolBlock(s *parser.Server) bool { return !s.Misplaced }

@@ -33,9 +33,9 @@ type semanticMutant struct {
 
 // insertAt returns src with text inserted at the end of word w (inside
 // its quotes when quoted).
-func insertAt(src string, w parser.Word, text string) string {
+func insertAt(src string, f *parser.File, w parser.Word, text string) string {
 	at := w.Range.End
-	if w.Quote != 0 && !w.Unterminated {
+	if w.Quote(f) != 0 && !w.Unterminated(f) {
 		at--
 	}
 	return src[:at] + text + src[at:]
@@ -81,8 +81,8 @@ func semanticMutants(sd seed) []semanticMutant {
 		n++
 		// Regexes: the arguments regex-syntax checks.
 		for _, w := range mutantRegexWords(e) {
-			add(semanticMutant{src: insertAt(src, w, "("), how: fmt.Sprintf("regex of %s +(", d.Name.Value), rule: "regex-syntax", line: end(d)})
-			add(semanticMutant{src: insertAt(src, w, "(?:z)?"), how: fmt.Sprintf("regex of %s +(?:z)?", d.Name.Value), valid: true})
+			add(semanticMutant{src: insertAt(src, d.File, w, "("), how: fmt.Sprintf("regex of %s +(", d.Name.Value), rule: "regex-syntax", line: end(d)})
+			add(semanticMutant{src: insertAt(src, d.File, w, "(?:z)?"), how: fmt.Sprintf("regex of %s +(?:z)?", d.Name.Value), valid: true})
 		}
 		if e.Context()&(directives.Map|directives.StreamMap) != 0 {
 			continue
@@ -90,19 +90,19 @@ func semanticMutants(sd seed) []semanticMutant {
 		// Compiled arguments: the first one the table lists.
 		if w, ok := compiledWord(d); ok {
 			v := fmt.Sprintf("zz_undefined_%d", n)
-			add(semanticMutant{src: insertAt(src, w, "$"+v), how: fmt.Sprintf("%s +$undefined", d.Name.Value), rule: "unknown-variable", message: `unknown "` + v + `" variable`})
-			add(semanticMutant{src: insertAt(src, w, "$host"), how: fmt.Sprintf("%s +$host", d.Name.Value), valid: true})
+			add(semanticMutant{src: insertAt(src, d.File, w, "$"+v), how: fmt.Sprintf("%s +$undefined", d.Name.Value), rule: "unknown-variable", message: `unknown "` + v + `" variable`})
+			add(semanticMutant{src: insertAt(src, d.File, w, "$host"), how: fmt.Sprintf("%s +$host", d.Name.Value), valid: true})
 		}
 		switch {
 		case d.Is("limit_req"):
 			for _, a := range d.Args {
 				if name, ok := strings.CutPrefix(a.Value, "zone="); ok {
-					add(semanticMutant{src: insertAt(src, a, "_undefined"), how: "limit_req zone", rule: "unknown-zone", message: `zero size shared memory zone "` + name + `_undefined"`})
+					add(semanticMutant{src: insertAt(src, d.File, a, "_undefined"), how: "limit_req zone", rule: "unknown-zone", message: `zero size shared memory zone "` + name + `_undefined"`})
 				}
 			}
 		case d.Is("limit_conn") && len(d.Args) == 2:
-			add(semanticMutant{src: insertAt(src, d.Args[0], "_undefined"), how: "limit_conn zone", rule: "unknown-zone", message: `zero size shared memory zone "` + d.Args[0].Value + `_undefined"`})
-		case d.Is("proxy_pass") && len(d.Args) == 1 && e.Context()&streamContexts == 0 && d.Args[0].Quote == 0:
+			add(semanticMutant{src: insertAt(src, d.File, d.Args[0], "_undefined"), how: "limit_conn zone", rule: "unknown-zone", message: `zero size shared memory zone "` + d.Args[0].Value + `_undefined"`})
+		case d.Is("proxy_pass") && len(d.Args) == 1 && e.Context()&streamContexts == 0 && d.Args[0].Quote(d.File) == 0:
 			// A port on the name of an upstream block.
 			v := d.Args[0].Value
 			if rest, ok := strings.CutPrefix(v, "http://"); ok {
@@ -113,7 +113,7 @@ func semanticMutants(sd seed) []semanticMutant {
 				}
 			}
 		case d.Is("access_log") && len(d.Args) >= 2 && e.Context()&streamContexts == 0:
-			add(semanticMutant{src: insertAt(src, d.Args[1], "_undefined"), how: "access_log format", rule: "unknown-log-format", line: end(d)})
+			add(semanticMutant{src: insertAt(src, d.File, d.Args[1], "_undefined"), how: "access_log format", rule: "unknown-log-format", line: end(d)})
 		}
 	}
 	return out
@@ -140,7 +140,7 @@ func mutantRegexWords(e *analyzer.Entry) []parser.Word {
 	case d.Is("if") && len(a) >= 3 && strings.Contains(a[len(a)-2].Value, "~") && a[len(a)-1].Value != ")":
 		// The regex is the last word (its ")" stuck to it is kept last).
 		w := a[len(a)-1]
-		if w.Quote == 0 && strings.HasSuffix(w.Value, ")") {
+		if w.Quote(d.File) == 0 && strings.HasSuffix(w.Value, ")") {
 			w.Range.End--
 		}
 		return []parser.Word{w}

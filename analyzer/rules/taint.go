@@ -348,7 +348,7 @@ func ifMatch(d *parser.Directive) (v, op, expr string, ok bool) {
 		w = w[1:]
 	}
 	closed := false
-	if len(w) > 0 && w[len(w)-1].Value == ")" && w[len(w)-1].Quote == 0 {
+	if len(w) > 0 && w[len(w)-1].Value == ")" && w[len(w)-1].Quote(d.File) == 0 {
 		w, closed = w[:len(w)-1], true
 	}
 	if len(w) < 3 {
@@ -360,7 +360,7 @@ func ifMatch(d *parser.Directive) (v, op, expr string, ok bool) {
 	}
 	a[0] = strings.TrimPrefix(a[0], "(")
 	// The closing parenthesis sticks to an unquoted last word.
-	if last := w[len(w)-1]; !closed && last.Quote == 0 {
+	if last := w[len(w)-1]; !closed && last.Quote(d.File) == 0 {
 		a[len(a)-1] = strings.TrimSuffix(a[len(a)-1], ")")
 	}
 	op = a[1]

@@ -239,7 +239,7 @@ func regexArgs(e *analyzer.Entry) []regexArg {
 		// A map entry: the key is the directive's name.
 		n := d.Name.Value
 		if strings.HasPrefix(n, "~") && !d.Is("~") {
-			return []regexArg{{rng: d.Name.Range, quote: d.Name.Quote, expr: strings.TrimPrefix(strings.TrimPrefix(n, "~"), "*"), caseless: strings.HasPrefix(n, "~*")}}
+			return []regexArg{{rng: d.Name.Range, quote: d.Name.Quote(d.File), expr: strings.TrimPrefix(strings.TrimPrefix(n, "~"), "*"), caseless: strings.HasPrefix(n, "~*")}}
 		}
 		return nil
 	case e.Context() == 0:
@@ -248,7 +248,7 @@ func regexArgs(e *analyzer.Entry) []regexArg {
 	switch d.Name.Value {
 	case "location":
 		if len(args) >= 2 && (args[0].Value == "~" || args[0].Value == "~*") {
-			return []regexArg{{rng: args[1].Range, quote: args[1].Quote, expr: args[1].Value, caseless: args[0].Value == "~*"}}
+			return []regexArg{{rng: args[1].Range, quote: args[1].Quote(d.File), expr: args[1].Value, caseless: args[0].Value == "~*"}}
 		}
 		if len(args) == 1 && len(args[0].Value) > 1 && args[0].Value[0] == '~' {
 			// "location ~^/x" is nginx's "~" followed by the regex.
@@ -258,18 +258,18 @@ func regexArgs(e *analyzer.Entry) []regexArg {
 				v, caseless = v[1:], true
 			}
 			if v != "" {
-				return []regexArg{{rng: args[0].Range, quote: args[0].Quote, expr: v, caseless: caseless}}
+				return []regexArg{{rng: args[0].Range, quote: args[0].Quote(d.File), expr: v, caseless: caseless}}
 			}
 		}
 	case "rewrite":
 		if len(args) >= 2 {
-			return []regexArg{{rng: args[0].Range, quote: args[0].Quote, expr: args[0].Value}}
+			return []regexArg{{rng: args[0].Range, quote: args[0].Quote(d.File), expr: args[0].Value}}
 		}
 	case "server_name":
 		var out []regexArg
 		for _, a := range args {
 			if len(a.Value) > 1 && a.Value[0] == '~' {
-				out = append(out, regexArg{rng: a.Range, quote: a.Quote, expr: a.Value[1:]})
+				out = append(out, regexArg{rng: a.Range, quote: a.Quote(d.File), expr: a.Value[1:]})
 			}
 		}
 		return out
@@ -280,18 +280,18 @@ func regexArgs(e *analyzer.Entry) []regexArg {
 				// ngx_http_add_regex_referer compiles with
 				// ngx_regex_compile: caseless, and its named groups
 				// define no variables.
-				out = append(out, regexArg{rng: a.Range, quote: a.Quote, expr: a.Value[1:], caseless: true, noVars: true})
+				out = append(out, regexArg{rng: a.Range, quote: a.Quote(d.File), expr: a.Value[1:], caseless: true, noVars: true})
 			}
 		}
 		return out
 	case "if":
 		if c, ok := splitIf(d); ok && c.op != "" && c.op[len(c.op)-1] != '=' && c.op[0] != '-' && c.op != "!-" {
-			return []regexArg{{rng: c.rhsWord.Range, quote: c.rhsWord.Quote, expr: c.rhs, caseless: strings.HasSuffix(c.op, "*")}}
+			return []regexArg{{rng: c.rhsWord.Range, quote: c.rhsWord.Quote(d.File), expr: c.rhs, caseless: strings.HasSuffix(c.op, "*")}}
 		}
 	case "fastcgi_split_path_info":
 		// Compiled with ngx_regex_compile: no variables from its groups.
 		if len(args) == 1 {
-			return []regexArg{{rng: args[0].Range, quote: args[0].Quote, expr: args[0].Value, noVars: true}}
+			return []regexArg{{rng: args[0].Range, quote: args[0].Quote(d.File), expr: args[0].Value, noVars: true}}
 		}
 	case "proxy_redirect", "proxy_cookie_domain", "proxy_cookie_path":
 		if len(args) == 2 && len(args[0].Value) > 1 && args[0].Value[0] == '~' {
@@ -300,7 +300,7 @@ func regexArgs(e *analyzer.Entry) []regexArg {
 			if v[0] == '*' {
 				v, caseless = v[1:], true
 			}
-			return []regexArg{{rng: args[0].Range, quote: args[0].Quote, expr: v, caseless: caseless}}
+			return []regexArg{{rng: args[0].Range, quote: args[0].Quote(d.File), expr: v, caseless: caseless}}
 		}
 	}
 	return nil
@@ -755,7 +755,7 @@ func (vf *varFacts) ifUses(d *parser.Directive, ns varNamespace) {
 func wordSubRange(f *parser.File, w parser.Word, off, n int) parser.Range {
 	raw := w.Raw(f)
 	start := w.Range.Start
-	if w.Quote != 0 && len(raw) >= 2 {
+	if w.Quote(f) != 0 && len(raw) >= 2 {
 		raw = raw[1 : len(raw)-1]
 		start++
 	}

@@ -165,7 +165,7 @@ func (s *Suppressor) Apply(c *parser.Config, ds []*parser.Diagnostic) (kept, ext
 		if len(byTarget) == 0 {
 			return hit
 		}
-		for dir := innermost(d.File.Directives, int(d.Range.Start)); dir != nil; dir = dir.Parent {
+		for _, dir := range enclosing(d.File.Directives, int(d.Range.Start)) {
 			for _, ig := range byTarget[dir] {
 				hit = ig.match(d) || hit
 			}
@@ -348,20 +348,20 @@ func report(r *analyzer.Rule, f *parser.File, cm *parser.Comment, msg string) *p
 		Code: r.Code, Name: r.Name, Message: msg}
 }
 
-// innermost returns the deepest directive among ds (and their blocks)
-// whose extent contains off, or nil. Directives of one block are in source
-// order and do not overlap, so each level is a binary search.
-func innermost(ds []*parser.Directive, off int) *parser.Directive {
-	var found *parser.Directive
+// enclosing returns the directives among ds (and their blocks) whose
+// extent contains off, outermost first. Directives of one block are in
+// source order and do not overlap, so each level is a binary search.
+func enclosing(ds []*parser.Directive, off int) []*parser.Directive {
+	var chain []*parser.Directive
 	for len(ds) > 0 {
 		i := sort.Search(len(ds), func(i int) bool { return extentEnd(ds[i]) > off })
 		if i == len(ds) || int(ds[i].Name.Range.Start) > off {
 			break
 		}
-		found = ds[i]
-		ds = found.Children()
+		chain = append(chain, ds[i])
+		ds = ds[i].Children()
 	}
-	return found
+	return chain
 }
 
 // extentEnd is where a directive's text ends. A block left open at the end

@@ -193,7 +193,7 @@ func (b *builder) directive(d *parser.Directive, line int, context []string) (Di
 			return Directive{}, false
 		}
 	}
-	if d.Name.Quote != 0 {
+	if d.Name.Quote(d.File) != 0 {
 		name = value(d.File, d.Name)
 	}
 	x := Directive{Directive: name, Line: line, Args: args(d)}
@@ -240,17 +240,17 @@ func args(d *parser.Directive) []string {
 // backslash sequence (\n, \t, \\) stays as written.
 func value(f *parser.File, w parser.Word) string {
 	raw := w.Raw(f)
-	if w.Quote == 0 || w.Range.Len() < 2 {
+	if w.Quote(f) == 0 || w.Range.Len() < 2 {
 		return raw
 	}
 	inner := raw[1:]
-	if !w.Unterminated {
+	if !w.Unterminated(f) {
 		inner = inner[:len(inner)-1]
 	}
 	if !strings.Contains(inner, "\\") {
 		return inner
 	}
-	q := string(w.Quote)
+	q := string(w.Quote(f))
 	return strings.ReplaceAll(inner, "\\"+q, q)
 }
 
