@@ -41,7 +41,7 @@ type Word struct {
 // Raw returns the token's text as written in f.
 func (w Word) Raw(f *File) string { return f.Src[w.Range.Start:w.Range.End] }
 
-// Quote returns '"' or '\'' for a token quoted in f, 0 otherwise. A token
+// Quote returns '"' or '\” for a token quoted in f, 0 otherwise. A token
 // that begins with a quote character is a quoted one (nginx reads such a
 // quote as an opening one, wherever the token stands); a raw block's body
 // (see Directive.RawBlock) is the one argument whose value is its whole
