@@ -41,11 +41,11 @@ type Word struct {
 // Raw returns the token's text as written in f.
 func (w Word) Raw(f *File) string { return f.Src[w.Range.Start:w.Range.End] }
 
-// Quote returns '"' or '\” for a token quoted in f, 0 otherwise. A token
-// that begins with a quote character is a quoted one (nginx reads such a
-// quote as an opening one, wherever the token stands); a raw block's body
-// (see Directive.RawBlock) is the one argument whose value is its whole
-// raw text, and it is never quoted.
+// Quote returns the opening quote (a double or a single quote) of a token
+// quoted in f, 0 otherwise. A token that begins with a quote character is
+// a quoted one (nginx reads such a quote as an opening one, wherever the
+// token stands); a raw block's body (see Directive.RawBlock) is the one
+// argument whose value is its whole raw text, and it is never quoted.
 func (w Word) Quote(f *File) byte {
 	if w.Range.Start < 0 || w.Range.Start > w.Range.End || int(w.Range.End) > len(f.Src) {
 		return 0 // not a word of f
