@@ -147,7 +147,7 @@ func InferContext(f *parser.File) (string, []string) {
 // the directive is unknown there.
 func ArgCountError(d *parser.Directive, ancestors []string) string {
 	ctx, ok := ContextOf(ancestors)
-	if !ok || d.RawBlock {
+	if !ok || d.RawBlock() {
 		return ""
 	}
 	row := directives.InContext(d.Name.Value, ctx)

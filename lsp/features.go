@@ -32,13 +32,13 @@ func locate(f *parser.File, at int) hit {
 		var next []*parser.Directive
 		for _, d := range dirs {
 			r := d.Range()
-			if d.RBrace < 0 && d.Block != nil {
+			if d.RBrace() < 0 && d.Block != nil {
 				r.End = int32(len(f.Src)) + 1 // an open block runs to the end
 			}
 			if off < r.Start || off > r.End {
 				continue
 			}
-			if d.Block != nil && d.LBrace >= 0 && off > d.LBrace && (d.RBrace < 0 || off <= d.RBrace) {
+			if d.Block != nil && d.LBrace() >= 0 && off > d.LBrace() && (d.RBrace() < 0 || off <= d.RBrace()) {
 				h.stack = append(h.stack, d)
 				next = d.Block.Directives
 				break
@@ -260,7 +260,7 @@ func symbols(f *parser.File, dirs []*parser.Directive) []protocol.DocumentSymbol
 		var detail string
 		if d.Name.Value == "server" && d.Block != nil {
 			detail = serverDetail(d)
-		} else if len(d.Args) > 0 && !d.RawBlock {
+		} else if len(d.Args) > 0 && !d.RawBlock() {
 			detail = strings.Join(d.ArgValues(), " ")
 		}
 		sym := protocol.DocumentSymbol{

@@ -46,10 +46,10 @@ func foldingRanges(f *parser.File) []protocol.FoldingRange {
 		if d.Block != nil {
 			comments = append(comments, d.Block.Comments...)
 		}
-		if d.LBrace < 0 || d.RBrace < 0 {
+		if d.LBrace() < 0 || d.RBrace() < 0 {
 			return
 		}
-		start, end := line(int(d.LBrace)), line(int(d.RBrace))
+		start, end := line(int(d.LBrace())), line(int(d.RBrace()))
 		if end <= start || started[start] {
 			return
 		}
@@ -112,7 +112,7 @@ func (s *Server) documentLink(_ context.Context, p *protocol.DocumentLinkParams)
 		c = d.entry.Config
 	}
 	eachDirective(d.file.Directives, func(x *parser.Directive) {
-		if len(x.Args) != 1 || x.RawBlock {
+		if len(x.Args) != 1 || x.RawBlock() {
 			return
 		}
 		switch x.Name.Value {
@@ -326,7 +326,7 @@ func argsAt(f *parser.File, off int) (*parser.Directive, []*parser.Directive) {
 	for {
 		var next []*parser.Directive
 		for _, d := range dirs {
-			if d.Block != nil && d.LBrace >= 0 && off > int(d.LBrace) && (d.RBrace < 0 || off <= int(d.RBrace)) {
+			if d.Block != nil && d.LBrace() >= 0 && off > int(d.LBrace()) && (d.RBrace() < 0 || off <= int(d.RBrace())) {
 				stack = append(stack, d)
 				next = d.Block.Directives
 				break
@@ -334,9 +334,9 @@ func argsAt(f *parser.File, off int) (*parser.Directive, []*parser.Directive) {
 			if off <= int(d.Name.Range.End) {
 				continue
 			}
-			end := int(d.Semicolon)
-			if d.LBrace >= 0 {
-				end = int(d.LBrace)
+			end := int(d.Semicolon())
+			if d.LBrace() >= 0 {
+				end = int(d.LBrace())
 			}
 			if end < 0 {
 				last := int(d.Name.Range.End)

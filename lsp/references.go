@@ -203,7 +203,7 @@ func symbolAt(f *parser.File, off int) (sym symbol, r parser.Range, ok bool) {
 			return symbol{symNamedLocation, name}, r, true
 		}
 	}
-	if d.RawBlock && h.arg == len(d.Args)-1 {
+	if d.RawBlock() && h.arg == len(d.Args)-1 {
 		return symbol{}, r, false // a Lua body
 	}
 	variableRefs(f, w, func(name string, vr parser.Range) {
@@ -299,7 +299,7 @@ func occurrences(ix *analyzer.Index, sym symbol) []occurrence {
 				}
 			}
 			args := d.Args
-			if d.RawBlock && len(args) > 0 {
+			if d.RawBlock() && len(args) > 0 {
 				args = args[:len(args)-1]
 			}
 			for _, w := range args {

@@ -98,9 +98,11 @@ type Comment struct {
 
 // Directive is one statement: a name, arguments and either ";" or a block.
 //
-// The pointer fields come first and the flags share a word: a large config
-// has a hundred thousand directives, and the collector scans each only up
-// to its last pointer.
+// A large config has millions of directives, so a directive holds only
+// what cannot be read back from the source: its words, its block, its
+// file and two offsets. The terminator (";" or "{") is one offset, the
+// byte there says which; whether the directive is a raw block or was cut
+// short follows from those offsets and its name (see the methods).
 type Directive struct {
 	Name Word
 	Args []Word
@@ -109,18 +111,43 @@ type Directive struct {
 	Block *Block
 	// File is the file the directive is written in.
 	File *File
-	// LBrace and RBrace are the offsets of the braces of Block or of a raw
-	// block; -1 when absent (RBrace is -1 when the file ended first).
-	LBrace, RBrace int32
-	// Semicolon is the offset of the terminating ";", -1 when absent.
-	Semicolon int32
-	// RawBlock is set for directives such as "content_by_lua_block" whose
-	// body is not nginx syntax: the body text is the last argument, and
-	// LBrace/RBrace locate the braces.
-	RawBlock bool
-	// Unterminated is set when the directive was cut short by a syntax
-	// error: a "}" or the end of the file came before ";" or "{".
-	Unterminated bool
+	// term is the offset of the ";" or "{" that ends the directive's
+	// head, -1 when neither came (the directive was cut short).
+	term int32
+	// rbrace is the offset of the "}" closing Block or a raw block, -1
+	// when absent or when the file ended first.
+	rbrace int32
+}
+
+// Semicolon returns the offset of the terminating ";", -1 when absent.
+func (d *Directive) Semicolon() int32 { return d.termIf(';') }
+
+// LBrace returns the offset of the "{" that opens Block or a raw block
+// (or that nginx would have read as one), -1 when absent.
+func (d *Directive) LBrace() int32 { return d.termIf('{') }
+
+// RBrace returns the offset of the "}" that closes Block or a raw block,
+// -1 when absent or when the file ended first.
+func (d *Directive) RBrace() int32 { return d.rbrace }
+
+func (d *Directive) termIf(c byte) int32 {
+	if d.term >= 0 && int(d.term) < len(d.File.Src) && d.File.Src[d.term] == c {
+		return d.term
+	}
+	return -1
+}
+
+// RawBlock reports whether d is a directive such as "content_by_lua_block"
+// whose body is not nginx syntax: the body text is the last argument, and
+// LBrace and RBrace locate the braces.
+func (d *Directive) RawBlock() bool { return isRawBlock(d.Name.Value) && d.LBrace() >= 0 }
+
+// Unterminated reports whether d was cut short by a syntax error: a "}"
+// or the end of the file came before its ";" or "{", a block or raw block
+// it opened was never closed, or its "{" was skipped (glued to a word, or
+// nested too deep).
+func (d *Directive) Unterminated() bool {
+	return d.term < 0 || d.rbrace < 0 && d.LBrace() >= 0
 }
 
 // Block is the body of a block directive.
@@ -135,12 +162,10 @@ type Block struct {
 func (d *Directive) Range() Range {
 	r := d.Name.Range
 	switch {
-	case d.RBrace >= 0:
-		r.End = d.RBrace + 1
-	case d.Semicolon >= 0:
-		r.End = d.Semicolon + 1
-	case d.LBrace >= 0:
-		r.End = d.LBrace + 1
+	case d.rbrace >= 0:
+		r.End = d.rbrace + 1
+	case d.term >= 0:
+		r.End = d.term + 1
 	case len(d.Args) > 0:
 		r.End = d.Args[len(d.Args)-1].Range.End
 	}
@@ -150,7 +175,7 @@ func (d *Directive) Range() Range {
 // HeadRange returns the range of the name and arguments, without the block.
 func (d *Directive) HeadRange() Range {
 	r := d.Name.Range
-	if len(d.Args) > 0 && !d.RawBlock {
+	if len(d.Args) > 0 && !d.RawBlock() {
 		r.End = d.Args[len(d.Args)-1].Range.End
 	}
 	return r

@@ -126,9 +126,9 @@ func (pr *printer) trimNewline() {
 func (pr *printer) directive(d *Directive, depth int) int {
 	src := pr.f.Src
 	// term is where the words end: the ";" or the "{".
-	term := d.Semicolon
-	if d.LBrace >= 0 {
-		term = d.LBrace
+	term := d.Semicolon()
+	if d.LBrace() >= 0 {
+		term = d.LBrace()
 	}
 	if text := src[d.Name.Range.Start:term]; strings.ContainsAny(text, "\n#") {
 		// Words over several lines, or comments between them: keep them
@@ -138,14 +138,14 @@ func (pr *printer) directive(d *Directive, depth int) int {
 		if strings.HasSuffix(text, "\n") {
 			// The terminator had a line of its own (after a comment, say).
 			pr.indent(depth)
-		} else if d.LBrace >= 0 {
+		} else if d.LBrace() >= 0 {
 			pr.b.WriteString(" ")
 		}
 		return pr.terminate(d, depth, false)
 	} else {
 		pr.b.WriteString(d.Name.Raw(pr.f))
 		args := d.Args
-		if d.RawBlock && len(args) > 0 {
+		if d.RawBlock() && len(args) > 0 {
 			args = args[:len(args)-1]
 		}
 		for _, a := range args {
@@ -164,22 +164,22 @@ func (pr *printer) terminate(d *Directive, depth int, space bool) int {
 		sp = " "
 	}
 	switch {
-	case d.RawBlock:
-		pr.b.WriteString(sp + src[d.LBrace:d.RBrace+1] + "\n")
-		return int(d.RBrace) + 1
+	case d.RawBlock():
+		pr.b.WriteString(sp + src[d.LBrace():d.RBrace()+1] + "\n")
+		return int(d.RBrace()) + 1
 	case d.Block != nil:
 		if len(d.Block.Directives) == 0 && len(d.Block.Comments) == 0 {
 			pr.b.WriteString(sp + "{}\n")
-			return int(d.RBrace) + 1
+			return int(d.RBrace()) + 1
 		}
 		pr.b.WriteString(sp + "{\n")
-		pr.block(d.Block.Directives, d.Block.Comments, depth+1, int(d.LBrace))
+		pr.block(d.Block.Directives, d.Block.Comments, depth+1, int(d.LBrace()))
 		pr.indent(depth)
 		pr.b.WriteString("}\n")
-		return int(d.RBrace) + 1
+		return int(d.RBrace()) + 1
 	}
 	pr.b.WriteString(";\n")
-	return int(d.Semicolon) + 1
+	return int(d.Semicolon()) + 1
 }
 
 // insideHead reports whether c lies between the words of a directive
@@ -190,9 +190,9 @@ func insideHead(dirs []*Directive, c *Comment) bool {
 		return false
 	}
 	d := dirs[i]
-	end := d.Semicolon
-	if d.LBrace >= 0 {
-		end = d.LBrace
+	end := d.Semicolon()
+	if d.LBrace() >= 0 {
+		end = d.LBrace()
 	}
 	return c.Range.Start < end
 }

@@ -346,7 +346,7 @@ func (ld *load) walk(dirs []*Directive, context []string) {
 			ld.walk(d.Block.Directives, append(context[:len(context):len(context)], d.Name.Value))
 			continue
 		}
-		if d.Name.Value != "include" || len(d.Args) != 1 || d.Unterminated {
+		if d.Name.Value != "include" || len(d.Args) != 1 || d.Unterminated() {
 			continue
 		}
 		ld.include(d, context)

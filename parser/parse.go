@@ -140,7 +140,6 @@ func (b *builder) block(depth int, ctx BlockContext, freeForm bool) (dirs []*Dir
 		switch term {
 		case termEOF:
 			if d != nil {
-				d.Unterminated = true
 				b.pending = append(b.pending, d)
 			} else if depth > 0 {
 				b.errorf(rng(at, at), "unexpected end of file, expecting \"}\"")
@@ -151,7 +150,6 @@ func (b *builder) block(depth int, ctx BlockContext, freeForm bool) (dirs []*Dir
 			if d != nil {
 				// The lexer has reported `unexpected "}"`; say what is
 				// probably missing.
-				d.Unterminated = true
 				b.explainCut(b.addSplit(d, ctx, check, false), at)
 			}
 			if depth > 0 {
@@ -164,7 +162,7 @@ func (b *builder) block(depth int, ctx BlockContext, freeForm bool) (dirs []*Dir
 			continue
 
 		case termSemicolon:
-			d.Semicolon = int32(at)
+			d.term = int32(at)
 			last := b.addSplit(d, ctx, check, false)
 			if check {
 				if block, known := b.kinds.BlockKind(ctx, last.Name.Value); known && block && !isRawBlock(last.Name.Value) {
@@ -183,17 +181,15 @@ func (b *builder) block(depth int, ctx BlockContext, freeForm bool) (dirs []*Dir
 			prev, prevEnd = nil, lx.pos
 			continue
 		}
-		d.LBrace = int32(at)
+		d.term = int32(at)
 		d = b.addSplit(d, ctx, check, true)
 		name := d.Name.Value
 		switch {
 		case isRawBlock(name):
 			body, rb := lx.rawBlock()
-			d.RawBlock = true
-			d.RBrace = int32(rb)
+			d.rbrace = int32(rb)
 			d.Args = append(d.Args, Word{Value: b.f.Src[body.Start:body.End], Range: body})
 			if rb < 0 {
-				d.Unterminated = true
 				b.errorf(rng(len(b.f.Src), len(b.f.Src)), "unexpected end of file, expecting \"}\"")
 			}
 			prev, prevEnd = d, lx.pos
@@ -210,7 +206,6 @@ func (b *builder) block(depth int, ctx BlockContext, freeForm bool) (dirs []*Dir
 					// regex quantifier such as "[0-9]{4}": skip to the ";"
 					// that ends the statement instead of opening a block.
 					diag.Detail = "a \"{\" inside an argument starts a block in nginx; quote the argument that holds it"
-					d.Unterminated = true
 					b.skipStatement()
 					prev, prevEnd = d, lx.pos
 					continue
@@ -220,7 +215,6 @@ func (b *builder) block(depth int, ctx BlockContext, freeForm bool) (dirs []*Dir
 		if depth+1 >= maxDepth {
 			b.errorf(d.Name.Range, "blocks nested more than %d deep", maxDepth)
 			b.skipBlock()
-			d.Unterminated = true
 			prev, prevEnd = d, lx.pos
 			continue
 		}
@@ -231,9 +225,8 @@ func (b *builder) block(depth int, ctx BlockContext, freeForm bool) (dirs []*Dir
 		}
 		var rb int
 		d.Block.Directives, d.Block.Comments, rb = b.block(depth+1, inner, freeForm || isFreeForm(name))
-		d.RBrace = int32(rb)
-		if d.RBrace < 0 {
-			d.Unterminated = true
+		d.rbrace = int32(rb)
+		if d.rbrace < 0 {
 			// The error was reported where the input ended; outer blocks
 			// are unterminated too but need no second message.
 			return nil, comments, -1
@@ -263,11 +256,10 @@ func (b *builder) newDirective(words []Word) *Directive {
 	b.count++
 	d := &b.dirSlab[len(b.dirSlab)-1]
 	*d = Directive{
-		Name:      words[0],
-		File:      b.f,
-		LBrace:    -1,
-		RBrace:    -1,
-		Semicolon: -1,
+		Name:   words[0],
+		File:   b.f,
+		term:   -1,
+		rbrace: -1,
 	}
 	if n := len(words) - 1; n > 0 {
 		if n > 64 {
@@ -414,14 +406,14 @@ func (b *builder) addSplit(d *Directive, ctx BlockContext, check, opensBlock boo
 			end = d.Args[i-1].Range.End
 		}
 		first := &Directive{Name: d.Name, Args: d.Args[:i:i], File: d.File,
-			LBrace: -1, RBrace: -1, Semicolon: -1, Unterminated: true}
+			term: -1, rbrace: -1}
 		rest := &Directive{Name: a, Args: d.Args[i+1:], File: d.File,
-			LBrace: d.LBrace, RBrace: d.RBrace, Semicolon: d.Semicolon}
+			term: d.term, rbrace: d.rbrace}
 		head := shorten(src[d.Name.Range.Start:end])
 		fix := []Edit{{File: b.f, Range: Range{end, end}, NewText: ";"}}
 		if opensBlock {
 			// nginx itself fails here, at the "{", with this message.
-			diag := b.errorf(Range{d.LBrace, d.LBrace + 1}, "directive %q is not terminated by \";\"", d.Name.Value)
+			diag := b.errorf(Range{d.term, d.term + 1}, "directive %q is not terminated by \";\"", d.Name.Value)
 			diag.Detail = fmt.Sprintf("a \";\" is missing after %q on line %d", head, b.lineOf(int(end)))
 			diag.Related = []Related{{File: b.f, Range: Range{end, end}, Message: "insert \";\" here"}}
 			diag.Edits = fix

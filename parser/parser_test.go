@@ -356,3 +356,38 @@ stream { server { listen 4; } }
 		t.Errorf("listen:misplaced = %q, want %q", strings.Join(got, " "), want)
 	}
 }
+
+// TestDirectiveEnds checks what a directive reads back from its two
+// offsets and the source: where its ";", "{" and "}" are, and whether it
+// is a raw block or was cut short.
+func TestDirectiveEnds(t *testing.T) {
+	for _, c := range []struct {
+		src  string
+		want string // semicolon lbrace rbrace raw unterminated, of the first directive
+	}{
+		{"a b;", "3 -1 -1 false false"},
+		{"a { b; }", "-1 2 7 false false"},
+		{"x_by_lua_block { s }", "-1 15 19 true false"},
+		{"x_by_lua_block { s", "-1 15 -1 true true"},
+		{"x_by_lua_block;", "14 -1 -1 false false"},
+		{"a b", "-1 -1 -1 false true"},
+		{"a {\n b;", "-1 2 -1 false true"},
+		{"http { a b }", "-1 5 11 false false"},
+	} {
+		f := parser.ParseString("t.conf", c.src, &parser.Options{Kinds: analyzer.Kinds})
+		if len(f.Directives) == 0 {
+			t.Errorf("%q: no directive", c.src)
+			continue
+		}
+		d := f.Directives[0]
+		got := fmt.Sprintf("%d %d %d %v %v", d.Semicolon(), d.LBrace(), d.RBrace(), d.RawBlock(), d.Unterminated())
+		if got != c.want {
+			t.Errorf("%q: %s, want %s", c.src, got, c.want)
+		}
+	}
+	// The inner directive cut short by "}" in the last case.
+	f := parser.ParseString("t.conf", "http { a b }", nil)
+	if d := f.Directives[0].Children()[0]; !d.Unterminated() || d.Semicolon() >= 0 {
+		t.Errorf("a directive cut short by \"}\": unterminated %v, semicolon %d", d.Unterminated(), d.Semicolon())
+	}
+}

@@ -133,10 +133,10 @@ func settingEdit(r *costmodel.Result, d *parser.Directive, name string, v int) [
 		return []parser.Edit{{File: d.File, Range: d.Args[0].Range, NewText: strconv.Itoa(v)}}
 	}
 	h := r.HTTPBlock
-	if d != nil || h == nil || h.LBrace < 0 {
+	if d != nil || h == nil || h.LBrace() < 0 {
 		return nil
 	}
-	at := h.LBrace + 1
+	at := h.LBrace() + 1
 	return []parser.Edit{{File: h.File, Range: parser.Range{Start: at, End: at},
 		NewText: fmt.Sprintf("\n    %s %d;", name, v)}}
 }

@@ -193,7 +193,7 @@ func repeatEdits(first *parser.Directive, outer []*parser.Directive) []parser.Ed
 	var b strings.Builder
 	for _, d := range outer {
 		r := d.Range()
-		if d.Block != nil || d.Semicolon < 0 || int(r.End) > len(d.File.Src) {
+		if d.Block != nil || d.Semicolon() < 0 || int(r.End) > len(d.File.Src) {
 			return nil
 		}
 		b.WriteString(indent)

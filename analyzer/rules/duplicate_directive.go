@@ -153,7 +153,7 @@ func runDuplicateDirective(p *analyzer.Pass) {
 			diag = p.ReportDirective(d, "%q directive is duplicate, %q directive was specified earlier", name, first.Name.Value)
 		}
 		diag.Detail = "nginx accepts it once per block and refuses to start; keep one"
-		if d.Block == nil && d.Semicolon >= 0 {
+		if d.Block == nil && d.Semicolon() >= 0 {
 			diag.Edits = []parser.Edit{deleteDirectiveEdit(d)}
 		}
 		diag.Related = []parser.Related{{File: first.File, Range: first.Name.Range, Message: "first given here"}}

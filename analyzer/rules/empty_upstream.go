@@ -35,10 +35,10 @@ func runEmptyUpstream(p *analyzer.Pass) {
 			diag.Detail = "every server of the upstream is a backup, and backups only stand in for primary servers; drop backup from at least one"
 			continue
 		}
-		if len(u.Servers) > 0 || d.Block == nil || d.RBrace < 0 || len(d.Args) != 1 || missingInclude(p.Config, d.Block.Directives) {
+		if len(u.Servers) > 0 || d.Block == nil || d.RBrace() < 0 || len(d.Args) != 1 || missingInclude(p.Config, d.Block.Directives) {
 			continue
 		}
-		diag := p.Reportf(d.File, parser.Range{Start: d.RBrace, End: d.RBrace + 1}, "no servers are inside upstream")
+		diag := p.Reportf(d.File, parser.Range{Start: d.RBrace(), End: d.RBrace() + 1}, "no servers are inside upstream")
 		diag.Detail = "upstream \"" + u.Name + "\" has no server directive; add one (server 127.0.0.1:8080;) or remove the block"
 		diag.Related = []parser.Related{{File: d.File, Range: d.Name.Range, Message: "the upstream"}}
 	}

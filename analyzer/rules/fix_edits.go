@@ -23,10 +23,10 @@ func removeArgEdit(d *parser.Directive, i int) parser.Edit {
 // insertAfterEdit adds a directive on its own line after d, indented as d
 // is. d must end with ";" (not a block or an unterminated directive).
 func insertAfterEdit(d *parser.Directive, text string) (parser.Edit, bool) {
-	if d.Semicolon < 0 || d.Block != nil {
+	if d.Semicolon() < 0 || d.Block != nil {
 		return parser.Edit{}, false
 	}
-	at := d.Semicolon + 1
+	at := d.Semicolon() + 1
 	return parser.Edit{File: d.File, Range: parser.Range{Start: at, End: at}, NewText: "\n" + lineIndent(d) + text}, true
 }
 
@@ -70,14 +70,14 @@ func deleteDirectiveEdit(d *parser.Directive) parser.Edit {
 // insertFirstChildEdit adds a directive at the top of block directive b,
 // indented as b's first child is (or one level deeper than b).
 func insertFirstChildEdit(b *parser.Directive, text string) (parser.Edit, bool) {
-	if b.LBrace < 0 || b.RawBlock {
+	if b.LBrace() < 0 || b.RawBlock() {
 		return parser.Edit{}, false
 	}
 	indent := lineIndent(b) + "    "
 	if cs := b.Children(); len(cs) > 0 && cs[0].File == b.File {
 		indent = lineIndent(cs[0])
 	}
-	at := b.LBrace + 1
+	at := b.LBrace() + 1
 	return parser.Edit{File: b.File, Range: parser.Range{Start: at, End: at}, NewText: "\n" + indent + text}, true
 }
 

@@ -22,7 +22,7 @@ var InvalidArguments = &analyzer.Rule{
 func runInvalidArguments(p *analyzer.Pass) {
 	p.WalkEntries(func(e *analyzer.Entry, _ []*parser.Directive) {
 		d, row := e.Directive, e.Row()
-		if dataBlock(e.Context()) || d.RawBlock || d.Unterminated || row == nil || !row.ArgsKnown {
+		if dataBlock(e.Context()) || d.RawBlock() || d.Unterminated() || row == nil || !row.ArgsKnown {
 			return
 		}
 		if !row.Args.Accepts(len(d.Args)) {

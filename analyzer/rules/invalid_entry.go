@@ -251,8 +251,8 @@ func checkSplitClients(p *analyzer.Pass, d *parser.Directive, entries []*parser.
 		}
 		over = over || sum > 10000
 	}
-	if over && d.RBrace >= 0 {
-		p.Reportf(d.File, parser.Range{Start: d.RBrace, End: d.RBrace + 1}, "percent total is greater than 100%%").Detail =
+	if over && d.RBrace() >= 0 {
+		p.Reportf(d.File, parser.Range{Start: d.RBrace(), End: d.RBrace() + 1}, "percent total is greater than 100%%").Detail =
 			"the percentages of split_clients (a * counts as the rest) add up to more than 100%"
 	}
 }

@@ -56,7 +56,7 @@ func runInvalidValue(p *analyzer.Pass) {
 			}
 		}
 		d := e.Directive
-		if d.RawBlock || d.Unterminated || !row.Args.Accepts(len(d.Args)) {
+		if d.RawBlock() || d.Unterminated() || !row.Args.Accepts(len(d.Args)) {
 			continue
 		}
 		args = args[:0]

@@ -148,10 +148,10 @@ func (l *linted) reports(rule string, m nginxtest.Message) bool {
 
 func terminatorLine(d *parser.Directive) int {
 	switch {
-	case d.Semicolon >= 0:
-		return d.File.Line(int(d.Semicolon))
-	case d.LBrace >= 0:
-		return d.File.Line(int(d.LBrace))
+	case d.Semicolon() >= 0:
+		return d.File.Line(int(d.Semicolon()))
+	case d.LBrace() >= 0:
+		return d.File.Line(int(d.LBrace()))
 	}
 	return d.Line()
 }
@@ -280,8 +280,8 @@ func loopbackCopy(path, dir string) (string, error) {
 			a := l.Directive.Args[0]
 			edits[l.Directive.File] = append(edits[l.Directive.File], edit{a.Range, addr})
 		}
-		if srv.Protocol == parser.HTTP && len(srv.Listens) == 0 && srv.Directive.LBrace >= 0 {
-			at := parser.Range{Start: srv.Directive.LBrace + 1, End: srv.Directive.LBrace + 1}
+		if srv.Protocol == parser.HTTP && len(srv.Listens) == 0 && srv.Directive.LBrace() >= 0 {
+			at := parser.Range{Start: srv.Directive.LBrace() + 1, End: srv.Directive.LBrace() + 1}
 			edits[srv.Directive.File] = append(edits[srv.Directive.File], edit{at, " listen 127.0.0.1:20999;"})
 		}
 	}
@@ -647,7 +647,7 @@ func collectSeed(f *parser.File, root directives.Context) (dirs []seedDirective,
 				continue
 			}
 			if inner&(directives.Map|directives.Geo|directives.StreamMap|directives.StreamGeo) == 0 {
-				blocks = append(blocks, seedBlock{lbrace: int(d.LBrace), ctx: inner})
+				blocks = append(blocks, seedBlock{lbrace: int(d.LBrace()), ctx: inner})
 			}
 			walk(d.Block.Directives, inner)
 		}
@@ -661,7 +661,7 @@ func collectSeed(f *parser.File, root directives.Context) (dirs []seedDirective,
 // would be missing), with a known argument rule.
 func plainRow(sd seedDirective) *directives.Directive {
 	d := sd.d
-	if d.Block != nil || d.RawBlock || d.Name.Value == "include" || sd.ctx == 0 ||
+	if d.Block != nil || d.RawBlock() || d.Name.Value == "include" || sd.ctx == 0 ||
 		sd.ctx&(directives.Map|directives.Geo|directives.StreamMap|directives.StreamGeo) != 0 {
 		return nil
 	}
@@ -699,10 +699,10 @@ func mutateSeed(r *rand.Rand, src string, root directives.Context) []mutant {
 		if bad := misspell(r, d.Name.Value); bad != "" {
 			s := src[:d.Name.Range.Start] + bad + src[d.Name.Range.End:]
 			out = append(out, mutant{"", s, "misspelled " + d.Name.Value + " as " + bad, "unknown-directive",
-				lineAt(src, d.Semicolon), lineAt(src, d.Name.Range.Start)})
+				lineAt(src, d.Semicolon()), lineAt(src, d.Name.Range.Start)})
 		}
 		// The directive copied into a block that does not allow it.
-		text := src[d.Name.Range.Start : d.Semicolon+1]
+		text := src[d.Name.Range.Start : d.Semicolon()+1]
 		for _, k := range r.Perm(len(blocks)) {
 			b := blocks[k]
 			if directives.InContext(d.Name.Value, b.ctx) != nil {
@@ -752,7 +752,7 @@ func mutateSeed(r *rand.Rand, src string, root directives.Context) []mutant {
 		case i%2 == 0:
 			body += "\n    " // the ";" alone on the next line
 		}
-		s := src[:d.Name.Range.Start] + body + src[d.Semicolon:]
+		s := src[:d.Name.Range.Start] + body + src[d.Semicolon():]
 		line := lineAt(s, int(d.Name.Range.Start)+len(body))
 		out = append(out, mutant{"", s, fmt.Sprintf("%s with %d arguments", d.Name.Value, len(args)), "invalid-arguments",
 			line, lineAt(s, d.Name.Range.Start)})
@@ -1114,8 +1114,8 @@ func TestNginxParityDuplicates(t *testing.T) {
 					continue
 				}
 				tried[d.d.Name.Value]++
-				text := src[d.d.Name.Range.Start : d.d.Semicolon+1]
-				at := int(d.d.Semicolon) + 1
+				text := src[d.d.Name.Range.Start : d.d.Semicolon()+1]
+				at := int(d.d.Semicolon()) + 1
 				s := src[:at] + "\n" + text + src[at:]
 				line := lineAt(s, at+1+len(text)-1)
 				muts = append(muts, planned{mutant{file, s, d.d.Name.Value + " twice", "duplicate-directive", line, lineAt(s, at+1)}, sd, d.d.Name.Value})

@@ -238,8 +238,8 @@ func mutateValues(r *rand.Rand, sd seed, file string) []paramMutant {
 			mutateStream(r, st, add)
 			continue
 		}
-		if name == "stream" && d.LBrace >= 0 {
-			at := d.LBrace + 1
+		if name == "stream" && d.LBrace() >= 0 {
+			at := d.LBrace() + 1
 			add(at, at, " upstream lint_empty { }", "stream empty upstream")
 			add(at, at, " upstream lint_spare { server 127.0.0.1:9009 backup; }", "stream backup-only upstream")
 			for i := range 2 {
@@ -280,8 +280,8 @@ func mutateValues(r *rand.Rand, sd seed, file string) []paramMutant {
 				v := pick(proxyURLs)
 				add(d.Args[0].Range.Start, d.Args[0].Range.End, v, "proxy_pass "+v)
 			}
-		case name == "location" && d.Block != nil && d.LBrace >= 0:
-			at := d.LBrace + 1
+		case name == "location" && d.Block != nil && d.LBrace() >= 0:
+			at := d.LBrace() + 1
 			ps := pick(passNames)
 			u := pick(upstreamURLs)
 			add(at, at, " "+ps+" "+u+";", ps+" "+u)
@@ -318,8 +318,8 @@ func mutateValues(r *rand.Rand, sd seed, file string) []paramMutant {
 			s, e := argsRange(d)
 			v := pick(conditions)
 			add(s, e, v, "if "+v)
-		case name == "server" && st.in("http") && d.LBrace >= 0:
-			at := d.LBrace + 1
+		case name == "server" && st.in("http") && d.LBrace() >= 0:
+			at := d.LBrace() + 1
 			c := pick(conditions)
 			add(at, at, " if "+c+" { }", "if "+c+" in server")
 			v := pick(returns)
@@ -330,8 +330,8 @@ func mutateValues(r *rand.Rand, sd seed, file string) []paramMutant {
 			add(at, at, " rewrite "+v+";", "rewrite "+v)
 			v = pick(resolvers)
 			add(at, at, " resolver "+v+";", "resolver "+v)
-		case name == "http" && d.LBrace >= 0:
-			at := d.LBrace + 1
+		case name == "http" && d.LBrace() >= 0:
+			at := d.LBrace() + 1
 			for i := range 2 {
 				g := pick(geoEntries)
 				add(at, at, fmt.Sprintf(" geo $remote_addr $lint_geo_%d { %s }", i, g), "geo { "+g+" }")

@@ -54,10 +54,10 @@ func runRegexSyntax(p *analyzer.Pass) {
 // braceHint explains the usual cause of a cut regex: an unquoted "{"
 // ended the word, and nginx opened a block there.
 func braceHint(d *parser.Directive, r regexArg) string {
-	if r.quote != 0 || d.Block == nil || d.LBrace < 0 || len(d.Args) == 0 || d.Args[len(d.Args)-1].Range != r.rng {
+	if r.quote != 0 || d.Block == nil || d.LBrace() < 0 || len(d.Args) == 0 || d.Args[len(d.Args)-1].Range != r.rng {
 		return ""
 	}
-	if d.LBrace != r.rng.End {
+	if d.LBrace() != r.rng.End {
 		return ""
 	}
 	return "the \"{\" right after it ended the word and opened a block: quote a regex that contains \"{\""

@@ -65,17 +65,17 @@ func semanticMutants(sd seed) []semanticMutant {
 	}
 	end := func(d *parser.Directive) int {
 		switch {
-		case d.Semicolon >= 0:
-			return f.Line(int(d.Semicolon))
-		case d.LBrace >= 0:
-			return f.Line(int(d.LBrace))
+		case d.Semicolon() >= 0:
+			return f.Line(int(d.Semicolon()))
+		case d.LBrace() >= 0:
+			return f.Line(int(d.LBrace()))
 		}
 		return d.Line()
 	}
 	for i := range ix.Entries {
 		e := &ix.Entries[i]
 		d := e.Directive
-		if e.Context() == 0 || d.RawBlock || e.Context()&(directives.Geo|directives.StreamGeo) != 0 {
+		if e.Context() == 0 || d.RawBlock() || e.Context()&(directives.Geo|directives.StreamGeo) != 0 {
 			continue
 		}
 		n++

@@ -495,7 +495,7 @@ func (vf *varFacts) entry(e *analyzer.Entry) {
 	if e.Context() == 0 || e.Context()&(directives.Map|directives.StreamMap|directives.Geo|directives.StreamGeo) != 0 {
 		return
 	}
-	if d.RawBlock {
+	if d.RawBlock() {
 		// A Lua block's body is Lua, not nginx variables; only
 		// set_by_lua_block's "$name" defines one.
 		if spec, ok := compiledArgs[d.Name.Value]; ok && spec.defines >= 0 && spec.defines < len(d.Args) {

@@ -367,7 +367,7 @@ func enclosing(ds []*parser.Directive, off int) []*parser.Directive {
 // extentEnd is where a directive's text ends. A block left open at the end
 // of the file runs to the end of the file, though Range stops at its "{".
 func extentEnd(d *parser.Directive) int {
-	if d.Block != nil && d.RBrace < 0 {
+	if d.Block != nil && d.RBrace() < 0 {
 		return len(d.File.Src)
 	}
 	return int(d.Range().End)

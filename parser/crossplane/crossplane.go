@@ -163,10 +163,10 @@ func (b *builder) directives(dirs []*parser.Directive, comments []*parser.Commen
 		// directive's line and lists them after it.
 		end := d.HeadRange().End
 		switch {
-		case d.Semicolon >= 0:
-			end = d.Semicolon
-		case d.LBrace >= 0:
-			end = d.LBrace
+		case d.Semicolon() >= 0:
+			end = d.Semicolon()
+		case d.LBrace() >= 0:
+			end = d.LBrace()
 		}
 		for ci < len(comments) && comments[ci].Range.Start < end {
 			emitComment(comments[ci], line)
@@ -181,8 +181,8 @@ func (b *builder) directives(dirs []*parser.Directive, comments []*parser.Commen
 
 func (b *builder) directive(d *parser.Directive, line int, context []string) (Directive, bool) {
 	name := d.Name.Value
-	if d.Unterminated && d.Block == nil && !d.RawBlock && d.Semicolon < 0 {
-		if d.RBrace < 0 && d.LBrace < 0 {
+	if d.Unterminated() && d.Block == nil && !d.RawBlock() && d.Semicolon() < 0 {
+		if d.RBrace() < 0 && d.LBrace() < 0 {
 			b.errorAt(line, fmt.Sprintf("directive %q is not terminated by \";\"", name))
 		}
 		return Directive{}, false
