@@ -44,7 +44,7 @@ func foldingRanges(f *parser.File) []protocol.FoldingRange {
 	started := map[protocol.UInteger]bool{}
 	eachDirective(f.Directives, func(d *parser.Directive) {
 		if d.Block != nil {
-			comments = append(comments, d.Block.Comments...)
+			comments = append(comments, d.Block.Comments()...)
 		}
 		if d.LBrace() < 0 || d.RBrace() < 0 {
 			return

@@ -153,8 +153,18 @@ func (d *Directive) Unterminated() bool {
 // Block is the body of a block directive.
 type Block struct {
 	Directives []*Directive
-	// Comments are the comments inside the braces, in source order.
-	Comments []*Comment
+	// comments points to the comments inside the braces, nil when there
+	// are none: most blocks of a large config have none, and a pointer
+	// costs them a third of a slice.
+	comments *[]*Comment
+}
+
+// Comments returns the comments inside the braces, in source order.
+func (b *Block) Comments() []*Comment {
+	if b.comments == nil {
+		return nil
+	}
+	return *b.comments
 }
 
 // Range returns the directive's extent: from its name to its ";" or the

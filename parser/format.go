@@ -168,12 +168,12 @@ func (pr *printer) terminate(d *Directive, depth int, space bool) int {
 		pr.b.WriteString(sp + src[d.LBrace():d.RBrace()+1] + "\n")
 		return int(d.RBrace()) + 1
 	case d.Block != nil:
-		if len(d.Block.Directives) == 0 && len(d.Block.Comments) == 0 {
+		if len(d.Block.Directives) == 0 && len(d.Block.Comments()) == 0 {
 			pr.b.WriteString(sp + "{}\n")
 			return int(d.RBrace()) + 1
 		}
 		pr.b.WriteString(sp + "{\n")
-		pr.block(d.Block.Directives, d.Block.Comments, depth+1, int(d.LBrace()))
+		pr.block(d.Block.Directives, d.Block.Comments(), depth+1, int(d.LBrace()))
 		pr.indent(depth)
 		pr.b.WriteString("}\n")
 		return int(d.RBrace()) + 1

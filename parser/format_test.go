@@ -84,7 +84,7 @@ func shape(f *parser.File) string {
 		}
 		for _, d := range ds {
 			if d.Block != nil {
-				collect(d.Block.Comments, d.Block.Directives)
+				collect(d.Block.Comments(), d.Block.Directives)
 			}
 		}
 	}

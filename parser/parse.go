@@ -224,7 +224,11 @@ func (b *builder) block(depth int, ctx BlockContext, freeForm bool) (dirs []*Dir
 			inner = b.kinds.Child(ctx, name)
 		}
 		var rb int
-		d.Block.Directives, d.Block.Comments, rb = b.block(depth+1, inner, freeForm || isFreeForm(name))
+		var inside []*Comment
+		d.Block.Directives, inside, rb = b.block(depth+1, inner, freeForm || isFreeForm(name))
+		if len(inside) > 0 {
+			d.Block.comments = &inside
+		}
 		d.rbrace = int32(rb)
 		if d.rbrace < 0 {
 			// The error was reported where the input ended; outer blocks

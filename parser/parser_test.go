@@ -212,7 +212,7 @@ func TestComments(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Error(diff)
 	}
-	if inner := f.Directives[1].Block.Comments; len(inner) != 1 || inner[0].Text != " inner" {
+	if inner := f.Directives[1].Block.Comments(); len(inner) != 1 || inner[0].Text != " inner" {
 		t.Errorf("block comments %v", inner)
 	}
 }

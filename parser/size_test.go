@@ -23,7 +23,7 @@ func TestNodeSizes(t *testing.T) {
 		{"Range", unsafe.Sizeof(parser.Range{}), 8},
 		{"Word", unsafe.Sizeof(parser.Word{}), 24},
 		{"Directive", unsafe.Sizeof(parser.Directive{}), 72},
-		{"Block", unsafe.Sizeof(parser.Block{}), 48},
+		{"Block", unsafe.Sizeof(parser.Block{}), 32},
 	} {
 		if c.got != c.want {
 			t.Errorf("unsafe.Sizeof(%s{}) = %d, want %d", c.name, c.got, c.want)

@@ -384,7 +384,7 @@ func forEachComment(f *parser.File, fn func(*parser.Comment)) {
 			if d.Block == nil {
 				continue
 			}
-			for _, cm := range d.Block.Comments {
+			for _, cm := range d.Block.Comments() {
 				fn(cm)
 			}
 			walk(d.Block.Directives)

@@ -207,7 +207,7 @@ func (b *builder) directive(d *parser.Directive, line int, context []string) (Di
 		x.Includes = &inc
 	}
 	if d.Block != nil {
-		inner := b.directives(d.Block.Directives, d.Block.Comments, append(context[:len(context):len(context)], name))
+		inner := b.directives(d.Block.Directives, d.Block.Comments(), append(context[:len(context):len(context)], name))
 		x.Block = &inner
 	}
 	return x, true
