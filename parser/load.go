@@ -8,10 +8,15 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"unsafe"
 )
 
 // FileSystem is where a Loader reads files. The language server lays unsaved
 // editor buffers over the disk with an Overlay; tests use in-memory files.
+//
+// The loader keeps the buffers ReadFile returns as the files' text,
+// without a copy (a copy would double the memory of a large file while it
+// is parsed), so a FileSystem must not write to a buffer it has returned.
 type FileSystem interface {
 	ReadFile(path string) ([]byte, error)
 	// Glob returns the sorted paths matching pattern, as glob(3) does.
@@ -268,7 +273,8 @@ func (l *Loader) maxFileSize() int64 {
 }
 
 // LoadSource is Load for a main file whose text is already in hand (an
-// editor buffer, standard input).
+// editor buffer, standard input). The tree keeps src as the file's text:
+// the caller must not write to it afterwards.
 func (l *Loader) LoadSource(path string, src []byte, context []string) *Config {
 	prefix := l.Prefix
 	if prefix == "" {
@@ -292,7 +298,7 @@ func (l *Loader) fs() FileSystem {
 
 // Parse returns the tree of one file parsed inside the blocks named by
 // context, from the loader's cache when path, text and context are
-// unchanged. A Load of the same text and context reuses it, so inspecting a
+// unchanged. As with LoadSource, the tree keeps src. A Load of the same text and context reuses it, so inspecting a
 // file before loading it costs nothing extra.
 func (l *Loader) Parse(path string, src []byte, context []string) *File {
 	return l.parseCached(path, src, context)
@@ -310,7 +316,9 @@ func (l *Loader) parseCached(path string, src []byte, context []string) *File {
 	if c, ok := l.cache[path]; ok && c.sum == sum && c.ancestors == ctx && len(c.file.Src) == len(src) {
 		return c.file
 	}
-	f := ParseFile(path, src, &Options{Kinds: l.Kinds, Ancestors: context})
+	// The text is shared with src, not copied (see FileSystem and
+	// LoadSource): the file's tree is the loader's to keep.
+	f := ParseString(path, unsafe.String(unsafe.SliceData(src), len(src)), &Options{Kinds: l.Kinds, Ancestors: context})
 	l.cache[path] = cachedFile{sum: sum, ancestors: ctx, file: f}
 	return f
 }

@@ -23,6 +23,46 @@ func denseConfig(n int) []byte {
 		}})
 }
 
+// typicalConfig generates n servers written the way people write them
+// (about 1.1 KB each): a comment, logs, headers, multi-line locations
+// with proxy settings. Per byte its parse tree costs what the corpus's
+// real-world configurations cost (TestTypicalLikeCorpus), so it stands
+// for an ordinary large configuration where denseConfig is the worst.
+func typicalConfig(n int) []byte {
+	return layout.Generate(layout.Options{Layout: layout.Layout{Listen: layout.SharedAddr, Naming: layout.UniqueNames}, N: n,
+		HTTP: []string{"upstream app { server 127.0.0.1:9000; keepalive 16; }", "server_names_hash_max_size 1048576;", "server_names_hash_bucket_size 128;"},
+		Server: func(s *layout.Server) {
+			s.Lines = []string{
+				"# Front end of the application; the API goes to the upstream.",
+				"access_log logs/site.access.log combined buffer=32k;",
+				"root /var/www/site/public;",
+				"index index.html index.htm;",
+				"client_max_body_size 16m;",
+				"add_header X-Frame-Options SAMEORIGIN always;",
+				"add_header X-Content-Type-Options nosniff always;",
+				"",
+				"location / {",
+				"    try_files $uri $uri/ /index.html;",
+				"}",
+				"",
+				"location /api/ {",
+				"    proxy_pass http://app;",
+				"    proxy_http_version 1.1;",
+				`    proxy_set_header Connection "";`,
+				"    proxy_set_header Host $host;",
+				"    proxy_set_header X-Real-IP $remote_addr;",
+				"    proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;",
+				"    proxy_read_timeout 60s;",
+				"}",
+				"",
+				`location ~* \.(?:css|js|png|jpg|svg|woff2)$ {`,
+				"    expires 30d;",
+				"    access_log off;",
+				"}",
+			}
+		}})
+}
+
 // liveHeap is the heap in use after a full collection.
 func liveHeap() uint64 {
 	runtime.GC()
