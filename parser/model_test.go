@@ -93,6 +93,11 @@ func TestModelDerivedViews(t *testing.T) {
 	if bad != 3 {
 		t.Errorf("%d invalid locations, want 3 (a modifier, no argument, three arguments)", bad)
 	}
+	// Reading them again is cheap only if it does not allocate: rules
+	// read every location's and name's spec.
+	if n := testing.AllocsPerRun(100, func() { _ = locs[2].Spec(); _ = locs[0].Err(); _ = names[0].Spec() }); n != 0 {
+		t.Errorf("Location.Spec, Location.Err and ServerName.Spec allocate %v times, want 0", n)
+	}
 }
 
 // TestModelNesting checks which locations and listens go where: nested
