@@ -72,13 +72,21 @@ func (p Protocol) String() string {
 }
 
 // Server is a server block.
+//
+// A big configuration has one for each of its servers, so its lists are
+// kept as a pointer and a count each (a slice header is three words) and
+// read through Listens, Names and Locations. The counts are 32-bit: a
+// server of more than two billion listens would need a configuration of
+// tens of gigabytes, far beyond what the loader reads.
 type Server struct {
 	Directive *Directive
+	listens   *Listen
+	names     *ServerName
+	locations *Location
+	nListens  int32
+	nNames    int32
+	nLocs     int32
 	Protocol  Protocol
-	Listens   []*Listen
-	Names     []*ServerName
-	// Locations are the top-level locations; nested ones hang below.
-	Locations []*Location
 	// Misplaced is set for a server block whose enclosing block is not
 	// its http, stream or mail block (one inside a location, say): nginx
 	// stops at it before opening any socket. A server at the top of a
@@ -86,34 +94,93 @@ type Server struct {
 	Misplaced bool
 }
 
+// Listens are the server's own listen directives, in order. The slice is
+// shared: do not modify it.
+func (s *Server) Listens() []Listen { return unsafe.Slice(s.listens, s.nListens) }
+
+// Names are the arguments of the server's own server_name directives, in
+// order. The slice is shared: do not modify it.
+func (s *Server) Names() []ServerName { return unsafe.Slice(s.names, s.nNames) }
+
+// Locations are the server's top-level locations, in order; nested ones
+// hang below. The slice is shared: do not modify it.
+func (s *Server) Locations() []Location { return unsafe.Slice(s.locations, s.nLocs) }
+
 // Listen is a listen directive with its parsed arguments. Spec is shared
 // between directives with identical arguments and must not be modified.
 type Listen struct {
 	Directive *Directive
-	Spec      *grammar.Listen
-	// Err is set when the arguments do not parse; Spec is nil then.
-	Err error
+	// Spec is nil when the arguments do not parse; Err says why.
+	Spec *grammar.Listen
+}
+
+// Err is the error of arguments that do not parse (nil when Spec is set).
+// It parses them again: only invalid listens, which are rare, pay for it,
+// and the model does not keep an error for every listen.
+func (l *Listen) Err() error {
+	if l.Spec != nil {
+		return nil
+	}
+	_, err := grammar.ParseListen(l.Directive.ArgValues())
+	return err
 }
 
 // ServerName is one argument of a server_name directive.
 type ServerName struct {
 	Directive *Directive
 	// Arg is the index of the argument in Directive.Args.
-	Arg  int
-	Name grammar.ServerName
+	Arg int
 }
 
-// Location is a location block with its parsed modifier and path. (A big
-// configuration has one for each of its locations: Err is the grammar's
-// error type rather than an interface, and there is no link to the
-// enclosing location, which no rule read; a rule walking Locations knows
-// it.)
+// Spec is the name's typed form. It is classified again on every call (a
+// pass over a short string, allocation free unless the name has
+// upper-case letters): the model keeps two words per name instead of
+// nine, and few rules read the names.
+func (n *ServerName) Spec() grammar.ServerName {
+	return grammar.ParseServerName(n.Directive.Args[n.Arg].Value)
+}
+
+// Location is a location block. Its modifier and path are read from the
+// directive's arguments by Spec, which costs a switch on a word and no
+// allocation, rather than kept: a big configuration has one Location for
+// each of its locations, and it is three words this way. A Location made
+// from a directive alone (Location{Directive: d}) has the same Spec and
+// Err, and no nested locations.
 type Location struct {
 	Directive *Directive
-	Spec      grammar.Location
-	// Err is set when the arguments do not parse.
-	Err       *grammar.Error
-	Locations []*Location
+	locations *Location
+	nLocs     int
+}
+
+// Locations are the locations nested in l, in order. The slice is
+// shared: do not modify it.
+func (l *Location) Locations() []Location { return unsafe.Slice(l.locations, l.nLocs) }
+
+// Spec is the location's parsed modifier and path (zero when Err is set).
+func (l *Location) Spec() grammar.Location {
+	spec, _ := l.parse()
+	return spec
+}
+
+// Err is set when the arguments do not parse.
+func (l *Location) Err() *grammar.Error {
+	_, err := l.parse()
+	return grammar.AsError(err)
+}
+
+// parse parses the location's arguments. A valid location has one or two,
+// so they are passed from an array on the stack.
+func (l *Location) parse() (grammar.Location, error) {
+	var buf [2]string
+	args := l.Directive.Args
+	if len(args) > len(buf) {
+		return grammar.ParseLocation(l.Directive.ArgValues())
+	}
+	vals := buf[:len(args)]
+	for i, a := range args {
+		vals[i] = a.Value
+	}
+	return grammar.ParseLocation(vals)
 }
 
 // Upstream is an upstream block and its server entries.
@@ -164,38 +231,70 @@ type modelBuilder struct {
 	arena   grammar.Arena // the parsed listens' memory
 	args    []string      // scratch for argument values
 
-	// Nodes come from slabs, and each server's lists are cut from shared
-	// backing arrays once the server is done (servers do not nest), so
-	// twenty thousand servers cost a few dozen allocations, not a hundred
-	// thousand.
+	// Servers come from a slab. A server's listens, names and top-level
+	// locations, and a location's nested ones, gather on scratch stacks
+	// while the block is visited and are then copied, exactly sized, into
+	// chunked stores: twenty thousand servers cost a few dozen
+	// allocations, not a hundred thousand, and no list grows (copying
+	// every element so far).
 	serverSlab    []Server
-	listenSlab    []Listen
-	nameSlab      []ServerName
-	locationSlab  []Location
-	listenPtrs    []*Listen // the current server's, while it is visited
-	namePtrs      []*ServerName
-	locationPtrs  []*Location // its top-level locations
-	listenStore   []*Listen
-	nameStore     []*ServerName
-	locationStore []*Location
+	listenStack   []Listen
+	nameStack     []ServerName
+	locationStack []Location
+	listenStore   []Listen
+	nameStore     []ServerName
+	locationStore []Location
 }
 
 type listenResult struct {
 	key  string
 	spec *grammar.Listen
-	err  error
+}
+
+// maxChunk is the largest chunk of a slab or store: 32 KiB, a size class
+// of its own (a chunk of 256 elements of an odd size would be rounded up
+// to the next class anyway).
+const maxChunk = 32 << 10
+
+// nextChunk returns the capacity of the chunk that follows one of
+// capacity prev, for elements of size bytes: chunks start at half a
+// kilobyte and double up to maxChunk, so that a small configuration (the
+// language server holds one model per open file) does not pay 32 KiB per
+// store, and a big one still gets few allocations.
+func nextChunk(prev int, size uintptr) int {
+	return max(1, min(max(2*prev, 512/int(size)), maxChunk/int(size)))
 }
 
 // slab hands out the next element of a chunked slab.
 func slab[T any](s *[]T) *T {
 	if len(*s) == cap(*s) {
-		// A chunk that fills a 32 KiB size class: 256 elements of an odd
-		// size would be rounded up to the next class anyway.
-		var zero T
-		*s = make([]T, 0, max(16, 32<<10/int(unsafe.Sizeof(zero))))
+		*s = make([]T, 0, nextChunk(cap(*s), unsafe.Sizeof(*new(T))))
 	}
 	*s = (*s)[:len(*s)+1]
 	return &(*s)[len(*s)-1]
+}
+
+// keep copies v into a chunk of *store and returns a pointer to the copy's
+// first element (nil when v is empty) and its length.
+func keep[T any](store *[]T, v []T) (*T, int) {
+	if len(v) == 0 {
+		return nil, 0
+	}
+	if cap(*store)-len(*store) < len(v) {
+		*store = make([]T, 0, max(nextChunk(cap(*store), unsafe.Sizeof(v[0])), len(v)))
+	}
+	i := len(*store)
+	*store = append(*store, v...)
+	return &(*store)[i], len(v)
+}
+
+// pop returns the elements of *stack from i on, copied into *store, and
+// drops them from the stack.
+func pop[T any](stack *[]T, i int, store *[]T) (*T, int) {
+	p, n := keep(store, (*stack)[i:])
+	clear((*stack)[i:])
+	*stack = (*stack)[:i]
+	return p, n
 }
 
 // scope is what the walk knows about the enclosing blocks.
@@ -205,7 +304,6 @@ type scope struct {
 	depth    int    // blocks deep, counting a fragment's context
 	server   *Server
 	upstream *Upstream
-	location *Location
 	// direct is true while visiting the server's own directives (not
 	// those of a nested location or if).
 	direct bool
@@ -247,20 +345,18 @@ func (mb *modelBuilder) directive(d *Directive, st scope) {
 			s := slab(&mb.serverSlab)
 			*s = Server{Directive: d, Protocol: st.proto, Misplaced: st.parent != "" && st.parent != st.proto.String()}
 			m.Servers = append(m.Servers, s)
-			inner.server, inner.direct, inner.location = s, true, nil
-			// The server's listens and names gather on scratch stacks
-			// and are then copied, exactly sized, into chunked stores:
-			// no array grows (copying every pointer so far), and a
-			// server misplaced inside another keeps its own lists.
-			l0, n0, c0 := len(mb.listenPtrs), len(mb.namePtrs), len(mb.locationPtrs)
+			inner.server, inner.direct = s, true
+			// A server misplaced inside another (or inside one of its
+			// locations) takes only what is above the stacks' marks.
+			l0, n0, c0 := len(mb.listenStack), len(mb.nameStack), len(mb.locationStack)
 			mb.visit(d.Block.Directives, inner)
-			s.Listens = keep(&mb.listenStore, mb.listenPtrs[l0:])
-			s.Names = keep(&mb.nameStore, mb.namePtrs[n0:])
-			s.Locations = keep(&mb.locationStore, mb.locationPtrs[c0:])
-			clear(mb.listenPtrs[l0:])
-			clear(mb.namePtrs[n0:])
-			clear(mb.locationPtrs[c0:])
-			mb.listenPtrs, mb.namePtrs, mb.locationPtrs = mb.listenPtrs[:l0], mb.namePtrs[:n0], mb.locationPtrs[:c0]
+			var n int
+			s.listens, n = pop(&mb.listenStack, l0, &mb.listenStore)
+			s.nListens = int32(n)
+			s.names, n = pop(&mb.nameStack, n0, &mb.nameStore)
+			s.nNames = int32(n)
+			s.locations, n = pop(&mb.locationStack, c0, &mb.locationStore)
+			s.nLocs = int32(n)
 			return
 		}
 	case "upstream":
@@ -274,32 +370,25 @@ func (mb *modelBuilder) directive(d *Directive, st scope) {
 		}
 	case "listen":
 		if st.server != nil && st.direct {
-			l := slab(&mb.listenSlab)
-			*l = Listen{Directive: d}
-			l.Spec, l.Err = mb.listen(d)
-			mb.listenPtrs = append(mb.listenPtrs, l)
+			mb.listenStack = append(mb.listenStack, Listen{Directive: d, Spec: mb.listen(d)})
 		}
 	case "server_name":
 		if st.server != nil && st.direct {
-			for i, a := range d.Args {
-				n := slab(&mb.nameSlab)
-				*n = ServerName{Directive: d, Arg: i, Name: grammar.ParseServerName(a.Value)}
-				mb.namePtrs = append(mb.namePtrs, n)
+			for i := range d.Args {
+				mb.nameStack = append(mb.nameStack, ServerName{Directive: d, Arg: i})
 			}
 		}
 	case "location":
 		if st.server != nil && d.Block != nil {
-			loc := slab(&mb.locationSlab)
-			*loc = Location{Directive: d}
-			var err error
-			loc.Spec, err = grammar.ParseLocation(mb.values(d))
-			loc.Err = grammar.AsError(err)
-			if st.location != nil {
-				st.location.Locations = append(st.location.Locations, loc)
-			} else {
-				mb.locationPtrs = append(mb.locationPtrs, loc)
-			}
-			inner.location = loc
+			// The locations met inside this one's block (in an if, or in
+			// an included file, too) are its nested ones: they are above
+			// it on the stack once the block is done.
+			i := len(mb.locationStack)
+			mb.locationStack = append(mb.locationStack, Location{Directive: d})
+			mb.visit(d.Block.Directives, inner)
+			locs, n := pop(&mb.locationStack, i+1, &mb.locationStore)
+			mb.locationStack[i].locations, mb.locationStack[i].nLocs = locs, n
+			return
 		}
 	}
 	if d.Block != nil {
@@ -311,34 +400,22 @@ func (mb *modelBuilder) directive(d *Directive, st scope) {
 var listenSeed = maphash.MakeSeed()
 
 // listen parses a listen directive's arguments, once per distinct text.
-func (mb *modelBuilder) listen(d *Directive) (*grammar.Listen, error) {
+// A listen whose arguments do not parse gets nil (Listen.Err parses them
+// again).
+func (mb *modelBuilder) listen(d *Directive) *grammar.Listen {
 	if len(d.Args) == 0 {
-		return grammar.ParseListen(nil)
+		return nil
 	}
 	key := d.File.Src[d.Args[0].Range.Start:d.Args[len(d.Args)-1].Range.End]
 	slot := &mb.listens[maphash.String(listenSeed, key)&1023]
 	if slot.spec != nil && slot.key == key {
-		return slot.spec, slot.err
+		return slot.spec
 	}
-	spec, err := grammar.ParseListenIn(&mb.arena, mb.values(d))
+	spec, _ := grammar.ParseListenIn(&mb.arena, mb.values(d))
 	if spec != nil {
-		*slot = listenResult{key, spec, err}
+		*slot = listenResult{key, spec}
 	}
-	return spec, err
-}
-
-// keep copies v into a chunk of *store and returns the copy, capped so
-// that appending to it cannot overwrite the next one (nil when empty).
-func keep[T any](store *[]T, v []T) []T {
-	if len(v) == 0 {
-		return nil
-	}
-	if cap(*store)-len(*store) < len(v) {
-		*store = make([]T, 0, max(1024, len(v)))
-	}
-	i := len(*store)
-	*store = append(*store, v...)
-	return (*store)[i:len(*store):len(*store)]
+	return spec
 }
 
 // values returns d's argument values in a scratch slice that is only valid

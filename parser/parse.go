@@ -91,8 +91,8 @@ type builder struct {
 
 	// Directives, words, blocks and directive lists are carved from slabs:
 	// a big config has a hundred thousand small nodes, and one allocation
-	// per node would dominate parse time and size-class waste. The slabs
-	// start small and double up to a chunk of 32 KiB (see nextChunk).
+	// per node would dominate parse time and size-class waste. The chunks
+	// start small and double up to 32 KiB (see nextChunk).
 	dirSlab   []Directive
 	wordSlab  []Word
 	blockSlab []Block
@@ -239,22 +239,9 @@ func (b *builder) block(depth int, ctx BlockContext, freeForm bool) (dirs []*Dir
 	}
 }
 
-// dirChunk directives fill a 32 KiB size class exactly: a chunk of 256
-// would be rounded up to it anyway, wasting the difference.
-const dirChunk = 32 << 10 / int(unsafe.Sizeof(Directive{}))
-
-// nextChunk returns an empty slab to follow prev, with room for at least
-// need elements: twice prev's capacity, from 8 up to limit. A small file
-// (the language server parses one per keystroke, a sites-enabled tree
-// holds hundreds) then pays for what it holds, not for four 32 KiB
-// chunks, while a big one still gets few allocations.
-func nextChunk[T any](prev []T, need, limit int) []T {
-	return make([]T, 0, max(min(max(2*cap(prev), 8), limit), need))
-}
-
 func (b *builder) newDirective(words []Word) *Directive {
 	if len(b.dirSlab) == cap(b.dirSlab) {
-		b.dirSlab = nextChunk(b.dirSlab, 1, dirChunk)
+		b.dirSlab = make([]Directive, 0, nextChunk(cap(b.dirSlab), unsafe.Sizeof(Directive{})))
 	}
 	b.dirSlab = b.dirSlab[:len(b.dirSlab)+1]
 	b.count++
@@ -270,7 +257,7 @@ func (b *builder) newDirective(words []Word) *Directive {
 			d.Args = make([]Word, n)
 		} else {
 			if cap(b.wordSlab)-len(b.wordSlab) < n {
-				b.wordSlab = nextChunk(b.wordSlab, n, 32<<10/int(unsafe.Sizeof(Word{})))
+				b.wordSlab = make([]Word, 0, max(nextChunk(cap(b.wordSlab), unsafe.Sizeof(Word{})), n))
 			}
 			l := len(b.wordSlab)
 			b.wordSlab = b.wordSlab[:l+n]
@@ -283,7 +270,7 @@ func (b *builder) newDirective(words []Word) *Directive {
 
 func (b *builder) newBlock() *Block {
 	if len(b.blockSlab) == cap(b.blockSlab) {
-		b.blockSlab = nextChunk(b.blockSlab, 1, 128)
+		b.blockSlab = make([]Block, 0, nextChunk(cap(b.blockSlab), unsafe.Sizeof(Block{})))
 	}
 	b.blockSlab = b.blockSlab[:len(b.blockSlab)+1]
 	return &b.blockSlab[len(b.blockSlab)-1]
@@ -301,7 +288,7 @@ func (b *builder) takePending(mark int) []*Directive {
 		out = make([]*Directive, n)
 	} else {
 		if cap(b.ptrSlab)-len(b.ptrSlab) < n {
-			b.ptrSlab = nextChunk(b.ptrSlab, n, 1024)
+			b.ptrSlab = make([]*Directive, 0, max(nextChunk(cap(b.ptrSlab), unsafe.Sizeof((*Directive)(nil))), n))
 		}
 		l := len(b.ptrSlab)
 		b.ptrSlab = b.ptrSlab[:l+n]

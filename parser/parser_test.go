@@ -11,6 +11,7 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/internal/testfiles"
 	"github.com/nginx-lint/nginx-lint/parser"
+	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
 
 // flatten renders directives as "name[arg|arg]{...}" for compact asserts.
@@ -247,7 +248,7 @@ func TestLoaderIncludes(t *testing.T) {
 		t.Errorf("findings (-want +got):\n%s", diff)
 	}
 	m := parser.BuildModel(c)
-	if len(m.Servers) != 2 || len(m.Servers[0].Listens) != 1 || len(m.Servers[1].Listens) != 1 {
+	if len(m.Servers) != 2 || len(m.Servers[0].Listens()) != 1 || len(m.Servers[1].Listens()) != 1 {
 		t.Fatalf("model: %d servers", len(m.Servers))
 	}
 }
@@ -311,18 +312,19 @@ stream { server { listen 5353 udp; } }`
 		t.Fatalf("servers %d upstreams %d http %d", len(m.Servers), len(m.Upstreams), len(m.HTTP))
 	}
 	s := m.Servers[0]
-	if len(s.Listens) != 2 || s.Listens[0].Spec == nil || s.Listens[0].Spec.Port != 8080 || s.Listens[1].Spec.Key != "[::1]:8080" {
-		t.Errorf("listens %+v", s.Listens)
+	if ls := s.Listens(); len(ls) != 2 || ls[0].Spec == nil || ls[0].Spec.Port != 8080 || ls[1].Spec.Key != "[::1]:8080" || ls[0].Err() != nil {
+		t.Errorf("listens %+v", ls)
 	}
-	if len(s.Names) != 3 || s.Names[2].Arg != 2 {
-		t.Errorf("names %+v", s.Names)
+	if ns := s.Names(); len(ns) != 3 || ns[2].Arg != 2 || ns[1].Spec().Kind != grammar.NameWildcardHead || ns[2].Spec().Name != `^w\d+` {
+		t.Errorf("names %+v", ns)
 	}
-	if len(s.Locations) != 3 || len(s.Locations[0].Locations) != 1 || s.Locations[0].Locations[0].Directive != s.Locations[0].Directive.Children()[0] ||
-		s.Locations[0].Locations[0].Spec.Path != "/x" || s.Locations[0].Locations[0].Err != nil {
-		t.Errorf("locations %+v", s.Locations)
+	locs := s.Locations()
+	if len(locs) != 3 || len(locs[0].Locations()) != 1 || locs[0].Locations()[0].Directive != locs[0].Directive.Children()[0] ||
+		locs[0].Locations()[0].Spec().Path != "/x" || locs[0].Locations()[0].Err() != nil || !locs[1].Spec().Named {
+		t.Errorf("locations %+v", locs)
 	}
-	if bad := s.Locations[len(s.Locations)-1]; bad.Err == nil || bad.Err.Arg != -1 {
-		t.Errorf("location with three arguments: error %v, want one on the whole directive", bad.Err)
+	if bad := locs[len(locs)-1]; bad.Err() == nil || bad.Err().Arg != -1 {
+		t.Errorf("location with three arguments: error %v, want one on the whole directive", bad.Err())
 	}
 	if m.Servers[1].Protocol != parser.Stream || m.Upstreams[0].Name != "u" || len(m.Upstreams[0].Servers) != 1 {
 		t.Errorf("stream server or upstream wrong")
@@ -350,7 +352,7 @@ stream { server { listen 4; } }
 	}
 	var got []string
 	for _, s := range parser.BuildModel(c).Servers {
-		got = append(got, fmt.Sprintf("%s:%v", s.Listens[0].Directive.Args[0].Value, s.Misplaced))
+		got = append(got, fmt.Sprintf("%s:%v", s.Listens()[0].Directive.Args[0].Value, s.Misplaced))
 	}
 	if want := "1:false 2:true 3:false 4:false"; strings.Join(got, " ") != want {
 		t.Errorf("listen:misplaced = %q, want %q", strings.Join(got, " "), want)

@@ -59,13 +59,23 @@ func TestMaxSourceSize(t *testing.T) {
 }
 
 // TestModelSizes does for the typed model what TestNodeSizes does for the
-// tree: a big configuration has a Location for each of its locations.
+// tree: a big configuration has a Server for each server, a Listen for
+// each listen, a ServerName for each name and a Location for each
+// location. They hold a directive and the links between them, nothing
+// that can be read again from the directive's arguments: a Location was
+// 64 bytes with its parsed path, error and list of nested locations, a
+// ServerName 72 with the classified name, a Server 88 with three slice
+// headers; on a dense configuration the model went from 1.09 to 0.41
+// bytes per byte of input.
 func TestModelSizes(t *testing.T) {
 	for _, c := range []struct {
 		name      string
 		got, want uintptr
 	}{
-		{"Location", unsafe.Sizeof(parser.Location{}), 64},
+		{"Server", unsafe.Sizeof(parser.Server{}), 48},
+		{"Listen", unsafe.Sizeof(parser.Listen{}), 16},
+		{"ServerName", unsafe.Sizeof(parser.ServerName{}), 16},
+		{"Location", unsafe.Sizeof(parser.Location{}), 24},
 	} {
 		if c.got != c.want {
 			t.Errorf("unsafe.Sizeof(%s{}) = %d, want %d", c.name, c.got, c.want)

@@ -207,8 +207,8 @@ func captures(a *Addr) bool {
 	if len(a.Instances) == 0 {
 		return false
 	}
-	for _, n := range a.Instances[0].Server.Names {
-		if n.Name.Kind == grammar.NameRegex && strings.Contains(n.Name.Name, "(") {
+	for _, n := range a.Instances[0].Server.Names() {
+		if sn := n.Spec(); sn.Kind == grammar.NameRegex && strings.Contains(sn.Name, "(") {
 			return true
 		}
 	}
@@ -243,13 +243,13 @@ func (b *builder) hash(a *Addr) *HashResult {
 		return true
 	}
 	for s := range a.Servers() {
-		if len(s.Names) == 0 {
+		if len(s.Names()) == 0 {
 			// ngx_http_core_merge_srv_conf gives it the name "".
 			addExact("")
 			continue
 		}
-		for _, sn := range s.Names {
-			n := sn.Name
+		for _, sn := range s.Names() {
+			n := sn.Spec()
 			switch n.Kind {
 			case grammar.NameRegex:
 				h.Regex++

@@ -691,8 +691,8 @@ func (b *builder) instances() {
 	var defaults []*parser.Server
 	n := 0
 	for _, s := range b.m.Servers {
-		n += max(1, len(s.Listens))
-		for _, l := range s.Listens {
+		n += max(1, len(s.Listens()))
+		for _, l := range s.Listens() {
 			if sp := l.Spec; sp != nil && sp.LastPort > sp.Port {
 				n += sp.LastPort - sp.Port
 			}
@@ -708,14 +708,16 @@ func (b *builder) instances() {
 	r.Instances = make([]Instance, 0, n)
 	for _, s := range b.m.Servers {
 		r.Counts.Servers++
-		r.Counts.Locations += countLocations(s.Locations)
-		if len(s.Listens) == 0 {
+		r.Counts.Locations += countLocations(s.Locations())
+		if len(s.Listens()) == 0 {
 			if s.Protocol == parser.HTTP {
 				defaults = append(defaults, s)
 			}
 			continue
 		}
-		for _, l := range s.Listens {
+		ls := s.Listens()
+		for i := range ls {
+			l := &ls[i]
 			if l.Spec == nil {
 				continue
 			}
@@ -839,10 +841,10 @@ func keyWithPort(key string, port int) string {
 	return key
 }
 
-func countLocations(ls []*parser.Location) int {
+func countLocations(ls []parser.Location) int {
 	n := len(ls)
-	for _, l := range ls {
-		n += countLocations(l.Locations)
+	for i := range ls {
+		n += countLocations(ls[i].Locations())
 	}
 	return n
 }

@@ -430,7 +430,7 @@ http {
 		for _, a := range p.Addrs {
 			var names []string
 			for s := range a.Servers() {
-				names = append(names, s.Names[0].Name.Name)
+				names = append(names, s.Names()[0].Spec().Name)
 			}
 			got = append(got, a.Key+"="+strings.Join(names, ",")+"/"+strconv.Itoa(len(a.Instances)))
 		}
@@ -442,8 +442,8 @@ http {
 	// The instances of 127.0.0.1:80 point at the listens in order.
 	a := r.Ports[0].Addrs[0]
 	for i, in := range a.Instances {
-		if in.Key() != "127.0.0.1:80" || in.Server.Names[0].Name.Name != string(rune('a'+i)) {
-			t.Errorf("instance %d: %s of %s", i, in.Key(), in.Server.Names[0].Name.Name)
+		if in.Key() != "127.0.0.1:80" || in.Server.Names()[0].Spec().Name != string(rune('a'+i)) {
+			t.Errorf("instance %d: %s of %s", i, in.Key(), in.Server.Names()[0].Spec().Name)
 		}
 	}
 }

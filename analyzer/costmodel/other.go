@@ -107,8 +107,8 @@ func (o *otherState) finish(m *parser.Model) {
 	r.Counts.IncludedFiles = max(0, len(c.Files)-1)
 	certs := map[string]bool{}
 	for _, s := range m.Servers {
-		for _, n := range s.Names {
-			if n.Name.Kind == grammar.NameRegex {
+		for _, n := range s.Names() {
+			if n.Spec().Kind == grammar.NameRegex {
 				// ngx_http_core_server_name compiles it while parsing.
 				r.Counts.Regexes++
 				o.regexNames = true

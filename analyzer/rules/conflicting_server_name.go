@@ -73,7 +73,7 @@ func runConflictingServerName(p *analyzer.Pass) {
 func conflictingNames(p *analyzer.Pass, reported map[nameClaim]bool, servers []*parser.Server, addr string) {
 	claims := map[string]nameClaim{}
 	for _, s := range servers {
-		if len(s.Names) == 0 {
+		if len(s.Names()) == 0 {
 			at := nameClaim{d: s.Directive, arg: -1}
 			if first, dup := claims["="]; dup {
 				reportName(p, reported, at, first, "", addr)
@@ -82,11 +82,12 @@ func conflictingNames(p *analyzer.Pass, reported map[nameClaim]bool, servers []*
 			}
 			continue
 		}
-		for _, n := range s.Names {
+		for _, n := range s.Names() {
 			at := nameClaim{d: n.Directive, arg: n.Arg}
-			for _, k := range nameKeys(n.Name) {
+			sn := n.Spec()
+			for _, k := range nameKeys(sn) {
 				if first, dup := claims[k]; dup {
-					reportName(p, reported, at, first, n.Name.Name, addr)
+					reportName(p, reported, at, first, sn.Name, addr)
 					// ngx_hash_add_key stops at the first clash.
 					break
 				}

@@ -65,7 +65,7 @@ func runDeprecated(p *analyzer.Pass) {
 		}
 		// The fix moves the parameter into one "http2 on;" per server.
 		needOn, checked := false, false
-		for _, l := range s.Listens {
+		for _, l := range s.Listens() {
 			if l.Spec == nil || !l.Spec.Has(grammar.ParamHTTP2) {
 				continue
 			}
@@ -143,10 +143,10 @@ func sslOnEdits(d *parser.Directive, s *parser.Server) []parser.Edit {
 	if strings.EqualFold(d.Args[0].Value, "off") {
 		return edits
 	}
-	if s == nil || len(s.Listens) == 0 {
+	if s == nil || len(s.Listens()) == 0 {
 		return nil
 	}
-	for _, l := range s.Listens {
+	for _, l := range s.Listens() {
 		if l.Spec == nil || len(l.Directive.Args) == 0 {
 			return nil
 		}

@@ -160,7 +160,7 @@ func runDuplicateDirective(p *analyzer.Pass) {
 	})
 	for _, s := range p.Model().Servers {
 		if s.Protocol == parser.HTTP {
-			duplicateLocations(p, s.Locations)
+			duplicateLocations(p, s.Locations())
 		}
 	}
 	duplicateNames(p)
@@ -239,25 +239,27 @@ func duplicateNames(p *analyzer.Pass) {
 // locations, or two prefix ones (plain or "^~", both inclusive for
 // nginx). Regex and named locations are not compared; nginx does not
 // either. Paths compare byte for byte, as on Linux.
-func duplicateLocations(p *analyzer.Pass, locs []*parser.Location) {
+func duplicateLocations(p *analyzer.Pass, locs []parser.Location) {
 	seen := map[string]*parser.Location{}
-	for _, l := range locs {
-		duplicateLocations(p, l.Locations)
-		if l.Err != nil || l.Spec.IsRegex || l.Spec.Named {
+	for i := range locs {
+		l := &locs[i]
+		duplicateLocations(p, l.Locations())
+		spec := l.Spec()
+		if l.Err() != nil || spec.IsRegex || spec.Named {
 			continue
 		}
-		key := "prefix " + l.Spec.Path
-		if l.Spec.Modifier == grammar.ModExact {
-			key = "exact " + l.Spec.Path
+		key := "prefix " + spec.Path
+		if spec.Modifier == grammar.ModExact {
+			key = "exact " + spec.Path
 		}
 		first := seen[key]
 		if first == nil {
 			seen[key] = l
 			continue
 		}
-		diag := p.ReportDirective(l.Directive, "duplicate location %q", l.Spec.Path)
+		diag := p.ReportDirective(l.Directive, "duplicate location %q", spec.Path)
 		diag.Detail = "a location with this path and match type is already defined in this block; nginx refuses to start"
-		if l.Spec.Modifier != first.Spec.Modifier {
+		if spec.Modifier != first.Spec().Modifier {
 			diag.Detail += " (\"^~\" and a plain prefix are the same kind of location)"
 		}
 		diag.Related = []parser.Related{{File: first.Directive.File, Range: first.Directive.Name.Range, Message: "first defined here"}}

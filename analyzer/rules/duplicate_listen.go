@@ -314,7 +314,7 @@ func mailDuplicates(p *analyzer.Pass) {
 		if s.Protocol != parser.Mail || !inProtocolBlock(s) {
 			continue
 		}
-		for _, l := range s.Listens {
+		for _, l := range s.Listens() {
 			if l.Spec == nil {
 				continue
 			}

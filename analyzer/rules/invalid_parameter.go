@@ -49,8 +49,9 @@ func runInvalidParameter(p *analyzer.Pass) {
 	target := targetVersion(p)
 	m := p.Model()
 	for _, s := range m.Servers {
-		for _, l := range s.Listens {
-			checkListen(p, s.Protocol, l, target)
+		ls := s.Listens()
+		for i := range ls {
+			checkListen(p, s.Protocol, &ls[i], target)
 		}
 	}
 	checkUpstreamServers(p, target)
@@ -116,8 +117,8 @@ func checkListen(p *analyzer.Pass, proto parser.Protocol, l *parser.Listen, targ
 		}
 		p.Reportf(d.File, d.Args[arg].Range, "%s", msg).Detail = detail
 	}
-	if l.Err != nil {
-		ge, ok := l.Err.(*grammar.Error)
+	if err := l.Err(); err != nil {
+		ge, ok := err.(*grammar.Error)
 		if !ok || ge.Arg < 0 || ge.Arg >= len(d.Args) {
 			return
 		}

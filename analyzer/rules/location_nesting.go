@@ -31,17 +31,18 @@ var LocationNesting = &analyzer.Rule{
 }
 
 func runLocationNesting(p *analyzer.Pass) {
-	var visit func(parent *parser.Location, locs []*parser.Location)
-	visit = func(parent *parser.Location, locs []*parser.Location) {
-		for _, l := range locs {
-			if parent != nil && parent.Err == nil && l.Err == nil {
+	var visit func(parent *parser.Location, locs []parser.Location)
+	visit = func(parent *parser.Location, locs []parser.Location) {
+		for i := range locs {
+			l := &locs[i]
+			if parent != nil && parent.Err() == nil && l.Err() == nil {
 				checkNested(p, parent, l)
 			}
-			visit(l, l.Locations)
+			visit(l, l.Locations())
 		}
 	}
 	for _, s := range p.Model().Servers {
-		visit(nil, s.Locations)
+		visit(nil, s.Locations())
 	}
 }
 
@@ -53,23 +54,24 @@ func checkNested(p *analyzer.Pass, parent, l *parser.Location) {
 	if len(d.Args) > 0 {
 		at = d.Args[len(d.Args)-1].Range
 	}
-	name, pname := l.Spec.Path, parent.Spec.Path
+	spec, pspec := l.Spec(), parent.Spec()
+	name, pname := spec.Path, pspec.Path
 	related := []parser.Related{{File: parent.Directive.File, Range: parent.Directive.Name.Range, Message: "the enclosing location"}}
 	var diag *parser.Diagnostic
 	switch {
-	case parent.Spec.Modifier == grammar.ModExact:
+	case pspec.Modifier == grammar.ModExact:
 		diag = p.Reportf(d.File, at, "location \"%s\" cannot be inside the exact location \"%s\"", name, pname)
 		diag.Detail = "an exact location matches one URI and cannot hold other locations; move this one out"
-	case parent.Spec.Named:
+	case pspec.Named:
 		diag = p.Reportf(d.File, at, "location \"%s\" cannot be inside the named location \"%s\"", name, pname)
 		diag.Detail = "a named location cannot hold other locations; move this one to the server"
-	case l.Spec.Named:
+	case spec.Named:
 		diag = p.Reportf(d.File, at, "named location \"%s\" can be on the server level only", name)
 		diag.Detail = "move it out of location \"" + pname + "\" into the server block"
-	case !l.Spec.IsRegex && !strings.HasPrefix(name, pname):
+	case !spec.IsRegex && !strings.HasPrefix(name, pname):
 		diag = p.Reportf(d.File, at, "location \"%s\" is outside location \"%s\"", name, pname)
 		diag.Detail = "a location nested in \"" + pname + "\" must start with \"" + pname + "\""
-		if parent.Spec.IsRegex {
+		if pspec.IsRegex {
 			diag.Detail = "nginx compares a nested prefix location with the text of the enclosing regex \"" +
 				pname + "\"; nest a regex location instead, or move this one to the server"
 		}

@@ -264,7 +264,7 @@ func loopbackCopy(path, dir string) (string, error) {
 	ports := map[string]int{}
 	m := parser.BuildModel(c)
 	for _, srv := range m.Servers {
-		for _, l := range srv.Listens {
+		for _, l := range srv.Listens() {
 			if l.Spec == nil || len(l.Directive.Args) == 0 || strings.HasPrefix(l.Spec.Key, "unix:") {
 				continue
 			}
@@ -280,7 +280,7 @@ func loopbackCopy(path, dir string) (string, error) {
 			a := l.Directive.Args[0]
 			edits[l.Directive.File] = append(edits[l.Directive.File], edit{a.Range, addr})
 		}
-		if srv.Protocol == parser.HTTP && len(srv.Listens) == 0 && srv.Directive.LBrace() >= 0 {
+		if srv.Protocol == parser.HTTP && len(srv.Listens()) == 0 && srv.Directive.LBrace() >= 0 {
 			at := parser.Range{Start: srv.Directive.LBrace() + 1, End: srv.Directive.LBrace() + 1}
 			edits[srv.Directive.File] = append(edits[srv.Directive.File], edit{at, " listen 127.0.0.1:20999;"})
 		}

@@ -40,8 +40,9 @@ type literalRegex struct {
 
 // readLiteralRegex reads a location regex that is "^?literal$?".
 func readLiteralRegex(l *parser.Location) literalRegex {
-	caseless := l.Spec.Modifier == grammar.ModRegexCaseless
-	re := nginxRegex(l.Spec.Path, caseless)
+	spec := l.Spec()
+	caseless := spec.Modifier == grammar.ModRegexCaseless
+	re := nginxRegex(spec.Path, caseless)
 	if re == nil {
 		return literalRegex{}
 	}
@@ -122,9 +123,8 @@ func runUnreachableLocation(p *analyzer.Pass) {
 		for len(levels) <= depth {
 			levels = append(levels, group{})
 		}
-		spec, err := grammar.ParseLocation(d.ArgValues())
 		levels[depth].parent = parent
-		levels[depth].locs = append(levels[depth].locs, &parser.Location{Directive: d, Spec: spec, Err: grammar.AsError(err)})
+		levels[depth].locs = append(levels[depth].locs, &parser.Location{Directive: d})
 	}, "location")
 	flush(0)
 }
@@ -133,10 +133,11 @@ func unreachableIn(p *analyzer.Pass, locs []*parser.Location) {
 	var regexes []literalRegex
 	var noRegex, plain []*parser.Location
 	for _, l := range locs {
-		if l.Err != nil || l.Spec.Named {
+		spec := l.Spec()
+		if l.Err() != nil || spec.Named {
 			continue
 		}
-		switch l.Spec.Modifier {
+		switch spec.Modifier {
 		case grammar.ModPrefixNoRegex:
 			noRegex = append(noRegex, l)
 		case grammar.ModNone:
@@ -144,7 +145,7 @@ func unreachableIn(p *analyzer.Pass, locs []*parser.Location) {
 		}
 	}
 	for _, l := range locs {
-		if l.Err != nil || !l.Spec.IsRegex {
+		if !l.Spec().IsRegex {
 			continue
 		}
 		r := readLiteralRegex(l)
@@ -154,13 +155,15 @@ func unreachableIn(p *analyzer.Pass, locs []*parser.Location) {
 			continue
 		}
 		if by := shadowingRegex(regexes, r); by != nil {
+			spec, bySpec := l.Spec(), by.Spec()
 			diag := p.ReportDirective(l.Directive, "location %s %q is never chosen: the earlier location %s %q matches every URI it matches",
-				l.Spec.Modifier, l.Spec.Path, by.Spec.Modifier, by.Spec.Path)
+				spec.Modifier, spec.Path, bySpec.Modifier, bySpec.Path)
 			diag.Detail = "nginx takes the first regex location that matches; put the more specific one first"
 			diag.Related = []parser.Related{{File: by.Directive.File, Range: by.Directive.Name.Range, Message: "matches first"}}
 		} else if by := shadowingNoRegex(noRegex, plain, r); by != nil {
+			spec := l.Spec()
 			diag := p.ReportDirective(l.Directive, "location %s %q is never chosen: every URI it matches starts with %q, and \"^~\" stops the regex search",
-				l.Spec.Modifier, l.Spec.Path, by.Spec.Path)
+				spec.Modifier, spec.Path, by.Spec().Path)
 			diag.Detail = "drop the \"^~\" or move the regex into that location"
 			diag.Related = []parser.Related{{File: by.Directive.File, Range: by.Directive.Name.Range, Message: "takes these URIs first"}}
 		}
@@ -185,7 +188,8 @@ func shadowingNoRegex(noRegex, plain []*parser.Location, r literalRegex) *parser
 		return nil
 	}
 	for _, q := range noRegex {
-		if !strings.HasPrefix(r.text, q.Spec.Path) {
+		qp := q.Spec().Path
+		if !strings.HasPrefix(r.text, qp) {
 			continue
 		}
 		// A longer plain prefix that these URIs may match would be the
@@ -193,8 +197,8 @@ func shadowingNoRegex(noRegex, plain []*parser.Location, r literalRegex) *parser
 		// longer "^~" one stops the search as well.)
 		longer := false
 		for _, l := range plain {
-			lp := l.Spec.Path
-			if len(lp) > len(q.Spec.Path) && strings.HasPrefix(lp, q.Spec.Path) &&
+			lp := l.Spec().Path
+			if len(lp) > len(qp) && strings.HasPrefix(lp, qp) &&
 				(strings.HasPrefix(lp, r.text) || strings.HasPrefix(r.text, lp)) {
 				longer = true
 				break

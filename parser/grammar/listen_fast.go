@@ -59,8 +59,14 @@ type Arena struct {
 	params  []Param
 }
 
-// arenaListens Listens fill a 32 KiB size class.
-const arenaListens = 32 << 10 / int(unsafe.Sizeof(Listen{}))
+// arenaListens Listens fill a 32 KiB size class, the largest chunk. The
+// chunks start small and double up to it (and to arenaParams Params), so
+// that the model of a small file (the language server keeps one per open
+// file) does not hold 32 KiB for its one listen.
+const (
+	arenaListens = 32 << 10 / int(unsafe.Sizeof(Listen{}))
+	arenaParams  = 1024
+)
 
 // alloc returns a zero Listen and room for n Params (nil for none).
 func (a *Arena) alloc(n int) (*Listen, []Param) {
@@ -68,7 +74,7 @@ func (a *Arena) alloc(n int) (*Listen, []Param) {
 		return newListen(n)
 	}
 	if len(a.listens) == cap(a.listens) {
-		a.listens = make([]Listen, 0, arenaListens)
+		a.listens = make([]Listen, 0, min(max(2*cap(a.listens), 4), arenaListens))
 	}
 	a.listens = a.listens[:len(a.listens)+1]
 	l := &a.listens[len(a.listens)-1]
@@ -76,7 +82,7 @@ func (a *Arena) alloc(n int) (*Listen, []Param) {
 		return l, nil
 	}
 	if cap(a.params)-len(a.params) < n {
-		a.params = make([]Param, 0, max(n, 1024))
+		a.params = make([]Param, 0, max(n, min(max(2*cap(a.params), 16), arenaParams)))
 	}
 	i := len(a.params)
 	a.params = a.params[:i+n]
