@@ -227,7 +227,11 @@ func (b *builder) block(depth int, ctx BlockContext, freeForm bool) (dirs []*Dir
 		var inside []*Comment
 		d.Block.Directives, inside, rb = b.block(depth+1, inner, freeForm || isFreeForm(name))
 		if len(inside) > 0 {
-			d.Block.comments = &inside
+			// A fresh cell, so that inside itself does not escape: most
+			// blocks have no comments and allocate nothing here.
+			cell := new([]*Comment)
+			*cell = inside
+			d.Block.comments = cell
 		}
 		d.rbrace = int32(rb)
 		if d.rbrace < 0 {
