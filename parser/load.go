@@ -316,6 +316,10 @@ func (l *Loader) parseCached(path string, src []byte, context []string) *File {
 	if c, ok := l.cache[path]; ok && c.sum == sum && c.ancestors == ctx && len(c.file.Src) == len(src) {
 		return c.file
 	}
+	// The stale tree goes before the new one is built: a fragment is
+	// parsed once to infer its context and again inside it, and a large
+	// one would otherwise hold two trees at once.
+	delete(l.cache, path)
 	// The text is shared with src, not copied (see FileSystem and
 	// LoadSource): the file's tree is the loader's to keep.
 	f := ParseString(path, unsafe.String(unsafe.SliceData(src), len(src)), &Options{Kinds: l.Kinds, Ancestors: context})
