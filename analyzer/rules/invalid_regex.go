@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"regexp/syntax"
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
@@ -106,6 +107,8 @@ const anyCaptures = 9
 // regexes of locations, ifs, rewrites, server names and maps.
 func captureScopes(p *analyzer.Pass) *captureScope {
 	sc := &captureScope{server: map[*parser.Directive]int{}, outer: map[*parser.Directive]int{}}
+	var groups regexMemo[int]
+	regexGroups := func(expr string, caseless bool) int { return groups.get(expr, caseless, regexGroupCount) }
 	add := func(stack []*parser.Directive, n int) {
 		if s := innermost(stack, "server"); s != nil {
 			sc.server[s] = max(sc.server[s], n)
@@ -147,10 +150,9 @@ func captureScopes(p *analyzer.Pass) *captureScope {
 	return sc
 }
 
-// regexGroups counts the groups of an nginx regex; one Go cannot read
-// (atomic groups, possessive quantifiers) may have any number.
-func regexGroups(expr string, caseless bool) int {
-	re := nginxRegex(expr, caseless)
+// regexGroupCount counts the groups of an nginx regex; one Go cannot
+// read (atomic groups, possessive quantifiers) may have any number.
+func regexGroupCount(re *syntax.Regexp) int {
 	if re == nil {
 		return anyCaptures
 	}

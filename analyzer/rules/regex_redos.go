@@ -30,12 +30,9 @@ var RegexReDoS = &analyzer.Rule{
 }
 
 func runRegexReDoS(p *analyzer.Pass) {
+	var nested regexMemo[bool]
 	check := func(f *parser.File, w parser.Word, expr string, caseless bool) {
-		re := nginxRegex(expr, caseless)
-		if re == nil {
-			return
-		}
-		if nestedRepeat(re) != nil {
+		if nested.get(expr, caseless, func(re *syntax.Regexp) bool { return re != nil && nestedRepeat(re) != nil }) {
 			diag := p.Reportf(f, w.Range, "regex %q repeats a group that itself repeats: catastrophic backtracking", expr)
 			diag.Detail = "a subject that almost matches takes exponential time in PCRE; make each repetition " +
 				"consume a fixed separator, or remove the inner quantifier"

@@ -171,52 +171,57 @@ type varRef struct {
 }
 
 // splitVars cuts an argument into literal text and $var / ${var} uses.
+// The literal pieces are substrings of s: a "$" that starts no variable
+// is text like any other.
 func splitVars(s string) []varRef {
 	var out []varRef
-	var lit strings.Builder
+	lit := 0 // start of the literal text not yet cut
 	for i := 0; i < len(s); i++ {
-		if s[i] != '$' || i+1 == len(s) {
-			lit.WriteByte(s[i])
-			continue
-		}
-		j, name := i+1, ""
-		if s[j] == '{' {
-			k := strings.IndexByte(s[j:], '}')
-			if k < 0 {
-				lit.WriteByte(s[i])
-				continue
-			}
-			name, j = s[j+1:j+k], j+k+1
-		} else if s[j] >= '1' && s[j] <= '9' {
-			name, j = s[j:j+1], j+1
-		} else {
-			for j < len(s) && (s[j] == '_' || s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z' || s[j] >= '0' && s[j] <= '9') {
-				j++
-			}
-			name = s[i+1 : j]
-		}
+		name, j := varAt(s, i)
 		if name == "" {
-			lit.WriteByte(s[i])
 			continue
 		}
-		if lit.Len() > 0 {
-			out = append(out, varRef{lit: lit.String()})
-			lit.Reset()
+		if lit < i {
+			out = append(out, varRef{lit: s[lit:i]})
 		}
 		// nginx lowercases variable names: $HTTP_HOST is $http_host.
 		out = append(out, varRef{name: strings.ToLower(name)})
-		i = j - 1
+		i, lit = j-1, j
 	}
-	if lit.Len() > 0 {
-		out = append(out, varRef{lit: lit.String()})
+	if lit < len(s) {
+		out = append(out, varRef{lit: s[lit:]})
 	}
 	return out
 }
 
-// hasVars reports whether s uses any variable.
+// varAt returns the name of the variable whose "$" is s[i] ("" when
+// there is none) and the index just past its use.
+func varAt(s string, i int) (name string, end int) {
+	if s[i] != '$' || i+1 == len(s) {
+		return "", 0
+	}
+	j := i + 1
+	switch {
+	case s[j] == '{':
+		k := strings.IndexByte(s[j:], '}')
+		if k < 0 {
+			return "", 0
+		}
+		return s[j+1 : j+k], j + k + 1
+	case s[j] >= '1' && s[j] <= '9':
+		return s[j : j+1], j + 1
+	}
+	for j < len(s) && (s[j] == '_' || s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z' || s[j] >= '0' && s[j] <= '9') {
+		j++
+	}
+	return s[i+1 : j], j
+}
+
+// hasVars reports whether s uses any variable. (It allocates nothing:
+// rules ask it of every argument of some directives.)
 func hasVars(s string) bool {
-	for _, r := range splitVars(s) {
-		if r.name != "" {
+	for i := range len(s) {
+		if name, _ := varAt(s, i); name != "" {
 			return true
 		}
 	}

@@ -25,6 +25,7 @@ var UnanchoredRegex = &analyzer.Rule{
 }
 
 func runUnanchoredRegex(p *analyzer.Pass) {
+	var unanchored regexMemo[bool]
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, _ []*parser.Directive) {
 		if !d.Is("location") || len(d.Args) == 0 {
 			return
@@ -33,8 +34,7 @@ func runUnanchoredRegex(p *analyzer.Pass) {
 		if err != nil || !l.IsRegex {
 			return
 		}
-		re := nginxRegex(l.Path, l.CaseInsensitive)
-		if re == nil || anchored(re) {
+		if !unanchored.get(l.Path, l.CaseInsensitive, func(re *syntax.Regexp) bool { return re != nil && !anchored(re) }) {
 			return
 		}
 		arg := d.Args[len(d.Args)-1]

@@ -38,10 +38,18 @@ type literalRegex struct {
 	loc          *parser.Location
 }
 
-// readLiteralRegex reads a location regex that is "^?literal$?".
-func readLiteralRegex(l *parser.Location) literalRegex {
+// readLiteralRegex reads a location regex that is "^?literal$?", each
+// distinct one once (see regexMemo).
+func readLiteralRegex(l *parser.Location, memo *regexMemo[literalRegex]) literalRegex {
 	caseless := l.Spec.Modifier == grammar.ModRegexCaseless
-	re := nginxRegex(l.Spec.Path, caseless)
+	out := memo.get(l.Spec.Path, caseless, func(re *syntax.Regexp) literalRegex { return literalOf(re, caseless) })
+	out.loc = l
+	return out
+}
+
+// literalOf reads a regex that is "^?literal$?"; ok is unset for
+// another one.
+func literalOf(re *syntax.Regexp, caseless bool) literalRegex {
 	if re == nil {
 		return literalRegex{}
 	}
@@ -50,7 +58,7 @@ func readLiteralRegex(l *parser.Location) literalRegex {
 	if re.Op == syntax.OpConcat {
 		parts = re.Sub
 	}
-	out := literalRegex{caseless: caseless, loc: l}
+	out := literalRegex{caseless: caseless}
 	for i, p := range parts {
 		switch {
 		case i == 0 && (p.Op == syntax.OpBeginText || p.Op == syntax.OpBeginLine):
@@ -100,10 +108,11 @@ func runUnreachableLocation(p *analyzer.Pass) {
 		locs   []*parser.Location
 	}
 	var levels []group
+	var literals regexMemo[literalRegex]
 	flush := func(from int) {
 		for i := len(levels) - 1; i >= from; i-- {
 			if len(levels[i].locs) > 0 {
-				unreachableIn(p, levels[i].locs)
+				unreachableIn(p, levels[i].locs, &literals)
 			}
 			levels[i] = group{}
 		}
@@ -129,7 +138,7 @@ func runUnreachableLocation(p *analyzer.Pass) {
 	flush(0)
 }
 
-func unreachableIn(p *analyzer.Pass, locs []*parser.Location) {
+func unreachableIn(p *analyzer.Pass, locs []*parser.Location, literals *regexMemo[literalRegex]) {
 	var regexes []literalRegex
 	var noRegex, plain []*parser.Location
 	for _, l := range locs {
@@ -147,7 +156,7 @@ func unreachableIn(p *analyzer.Pass, locs []*parser.Location) {
 		if l.Err != nil || !l.Spec.IsRegex {
 			continue
 		}
-		r := readLiteralRegex(l)
+		r := readLiteralRegex(l, literals)
 		if !r.ok {
 			// Not comparable, but it still may catch URIs before later
 			// ones: only literal regexes shadow here.
