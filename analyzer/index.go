@@ -186,6 +186,40 @@ func (b *indexer) walk(dirs []*parser.Directive, ctx directives.Context, parent 
 // knows are left out (a big map has millions of distinct keys): reach
 // them through their block's entries.
 func (ix *Index) Named(names ...string) []int32 {
+	ix.group()
+	if len(names) == 1 {
+		l := ix.named(names[0])
+		CountOps(len(l))
+		return l
+	}
+	lists, n := ix.namedLists(names)
+	if n == 0 {
+		return nil
+	}
+	if len(lists) > maxMerge {
+		return sortLists(lists, n)
+	}
+	out := make([]int32, 0, n)
+	mergeLists(lists, func(i int32) { out = append(out, i) })
+	return out
+}
+
+// sortLists returns the n entries of lists in reading order.
+func sortLists(lists [][]int32, n int) []int32 {
+	out := make([]int32, 0, n)
+	for _, l := range lists {
+		out = append(out, l...)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// maxMerge is the most lists of entries merged rather than sorted: a
+// merge compares the heads of every list for each entry.
+const maxMerge = 8
+
+// group groups the entries by name, once.
+func (ix *Index) group() {
 	ix.byNameOnce.Do(func() {
 		// A counting sort: every list is cut from one array, as a
 		// hundred thousand appends to growing lists would cost more than
@@ -214,18 +248,66 @@ func (ix *Index) Named(names ...string) []int32 {
 		// for the rest of the run.
 		ix.nameIDs = nil
 	})
+}
+
+// eachNamed calls fn with the entries Named(names...) returns, in the
+// same order, without building their list (a walk over three names that
+// each stand on every server would otherwise allocate a list of them all
+// for each rule that asks).
+func (ix *Index) eachNamed(names []string, fn func(i int32)) {
 	if len(names) == 1 {
-		l := ix.named(names[0])
-		CountOps(len(l))
-		return l
+		for _, i := range ix.Named(names[0]) {
+			fn(i)
+		}
+		return
 	}
-	var out []int32
-	for _, n := range names {
-		out = append(out, ix.named(n)...)
+	ix.group()
+	lists, n := ix.namedLists(names)
+	if len(lists) > maxMerge {
+		for _, i := range sortLists(lists, n) {
+			fn(i)
+		}
+		return
 	}
-	slices.Sort(out)
-	CountOps(len(out))
-	return out
+	mergeLists(lists, fn)
+}
+
+// namedLists returns the non-empty lists of entries of names (group must
+// have run) and how many entries there are in all, counted as
+// operations.
+func (ix *Index) namedLists(names []string) ([][]int32, int) {
+	lists := make([][]int32, 0, len(names))
+	n := 0
+	for _, name := range names {
+		if l := ix.named(name); len(l) > 0 {
+			lists = append(lists, l)
+			n += len(l)
+		}
+	}
+	CountOps(n)
+	return lists, n
+}
+
+// mergeLists calls fn with the entries of lists, non-empty and each in
+// reading order, in reading order.
+func mergeLists(lists [][]int32, fn func(i int32)) {
+	for len(lists) > 1 {
+		best := 0
+		for k := 1; k < len(lists); k++ {
+			if lists[k][0] < lists[best][0] {
+				best = k
+			}
+		}
+		fn(lists[best][0])
+		if lists[best] = lists[best][1:]; len(lists[best]) == 0 {
+			lists = slices.Delete(lists, best, best+1)
+		}
+	}
+	for _, l := range lists {
+		for _, i := range l {
+			fn(i)
+		}
+	}
 }
 
 // Names returns the distinct directive names of the configuration, in
