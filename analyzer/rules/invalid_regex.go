@@ -9,7 +9,6 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules/internal/pcre"
 	"github.com/nginx-lint/nginx-lint/parser"
-	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
 
 // InvalidRegex reports $1..$9 that name a capture group the regex just
@@ -120,7 +119,7 @@ func captureScopes(p *analyzer.Pass) *captureScope {
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
 		switch {
 		case d.Is("location"):
-			if l, err := grammar.ParseLocation(d.ArgValues()); err == nil && l.IsRegex {
+			if l, err := locationSpec(d); err == nil && l.IsRegex {
 				add(stack, regexGroups(l.Path, l.CaseInsensitive))
 			}
 		case d.Is("if"):

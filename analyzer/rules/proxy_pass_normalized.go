@@ -35,7 +35,7 @@ func runProxyPassNormalized(p *analyzer.Pass) {
 			return
 		}
 		if loc := innermost(stack, "location"); loc != nil {
-			if l, err := grammar.ParseLocation(loc.ArgValues()); err == nil && l.Modifier == grammar.ModExact {
+			if l, err := locationSpec(loc); err == nil && l.Modifier == grammar.ModExact {
 				return // the whole URI is fixed: nothing of the client's path is passed
 			}
 		}

@@ -7,7 +7,6 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/parser"
-	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
 
 // RegexReDoS reports regexes with nested unbounded repetition, which a
@@ -41,7 +40,7 @@ func runRegexReDoS(p *analyzer.Pass) {
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, _ []*parser.Directive) {
 		switch d.Name.Value {
 		case "location":
-			if l, err := grammar.ParseLocation(d.ArgValues()); err == nil && l.IsRegex {
+			if l, err := locationSpec(d); err == nil && l.IsRegex {
 				check(d.File, d.Args[len(d.Args)-1], l.Path, l.CaseInsensitive)
 			}
 		case "if":

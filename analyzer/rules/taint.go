@@ -316,12 +316,26 @@ func captureTaint(env *taintEnv, m regexScope, n int, name string, stack []*pars
 	return t, true
 }
 
+// locationSpec parses a location's arguments as grammar.ParseLocation
+// does, without the slice ArgValues allocates: several rules read every
+// location of the configuration.
+func locationSpec(d *parser.Directive) (grammar.Location, error) {
+	if len(d.Args) > 2 {
+		return grammar.ParseLocation(d.ArgValues())
+	}
+	var args [2]string
+	for i, a := range d.Args {
+		args[i] = a.Value
+	}
+	return grammar.ParseLocation(args[:len(d.Args)])
+}
+
 // locationRegex returns the regex of a "location ~ re" block, or nil.
 func locationRegex(d *parser.Directive) *syntax.Regexp {
 	if !d.Is("location") {
 		return nil
 	}
-	loc, err := grammar.ParseLocation(d.ArgValues())
+	loc, err := locationSpec(d)
 	if err != nil || !loc.IsRegex {
 		return nil
 	}

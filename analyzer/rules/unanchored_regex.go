@@ -6,7 +6,6 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/parser"
-	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
 
 // UnanchoredRegex reports regex locations anchored at neither end.
@@ -30,7 +29,7 @@ func runUnanchoredRegex(p *analyzer.Pass) {
 		if !d.Is("location") || len(d.Args) == 0 {
 			return
 		}
-		l, err := grammar.ParseLocation(d.ArgValues())
+		l, err := locationSpec(d)
 		if err != nil || !l.IsRegex {
 			return
 		}

@@ -102,19 +102,22 @@ func runUnreachableLocation(p *analyzer.Pass) {
 	// or of another block at the same depth, comes: each group is checked
 	// then and dropped, and only the groups along the current path are
 	// held (a group per block for the whole configuration would be a
-	// hundred megabytes on a big one).
+	// hundred megabytes on a big one). A level's list is reused by the
+	// next group at its depth, and the lists unreachableIn needs are
+	// scratch space kept for the run: a location of each server is
+	// otherwise an allocation or two.
 	type group struct {
 		parent *parser.Directive
-		locs   []*parser.Location
+		locs   []parser.Location
 	}
 	var levels []group
-	var literals regexMemo[literalRegex]
+	var scratch unreachableScratch
 	flush := func(from int) {
 		for i := len(levels) - 1; i >= from; i-- {
 			if len(levels[i].locs) > 0 {
-				unreachableIn(p, levels[i].locs, &literals)
+				unreachableIn(p, levels[i].locs, &scratch)
 			}
-			levels[i] = group{}
+			levels[i].parent, levels[i].locs = nil, levels[i].locs[:0]
 		}
 		levels = levels[:min(from, len(levels))]
 	}
@@ -129,19 +132,33 @@ func runUnreachableLocation(p *analyzer.Pass) {
 			flush(depth)
 		}
 		for len(levels) <= depth {
-			levels = append(levels, group{})
+			// Past the length, the groups flushed earlier keep their
+			// emptied lists.
+			if len(levels) < cap(levels) {
+				levels = levels[:len(levels)+1]
+			} else {
+				levels = append(levels, group{})
+			}
 		}
-		spec, err := grammar.ParseLocation(d.ArgValues())
+		spec, err := locationSpec(d)
 		levels[depth].parent = parent
-		levels[depth].locs = append(levels[depth].locs, &parser.Location{Directive: d, Spec: spec, Err: grammar.AsError(err)})
+		levels[depth].locs = append(levels[depth].locs, parser.Location{Directive: d, Spec: spec, Err: grammar.AsError(err)})
 	}, "location")
 	flush(0)
 }
 
-func unreachableIn(p *analyzer.Pass, locs []*parser.Location, literals *regexMemo[literalRegex]) {
-	var regexes []literalRegex
-	var noRegex, plain []*parser.Location
-	for _, l := range locs {
+// unreachableScratch is what unreachableIn keeps between groups.
+type unreachableScratch struct {
+	literals       regexMemo[literalRegex]
+	regexes        []literalRegex
+	noRegex, plain []*parser.Location
+}
+
+func unreachableIn(p *analyzer.Pass, locs []parser.Location, sc *unreachableScratch) {
+	regexes, noRegex, plain := sc.regexes[:0], sc.noRegex[:0], sc.plain[:0]
+	defer func() { sc.regexes, sc.noRegex, sc.plain = regexes[:0], noRegex[:0], plain[:0] }()
+	for i := range locs {
+		l := &locs[i]
 		if l.Err != nil || l.Spec.Named {
 			continue
 		}
@@ -152,11 +169,12 @@ func unreachableIn(p *analyzer.Pass, locs []*parser.Location, literals *regexMem
 			plain = append(plain, l)
 		}
 	}
-	for _, l := range locs {
+	for i := range locs {
+		l := &locs[i]
 		if l.Err != nil || !l.Spec.IsRegex {
 			continue
 		}
-		r := readLiteralRegex(l, literals)
+		r := readLiteralRegex(l, &sc.literals)
 		if !r.ok {
 			// Not comparable, but it still may catch URIs before later
 			// ones: only literal regexes shadow here.
