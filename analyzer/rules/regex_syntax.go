@@ -29,11 +29,13 @@ var RegexSyntax = &analyzer.Rule{
 }
 
 func runRegexSyntax(p *analyzer.Pass) {
+	// PCRE2's verdict once per distinct pattern (see memo).
+	var checked memo[string, *pcre.Error]
 	for e, r := range regexes(p.Index()) {
 		if e.Context() == 0 {
 			continue
 		}
-		err := pcre.Check(r.expr)
+		err := checked.get(r.expr, pcre.Check)
 		if err == nil {
 			continue
 		}
