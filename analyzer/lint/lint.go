@@ -50,18 +50,27 @@ func suppressAndSort(c *parser.Config, reg *analyzer.Registry, opts analyzer.Opt
 	return kept
 }
 
+// findingKey tells findings apart: two with the same file, range, rule
+// and message are one. (A struct rather than the fields printed into a
+// string: a run with a finding on every server would build a string per
+// finding.)
+type findingKey struct {
+	file      string
+	r         parser.Range
+	code, msg string
+}
+
+func keyOf(d *parser.Diagnostic) findingKey {
+	return findingKey{d.FilePath(), d.Range, d.Code, d.Message}
+}
+
 // dedupe drops the findings that repeat an earlier one: same file, range,
 // rule and message.
 func dedupe(ds []*parser.Diagnostic) []*parser.Diagnostic {
-	type key struct {
-		file      string
-		r         parser.Range
-		code, msg string
-	}
-	seen := make(map[key]bool, len(ds))
+	seen := make(map[findingKey]bool, len(ds))
 	out := ds[:0]
 	for _, d := range ds {
-		k := key{d.FilePath(), d.Range, d.Code, d.Message}
+		k := keyOf(d)
 		if !seen[k] {
 			seen[k] = true
 			out = append(out, d)
