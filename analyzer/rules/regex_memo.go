@@ -5,11 +5,12 @@ import "regexp/syntax"
 // memo remembers one rule's answers to a question it asks of many
 // directives with few distinct values (a pattern repeated on every server
 // of a big configuration), so that each is computed once. It holds at
-// most memoMax answers and starts over when full, so its memory does not
-// grow with the configuration. The zero value is ready; one rule's run
-// uses it from one goroutine.
+// most memoMax answers (or max, when set) and starts over when full, so
+// its memory does not grow with the configuration. The zero value is
+// ready; one rule's run uses it from one goroutine.
 type memo[K comparable, V any] struct {
-	m map[K]V
+	m   map[K]V
+	max int
 }
 
 // memoMax bounds a memo: a few hundred kilobytes at most.
@@ -22,7 +23,7 @@ func (m *memo[K, V]) get(k K, compute func(K) V) V {
 	}
 	if m.m == nil {
 		m.m = map[K]V{}
-	} else if len(m.m) == memoMax {
+	} else if len(m.m) >= memoMax || m.max > 0 && len(m.m) >= m.max {
 		clear(m.m)
 	}
 	v := compute(k)

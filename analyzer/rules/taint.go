@@ -331,7 +331,7 @@ func locationSpec(d *parser.Directive) (grammar.Location, error) {
 }
 
 // locationRegex returns the regex of a "location ~ re" block, or nil.
-func locationRegex(d *parser.Directive) *syntax.Regexp {
+func (env *taintEnv) locationRegex(d *parser.Directive) *syntax.Regexp {
 	if !d.Is("location") {
 		return nil
 	}
@@ -339,17 +339,17 @@ func locationRegex(d *parser.Directive) *syntax.Regexp {
 	if err != nil || !loc.IsRegex {
 		return nil
 	}
-	return nginxRegex(loc.Path, loc.CaseInsensitive)
+	return env.regex(loc.Path, loc.CaseInsensitive)
 }
 
 // ifRegex returns the matched variable and regex of "if ($v ~ re)", or
 // false. Negated matches set no captures.
-func ifRegex(d *parser.Directive) (string, *syntax.Regexp, bool) {
+func (env *taintEnv) ifRegex(d *parser.Directive) (string, *syntax.Regexp, bool) {
 	v, op, expr, ok := ifMatch(d)
 	if !ok {
 		return "", nil, false
 	}
-	re := nginxRegex(expr, strings.HasSuffix(op, "*"))
+	re := env.regex(expr, strings.HasSuffix(op, "*"))
 	if re == nil {
 		return "", nil, false
 	}
@@ -391,14 +391,14 @@ func ifMatch(d *parser.Directive) (v, op, expr string, ok bool) {
 
 // scopeAt returns the innermost regex whose captures are visible in a
 // directive with the given enclosing blocks.
-func scopeAt(stack []*parser.Directive) (regexScope, bool) {
+func (env *taintEnv) scopeAt(stack []*parser.Directive) (regexScope, bool) {
 	for i := len(stack) - 1; i >= 0; i-- {
 		d := stack[i]
-		if re := locationRegex(d); re != nil {
+		if re := env.locationRegex(d); re != nil {
 			return regexScope{re: re, subject: "uri"}, true
 		}
 		if d.Is("if") {
-			if v, re, ok := ifRegex(d); ok {
+			if v, re, ok := env.ifRegex(d); ok {
 				return regexScope{re: re, subject: v}, true
 			}
 		}
@@ -428,6 +428,18 @@ type taintEnv struct {
 	*taintDefs
 	busy    map[string]bool
 	mapMemo map[string]taint
+	// regexes are the parsed regexes of the env's rule, each distinct
+	// pattern parsed once (a location regex is read again for every
+	// capture used inside it). The trees are only read.
+	regexes memo[regexKey, *syntax.Regexp]
+}
+
+// maxRegexTrees bounds taintEnv.regexes: a tree is a few kilobytes.
+const maxRegexTrees = 256
+
+// regex is nginxRegex(expr, caseless), parsed once per distinct pattern.
+func (env *taintEnv) regex(expr string, caseless bool) *syntax.Regexp {
+	return env.regexes.get(regexKey{expr, caseless}, func(k regexKey) *syntax.Regexp { return nginxRegex(k.expr, k.caseless) })
 }
 
 // taintDefs are the set and map definitions of a configuration. They are
@@ -496,7 +508,8 @@ var variableDefs = &analyzer.Result[struct{}, *taintDefs]{
 
 // newTaintEnv returns a rule's own resolver over the run's definitions.
 func newTaintEnv(p *analyzer.Pass) *taintEnv {
-	return &taintEnv{taintDefs: variableDefs.Get(p, struct{}{}), busy: map[string]bool{}, mapMemo: map[string]taint{}}
+	return &taintEnv{taintDefs: variableDefs.Get(p, struct{}{}), busy: map[string]bool{}, mapMemo: map[string]taint{},
+		regexes: memo[regexKey, *syntax.Regexp]{max: maxRegexTrees}}
 }
 
 // visibleSets returns the sets of variable name that run for a
@@ -529,7 +542,7 @@ func outerScope(stack []*parser.Directive) *parser.Directive {
 // varTaint says what variable name may hold when used inside stack.
 func (env *taintEnv) varTaint(name string, stack []*parser.Directive) taint {
 	if len(name) == 1 && name[0] >= '1' && name[0] <= '9' {
-		if m, ok := scopeAt(stack); ok {
+		if m, ok := env.scopeAt(stack); ok {
 			t, _ := captureTaint(env, m, int(name[0]-'0'), "", stack)
 			return t
 		}
@@ -556,9 +569,9 @@ func (env *taintEnv) varTaint(name string, stack []*parser.Directive) taint {
 	for i := len(stack) - 1; i >= 0; i-- {
 		var re *syntax.Regexp
 		subject := "uri"
-		if re = locationRegex(stack[i]); re == nil && stack[i].Is("if") {
+		if re = env.locationRegex(stack[i]); re == nil && stack[i].Is("if") {
 			var matched bool
-			if subject, re, matched = ifRegex(stack[i]); !matched {
+			if subject, re, matched = env.ifRegex(stack[i]); !matched {
 				re = nil // a negated match sets no captures
 			}
 		}
@@ -596,7 +609,7 @@ func (env *taintEnv) mapTaint(name string, entries []mapEntry) taint {
 		} else if strings.HasPrefix(key, "~") && e.subject != "" {
 			caseless := strings.HasPrefix(key, "~*")
 			key = strings.TrimPrefix(strings.TrimPrefix(key, "~"), "*")
-			if re := nginxRegex(key, caseless); re != nil {
+			if re := env.regex(key, caseless); re != nil {
 				t = env.valueTaintWith(e.value, stack, &regexScope{re: re, subject: e.subject}, false)
 			}
 		} else {
