@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -480,6 +481,11 @@ func RunResults(c *parser.Config, reg *Registry, opts Options) ([]*parser.Diagno
 		}()
 	}
 	wg.Wait()
+	n := len(out)
+	for _, f := range found {
+		n += len(f)
+	}
+	out = slices.Grow(out, n-len(out))
 	for _, f := range found {
 		out = append(out, f...)
 	}
