@@ -129,7 +129,7 @@ func rawURIRewriteOf(body []*parser.Directive) *parser.Directive {
 // block of stack or an enclosing one up to the location, or nil.
 func rawURIRewrite(blocks *perBlock[*parser.Directive], stack []*parser.Directive) *parser.Directive {
 	for i := len(stack) - 1; i >= 0; i-- {
-		if x := blocks.of(stack[i]); x != nil {
+		if x := blocks.of(stack, stack[i]); x != nil {
 			return x
 		}
 		if stack[i].Is("location") {
@@ -137,7 +137,7 @@ func rawURIRewrite(blocks *perBlock[*parser.Directive], stack []*parser.Directiv
 		}
 	}
 	if len(stack) == 0 {
-		return blocks.of(nil)
+		return blocks.of(stack, nil)
 	}
 	return nil
 }

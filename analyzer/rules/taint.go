@@ -2,6 +2,7 @@ package rules
 
 import (
 	"regexp/syntax"
+	"slices"
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
@@ -703,30 +704,53 @@ func expandIncludes(c *parser.Config, dirs []*parser.Directive, depth int) []*pa
 // blocks of every directive of some kind (is this return guarded, is this
 // header hidden) then read each block once, not once per directive: a
 // return in each of 40,000 servers must not rescan the http block 40,000
-// times.
+// times. The rules walk in reading order, which leaves a block for good
+// once past it, so only the summaries of the blocks around the current
+// directive are kept, by depth (a map of every block's was the largest
+// allocation of some rules on a big configuration).
 type perBlock[T any] struct {
 	c       *parser.Config
 	summary func(body []*parser.Directive) T
-	m       map[*parser.Directive]T
+	// main is the main context's summary, once mainSet.
+	main    T
+	mainSet bool
+	// path holds the summary of the block at each depth of the stack
+	// last asked about.
+	path []blockSummary[T]
+}
+
+type blockSummary[T any] struct {
+	b *parser.Directive
+	v T
 }
 
 func newPerBlock[T any](c *parser.Config, summary func(body []*parser.Directive) T) *perBlock[T] {
-	return &perBlock[T]{c: c, summary: summary, m: map[*parser.Directive]T{}}
+	return &perBlock[T]{c: c, summary: summary}
 }
 
-// of returns the summary of block b, or of the main context when b is nil.
-func (pb *perBlock[T]) of(b *parser.Directive) T {
-	if v, ok := pb.m[b]; ok {
-		return v
-	}
-	var v T
+// of returns the summary of block b, one of the blocks of stack (the
+// enclosing blocks of the directive being looked at), or of the main
+// context when b is nil.
+func (pb *perBlock[T]) of(stack []*parser.Directive, b *parser.Directive) T {
 	if b == nil {
-		dirs := expandIncludes(pb.c, pb.c.Main.Directives, 0)
-		analyzer.CountOps(len(dirs))
-		v = pb.summary(dirs)
-	} else {
-		v = pb.summary(body(pb.c, b))
+		if !pb.mainSet {
+			dirs := expandIncludes(pb.c, pb.c.Main.Directives, 0)
+			analyzer.CountOps(len(dirs))
+			pb.main, pb.mainSet = pb.summary(dirs), true
+		}
+		return pb.main
 	}
-	pb.m[b] = v
+	i := slices.Index(stack, b)
+	if i < 0 {
+		return pb.summary(body(pb.c, b)) // not on the stack: not kept
+	}
+	for len(pb.path) <= i {
+		pb.path = append(pb.path, blockSummary[T]{})
+	}
+	if e := &pb.path[i]; e.b == b {
+		return e.v
+	}
+	v := pb.summary(body(pb.c, b))
+	pb.path[i] = blockSummary[T]{b, v}
 	return v
 }
