@@ -3,7 +3,6 @@ package analyzer
 import (
 	"math/bits"
 	"slices"
-	"sync"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/parser"
@@ -17,16 +16,12 @@ import (
 type Index struct {
 	Entries []Entry
 
-	// nameIDs numbers each entry's name (see names), for Named, -1 for
-	// a map or geo key no table knows; dropped once Named has grouped the
-	// entries by it.
-	nameIDs    []int32
-	names      names
-	byNameOnce sync.Once
+	names names
 	// byName is the entries grouped by name: those of the name numbered
-	// id are byName[start[id]:start[id+1]], in reading order. (Offsets
-	// rather than a map of lists: the entries of a map or geo block are
-	// named by their keys, a million distinct names in a big one.)
+	// id (see names) are byName[start[id]:start[id+1]], in reading order.
+	// (Offsets rather than a map of lists: the entries of a map or geo
+	// block are named by their keys, a million distinct names in a big
+	// one.) A map or geo key no table knows is in no list.
 	byName, start []int32
 }
 
@@ -131,10 +126,10 @@ func NewIndex(c *parser.Config) *Index {
 		n += f.DirectiveCount
 	}
 	root, _ := ContextOf(c.Context)
-	b := indexer{c: c, ix: &Index{Entries: make([]Entry, 0, n)}, nameIDs: make([]int32, 0, n)}
-	b.names = names{byTable: make([]int32, directives.NumNames()), unknown: map[string]int32{}}
+	b := indexer{c: c, ix: &Index{Entries: make([]Entry, 0, n)}}
+	b.ix.names = names{byTable: make([]int32, directives.NumNames()), unknown: map[string]int32{}}
 	b.walk(c.Main.Directives, root, -1)
-	b.ix.nameIDs, b.ix.names = b.nameIDs, b.names
+	b.ix.group(b.counts)
 	return b.ix
 }
 
@@ -142,10 +137,10 @@ func NewIndex(c *parser.Config) *Index {
 // callback per directive and a stack to maintain cost more than the
 // entries themselves).
 type indexer struct {
-	c       *parser.Config
-	ix      *Index
-	names   names
-	nameIDs []int32
+	c  *parser.Config
+	ix *Index
+	// counts are the number of entries of each name.
+	counts []int32
 }
 
 // walk adds dirs, which sit in ctx below the entry parent at depth.
@@ -155,15 +150,17 @@ func (b *indexer) walk(dirs []*parser.Directive, ctx directives.Context, parent 
 	// distinct names in a big one: a key no table knows gets no number
 	// (and is not in Names), as no rule asks for one by name; the
 	// variable facts read map bodies through their block.
-	keys := ctx&(directives.Map|directives.StreamMap|directives.Geo|directives.StreamGeo) != 0
+	keys := ctx&keyContexts != 0
 	for _, d := range dirs {
 		row, known, tid := directives.Resolve(d.Name.Value, ctx)
-		id := int32(-1)
 		if tid >= 0 || !keys {
-			id = b.names.id(d.Name.Value, tid)
+			id := b.ix.names.id(d.Name.Value, tid)
+			if int(id) == len(b.counts) {
+				b.counts = append(b.counts, 0)
+			}
+			b.counts[id]++
 		}
 		b.ix.Entries = append(b.ix.Entries, Entry{Directive: d, Parent: parent, row: directives.RowID(row), ctx: code, Known: known})
-		b.nameIDs = append(b.nameIDs, id)
 		if d.Name.Value == "include" {
 			// Config.Walk's order: the include, then its files' directives
 			// where it stands.
@@ -186,46 +183,134 @@ func (b *indexer) walk(dirs []*parser.Directive, ctx directives.Context, parent 
 // knows are left out (a big map has millions of distinct keys): reach
 // them through their block's entries.
 func (ix *Index) Named(names ...string) []int32 {
-	ix.byNameOnce.Do(func() {
-		// A counting sort: every list is cut from one array, as a
-		// hundred thousand appends to growing lists would cost more than
-		// the index.
-		start := make([]int32, len(ix.names.list)+1)
-		n := 0
-		for _, id := range ix.nameIDs {
-			if id >= 0 {
-				start[id+1]++
-				n++
-			}
-		}
-		for id := range ix.names.list {
-			start[id+1] += start[id]
-		}
-		next := slices.Clone(start[:len(ix.names.list)])
-		all := make([]int32, n)
-		for i, id := range ix.nameIDs {
-			if id >= 0 {
-				all[next[id]] = int32(i)
-				next[id]++
-			}
-		}
-		ix.byName, ix.start = all, start
-		// The lists hold what the numbering said: 4 bytes an entry less
-		// for the rest of the run.
-		ix.nameIDs = nil
-	})
 	if len(names) == 1 {
 		l := ix.named(names[0])
 		CountOps(len(l))
 		return l
 	}
-	var out []int32
-	for _, n := range names {
-		out = append(out, ix.named(n)...)
+	lists, n := ix.namedLists(names)
+	if n == 0 {
+		return nil
+	}
+	if len(lists) > maxMerge {
+		return sortLists(lists, n)
+	}
+	out := make([]int32, 0, n)
+	mergeLists(lists, func(i int32) { out = append(out, i) })
+	return out
+}
+
+// sortLists returns the n entries of lists in reading order.
+func sortLists(lists [][]int32, n int) []int32 {
+	out := make([]int32, 0, n)
+	for _, l := range lists {
+		out = append(out, l...)
 	}
 	slices.Sort(out)
-	CountOps(len(out))
 	return out
+}
+
+// maxMerge is the most lists of entries merged rather than sorted: a
+// merge compares the heads of every list for each entry.
+const maxMerge = 8
+
+// group groups the entries by name, counts[id] of the name numbered id:
+// a counting sort, every list cut from one array, as a hundred thousand
+// appends to growing lists would cost more than the index. An entry's
+// name number is found again from its row, not kept from the walk: 4
+// bytes an entry less while the index is built.
+func (ix *Index) group(counts []int32) {
+	start := make([]int32, len(counts)+1)
+	for id, c := range counts {
+		start[id+1] = start[id] + c
+	}
+	next := slices.Clone(start[:len(counts)])
+	all := make([]int32, start[len(counts)])
+	for i := range ix.Entries {
+		if id := ix.nameID(&ix.Entries[i]); id >= 0 {
+			all[next[id]] = int32(i)
+			next[id]++
+		}
+	}
+	ix.byName, ix.start = all, start
+}
+
+// keyContexts are the contexts whose lines are named by their keys.
+const keyContexts = directives.Map | directives.StreamMap | directives.Geo | directives.StreamGeo
+
+// nameID returns the number of e's name, -1 for a map or geo key no
+// table knows (the walk numbered every other name).
+func (ix *Index) nameID(e *Entry) int32 {
+	if e.row >= 0 {
+		return ix.names.byTable[directives.NameIDOf(e.row)] - 1
+	}
+	name := e.Directive.Name.Value
+	if e.Known {
+		_, _, tid := directives.Resolve(name, 0)
+		return ix.names.byTable[tid] - 1
+	}
+	if e.Context()&keyContexts != 0 {
+		return -1
+	}
+	return ix.names.unknown[name]
+}
+
+// eachNamed calls fn with the entries Named(names...) returns, in the
+// same order, without building their list (a walk over three names that
+// each stand on every server would otherwise allocate a list of them all
+// for each rule that asks).
+func (ix *Index) eachNamed(names []string, fn func(i int32)) {
+	if len(names) == 1 {
+		for _, i := range ix.Named(names[0]) {
+			fn(i)
+		}
+		return
+	}
+	lists, n := ix.namedLists(names)
+	if len(lists) > maxMerge {
+		for _, i := range sortLists(lists, n) {
+			fn(i)
+		}
+		return
+	}
+	mergeLists(lists, fn)
+}
+
+// namedLists returns the non-empty lists of entries of names and how
+// many entries there are in all, counted as operations.
+func (ix *Index) namedLists(names []string) ([][]int32, int) {
+	lists := make([][]int32, 0, len(names))
+	n := 0
+	for _, name := range names {
+		if l := ix.named(name); len(l) > 0 {
+			lists = append(lists, l)
+			n += len(l)
+		}
+	}
+	CountOps(n)
+	return lists, n
+}
+
+// mergeLists calls fn with the entries of lists, non-empty and each in
+// reading order, in reading order.
+func mergeLists(lists [][]int32, fn func(i int32)) {
+	for len(lists) > 1 {
+		best := 0
+		for k := 1; k < len(lists); k++ {
+			if lists[k][0] < lists[best][0] {
+				best = k
+			}
+		}
+		fn(lists[best][0])
+		if lists[best] = lists[best][1:]; len(lists[best]) == 0 {
+			lists = slices.Delete(lists, best, best+1)
+		}
+	}
+	for _, l := range lists {
+		for _, i := range l {
+			fn(i)
+		}
+	}
 }
 
 // Names returns the distinct directive names of the configuration, in
@@ -234,7 +319,7 @@ func (ix *Index) Named(names ...string) []int32 {
 // Named, it leaves out the map and geo keys no table knows.
 func (ix *Index) Names() []string { return ix.names.list }
 
-// named returns the entries named name, once Named has grouped them.
+// named returns the entries named name.
 func (ix *Index) named(name string) []int32 {
 	id, ok := ix.names.lookup(name)
 	if !ok {

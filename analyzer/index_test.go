@@ -1,9 +1,11 @@
 package analyzer_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
@@ -146,5 +148,62 @@ stream { map $remote_addr $s { 127.0.0.1 1; } }
 	}
 	if got := ix.Named("map", "listen", "include"); len(got) != 4 || !slices.IsSorted(got) {
 		t.Errorf("Named(map, listen, include) = %v, want 4 entries in reading order", got)
+	}
+}
+
+// TestNamedSeveral checks Named and WalkNamed with several names (merged
+// from the per-name lists, or sorted past a few lists) against the
+// entries filtered in reading order.
+func TestNamedSeveral(t *testing.T) {
+	var src strings.Builder
+	src.WriteString("events {}\nhttp {\n")
+	for i := range 30 {
+		fmt.Fprintf(&src, "server { listen %d; server_name s%d; location / { root /r; index i; }", 8000+i, i)
+		if i%3 == 0 {
+			src.WriteString(" location /p { proxy_pass http://u; }")
+		}
+		src.WriteString(" }\n")
+	}
+	src.WriteString("}\n")
+	f := parser.ParseFile("/t/nginx.conf", []byte(src.String()), &parser.Options{Kinds: analyzer.Kinds})
+	c := &parser.Config{Main: f, Files: []*parser.File{f}}
+	ix := analyzer.NewIndex(c)
+	for _, names := range [][]string{
+		{"location", "listen"},
+		{"proxy_pass", "root", "server_name"},
+		{"nosuch", "index", "nosuch2"},
+		{"nosuch"},
+		{"listen", "listen"},
+		{"server", "listen", "server_name", "location", "root", "index", "proxy_pass", "http", "events", "nosuch"},
+	} {
+		var want []int32
+		for i := range ix.Entries {
+			for _, n := range names {
+				if ix.Entries[i].Directive.Name.Value == n {
+					want = append(want, int32(i))
+				}
+			}
+		}
+		if got := ix.Named(names...); !slices.Equal(got, want) {
+			t.Errorf("Named(%q) = %v, want %v", names, got, want)
+		}
+		var walked []*parser.Directive
+		rule := &analyzer.Rule{Code: "NL5903", Name: "walks", Title: "walks", Doc: analyzer.Doc{Text: "t", Bad: "x;", Good: "y;"},
+			Run: func(p *analyzer.Pass) {
+				p.WalkNamed(func(d *parser.Directive, _ directives.Context, _ []*parser.Directive) { walked = append(walked, d) }, names...)
+			}}
+		reg, err := analyzer.NewRegistry(rule)
+		if err != nil {
+			t.Fatal(err)
+		}
+		analyzer.Run(c, reg, analyzer.Options{})
+		if len(walked) != len(want) {
+			t.Fatalf("WalkNamed(%q) visited %d, want %d", names, len(walked), len(want))
+		}
+		for k, i := range want {
+			if walked[k] != ix.Entries[i].Directive {
+				t.Errorf("WalkNamed(%q) visit %d is %s, want %s", names, k, walked[k].Name.Value, ix.Entries[i].Directive.Name.Value)
+			}
+		}
 	}
 }

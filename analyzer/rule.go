@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -270,11 +271,11 @@ func (w *stackWalk) leave(ix *Index, i int32) {
 func (p *Pass) WalkNamed(fn func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive), names ...string) {
 	ix := p.Index()
 	var stack []*parser.Directive
-	for _, i := range ix.Named(names...) {
+	ix.eachNamed(names, func(i int32) {
 		stack = ix.Stack(i, stack)
 		e := &ix.Entries[i]
 		fn(e.Directive, e.Context(), stack)
-	}
+	})
 }
 
 // Model returns the typed view of the configuration, built once per run
@@ -480,6 +481,11 @@ func RunResults(c *parser.Config, reg *Registry, opts Options) ([]*parser.Diagno
 		}()
 	}
 	wg.Wait()
+	n := len(out)
+	for _, f := range found {
+		n += len(f)
+	}
+	out = slices.Grow(out, n-len(out))
 	for _, f := range found {
 		out = append(out, f...)
 	}

@@ -128,8 +128,14 @@ func hashInit(keys []hashKey, maxSize, bucket int) (size int, probes int64, out 
 	if maxSize > 10000 && n > 0 && maxSize/n < 100 {
 		start = maxSize - 1000
 	}
-	test := make([]uint16, maxSize)
+	// The bucket lengths of the size tried, grown with it: the search
+	// usually ends near start, far below a max_size raised for big
+	// configurations (a megabyte of slots).
+	var test []uint16
 	for size = start; size <= maxSize; size++ {
+		if size > len(test) {
+			test = make([]uint16, min(maxSize, max(2*size, 1024)))
+		}
 		clear(test[:size])
 		probes += int64(size)/16 + 1
 		fits := true

@@ -1,10 +1,10 @@
 package costmodel
 
 import (
-	"net/netip"
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/internal/ipaddr"
 
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
@@ -180,7 +180,7 @@ func isHostName(hp string) bool {
 		return false
 	}
 	h := hostOnly(hp)
-	if _, err := netip.ParseAddr(h); err == nil {
+	if _, ok := ipaddr.Parse(h); ok {
 		return false
 	}
 	return h != "" && h != "*"

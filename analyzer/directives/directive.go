@@ -122,6 +122,8 @@ type index struct {
 	// measures names whose length is close enough to matter.
 	byLen    [][]string
 	freeForm map[string]bool
+	// rowName is the name id of each row of directiveTable.
+	rowName []int32
 }
 
 var idx = buildIndex()
@@ -139,6 +141,7 @@ func buildIndex() *index {
 			x.names = append(x.names, d.Name)
 		}
 		e.rows = append(e.rows, d)
+		x.rowName = append(x.rowName, e.id)
 	}
 	// In table order, so the slots' layout does not vary between runs.
 	for _, n := range x.names {

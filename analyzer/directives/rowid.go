@@ -26,3 +26,8 @@ func Row(id int16) *Directive {
 	}
 	return &directiveTable[id]
 }
+
+// NameIDOf returns the id Resolve gives the name of the row RowID
+// numbered id (which must not be -1): the name of a row already resolved
+// is then known without looking it up again.
+func NameIDOf(id int16) int32 { return idx.rowName[id] }

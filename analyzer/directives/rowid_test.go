@@ -16,6 +16,9 @@ func TestRowID(t *testing.T) {
 		if id := RowID(d); int(id) != i || Row(id) != d {
 			t.Fatalf("row %d (%s): RowID %d, Row(RowID) %p, want %p", i, d.Name, id, Row(id), d)
 		}
+		if _, _, want := Resolve(d.Name, 0); NameIDOf(int16(i)) != want {
+			t.Fatalf("row %d (%s): NameIDOf %d, Resolve's id %d", i, d.Name, NameIDOf(int16(i)), want)
+		}
 	}
 	if RowID(nil) != -1 || Row(-1) != nil {
 		t.Error("nil is not -1")

@@ -145,9 +145,10 @@ type Entry struct {
 }
 
 // CostModel is the startup cost model of the configuration with its
-// options' host facts: the one the lint's cost rules computed, or, when
-// none ran (they are disabled, or the entry was only loaded), computed now
-// and kept. It is safe to call from several goroutines.
+// options' host facts: the one the cost rules of LintFile or Estimate
+// computed, or, when none ran (they are disabled, the entry was only
+// loaded, or it was linted by Lint, which keeps no run's results),
+// computed now and kept. It is safe to call from several goroutines.
 func (e *Entry) CostModel() *costmodel.Result {
 	e.mu.Lock()
 	rs := e.results
@@ -386,7 +387,7 @@ func (w *Workspace) Load(targets []Target) (*Report, error) {
 	if w.MaxTotalSize <= 0 {
 		budget = nil
 	}
-	seen := map[string]bool{}
+	seen := map[findingKey]bool{}
 	included := map[string]bool{}
 	var entries []*Entry
 	for _, t := range targets {
@@ -434,15 +435,18 @@ func (w *Workspace) Lint(targets []Target) (*Report, error) {
 	if w.Loaded != nil {
 		w.Loaded(rep.Read)
 	}
-	seen := map[string]bool{}
+	seen := map[findingKey]bool{}
 	for _, d := range rep.Findings {
-		seen[findingKey(d)] = true
+		seen[keyOf(d)] = true
 	}
 	reg := w.registry()
 	for _, e := range rep.Entries {
-		var rs *analyzer.Results
-		e.Findings, rs = RunResults(e.Config, reg, e.Options)
-		e.results = rs
+		// The run's shared results (index, typed model, facts) are not
+		// kept: nothing reads them after a lint of many files, and each
+		// entry's would stay alive while the next one is linted, up to
+		// twice the size of every configuration. Entry.CostModel computes
+		// the model again if asked.
+		e.Findings, _ = RunResults(e.Config, reg, e.Options)
 		for _, d := range e.Findings {
 			rep.add(seen, d)
 		}
@@ -450,16 +454,12 @@ func (w *Workspace) Lint(targets []Target) (*Report, error) {
 	return rep, nil
 }
 
-func (rep *Report) add(seen map[string]bool, d *parser.Diagnostic) {
-	k := findingKey(d)
+func (rep *Report) add(seen map[findingKey]bool, d *parser.Diagnostic) {
+	k := keyOf(d)
 	if !seen[k] {
 		seen[k] = true
 		rep.Findings = append(rep.Findings, d)
 	}
-}
-
-func findingKey(d *parser.Diagnostic) string {
-	return fmt.Sprintf("%s\x00%d\x00%d\x00%s\x00%s", d.FilePath(), d.Range.Start, d.Range.End, d.Code, d.Message)
 }
 
 // read loads one target: a main configuration, a fragment (its context

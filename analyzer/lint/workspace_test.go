@@ -182,6 +182,14 @@ func TestLintFileAndIncludePaths(t *testing.T) {
 	if m := rep.Entry.CostModel(); m.Counts.Servers != 1 || m != rep.Entry.CostModel() {
 		t.Errorf("cost model: %d servers, cached %v", m.Counts.Servers, m == rep.Entry.CostModel())
 	}
+	// Lint keeps no run's results: the entry's model is computed when
+	// asked, the same as the editor's.
+	if len(cli.Entries) != 1 {
+		t.Fatalf("%d entries, want the includer only", len(cli.Entries))
+	}
+	if m := cli.Entries[0].CostModel(); m.Counts.Servers != 1 || m != cli.Entries[0].CostModel() {
+		t.Errorf("command line cost model: %d servers, cached %v", m.Counts.Servers, m == cli.Entries[0].CostModel())
+	}
 }
 
 // TestEstimateOneModel: the estimate's model is the one the cost rules

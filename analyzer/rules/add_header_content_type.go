@@ -81,7 +81,7 @@ func contentTypeHidden(hides *perBlock[blockHides], stack []*parser.Directive) b
 			if i > 0 {
 				b = stack[i-1]
 			}
-			if h := hides.of(b)[k]; h != 0 {
+			if h := hides.of(stack, b)[k]; h != 0 {
 				if h == hideContentType {
 					return true
 				}

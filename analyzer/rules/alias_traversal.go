@@ -38,7 +38,7 @@ func runAliasTraversal(p *analyzer.Pass) {
 		if loc == nil {
 			return
 		}
-		l, err := grammar.ParseLocation(loc.ArgValues())
+		l, err := locationSpec(loc)
 		if err != nil || l.Named || l.Modifier == grammar.ModExact {
 			return
 		}

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
@@ -55,7 +56,7 @@ func runConflictingServerName(p *analyzer.Pass) {
 			if a.ServerCount() < 2 {
 				continue
 			}
-			servers = servers[:0]
+			servers = slices.Grow(servers[:0], a.ServerCount())
 			for s := range a.Servers() {
 				if inProtocolBlock(s) {
 					servers = append(servers, s)
@@ -71,21 +72,29 @@ func runConflictingServerName(p *analyzer.Pass) {
 // conflictingNames reports the names that clash among the servers of
 // one address, in the order nginx adds them to its hash.
 func conflictingNames(p *analyzer.Pass, reported map[nameClaim]bool, servers []*parser.Server, addr string) {
-	claims := map[string]nameClaim{}
+	// The map sized once: an address shared by every server of a big
+	// configuration holds all their names, and growing it step by step
+	// allocated three times its size.
+	n := 0
+	for _, s := range servers {
+		n += max(1, len(s.Names()))
+	}
+	claims := make(map[nameKey]nameClaim, n)
 	for _, s := range servers {
 		if len(s.Names()) == 0 {
 			at := nameClaim{d: s.Directive, arg: -1}
-			if first, dup := claims["="]; dup {
+			if first, dup := claims[nameKey{'=', ""}]; dup {
 				reportName(p, reported, at, first, "", addr)
 			} else {
-				claims["="] = at
+				claims[nameKey{'=', ""}] = at
 			}
 			continue
 		}
 		for _, n := range s.Names() {
 			at := nameClaim{d: n.Directive, arg: n.Arg}
 			sn := n.Spec()
-			for _, k := range nameKeys(sn) {
+			keys, nk := nameKeys(sn)
+			for _, k := range keys[:nk] {
 				if first, dup := claims[k]; dup {
 					reportName(p, reported, at, first, sn.Name, addr)
 					// ngx_hash_add_key stops at the first clash.
@@ -97,26 +106,34 @@ func conflictingNames(p *analyzer.Pass, reported map[nameClaim]bool, servers []*
 	}
 }
 
-// nameKeys returns the keys under which ngx_hash_add_key files a name, in
-// the order it checks them: "=" exact, "*" leading wildcard, "." trailing
-// wildcard. Regexes, $hostname and names nginx rejects get none.
-func nameKeys(n grammar.ServerName) []string {
-	switch n.Kind {
+// nameKey is a key of nginx's server name hash: the table ('=' exact,
+// '*' leading wildcard, '.' trailing wildcard) and the name. (A pair
+// rather than the two joined: no string is built per name.)
+type nameKey struct {
+	table byte
+	name  string
+}
+
+// nameKeys returns the keys under which ngx_hash_add_key files a name
+// (the first n of keys), in the order it checks them. Regexes, $hostname
+// and names nginx rejects get none.
+func nameKeys(sn grammar.ServerName) (keys [2]nameKey, n int) {
+	switch sn.Kind {
 	case grammar.NameExact:
-		if n.Hostname || strings.ContainsRune(n.Name, '*') {
-			return nil
+		if sn.Hostname || strings.ContainsRune(sn.Name, '*') {
+			return keys, 0
 		}
-		return []string{"=" + n.Name}
+		return [2]nameKey{{'=', sn.Name}}, 1
 	case grammar.NameEmpty:
-		return []string{"="}
+		return [2]nameKey{{'=', ""}}, 1
 	case grammar.NameDotWildcard:
-		return []string{"=" + n.Domain, "*" + n.Domain}
+		return [2]nameKey{{'=', sn.Domain}, {'*', sn.Domain}}, 2
 	case grammar.NameWildcardHead:
-		return []string{"*" + n.Domain}
+		return [2]nameKey{{'*', sn.Domain}}, 1
 	case grammar.NameWildcardTail:
-		return []string{"." + n.Domain}
+		return [2]nameKey{{'.', sn.Domain}}, 1
 	}
-	return nil
+	return keys, 0
 }
 
 func reportName(p *analyzer.Pass, reported map[nameClaim]bool, at, first nameClaim, name, addr string) {

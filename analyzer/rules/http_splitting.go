@@ -41,7 +41,7 @@ func runHTTPSplitting(p *analyzer.Pass) {
 		if d.Is("rewrite") {
 			// nginx escapes the rewrite's own captures when it builds
 			// the new URI, so only other variables can inject.
-			if re := nginxRegex(d.Args[0].Value, false); re != nil {
+			if re := env.regex(d.Args[0].Value, false); re != nil {
 				t = env.valueTaintWith(d.Args[arg].Value, stack, &regexScope{re: re, subject: ""}, true)
 			}
 		} else {

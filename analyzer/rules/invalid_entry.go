@@ -1,11 +1,11 @@
 package rules
 
 import (
-	"net/netip"
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/internal/ipaddr"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
@@ -178,7 +178,7 @@ func geoCIDR(s string) bool {
 // inet6Addr is ngx_inet6_addr. Go's parser agrees on the common forms;
 // the rest go through the listen grammar, which holds nginx's syntax.
 func inet6Addr(s string) bool {
-	if a, err := netip.ParseAddr(s); err == nil && a.Is6() && a.Zone() == "" {
+	if a, ok := ipaddr.Parse(s); ok && a.Is6() && a.Zone() == "" {
 		return true
 	}
 	if s == "" || strings.ContainsAny(s, "[]/") {

@@ -2,13 +2,13 @@ package rules
 
 import (
 	"fmt"
+	"regexp/syntax"
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules/internal/pcre"
 	"github.com/nginx-lint/nginx-lint/parser"
-	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
 
 // InvalidRegex reports $1..$9 that name a capture group the regex just
@@ -106,6 +106,8 @@ const anyCaptures = 9
 // regexes of locations, ifs, rewrites, server names and maps.
 func captureScopes(p *analyzer.Pass) *captureScope {
 	sc := &captureScope{server: map[*parser.Directive]int{}, outer: map[*parser.Directive]int{}}
+	var groups regexMemo[int]
+	regexGroups := func(expr string, caseless bool) int { return groups.get(expr, caseless, regexGroupCount) }
 	add := func(stack []*parser.Directive, n int) {
 		if s := innermost(stack, "server"); s != nil {
 			sc.server[s] = max(sc.server[s], n)
@@ -117,7 +119,7 @@ func captureScopes(p *analyzer.Pass) *captureScope {
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
 		switch {
 		case d.Is("location"):
-			if l, err := grammar.ParseLocation(d.ArgValues()); err == nil && l.IsRegex {
+			if l, err := locationSpec(d); err == nil && l.IsRegex {
 				add(stack, regexGroups(l.Path, l.CaseInsensitive))
 			}
 		case d.Is("if"):
@@ -147,10 +149,9 @@ func captureScopes(p *analyzer.Pass) *captureScope {
 	return sc
 }
 
-// regexGroups counts the groups of an nginx regex; one Go cannot read
-// (atomic groups, possessive quantifiers) may have any number.
-func regexGroups(expr string, caseless bool) int {
-	re := nginxRegex(expr, caseless)
+// regexGroupCount counts the groups of an nginx regex; one Go cannot
+// read (atomic groups, possessive quantifiers) may have any number.
+func regexGroupCount(re *syntax.Regexp) int {
 	if re == nil {
 		return anyCaptures
 	}

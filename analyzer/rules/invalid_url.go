@@ -7,7 +7,6 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/parser"
-	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
 
 // InvalidURL reports upstream addresses nginx cannot use: in proxy_pass,
@@ -192,7 +191,7 @@ func checkProxyPass(p *analyzer.Pass, d *parser.Directive, stack []*parser.Direc
 	case "limit_except":
 		where = "inside \"limit_except\""
 	case "location":
-		if l, err := grammar.ParseLocation(inner.ArgValues()); err == nil {
+		if l, err := locationSpec(inner); err == nil {
 			if l.IsRegex {
 				where = "in the regex location \"" + l.Path + "\""
 			} else if l.Named {

@@ -1,9 +1,9 @@
 package rules
 
 import (
-	"net/netip"
 	"strings"
 
+	"github.com/nginx-lint/nginx-lint/internal/ipaddr"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
 
@@ -85,7 +85,7 @@ func parseInetURL(s string, uriPart bool, defaultPort int) nginxURL {
 		return u
 	}
 	u.host = s[:last]
-	if a, err := netip.ParseAddr(u.host); err == nil && a.Is4() {
+	if a, ok := ipaddr.Parse(u.host); ok && a.Is4() {
 		u.addr = true
 	}
 	return u

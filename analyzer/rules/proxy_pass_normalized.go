@@ -35,7 +35,7 @@ func runProxyPassNormalized(p *analyzer.Pass) {
 			return
 		}
 		if loc := innermost(stack, "location"); loc != nil {
-			if l, err := grammar.ParseLocation(loc.ArgValues()); err == nil && l.Modifier == grammar.ModExact {
+			if l, err := locationSpec(loc); err == nil && l.Modifier == grammar.ModExact {
 				return // the whole URI is fixed: nothing of the client's path is passed
 			}
 		}
@@ -63,49 +63,55 @@ func runProxyPassNormalized(p *analyzer.Pass) {
 // false when the host itself is a variable with nothing after it (then
 // nobody can tell whether it carries a path) or the URL has no scheme.
 func proxyPassPath(u string) (path string, vars, ok bool) {
-	parts := splitVars(u)
-	if len(parts) == 0 {
+	v, end := firstVar(u)
+	if v == 0 {
+		// "$backend/..." : the variable is taken as scheme and host.
+		rest := u[end:]
+		if rest == "" {
+			return "", false, false
+		}
+		if v, _ := firstVar(rest); v >= 0 {
+			return rest[:v], true, true
+		}
+		return rest, false, true
+	}
+	lit := u // the text before the first variable
+	if v > 0 {
+		lit = u[:v]
+	}
+	i := strings.Index(lit, "://")
+	if i < 0 {
 		return "", false, false
 	}
-	var rest []varRef
-	if parts[0].name != "" {
-		// "$backend/..." : the variable is taken as scheme and host.
-		rest = parts[1:]
-		if len(rest) == 0 {
-			return "", false, false
-		}
-	} else {
-		i := strings.Index(parts[0].lit, "://")
-		if i < 0 {
-			return "", false, false
-		}
-		host := parts[0].lit[i+3:]
-		if strings.HasPrefix(host, "unix:") {
-			// http://unix:/path/to.sock:/uri : the URI follows the second colon.
-			j := strings.Index(host[len("unix:"):], ":")
-			if j < 0 {
-				host = ""
-			} else {
-				host = host[len("unix:")+j+1:]
-				if !strings.HasPrefix(host, "/") {
-					host = ""
-				}
-			}
-		} else if j := strings.IndexByte(host, '/'); j >= 0 {
-			host = host[j:]
-		} else {
+	host := lit[i+3:]
+	if strings.HasPrefix(host, "unix:") {
+		// http://unix:/path/to.sock:/uri : the URI follows the second colon.
+		j := strings.Index(host[len("unix:"):], ":")
+		if j < 0 {
 			host = ""
+		} else {
+			host = host[len("unix:")+j+1:]
+			if !strings.HasPrefix(host, "/") {
+				host = ""
+			}
 		}
-		rest = append([]varRef{{lit: host}}, parts[1:]...)
+	} else if j := strings.IndexByte(host, '/'); j >= 0 {
+		host = host[j:]
+	} else {
+		host = ""
 	}
-	var b strings.Builder
-	for _, r := range rest {
-		if r.name != "" {
-			return b.String(), true, true
+	return host, v >= 0, true
+}
+
+// firstVar returns where the first variable use of s starts and ends
+// (as splitVars cuts them), start -1 for none.
+func firstVar(s string) (start, end int) {
+	for i := range len(s) {
+		if name, j := varAt(s, i); name != "" {
+			return i, j
 		}
-		b.WriteString(r.lit)
 	}
-	return b.String(), false, true
+	return -1, 0
 }
 
 // rawURIRewriteOf returns the first "rewrite ... $request_uri" of a
@@ -123,7 +129,7 @@ func rawURIRewriteOf(body []*parser.Directive) *parser.Directive {
 // block of stack or an enclosing one up to the location, or nil.
 func rawURIRewrite(blocks *perBlock[*parser.Directive], stack []*parser.Directive) *parser.Directive {
 	for i := len(stack) - 1; i >= 0; i-- {
-		if x := blocks.of(stack[i]); x != nil {
+		if x := blocks.of(stack, stack[i]); x != nil {
 			return x
 		}
 		if stack[i].Is("location") {
@@ -131,7 +137,7 @@ func rawURIRewrite(blocks *perBlock[*parser.Directive], stack []*parser.Directiv
 		}
 	}
 	if len(stack) == 0 {
-		return blocks.of(nil)
+		return blocks.of(stack, nil)
 	}
 	return nil
 }

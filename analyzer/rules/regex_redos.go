@@ -7,7 +7,6 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/parser"
-	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
 
 // RegexReDoS reports regexes with nested unbounded repetition, which a
@@ -30,12 +29,9 @@ var RegexReDoS = &analyzer.Rule{
 }
 
 func runRegexReDoS(p *analyzer.Pass) {
+	var nested regexMemo[bool]
 	check := func(f *parser.File, w parser.Word, expr string, caseless bool) {
-		re := nginxRegex(expr, caseless)
-		if re == nil {
-			return
-		}
-		if nestedRepeat(re) != nil {
+		if nested.get(expr, caseless, func(re *syntax.Regexp) bool { return re != nil && nestedRepeat(re) != nil }) {
 			diag := p.Reportf(f, w.Range, "regex %q repeats a group that itself repeats: catastrophic backtracking", expr)
 			diag.Detail = "a subject that almost matches takes exponential time in PCRE; make each repetition " +
 				"consume a fixed separator, or remove the inner quantifier"
@@ -44,7 +40,7 @@ func runRegexReDoS(p *analyzer.Pass) {
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, _ []*parser.Directive) {
 		switch d.Name.Value {
 		case "location":
-			if l, err := grammar.ParseLocation(d.ArgValues()); err == nil && l.IsRegex {
+			if l, err := locationSpec(d); err == nil && l.IsRegex {
 				check(d.File, d.Args[len(d.Args)-1], l.Path, l.CaseInsensitive)
 			}
 		case "if":

@@ -29,15 +29,17 @@ var RegexSyntax = &analyzer.Rule{
 }
 
 func runRegexSyntax(p *analyzer.Pass) {
-	for _, r := range regexFacts(p) {
-		if r.e.Context() == 0 {
+	// PCRE2's verdict once per distinct pattern (see memo).
+	var checked memo[string, *pcre.Error]
+	for e, r := range regexes(p.Index()) {
+		if e.Context() == 0 {
 			continue
 		}
-		err := pcre.Check(r.expr)
+		err := checked.get(r.expr, pcre.Check)
 		if err == nil {
 			continue
 		}
-		d := r.e.Directive
+		d := e.Directive
 		// nginx quotes the pattern as it is, without escaping.
 		msg := fmt.Sprintf("pcre2_compile() failed: %s in \"%s\"", err.Msg, r.expr)
 		if err.Offset < len(r.expr) {
@@ -45,7 +47,7 @@ func runRegexSyntax(p *analyzer.Pass) {
 		}
 		diag := p.Reportf(d.File, r.rng, "%s", msg)
 		diag.Detail = "nginx refuses to start: PCRE2 cannot compile this regex"
-		if hint := braceHint(d, r.regexArg); hint != "" {
+		if hint := braceHint(d, r); hint != "" {
 			diag.Detail += "; " + hint
 		}
 	}

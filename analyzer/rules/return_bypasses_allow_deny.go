@@ -47,7 +47,7 @@ func runReturnBypassesAllowDeny(p *analyzer.Pass) {
 		// the access rules were checked where the request came in; its own
 		// rules, if it has any, are still bypassed.
 		if loc := innermost(stack, "location"); loc != nil && (hasChild(loc, "internal") || strings.HasPrefix(firstArg(loc), "@")) &&
-			!guards.of(loc).rules {
+			!guards.of(stack, loc).rules {
 			return
 		}
 		diag := p.ReportDirective(d, "%q runs before the %q and %q rules and answers denied clients too", "return", "allow", "deny")
@@ -86,7 +86,7 @@ func accessGuard(blocks *perBlock[blockAccess], stack []*parser.Directive) *pars
 		if !b.Is("location") && !b.Is("server") && !b.Is("http") {
 			continue
 		}
-		if a := blocks.of(b); a.rules {
+		if a := blocks.of(stack, b); a.rules {
 			return a.deny
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/parser"
-	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
 
 // RewriteBypassesAllowDeny reports a redirecting rewrite where allow/deny
@@ -56,7 +55,7 @@ func runRewriteBypassesAllowDeny(p *analyzer.Pass) {
 		// list counts, the enclosing ones ran for the original location.
 		ownOnly := false
 		if loc != nil {
-			l, err := grammar.ParseLocation(loc.ArgValues())
+			l, err := locationSpec(loc)
 			ownOnly = err == nil && l.Named || hasChild(loc, "internal")
 		}
 		for i := len(stack) - 1; i >= 0; i-- {

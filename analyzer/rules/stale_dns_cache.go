@@ -1,12 +1,12 @@
 package rules
 
 import (
-	"net/netip"
 	"slices"
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/internal/ipaddr"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -83,7 +83,7 @@ func parseDNSTarget(s string) dnsTarget {
 // noDNS reports whether nginx connects to host without asking DNS (or
 // with an answer that never changes).
 func noDNS(host string) bool {
-	if _, err := netip.ParseAddr(host); err == nil {
+	if _, ok := ipaddr.Parse(host); ok {
 		return true
 	}
 	return host == "" || host == "localhost" || host == "ip6-localhost" || strings.HasSuffix(host, ".localhost")

@@ -36,7 +36,7 @@ func runStatusPageExposed(p *analyzer.Pass) {
 		if loc == nil {
 			return
 		}
-		if srv := innermost(stack, "server"); srv != nil && unix.of(srv) {
+		if srv := innermost(stack, "server"); srv != nil && unix.of(stack, srv) {
 			return
 		}
 		if accessRestricted(access, stack) {
@@ -103,7 +103,7 @@ func accessRestricted(blocks *perBlock[accessRules], stack []*parser.Directive) 
 		if !stack[i].Is("location") && !stack[i].Is("server") && !stack[i].Is("http") {
 			continue
 		}
-		a := blocks.of(stack[i])
+		a := blocks.of(stack, stack[i])
 		if !authFound && a.auth {
 			authFound = true
 			if a.authOn {

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"regexp/syntax"
+	"slices"
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
@@ -171,52 +172,57 @@ type varRef struct {
 }
 
 // splitVars cuts an argument into literal text and $var / ${var} uses.
+// The literal pieces are substrings of s: a "$" that starts no variable
+// is text like any other.
 func splitVars(s string) []varRef {
 	var out []varRef
-	var lit strings.Builder
+	lit := 0 // start of the literal text not yet cut
 	for i := 0; i < len(s); i++ {
-		if s[i] != '$' || i+1 == len(s) {
-			lit.WriteByte(s[i])
-			continue
-		}
-		j, name := i+1, ""
-		if s[j] == '{' {
-			k := strings.IndexByte(s[j:], '}')
-			if k < 0 {
-				lit.WriteByte(s[i])
-				continue
-			}
-			name, j = s[j+1:j+k], j+k+1
-		} else if s[j] >= '1' && s[j] <= '9' {
-			name, j = s[j:j+1], j+1
-		} else {
-			for j < len(s) && (s[j] == '_' || s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z' || s[j] >= '0' && s[j] <= '9') {
-				j++
-			}
-			name = s[i+1 : j]
-		}
+		name, j := varAt(s, i)
 		if name == "" {
-			lit.WriteByte(s[i])
 			continue
 		}
-		if lit.Len() > 0 {
-			out = append(out, varRef{lit: lit.String()})
-			lit.Reset()
+		if lit < i {
+			out = append(out, varRef{lit: s[lit:i]})
 		}
 		// nginx lowercases variable names: $HTTP_HOST is $http_host.
 		out = append(out, varRef{name: strings.ToLower(name)})
-		i = j - 1
+		i, lit = j-1, j
 	}
-	if lit.Len() > 0 {
-		out = append(out, varRef{lit: lit.String()})
+	if lit < len(s) {
+		out = append(out, varRef{lit: s[lit:]})
 	}
 	return out
 }
 
-// hasVars reports whether s uses any variable.
+// varAt returns the name of the variable whose "$" is s[i] ("" when
+// there is none) and the index just past its use.
+func varAt(s string, i int) (name string, end int) {
+	if s[i] != '$' || i+1 == len(s) {
+		return "", 0
+	}
+	j := i + 1
+	switch {
+	case s[j] == '{':
+		k := strings.IndexByte(s[j:], '}')
+		if k < 0 {
+			return "", 0
+		}
+		return s[j+1 : j+k], j + k + 1
+	case s[j] >= '1' && s[j] <= '9':
+		return s[j : j+1], j + 1
+	}
+	for j < len(s) && (s[j] == '_' || s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z' || s[j] >= '0' && s[j] <= '9') {
+		j++
+	}
+	return s[i+1 : j], j
+}
+
+// hasVars reports whether s uses any variable. (It allocates nothing:
+// rules ask it of every argument of some directives.)
 func hasVars(s string) bool {
-	for _, r := range splitVars(s) {
-		if r.name != "" {
+	for i := range len(s) {
+		if name, _ := varAt(s, i); name != "" {
 			return true
 		}
 	}
@@ -311,26 +317,40 @@ func captureTaint(env *taintEnv, m regexScope, n int, name string, stack []*pars
 	return t, true
 }
 
+// locationSpec parses a location's arguments as grammar.ParseLocation
+// does, without the slice ArgValues allocates: several rules read every
+// location of the configuration.
+func locationSpec(d *parser.Directive) (grammar.Location, error) {
+	if len(d.Args) > 2 {
+		return grammar.ParseLocation(d.ArgValues())
+	}
+	var args [2]string
+	for i, a := range d.Args {
+		args[i] = a.Value
+	}
+	return grammar.ParseLocation(args[:len(d.Args)])
+}
+
 // locationRegex returns the regex of a "location ~ re" block, or nil.
-func locationRegex(d *parser.Directive) *syntax.Regexp {
+func (env *taintEnv) locationRegex(d *parser.Directive) *syntax.Regexp {
 	if !d.Is("location") {
 		return nil
 	}
-	loc, err := grammar.ParseLocation(d.ArgValues())
+	loc, err := locationSpec(d)
 	if err != nil || !loc.IsRegex {
 		return nil
 	}
-	return nginxRegex(loc.Path, loc.CaseInsensitive)
+	return env.regex(loc.Path, loc.CaseInsensitive)
 }
 
 // ifRegex returns the matched variable and regex of "if ($v ~ re)", or
 // false. Negated matches set no captures.
-func ifRegex(d *parser.Directive) (string, *syntax.Regexp, bool) {
+func (env *taintEnv) ifRegex(d *parser.Directive) (string, *syntax.Regexp, bool) {
 	v, op, expr, ok := ifMatch(d)
 	if !ok {
 		return "", nil, false
 	}
-	re := nginxRegex(expr, strings.HasSuffix(op, "*"))
+	re := env.regex(expr, strings.HasSuffix(op, "*"))
 	if re == nil {
 		return "", nil, false
 	}
@@ -372,14 +392,14 @@ func ifMatch(d *parser.Directive) (v, op, expr string, ok bool) {
 
 // scopeAt returns the innermost regex whose captures are visible in a
 // directive with the given enclosing blocks.
-func scopeAt(stack []*parser.Directive) (regexScope, bool) {
+func (env *taintEnv) scopeAt(stack []*parser.Directive) (regexScope, bool) {
 	for i := len(stack) - 1; i >= 0; i-- {
 		d := stack[i]
-		if re := locationRegex(d); re != nil {
+		if re := env.locationRegex(d); re != nil {
 			return regexScope{re: re, subject: "uri"}, true
 		}
 		if d.Is("if") {
-			if v, re, ok := ifRegex(d); ok {
+			if v, re, ok := env.ifRegex(d); ok {
 				return regexScope{re: re, subject: v}, true
 			}
 		}
@@ -409,6 +429,18 @@ type taintEnv struct {
 	*taintDefs
 	busy    map[string]bool
 	mapMemo map[string]taint
+	// regexes are the parsed regexes of the env's rule, each distinct
+	// pattern parsed once (a location regex is read again for every
+	// capture used inside it). The trees are only read.
+	regexes memo[regexKey, *syntax.Regexp]
+}
+
+// maxRegexTrees bounds taintEnv.regexes: a tree is a few kilobytes.
+const maxRegexTrees = 256
+
+// regex is nginxRegex(expr, caseless), parsed once per distinct pattern.
+func (env *taintEnv) regex(expr string, caseless bool) *syntax.Regexp {
+	return env.regexes.get(regexKey{expr, caseless}, func(k regexKey) *syntax.Regexp { return nginxRegex(k.expr, k.caseless) })
 }
 
 // taintDefs are the set and map definitions of a configuration. They are
@@ -477,7 +509,8 @@ var variableDefs = &analyzer.Result[struct{}, *taintDefs]{
 
 // newTaintEnv returns a rule's own resolver over the run's definitions.
 func newTaintEnv(p *analyzer.Pass) *taintEnv {
-	return &taintEnv{taintDefs: variableDefs.Get(p, struct{}{}), busy: map[string]bool{}, mapMemo: map[string]taint{}}
+	return &taintEnv{taintDefs: variableDefs.Get(p, struct{}{}), busy: map[string]bool{}, mapMemo: map[string]taint{},
+		regexes: memo[regexKey, *syntax.Regexp]{max: maxRegexTrees}}
 }
 
 // visibleSets returns the sets of variable name that run for a
@@ -510,7 +543,7 @@ func outerScope(stack []*parser.Directive) *parser.Directive {
 // varTaint says what variable name may hold when used inside stack.
 func (env *taintEnv) varTaint(name string, stack []*parser.Directive) taint {
 	if len(name) == 1 && name[0] >= '1' && name[0] <= '9' {
-		if m, ok := scopeAt(stack); ok {
+		if m, ok := env.scopeAt(stack); ok {
 			t, _ := captureTaint(env, m, int(name[0]-'0'), "", stack)
 			return t
 		}
@@ -537,9 +570,9 @@ func (env *taintEnv) varTaint(name string, stack []*parser.Directive) taint {
 	for i := len(stack) - 1; i >= 0; i-- {
 		var re *syntax.Regexp
 		subject := "uri"
-		if re = locationRegex(stack[i]); re == nil && stack[i].Is("if") {
+		if re = env.locationRegex(stack[i]); re == nil && stack[i].Is("if") {
 			var matched bool
-			if subject, re, matched = ifRegex(stack[i]); !matched {
+			if subject, re, matched = env.ifRegex(stack[i]); !matched {
 				re = nil // a negated match sets no captures
 			}
 		}
@@ -577,7 +610,7 @@ func (env *taintEnv) mapTaint(name string, entries []mapEntry) taint {
 		} else if strings.HasPrefix(key, "~") && e.subject != "" {
 			caseless := strings.HasPrefix(key, "~*")
 			key = strings.TrimPrefix(strings.TrimPrefix(key, "~"), "*")
-			if re := nginxRegex(key, caseless); re != nil {
+			if re := env.regex(key, caseless); re != nil {
 				t = env.valueTaintWith(e.value, stack, &regexScope{re: re, subject: e.subject}, false)
 			}
 		} else {
@@ -671,30 +704,53 @@ func expandIncludes(c *parser.Config, dirs []*parser.Directive, depth int) []*pa
 // blocks of every directive of some kind (is this return guarded, is this
 // header hidden) then read each block once, not once per directive: a
 // return in each of 40,000 servers must not rescan the http block 40,000
-// times.
+// times. The rules walk in reading order, which leaves a block for good
+// once past it, so only the summaries of the blocks around the current
+// directive are kept, by depth (a map of every block's was the largest
+// allocation of some rules on a big configuration).
 type perBlock[T any] struct {
 	c       *parser.Config
 	summary func(body []*parser.Directive) T
-	m       map[*parser.Directive]T
+	// main is the main context's summary, once mainSet.
+	main    T
+	mainSet bool
+	// path holds the summary of the block at each depth of the stack
+	// last asked about.
+	path []blockSummary[T]
+}
+
+type blockSummary[T any] struct {
+	b *parser.Directive
+	v T
 }
 
 func newPerBlock[T any](c *parser.Config, summary func(body []*parser.Directive) T) *perBlock[T] {
-	return &perBlock[T]{c: c, summary: summary, m: map[*parser.Directive]T{}}
+	return &perBlock[T]{c: c, summary: summary}
 }
 
-// of returns the summary of block b, or of the main context when b is nil.
-func (pb *perBlock[T]) of(b *parser.Directive) T {
-	if v, ok := pb.m[b]; ok {
-		return v
-	}
-	var v T
+// of returns the summary of block b, one of the blocks of stack (the
+// enclosing blocks of the directive being looked at), or of the main
+// context when b is nil.
+func (pb *perBlock[T]) of(stack []*parser.Directive, b *parser.Directive) T {
 	if b == nil {
-		dirs := expandIncludes(pb.c, pb.c.Main.Directives, 0)
-		analyzer.CountOps(len(dirs))
-		v = pb.summary(dirs)
-	} else {
-		v = pb.summary(body(pb.c, b))
+		if !pb.mainSet {
+			dirs := expandIncludes(pb.c, pb.c.Main.Directives, 0)
+			analyzer.CountOps(len(dirs))
+			pb.main, pb.mainSet = pb.summary(dirs), true
+		}
+		return pb.main
 	}
-	pb.m[b] = v
+	i := slices.Index(stack, b)
+	if i < 0 {
+		return pb.summary(body(pb.c, b)) // not on the stack: not kept
+	}
+	for len(pb.path) <= i {
+		pb.path = append(pb.path, blockSummary[T]{})
+	}
+	if e := &pb.path[i]; e.b == b {
+		return e.v
+	}
+	v := pb.summary(body(pb.c, b))
+	pb.path[i] = blockSummary[T]{b, v}
 	return v
 }

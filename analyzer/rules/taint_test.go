@@ -20,9 +20,19 @@ func TestSplitVars(t *testing.T) {
 		{"cost $ 5", []varRef{{lit: "cost $ 5"}}},
 		{"end$", []varRef{{lit: "end$"}}},
 		{"${broken", []varRef{{lit: "${broken"}}},
+		{"a${}b$0$HTTP_Host", []varRef{{lit: "a${}b"}, {name: "0"}, {name: "http_host"}}},
+		{"$$x", []varRef{{lit: "$"}, {name: "x"}}},
+		{"", nil},
 	} {
 		if got := splitVars(c.in); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("splitVars(%q) = %+v, want %+v", c.in, got, c.want)
+		}
+		named := false
+		for _, r := range c.want {
+			named = named || r.name != ""
+		}
+		if got := hasVars(c.in); got != named {
+			t.Errorf("hasVars(%q) = %v, want %v", c.in, got, named)
 		}
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/parser"
-	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
 
 // UnanchoredRegex reports regex locations anchored at neither end.
@@ -25,16 +24,16 @@ var UnanchoredRegex = &analyzer.Rule{
 }
 
 func runUnanchoredRegex(p *analyzer.Pass) {
+	var unanchored regexMemo[bool]
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, _ []*parser.Directive) {
 		if !d.Is("location") || len(d.Args) == 0 {
 			return
 		}
-		l, err := grammar.ParseLocation(d.ArgValues())
+		l, err := locationSpec(d)
 		if err != nil || !l.IsRegex {
 			return
 		}
-		re := nginxRegex(l.Path, l.CaseInsensitive)
-		if re == nil || anchored(re) {
+		if !unanchored.get(l.Path, l.CaseInsensitive, func(re *syntax.Regexp) bool { return re != nil && !anchored(re) }) {
 			return
 		}
 		arg := d.Args[len(d.Args)-1]

@@ -38,11 +38,18 @@ type literalRegex struct {
 	loc          *parser.Location
 }
 
-// readLiteralRegex reads a location regex that is "^?literal$?".
-func readLiteralRegex(l *parser.Location) literalRegex {
-	spec := l.Spec()
-	caseless := spec.Modifier == grammar.ModRegexCaseless
-	re := nginxRegex(spec.Path, caseless)
+// readLiteralRegex reads a location regex that is "^?literal$?", each
+// distinct one once (see regexMemo).
+func readLiteralRegex(l *parser.Location, memo *regexMemo[literalRegex]) literalRegex {
+	caseless := l.Spec().Modifier == grammar.ModRegexCaseless
+	out := memo.get(l.Spec().Path, caseless, func(re *syntax.Regexp) literalRegex { return literalOf(re, caseless) })
+	out.loc = l
+	return out
+}
+
+// literalOf reads a regex that is "^?literal$?"; ok is unset for
+// another one.
+func literalOf(re *syntax.Regexp, caseless bool) literalRegex {
 	if re == nil {
 		return literalRegex{}
 	}
@@ -51,7 +58,7 @@ func readLiteralRegex(l *parser.Location) literalRegex {
 	if re.Op == syntax.OpConcat {
 		parts = re.Sub
 	}
-	out := literalRegex{caseless: caseless, loc: l}
+	out := literalRegex{caseless: caseless}
 	for i, p := range parts {
 		switch {
 		case i == 0 && (p.Op == syntax.OpBeginText || p.Op == syntax.OpBeginLine):
@@ -95,18 +102,22 @@ func runUnreachableLocation(p *analyzer.Pass) {
 	// or of another block at the same depth, comes: each group is checked
 	// then and dropped, and only the groups along the current path are
 	// held (a group per block for the whole configuration would be a
-	// hundred megabytes on a big one).
+	// hundred megabytes on a big one). A level's list is reused by the
+	// next group at its depth, and the lists unreachableIn needs are
+	// scratch space kept for the run: a location of each server is
+	// otherwise an allocation or two.
 	type group struct {
 		parent *parser.Directive
-		locs   []*parser.Location
+		locs   []parser.Location
 	}
 	var levels []group
+	var scratch unreachableScratch
 	flush := func(from int) {
 		for i := len(levels) - 1; i >= from; i-- {
 			if len(levels[i].locs) > 0 {
-				unreachableIn(p, levels[i].locs)
+				unreachableIn(p, levels[i].locs, &scratch)
 			}
-			levels[i] = group{}
+			levels[i].parent, levels[i].locs = nil, levels[i].locs[:0]
 		}
 		levels = levels[:min(from, len(levels))]
 	}
@@ -121,49 +132,61 @@ func runUnreachableLocation(p *analyzer.Pass) {
 			flush(depth)
 		}
 		for len(levels) <= depth {
-			levels = append(levels, group{})
+			// Past the length, the groups flushed earlier keep their
+			// emptied lists.
+			if len(levels) < cap(levels) {
+				levels = levels[:len(levels)+1]
+			} else {
+				levels = append(levels, group{})
+			}
 		}
 		levels[depth].parent = parent
-		levels[depth].locs = append(levels[depth].locs, &parser.Location{Directive: d})
+		levels[depth].locs = append(levels[depth].locs, parser.Location{Directive: d})
 	}, "location")
 	flush(0)
 }
 
-func unreachableIn(p *analyzer.Pass, locs []*parser.Location) {
-	var regexes []literalRegex
-	var noRegex, plain []*parser.Location
-	for _, l := range locs {
-		spec := l.Spec()
-		if l.Err() != nil || spec.Named {
+// unreachableScratch is what unreachableIn keeps between groups.
+type unreachableScratch struct {
+	literals       regexMemo[literalRegex]
+	regexes        []literalRegex
+	noRegex, plain []*parser.Location
+}
+
+func unreachableIn(p *analyzer.Pass, locs []parser.Location, sc *unreachableScratch) {
+	regexes, noRegex, plain := sc.regexes[:0], sc.noRegex[:0], sc.plain[:0]
+	defer func() { sc.regexes, sc.noRegex, sc.plain = regexes[:0], noRegex[:0], plain[:0] }()
+	for i := range locs {
+		l := &locs[i]
+		if l.Err() != nil || l.Spec().Named {
 			continue
 		}
-		switch spec.Modifier {
+		switch l.Spec().Modifier {
 		case grammar.ModPrefixNoRegex:
 			noRegex = append(noRegex, l)
 		case grammar.ModNone:
 			plain = append(plain, l)
 		}
 	}
-	for _, l := range locs {
-		if !l.Spec().IsRegex {
+	for i := range locs {
+		l := &locs[i]
+		if l.Err() != nil || !l.Spec().IsRegex {
 			continue
 		}
-		r := readLiteralRegex(l)
+		r := readLiteralRegex(l, &sc.literals)
 		if !r.ok {
 			// Not comparable, but it still may catch URIs before later
 			// ones: only literal regexes shadow here.
 			continue
 		}
 		if by := shadowingRegex(regexes, r); by != nil {
-			spec, bySpec := l.Spec(), by.Spec()
 			diag := p.ReportDirective(l.Directive, "location %s %q is never chosen: the earlier location %s %q matches every URI it matches",
-				spec.Modifier, spec.Path, bySpec.Modifier, bySpec.Path)
+				l.Spec().Modifier, l.Spec().Path, by.Spec().Modifier, by.Spec().Path)
 			diag.Detail = "nginx takes the first regex location that matches; put the more specific one first"
 			diag.Related = []parser.Related{{File: by.Directive.File, Range: by.Directive.Name.Range, Message: "matches first"}}
 		} else if by := shadowingNoRegex(noRegex, plain, r); by != nil {
-			spec := l.Spec()
 			diag := p.ReportDirective(l.Directive, "location %s %q is never chosen: every URI it matches starts with %q, and \"^~\" stops the regex search",
-				spec.Modifier, spec.Path, by.Spec().Path)
+				l.Spec().Modifier, l.Spec().Path, by.Spec().Path)
 			diag.Detail = "drop the \"^~\" or move the regex into that location"
 			diag.Related = []parser.Related{{File: by.Directive.File, Range: by.Directive.Name.Range, Message: "takes these URIs first"}}
 		}
@@ -188,8 +211,7 @@ func shadowingNoRegex(noRegex, plain []*parser.Location, r literalRegex) *parser
 		return nil
 	}
 	for _, q := range noRegex {
-		qp := q.Spec().Path
-		if !strings.HasPrefix(r.text, qp) {
+		if !strings.HasPrefix(r.text, q.Spec().Path) {
 			continue
 		}
 		// A longer plain prefix that these URIs may match would be the
@@ -198,7 +220,7 @@ func shadowingNoRegex(noRegex, plain []*parser.Location, r literalRegex) *parser
 		longer := false
 		for _, l := range plain {
 			lp := l.Spec().Path
-			if len(lp) > len(qp) && strings.HasPrefix(lp, qp) &&
+			if len(lp) > len(q.Spec().Path) && strings.HasPrefix(lp, q.Spec().Path) &&
 				(strings.HasPrefix(lp, r.text) || strings.HasPrefix(r.text, lp)) {
 				longer = true
 				break

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"iter"
 	"os"
 	"path/filepath"
 	"slices"
@@ -227,30 +228,29 @@ func VariableDefiners() []string {
 // streamCtx is every context inside stream {}.
 const streamCtx = directives.Stream | directives.StreamServer | directives.StreamUpstream | directives.StreamMap | directives.StreamGeo
 
-// regexArgs returns the arguments of d that are regexes nginx compiles
+// regexArgs yields the arguments of d that are regexes nginx compiles
 // (with ngx_http_regex_compile, whose named groups become variables),
 // and whether each is caseless. Used by the variable facts and by the
-// regex-syntax rule.
-func regexArgs(e *analyzer.Entry) []regexArg {
+// regex-syntax rule. (A sequence rather than a slice: it is read twice
+// per run, and a slice per directive would be garbage each time.)
+func regexArgs(e *analyzer.Entry, yield func(regexArg) bool) {
 	d := e.Directive
 	args := d.Args
 	switch {
 	case e.Context()&(directives.Map|directives.StreamMap) != 0:
 		// A map entry: the key is the directive's name.
-		n := d.Name.Value
-		if strings.HasPrefix(n, "~") && !d.Is("~") {
-			return []regexArg{{rng: d.Name.Range, quote: d.Name.Quote(d.File), expr: strings.TrimPrefix(strings.TrimPrefix(n, "~"), "*"), caseless: strings.HasPrefix(n, "~*")}}
+		if n := d.Name.Value; strings.HasPrefix(n, "~") && !d.Is("~") {
+			yield(regexArg{rng: d.Name.Range, quote: d.Name.Quote(d.File), expr: strings.TrimPrefix(strings.TrimPrefix(n, "~"), "*"), caseless: strings.HasPrefix(n, "~*")})
 		}
-		return nil
+		return
 	case e.Context() == 0:
-		return nil
+		return
 	}
 	switch d.Name.Value {
 	case "location":
 		if len(args) >= 2 && (args[0].Value == "~" || args[0].Value == "~*") {
-			return []regexArg{{rng: args[1].Range, quote: args[1].Quote(d.File), expr: args[1].Value, caseless: args[0].Value == "~*"}}
-		}
-		if len(args) == 1 && len(args[0].Value) > 1 && args[0].Value[0] == '~' {
+			yield(regexArg{rng: args[1].Range, quote: args[1].Quote(d.File), expr: args[1].Value, caseless: args[0].Value == "~*"})
+		} else if len(args) == 1 && len(args[0].Value) > 1 && args[0].Value[0] == '~' {
 			// "location ~^/x" is nginx's "~" followed by the regex.
 			v := args[0].Value[1:]
 			caseless := false
@@ -258,40 +258,36 @@ func regexArgs(e *analyzer.Entry) []regexArg {
 				v, caseless = v[1:], true
 			}
 			if v != "" {
-				return []regexArg{{rng: args[0].Range, quote: args[0].Quote(d.File), expr: v, caseless: caseless}}
+				yield(regexArg{rng: args[0].Range, quote: args[0].Quote(d.File), expr: v, caseless: caseless})
 			}
 		}
 	case "rewrite":
 		if len(args) >= 2 {
-			return []regexArg{{rng: args[0].Range, quote: args[0].Quote(d.File), expr: args[0].Value}}
+			yield(regexArg{rng: args[0].Range, quote: args[0].Quote(d.File), expr: args[0].Value})
 		}
 	case "server_name":
-		var out []regexArg
 		for _, a := range args {
-			if len(a.Value) > 1 && a.Value[0] == '~' {
-				out = append(out, regexArg{rng: a.Range, quote: a.Quote(d.File), expr: a.Value[1:]})
+			if len(a.Value) > 1 && a.Value[0] == '~' && !yield(regexArg{rng: a.Range, quote: a.Quote(d.File), expr: a.Value[1:]}) {
+				return
 			}
 		}
-		return out
 	case "valid_referers":
-		var out []regexArg
 		for _, a := range args {
-			if len(a.Value) > 1 && a.Value[0] == '~' {
-				// ngx_http_add_regex_referer compiles with
-				// ngx_regex_compile: caseless, and its named groups
-				// define no variables.
-				out = append(out, regexArg{rng: a.Range, quote: a.Quote(d.File), expr: a.Value[1:], caseless: true, noVars: true})
+			// ngx_http_add_regex_referer compiles with
+			// ngx_regex_compile: caseless, and its named groups define
+			// no variables.
+			if len(a.Value) > 1 && a.Value[0] == '~' && !yield(regexArg{rng: a.Range, quote: a.Quote(d.File), expr: a.Value[1:], caseless: true, noVars: true}) {
+				return
 			}
 		}
-		return out
 	case "if":
 		if c, ok := splitIf(d); ok && c.op != "" && c.op[len(c.op)-1] != '=' && c.op[0] != '-' && c.op != "!-" {
-			return []regexArg{{rng: c.rhsWord.Range, quote: c.rhsWord.Quote(d.File), expr: c.rhs, caseless: strings.HasSuffix(c.op, "*")}}
+			yield(regexArg{rng: c.rhsWord.Range, quote: c.rhsWord.Quote(d.File), expr: c.rhs, caseless: strings.HasSuffix(c.op, "*")})
 		}
 	case "fastcgi_split_path_info":
 		// Compiled with ngx_regex_compile: no variables from its groups.
 		if len(args) == 1 {
-			return []regexArg{{rng: args[0].Range, quote: args[0].Quote(d.File), expr: args[0].Value, noVars: true}}
+			yield(regexArg{rng: args[0].Range, quote: args[0].Quote(d.File), expr: args[0].Value, noVars: true})
 		}
 	case "proxy_redirect", "proxy_cookie_domain", "proxy_cookie_path":
 		if len(args) == 2 && len(args[0].Value) > 1 && args[0].Value[0] == '~' {
@@ -300,17 +296,15 @@ func regexArgs(e *analyzer.Entry) []regexArg {
 			if v[0] == '*' {
 				v, caseless = v[1:], true
 			}
-			return []regexArg{{rng: args[0].Range, quote: args[0].Quote(d.File), expr: v, caseless: caseless}}
+			yield(regexArg{rng: args[0].Range, quote: args[0].Quote(d.File), expr: v, caseless: caseless})
 		}
 	}
-	return nil
 }
 
 // regexArg is one regex argument.
 type regexArg struct {
-	// rng and quote are those of the regex's word (not the word itself:
-	// the list of a run's regexes is kept for the whole run, and the
-	// word's value is expr or holds it).
+	// rng and quote are those of the regex's word (not the word itself,
+	// whose value is expr or holds it).
 	rng      parser.Range
 	expr     string
 	quote    byte
@@ -385,57 +379,55 @@ func variableFacts(p *analyzer.Pass) *varFacts { return varFactsResult.Get(p, st
 var varFactsResult = &analyzer.Result[struct{}, *varFacts]{
 	Name: "variable uses and definitions",
 	Compute: func(p *analyzer.Pass, _ struct{}) *varFacts {
-		return collectVariables(p.Index(), regexFacts(p), newBuiltinVars(p.Target.Modules, p.Target.Version))
+		return collectVariables(p.Index(), newBuiltinVars(p.Target.Modules, p.Target.Version))
 	},
 }
 
-// regexUse is one regex argument of the configuration and its entry.
-type regexUse struct {
-	e *analyzer.Entry
-	regexArg
-}
-
-// regexFacts lists every regex argument once per run, for the
-// regex-syntax rule and for the variables their named groups define.
-func regexFacts(p *analyzer.Pass) []regexUse { return regexFactsResult.Get(p, struct{}{}) }
-
-var regexFactsResult = &analyzer.Result[struct{}, []regexUse]{
-	Name: "regex arguments",
-	Compute: func(p *analyzer.Pass, _ struct{}) []regexUse {
-		ix := p.Index()
-		var out []regexUse
-		add := func(e *analyzer.Entry) {
-			for _, r := range regexArgs(e) {
-				out = append(out, regexUse{e, r})
-			}
+// regexes yields every regex argument of the configuration with its
+// entry, for the regex-syntax rule and for the variables their named
+// groups define. It reads the index again each time rather than keep a
+// list for the run: the list was the largest fact a dense configuration
+// kept (40 bytes a regex location), and the two readers are one rule and
+// the variable facts, computed once.
+func regexes(ix *analyzer.Index) iter.Seq2[*analyzer.Entry, regexArg] {
+	return func(yield func(*analyzer.Entry, regexArg) bool) {
+		more := true
+		each := func(e *analyzer.Entry) {
+			regexArgs(e, func(r regexArg) bool {
+				more = yield(e, r)
+				return more
+			})
 		}
 		for _, name := range regexDirectives {
 			for _, i := range ix.Named(name) {
-				add(&ix.Entries[i])
+				if each(&ix.Entries[i]); !more {
+					return
+				}
 			}
 		}
 		// Map entries are named by their keys: visit the map blocks' bodies.
 		for _, i := range ix.Named("map") {
 			for j, end := i+1, ix.End(i); j < end; j++ {
 				if ix.Entries[j].Parent == i {
-					add(&ix.Entries[j])
+					if each(&ix.Entries[j]); !more {
+						return
+					}
 				}
 			}
 		}
-		return out
-	},
+	}
 }
 
 // regexDirectives are the directives with regex arguments (regexArgs).
 var regexDirectives = []string{"location", "rewrite", "server_name", "valid_referers", "if", "proxy_redirect",
 	"proxy_cookie_domain", "proxy_cookie_path", "fastcgi_split_path_info"}
 
-func collectVariables(ix *analyzer.Index, regexes []regexUse, builtin *builtinVars) *varFacts {
+func collectVariables(ix *analyzer.Index, builtin *builtinVars) *varFacts {
 	vf := &varFacts{defined: [2]map[string]bool{{}, {}}, builtin: builtin}
-	for _, r := range regexes {
-		if !r.noVars && r.e.Context() != 0 {
+	for e, r := range regexes(ix) {
+		if !r.noVars && e.Context() != 0 {
 			ns := nsHTTP
-			if r.e.Context()&streamCtx != 0 {
+			if e.Context()&streamCtx != 0 {
 				ns = nsStream
 			}
 			vf.defineGroups(r.expr, ns)

@@ -172,6 +172,7 @@ func (s *Suppressor) Apply(c *parser.Config, ds []*parser.Diagnostic) (kept, ext
 		}
 		return hit
 	}
+	kept = make([]*parser.Diagnostic, 0, len(ds))
 	for _, d := range ds {
 		if !suppressed(d) {
 			kept = append(kept, d)

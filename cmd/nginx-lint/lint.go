@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -84,19 +85,25 @@ func (cmd *lintCmd) report(e *env, all []*parser.Diagnostic, unreadable bool, re
 	}
 	var err error
 	cwd, _ := os.Getwd()
+	// The writers print a line or a few per finding: buffered, a big
+	// report is not a write system call per line.
+	out := bufio.NewWriter(e.stdout)
 	switch cmd.Format {
 	case "json":
-		err = writeJSON(e.stdout, all)
+		err = writeJSON(out, all)
 	case "sarif":
-		err = writeSARIF(e.stdout, all, reg, cwd)
+		err = writeSARIF(out, all, reg, cwd)
 	case "github":
-		err = writeGitHub(e.stdout, all, cwd)
+		err = writeGitHub(out, all, cwd)
 	case "gitlab":
-		err = writeGitLab(e.stdout, all, cwd)
+		err = writeGitLab(out, all, cwd)
 	case "checkstyle":
-		err = writeCheckstyle(e.stdout, all, cwd)
+		err = writeCheckstyle(out, all, cwd)
 	default:
-		err = writeText(e.stdout, all, useColor(cmd.Color, e.isTerminal))
+		err = writeText(out, all, useColor(cmd.Color, e.isTerminal))
+	}
+	if ferr := out.Flush(); err == nil {
+		err = ferr
 	}
 	if err != nil {
 		return 0, err

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -48,13 +47,9 @@ func writeJSON(w io.Writer, ds []*parser.Diagnostic) error {
 		Diagnostics []jsonDiagnostic `json:"diagnostics"`
 	}{Diagnostics: []jsonDiagnostic{}}
 	cwd, _ := os.Getwd()
-	for _, d := range ds {
-		out.Diagnostics = append(out.Diagnostics, toJSONIn(d, cwd))
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false) // "<stdin>", not "\u003cstdin\u003e"
-	return enc.Encode(out)
+	// Written as encoded, one finding at a time (jsonStream); no HTML
+	// escapes: "<stdin>", not "\u003cstdin\u003e".
+	return jsonStream(w, out, "diagnostics", 1, len(ds), func(i int) any { return toJSONIn(ds[i], cwd) }, false)
 }
 
 func isTerminal(w io.Writer) bool {

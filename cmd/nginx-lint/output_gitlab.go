@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"io"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/baseline"
@@ -48,8 +47,10 @@ func gitlabSeverity(s parser.Severity) string {
 // keeps a finding the same issue when lines above it move.
 func writeGitLab(w io.Writer, ds []*parser.Diagnostic, cwd string) error {
 	fps := baseline.New(cwd, nil).Fingerprints(ds)
-	out := make([]gitlabIssue, 0, len(ds))
-	for i, d := range ds {
+	// Written as encoded, one issue at a time (jsonStream); no HTML
+	// escapes: "<stdin>", as the json format writes it.
+	return jsonStream(w, []gitlabIssue{}, "", 0, len(ds), func(i int) any {
+		d := ds[i]
 		is := gitlabIssue{
 			Description: d.Message,
 			CheckName:   d.Code + " " + d.Name,
@@ -64,10 +65,6 @@ func writeGitLab(w io.Writer, ds []*parser.Diagnostic, cwd string) error {
 				is.Location.Lines.End = end
 			}
 		}
-		out = append(out, is)
-	}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false) // "<stdin>", as the json format writes it
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+		return is
+	}, false)
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"io"
 	"net/url"
 	"path/filepath"
@@ -207,7 +206,10 @@ func writeSARIF(w io.Writer, ds []*parser.Diagnostic, reg *analyzer.Registry, cw
 	// no line numbers) lets code scanning match an alert across uploads
 	// when lines move, instead of opening it again.
 	fps := baseline.New(cwd, nil).Fingerprints(ds)
-	for di, d := range ds {
+	// The results are written as encoded, one at a time (jsonStream).
+	log := sarifLog{Schema: sarifSchema, Version: sarifVersion, Runs: []sarifRun{run}}
+	return jsonStream(w, log, "results", 3, len(ds), func(di int) any {
+		d := ds[di]
 		res := sarifResult{
 			RuleID:              d.Code,
 			Level:               sarifLevel(d.Severity),
@@ -233,11 +235,8 @@ func writeSARIF(w io.Writer, ds []*parser.Diagnostic, reg *analyzer.Registry, cw
 		if fix, ok := sarifFixOf(d, cwd); ok {
 			res.Fixes = []sarifFix{fix}
 		}
-		run.Results = append(run.Results, res)
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(sarifLog{Schema: sarifSchema, Version: sarifVersion, Runs: []sarifRun{run}})
+		return res
+	}, true)
 }
 
 func sarifPhysicalOf(f *parser.File, path string, r parser.Range, cwd string) sarifPhysical {
