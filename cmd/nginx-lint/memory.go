@@ -10,12 +10,20 @@ import (
 )
 
 // memoryPerInputByte sets the soft memory limit of a one-shot run, per
-// byte read. The parse tree and the lint's shared results of a dense
-// configuration (BenchmarkPeakRSS's: 118 MiB, 300,000 servers of short
-// directives) peak at 9.2 bytes live per byte of input; the limit leaves
-// the collector a little room above that, instead of the 100% GOGC gives.
-// (At 11 that run takes 5.9 s for 1339 MiB.)
-const memoryPerInputByte = 10
+// byte read. A configuration written as people write them keeps about 4.5
+// bytes live per byte of input once parsed and linted (the tree 3.9), the
+// densest shape about 6.1 (BenchmarkPeakRSS's dense 118 MiB file: the tree
+// 4.9); the limit covers the first with room to spare, and the second
+// raises it (followLiveHeap). At 5 the benchmark's typical, fragment and
+// dense files peak at 5.3×, 5.6× and 6.7× their size, in 2.0, 2.7 and
+// 3.8 s; at 10 (with a quarter of headroom) at 5.3×, 6.7× and 7.5×, in
+// 1.8, 2.5 and 2.9 s.
+const memoryPerInputByte = 5
+
+// followHeadroom is the room, as a fraction of the live heap, that
+// followLiveHeap leaves the collector above a live heap that outgrew the
+// limit: one tenth.
+const followHeadroom = 10
 
 // memLimit is the soft memory limit memoryLimit set, as followLiveHeap
 // has raised it since.
@@ -28,14 +36,11 @@ var memLimit struct {
 // one-shot run that has read read bytes, so that its memory stays
 // proportional to its input whatever GOGC does: GOGC=400 (batchGC) lets
 // the heap of a mid-sized input grow to five times what is live, and even
-// GOGC=100 (bigInputGC) to twice (the 118 MiB configuration peaked at
-// 2025 MiB of RSS for 1087 MiB live). Under the limit the collector runs
+// GOGC=100 (bigInputGC) to twice. Under the limit the collector runs
 // before the heap passes memoryLimitFor(read), at the cost of more
-// collections near the end of a run: that configuration took 6.4-7.0 s
-// instead of 4.4 s, for 1246 MiB instead of 2025 MiB; a 16 MB one 0.61 s
-// instead of 0.52 s, for 218 MiB instead of 326 MiB. Small inputs stay
-// under the limit's 64 MiB floor. A configuration whose live heap is
-// larger per byte (a map of millions of short entries) would pass the
+// collections near the end of a run. Small inputs stay under the limit's
+// 64 MiB floor. A configuration whose live heap is larger per byte (the
+// densest shapes, a map of millions of short entries) would pass the
 // limit and leave the collector running without pause; followLiveHeap
 // raises the limit then. A GOMEMLIMIT or GOGC set by the user wins.
 func memoryLimit(read int64) {
@@ -54,21 +59,30 @@ func memoryLimit(read int64) {
 // the expected peak plus room for the runtime's own structures.
 func memoryLimitFor(read int64) int64 { return read*memoryPerInputByte + 64<<20 }
 
-// followLiveHeap raises the limit to a quarter above the live heap (plus
-// 64 MiB) whenever the live heap comes within a tenth of it, so that a
-// run whose live heap outgrows the limit pays a collection per quarter of
-// growth, as with GOGC=25, rather than one after every allocation. It
+// raisedLimit is the limit followLiveHeap sets for a live heap of live
+// bytes under limit l: l itself while the live heap is more than a tenth
+// below it, else a followHeadroom-th above the live heap (plus 32 MiB
+// for the runtime), so that a run whose live heap outgrows the limit pays
+// a collection per tenth of growth, as with GOGC=10, rather than one
+// after every allocation.
+func raisedLimit(live, l int64) int64 {
+	if live <= l-l/10 {
+		return l
+	}
+	return live + live/followHeadroom + 32<<20
+}
+
+// followLiveHeap keeps the limit above the live heap (raisedLimit). It
 // runs for the life of the process (one goroutine, woken 50 times a
 // second: the CLI exits after its run).
 func followLiveHeap() {
 	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	for range time.Tick(20 * time.Millisecond) {
 		metrics.Read(s)
-		live := int64(s[0].Value.Uint64())
-		if l := memLimit.limit.Load(); live > l-l/10 {
-			l = live + live/4 + 64<<20
-			memLimit.limit.Store(l)
-			debug.SetMemoryLimit(l)
+		l := memLimit.limit.Load()
+		if r := raisedLimit(int64(s[0].Value.Uint64()), l); r != l {
+			memLimit.limit.Store(r)
+			debug.SetMemoryLimit(r)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"runtime"
 	"runtime/metrics"
 	"testing"
@@ -62,6 +63,16 @@ func typicalConfig(n int) []byte {
 				"}",
 			}
 		}})
+}
+
+// typicalFragment is typicalConfig's servers alone, as a file of
+// conf.d would hold them: a fragment whose context (http) the linter
+// infers by parsing it first.
+func typicalFragment(n int) []byte {
+	src := typicalConfig(n)
+	start := bytes.Index(src, []byte("\n    server {\n"))
+	end := bytes.LastIndexByte(src, '}')
+	return src[start+1 : end]
 }
 
 // liveHeap is the heap in use after a full collection.
@@ -158,5 +169,26 @@ func TestLiveHeapPerByte(t *testing.T) {
 	}
 	if garbage > 3 {
 		t.Errorf("the rules allocated %.2f bytes per byte of input, want at most 3", garbage)
+	}
+}
+
+// TestRaisedLimit checks when the memory limit follows the live heap and
+// how far above it goes: it stays while the live heap is more than a tenth
+// below it, and then leaves a tenth of room (and 32 MiB for the runtime),
+// never falling below the live heap.
+func TestRaisedLimit(t *testing.T) {
+	const mib = 1 << 20
+	for _, c := range []struct{ live, limit, want int64 }{
+		{500 * mib, 1000 * mib, 1000 * mib},
+		{900 * mib, 1000 * mib, 1000 * mib},
+		{901 * mib, 1000 * mib, 901*mib + 901*mib/10 + 32*mib},
+		{2000 * mib, 1000 * mib, 2000*mib + 200*mib + 32*mib},
+	} {
+		if got := raisedLimit(c.live, c.limit); got != c.want {
+			t.Errorf("raisedLimit(%d MiB, %d MiB) = %d, want %d", c.live/mib, c.limit/mib, got, c.want)
+		}
+		if got := raisedLimit(c.live, c.limit); got <= c.live {
+			t.Errorf("raisedLimit(%d MiB, %d MiB) = %d MiB, not above the live heap", c.live/mib, c.limit/mib, got/mib)
+		}
 	}
 }

@@ -30,7 +30,8 @@ func init() {
 // RSS, in MB and per byte of input ("rss/byte"; the target is at most
 // 6): "dense" is 300,000 servers of short directives, the shape whose
 // tree is largest per byte; "typical" is 100,000 servers written as
-// people write them (typicalConfig).
+// people write them (typicalConfig), and "fragment" the same servers
+// alone in a file whose context is inferred (typicalFragment).
 func BenchmarkPeakRSS(b *testing.B) {
 	for _, c := range []struct {
 		name string
@@ -38,6 +39,7 @@ func BenchmarkPeakRSS(b *testing.B) {
 	}{
 		{"dense", func() []byte { return denseConfig(300000) }},
 		{"typical", func() []byte { return typicalConfig(100000) }},
+		{"fragment", func() []byte { return typicalFragment(100000) }},
 	} {
 		b.Run(c.name, func(b *testing.B) { peakRSS(b, c.gen()) })
 	}
