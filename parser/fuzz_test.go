@@ -57,6 +57,25 @@ func checkTree(t *testing.T, f *parser.File, dirs []*parser.Directive) {
 			if a.Range.Start < 0 || a.Range.End > n || a.Range.Start > a.Range.End {
 				t.Fatalf("argument %q range %v outside [0,%d]", a.Value, a.Range, n)
 			}
+			// The quoting read back from the source agrees with it.
+			if q := a.Quote(f); q != 0 && a.Raw(f)[0] != q || q == 0 && a.Unterminated(f) {
+				t.Fatalf("argument %q (raw %q): quote %q, unterminated %v", a.Value, a.Raw(f), q, a.Unterminated(f))
+			}
+		}
+		// The ends read back from the offsets are what they say.
+		for _, e := range []struct {
+			at int32
+			c  byte
+		}{{d.Semicolon(), ';'}, {d.LBrace(), '{'}, {d.RBrace(), '}'}} {
+			if e.at >= 0 && (e.at >= n || f.Src[e.at] != e.c) {
+				t.Fatalf("directive %q: %q at %d is not in the source", d.Name.Value, e.c, e.at)
+			}
+		}
+		if d.Semicolon() >= 0 && (d.LBrace() >= 0 || d.Unterminated() || d.Block != nil) {
+			t.Fatalf("directive %q ends with \";\" but has a brace, a block or is unterminated", d.Name.Value)
+		}
+		if d.RawBlock() && d.Block != nil {
+			t.Fatalf("raw block %q has a parsed block", d.Name.Value)
 		}
 		if d.Block != nil {
 			checkTree(t, f, d.Block.Directives)
