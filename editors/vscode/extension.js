@@ -3,13 +3,15 @@
 "use strict";
 const vscode = require("vscode");
 const { LanguageClient, TransportKind } = require("vscode-languageclient/node");
-const { serverCommand, initializationOptions, restartSettings } = require("./settings");
+const { bundledServer, serverCommand, initializationOptions, restartSettings } = require("./settings");
 
 let client;
+// The extension's directory, where a platform-specific .vsix keeps bin/.
+let extensionPath = "";
 
 function createClient() {
   const config = vscode.workspace.getConfiguration("nginx-lint");
-  const { command, args } = serverCommand(config);
+  const { command, args } = serverCommand(config, bundledServer(extensionPath));
   const run = { command, args, transport: TransportKind.stdio };
   const clientOptions = {
     documentSelector: [
@@ -29,9 +31,10 @@ async function start() {
   try {
     await client.start();
   } catch (err) {
-    const path = vscode.workspace.getConfiguration("nginx-lint").get("path");
+    const config = vscode.workspace.getConfiguration("nginx-lint");
+    const { command } = serverCommand(config, bundledServer(extensionPath));
     vscode.window.showErrorMessage(
-      `nginx-lint: cannot start "${path} lsp" (${err && err.message ? err.message : err}). ` +
+      `nginx-lint: cannot start "${command} lsp" (${err && err.message ? err.message : err}). ` +
         "Install it with `go install github.com/nginx-lint/nginx-lint/cmd/nginx-lint@latest` or set nginx-lint.path.",
     );
   }
@@ -47,6 +50,7 @@ async function restart() {
 }
 
 async function activate(context) {
+  extensionPath = context.extensionPath || "";
   context.subscriptions.push(
     vscode.commands.registerCommand("nginx-lint.restartServer", restart),
     vscode.workspace.onDidChangeConfiguration((e) => {

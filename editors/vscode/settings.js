@@ -2,11 +2,26 @@
 // given. Kept apart from extension.js (which needs the vscode module) so the
 // node tests can check it.
 "use strict";
+const fs = require("node:fs");
+const path = require("node:path");
 
-// serverCommand returns the command that starts the server.
-function serverCommand(config) {
-  const path = (config.get("path") || "").trim();
-  return { command: path || "nginx-lint", args: ["lsp"] };
+// bundledServer returns the nginx-lint binary a platform-specific .vsix
+// carries in bin/ (package-target.sh puts it there), or "" for the
+// universal .vsix, which carries none.
+function bundledServer(extensionPath, platform = process.platform) {
+  if (!extensionPath) {
+    return "";
+  }
+  const bin = path.join(extensionPath, "bin", platform === "win32" ? "nginx-lint.exe" : "nginx-lint");
+  return fs.existsSync(bin) ? bin : "";
+}
+
+// serverCommand returns the command that starts the server: the binary
+// nginx-lint.path names, else the one the .vsix carries (bundled), else
+// nginx-lint on PATH.
+function serverCommand(config, bundled = "") {
+  const given = (config.get("path") || "").trim();
+  return { command: given || bundled || "nginx-lint", args: ["lsp"] };
 }
 
 // initializationOptions holds the settings that mirror `.nginx-lint.yaml`
@@ -30,4 +45,4 @@ function initializationOptions(config) {
 // binary, and what is only sent at initialize.
 const restartSettings = ["nginx-lint.path", "nginx-lint.rules", "nginx-lint.customDirectives"];
 
-module.exports = { serverCommand, initializationOptions, restartSettings };
+module.exports = { bundledServer, serverCommand, initializationOptions, restartSettings };

@@ -85,3 +85,67 @@ async function killsWith(script) {
     child.kill("SIGKILL");
   }
 }
+
+// A platform-specific .vsix (package-target.sh, run on release builds)
+// carries the server: VS Code installs the one for its platform, and the
+// extension starts bin/nginx-lint from it when nginx-lint.path is unset.
+test("a platform package carries the server", { skip: !process.env.NGINX_LINT_BIN && "NGINX_LINT_BIN is unset (go test ./editors sets it)" }, async () => {
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), "nginx-lint-target-"));
+  try {
+    const r = cp.spawnSync(path.join(dir, "package-target.sh"), ["linux", "amd64", process.env.NGINX_LINT_BIN, out], {
+      cwd: dir,
+      encoding: "utf8",
+      timeout: 120000,
+    });
+    assert.equal(r.status, 0, r.stderr);
+    assert.ok(!fs.existsSync(path.join(dir, "bin")), "package-target.sh left bin/ behind for the universal .vsix");
+    const entries = await readZip(path.join(out, "nginx-lint-linux-x64.vsix"));
+    assert.match(entries.get("extension.vsixmanifest").data.toString(), /TargetPlatform="linux-x64"/);
+    const bin = entries.get("extension/bin/nginx-lint");
+    assert.ok(bin, `no extension/bin/nginx-lint in ${[...entries.keys()].join(" ")}`);
+    assert.equal(bin.mode & 0o777, 0o755);
+    // Unpacked as VS Code does, the extension finds it, and it runs.
+    const ext = path.join(out, "extension");
+    for (const [name, e] of entries) {
+      if (name.startsWith("extension/")) {
+        fs.mkdirSync(path.join(out, path.dirname(name)), { recursive: true });
+        fs.writeFileSync(path.join(out, name), e.data, { mode: e.mode & 0o777 });
+      }
+    }
+    const { bundledServer, serverCommand } = require("../settings");
+    const found = bundledServer(ext, "linux");
+    assert.equal(found, path.join(ext, "bin", "nginx-lint"));
+    assert.equal(serverCommand({ get: () => "" }, found).command, found);
+    const v = cp.spawnSync(found, ["--version"], { encoding: "utf8", timeout: 30000 });
+    assert.equal(v.status, 0, v.stderr);
+    assert.match(v.stdout, /nginx-lint/);
+  } finally {
+    fs.rmSync(out, { recursive: true, force: true });
+  }
+});
+
+// readZip returns the entries of a .vsix (a zip): name → {mode, data}.
+function readZip(file) {
+  const yauzl = require("yauzl"); // vsce's, from node_modules
+  return new Promise((resolve, reject) => {
+    const entries = new Map();
+    yauzl.open(file, { lazyEntries: true }, (err, zip) => {
+      if (err) return reject(err);
+      zip.on("error", reject);
+      zip.on("end", () => resolve(entries));
+      zip.on("entry", (entry) => {
+        zip.openReadStream(entry, (err, stream) => {
+          if (err) return reject(err);
+          const chunks = [];
+          stream.on("data", (c) => chunks.push(c));
+          stream.on("error", reject);
+          stream.on("end", () => {
+            entries.set(entry.fileName, { mode: entry.externalFileAttributes >>> 16, data: Buffer.concat(chunks) });
+            zip.readEntry();
+          });
+        });
+      });
+      zip.readEntry();
+    });
+  });
+}
