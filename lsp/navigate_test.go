@@ -181,6 +181,40 @@ func TestReferencesAndHighlight(t *testing.T) {
 	}
 }
 
+// TestReferencesStreamAndHTTP checks that a variable of stream {} and
+// one of http {} with the same name are told apart: each one's references
+// stay in its module.
+func TestReferencesStreamAndHTTP(t *testing.T) {
+	conf := "events {}\n" +
+		"http {\n    map $uri $pool { default a; }\n    server { listen 80; return 200 $pool; }\n}\n" +
+		"stream {\n    map $remote_addr $pool { default b; }\n    server { listen 81; return $pool; }\n}\n"
+	s, c, dir := setup(t, map[string]string{"nginx.conf": conf})
+	uri := open(t, s, c, filepath.Join(dir, "nginx.conf"), conf)
+	refs := func(line, char int) string {
+		t.Helper()
+		locs, err := s.references(bg, &protocol.ReferenceParams{TextDocumentPositionParams: tdpp(uri, line, char), Context: protocol.ReferenceContext{IncludeDeclaration: true}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Join(locStrings(dir, locs), " ")
+	}
+	httpRefs, streamRefs := "nginx.conf:2:14-18 nginx.conf:3:36-40", "nginx.conf:6:22-26 nginx.conf:7:32-36"
+	for _, c := range []struct {
+		what       string
+		line, char int
+		want       string
+	}{
+		{"from the http use", 3, 37, httpRefs},
+		{"from the http map", 2, 15, httpRefs},
+		{"from the stream use", 7, 32, streamRefs},
+		{"from the stream map", 6, 23, streamRefs},
+	} {
+		if got := refs(c.line, c.char); got != c.want {
+			t.Errorf("%s: %s, want %s", c.what, got, c.want)
+		}
+	}
+}
+
 func TestRename(t *testing.T) {
 	s, c, dir := setup(t, refConfig)
 	uri := open(t, s, c, filepath.Join(dir, "conf.d", "site.conf"), refConfig["conf.d/site.conf"])

@@ -42,7 +42,17 @@ func (k symbolKind) String() string {
 type symbol struct {
 	kind symbolKind
 	name string // without "@" or "$"
+	// stream is set for a variable of the stream module: stream {} and
+	// http {} keep variables apart, so a $name in one is another
+	// variable than the same name in the other.
+	stream bool
 }
+
+// streamContexts is every context inside stream {}.
+const streamContexts = directives.Stream | directives.StreamServer | directives.StreamUpstream | directives.StreamMap | directives.StreamGeo
+
+// inStream reports whether entry e is inside stream {}.
+func inStream(e *analyzer.Entry) bool { return e.Context()&streamContexts != 0 }
 
 // occurrence is one place a symbol is written: r covers the name alone
 // (without "@" or "$"), so a rename replaces exactly it.
@@ -192,15 +202,15 @@ func symbolAt(f *parser.File, off int) (sym symbol, r parser.Range, ok bool) {
 	switch {
 	case d.Name.Value == "upstream" && h.arg == 0 && d.Block != nil:
 		if at, ok := valueStart(f, w); ok && w.Value != "" {
-			return symbol{symUpstream, w.Value}, parser.Span(at, at+len(w.Value)), true
+			return symbol{kind: symUpstream, name: w.Value}, parser.Span(at, at+len(w.Value)), true
 		}
 	case h.arg == 0 && directives.IsPass(d.Name.Value):
 		if name, r := upstreamRef(f, w); name != "" && r.Len() > 0 && in(r) {
-			return symbol{symUpstream, name}, r, true
+			return symbol{kind: symUpstream, name: name}, r, true
 		}
 	case d.Name.Value == "location" || slices.Contains(namedLocationUses, d.Name.Value) && h.arg == len(d.Args)-1:
 		if name, r := namedLocation(f, w); name != "" && r.Len() > 0 && in(r) {
-			return symbol{symNamedLocation, name}, r, true
+			return symbol{kind: symNamedLocation, name: name}, r, true
 		}
 	}
 	if d.RawBlock() && h.arg == len(d.Args)-1 {
@@ -209,7 +219,7 @@ func symbolAt(f *parser.File, off int) (sym symbol, r parser.Range, ok bool) {
 	variableRefs(f, w, func(name string, vr parser.Range) {
 		// "$" itself counts as on the name.
 		if !ok && vr.Len() > 0 && off >= int(vr.Start)-1 && off <= int(vr.End) {
-			sym, r, ok = symbol{symVariable, name}, vr, true
+			sym, r, ok = symbol{kind: symVariable, name: name}, vr, true
 		}
 	})
 	return sym, r, ok
@@ -277,6 +287,9 @@ func occurrences(ix *analyzer.Index, sym symbol) []occurrence {
 		defs := map[occKey]bool{}
 		for _, i := range ix.Named(rules.VariableDefiners()...) {
 			d := dir(i)
+			if inStream(&ix.Entries[i]) != sym.stream {
+				continue
+			}
 			if w, ok := defArg(d); ok && strings.EqualFold(w.Value[1:], sym.name) {
 				if at, ok := valueStart(d.File, w); ok {
 					defs[occKey{d.File.Path, at + 1}] = true
@@ -292,6 +305,9 @@ func occurrences(ix *analyzer.Index, sym symbol) []occurrence {
 		for i := range ix.Entries {
 			e := &ix.Entries[i]
 			d := e.Directive
+			if inStream(e) != sym.stream {
+				continue
+			}
 			if e.Parent >= 0 {
 				switch ix.Entries[e.Parent].Directive.Name.Value {
 				case "geo", "split_clients", "types":
@@ -375,7 +391,19 @@ func (s *Server) symbolOf(ctx context.Context, uri protocol.DocumentUri, pos pro
 	if v.entry != nil && v.entry.Config != nil && v.entryFile != nil && v.entryFile.Src == v.file.Src {
 		c = v.entry.Config
 	}
-	return &symbolView{v: v, sym: sym, r: r, occs: occurrences(v.index(c), sym)}, nil
+	ix := v.index(c)
+	if sym.kind == symVariable {
+		// The variable's module is the one of the directive it is
+		// written in (the first place the configuration includes it).
+		d := locate(v.file, off).dir
+		for i := range ix.Entries {
+			if ix.Entries[i].Directive == d {
+				sym.stream = inStream(&ix.Entries[i])
+				break
+			}
+		}
+	}
+	return &symbolView{v: v, sym: sym, r: r, occs: occurrences(ix, sym)}, nil
 }
 
 // uriOf is the URI of a file of v's configuration: the document's own
