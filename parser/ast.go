@@ -25,7 +25,10 @@ type File struct {
 	lines lineIndex
 }
 
-// Word is one token: a directive name or an argument.
+// Word is one token: a directive name or an argument. A word is only its
+// value and range: a large configuration holds millions of words, and the
+// quoting, which few consumers ask for, is written in the source the range
+// points into (see Quote and Unterminated).
 type Word struct {
 	// Value is the token as nginx sees it: quotes removed and the escapes
 	// nginx resolves (\" \' \\ \t \r \n) applied.
@@ -33,10 +36,6 @@ type Word struct {
 	// Range covers the raw text, quotes included.
 	Range Range
 }
-
-// A word is only its value and range: a large configuration holds millions
-// of words, and the quoting, which few consumers ask for, is written in
-// the source the range points into (see Quote and Unterminated).
 
 // Raw returns the token's text as written in f.
 func (w Word) Raw(f *File) string { return f.Src[w.Range.Start:w.Range.End] }
