@@ -215,6 +215,61 @@ func TestReferencesStreamAndHTTP(t *testing.T) {
 	}
 }
 
+// TestCaptureVariables checks the variables a regex's named group
+// defines: references from a use and from the group's name in the regex
+// (a location, a map key, an if condition glued to its ")"), and a
+// rename that edits the group and every use.
+func TestCaptureVariables(t *testing.T) {
+	conf := "events {}\nhttp {\n" +
+		"    map $uri $kind { ~^/(?<section>[a-z]+)/ $section; default x; }\n" +
+		"    server {\n" +
+		"        listen 80;\n" +
+		"        location ~ ^/u/(?<user>\\w+)$ { return 200 \"$user $kind\"; }\n" +
+		"        if ($uri ~ (?P<user>x)) { return 200 $user; }\n" +
+		"    }\n}\n"
+	s, c, dir := setup(t, map[string]string{"nginx.conf": conf})
+	uri := open(t, s, c, filepath.Join(dir, "nginx.conf"), conf)
+	refs := func(line, char int) string {
+		t.Helper()
+		locs, err := s.references(bg, &protocol.ReferenceParams{TextDocumentPositionParams: tdpp(uri, line, char), Context: protocol.ReferenceContext{IncludeDeclaration: true}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Join(locStrings(dir, locs), " ")
+	}
+	user := "nginx.conf:5:26-30 nginx.conf:5:52-56 nginx.conf:6:23-27 nginx.conf:6:46-50"
+	section := "nginx.conf:2:27-34 nginx.conf:2:45-52"
+	for _, c := range []struct {
+		what       string
+		line, char int
+		want       string
+	}{
+		{"from a use of $user", 5, 53, user},
+		{"from the location's group", 5, 27, user},
+		{"from the if's group", 6, 24, user},
+		{"from the map key's group", 2, 28, section},
+		{"from its use in the map", 2, 46, section},
+	} {
+		if got := refs(c.line, c.char); got != c.want {
+			t.Errorf("%s: %s, want %s", c.what, got, c.want)
+		}
+	}
+	we, err := s.rename(bg, &protocol.RenameParams{TextDocumentPositionParams: tdpp(uri, 5, 27), NewName: "who"})
+	if err != nil || we == nil {
+		t.Fatalf("rename: %v %v", we, err)
+	}
+	var got []string
+	for _, es := range we.Changes {
+		for _, e := range es {
+			got = append(got, fmt.Sprintf("%d:%d-%d=%s", e.Range.Start.Line, e.Range.Start.Character, e.Range.End.Character, e.NewText))
+		}
+	}
+	sort.Strings(got)
+	if want := "5:26-30=who 5:52-56=who 6:23-27=who 6:46-50=who"; strings.Join(got, " ") != want {
+		t.Errorf("rename edits %v, want %s", got, want)
+	}
+}
+
 func TestRename(t *testing.T) {
 	s, c, dir := setup(t, refConfig)
 	uri := open(t, s, c, filepath.Join(dir, "conf.d", "site.conf"), refConfig["conf.d/site.conf"])

@@ -225,6 +225,20 @@ func symbolAt(f *parser.File, off int) (sym symbol, r parser.Range, ok bool) {
 	return sym, r, ok
 }
 
+// captureAt returns the variable whose name, in a named group of a regex
+// of e, is at off.
+func captureAt(e *analyzer.Entry, off int) (sym symbol, r parser.Range, ok bool) {
+	f := e.Directive.File
+	rules.CaptureNames(e, func(w parser.Word, name string, at int) {
+		vs, plain := valueStart(f, w)
+		if ok || !plain || at < 0 || off < vs+at || off > vs+at+len(name) {
+			return
+		}
+		sym, r, ok = symbol{kind: symVariable, name: name}, parser.Span(vs+at, vs+at+len(name)), true
+	})
+	return sym, r, ok
+}
+
 // occurrences lists where sym is defined and used in the configuration
 // indexed by ix, each place once (a file included twice is one file), in
 // file and offset order.
@@ -296,7 +310,26 @@ func occurrences(ix *analyzer.Index, sym symbol) []occurrence {
 				}
 			}
 		}
-		if len(defs) == 0 {
+		// Named groups of regexes define variables too: (?<user>...).
+		for i := range ix.Entries {
+			e := &ix.Entries[i]
+			if inStream(e) != sym.stream {
+				continue
+			}
+			rules.CaptureNames(e, func(w parser.Word, name string, at int) {
+				if !strings.EqualFold(name, sym.name) {
+					return
+				}
+				f := e.Directive.File
+				r := parser.Range{Start: w.Range.Start, End: w.Range.Start} // see opaque
+				if vs, ok := valueStart(f, w); ok && at >= 0 {
+					r = parser.Span(vs+at, vs+at+len(name))
+					defs[occKey{f.Path, vs + at}] = true
+				}
+				add(f, r, true)
+			})
+		}
+		if len(defs) == 0 && len(out) == 0 {
 			return nil // not defined here: a built-in or an unknown
 		}
 		// Uses may be in any argument nginx compiles; every argument is
@@ -384,24 +417,28 @@ func (s *Server) symbolOf(ctx context.Context, uri protocol.DocumentUri, pos pro
 	}
 	off := offset(v.file, pos)
 	sym, r, ok := symbolAt(v.file, off)
-	if !ok {
-		return nil, nil
-	}
 	c := v.config
 	if v.entry != nil && v.entry.Config != nil && v.entryFile != nil && v.entryFile.Src == v.file.Src {
 		c = v.entry.Config
 	}
 	ix := v.index(c)
-	if sym.kind == symVariable {
-		// The variable's module is the one of the directive it is
-		// written in (the first place the configuration includes it).
+	if sym.kind == symVariable || !ok {
+		// The entry of the directive under the cursor (the first place
+		// the configuration includes it): a variable's module is its
+		// module, and a regex's named group defines a variable.
 		d := locate(v.file, off).dir
 		for i := range ix.Entries {
-			if ix.Entries[i].Directive == d {
-				sym.stream = inStream(&ix.Entries[i])
+			if e := &ix.Entries[i]; e.Directive == d {
+				if !ok {
+					sym, r, ok = captureAt(e, off)
+				}
+				sym.stream = inStream(e)
 				break
 			}
 		}
+	}
+	if !ok {
+		return nil, nil
 	}
 	return &symbolView{v: v, sym: sym, r: r, occs: occurrences(ix, sym)}, nil
 }

@@ -576,9 +576,14 @@ func (vf *varFacts) defineArg(w parser.Word, ns varNamespace) {
 	}
 }
 
-// defineGroups defines the named groups of a regex: (?<name>...),
-// (?'name'...) and (?P<name>...).
+// defineGroups defines the named groups of a regex.
 func (vf *varFacts) defineGroups(expr string, ns varNamespace) {
+	namedGroups(expr, func(name string, _ int) { vf.define(name, ns) })
+}
+
+// namedGroups calls fn with each named group of a regex, (?<name>...),
+// (?'name'...) and (?P<name>...), and the name's offset in expr.
+func namedGroups(expr string, fn func(name string, at int)) {
 	for i := 0; i+2 < len(expr); i++ {
 		if expr[i] == '\\' {
 			i++
@@ -600,8 +605,47 @@ func (vf *varFacts) defineGroups(expr string, ns varNamespace) {
 			k++
 		}
 		if k > j && k < len(expr) && (expr[k] == '>' || expr[k] == '\'') {
-			vf.define(expr[j:k], ns)
+			fn(expr[j:k], j)
 		}
+	}
+}
+
+// CaptureNames calls fn with each variable a named group of a regex of
+// e defines (the regexes nginx compiles with ngx_http_regex_compile:
+// location, if, server_name, rewrite, map keys, ...): the word the regex
+// is written in, the group's name, and the name's offset in the word's
+// value (-1 when the regex is not a slice of the value as written).
+func CaptureNames(e *analyzer.Entry, fn func(w parser.Word, name string, at int)) {
+	d := e.Directive
+	for r := range func(yield func(regexArg) bool) { regexArgs(e, yield) } {
+		if r.noVars {
+			continue
+		}
+		w := d.Name
+		for _, a := range d.Args {
+			if a.Range == r.rng {
+				w = a
+			}
+		}
+		if w.Range != r.rng {
+			continue
+		}
+		// The regex is the value with a prefix ("~", "~*") or a suffix
+		// (an "if" condition's ")") cut off.
+		base := -1
+		switch {
+		case strings.HasSuffix(w.Value, r.expr):
+			base = len(w.Value) - len(r.expr)
+		case strings.HasPrefix(w.Value, r.expr):
+			base = 0
+		}
+		namedGroups(r.expr, func(name string, at int) {
+			if base < 0 {
+				fn(w, name, -1)
+			} else {
+				fn(w, name, base+at)
+			}
+		})
 	}
 }
 
