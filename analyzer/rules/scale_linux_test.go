@@ -108,12 +108,20 @@ func TestRulesScaleLinearly(t *testing.T) {
 				st.name, r.opsSmall, small, r.opsLarge, large, float64(r.opsLarge)/float64(max(r.opsSmall, 1)))
 		}
 		r.small, r.large = cpuOf(st, cs, ss, 1), cpuOf(st, cl, sl, 1)
-		if r.large > 20*time.Millisecond && r.large > 10*r.small {
-			r.small, r.large = cpuOf(st, cs, ss, 3), cpuOf(st, cl, sl, 3)
-			if r.large > 20*time.Millisecond && r.large > 10*r.small {
-				t.Errorf("%s is superlinear: %v CPU on %d servers, %v on %d (%.1f× for 4× the input)",
-					st.name, r.small, small, r.large, large, float64(r.large)/float64(max(r.small, 1)))
+		// A second look measures three pairs, each small run next to
+		// its large one, and keeps the pair with the lowest ratio: a
+		// linear rule's small run can be unusually quick once (a CPU
+		// at a higher clock, caches still warm), while a quadratic one
+		// costs about 16 times as much in every pair.
+		for try := 0; try < 3 && r.large > 20*time.Millisecond && r.large > 10*r.small; try++ {
+			s, l := cpuOf(st, cs, ss, 2), cpuOf(st, cl, sl, 2)
+			if try == 0 || float64(l)/float64(max(s, 1)) < float64(r.large)/float64(max(r.small, 1)) {
+				r.small, r.large = s, l
 			}
+		}
+		if r.large > 20*time.Millisecond && r.large > 10*r.small {
+			t.Errorf("%s is superlinear: %v CPU on %d servers, %v on %d (%.1f× for 4× the input, the lowest of three pairs)",
+				st.name, r.small, small, r.large, large, float64(r.large)/float64(max(r.small, 1)))
 		}
 		results = append(results, r)
 	}
