@@ -181,6 +181,29 @@ func TestReferencesAndHighlight(t *testing.T) {
 	}
 }
 
+// refCase is a references request and the locations it should give
+// (locStrings, joined by spaces).
+type refCase struct {
+	what       string
+	line, char int
+	want       string
+}
+
+// checkRefs asks for the references (declarations included) at each
+// case's position in the document at uri.
+func checkRefs(t *testing.T, s *Server, uri protocol.DocumentUri, dir string, cases []refCase) {
+	t.Helper()
+	for _, c := range cases {
+		locs, err := s.references(bg, &protocol.ReferenceParams{TextDocumentPositionParams: tdpp(uri, c.line, c.char), Context: protocol.ReferenceContext{IncludeDeclaration: true}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(locStrings(dir, locs), " "); got != c.want {
+			t.Errorf("%s: %s, want %s", c.what, got, c.want)
+		}
+	}
+}
+
 // TestReferencesStreamAndHTTP checks that a variable of stream {} and
 // one of http {} with the same name are told apart: each one's references
 // stay in its module.
@@ -190,29 +213,13 @@ func TestReferencesStreamAndHTTP(t *testing.T) {
 		"stream {\n    map $remote_addr $pool { default b; }\n    server { listen 81; return $pool; }\n}\n"
 	s, c, dir := setup(t, map[string]string{"nginx.conf": conf})
 	uri := open(t, s, c, filepath.Join(dir, "nginx.conf"), conf)
-	refs := func(line, char int) string {
-		t.Helper()
-		locs, err := s.references(bg, &protocol.ReferenceParams{TextDocumentPositionParams: tdpp(uri, line, char), Context: protocol.ReferenceContext{IncludeDeclaration: true}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return strings.Join(locStrings(dir, locs), " ")
-	}
 	httpRefs, streamRefs := "nginx.conf:2:14-18 nginx.conf:3:36-40", "nginx.conf:6:22-26 nginx.conf:7:32-36"
-	for _, c := range []struct {
-		what       string
-		line, char int
-		want       string
-	}{
+	checkRefs(t, s, uri, dir, []refCase{
 		{"from the http use", 3, 37, httpRefs},
 		{"from the http map", 2, 15, httpRefs},
 		{"from the stream use", 7, 32, streamRefs},
 		{"from the stream map", 6, 23, streamRefs},
-	} {
-		if got := refs(c.line, c.char); got != c.want {
-			t.Errorf("%s: %s, want %s", c.what, got, c.want)
-		}
-	}
+	})
 }
 
 // TestCaptureVariables checks the variables a regex's named group
@@ -229,31 +236,15 @@ func TestCaptureVariables(t *testing.T) {
 		"    }\n}\n"
 	s, c, dir := setup(t, map[string]string{"nginx.conf": conf})
 	uri := open(t, s, c, filepath.Join(dir, "nginx.conf"), conf)
-	refs := func(line, char int) string {
-		t.Helper()
-		locs, err := s.references(bg, &protocol.ReferenceParams{TextDocumentPositionParams: tdpp(uri, line, char), Context: protocol.ReferenceContext{IncludeDeclaration: true}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return strings.Join(locStrings(dir, locs), " ")
-	}
 	user := "nginx.conf:5:26-30 nginx.conf:5:52-56 nginx.conf:6:23-27 nginx.conf:6:46-50"
 	section := "nginx.conf:2:27-34 nginx.conf:2:45-52"
-	for _, c := range []struct {
-		what       string
-		line, char int
-		want       string
-	}{
+	checkRefs(t, s, uri, dir, []refCase{
 		{"from a use of $user", 5, 53, user},
 		{"from the location's group", 5, 27, user},
 		{"from the if's group", 6, 24, user},
 		{"from the map key's group", 2, 28, section},
 		{"from its use in the map", 2, 46, section},
-	} {
-		if got := refs(c.line, c.char); got != c.want {
-			t.Errorf("%s: %s, want %s", c.what, got, c.want)
-		}
-	}
+	})
 	we, err := s.rename(bg, &protocol.RenameParams{TextDocumentPositionParams: tdpp(uri, 5, 27), NewName: "who"})
 	if err != nil || we == nil {
 		t.Fatalf("rename: %v %v", we, err)
