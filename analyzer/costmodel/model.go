@@ -300,7 +300,10 @@ func (b *builder) lookup(p *Port, key string, ip4 uint32, hasIP4 bool) (a *Addr,
 		}
 		return nil, -1
 	}
+	steps := 0
+	defer func() { countOps(steps) }()
 	for j := p.first; j >= 0; {
+		steps++
 		a := b.addrSlab.at(int(j))
 		if a.hasIP4 && hasIP4 && a.ip4 == ip4 || a.Key == key {
 			return a, j
@@ -690,6 +693,7 @@ func (b *builder) instances() {
 	r := b.r
 	var defaults []*parser.Server
 	n := 0
+	countOps(len(b.m.Servers))
 	for _, s := range b.m.Servers {
 		n += max(1, len(s.Listens()))
 		for _, l := range s.Listens() {
@@ -953,6 +957,7 @@ func (b *builder) sockets() {
 		}
 		r.Counts.Ports++
 		r.Counts.Addrs += len(p.Addrs)
+		countOps(len(p.Addrs))
 		p.SortCompares = sortCompares(p.Addrs)
 		r.Counts.AddrCompares += p.AddrCompares
 		r.Counts.ServerCompares += p.ServerCompares
@@ -986,6 +991,7 @@ func (b *builder) sockets() {
 // each port's order.
 func (r *Result) eachSocket(f func(*Addr)) {
 	for _, p := range r.Ports {
+		countOps(len(p.Addrs))
 		for _, a := range p.Addrs {
 			if a.Socket {
 				f(a)
