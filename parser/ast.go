@@ -1,5 +1,7 @@
 package parser
 
+import "sync"
+
 // File is one parsed configuration file. Src is kept whole: every range in
 // the tree points into it, so a printer can reproduce the file byte for byte
 // and a formatter can keep what it does not understand.
@@ -22,7 +24,12 @@ type File struct {
 	// depth, so consumers can size their indexes once.
 	DirectiveCount int
 
-	lines lineIndex
+	// lines is built when a position is first asked for (lineIndex):
+	// a lint reports positions after its rules have run, so the index is
+	// not alive beside their results, and a file nobody asks about
+	// never pays for it.
+	linesOnce sync.Once
+	lines     lineIndex
 }
 
 // Word is one token: a directive name or an argument. A word is only its

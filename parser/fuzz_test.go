@@ -1,6 +1,7 @@
 package parser_test
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -37,6 +38,10 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src []byte) {
 		file := parser.ParseFile("fuzz.conf", src, &parser.Options{Kinds: analyzer.Kinds})
 		checkTree(t, file, file.Directives)
+		// The line index, built on first use, counts every newline.
+		if p, want := file.Position(len(src)), bytes.Count(src, []byte("\n"))+1; p.Line != want || file.LineCount() != want {
+			t.Fatalf("the end is on line %d of %d, want %d", p.Line, file.LineCount(), want)
+		}
 		for _, d := range file.Diagnostics {
 			if d.Range.Start < 0 || int(d.Range.End) > len(src) || d.Range.Start > d.Range.End {
 				t.Fatalf("diagnostic range %v outside [0,%d]: %v", d.Range, len(src), d)

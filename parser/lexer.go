@@ -25,9 +25,8 @@ const maxTokenLen = 4096
 // the first error: it reports and recovers, so one typo does not hide the
 // rest of the file.
 type lexer struct {
-	src   string
-	pos   int
-	lines lineIndex
+	src string
+	pos int
 
 	// Scratch for the words of the statement being read; the parser copies
 	// them out, so one backing array serves the whole file.
@@ -39,10 +38,7 @@ type lexer struct {
 }
 
 func newLexer(f *File) *lexer {
-	lx := &lexer{src: f.Src, file: f}
-	// Pre-size the line index from a cheap count so it grows once.
-	lx.lines = make(lineIndex, 1, strings.Count(f.Src, "\n")+1)
-	return lx
+	return &lexer{src: f.Src, file: f}
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
@@ -62,9 +58,6 @@ func (lx *lexer) statement() (words []Word, term terminator, termAt int) {
 			c := src[lx.pos]
 			if !isSpace(c) {
 				break
-			}
-			if c == '\n' {
-				lx.lines = append(lx.lines, int32(lx.pos+1))
 			}
 			lx.pos++
 		}
@@ -140,16 +133,11 @@ func (lx *lexer) word() (term terminator, ended bool) {
 	if quote != 0 {
 		for ; i < len(src); i++ {
 			switch c := src[i]; c {
-			case '\n':
-				// Quoted tokens may span lines.
-				lx.lines = append(lx.lines, int32(i+1))
 			case '\\':
-				// The next character is taken literally, even a quote.
+				// The next character is taken literally, even a quote
+				// or a newline (quoted tokens may span lines).
 				escaped = true
 				i++
-				if i < len(src) && src[i] == '\n' {
-					lx.lines = append(lx.lines, int32(i+1))
-				}
 			case quote:
 				lx.pos = i + 1
 				lx.addWord(start, i+1, quote, escaped)
@@ -168,9 +156,6 @@ func (lx *lexer) word() (term terminator, ended bool) {
 			case c == '\\':
 				escaped = true
 				i++
-				if i < len(src) && src[i] == '\n' {
-					lx.lines = append(lx.lines, int32(i+1))
-				}
 				variable = false
 				continue
 			case c == '$':
@@ -331,17 +316,9 @@ func (lx *lexer) rawBlock() (body Range, rbrace int) {
 	start := lx.pos
 	depth := 0
 	i := start
-	nl := func(j int) {
-		if src[j] == '\n' {
-			lx.lines = append(lx.lines, int32(j+1))
-		}
-	}
 	for i < len(src) {
 		c := src[i]
 		switch {
-		case c == '\n':
-			nl(i)
-			i++
 		case c == '{':
 			depth++
 			i++
@@ -357,9 +334,6 @@ func (lx *lexer) rawBlock() (body Range, rbrace int) {
 			for i < len(src) && src[i] != c {
 				if src[i] == '\\' && i+1 < len(src) {
 					i++
-				}
-				if src[i] == '\n' {
-					nl(i)
 				}
 				i++
 			}
@@ -413,11 +387,6 @@ func (lx *lexer) skipLong(i, level int) int {
 	end := len(src)
 	if k >= 0 {
 		end = open + k + len(closing)
-	}
-	for j := i; j < end; j++ {
-		if src[j] == '\n' {
-			lx.lines = append(lx.lines, int32(j+1))
-		}
 	}
 	return end
 }

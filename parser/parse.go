@@ -77,7 +77,6 @@ func ParseString(path, src string, opts *Options) *File {
 	f.Directives = dirs
 	f.Comments = comments
 	f.DirectiveCount = b.count
-	f.lines = lx.lines
 	f.Diagnostics = append(lx.errs, b.errs...)
 	sortDiagnostics(f.Diagnostics)
 	return f
@@ -474,7 +473,7 @@ func isFreeForm(name string) bool {
 func IsFreeFormBlock(name string) bool { return isFreeForm(name) }
 
 // lineOf returns the line of an offset already passed by the lexer.
-func (b *builder) lineOf(off int) int { return b.lx.lines.position(off).Line }
+func (b *builder) lineOf(off int) int { return b.f.Line(off) }
 
 // explainCut adds to nginx's `unexpected "}"` for a "}" that cut d short
 // where the ";" probably belongs, with the fix.

@@ -2,6 +2,7 @@ package parser
 
 import (
 	"sort"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -31,9 +32,26 @@ type Position struct {
 	Offset int
 }
 
-// lineIndex holds the offset at which every line starts. It is built once by
-// the lexer, which already visits every newline. (32-bit, as Range.)
+// lineIndex holds the offset at which every line starts (32-bit, as
+// Range).
 type lineIndex []int32
+
+// lineIndex returns f's line index, building it on first use.
+func (f *File) lineIndex() lineIndex {
+	f.linesOnce.Do(func() {
+		li := make(lineIndex, 1, strings.Count(f.Src, "\n")+1)
+		for i := 0; ; {
+			j := strings.IndexByte(f.Src[i:], '\n')
+			if j < 0 {
+				break
+			}
+			i += j + 1
+			li = append(li, int32(i))
+		}
+		f.lines = li
+	})
+	return f.lines
+}
 
 // position converts a byte offset into a line and byte column.
 func (li lineIndex) position(off int) Position {
@@ -56,7 +74,7 @@ func (f *File) Position(off int) Position {
 	if off < 0 {
 		off = 0
 	}
-	return f.lines.position(off)
+	return f.lineIndex().position(off)
 }
 
 // Line returns the 1-based line number of a byte offset in f.
@@ -64,17 +82,18 @@ func (f *File) Line(off int) int { return f.Position(off).Line }
 
 // LineCount returns the number of lines in f (a final line without a
 // newline counts; an empty file has one line).
-func (f *File) LineCount() int { return len(f.lines) }
+func (f *File) LineCount() int { return len(f.lineIndex()) }
 
 // LineText returns the text of the 1-based line n without its line ending.
 func (f *File) LineText(n int) string {
-	if n < 1 || n > len(f.lines) {
+	lines := f.lineIndex()
+	if n < 1 || n > len(lines) {
 		return ""
 	}
-	start := int(f.lines[n-1])
+	start := int(lines[n-1])
 	end := len(f.Src)
-	if n < len(f.lines) {
-		end = int(f.lines[n]) - 1
+	if n < len(lines) {
+		end = int(lines[n]) - 1
 	}
 	if end > start && f.Src[end-1] == '\r' {
 		end--
@@ -91,10 +110,11 @@ func (f *File) Offset(line, col int) int {
 	if line < 1 {
 		return 0
 	}
-	if line > len(f.lines) {
+	lines := f.lineIndex()
+	if line > len(lines) {
 		return len(f.Src)
 	}
-	start := int(f.lines[line-1])
+	start := int(lines[line-1])
 	off := start + col - 1
 	if off > len(f.Src) {
 		off = len(f.Src)
@@ -126,13 +146,14 @@ func (f *File) OffsetUTF16(line, col int) int {
 	if line < 0 {
 		return 0
 	}
-	if line >= len(f.lines) {
+	lines := f.lineIndex()
+	if line >= len(lines) {
 		return len(f.Src)
 	}
-	off := int(f.lines[line])
+	off := int(lines[line])
 	end := len(f.Src)
-	if line+1 < len(f.lines) {
-		end = int(f.lines[line+1]) - 1
+	if line+1 < len(lines) {
+		end = int(lines[line+1]) - 1
 	}
 	for n := 0; n < col && off < end; {
 		r, size := utf8.DecodeRuneInString(f.Src[off:end])

@@ -88,10 +88,11 @@ func liveHeap() uint64 {
 // the index and facts the rules share. It measures the heap after a
 // collection, which does not depend on timing (peak RSS, which does, is
 // BenchmarkPeakRSS's). On the dense 5 MB configuration today: the tree
-// 4.94 bytes per byte (6.25 before words, directives and blocks lost the
-// fields the source answers, 7.4 before 32-bit offsets), the model 0.40
-// (1.09), tree and lint results 6.06 (8.17, 11.5), the highest live heap
-// between two rules run one after another 6.07 (what a rule leaves
+// 4.84 bytes per byte (6.25 before words, directives and blocks lost the
+// fields the source answers and the line index waited for a position to
+// be asked, 7.4 before 32-bit offsets), the model 0.40 (1.09), tree and
+// lint results 5.97 (8.17, 11.5), the highest live heap between two
+// rules run one after another 5.97 (what a rule leaves
 // behind, and the shared results built so far), and what the rules
 // allocate in all 2.2 (10.7 before the rules parsed each distinct regex
 // once and stopped building lists they only walk): garbage is not live,
