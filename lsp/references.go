@@ -48,11 +48,8 @@ type symbol struct {
 	stream bool
 }
 
-// streamContexts is every context inside stream {}.
-const streamContexts = directives.Stream | directives.StreamServer | directives.StreamUpstream | directives.StreamMap | directives.StreamGeo
-
 // inStream reports whether entry e is inside stream {}.
-func inStream(e *analyzer.Entry) bool { return e.Context()&streamContexts != 0 }
+func inStream(e *analyzer.Entry) bool { return e.Context()&directives.StreamContexts != 0 }
 
 // occurrence is one place a symbol is written: r covers the name alone
 // (without "@" or "$"), so a rename replaces exactly it.

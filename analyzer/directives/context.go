@@ -75,6 +75,10 @@ var contextWords = [numContexts]string{
 	"stream-map", "stream-geo", "acme_issuer", "oidc_provider", "mgmt",
 }
 
+// StreamContexts is every context inside stream {}: its variables are
+// another namespace than http's, and several checks differ there.
+const StreamContexts = Stream | StreamServer | StreamUpstream | StreamMap | StreamGeo
+
 // blockParamContexts are the map and geo bodies. Their lines are read by
 // the map/geo handler rather than dispatched through ngx_command_t, so an
 // Any directive is not valid there merely by being Any.

@@ -122,7 +122,7 @@ func runHostNotFound(p *analyzer.Pass) {
 
 // nsOf is the variable namespace (http or stream) of an entry.
 func nsOf(e *analyzer.Entry) varNamespace {
-	if e.Context()&streamCtx != 0 {
+	if e.Context()&directives.StreamContexts != 0 {
 		return nsStream
 	}
 	return nsHTTP

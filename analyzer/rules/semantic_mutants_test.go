@@ -55,7 +55,7 @@ func semanticMutants(sd seed) []semanticMutant {
 	n := 0
 	blocks := map[string]bool{}
 	for _, i := range ix.Named("upstream") {
-		if d := ix.Entries[i].Directive; len(d.Args) == 1 && ix.Entries[i].Context()&streamContexts == 0 {
+		if d := ix.Entries[i].Directive; len(d.Args) == 1 && ix.Entries[i].Context()&directives.StreamContexts == 0 {
 			blocks[strings.ToLower(d.Args[0].Value)] = true
 		}
 	}
@@ -102,7 +102,7 @@ func semanticMutants(sd seed) []semanticMutant {
 			}
 		case d.Is("limit_conn") && len(d.Args) == 2:
 			add(semanticMutant{src: insertAt(src, d.File, d.Args[0], "_undefined"), how: "limit_conn zone", rule: "unknown-zone", message: `zero size shared memory zone "` + d.Args[0].Value + `_undefined"`})
-		case d.Is("proxy_pass") && len(d.Args) == 1 && e.Context()&streamContexts == 0 && d.Args[0].Quote(d.File) == 0:
+		case d.Is("proxy_pass") && len(d.Args) == 1 && e.Context()&directives.StreamContexts == 0 && d.Args[0].Quote(d.File) == 0:
 			// A port on the name of an upstream block.
 			v := d.Args[0].Value
 			if rest, ok := strings.CutPrefix(v, "http://"); ok {
@@ -112,14 +112,12 @@ func semanticMutants(sd seed) []semanticMutant {
 					add(semanticMutant{src: src[:at] + ":8081" + src[at:], how: "proxy_pass upstream:port", rule: "invalid-url", line: end(d)})
 				}
 			}
-		case d.Is("access_log") && len(d.Args) >= 2 && e.Context()&streamContexts == 0:
+		case d.Is("access_log") && len(d.Args) >= 2 && e.Context()&directives.StreamContexts == 0:
 			add(semanticMutant{src: insertAt(src, d.File, d.Args[1], "_undefined"), how: "access_log format", rule: "unknown-log-format", line: end(d)})
 		}
 	}
 	return out
 }
-
-const streamContexts = directives.Stream | directives.StreamServer | directives.StreamUpstream | directives.StreamMap | directives.StreamGeo
 
 // mutantRegexWords are the regex arguments of an entry: the same places
 // regex-syntax checks, found independently of its code.

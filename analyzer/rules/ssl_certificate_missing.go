@@ -2,6 +2,7 @@ package rules
 
 import (
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
@@ -75,7 +76,7 @@ func collectTLS(ix *analyzer.Index) *tlsFacts {
 	for _, name := range tlsDirectives {
 		for _, i := range ix.Named(name) {
 			e := &ix.Entries[i]
-			if e.Context()&streamCtx != 0 || e.Context() == 0 || e.Parent < 0 {
+			if e.Context()&directives.StreamContexts != 0 || e.Context() == 0 || e.Parent < 0 {
 				continue
 			}
 			// The enclosing server, or http.

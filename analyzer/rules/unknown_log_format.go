@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -36,7 +37,7 @@ func runUnknownLogFormat(p *analyzer.Pass) {
 			continue
 		}
 		ns := nsHTTP
-		if e.Context()&streamCtx != 0 {
+		if e.Context()&directives.StreamContexts != 0 {
 			ns = nsStream
 		}
 		if d.Is("log_format") {

@@ -43,7 +43,7 @@ type zoneRef struct {
 // zoneOf returns the zone a directive adds, if any.
 func zoneOf(e *analyzer.Entry) (zoneRef, bool) {
 	d := e.Directive
-	stream := e.Context()&streamCtx != 0
+	stream := e.Context()&directives.StreamContexts != 0
 	proto := "http "
 	if stream {
 		proto = "stream "

@@ -225,9 +225,6 @@ func VariableDefiners() []string {
 	return out
 }
 
-// streamCtx is every context inside stream {}.
-const streamCtx = directives.Stream | directives.StreamServer | directives.StreamUpstream | directives.StreamMap | directives.StreamGeo
-
 // regexArgs yields the arguments of d that are regexes nginx compiles
 // (with ngx_http_regex_compile, whose named groups become variables),
 // and whether each is caseless. Used by the variable facts and by the
@@ -427,7 +424,7 @@ func collectVariables(ix *analyzer.Index, builtin *builtinVars) *varFacts {
 	for e, r := range regexes(ix) {
 		if !r.noVars && e.Context() != 0 {
 			ns := nsHTTP
-			if e.Context()&streamCtx != 0 {
+			if e.Context()&directives.StreamContexts != 0 {
 				ns = nsStream
 			}
 			vf.defineGroups(r.expr, ns)
@@ -469,7 +466,7 @@ func (vf *varFacts) mapEntry(e *analyzer.Entry) {
 		return
 	}
 	ns := nsHTTP
-	if e.Context()&streamCtx != 0 {
+	if e.Context()&directives.StreamContexts != 0 {
 		ns = nsStream
 	}
 	if !d.Is("include") && !d.Is("hostnames") && !d.Is("volatile") && len(d.Args) == 1 {
@@ -481,7 +478,7 @@ func (vf *varFacts) mapEntry(e *analyzer.Entry) {
 func (vf *varFacts) entry(e *analyzer.Entry) {
 	d := e.Directive
 	ns := nsHTTP
-	if e.Context()&streamCtx != 0 {
+	if e.Context()&directives.StreamContexts != 0 {
 		ns = nsStream
 	}
 	if e.Context() == 0 || e.Context()&(directives.Map|directives.StreamMap|directives.Geo|directives.StreamGeo) != 0 {
