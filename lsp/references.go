@@ -307,9 +307,14 @@ func occurrences(ix *analyzer.Index, sym symbol) []occurrence {
 				}
 			}
 		}
-		// Named groups of regexes define variables too: (?<user>...).
+		// Uses may be in any argument nginx compiles; every argument is
+		// read, except where "$" is only text: Lua bodies, the values of
+		// geo, split_clients and types blocks. The same pass finds the
+		// definitions in regexes' named groups: (?<user>...).
+		captured := false
 		for i := range ix.Entries {
 			e := &ix.Entries[i]
+			d := e.Directive
 			if inStream(e) != sym.stream {
 				continue
 			}
@@ -317,27 +322,13 @@ func occurrences(ix *analyzer.Index, sym symbol) []occurrence {
 				if !strings.EqualFold(name, sym.name) {
 					return
 				}
-				f := e.Directive.File
 				r := parser.Range{Start: w.Range.Start, End: w.Range.Start} // see opaque
-				if vs, ok := valueStart(f, w); ok && at >= 0 {
+				if vs, ok := valueStart(d.File, w); ok && at >= 0 {
 					r = parser.Span(vs+at, vs+at+len(name))
-					defs[occKey{f.Path, vs + at}] = true
 				}
-				add(f, r, true)
+				add(d.File, r, true)
+				captured = true
 			})
-		}
-		if len(defs) == 0 && len(out) == 0 {
-			return nil // not defined here: a built-in or an unknown
-		}
-		// Uses may be in any argument nginx compiles; every argument is
-		// read, except where "$" is only text: Lua bodies, the values of
-		// geo, split_clients and types blocks.
-		for i := range ix.Entries {
-			e := &ix.Entries[i]
-			d := e.Directive
-			if inStream(e) != sym.stream {
-				continue
-			}
 			if e.Parent >= 0 {
 				switch ix.Entries[e.Parent].Directive.Name.Value {
 				case "geo", "split_clients", "types":
@@ -355,6 +346,9 @@ func occurrences(ix *analyzer.Index, sym symbol) []occurrence {
 					}
 				})
 			}
+		}
+		if len(defs) == 0 && !captured {
+			return nil // not defined here: a built-in or an unknown
 		}
 	}
 	sort.Slice(out, func(i, j int) bool {
