@@ -170,6 +170,10 @@ type Pass struct {
 	// settings' custom-directives), as a set: names nginx accepts through
 	// modules the tables do not know. Shared by every Pass; do not modify.
 	CustomDirectives map[string]bool
+	// CustomVariables are the variable names the run declares (the
+	// settings' custom-variables: lower case, without "$", a trailing
+	// "*" for a prefix family). Shared by every Pass; do not modify.
+	CustomVariables []string
 	// ReadFile reads a file the way the loader did (so the language
 	// server's unsaved buffers are seen by rules that read files).
 	ReadFile func(path string) ([]byte, error)
@@ -345,7 +349,11 @@ func passTemplate(c *parser.Config, opts Options, sh *shared) Pass {
 			custom[n] = true
 		}
 	}
-	return Pass{Config: c, ReadFile: opts.ReadFile, Target: target, Cost: opts.Cost, CustomDirectives: custom, shared: sh}
+	var vars []string
+	for _, v := range opts.CustomVariables {
+		vars = append(vars, strings.ToLower(strings.TrimPrefix(v, "$")))
+	}
+	return Pass{Config: c, ReadFile: opts.ReadFile, Target: target, Cost: opts.Cost, CustomDirectives: custom, CustomVariables: vars, shared: sh}
 }
 
 // resultKey tells results and their keys apart in a run's store.
@@ -388,6 +396,10 @@ type Options struct {
 	// third-party modules (the settings' custom-directives). A run-wide
 	// fact rather than a rule option, so every rule can see it.
 	CustomDirectives []string
+	// CustomVariables are variable names to accept as defined (the
+	// settings' custom-variables), for third-party modules: "name", or
+	// "prefix_*" for a family.
+	CustomVariables []string
 }
 
 // Run analyses c with every rule of reg and returns the parser's findings
@@ -471,12 +483,16 @@ func RunResults(c *parser.Config, reg *Registry, opts Options) ([]*parser.Diagno
 				p := base
 				p.Rule, p.Options = r, opts.RuleOptions[r.Name]
 				p.report = func(d *parser.Diagnostic) {
-					if override {
-						d.Severity = sev
-					}
 					found[i] = append(found[i], d)
 				}
 				runSafely(&p)
+				// After the run: a rule may set a finding's severity
+				// after reporting it, and the settings win over that.
+				if override {
+					for _, d := range found[i] {
+						d.Severity = sev
+					}
+				}
 			}
 		}()
 	}

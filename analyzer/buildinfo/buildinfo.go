@@ -12,6 +12,7 @@ package buildinfo
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -177,6 +178,73 @@ func (info *Info) Modules() map[string]bool {
 					out[m] = true
 				}
 			}
+		}
+	}
+	return out
+}
+
+// DynamicModules returns the modules of the build that are shared
+// objects, by source name as Modules spells them: present only where a
+// load_module loads them. The mail and stream modules of a dynamic group
+// (--with-stream=dynamic) are in the group's object, whichever way
+// configure was told to build them.
+func (info *Info) DynamicModules() map[string]bool {
+	out := map[string]bool{}
+	groups := map[string]bool{}
+	for _, m := range info.Dynamic {
+		out[m] = true
+		out[strings.TrimSuffix(m, "_module")+"_filter_module"] = true
+		for _, a := range moduleAliases[m] {
+			out[a] = true
+		}
+		if m == "ngx_stream_module" || m == "ngx_mail_module" {
+			groups[strings.TrimSuffix(m, "_module")+"_"] = true
+		}
+	}
+	for m := range info.Modules() {
+		for g := range groups {
+			if strings.HasPrefix(m, g) {
+				out[m] = true
+			}
+		}
+	}
+	// ngx_openssl_module comes with ngx_http_ssl_module too, which is
+	// never dynamic.
+	if !slices.Contains(info.Dynamic, "ngx_http_ssl_module") {
+		delete(out, "ngx_openssl_module")
+	}
+	return out
+}
+
+// ObjectNames returns the names a load_module path of module's shared
+// object can have (its base name without ".so"): the module itself, its
+// name without "_filter" (configure's spelling), and its group's object
+// for the mail and stream modules (ngx_stream_module.so holds them all).
+func ObjectNames(module string) []string {
+	names := []string{module}
+	if n := strings.Replace(module, "_filter_module", "_module", 1); n != module {
+		names = append(names, n)
+	}
+	for _, g := range []string{"ngx_stream_", "ngx_mail_"} {
+		if strings.HasPrefix(module, g) {
+			names = append(names, g+"module")
+		}
+	}
+	return names
+}
+
+// UnrecognizedThirdParty returns the --add-module and
+// --add-dynamic-module paths of modules nginx-lint does not know: such a
+// build may define directives and variables no table lists.
+func (info *Info) UnrecognizedThirdParty() []string {
+	var out []string
+	for _, p := range info.ThirdParty {
+		known := false
+		for marker := range thirdPartyMarkers {
+			known = known || strings.Contains(p, marker)
+		}
+		if !known {
+			out = append(out, p)
 		}
 	}
 	return out

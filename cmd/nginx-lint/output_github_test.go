@@ -189,7 +189,7 @@ func TestPathStyle(t *testing.T) {
 
 	files := map[string][]string{}
 	_, text, _ := runCLI(t, "", append([]string{"--color", "never"}, args...)...)
-	for _, m := range regexp.MustCompile(`(?m)^(\S+):3:5: warning: unknown directive`).FindAllStringSubmatch(text, -1) {
+	for _, m := range regexp.MustCompile(`(?m)^(\S+):3:5: error: unknown directive`).FindAllStringSubmatch(text, -1) {
 		files["text"] = append(files["text"], m[1])
 	}
 	_, js, _ := runCLI(t, "", append([]string{"-f", "json"}, args...)...)
