@@ -69,6 +69,11 @@ func runUnknownDirective(p *analyzer.Pass) {
 				"If a third-party module defines it, declare it under custom-directives in .nginx-lint.yaml"
 			return
 		}
+		if !directiveLike(name) {
+			diag.Detail = "no module names a directive this way (directive names are letters, digits and " +
+				"underscores); nginx refuses to start. A comment starts with #"
+			return
+		}
 		if who := mf.unknownModuleSays(p); who != "" {
 			diag.Severity = parser.Warning
 			diag.Detail = "no module nginx-lint knows defines it; " + who + " may. " +
@@ -182,4 +187,17 @@ func removedIn(rows []*directives.Directive) string {
 var removedReplacements = map[string]string{
 	"limit_zone": `use limit_conn_zone (limit_conn_zone $binary_remote_addr zone=NAME:SIZE;)`,
 	"ssl":        `use the "ssl" parameter of listen (listen 443 ssl;)`,
+}
+
+// directiveLike reports whether name could be a module's directive: the
+// names of nginx's and of every third-party module's commands are ASCII
+// letters, digits and underscores.
+func directiveLike(name string) bool {
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return name != ""
 }
