@@ -20,10 +20,11 @@ type Target struct {
 	// Configure are the build's configure arguments ("--with-threads"),
 	// for features that are no module; nil when unknown.
 	Configure []string
-	// Dynamic is the subset of Modules built as shared objects, which a
-	// configuration has only where a load_module loads them; nil when
-	// unknown.
-	Dynamic map[string]bool
+	// Dynamic maps the modules of Modules built as shared objects to the
+	// object that holds each (its base name without ".so"): a
+	// configuration has them only where a load_module loads that object.
+	// Nil when unknown.
+	Dynamic map[string]string
 	// Unrecognized are the build's third-party modules nginx-lint does
 	// not know (their --add-module paths): they may define any name.
 	Unrecognized []string

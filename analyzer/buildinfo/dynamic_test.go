@@ -16,14 +16,22 @@ func TestDynamicModules(t *testing.T) {
 		t.Fatal(err)
 	}
 	dyn := info.DynamicModules()
-	for _, m := range []string{"ngx_http_geoip_module", "ngx_http_xslt_filter_module", "ngx_stream_module",
-		"ngx_stream_core_module", "ngx_stream_ssl_module", "ngx_stream_geoip_module", "ngx_mail_core_module"} {
-		if !dyn[m] {
-			t.Errorf("%s is not dynamic", m)
+	for m, obj := range map[string]string{
+		"ngx_http_geoip_module":       "ngx_http_geoip_module",
+		"ngx_http_xslt_filter_module": "ngx_http_xslt_module",
+		"ngx_stream_module":           "ngx_stream_module",
+		"ngx_stream_core_module":      "ngx_stream_module",
+		"ngx_stream_proxy_module":     "ngx_stream_module",
+		"ngx_stream_ssl_module":       "ngx_stream_module",
+		"ngx_stream_geoip_module":     "ngx_stream_geoip_module",
+		"ngx_mail_core_module":        "ngx_mail_module",
+	} {
+		if dyn[m] != obj {
+			t.Errorf("%s is in object %q, want %q", m, dyn[m], obj)
 		}
 	}
 	for _, m := range []string{"ngx_http_ssl_module", "ngx_openssl_module", "ngx_http_core_module", "ngx_http_gzip_module"} {
-		if dyn[m] {
+		if _, ok := dyn[m]; ok {
 			t.Errorf("%s is dynamic", m)
 		}
 	}

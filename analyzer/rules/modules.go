@@ -51,10 +51,21 @@ func collectModules(p *analyzer.Pass) *moduleFacts {
 	return mf
 }
 
-// isLoaded reports whether a load_module loads module's object.
-func (mf *moduleFacts) isLoaded(module string) bool {
+// isLoaded reports whether a load_module loads module's object: the one
+// the build puts it in when the build is named (njs's stream module is not
+// in ngx_stream_module.so), else any of the names its object can have.
+func (mf *moduleFacts) isLoaded(t *analyzer.Target, module string, thirdParty bool) bool {
+	if obj, ok := t.Dynamic[module]; ok && !thirdParty {
+		for _, n := range buildinfo.ObjectNames(obj) {
+			if mf.loaded[n] && (n == obj || !isGroupObject(n)) {
+				return true
+			}
+		}
+		return false
+	}
 	for _, n := range buildinfo.ObjectNames(module) {
-		if mf.loaded[n] {
+		group := n != module && isGroupObject(n)
+		if mf.loaded[n] && !(group && (thirdParty || t.Modules != nil)) {
 			return true
 		}
 	}
@@ -73,24 +84,24 @@ type absence struct {
 // outside nginx's source, which only an --add-module build or a
 // load_module brings.
 func (mf *moduleFacts) missing(t *analyzer.Target, module string, thirdParty bool) *absence {
+	// The cheap cases first: this runs for every directive of a
+	// configuration when a build is named.
 	switch {
-	case mf.isLoaded(module):
-		return nil
 	case t == nil || t.Modules == nil:
 		// No build named: any module may be compiled in (OpenResty
 		// builds lua and friends in statically).
 		return nil
 	case thirdParty:
-		if t.Modules[module] || !mf.complete {
+		if t.Modules[module] || !mf.complete || mf.isLoaded(t, module, true) {
 			return nil
 		}
 		return &absence{true, module + " is neither compiled into this nginx (nginx -V) nor loaded with load_module"}
 	case !t.Modules[module]:
 		return &absence{false, module + " is not in this nginx build (nginx -V)"}
-	case t.Dynamic[module] && mf.complete:
-		return &absence{true, module + " is a shared object in this nginx build, and no load_module loads it"}
+	case t.Dynamic[module] == "" || !mf.complete || mf.isLoaded(t, module, false):
+		return nil
 	}
-	return nil
+	return &absence{true, module + " is a shared object in this nginx build, and no load_module loads it"}
 }
 
 // unknownModuleSays returns, when a module nginx-lint does not know may be
@@ -106,3 +117,7 @@ func (mf *moduleFacts) unknownModuleSays(p *analyzer.Pass) string {
 	}
 	return ""
 }
+
+// isGroupObject reports whether name is the object of a dynamic group of
+// modules (ngx_stream_module.so holds the build's stream modules).
+func isGroupObject(name string) bool { return name == "ngx_stream_module" || name == "ngx_mail_module" }

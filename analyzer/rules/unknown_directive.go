@@ -121,10 +121,12 @@ func reportKnownUnknown(p *analyzer.Pass, mf *moduleFacts, d *parser.Directive, 
 		return diag
 	}
 	var why *absence
+	plusOnly := true
 	for _, r := range rows {
-		if r.Removed() && len(rows) > 1 {
-			continue
+		if r.Tags.Has("commercial") {
+			continue // NGINX Plus: see below
 		}
+		plusOnly = false
 		var a *absence
 		for _, m := range rowSourceModules(r) {
 			if a = mf.missing(p.Target, m, r.ThirdParty); a == nil {
@@ -134,6 +136,21 @@ func reportKnownUnknown(p *analyzer.Pass, mf *moduleFacts, d *parser.Directive, 
 		if why == nil {
 			why = a
 		}
+	}
+	if plusOnly {
+		// Only NGINX Plus has it. An open-source build (named, or the
+		// newest nginx by default) refuses it; only a named NGINX Plus
+		// build (nginx -V says nginx-plus) has it.
+		if p.Target.Modules != nil && version == "" {
+			return nil
+		}
+		diag := p.ReportDirective(d, "unknown directive %q: only NGINX Plus has it", name)
+		diag.Detail = "open-source nginx refuses to start on it"
+		if p.Target.Modules == nil {
+			diag.Severity = parser.Warning
+			diag.Detail += "; if this configuration is for NGINX Plus, name the build (--nginx-build with its nginx -V)"
+		}
+		return diag
 	}
 	if why == nil {
 		return nil

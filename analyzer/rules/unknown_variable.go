@@ -98,12 +98,15 @@ func unknownVarDetail(p *analyzer.Pass, mf *moduleFacts, name string, ns varName
 		if v.Stream != (ns == nsStream) {
 			continue
 		}
-		if since := variableSince[v.Name]; version != "" && since != "" && analyzer.CompareVersions(version, since) < 0 {
+		if since := variableSince(v); version != "" && since != "" && analyzer.CompareVersions(version, since) < 0 {
 			return "nginx " + version + " predates " + v.String() + " (since " + since + "); nginx refuses to start"
 		}
 		for _, m := range variableModules(v) {
 			if a := mf.missing(p.Target, m, v.ThirdParty); a != nil {
 				return v.String() + " comes from " + a.why + "; nginx refuses to start"
+			}
+			if v.Tags.Has("if-module-used") {
+				return v.String() + " exists only where a directive of " + m + " is used; nginx refuses to start"
 			}
 		}
 		if p.Target.Modules != nil {
@@ -131,6 +134,32 @@ func variableModules(v *directives.Variable) []string {
 	return []string{v.Module}
 }
 
+// variableSince is the first nginx release that has v, "" when unknown.
+func variableSince(v *directives.Variable) string {
+	if v.Stream {
+		return streamVariableSince[v.Name]
+	}
+	return httpVariableSince[v.Name]
+}
+
+// handlerless are variables nginx registers without a get handler (a
+// placeholder for the module's own use, ngx_http_proxy_module.c): a
+// configuration that names them gets "unknown variable".
+var handlerless = map[string]bool{"proxy_add_via": true}
+
+// usedModules returns the modules whose directives the configuration uses.
+func usedModules(ix *analyzer.Index) map[string]bool {
+	out := map[string]bool{}
+	for _, name := range ix.Names() {
+		for _, r := range directives.Lookup(name) {
+			for _, m := range rowSourceModules(r) {
+				out[m] = true
+			}
+		}
+	}
+	return out
+}
+
 // builtinVars is the embedded variables of one build, per namespace.
 type builtinVars struct {
 	exact    [2]map[string]bool
@@ -147,6 +176,7 @@ func newBuiltinVars(p *analyzer.Pass) *builtinVars {
 	modules, version := p.Target.Modules, p.Target.Version
 	mf := loadedModules(p)
 	b := &builtinVars{exact: [2]map[string]bool{{}, {}}}
+	var used map[string]bool // modules whose directives the configuration uses
 	for _, v := range directives.AllVariables() {
 		if modules != nil && len(v.SourceModules) == 0 {
 			continue
@@ -155,10 +185,20 @@ func newBuiltinVars(p *analyzer.Pass) *builtinVars {
 		for _, m := range variableModules(v) {
 			present = present || mf.missing(p.Target, m, v.ThirdParty) == nil
 		}
+		if present && v.Tags.Has("if-module-used") {
+			// memc registers $memc_key only where memc_pass is used.
+			if used == nil {
+				used = usedModules(p.Index())
+			}
+			present = false
+			for _, m := range variableModules(v) {
+				present = present || used[m]
+			}
+		}
 		if !present {
 			continue
 		}
-		if since := variableSince[v.Name]; version != "" && since != "" && analyzer.CompareVersions(version, since) < 0 {
+		if since := variableSince(v); version != "" && since != "" && analyzer.CompareVersions(version, since) < 0 || handlerless[v.Name] && !v.Stream {
 			continue
 		}
 		ns := nsHTTP

@@ -83,6 +83,11 @@ const DefinesBlockLines = -2
 type ModuleVariable struct {
 	Name, Module string
 	Prefix       bool // NGX_HTTP_VAR_PREFIX: a family such as $foo_*
+	// IfUsed marks a variable the module registers only when the
+	// configuration uses one of its directives: the function registering
+	// it returns early unless a "used" or "enabled" flag is set (memc's
+	// variables exist only with memc_pass).
+	IfUsed bool
 }
 
 // ModuleScan is what one module source tree defines.
@@ -108,6 +113,9 @@ var (
 	// firstWordVarRE finds a block line handler that takes a line's first
 	// word as a variable name ("$name ...": geoip2's block).
 	firstWordVarRE = regexp.MustCompile(`value\[0\]\.data\[0\]\s*[!=]=\s*'\$'`)
+	// usedGuardRE finds the early return of a registering function that
+	// runs only when the module is used.
+	usedGuardRE = regexp.MustCompile(`if\s*\(\s*!\s*[\w>.-]*(?:used|enabled)\s*\)\s*\{?\s*return\s+NGX_OK`)
 	// funcRE finds a function definition in nginx's style: the name at
 	// the start of a line, its parameters, then the body.
 	funcRE = regexp.MustCompile(`(?m)^(\w+)\s*\(([^;{)]*)\)\s*\{`)
@@ -264,6 +272,33 @@ func ScanModuleFiles(files map[string]string) (*ModuleScan, error) {
 		varSeen[v.Name+"\t"+v.Module] = true
 		out.Variables = append(out.Variables, v)
 	}
+	// guarded reports whether every function that names ident (an array
+	// of variables) registers it only when the module is used.
+	// A function is guarded when it has the early return, or when every
+	// function that calls it is (memc registers its variables in a helper
+	// that its guarded postconfiguration calls).
+	var guarded func(ident string, depth int) bool
+	guarded = func(ident string, depth int) bool {
+		seen := false
+		for name, body := range funcs {
+			if name == ident || !strings.Contains(body, ident) {
+				continue
+			}
+			if !usedGuardRE.MatchString(body) && (depth == 0 || !guarded(name+"(", depth-1)) {
+				return false
+			}
+			seen = true
+		}
+		return seen
+	}
+	decls := map[string]string{}
+	for _, n := range names {
+		if text, ok := stripped[n]; ok {
+			for _, m := range strDeclRE.FindAllStringSubmatch(text, -1) {
+				decls[m[1]] = m[2]
+			}
+		}
+	}
 	for _, n := range names {
 		text, ok := stripped[n]
 		if !ok {
@@ -279,6 +314,7 @@ func ScanModuleFiles(files map[string]string) (*ModuleScan, error) {
 			if !ok {
 				return nil, fmt.Errorf("%s: unterminated variable array", n)
 			}
+			ifUsed := guarded(text[l[4]:l[5]], 2)
 			for _, e := range entries(body) {
 				if len(e) == 0 {
 					continue
@@ -288,23 +324,32 @@ func ScanModuleFiles(files map[string]string) (*ModuleScan, error) {
 					continue
 				}
 				prefix := len(e) > 4 && strings.Contains(e[4], "_VAR_PREFIX")
-				addVar(ModuleVariable{Name: strings.ToLower(m[1]), Module: module, Prefix: prefix})
+				addVar(ModuleVariable{Name: strings.ToLower(m[1]), Module: module, Prefix: prefix, IfUsed: ifUsed})
 			}
 		}
-		decls := map[string]string{}
-		for _, m := range strDeclRE.FindAllStringSubmatch(text, -1) {
-			decls[m[1]] = m[2]
+	}
+	for _, n := range names {
+		text, ok := stripped[n]
+		if !ok {
+			continue
 		}
-		for _, m := range addVarRE.FindAllStringSubmatch(text, -1) {
-			name, ok := decls[m[1]]
+		for _, l := range funcRE.FindAllStringSubmatchIndex(text, -1) {
+			body, ok := braceBody(text, l[1]-1)
 			if !ok {
 				continue
 			}
-			module := fileModule[n]
-			if module == "" {
-				module = family(strings.Contains(m[0], "stream"))
+			ifUsed := usedGuardRE.MatchString(body)
+			for _, m := range addVarRE.FindAllStringSubmatch(body, -1) {
+				name, ok := decls[m[1]]
+				if !ok {
+					continue
+				}
+				module := fileModule[n]
+				if module == "" {
+					module = family(strings.Contains(m[0], "stream"))
+				}
+				addVar(ModuleVariable{Name: strings.ToLower(name), Module: module, IfUsed: ifUsed})
 			}
-			addVar(ModuleVariable{Name: strings.ToLower(name), Module: module})
 		}
 	}
 	sort.Slice(out.Variables, func(i, j int) bool {
@@ -451,7 +496,11 @@ func WriteModules(dir string, sources []string, scans []*ModuleScan, known map[s
 		if x.Prefix {
 			name += "*"
 		}
-		fmt.Fprintf(&v, "%s\t%s\t\t%s\tsource-only\n", name, x.Module, x.Module)
+		notes := "source-only"
+		if x.IfUsed {
+			notes += ";if-module-used"
+		}
+		fmt.Fprintf(&v, "%s\t%s\t\t%s\t%s\n", name, x.Module, x.Module, notes)
 	}
 	if err := os.WriteFile(filepath.Join(dir, ModulesFile), []byte(d.String()), 0o644); err != nil {
 		return err
