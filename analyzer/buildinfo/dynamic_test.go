@@ -45,3 +45,19 @@ func TestDynamicModules(t *testing.T) {
 		}
 	}
 }
+
+// An --add-module of a module no table knows may define any name; the
+// known ones are recognised by their repository's name.
+func TestUnrecognizedThirdParty(t *testing.T) {
+	info, err := Parse("nginx version: nginx/1.25.3\nconfigure arguments: --add-module=../echo-nginx-module-0.63 " +
+		"--add-dynamic-module=/build/nginx-vod-module --add-module=../ngx_devel_kit\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := info.UnrecognizedThirdParty(); !slices.Equal(got, []string{"/build/nginx-vod-module"}) {
+		t.Errorf("UnrecognizedThirdParty() = %q", got)
+	}
+	if m := info.Modules(); !m["ngx_http_echo_module"] || !m["ndk_http_module"] {
+		t.Errorf("the known third-party modules are not in the build: %v", m)
+	}
+}
