@@ -10,12 +10,18 @@ import (
 )
 
 // ReferenceDir is where `go generate ./analyzer/rules` writes the rule
-// reference pages, relative to this package's directory.
-const ReferenceDir = "reference"
+// reference pages, relative to this package's directory: docs/rules of the
+// repository.
+const ReferenceDir = "../../docs/rules"
+
+// ReferenceURL is where the page of the rule called name is published.
+func ReferenceURL(name string) string {
+	return "https://github.com/nginx-lint/nginx-lint/blob/main/docs/rules/" + name + ".md"
+}
 
 // Markdown renders a rule's documentation as a Markdown page: the same
-// text `nginx-lint explain` prints and the reference page under
-// analyzer/rules/reference holds, so the two cannot drift apart.
+// text `nginx-lint explain` prints and the reference page under docs/rules
+// holds, so the two cannot drift apart.
 func Markdown(r *analyzer.Rule) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s %s\n\n%s (%s, %s by default)\n\n%s\n", r.Code, r.Name, r.Title, r.Category(), r.Severity, r.Doc.Text)

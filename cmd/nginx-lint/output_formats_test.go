@@ -109,7 +109,7 @@ func TestSARIFSchema(t *testing.T) {
 	}
 	ud := rules[byCode["NL2001"]]
 	if ud.Name != "unknown-directive" || ud.DefaultConfiguration.Level != "error" || ud.ShortDescription.Text == "" ||
-		ud.HelpURI != "https://github.com/nginx-lint/nginx-lint/blob/main/analyzer/rules/reference/unknown-directive.md" {
+		ud.HelpURI != "https://github.com/nginx-lint/nginx-lint/blob/main/docs/rules/unknown-directive.md" {
 		t.Errorf("rule metadata %+v", ud)
 	}
 	got := map[string]bool{}

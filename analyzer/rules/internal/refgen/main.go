@@ -1,5 +1,5 @@
 // Command refgen writes the rule reference pages: one Markdown file per
-// registered rule and an index, under analyzer/rules/reference. It runs
+// registered rule and an index, under docs/rules. It runs
 // from `go generate ./analyzer/rules` (the working directory is then the
 // rules package) and removes pages of rules that no longer exist, so the
 // directory always mirrors the registry.
