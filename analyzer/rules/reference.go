@@ -67,5 +67,39 @@ func ReferenceIndex(rs []*analyzer.Rule) string {
 	return b.String()
 }
 
+// ReferencePages renders every page of ReferenceDir by file name: the
+// index, the options table and a page per rule.
+func ReferencePages(rs []*analyzer.Rule) map[string]string {
+	pages := map[string]string{"README.md": ReferenceIndex(rs), OptionsPage: OptionsTable(rs)}
+	for _, r := range rs {
+		pages[ReferencePage(r)] = Markdown(r)
+	}
+	return pages
+}
+
+// OptionsPage is the file name of the options table in ReferenceDir.
+const OptionsPage = "options.md"
+
+// OptionsTable renders every rule option, from the rules' declarations:
+// the one place a name, type, default and meaning are written.
+func OptionsTable(rs []*analyzer.Rule) string {
+	var b strings.Builder
+	b.WriteString("# Rule options\n\n")
+	b.WriteString("Generated from the rule definitions by `go generate ./analyzer/rules`; do not edit.\n")
+	b.WriteString("Set them under `rules: {NAME: {options: {...}}}` in `.nginx-lint.yaml`; a rule reads the default when an option is not set.\n\n")
+	b.WriteString("| Rule | Option | Type | Default | Meaning |\n|---|---|---|---|---|\n")
+	for _, r := range rs {
+		for _, o := range r.Options {
+			def := "—"
+			if o.Default != "" {
+				def = "`" + o.Default + "`"
+			}
+			fmt.Fprintf(&b, "| [%s](%s) | `%s` | %s | %s | %s |\n", r.Name, ReferencePage(r), o.Name, o.Type, def,
+				strings.ReplaceAll(o.Doc, "|", `\|`))
+		}
+	}
+	return b.String()
+}
+
 // ReferencePage is the file name of a rule's page in ReferenceDir.
 func ReferencePage(r *analyzer.Rule) string { return r.Name + ".md" }

@@ -145,7 +145,7 @@ type lintCmd struct {
 	Format    string   `short:"f" enum:"text,json,sarif,github,gitlab,checkstyle" default:"text" help:"Output format: ${enum}."`
 	Color     string   `enum:"auto,always,never" default:"auto" help:"Color the text output: ${enum}. NO_COLOR turns auto off."`
 	FailLevel string   `enum:"error,warning,info,none" default:"warning" help:"Exit with 1 when a finding is at least this severe: ${enum}."`
-	Strict    bool     `help:"Report unknown directives as errors, not warnings."`
+	Strict    bool     `help:"Report every unknown directive as an error, also one a module nginx-lint does not know could define."`
 	Disable   []string `help:"Rules (by name or code) not to run." placeholder:"RULE"`
 	settingsFlags
 	Baseline      string `help:"Report only findings not recorded in this baseline file." placeholder:"FILE"`

@@ -53,10 +53,7 @@ func generate(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	want := map[string]string{"README.md": rules.ReferenceIndex(rules.All().Rules())}
-	for _, r := range rules.All().Rules() {
-		want[rules.ReferencePage(r)] = rules.Markdown(r)
-	}
+	want := rules.ReferencePages(rules.All().Rules())
 	old, err := filepath.Glob(filepath.Join(dir, "*.md"))
 	if err != nil {
 		return err
