@@ -219,7 +219,7 @@ func (p *Pass) ReportDirective(d *parser.Directive, format string, args ...any) 
 // the enclosing block directives and is reused between calls.
 func (p *Pass) WalkContext(fn func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive)) {
 	ix := p.Index()
-	CountOps(len(ix.Entries))
+	ix.countOps(len(ix.Entries))
 	var w stackWalk
 	for i := range ix.Entries {
 		e := &ix.Entries[i]
@@ -232,7 +232,7 @@ func (p *Pass) WalkContext(fn func(d *parser.Directive, ctx directives.Context, 
 // directive's table row.
 func (p *Pass) WalkEntries(fn func(e *Entry, stack []*parser.Directive)) {
 	ix := p.Index()
-	CountOps(len(ix.Entries))
+	ix.countOps(len(ix.Entries))
 	var w stackWalk
 	for i := range ix.Entries {
 		fn(&ix.Entries[i], w.enter(ix, int32(i)))
@@ -291,7 +291,10 @@ func (p *Pass) Model() *parser.Model {
 
 // Index returns the flattened configuration, computed once per run.
 func (p *Pass) Index() *Index {
-	p.shared.indexOnce.Do(func() { p.shared.index = NewIndex(p.Config) })
+	p.shared.indexOnce.Do(func() {
+		p.shared.index = NewIndex(p.Config)
+		p.shared.index.ops = p.shared.ops
+	})
 	return p.shared.index
 }
 
@@ -366,6 +369,8 @@ type memoEntry struct {
 
 // shared holds the derived results every Pass of one run reads.
 type shared struct {
+	// ops is the run's operation counter (Options.Ops), nil when none.
+	ops       *atomic.Int64
 	indexOnce sync.Once
 	index     *Index
 	modelOnce sync.Once
@@ -396,6 +401,10 @@ type Options struct {
 	// third-party modules (the settings' custom-directives). A run-wide
 	// fact rather than a rule option, so every rule can see it.
 	CustomDirectives []string
+	// Ops, when set, counts the operations of the run: the directives the
+	// rules look at and the cost model's steps. For the tests that check
+	// how rules scale; nil counts nothing.
+	Ops *atomic.Int64
 	// CustomVariables are variable names to accept as defined (the
 	// settings' custom-variables), for third-party modules: "name", or
 	// "prefix_*" for a family.
@@ -436,7 +445,7 @@ func RunResults(c *parser.Config, reg *Registry, opts Options) ([]*parser.Diagno
 		}
 		out = append(out, d)
 	}
-	sh := &shared{}
+	sh := &shared{ops: opts.Ops}
 	rs := &Results{c: c, opts: opts, sh: sh}
 	if reg == nil {
 		return out, rs

@@ -111,6 +111,7 @@ var DefaultStartupBudget = func() time.Duration {
 var CostModel = &analyzer.Result[costmodel.Options, *costmodel.Result]{
 	Name: "cost model",
 	Compute: func(p *analyzer.Pass, o costmodel.Options) *costmodel.Result {
+		o.Ops = p.OpCounter()
 		return costmodel.Compute(p.Model(), o)
 	},
 }

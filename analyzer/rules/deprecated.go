@@ -47,18 +47,6 @@ func runDeprecated(p *analyzer.Pass) {
 	// does not exist before: an older target keeps the listen form.
 	listenHTTP2 := p.Target.AtLeast("1.25.1")
 	target := targetVersion(p)
-	// serverOf finds the model's server of a server block, with a map
-	// made only when an "ssl" directive asks.
-	var servers map[*parser.Directive]*parser.Server
-	serverOf := func(d *parser.Directive) *parser.Server {
-		if servers == nil {
-			servers = make(map[*parser.Directive]*parser.Server, len(p.Model().Servers))
-			for _, s := range p.Model().Servers {
-				servers[s.Directive] = s
-			}
-		}
-		return servers[d]
-	}
 	for _, s := range p.Model().Servers {
 		if s.Protocol != parser.HTTP || !listenHTTP2 {
 			continue
@@ -101,7 +89,7 @@ func runDeprecated(p *analyzer.Pass) {
 			if !lacks(target, "1.15.0") && lacks(target, "1.25.1") {
 				diag := p.ReportDirective(d, "the \"ssl\" directive is deprecated, use the \"listen ... ssl\" directive instead")
 				diag.Detail = "deprecated since nginx 1.15.0 and removed in 1.25.1, which reports it as an unknown directive"
-				diag.Edits = sslOnEdits(d, serverOf(sameFileParent(d, stack)))
+				diag.Edits = sslOnEdits(d, serverOfBlock(p, sameFileParent(d, stack)))
 			}
 			return
 		}
@@ -147,12 +135,20 @@ func serverOfBlock(p *analyzer.Pass, d *parser.Directive) *parser.Server {
 	if d == nil {
 		return nil
 	}
-	for _, s := range p.Model().Servers {
-		if s.Directive == d {
-			return s
+	return serverBlocks.Get(p, struct{}{})[d]
+}
+
+// serverBlocks maps each server block of the model to its server, for the
+// rules that meet a server's directive and need the server.
+var serverBlocks = &analyzer.Result[struct{}, map[*parser.Directive]*parser.Server]{
+	Name: "servers by block",
+	Compute: func(p *analyzer.Pass, _ struct{}) map[*parser.Directive]*parser.Server {
+		m := make(map[*parser.Directive]*parser.Server, len(p.Model().Servers))
+		for _, s := range p.Model().Servers {
+			m[s.Directive] = s
 		}
-	}
-	return nil
+		return m
+	},
 }
 
 // sslOnEdits fixes "ssl on;" in a server: the directive goes and every

@@ -109,7 +109,7 @@ func runHSTS(p *analyzer.Pass) {
 		if h == nil && len(stack) > 0 || d.Block == nil || withHSTS[d] || h != nil && withHSTS[h] {
 			return
 		}
-		for _, l := range body(p.Config, d) {
+		for _, l := range body(p, d) {
 			if !l.Is("listen") {
 				continue
 			}

@@ -43,11 +43,11 @@ func runSSLStaplingIneffective(p *analyzer.Pass) {
 		if h := innermost(stack, "http"); h != nil {
 			var ok bool
 			if hs, ok = outer[h]; !ok {
-				hs = readStaplingScope(body(p.Config, h))
+				hs = readStaplingScope(body(p, h))
 				outer[h] = hs
 			}
 		}
-		s := readStaplingScope(body(p.Config, d))
+		s := readStaplingScope(body(p, d))
 		on := s.stapling
 		if on == nil {
 			on = hs.stapling

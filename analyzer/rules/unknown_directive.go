@@ -43,6 +43,9 @@ func runUnknownDirective(p *analyzer.Pass) {
 	custom := stringSet(p.Options["custom"])
 	version := p.Target.Version
 	var mf *moduleFacts // computed at the first unknown name
+	// The verdict on a known name is the same wherever it is: a name
+	// found present once is not looked at again.
+	present := map[string]bool{}
 	p.WalkEntries(func(e *analyzer.Entry, stack []*parser.Directive) {
 		d, name := e.Directive, e.Directive.Name.Value
 		if dataBlock(e.Context()) || custom[name] || p.CustomDirectives[name] {
@@ -52,7 +55,13 @@ func runUnknownDirective(p *analyzer.Pass) {
 			mf = loadedModules(p)
 		}
 		if e.Known {
-			if diag := reportKnownUnknown(p, mf, d, version); diag != nil && name == "ssl" {
+			if present[name] {
+				return
+			}
+			diag := reportKnownUnknown(p, mf, d, version)
+			if diag == nil {
+				present[name] = true
+			} else if name == "ssl" {
 				// "ssl on;" means the ssl parameter on every listen.
 				diag.Edits = sslOnEdits(d, serverOfBlock(p, sameFileParent(d, stack)))
 			}
