@@ -57,8 +57,14 @@ func isTerminal(w io.Writer) bool {
 	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
 }
 
-// useColor decides --color: auto colors only a terminal, and NO_COLOR
-// (https://no-color.org) turns auto off.
+// useColor decides --color. always and never win over the environment.
+// auto colors a terminal, with two environment overrides:
+// FORCE_COLOR or CLICOLOR_FORCE set to anything but "" or "0" colors
+// whatever stdout is (a CI log that renders ANSI codes), and NO_COLOR set
+// to anything but "" (https://no-color.org: an empty value does not
+// count) leaves it plain. A forcing variable wins over NO_COLOR, as in
+// Node.js and supports-color: it is the narrower request, usually set for
+// one job, where NO_COLOR is a standing preference.
 func useColor(mode string, terminal bool) bool {
 	switch mode {
 	case "always":
@@ -66,10 +72,20 @@ func useColor(mode string, terminal bool) bool {
 	case "never":
 		return false
 	}
-	if _, ok := os.LookupEnv("NO_COLOR"); ok {
+	if forced("FORCE_COLOR") || forced("CLICOLOR_FORCE") {
+		return true
+	}
+	if os.Getenv("NO_COLOR") != "" {
 		return false
 	}
 	return terminal
+}
+
+// forced reports whether the environment variable name asks for color:
+// set, not empty, not "0".
+func forced(name string) bool {
+	v := os.Getenv(name)
+	return v != "" && v != "0"
 }
 
 // palette holds the styles of the text output; all plain when color is off.
