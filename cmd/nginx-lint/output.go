@@ -125,12 +125,18 @@ func newPalette(on bool) palette {
 // grouped by file (files in the order they first appear), with a blank
 // line between files.
 func writeText(w io.Writer, ds []*parser.Diagnostic, colored bool) error {
+	return writeTextOpts(w, ds, colored, false)
+}
+
+// writeTextOpts is writeText; quiet (-q) prints the finding lines alone:
+// no source line, no detail, no blank line between files, no summary.
+func writeTextOpts(w io.Writer, ds []*parser.Diagnostic, colored, quiet bool) error {
 	p := newPalette(colored)
 	cwd, _ := os.Getwd()
 	counts := map[parser.Severity]int{}
 	groups := groupByFile(ds)
 	for gi, g := range groups {
-		if gi > 0 {
+		if gi > 0 && !quiet {
 			fmt.Fprintln(w)
 		}
 		for _, d := range g {
@@ -142,6 +148,9 @@ func writeText(w io.Writer, ds []*parser.Diagnostic, colored bool) error {
 			}
 			fmt.Fprintf(w, "%s: %s: %s %s\n", p.file.Sprint(loc), p.bySeverity[d.Severity].Sprint(d.Severity), terminalSafe(d.Message),
 				p.code.Sprintf("[%s %s]", d.Code, d.Name))
+			if quiet {
+				continue
+			}
 			if d.File != nil {
 				writeSnippet(w, p, d)
 			}
@@ -150,7 +159,7 @@ func writeText(w io.Writer, ds []*parser.Diagnostic, colored bool) error {
 			}
 		}
 	}
-	if len(ds) == 0 {
+	if len(ds) == 0 || quiet {
 		return nil
 	}
 	var parts []string

@@ -147,6 +147,8 @@ type lintCmd struct {
 	FailLevel string   `enum:"error,warning,info,none" default:"warning" help:"Exit with 1 when a finding is at least this severe: ${enum}."`
 	Strict    bool     `help:"Report unknown directives as errors, not warnings."`
 	Disable   []string `help:"Rules (by name or code) not to run." placeholder:"RULE"`
+	Only      []string `help:"Run only these rules (by name or code, comma-separated or repeated), whatever the settings say; the syntax and file findings (NL1xxx) stay on, and --disable still applies." placeholder:"RULE"`
+	Quiet     bool     `short:"q" help:"Print only the findings, one line each: no source line, detail or summary, and with --fix no \"fixed\" lines."`
 	settingsFlags
 	Baseline      string `help:"Report only findings not recorded in this baseline file." placeholder:"FILE"`
 	WriteBaseline string `help:"Record the current findings in this baseline file and exit 0." placeholder:"FILE"`
