@@ -70,9 +70,15 @@ type Workspace struct {
 	BuildFile string
 
 	// Switches over the settings, as the command line's flags give them.
-	Disable     []string // rules (names or codes) not to run
-	Strict      bool     // unknown directives are errors
-	CheckFiles  bool     // check files and hosts on this machine
+	Disable []string // rules (names or codes) not to run
+	// Only, when not empty, names the rules (names or codes) to run: every
+	// other rule is off, whatever the settings say, except the parser's
+	// and loader's findings (category syntax, NL1xxx), which stay on so
+	// that a file nginx cannot read or parse never looks clean. Disable
+	// applies after it.
+	Only        []string
+	Strict      bool // unknown directives are errors
+	CheckFiles  bool // check files and hosts on this machine
 	RuleOptions map[string]map[string]any
 	// Cost holds host facts for the cost model over the settings' (the
 	// cost rules' nonroot, nofile, cpus, kernel, profile): NonRoot when
@@ -301,6 +307,24 @@ func (w *Workspace) Options(cfg *config.File) (analyzer.Options, error) {
 		if err := w.Extra.Apply(&opts, allRules.Lookup); err != nil {
 			if err := w.problem(&UsageError{err.Error()}); err != nil {
 				return opts, err
+			}
+		}
+	}
+	if len(w.Only) > 0 {
+		picked := map[string]bool{}
+		for _, key := range w.Only {
+			r := allRules.Lookup(key)
+			if r == nil {
+				return opts, &UsageError{fmt.Sprintf("--only: no rule %q%s (see nginx-lint rules)", key, didyoumean.Suffix(allRules.Suggest(key)))}
+			}
+			picked[r.Name] = true
+		}
+		for _, r := range allRules.Rules() {
+			switch {
+			case picked[r.Name]:
+				delete(opts.Disabled, r.Name)
+			case r.Category() != analyzer.Syntax:
+				opts.Disabled[r.Name] = true
 			}
 		}
 	}

@@ -77,6 +77,9 @@ func (cmd *lintCmd) fix(e *env, w *lint.Workspace, targets []lint.Target, base *
 		}
 	}
 	for _, c := range res.Changes {
+		if cmd.Quiet {
+			break
+		}
 		if _, ok := res.Fixed[c.Path]; ok && !failed[c.Path] {
 			fmt.Fprintf(e.stderr, "fixed %s:%d: %s (%s)\n", terminalSafe(displayPath(c.Path, cwd)), c.Line, terminalSafe(c.Message), c.Name)
 		}

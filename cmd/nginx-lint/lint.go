@@ -71,7 +71,7 @@ func (cmd *lintCmd) workspace(e *env) (*lint.Workspace, error) {
 		return nil, err
 	}
 	w.Registry = rules.All()
-	w.Disable, w.Strict, w.CheckFiles = cmd.Disable, cmd.Strict, cmd.CheckFiles
+	w.Disable, w.Only, w.Strict, w.CheckFiles = cmd.Disable, cmd.Only, cmd.Strict, cmd.CheckFiles
 	w.Loaded = bigInputGC
 	return w, nil
 }
@@ -100,7 +100,7 @@ func (cmd *lintCmd) report(e *env, all []*parser.Diagnostic, unreadable bool, re
 	case "checkstyle":
 		err = writeCheckstyle(out, all, cwd)
 	default:
-		err = writeText(out, all, useColor(cmd.Color, e.isTerminal))
+		err = writeTextOpts(out, all, useColor(cmd.Color, e.isTerminal), cmd.Quiet)
 	}
 	if ferr := out.Flush(); err == nil {
 		err = ferr

@@ -143,10 +143,12 @@ type lintCmd struct {
 	loadFlags
 	Paths     []string `arg:"" optional:"" name:"path" help:"Files to lint; \"-\" reads standard input (a config or nginx -T output). Default: ${default_config} if it exists."`
 	Format    string   `short:"f" enum:"text,json,sarif,github,gitlab,checkstyle" default:"text" help:"Output format: ${enum}."`
-	Color     string   `enum:"auto,always,never" default:"auto" help:"Color the text output: ${enum}. NO_COLOR turns auto off."`
+	Color     string   `enum:"auto,always,never" default:"auto" help:"Color the text output: ${enum}. With auto, FORCE_COLOR or CLICOLOR_FORCE (not empty, not 0) turn color on, NO_COLOR (not empty) turns it off."`
 	FailLevel string   `enum:"error,warning,info,none" default:"warning" help:"Exit with 1 when a finding is at least this severe: ${enum}."`
 	Strict    bool     `help:"Report every unknown directive as an error, also one a module nginx-lint does not know could define."`
 	Disable   []string `help:"Rules (by name or code) not to run." placeholder:"RULE"`
+	Only      []string `help:"Run only these rules (by name or code, comma-separated or repeated), whatever the settings say; the syntax and file findings (NL1xxx) stay on, and --disable still applies." placeholder:"RULE"`
+	Quiet     bool     `short:"q" help:"Print only the findings, one line each: no source line, detail or summary, and with --fix no \"fixed\" lines."`
 	settingsFlags
 	Baseline      string `help:"Report only findings not recorded in this baseline file." placeholder:"FILE"`
 	WriteBaseline string `help:"Record the current findings in this baseline file and exit 0." placeholder:"FILE"`

@@ -16,6 +16,35 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
+// distEnv asks for the cross-platform tests (TestCrossCompile,
+// TestVetEverywhere). They build and vet the module for every released
+// operating system: on a cold build cache, on two cores, that is about
+// eight minutes, most of the README's "go test ./..." when they ran
+// there. .ci/run gives them a step of their own.
+const distEnv = "NGINX_LINT_DIST"
+
+// requireDist runs the calling test only when $NGINX_LINT_DIST is 1. A
+// local run without it skips with a message saying how to run it. Under
+// CI=true the variable must be set, either to 1 or to 0 (a step of its
+// own runs these tests, as in .ci/run): a CI that forgets it fails,
+// rather than passing without having built a single release target.
+func requireDist(t *testing.T) {
+	t.Helper()
+	switch v := os.Getenv(distEnv); v {
+	case "1":
+		return
+	case "0":
+		t.Skipf("skipping: %s=0 (the cross-platform builds run in a step of their own; .ci/run runs them with %s=1 go test ./internal/dist)", distEnv, distEnv)
+	case "":
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("CI=true and $%s is unset: set it to 1 to run the cross-platform builds here, or to 0 when another step runs them (as .ci/run does)", distEnv)
+		}
+		t.Skipf("skipping the cross-platform builds (minutes on a cold cache): %s=1 go test ./internal/dist runs them (.ci/run does)", distEnv)
+	default:
+		t.Fatalf("$%s=%q: want 1 (run the cross-platform builds) or 0 (another step runs them)", distEnv, v)
+	}
+}
+
 // root is the repository root, where the distribution files live.
 var root = filepath.Join("..", "..")
 
@@ -109,11 +138,11 @@ func TestVersionStamp(t *testing.T) {
 }
 
 // TestCrossCompile builds every release target (into /dev/null: no
-// artifact is kept). Slow on a cold cache, so -short skips it.
+// artifact is kept). It compiles the module six times over, most of the
+// README test command's time on a cold build cache, so it runs only when
+// asked (requireDist).
 func TestCrossCompile(t *testing.T) {
-	if testing.Short() {
-		t.Skip("skipping the six cross-compilations in -short mode")
-	}
+	requireDist(t)
 	_, targets := releaseTargets(t)
 	for _, tg := range targets {
 		t.Run(tg[0]+"-"+tg[1], func(t *testing.T) {
@@ -124,6 +153,46 @@ func TestCrossCompile(t *testing.T) {
 				t.Errorf("GOOS=%s GOARCH=%s go build: %v\n%s", tg[0], tg[1], err, out)
 			}
 		})
+	}
+}
+
+// TestCIRunsCrossBuilds: since the README's test command skips the
+// cross-platform builds, .ci/run must run them in a step of its own,
+// after that command, with a -run pattern that selects each of them.
+func TestCIRunsCrossBuilds(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(root, ".ci", "run"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	main, dist := -1, -1
+	var pattern string
+	for i, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimSpace(line)
+		switch {
+		case line == distEnv+"=0 go test ./...":
+			main = i
+		case strings.HasPrefix(line, distEnv+"=1 go test ./internal/dist"):
+			dist = i
+			if m := regexp.MustCompile(`-run '([^']*)'`).FindStringSubmatch(line); m != nil {
+				pattern = m[1]
+			} else if strings.Contains(line, "-run") {
+				pattern = "unparsed"
+			}
+		}
+	}
+	if main < 0 || dist < main {
+		t.Fatalf(".ci/run: README command at line %d, cross-build step at line %d; want %s=0 go test ./... then %s=1 go test ./internal/dist", main+1, dist+1, distEnv, distEnv)
+	}
+	if pattern != "" {
+		re, err := regexp.Compile(pattern)
+		if err != nil {
+			t.Fatalf(".ci/run: -run %q: %v", pattern, err)
+		}
+		for _, name := range []string{"TestCrossCompile", "TestVetEverywhere"} {
+			if !re.MatchString(name) {
+				t.Errorf(".ci/run: -run %q does not select %s", pattern, name)
+			}
+		}
 	}
 }
 
@@ -357,9 +426,7 @@ func TestDockerfile(t *testing.T) {
 // (syscall.Mkfifo) without a build constraint compiles here and breaks
 // "go test" for a contributor on Windows or macOS.
 func TestVetEverywhere(t *testing.T) {
-	if testing.Short() {
-		t.Skip("skipping the cross-platform vet in -short mode")
-	}
+	requireDist(t)
 	_, targets := releaseTargets(t)
 	seen := map[string]bool{}
 	for _, tg := range targets {
