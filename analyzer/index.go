@@ -1,9 +1,9 @@
 package analyzer
 
 import (
-	"sync/atomic"
 	"math/bits"
 	"slices"
+	"sync/atomic"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/parser"

@@ -1,10 +1,10 @@
 package costmodel
 
 import (
-	"sync/atomic"
 	"iter"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"

@@ -28,7 +28,7 @@ var redosCases = []struct{ expr, want string }{
 	{`^/[a-z]+-?[a-z]+z$`, "poly"},
 	{`^/\d+\d+x$`, ""},          // PCRE makes the second \d+ possessive: it gives nothing back
 	{`^/[a-z]*[a-z0-9]*/$`, ""}, // likewise
-	{`^/(a|ab)+$`, ""}, // a and ab read a string one way only: linear in PCRE too
+	{`^/(a|ab)+$`, ""},          // a and ab read a string one way only: linear in PCRE too
 	{`^/(\w+/)*$`, ""},
 	{`^(/[a-z]+)*$`, ""},
 	{`^/([a-z]{1,8}-?){1,4}$`, ""},
