@@ -297,7 +297,7 @@ func (cmd *parseCmd) run(e *env) (int, error) {
 	}
 	// The tree as nginx reads the file: no settings file applies.
 	w.NoSettings, w.Loader = true, &parser.Loader{NoIncludes: cmd.SingleFile}
-	rep, err := w.Load([]lint.Target{{Path: cmd.Path}})
+	rep, err := w.Load([]lint.Target{lint.FileTarget(cmd.Path)})
 	if err != nil {
 		return 0, err
 	}
