@@ -23,7 +23,8 @@ func Run(c *parser.Config, reg *analyzer.Registry, opts analyzer.Options) []*par
 }
 
 // suppressAndSort is the part of Run after the rules: dedupe, the
-// suppression comments, and the order.
+// suppression comments, the follow-on findings of a directive nginx
+// refuses (dropFollowOn), and the order.
 func suppressAndSort(c *parser.Config, reg *analyzer.Registry, opts analyzer.Options, ds []*parser.Diagnostic) []*parser.Diagnostic {
 	ds = dedupe(ds)
 	s := &suppress.Suppressor{
@@ -34,6 +35,7 @@ func suppressAndSort(c *parser.Config, reg *analyzer.Registry, opts analyzer.Opt
 		},
 	}
 	kept, extra := s.Apply(c, ds)
+	kept = dropFollowOn(kept)
 	for _, d := range extra {
 		if opts.Disabled[d.Name] {
 			continue
