@@ -148,6 +148,7 @@ type lintCmd struct {
 	Strict    bool     `help:"Report unknown directives as errors, not warnings."`
 	Disable   []string `help:"Rules (by name or code) not to run." placeholder:"RULE"`
 	Only      []string `help:"Run only these rules (by name or code, comma-separated or repeated), whatever the settings say; the syntax and file findings (NL1xxx) stay on, and --disable still applies." placeholder:"RULE"`
+	Output    []string `sep:"none" placeholder:"FORMAT=FILE" help:"Also write the findings in FORMAT (text, json, sarif, github, gitlab, checkstyle) to FILE, whatever --format prints, e.g. --format github --output sarif=nginx-lint.sarif; repeatable. Written whole once the lint is done (also on exit 1 or 2), not at all on a usage error."`
 	Quiet     bool     `short:"q" help:"Print only the findings, one line each: no source line, detail or summary, and with --fix no \"fixed\" lines."`
 	settingsFlags
 	Baseline      string `help:"Report only findings not recorded in this baseline file." placeholder:"FILE"`
