@@ -234,3 +234,36 @@ func TestParseSize(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenNamedPipe: only a FIFO is opened, and without waiting for a
+// writer: with none, the read ends at once, empty.
+func TestOpenNamedPipe(t *testing.T) {
+	dir := t.TempDir()
+	fifo := mkfifo(t, dir)
+	regular := filepath.Join(dir, "a.conf")
+	if err := os.WriteFile(regular, []byte("events {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	withTimeout(t, func() {
+		for _, p := range []string{regular, dir, "/dev/zero"} {
+			if f, err := parser.OpenNamedPipe(p); !errors.Is(err, parser.ErrNotRegular) {
+				t.Errorf("%s: err %v, want ErrNotRegular", p, err)
+				if f != nil {
+					f.Close()
+				}
+			}
+		}
+		f, err := parser.OpenNamedPipe(fifo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		b, err := parser.ReadStream(fifo, f, 0)
+		if err != nil || len(b) != 0 {
+			t.Errorf("FIFO without a writer: %q, %v; want empty", b, err)
+		}
+	})
+	if parser.IsNamedPipe(regular) || !parser.IsNamedPipe(fifo) {
+		t.Error("IsNamedPipe")
+	}
+}

@@ -23,7 +23,8 @@ func Run(c *parser.Config, reg *analyzer.Registry, opts analyzer.Options) []*par
 }
 
 // suppressAndSort is the part of Run after the rules: dedupe, the
-// suppression comments, and the order.
+// suppression comments, the follow-on findings of a directive nginx
+// refuses (dropFollowOn), and the order.
 func suppressAndSort(c *parser.Config, reg *analyzer.Registry, opts analyzer.Options, ds []*parser.Diagnostic) []*parser.Diagnostic {
 	return suppressRan(c, reg, reg, opts, ds)
 }
@@ -41,6 +42,7 @@ func suppressRan(c *parser.Config, known, ran *analyzer.Registry, opts analyzer.
 		},
 	}
 	kept, extra := s.Apply(c, ds)
+	kept = dropFollowOn(kept)
 	for _, d := range extra {
 		if opts.Disabled[d.Name] {
 			continue

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
@@ -134,6 +135,12 @@ type Target struct {
 	// Root is the directory given that the file was found in ("" for a
 	// file named): writes stay inside it.
 	Root string
+	// Pipe marks a FIFO named on the command line, such as the /dev/fd/N
+	// of a process substitution, nginx-lint <(envsubst < nginx.conf.tpl):
+	// it is read as standard input is (once, within the same limits;
+	// settings are looked for from the working directory, and Prefix is
+	// the working directory). FileTarget sets it.
+	Pipe bool
 }
 
 // Entry is one configuration read and, after Lint, linted: a target that
@@ -415,7 +422,7 @@ func (w *Workspace) Load(targets []Target) (*Report, error) {
 	included := map[string]bool{}
 	var entries []*Entry
 	for _, t := range targets {
-		cfg, err := w.SettingsFor(t.Path)
+		cfg, err := w.SettingsFor(t.settingsFrom())
 		if err != nil {
 			return nil, err
 		}
@@ -546,13 +553,39 @@ func (w *Workspace) readEntry(t Target, cfg *config.File, opts *analyzer.Options
 			in = os.Stdin
 		}
 		src, err = entry.ReadStream(name, in)
-	} else if name, err = filepath.Abs(t.Path); err == nil {
+	} else if name, err = filepath.Abs(t.Path); err == nil && t.Pipe {
+		src, err = w.cache().pipe(name, func() ([]byte, error) { return readPipe(entry, name) })
+	} else if err == nil {
 		src, err = entry.ReadFile(name)
 	}
 	if err == nil && t.FromDir && parser.LooksBinary(src) {
 		err = errBinary
 	}
 	return l, name, src, err
+}
+
+// settingsFrom is where the settings file of t is looked for from: the
+// working directory for standard input and pipes, else t's path.
+func (t Target) settingsFrom() string {
+	if t.Pipe {
+		return "-"
+	}
+	return t.Path
+}
+
+// readPipe reads a FIFO named on the command line within entry's limits.
+// Nothing read is an error (parser.ErrEmptyPipe).
+func readPipe(entry *parser.Loader, name string) ([]byte, error) {
+	f, err := parser.OpenNamedPipe(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	src, err := entry.ReadStream(name, f)
+	if err == nil && len(src) == 0 {
+		err = &fs.PathError{Op: "read", Path: name, Err: parser.ErrEmptyPipe}
+	}
+	return src, err
 }
 
 // loadSource parses a main file's text and what it includes.

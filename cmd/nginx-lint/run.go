@@ -148,6 +148,7 @@ type lintCmd struct {
 	Strict    bool     `help:"Report every unknown directive as an error, also one a module nginx-lint does not know could define."`
 	Disable   []string `help:"Rules (by name or code) not to run." placeholder:"RULE"`
 	Only      []string `help:"Run only these rules (by name or code, comma-separated or repeated), whatever the settings say; the syntax and file findings (NL1xxx) stay on, and --disable still applies." placeholder:"RULE"`
+	Output    []string `sep:"none" placeholder:"FORMAT=FILE" help:"Also write the findings in FORMAT (text, json, sarif, github, gitlab, checkstyle) to FILE, whatever --format prints, e.g. --format github --output sarif=nginx-lint.sarif; repeatable. Written whole once the lint is done (also on exit 1 or 2), not at all on a usage error."`
 	Quiet     bool     `short:"q" help:"Print only the findings, one line each: no source line, detail or summary, and with --fix no \"fixed\" lines."`
 	settingsFlags
 	Baseline      string `help:"Report only findings not recorded in this baseline file." placeholder:"FILE"`
@@ -297,7 +298,7 @@ func (cmd *parseCmd) run(e *env) (int, error) {
 	}
 	// The tree as nginx reads the file: no settings file applies.
 	w.NoSettings, w.Loader = true, &parser.Loader{NoIncludes: cmd.SingleFile}
-	rep, err := w.Load([]lint.Target{{Path: cmd.Path}})
+	rep, err := w.Load([]lint.Target{lint.FileTarget(cmd.Path)})
 	if err != nil {
 		return 0, err
 	}
