@@ -59,6 +59,10 @@ type Rule struct {
 	Options []Option
 	// Run inspects the configuration. It must not keep the Pass.
 	Run func(*Pass)
+	// Group, when set, is the rule's category instead of the one its
+	// code's digit names: a rule moved to another category keeps its code,
+	// which users' suppression comments and baselines name.
+	Group Category
 }
 
 // Doc is a rule's documentation. Bad and Good are complete nginx configs
@@ -75,8 +79,11 @@ type Doc struct {
 	URL string
 }
 
-// Category returns the rule's category from its code.
+// Category returns the rule's category: Group when set, else its code's.
 func (r *Rule) Category() Category {
+	if r.Group != 0 {
+		return r.Group
+	}
 	if len(r.Code) == 6 {
 		return Category(r.Code[2] - '0')
 	}
