@@ -87,9 +87,9 @@ type blockProtocols struct {
 type protocolList uint8
 
 const (
-	protocolsUnset   protocolList = iota + 1 // the block does not set them
-	protocolsTLS13                           // TLS 1.3 alone
-	protocolsOlderToo                        // TLS 1.2 or older among them
+	protocolsUnset    protocolList = iota + 1 // the block does not set them
+	protocolsTLS13                            // TLS 1.3 alone
+	protocolsOlderToo                         // TLS 1.2 or older among them
 )
 
 // tls13Only reports whether the protocols in force where the cipher list
