@@ -21,8 +21,8 @@ type Cache struct {
 	entries map[string]*cacheEntry
 	said    map[string]bool
 	// pipes holds what was read from each pipe named on the command line:
-	// a pipe can be read once, and a run may read its target again (the
-	// rounds of --diff, cost after lint).
+	// a pipe can be read once, and a Workspace may read its targets again
+	// (a second Lint or Load of the same targets).
 	pipes map[string]pipeRead
 }
 

@@ -45,7 +45,7 @@ func TestPipeTarget(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 		f.Close()
 	}()
-	w := &lint.Workspace{NoSettings: true}
+	w := &lint.Workspace{NoSettings: true, MaxTotalSize: 1 << 20}
 	var first []string
 	for round := range 2 {
 		rep, err := w.Lint(ts[:1])
@@ -55,6 +55,10 @@ func TestPipeTarget(t *testing.T) {
 		got := codes(rep.Findings)
 		if len(rep.Unreadable) > 0 || !slices.Equal(got, []string{"NL3009 in.conf"}) {
 			t.Errorf("round %d: findings %v, unreadable %v", round, got, rep.Unreadable)
+		}
+		// The text counts in each run's total, read or remembered.
+		if rep.Read != int64(len("events {}\nhttp {\n    server_tokens on;\n}\n")) {
+			t.Errorf("round %d: %d bytes read", round, rep.Read)
 		}
 		if round == 0 {
 			first = got

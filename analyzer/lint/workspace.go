@@ -555,6 +555,11 @@ func (w *Workspace) readEntry(t Target, cfg *config.File, opts *analyzer.Options
 		src, err = entry.ReadStream(name, in)
 	} else if name, err = filepath.Abs(t.Path); err == nil && t.Pipe {
 		src, err = w.cache().pipe(name, func() ([]byte, error) { return readPipe(entry, name) })
+		if err == nil {
+			// A text read by an earlier Load counts in this one's total
+			// too (once: a budget charges a path once).
+			err = budget.Charge(name, int64(len(src)))
+		}
 	} else if err == nil {
 		src, err = entry.ReadFile(name)
 	}

@@ -54,7 +54,7 @@ func renderMarkdown(w io.Writer, md string, width int, colored bool) error {
 			// An item runs to a blank line or the next item; its
 			// continuation lines may be indented or not.
 			marker := listMarker(line)
-			text := strings.TrimSpace(line)[len(marker):]
+			text := strings.TrimSpace(strings.TrimLeft(line, " ")[len(marker):])
 			for i++; i < len(lines) && strings.TrimSpace(lines[i]) != "" && listMarker(lines[i]) == "" && !blockStart(lines[i]); i++ {
 				text += " " + strings.TrimSpace(lines[i])
 			}

@@ -158,3 +158,19 @@ func TestExplainFormats(t *testing.T) {
 		}
 	}
 }
+
+// FuzzRenderMarkdown: any text renders without a panic (the first run
+// found a list marker followed by spaces only).
+func FuzzRenderMarkdown(f *testing.F) {
+	for _, r := range rules.All().Rules()[:10] {
+		f.Add(rules.Markdown(r), 40)
+	}
+	f.Add("| a |\n|---|\n| `x` \\| y |\n- [l](u\n```\nunterminated", 20)
+	f.Add("`` a ` b `` [x](y) **z** __w__ 1. one\n10. ten", 0)
+	f.Fuzz(func(t *testing.T, md string, width int) {
+		var b strings.Builder
+		if err := renderMarkdown(&b, md, width%200, false); err != nil {
+			t.Fatal(err)
+		}
+	})
+}

@@ -137,6 +137,36 @@ func TestActionDefinition(t *testing.T) {
 	}
 }
 
+// TestActionScriptsShellcheck runs shellcheck on every script of the
+// Action, as bash with -eo pipefail runs it (GitHub's "shell: bash").
+func TestActionScriptsShellcheck(t *testing.T) {
+	if _, err := exec.LookPath("shellcheck"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("shellcheck is missing under CI=true (.ci/run installs it)")
+		}
+		t.Skip("skipping: shellcheck is not installed (apt-get install shellcheck)")
+	}
+	a := readAction(t)
+	dir := t.TempDir()
+	n := 0
+	for _, s := range a.Runs.Steps {
+		if s.Run == "" {
+			continue
+		}
+		n++
+		p := filepath.Join(dir, s.ID+".sh")
+		if err := os.WriteFile(p, []byte("#!/bin/bash\nset -eo pipefail\n"+s.Run), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if out, err := exec.Command("shellcheck", "--severity=info", p).CombinedOutput(); err != nil {
+			t.Errorf("step %q: shellcheck: %v\n%s", s.Name, err, out)
+		}
+	}
+	if n < 4 {
+		t.Errorf("%d scripts checked", n)
+	}
+}
+
 // runner runs the Action's scripts as a GitHub runner would: bash with
 // -eo pipefail, the step's environment, RUNNER_* and GITHUB_OUTPUT.
 type runner struct {
