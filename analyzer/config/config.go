@@ -6,6 +6,7 @@
 //	include-paths:               # where absolute include paths live here
 //	  /etc/nginx/: ./nginx/
 //	custom-directives: [vts_status, my_module_flag]
+//	custom-variables: [my_module_var, "my_prefix_*"]
 //	check-files: true            # on the host: missing certificates, unresolvable hosts
 //	max-file-size: 32MiB         # per-file read limit (default 16MiB)
 //	nginx-build: ./nginx-V.txt   # lint for this build (saved "nginx -V" output)
@@ -51,6 +52,9 @@ type File struct {
 	// CustomDirectives are directive names the unknown-directive rule
 	// accepts (third-party modules nginx-lint does not know).
 	CustomDirectives []string
+	// CustomVariables are variable names (without "$"; a trailing "*"
+	// for a prefix family) that modules nginx-lint does not know define.
+	CustomVariables []string
 	// CheckFiles turns on the environment-dependent checks (files nginx
 	// loads at startup must exist), for linting on the host itself.
 	CheckFiles bool
@@ -84,7 +88,7 @@ type RuleConfig struct {
 }
 
 // topKeys are the keys a settings file may have at its top level.
-var topKeys = []string{"prefix", "include-paths", "custom-directives", "check-files", "max-file-size", "nginx-build", "rules"}
+var topKeys = []string{"prefix", "include-paths", "custom-directives", "custom-variables", "check-files", "max-file-size", "nginx-build", "rules"}
 
 // ruleKeys are the keys of a rule's mapping form.
 var ruleKeys = []string{"enabled", "severity", "options"}
@@ -207,6 +211,16 @@ func Parse(path string, src []byte) (*File, error) {
 					return nil, err
 				}
 				f.CustomDirectives = append(f.CustomDirectives, n.Value)
+			}
+		case "custom-variables":
+			if err := f.wantKind(v, yaml.SequenceNode, "custom-variables", "a list of variable names"); err != nil {
+				return nil, err
+			}
+			for _, n := range v.Content {
+				if err := f.wantScalar(n, "custom-variables"); err != nil {
+					return nil, err
+				}
+				f.CustomVariables = append(f.CustomVariables, strings.TrimPrefix(n.Value, "$"))
 			}
 		case "check-files":
 			var b bool
@@ -531,6 +545,7 @@ func (f *File) Apply(opts *analyzer.Options, lookup func(string) *analyzer.Rule)
 	// custom-directives is a run-wide fact, a typed field of the options;
 	// the unknown-directive rule reads it beside its own custom option.
 	opts.CustomDirectives = append(opts.CustomDirectives, f.CustomDirectives...)
+	opts.CustomVariables = append(opts.CustomVariables, f.CustomVariables...)
 	return nil
 }
 

@@ -48,6 +48,7 @@ include-paths:
   /etc/nginx: ./nginx
   /etc/nginx/conf.d/: ./confd
 custom-directives: [vts_status]
+custom-variables: [$vts_id, "vts_filter_*"]
 rules:
   unknown-directive: error
   NL2002: off
@@ -87,6 +88,9 @@ rules:
 	}
 	if got := opts.CustomDirectives; !slices.Equal(got, []string{"vts_status"}) {
 		t.Errorf("custom directives %v", got)
+	}
+	if got := opts.CustomVariables; !slices.Equal(got, []string{"vts_id", "vts_filter_*"}) {
+		t.Errorf("custom variables %v", got)
 	}
 	if _, ok := opts.RuleOptions["unknown-directive"]["custom"]; ok {
 		t.Error("custom-directives still written into the rule's options")

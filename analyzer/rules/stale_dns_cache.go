@@ -98,7 +98,7 @@ type upstreamKey struct {
 // dnsIndex is what the rule collects from the shared index before it
 // judges the pass directives.
 type dnsIndex struct {
-	c  *parser.Config
+	p  *analyzer.Pass
 	ix *analyzer.Index
 	// resolverIn holds the entries of blocks with a resolver; -1 is the
 	// top level.
@@ -118,7 +118,7 @@ type dnsIndex struct {
 
 func runStaleDNSCache(p *analyzer.Pass) {
 	ix := p.Index()
-	dx := &dnsIndex{c: p.Config, ix: ix, resolverIn: map[int32]bool{}, upstreams: map[upstreamKey]int32{}, implicit: map[upstreamKey]bool{}}
+	dx := &dnsIndex{p: p, ix: ix, resolverIn: map[int32]bool{}, upstreams: map[upstreamKey]int32{}, implicit: map[upstreamKey]bool{}}
 	for _, i := range ix.Named("resolver") {
 		dx.resolverIn[ix.Entries[i].Parent] = true
 	}
@@ -343,7 +343,7 @@ func (dx *dnsIndex) varValues(name string, at int32) []string {
 		if d.Args[1].Value != "$"+name {
 			continue
 		}
-		for _, c := range body(dx.c, d) {
+		for _, c := range body(dx.p, d) {
 			switch {
 			case c.Is("hostnames") || c.Is("volatile"):
 			case len(c.Args) != 1 || hasVars(c.Args[0].Value):

@@ -26,8 +26,8 @@ var StatusPageExposed = &analyzer.Rule{
 }
 
 func runStatusPageExposed(p *analyzer.Pass) {
-	access := newPerBlock(p.Config, accessRulesOf)
-	unix := newPerBlock(p.Config, unixOnly)
+	access := newPerBlock(p, accessRulesOf)
+	unix := newPerBlock(p, unixOnly)
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
 		if (!d.Is("stub_status") && !d.Is("api")) || (len(d.Args) == 1 && strings.EqualFold(d.Args[0].Value, "off")) {
 			return

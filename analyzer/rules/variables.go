@@ -171,6 +171,8 @@ var compiledArgs = map[string]argSpec{
 	"limit_rate":                compiled(0),
 	"limit_rate_after":          compiled(0),
 	"proxy_limit_rate":          compiled(0),
+	"proxy_upload_rate":         compiled(0), // stream
+	"proxy_download_rate":       compiled(0), // stream
 	"auth_basic":                compiled(0),
 	"auth_basic_user_file":      compiled(0),
 	"auth_request_set":          argSpec{at: []int{1}, defines: 0},
@@ -206,7 +208,16 @@ func DefiningArg(d *parser.Directive) (i int, ok bool) {
 		return 0, false
 	}
 	spec, ok := compiledArgs[d.Name.Value]
-	if !ok || spec.defines < 0 || spec.defines >= len(d.Args) {
+	if !ok {
+		// A third-party directive the tables say defines one.
+		for _, row := range directives.Lookup(d.Name.Value) {
+			if i, ok := row.DefinesArg(); ok && i < len(d.Args) {
+				return i, true
+			}
+		}
+		return 0, false
+	}
+	if spec.defines < 0 || spec.defines >= len(d.Args) {
 		return 0, false
 	}
 	return spec.defines, true
@@ -376,7 +387,7 @@ func variableFacts(p *analyzer.Pass) *varFacts { return varFactsResult.Get(p, st
 var varFactsResult = &analyzer.Result[struct{}, *varFacts]{
 	Name: "variable uses and definitions",
 	Compute: func(p *analyzer.Pass, _ struct{}) *varFacts {
-		return collectVariables(p.Index(), newBuiltinVars(p.Target.Modules, p.Target.Version))
+		return collectVariables(p.Index(), newBuiltinVars(p))
 	},
 }
 
@@ -451,11 +462,46 @@ func collectVariables(ix *analyzer.Index, builtin *builtinVars) *varFacts {
 		}
 	}
 	for _, name := range ix.Names() {
-		if len(directives.Lookup(name)) == 0 {
+		rows := directives.Lookup(name)
+		if len(rows) == 0 {
 			visit(name)
+			continue
+		}
+		// Third-party directives that define a variable: by an argument
+		// (set-misc's set_md5 $x ...), or by each line of their block
+		// (geoip2's "$country_code country iso_code;").
+		for _, row := range rows {
+			if _, ok := row.DefinesArg(); ok {
+				visit(name)
+				break
+			}
+			if row.DefinesBlockLines() {
+				for _, i := range ix.Named(name) {
+					vf.blockLines(ix, i)
+				}
+				break
+			}
 		}
 	}
 	return vf
+}
+
+// blockLines defines the variable each line of the block at entry i
+// names with its first word.
+func (vf *varFacts) blockLines(ix *analyzer.Index, i int32) {
+	e := &ix.Entries[i]
+	if row := e.Row(); row == nil || !row.DefinesBlockLines() {
+		return
+	}
+	ns := nsHTTP
+	if e.Context()&directives.StreamContexts != 0 {
+		ns = nsStream
+	}
+	for j, end := i+1, ix.End(i); j < end; j++ {
+		if w := ix.Entries[j].Directive.Name; ix.Entries[j].Parent == i && len(w.Value) > 1 && w.Value[0] == '$' {
+			vf.define(w.Value[1:], ns)
+		}
+	}
 }
 
 // mapEntry reads one line of a map block: a regex key defines its named
@@ -519,6 +565,11 @@ func (vf *varFacts) entry(e *analyzer.Entry) {
 	}
 	spec, ok := compiledArgs[name]
 	if !ok {
+		if row := e.Row(); row != nil {
+			if i, ok := row.DefinesArg(); ok && i < len(d.Args) {
+				vf.defineArg(d.Args[i], ns)
+			}
+		}
 		return
 	}
 	if spec.defines >= 0 && spec.defines < len(d.Args) {

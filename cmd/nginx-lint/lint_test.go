@@ -64,7 +64,7 @@ func TestSettingsFileFoundUpward(t *testing.T) {
 	// vts_status is a custom directive, "listen" in http is switched off,
 	// invalid-arguments is lowered to a warning, conf.d is read through
 	// include-paths and one ignore there works while the other is unused.
-	want := []string{"site.conf:6 unused-ignore", "site.conf:10 unknown-directive", "nginx.conf:6 invalid-arguments"}
+	want := []string{"site.conf:6 unused-ignore", "site.conf:10 unknown-directive error", "nginx.conf:6 invalid-arguments"}
 	if got := keys(fs, ruleNames...); !slices.Equal(got, want) {
 		t.Errorf("got %q\nwant %q", got, want)
 	}
@@ -156,7 +156,7 @@ func TestBaseline(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, fs = lintJSON(t, "--baseline", bl, path)
-	if got := keys(fs, ruleNames...); code != exitFindings || !slices.Equal(got, []string{"nginx.conf:7 unknown-directive"}) {
+	if got := keys(fs, ruleNames...); code != exitFindings || !slices.Equal(got, []string{"nginx.conf:7 unknown-directive error"}) {
 		t.Errorf("after edit: exit %d, %q", code, got)
 	}
 	// Without the baseline everything is back.
@@ -213,7 +213,7 @@ func TestSuppressionEndToEnd(t *testing.T) {
 		"suppress.conf:4 ignore-without-reason",
 		"suppress.conf:8 invalid-ignore",
 		"suppress.conf:12 unused-ignore",
-		"suppress.conf:16 unknown-directive",
+		"suppress.conf:16 unknown-directive error",
 	}
 	if got := keys(fs, ruleNames...); code != exitFindings || !slices.Equal(got, want) {
 		t.Errorf("exit %d\ngot  %q\nwant %q", code, got, want)

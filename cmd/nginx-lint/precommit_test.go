@@ -193,6 +193,9 @@ func TestPreCommitHooks(t *testing.T) {
 	// A missing ";" in a site file without an extension.
 	blocked("syntax error", "sites-available/example", strings.Replace(good, "root /srv/www;", "root /srv/www", 1),
 		"sites-available/example:5:1: error")
+	// A typo nginx refuses (a near miss of server_name) is an error.
+	blocked("typo", "sites-available/example", strings.Replace(good, "server_name", "server_nmae", 1),
+		`sites-available/example:3:5: error: unknown directive "server_nmae"`)
 	// A valid but unformatted conf.d file: only the fmt hook objects.
 	blocked("unformatted", "conf.d/gzip.conf", "gzip   on;\n", "conf.d/gzip.conf")
 

@@ -34,7 +34,7 @@ func TestRulesJSON(t *testing.T) {
 			j.Category != r.Category().String() || j.NginxURL != r.Doc.URL {
 			t.Errorf("rule %d: %+v, want %s %s", i, j, r.Code, r.Name)
 		}
-		if j.DocsURL != "https://github.com/nginx-lint/nginx-lint/blob/main/analyzer/rules/reference/"+r.Name+".md" {
+		if j.DocsURL != rules.ReferenceURL(r.Name) {
 			t.Errorf("%s: docs_url %q", r.Name, j.DocsURL)
 		}
 		if len(j.Options) != len(r.Options) {

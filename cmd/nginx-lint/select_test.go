@@ -100,7 +100,7 @@ func TestQuiet(t *testing.T) {
 		t.Errorf("exit %d, with --quiet %d", code, qcode)
 	}
 	lines := strings.Split(strings.TrimSuffix(quiet, "\n"), "\n")
-	if len(lines) != 3 || !strings.Contains(full, "3 warnings") || strings.Contains(quiet, "warnings") {
+	if len(lines) != 3 || !strings.Contains(full, "1 error, 2 warnings") || strings.Contains(quiet, "warnings") {
 		t.Fatalf("quiet output:\n%s\nfull output:\n%s", quiet, full)
 	}
 	for _, l := range lines {
