@@ -305,6 +305,17 @@ func TestActionLocateStep(t *testing.T) {
 			t.Errorf("ref %s (GitHub: %q %q): tag %q repository %q, want %q %q", tc.ref, tc.envRef, tc.envRepo, out["tag"], out["repository"], tc.tag, tc.repo)
 		}
 	}
+	// A Windows runner's path has backslashes. Here it is one directory
+	// name, relative to the step's working directory, so that the step
+	// can enter it.
+	winParent := t.TempDir()
+	winPath := `D:\a\_actions\nginx-lint\nginx-lint\v1.2.3`
+	write(filepath.Join(winParent, winPath), "go.mod", "module x\n")
+	if res := r.run(locate, winParent, map[string]string{"ACTION_PATH": winPath, "ACTION_REF": "", "ACTION_REPOSITORY": "", "GO_VERSION": "1.26"}); res.code != 0 ||
+		res.outputs["tag"] != "v1.2.3" || res.outputs["repository"] != "nginx-lint/nginx-lint" {
+		t.Errorf("Windows path: exit %d, %v", res.code, res.outputs)
+	}
+
 	// A local action (uses: ./) is no release: it is built. GitHub gives
 	// the action's path absolute.
 	abs, err := filepath.Abs(root)
