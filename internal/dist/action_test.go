@@ -120,12 +120,14 @@ func TestActionDefinition(t *testing.T) {
 		t.Errorf("cache restore %+v, save %+v", restore, save)
 	}
 	build, setup := a.step(t, "build", ""), a.step(t, "", "actions/setup-go@")
-	for _, s := range []actionStep{build, setup} {
+	for _, s := range []actionStep{build, setup, save} {
 		if !strings.Contains(s.If, "steps.download.outputs.ok != 'true'") || !strings.Contains(s.If, "steps.cache.outputs.cache-hit != 'true'") {
 			t.Errorf("step %q runs when a binary is there: if %q", s.Name, s.If)
 		}
 	}
-	if save.If != "steps.build.outcome == 'success'" || !strings.Contains(restore.If, "steps.download.outputs.ok != 'true'") {
+	// The save step must not run after a failed build: no status function
+	// (always(), failure()) in its condition, so success() applies.
+	if strings.Contains(save.If, "()") || !strings.Contains(restore.If, "steps.download.outputs.ok != 'true'") {
 		t.Errorf("save if %q, restore if %q", save.If, restore.If)
 	}
 	if !strings.Contains(build.Run, "go build") || !strings.Contains(build.Run, "./cmd/nginx-lint") {
