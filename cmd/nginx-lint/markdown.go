@@ -197,7 +197,7 @@ func (r *mdRenderer) table(rows [][]string) {
 			continue
 		}
 		if below {
-			r.b.WriteString(line.String() + joinPlain(last) + "\n")
+			r.b.WriteString(line.String() + joinWords(last, false, r.styles) + "\n")
 			continue
 		}
 		r.b.WriteString(wrapWords(last, line.String(), indent, strings.Repeat(" ", indent), r.width))

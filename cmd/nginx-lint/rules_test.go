@@ -174,3 +174,20 @@ func FuzzRenderMarkdown(f *testing.F) {
 		}
 	})
 }
+
+// TestRenderTableNarrow: when the other columns leave the last one less
+// than 20 columns, its text goes under each row, indented.
+func TestRenderTableNarrow(t *testing.T) {
+	md := "| Option | Type of the value | Default value |\n|---|---|---|\n| `max-server-names` | integer | 100 servers and then some |\n"
+	var b strings.Builder
+	if err := renderMarkdown(&b, md, 40, false); err != nil {
+		t.Fatal(err)
+	}
+	want := `Option            Type of the value  Default value
+max-server-names  integer
+      100 servers and then some
+`
+	if b.String() != want {
+		t.Errorf("got:\n%s\nwant:\n%s", b.String(), want)
+	}
+}

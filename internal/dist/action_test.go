@@ -120,12 +120,14 @@ func TestActionDefinition(t *testing.T) {
 		t.Errorf("cache restore %+v, save %+v", restore, save)
 	}
 	build, setup := a.step(t, "build", ""), a.step(t, "", "actions/setup-go@")
-	for _, s := range []actionStep{build, setup} {
+	for _, s := range []actionStep{build, setup, save} {
 		if !strings.Contains(s.If, "steps.download.outputs.ok != 'true'") || !strings.Contains(s.If, "steps.cache.outputs.cache-hit != 'true'") {
 			t.Errorf("step %q runs when a binary is there: if %q", s.Name, s.If)
 		}
 	}
-	if save.If != "steps.build.outcome == 'success'" || !strings.Contains(restore.If, "steps.download.outputs.ok != 'true'") {
+	// The save step must not run after a failed build: no status function
+	// (always(), failure()) in its condition, so success() applies.
+	if strings.Contains(save.If, "()") || !strings.Contains(restore.If, "steps.download.outputs.ok != 'true'") {
 		t.Errorf("save if %q, restore if %q", save.If, restore.If)
 	}
 	if !strings.Contains(build.Run, "go build") || !strings.Contains(build.Run, "./cmd/nginx-lint") {
@@ -305,6 +307,17 @@ func TestActionLocateStep(t *testing.T) {
 			t.Errorf("ref %s (GitHub: %q %q): tag %q repository %q, want %q %q", tc.ref, tc.envRef, tc.envRepo, out["tag"], out["repository"], tc.tag, tc.repo)
 		}
 	}
+	// A Windows runner's path has backslashes. Here it is one directory
+	// name, relative to the step's working directory, so that the step
+	// can enter it.
+	winParent := t.TempDir()
+	winPath := `D:\a\_actions\nginx-lint\nginx-lint\v1.2.3`
+	write(filepath.Join(winParent, winPath), "go.mod", "module x\n")
+	if res := r.run(locate, winParent, map[string]string{"ACTION_PATH": winPath, "ACTION_REF": "", "ACTION_REPOSITORY": "", "GO_VERSION": "1.26"}); res.code != 0 ||
+		res.outputs["tag"] != "v1.2.3" || res.outputs["repository"] != "nginx-lint/nginx-lint" {
+		t.Errorf("Windows path: exit %d, %v", res.code, res.outputs)
+	}
+
 	// A local action (uses: ./) is no release: it is built. GitHub gives
 	// the action's path absolute.
 	abs, err := filepath.Abs(root)
