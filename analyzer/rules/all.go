@@ -25,6 +25,7 @@ var list = []*analyzer.Rule{
 	DuplicateDefaultServer,
 	ConflictingServerName,
 	DuplicateDirective,
+	SettingConflict,
 	Deprecated,
 	MapWithoutDefault,
 	IfIsEvil,
