@@ -91,6 +91,20 @@ func (t Tags) Origin() string {
 	return t[0]
 }
 
+// ArgRule returns the directive's argument rule: Args when the source
+// gave it, and for a directive known only from the docs (removed from
+// nginx's source, like ssl) whose syntax is "NAME on | off;", a flag,
+// which is what its handler was. false when unknown.
+func (d *Directive) ArgRule() (ArgRule, bool) {
+	if d.ArgsKnown {
+		return d.Args, true
+	}
+	if d.Syntax == d.Name+" on | off;" {
+		return Flag, true
+	}
+	return 0, false
+}
+
 // DefinesArg returns the index of the argument that names the variable
 // a third-party directive defines ("$name": set-misc's set_md5, NDK's
 // set_var directives, postgres_set, ...), read from the module's source
