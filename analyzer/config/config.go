@@ -10,6 +10,7 @@
 //	check-files: true            # on the host: missing certificates, unresolvable hosts
 //	max-file-size: 32MiB         # per-file read limit (default 16MiB)
 //	nginx-build: ./nginx-V.txt   # lint for this build (saved "nginx -V" output)
+//	nginx-version: 1.22.1        # or only for this version (every module possible)
 //	rules:
 //	  version-disclosure: off    # off, on, or a severity
 //	  unknown-directive: error
@@ -25,6 +26,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -62,6 +64,9 @@ type File struct {
 	// that build, as the command line's --nginx-build does. Empty if
 	// unset.
 	NginxBuild string
+	// NginxVersion is the nginx version to lint for when no build is
+	// named (any module possible); empty if unset.
+	NginxVersion string
 	// Rules holds per-rule settings by the key written in the file (a name
 	// or a code).
 	Rules map[string]RuleConfig
@@ -88,7 +93,10 @@ type RuleConfig struct {
 }
 
 // topKeys are the keys a settings file may have at its top level.
-var topKeys = []string{"prefix", "include-paths", "custom-directives", "custom-variables", "check-files", "max-file-size", "nginx-build", "rules"}
+var topKeys = []string{"prefix", "include-paths", "custom-directives", "custom-variables", "check-files", "max-file-size", "nginx-build", "nginx-version", "rules"}
+
+// versionPattern is an nginx release number.
+var versionPattern = regexp.MustCompile(`^[0-9]+\.[0-9]+\.[0-9]+$`)
 
 // ruleKeys are the keys of a rule's mapping form.
 var ruleKeys = []string{"enabled", "severity", "options"}
@@ -235,6 +243,14 @@ func Parse(path string, src []byte) (*File, error) {
 			if v.Value != "" {
 				f.NginxBuild = abs(v.Value)
 			}
+		case "nginx-version":
+			if err := f.wantScalar(v, "nginx-version"); err != nil {
+				return nil, err
+			}
+			if !versionPattern.MatchString(v.Value) {
+				return nil, f.errorf(v, "nginx-version: %q is not a version such as 1.22.1", v.Value)
+			}
+			f.NginxVersion = v.Value
 		case "max-file-size":
 			if err := f.wantScalar(v, "max-file-size"); err != nil {
 				return nil, err

@@ -69,6 +69,9 @@ type Workspace struct {
 	// (an editor's setting). Either wins over the settings' nginx-build.
 	Build     *buildinfo.Info
 	BuildFile string
+	// Version, when no build is named, is the nginx version to lint for
+	// (--nginx-version); it wins over the settings' nginx-version.
+	Version string
 
 	// Switches over the settings, as the command line's flags give them.
 	Disable []string // rules (names or codes) not to run
@@ -377,6 +380,17 @@ func (w *Workspace) Options(cfg *config.File) (analyzer.Options, error) {
 		}
 	}
 	TargetBuild(&opts, build)
+	// Without a build, a version alone: the flag's, else the settings'.
+	// The order is the flag, the settings, and the newest nginx.
+	if build == nil {
+		v := w.Version
+		if v == "" && cfg != nil {
+			v = cfg.NginxVersion
+		}
+		if v != "" {
+			opts.Target = &analyzer.Target{Version: v}
+		}
+	}
 	return opts, nil
 }
 

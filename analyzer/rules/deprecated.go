@@ -64,6 +64,13 @@ func runDeprecated(p *analyzer.Pass) {
 				d := p.Reportf(l.Directive.File, l.Directive.Args[prm.Arg].Range,
 					"the \"listen ... http2\" directive is deprecated, use the \"http2\" directive instead")
 				d.Detail = "since nginx 1.25.1; write \"http2 on;\" in the server (nginx 1.25.1 or later)"
+				if !fixAllowed(p, "1.25.1") {
+					// Without a target, nothing says this nginx has
+					// "http2 on": an older one refuses it.
+					d.Detail += "; not fixed automatically: \"http2 on\" needs nginx 1.25.1, which nothing else in this " +
+						"configuration needs; name the target (--nginx-build, or nginx-build in .nginx-lint.yaml) to fix it"
+					continue
+				}
 				d.Edits = []parser.Edit{removeArgEdit(l.Directive, prm.Arg)}
 				if !checked {
 					needOn, checked = !hasChild(s.Directive, "http2"), true

@@ -71,7 +71,9 @@ func runUnknownDirective(p *analyzer.Pass) {
 		s := directives.Suggest(name)
 		if len(s) > 0 {
 			diag.Message += fmt.Sprintf("; did you mean %s?", quoteList(s))
-			if len(s) == 1 {
+			// The fix renames to the one candidate, when the target has
+			// it: not newer than the target, its module present.
+			if len(s) == 1 && fixAllowed(p, firstSince(directives.Lookup(s[0]))) && !missingAll(p, mf, directives.Lookup(s[0])) {
 				diag.Edits = []parser.Edit{{File: d.File, Range: d.Name.Range, NewText: s[0]}}
 			}
 			diag.Detail = "a near miss of a known directive; nginx refuses to start on it. " +
@@ -226,4 +228,17 @@ func directiveLike(name string) bool {
 		}
 	}
 	return name != ""
+}
+
+// missingAll reports whether no row's module is in the configuration
+// linted for the target.
+func missingAll(p *analyzer.Pass, mf *moduleFacts, rows []*directives.Directive) bool {
+	for _, r := range rows {
+		for _, m := range rowSourceModules(r) {
+			if mf.missing(p.Target, m, r.ThirdParty) == nil {
+				return false
+			}
+		}
+	}
+	return len(rows) > 0
 }

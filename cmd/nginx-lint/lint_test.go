@@ -299,3 +299,35 @@ func TestCheckFiles(t *testing.T) {
 		t.Errorf("check-files in the settings file: exit %d, %q", code, got)
 	}
 }
+
+// TestTargetOrder: the target is the flag (--nginx-build, --nginx or
+// --nginx-version), else the settings (nginx-build or nginx-version), else
+// the newest nginx; "http2 on" is unknown to 1.22.1 only.
+func TestTargetOrder(t *testing.T) {
+	dir := writeConf(t, map[string]string{
+		"site/.nginx-lint.yaml": "nginx-version: 1.22.1\n",
+		"site/nginx.conf":       "events {}\nhttp {\n    server {\n        listen 127.0.0.1:8080;\n        http2 on;\n    }\n}\n",
+	})
+	conf := filepath.Join(dir, "site", "nginx.conf")
+	http2 := func(args ...string) bool {
+		_, fs := lintJSON(t, append(args, conf)...)
+		for _, f := range fs {
+			if f.Name == "unknown-directive" && f.Line == 5 {
+				return true
+			}
+		}
+		return false
+	}
+	if !http2() {
+		t.Error("the settings' nginx-version 1.22.1 does not apply")
+	}
+	if http2("--nginx-version", "1.25.1") {
+		t.Error("--nginx-version does not win over the settings")
+	}
+	if http2("--no-config") {
+		t.Error("with no target, the newest nginx is not assumed")
+	}
+	if code, _, errOut := runCLI(t, "", "--nginx-version", "1.22", conf); code != exitUsage || !strings.Contains(errOut, "not a version") {
+		t.Errorf("bad --nginx-version: exit %d, %q", code, errOut)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -168,6 +169,7 @@ type settingsFlags struct {
 	// The target build, for unknown-directive.
 	NginxBuild string `name:"nginx-build" help:"Lint for the nginx this saved \"nginx -V\" output describes: directives of modules it lacks, or newer than its version, are unknown." placeholder:"FILE"`
 	Nginx      string `help:"Lint for this nginx binary (asks it with -V)." placeholder:"PATH"`
+	Version    string `name:"nginx-version" help:"Lint for this nginx version when no build is named (every module possible); the settings' nginx-version, else the newest release, otherwise." placeholder:"X.Y.Z"`
 }
 
 // apply sets w's settings and target build from the flags.
@@ -181,6 +183,10 @@ func (f settingsFlags) apply(e *env, w *lint.Workspace) error {
 		if w.Settings, err = lint.LoadSettings(f.Config); err != nil {
 			return err
 		}
+	}
+	w.Version = f.Version
+	if f.Version != "" && !regexp.MustCompile(`^[0-9]+\.[0-9]+\.[0-9]+$`).MatchString(f.Version) {
+		return usageError{"--nginx-version " + f.Version + ": not a version such as 1.22.1"}
 	}
 	if f.NginxBuild != "" || f.Nginx != "" {
 		if f.NginxBuild != "" && f.Nginx != "" {
