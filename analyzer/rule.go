@@ -181,6 +181,9 @@ type Pass struct {
 	// settings' custom-variables: lower case, without "$", a trailing
 	// "*" for a prefix family). Shared by every Pass; do not modify.
 	CustomVariables []string
+	// Glob expands a pattern the way the loader did (through the
+	// include-paths map); nil is the disk's.
+	Glob func(pattern string) ([]string, error)
 	// ReadFile reads a file the way the loader did (so the language
 	// server's unsaved buffers are seen by rules that read files).
 	ReadFile func(path string) ([]byte, error)
@@ -363,7 +366,7 @@ func passTemplate(c *parser.Config, opts Options, sh *shared) Pass {
 	for _, v := range opts.CustomVariables {
 		vars = append(vars, strings.ToLower(strings.TrimPrefix(v, "$")))
 	}
-	return Pass{Config: c, ReadFile: opts.ReadFile, Target: target, Cost: opts.Cost, CustomDirectives: custom, CustomVariables: vars, shared: sh}
+	return Pass{Config: c, ReadFile: opts.ReadFile, Glob: opts.Glob, Target: target, Cost: opts.Cost, CustomDirectives: custom, CustomVariables: vars, shared: sh}
 }
 
 // resultKey tells results and their keys apart in a run's store.
@@ -397,6 +400,8 @@ type Options struct {
 	RuleOptions map[string]map[string]any
 	// ReadFile is handed to rules; nil reads the disk.
 	ReadFile func(path string) ([]byte, error)
+	// Glob is handed to rules; nil globs the disk.
+	Glob func(pattern string) ([]string, error)
 	// Target is the nginx build linted for; nil is the newest nginx with
 	// every module.
 	Target *Target

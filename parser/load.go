@@ -34,7 +34,7 @@ func (OSFS) ReadFile(path string) ([]byte, error) { return ReadConfigFile(path, 
 func (OSFS) ReadFileMax(path string, max int64) ([]byte, error) { return ReadConfigFile(path, max) }
 
 // Glob expands a pattern on disk. Like glob(3), and unlike filepath.Glob,
-// a wildcard does not match a leading "." in a file name.
+// a wildcard does not match a leading "." in any segment of a path.
 func (OSFS) Glob(pattern string) ([]string, error) {
 	m, err := filepath.Glob(pattern)
 	if err != nil {
@@ -44,14 +44,21 @@ func (OSFS) Glob(pattern string) ([]string, error) {
 }
 
 func dropHidden(pattern string, matches []string) []string {
-	if strings.HasPrefix(filepath.Base(pattern), ".") {
-		return matches
-	}
+	pat := strings.Split(filepath.ToSlash(pattern), "/")
 	out := matches[:0]
+next:
 	for _, p := range matches {
-		if !strings.HasPrefix(filepath.Base(p), ".") {
-			out = append(out, p)
+		segs := strings.Split(filepath.ToSlash(p), "/")
+		if len(segs) == len(pat) {
+			// glob(3) without GLOB_PERIOD: a wildcard matches no leading
+			// "." in any segment (conf.d/*/x.conf skips conf.d/.old/).
+			for i, s := range segs {
+				if strings.HasPrefix(s, ".") && !strings.HasPrefix(pat[i], ".") {
+					continue next
+				}
+			}
 		}
+		out = append(out, p)
 	}
 	return out
 }

@@ -267,3 +267,21 @@ func TestOpenNamedPipe(t *testing.T) {
 		t.Error("IsNamedPipe")
 	}
 }
+
+// TestGlobSkipsHiddenDirectories: like glob(3) without GLOB_PERIOD, a
+// wildcard matches no leading "." in any segment, directories included:
+// conf.d/*/x.conf does not read conf.d/.old/x.conf (nginx does not).
+func TestGlobSkipsHiddenDirectories(t *testing.T) {
+	dir := t.TempDir()
+	for _, p := range []string{"conf.d/.old/x.conf", "conf.d/site/x.conf", ".d/y.conf"} {
+		os.MkdirAll(filepath.Join(dir, filepath.Dir(p)), 0o755)
+		os.WriteFile(filepath.Join(dir, p), []byte("gzip on;\n"), 0o644)
+	}
+	got, err := parser.OSFS{}.Glob(filepath.Join(dir, "conf.d", "*", "x.conf"))
+	if err != nil || len(got) != 1 || filepath.Base(filepath.Dir(got[0])) != "site" {
+		t.Errorf("conf.d/*/x.conf: %v %v", got, err)
+	}
+	if got, _ := (parser.OSFS{}).Glob(filepath.Join(dir, ".d", "*.conf")); len(got) != 1 {
+		t.Errorf("a pattern naming the hidden directory itself: %v", got)
+	}
+}

@@ -632,14 +632,32 @@ type FS struct {
 
 // ReadFile reads p from where the map says it lives.
 func (m FS) ReadFile(p string) ([]byte, error) {
-	local, _ := m.File.MapPath(p)
-	return m.Base.ReadFile(local)
+	return m.Base.ReadFile(m.Local(p))
 }
 
 // ReadFileMax is ReadFile within max bytes.
 func (m FS) ReadFileMax(p string, max int64) ([]byte, error) {
+	return parser.ReadFileMax(m.Base, m.Local(p), max)
+}
+
+// Local returns where p is here: mapped, and, when it is a symbolic link
+// to an absolute path under a mapped prefix (Debian's sites-enabled/x ->
+// /etc/nginx/sites-available/x), where that target is here, not on this
+// machine.
+func (m FS) Local(p string) string {
 	local, _ := m.File.MapPath(p)
-	return parser.ReadFileMax(m.Base, local, max)
+	for range 8 {
+		target, err := os.Readlink(local)
+		if err != nil || !filepath.IsAbs(target) {
+			return local
+		}
+		mapped, ok := m.File.MapPath(target)
+		if !ok {
+			return local
+		}
+		local = mapped
+	}
+	return local
 }
 
 // Glob expands pattern where the map says, and returns nginx's paths.

@@ -44,6 +44,7 @@ func (w *Workspace) LoadFile(path string) (*FileReport, error) {
 
 func (w *Workspace) file(path string, lint bool) (*FileReport, error) {
 	t := Target{Path: path}
+	w.namedPrefix(&t)
 	cfg, err := w.SettingsFor(path)
 	if err != nil {
 		return nil, err

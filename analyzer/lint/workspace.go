@@ -158,6 +158,20 @@ type Entry struct {
 
 	mu      sync.Mutex
 	results *analyzer.Results
+	// only, when set, are the files whose findings the entry reports:
+	// the fragments named alone that this nginx.conf includes.
+	only map[string]bool
+}
+
+// entryNamed reports whether the main file of e, an nginx.conf reached
+// from a fragment, was itself among the entries read.
+func entryNamed(entries []*Entry, e *Entry) bool {
+	for _, x := range entries {
+		if x != e && x.only == nil && x.Config.Main.Path == e.Config.Main.Path {
+			return true
+		}
+	}
+	return false
 }
 
 // CostModel is the startup cost model of the configuration with its
@@ -253,6 +267,13 @@ func (w *Workspace) problem(err error) error {
 // one, or the nearest .nginx-lint.yaml upward from it within Bound; nil
 // when none does.
 func (w *Workspace) SettingsFor(path string) (*config.File, error) {
+	f, err := w.settingsFile(path)
+	// A tree that mirrors a conf prefix (etc/nginx/ in a repository) is
+	// read where it is checked out, settings or not.
+	return withMirror(path, f), err
+}
+
+func (w *Workspace) settingsFile(path string) (*config.File, error) {
 	if w.NoSettings {
 		return nil, nil
 	}
@@ -435,6 +456,7 @@ func (w *Workspace) Load(targets []Target) (*Report, error) {
 	seen := map[findingKey]bool{}
 	included := map[string]bool{}
 	var entries []*Entry
+	roots := map[string]*Entry{} // the nginx.conf entries of files named alone
 	for _, t := range targets {
 		cfg, err := w.SettingsFor(t.settingsFrom())
 		if err != nil {
@@ -444,7 +466,37 @@ func (w *Workspace) Load(targets []Target) (*Report, error) {
 		if err != nil {
 			return nil, err
 		}
-		c, err := w.read(t, cfg, &opts, budget)
+		named := !t.FromDir && !t.Pipe && t.Path != "-"
+		if named {
+			w.namedPrefix(&t)
+		}
+		var c *parser.Config
+		l, name, src, err := w.readEntry(t, cfg, &opts, budget)
+		if err == nil {
+			if files, ok := parser.SplitDump(src); ok {
+				c = l.LoadDump(name, files)
+			} else {
+				c = w.loadSource(l, name, src, cfg)
+			}
+		}
+		if err == nil && named && len(c.Context) > 0 {
+			// A fragment that an nginx.conf above includes is linted
+			// there, where nginx reads it; its own findings are kept.
+			if root, f := w.rootOf(l, name, cfg); root != nil {
+				// Findings name the file as it was named, not as the
+				// nginx.conf reaches it (sites-enabled/x for a named
+				// sites-available/x).
+				f.Path = name
+				e := roots[root.Main.Path]
+				if e == nil {
+					e = &Entry{Target: Target{Path: root.Main.Path}, Config: root, Settings: cfg, Options: opts, only: map[string]bool{}}
+					roots[root.Main.Path] = e
+					entries = append(entries, e)
+				}
+				e.only[f.Path] = true
+				continue
+			}
+		}
 		if errors.Is(err, errBinary) {
 			rep.add(seen, &parser.Diagnostic{Path: t.Path, Severity: parser.Info, Code: parser.CodeBinary, Name: parser.NameBinary,
 				Message: "not a configuration file (binary content): skipped"})
@@ -462,7 +514,10 @@ func (w *Workspace) Load(targets []Target) (*Report, error) {
 		entries = append(entries, &Entry{Target: t, Config: c, Settings: cfg, Options: opts})
 	}
 	for _, e := range entries {
-		if !included[parser.RealPath(e.Config.Main.Path)] {
+		if e.only != nil && entryNamed(entries, e) {
+			continue // the nginx.conf is linted in full as named
+		}
+		if !included[parser.RealPath(e.Config.Main.Path)] || e.only != nil {
 			rep.Entries = append(rep.Entries, e)
 		}
 	}
@@ -492,6 +547,15 @@ func (w *Workspace) Lint(targets []Target) (*Report, error) {
 		// twice the size of every configuration. Entry.CostModel computes
 		// the model again if asked.
 		e.Findings, _ = RunResults(e.Config, reg, e.Options)
+		if e.only != nil {
+			kept := e.Findings[:0]
+			for _, d := range e.Findings {
+				if e.only[d.FilePath()] {
+					kept = append(kept, d)
+				}
+			}
+			e.Findings = kept
+		}
 		for _, d := range e.Findings {
 			rep.add(seen, d)
 		}
@@ -505,21 +569,6 @@ func (rep *Report) add(seen map[findingKey]bool, d *parser.Diagnostic) {
 		seen[k] = true
 		rep.Findings = append(rep.Findings, d)
 	}
-}
-
-// read loads one target: a main configuration, a fragment (its context
-// inferred or Context), or nginx -T output, from a file or Stdin. opts
-// gets the file system the rules read through.
-func (w *Workspace) read(t Target, cfg *config.File, opts *analyzer.Options, budget *parser.ReadBudget) (*parser.Config, error) {
-	l, name, src, err := w.readEntry(t, cfg, opts, budget)
-	if err != nil {
-		return nil, err
-	}
-	if files, ok := parser.SplitDump(src); ok {
-		// nginx -T output: its files include each other, never the disk.
-		return l.LoadDump(name, files), nil
-	}
-	return w.loadSource(l, name, src, cfg), nil
 }
 
 // readEntry sets up the loader for target t under settings cfg and reads
@@ -536,7 +585,7 @@ func (w *Workspace) readEntry(t Target, cfg *config.File, opts *analyzer.Options
 	}
 	disk := w.disk()
 	l.FS = FileSystem(disk, cfg)
-	opts.ReadFile = l.FS.ReadFile
+	opts.ReadFile, opts.Glob = l.FS.ReadFile, l.FS.Glob
 	l.Prefix = w.Prefix
 	if l.Prefix == "" && cfg != nil {
 		l.Prefix = cfg.Prefix
@@ -575,7 +624,13 @@ func (w *Workspace) readEntry(t Target, cfg *config.File, opts *analyzer.Options
 			err = budget.Charge(name, int64(len(src)))
 		}
 	} else if err == nil {
-		src, err = entry.ReadFile(name)
+		at := name
+		if cfg != nil && len(cfg.IncludePaths) > 0 {
+			// A symbolic link into a mapped prefix (sites-enabled/x ->
+			// /etc/nginx/sites-available/x) is read from the checkout.
+			at = config.FS{Base: disk, File: cfg}.Local(name)
+		}
+		src, err = entry.ReadFile(at)
 	}
 	if err == nil && t.FromDir && parser.LooksBinary(src) {
 		err = errBinary

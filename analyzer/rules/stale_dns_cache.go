@@ -217,6 +217,12 @@ func (dx *dnsIndex) checkPass(p *analyzer.Pass, i int32) {
 		if _, ok := dx.upstreams[upstreamKey{stream, t.host}]; ok {
 			return // its servers are checked where they are declared
 		}
+		if !strings.Contains(t.host, ".") && !wholeConfig(p) {
+			// A bare name in a part of a configuration (a site file
+			// linted without its nginx.conf) is almost always an
+			// upstream declared in another file.
+			return
+		}
 		diag := p.Reportf(d.File, arg.Range, "%q host %q is resolved only at startup: nginx keeps its old addresses when DNS changes", d.Name.Value, t.host)
 		diag.Detail = "an address that changes may then belong to someone else; put the host in a variable and add a resolver " +
 			"(nginx then resolves it per request), or use an upstream with \"server " + t.host + " resolve;\" (nginx 1.27.3 or newer)"

@@ -888,7 +888,13 @@ func isWholeConfig(p *analyzer.Pass) bool {
 			}
 			dir = filepath.Join(prefix, dir)
 		}
-		if _, err := os.Stat(dir); err != nil {
+		// The directory as the loader sees it: through include-paths
+		// and a mirrored tree, not this machine's.
+		if p.Glob != nil {
+			if m, err := p.Glob(dir); err != nil || len(m) == 0 {
+				return false
+			}
+		} else if _, err := os.Stat(dir); err != nil {
 			return false
 		}
 	}

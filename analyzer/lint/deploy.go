@@ -1,0 +1,117 @@
+package lint
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/nginx-lint/nginx-lint/analyzer/config"
+)
+
+// This file places a checked-in configuration where it deploys: a tree
+// that mirrors a conf prefix (a repository holding etc/nginx/) has its
+// absolute includes (include /etc/nginx/mime.types;) and symbolic links
+// (sites-enabled/default -> /etc/nginx/sites-available/default) read from
+// the checkout, never from the machine nginx-lint runs on, and a file
+// linted alone resolves its relative includes against the conf prefix as
+// nginx does.
+
+// MirrorPrefixes are the conf prefixes of nginx's packages and builds that
+// a repository often mirrors: Debian, Ubuntu, Alpine, Fedora, RHEL and the
+// official image (/etc/nginx), nginx built from source, OpenResty's
+// packages and builds, FreeBSD and Homebrew.
+var MirrorPrefixes = []string{
+	"/etc/nginx",
+	"/usr/local/nginx/conf",
+	"/etc/openresty",
+	"/usr/local/openresty/nginx/conf",
+	"/usr/local/etc/nginx",
+	"/opt/homebrew/etc/nginx",
+}
+
+// mirrorOf returns, for a file at path (absolute), the conf prefix its
+// tree mirrors and the directory that holds that mirror: for
+// /repo/etc/nginx/sites-available/x, "/etc/nginx" and "/repo/etc/nginx".
+// ok is false when the path is under no mirror, or is the real prefix.
+func mirrorOf(path string) (prefix, dir string, ok bool) {
+	path = filepath.ToSlash(path)
+	best := -1
+	for _, p := range MirrorPrefixes {
+		// The mirror is a path segment sequence: .../etc/nginx/...
+		i := strings.LastIndex(path+"/", p+"/")
+		if i <= 0 || len(p) <= best {
+			continue
+		}
+		prefix, dir, best = p, filepath.FromSlash(path[:i]+p), len(p)
+	}
+	return prefix, dir, best > 0
+}
+
+// withMirror returns the settings with the include-paths entry that maps
+// the conf prefix a file's tree mirrors onto the checkout, when the
+// settings do not map that prefix themselves; f itself when nothing is
+// added (the settings are shared: never changed in place).
+func withMirror(path string, f *config.File) *config.File {
+	if path == "-" || path == "" {
+		return f
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return f
+	}
+	prefix, dir, ok := mirrorOf(abs)
+	if !ok {
+		return f
+	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return f
+	}
+	out := &config.File{}
+	if f != nil {
+		for _, m := range f.IncludePaths {
+			if m.From == prefix {
+				return f // the settings say where it lives
+			}
+		}
+		c := *f
+		out = &c
+	}
+	out.IncludePaths = append(slices.Clone(out.IncludePaths), config.PathMap{From: prefix, To: dir})
+	// MapPath takes the first match: longest prefix first.
+	slices.SortStableFunc(out.IncludePaths, func(a, b config.PathMap) int { return len(b.From) - len(a.From) })
+	return out
+}
+
+// namedPrefix gives a file named alone (not found in a directory) its
+// conf prefix when it has none: the nearest directory above it with an
+// nginx.conf, against which its relative includes resolve, as when that
+// nginx.conf includes it.
+func (w *Workspace) namedPrefix(t *Target) {
+	if t.Prefix != "" || t.Path == "-" {
+		return
+	}
+	abs, err := filepath.Abs(t.Path)
+	if err != nil {
+		return
+	}
+	bound := w.Bound
+	if bound == "" {
+		bound = BoundOf(abs)
+	}
+	t.Prefix = nearestConfDir(filepath.Dir(abs), bound)
+}
+
+// nearestConfDir returns the nearest directory from dir upward, within
+// bound, that holds an nginx.conf: the conf prefix of a file linted alone
+// (a snippet's include fastcgi.conf; is relative to it), or "" when none.
+func nearestConfDir(dir, bound string) string {
+	for d := dir; ; d = filepath.Dir(d) {
+		if st, err := os.Stat(filepath.Join(d, "nginx.conf")); err == nil && st.Mode().IsRegular() {
+			return d
+		}
+		if d == bound || d == filepath.Dir(d) || isRepoRoot(d) {
+			return ""
+		}
+	}
+}
