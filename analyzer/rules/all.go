@@ -77,6 +77,7 @@ var list = []*analyzer.Rule{
 	SSLECDHCurvePQ,
 	SSLStaplingIneffective,
 	CVEConfigPattern,
+	NginxAdvisory,
 	AccessListLogic,
 	UnreachableLocation,
 	HSTS,
