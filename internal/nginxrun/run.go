@@ -1,4 +1,4 @@
-package nginxtest
+package nginxrun
 
 import (
 	"bytes"
@@ -102,7 +102,7 @@ func Test(ctx context.Context, nginxPath, confPath string, opts ...Option) (Resu
 	}
 	sc, err := scanConfig(conf)
 	if err != nil {
-		return Result{}, fmt.Errorf("nginxtest: %w", err)
+		return Result{}, fmt.Errorf("nginxrun: %w", err)
 	}
 	if err := sc.loopbackErr(); err != nil {
 		return Result{}, err
@@ -130,7 +130,7 @@ func Test(ctx context.Context, nginxPath, confPath string, opts ...Option) (Resu
 // in a temporary directory, so relative includes resolve there, and runs
 // Test on it. Message.File then names that removed file.
 func TestData(ctx context.Context, nginxPath string, conf []byte, opts ...Option) (Result, error) {
-	dir, err := os.MkdirTemp("", "nginxtest-conf-")
+	dir, err := os.MkdirTemp("", "nginxrun-conf-")
 	if err != nil {
 		return Result{}, err
 	}
@@ -183,7 +183,7 @@ func runTest(ctx context.Context, nginxPath, prefix, conf string, o options, add
 	}
 	res.Messages = ParseMessages(res.Stderr)
 	if ctxErr := ctx.Err(); ctxErr != nil {
-		return res, fmt.Errorf("nginxtest: nginx -t on %s: %w", conf, ctxErr)
+		return res, fmt.Errorf("nginxrun: nginx -t on %s: %w", conf, ctxErr)
 	}
 	var exitErr *exec.ExitError
 	switch {
@@ -191,7 +191,7 @@ func runTest(ctx context.Context, nginxPath, prefix, conf string, o options, add
 		res.OK = true
 	case errors.As(err, &exitErr) && exitErr.Exited():
 	default:
-		return res, fmt.Errorf("nginxtest: running %s: %w", nginxPath, err)
+		return res, fmt.Errorf("nginxrun: running %s: %w", nginxPath, err)
 	}
 	return res, nil
 }
@@ -205,11 +205,11 @@ func makePrefix(given string) (string, func(), error) {
 			return "", nil, err
 		}
 		if err := os.MkdirAll(filepath.Join(abs, "logs"), 0o755); err != nil {
-			return "", nil, fmt.Errorf("nginxtest: prefix: %w", err)
+			return "", nil, fmt.Errorf("nginxrun: prefix: %w", err)
 		}
 		return abs, func() {}, nil
 	}
-	dir, err := os.MkdirTemp("", "nginxtest-prefix-")
+	dir, err := os.MkdirTemp("", "nginxrun-prefix-")
 	if err != nil {
 		return "", nil, err
 	}

@@ -1,4 +1,4 @@
-package nginxtest
+package nginxrun
 
 import (
 	"context"
@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"testing"
 )
 
 // EnvVar names the environment variable that overrides where Find looks
@@ -27,7 +26,7 @@ const DefaultPath = "/usr/sbin/nginx"
 func Find() (string, error) {
 	if p := os.Getenv(EnvVar); p != "" {
 		if err := executable(p); err != nil {
-			return "", fmt.Errorf("nginxtest: $%s=%q: %w", EnvVar, p, err)
+			return "", fmt.Errorf("nginxrun: $%s=%q: %w", EnvVar, p, err)
 		}
 		return p, nil
 	}
@@ -36,7 +35,7 @@ func Find() (string, error) {
 	}
 	p, err := exec.LookPath("nginx")
 	if err != nil {
-		return "", fmt.Errorf("nginxtest: nginx not found in $%s, %s or $PATH", EnvVar, DefaultPath)
+		return "", fmt.Errorf("nginxrun: nginx not found in $%s, %s or $PATH", EnvVar, DefaultPath)
 	}
 	return p, nil
 }
@@ -52,27 +51,6 @@ func executable(p string) error {
 	return nil
 }
 
-// Require returns the nginx binary for a test that needs it. When nginx
-// is missing it skips the test, except under CI=true, where it fails the
-// test instead: CI installs nginx, so a missing binary there means the
-// oracle tests silently stopped running. A $NGINX that names no
-// executable fails the test too, since someone asked for that binary.
-func Require(t testing.TB) string {
-	t.Helper()
-	p, err := Find()
-	if err == nil {
-		return p
-	}
-	if os.Getenv(EnvVar) != "" {
-		t.Fatal(err)
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("%v (CI=true: nginx is required; install nginx-light or set $%s)", err, EnvVar)
-	}
-	t.Skipf("skipping: %v (install nginx-light or set $%s to run this test)", err, EnvVar)
-	return ""
-}
-
 // Version returns the version of the nginx at nginxPath, e.g. "1.22.1",
 // as reported by `nginx -v`.
 func Version(ctx context.Context, nginxPath string) (string, error) {
@@ -80,7 +58,7 @@ func Version(ctx context.Context, nginxPath string) (string, error) {
 	cmd.Env = childEnv()
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		return "", fmt.Errorf("nginxtest: %s -v: %w: %s", nginxPath, err, out)
+		return "", fmt.Errorf("nginxrun: %s -v: %w: %s", nginxPath, err, out)
 	}
 	s := strings.TrimSpace(string(out))
 	if _, v, ok := strings.Cut(s, "nginx version: "); ok {
@@ -91,7 +69,7 @@ func Version(ctx context.Context, nginxPath string) (string, error) {
 		}
 		return v, nil
 	}
-	return "", fmt.Errorf("nginxtest: unexpected output of %s -v: %q", nginxPath, s)
+	return "", fmt.Errorf("nginxrun: unexpected output of %s -v: %q", nginxPath, s)
 }
 
 // childEnv is the environment of every nginx this package runs: ours

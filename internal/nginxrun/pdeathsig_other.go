@@ -1,6 +1,6 @@
 //go:build unix && !linux
 
-package nginxtest
+package nginxrun
 
 import "os/exec"
 

@@ -1,6 +1,6 @@
 //go:build unix
 
-package nginxtest
+package nginxrun
 
 import (
 	"bytes"
@@ -58,7 +58,7 @@ func Start(ctx context.Context, nginxPath, confPath string, opts ...Option) (*In
 	}
 	sc, err := scanConfig(conf)
 	if err != nil {
-		return nil, fmt.Errorf("nginxtest: %w", err)
+		return nil, fmt.Errorf("nginxrun: %w", err)
 	}
 	if err := sc.loopbackErr(); err != nil {
 		return nil, err
@@ -66,7 +66,7 @@ func Start(ctx context.Context, nginxPath, confPath string, opts ...Option) (*In
 	global := append([]string(nil), o.global...)
 	if d, ok := sc.main["daemon"]; ok {
 		if len(d) != 1 || d[0] != "off" {
-			return nil, errors.New("nginxtest: Start needs nginx in the foreground, but the configuration sets daemon")
+			return nil, errors.New("nginxrun: Start needs nginx in the foreground, but the configuration sets daemon")
 		}
 	} else {
 		global = append(global, "daemon off;")
@@ -96,7 +96,7 @@ func start(ctx context.Context, nginxPath, conf, prefix string, sc *scan, global
 		global = append(global, "pid "+pidFile+";")
 	}
 	if _, err := os.Stat(pidFile); err == nil {
-		return nil, fmt.Errorf("nginxtest: pid file %s already exists; is another nginx using this prefix?", pidFile)
+		return nil, fmt.Errorf("nginxrun: pid file %s already exists; is another nginx using this prefix?", pidFile)
 	}
 
 	stderr, err := os.Create(filepath.Join(prefix, "logs", "stderr.log"))
@@ -113,7 +113,7 @@ func start(ctx context.Context, nginxPath, conf, prefix string, sc *scan, global
 	setParentDeathSignal(cmd)
 	begin := time.Now()
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("nginxtest: starting %s: %w", nginxPath, err)
+		return nil, fmt.Errorf("nginxrun: starting %s: %w", nginxPath, err)
 	}
 	inst := &Instance{Pid: cmd.Process.Pid, Prefix: prefix, PidFile: pidFile, Args: args, cmd: cmd, done: make(chan struct{})}
 	go func() {
@@ -135,10 +135,10 @@ func start(ctx context.Context, nginxPath, conf, prefix string, sc *scan, global
 		}
 		select {
 		case <-inst.done:
-			return nil, fmt.Errorf("nginxtest: nginx exited during startup (%v):\n%s", inst.waitErr, inst.Stderr())
+			return nil, fmt.Errorf("nginxrun: nginx exited during startup (%v):\n%s", inst.waitErr, inst.Stderr())
 		case <-ctx.Done():
 			stopErr := inst.stop(context.Background())
-			return nil, errors.Join(fmt.Errorf("nginxtest: nginx not ready: %w:\n%s", ctx.Err(), inst.Stderr()), stopErr)
+			return nil, errors.Join(fmt.Errorf("nginxrun: nginx not ready: %w:\n%s", ctx.Err(), inst.Stderr()), stopErr)
 		case <-tick.C:
 		}
 	}
@@ -193,10 +193,10 @@ func (in *Instance) stop(ctx context.Context) error {
 		return nil
 	}
 	if err := in.cmd.Process.Kill(); err != nil && !errors.Is(err, os.ErrProcessDone) {
-		return fmt.Errorf("nginxtest: killing nginx %d: %w", in.Pid, err)
+		return fmt.Errorf("nginxrun: killing nginx %d: %w", in.Pid, err)
 	}
 	<-in.done
-	return fmt.Errorf("nginxtest: nginx %d ignored SIGQUIT and SIGTERM and was killed", in.Pid)
+	return fmt.Errorf("nginxrun: nginx %d ignored SIGQUIT and SIGTERM and was killed", in.Pid)
 }
 
 // signalAndWait sends sig to the master and reports whether it exited

@@ -1,4 +1,4 @@
-package nginxtest
+package nginxrun
 
 import (
 	"errors"
@@ -12,7 +12,7 @@ import (
 // ErrNotLoopback is wrapped by the errors of CheckLoopback, Test and
 // Start when a configuration could make nginx listen on, or send logs to,
 // something other than the local machine.
-var ErrNotLoopback = errors.New("nginxtest: configuration is not loopback-only")
+var ErrNotLoopback = errors.New("nginxrun: configuration is not loopback-only")
 
 // CheckLoopback reads the configuration at confPath, following includes
 // the way nginx resolves them for `-c confPath`, and reports whether every

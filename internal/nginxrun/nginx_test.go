@@ -1,4 +1,4 @@
-package nginxtest_test
+package nginxrun_test
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel/layout"
+	"github.com/nginx-lint/nginx-lint/internal/nginxrun"
 	"github.com/nginx-lint/nginx-lint/parser/nginxtest"
 )
 
@@ -36,7 +37,7 @@ func writeConf(t *testing.T, text string) string {
 
 func TestVersion(t *testing.T) {
 	nginx := nginxtest.Require(t)
-	v, err := nginxtest.Version(t.Context(), nginx)
+	v, err := nginxrun.Version(t.Context(), nginx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +65,7 @@ http {
 func TestValid(t *testing.T) {
 	nginx := nginxtest.Require(t)
 	conf := writeConf(t, tinyConf)
-	res, err := nginxtest.Test(t.Context(), nginx, conf)
+	res, err := nginxrun.Test(t.Context(), nginx, conf)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +82,7 @@ func TestValid(t *testing.T) {
 		t.Errorf("a config without pid should get one with -g: %q", res.Args)
 	}
 
-	res, err = nginxtest.Test(t.Context(), nginx, conf, nginxtest.Quiet())
+	res, err = nginxrun.Test(t.Context(), nginx, conf, nginxrun.Quiet())
 	if err != nil || !res.OK || strings.TrimSpace(res.Stderr) != "" {
 		t.Errorf("quiet nginx -t: err=%v OK=%v stderr=%q", err, res.OK, res.Stderr)
 	}
@@ -90,14 +91,14 @@ func TestValid(t *testing.T) {
 func TestBroken(t *testing.T) {
 	nginx := nginxtest.Require(t)
 	conf := writeConf(t, "events {}\nhttp {\n    server {\n        listen 127.1.0.1:31000;\n    }\n}\n}\n")
-	res, err := nginxtest.Test(t.Context(), nginx, conf)
+	res, err := nginxrun.Test(t.Context(), nginx, conf)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.OK || res.ExitCode == 0 {
 		t.Fatalf("broken config passed:\n%s", res.Stderr)
 	}
-	want := nginxtest.Message{Level: "emerg", Text: `unexpected "}"`, File: conf, Line: 7}
+	want := nginxrun.Message{Level: "emerg", Text: `unexpected "}"`, File: conf, Line: 7}
 	errs := res.Errors()
 	if len(errs) != 1 || errs[0] != want {
 		t.Fatalf("errors = %#v, want [%#v]\n%s", errs, want, res.Stderr)
@@ -108,7 +109,7 @@ func TestConfigWithPid(t *testing.T) {
 	nginx := nginxtest.Require(t)
 	conf := writeConf(t, "pid my.pid;\n"+tinyConf)
 	prefix := t.TempDir()
-	res, err := nginxtest.Test(t.Context(), nginx, conf, nginxtest.WithPrefix(prefix))
+	res, err := nginxrun.Test(t.Context(), nginx, conf, nginxrun.WithPrefix(prefix))
 	if err != nil || !res.OK {
 		t.Fatalf("err=%v OK=%v\n%s", err, res.OK, res.Stderr)
 	}
@@ -123,7 +124,7 @@ func TestConfigWithPid(t *testing.T) {
 
 func TestData(t *testing.T) {
 	nginx := nginxtest.Require(t)
-	res, err := nginxtest.TestData(t.Context(), nginx, []byte("events {}\nunknown_directive 1;\n"))
+	res, err := nginxrun.TestData(t.Context(), nginx, []byte("events {}\nunknown_directive 1;\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,8 +137,8 @@ func TestData(t *testing.T) {
 func TestRefusesNonLoopback(t *testing.T) {
 	// No Require: nginx must not even be started, so this runs anywhere.
 	conf := writeConf(t, "events {}\nhttp { server { listen 80; } }\n")
-	_, err := nginxtest.Test(t.Context(), "/nonexistent/nginx", conf)
-	if !errors.Is(err, nginxtest.ErrNotLoopback) {
+	_, err := nginxrun.Test(t.Context(), "/nonexistent/nginx", conf)
+	if !errors.Is(err, nginxrun.ErrNotLoopback) {
 		t.Fatalf("Test = %v, want ErrNotLoopback", err)
 	}
 }
@@ -145,7 +146,7 @@ func TestRefusesNonLoopback(t *testing.T) {
 func TestTimeout(t *testing.T) {
 	nginx := nginxtest.Require(t)
 	conf := writeConf(t, tinyConf)
-	_, err := nginxtest.Test(t.Context(), nginx, conf, nginxtest.WithTimeout(time.Nanosecond))
+	_, err := nginxrun.Test(t.Context(), nginx, conf, nginxrun.WithTimeout(time.Nanosecond))
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("Test with 1ns timeout = %v, want DeadlineExceeded", err)
 	}
@@ -175,7 +176,7 @@ func TestLayouts(t *testing.T) {
 			if err := os.WriteFile(conf, data, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			res, err := nginxtest.Test(t.Context(), nginx, conf)
+			res, err := nginxrun.Test(t.Context(), nginx, conf)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,6 +1,6 @@
 //go:build unix
 
-package nginxtest_test
+package nginxrun_test
 
 import (
 	"context"
@@ -16,13 +16,14 @@ import (
 	"time"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel/layout"
+	"github.com/nginx-lint/nginx-lint/internal/nginxrun"
 	"github.com/nginx-lint/nginx-lint/parser/nginxtest"
 )
 
 func TestStartRefusesNonLoopback(t *testing.T) {
 	// No Require: nginx must not even be started, so this runs anywhere.
 	conf := writeConf(t, "events {}\nhttp { server { listen 80; } }\n")
-	if _, err := nginxtest.Start(t.Context(), "/nonexistent/nginx", conf); !errors.Is(err, nginxtest.ErrNotLoopback) {
+	if _, err := nginxrun.Start(t.Context(), "/nonexistent/nginx", conf); !errors.Is(err, nginxrun.ErrNotLoopback) {
 		t.Fatalf("Start = %v, want ErrNotLoopback", err)
 	}
 }
@@ -56,7 +57,7 @@ func TestStartStop(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
-	inst, err := nginxtest.Start(ctx, nginx, conf)
+	inst, err := nginxrun.Start(ctx, nginx, conf)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +91,7 @@ func TestStartStop(t *testing.T) {
 // the status line and headers.
 func get(t *testing.T, addr, host string) string {
 	t.Helper()
-	resp, err := nginxtest.Get(addr, host, "/")
+	resp, err := nginxrun.Get(addr, host, "/")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +102,7 @@ func get(t *testing.T, addr, host string) string {
 func TestStartFailure(t *testing.T) {
 	nginx := nginxtest.Require(t)
 	conf := writeConf(t, "events {}\nhttp {\n    server {\n        listen 127.1.0.1:31000;\n        bogus on;\n    }\n}\n")
-	inst, err := nginxtest.Start(t.Context(), nginx, conf, nginxtest.WithTimeout(30*time.Second))
+	inst, err := nginxrun.Start(t.Context(), nginx, conf, nginxrun.WithTimeout(30*time.Second))
 	if err == nil {
 		inst.Stop(context.Background())
 		t.Fatal("Start succeeded on a broken config")
@@ -113,7 +114,7 @@ func TestStartFailure(t *testing.T) {
 
 func TestStartRefusesDaemon(t *testing.T) {
 	conf := writeConf(t, "daemon on;\n"+tinyConf)
-	if _, err := nginxtest.Start(t.Context(), "/nonexistent/nginx", conf); err == nil || !strings.Contains(err.Error(), "daemon") {
+	if _, err := nginxrun.Start(t.Context(), "/nonexistent/nginx", conf); err == nil || !strings.Contains(err.Error(), "daemon") {
 		t.Fatalf("Start = %v, want a daemon error", err)
 	}
 }
