@@ -78,6 +78,7 @@ var list = []*analyzer.Rule{
 	SSLStaplingIneffective,
 	CVEConfigPattern,
 	NginxAdvisory,
+	NonExpandingVariable,
 	AccessListLogic,
 	UnreachableLocation,
 	HSTS,
