@@ -13,7 +13,8 @@
 // another: # want "a" "b". A want may name the finding's severity before
 // its text: # want error "unknown directive". A line "nginx-version: 1.22.1" in the archive's
 // comment lints for that nginx version, as --nginx-build does, and a line
-// "nginx-configure: --with-threads" for a build with those arguments.
+// "nginx-configure: --with-threads" for a build with those arguments; a
+// line "option: hsts.require=true" sets a rule's option.
 package analysistest
 
 import (
@@ -149,10 +150,38 @@ var (
 )
 
 // archiveOptions returns the options an archive's comment asks for: the
-// nginx version and configure arguments the run targets. A line
-// "nginx-build: --with-stream=dynamic ..." (with nginx-version) names a
-// whole build, as a saved nginx -V does: its modules are then known.
+// nginx version and configure arguments the run targets, and rule
+// options. A line "nginx-build: --with-stream=dynamic ..." (with
+// nginx-version) names a whole build, as a saved nginx -V does: its
+// modules are then known. A line "option: rule-name.option=value" sets a
+// rule's option, as the settings file does (true/false and numbers are
+// typed).
 func archiveOptions(ar *txtar.Archive) analyzer.Options {
+	opts := analyzer.Options{Target: archiveTarget(ar)}
+	for _, m := range optionLine.FindAllSubmatch(ar.Comment, -1) {
+		rule, name, value := string(m[1]), string(m[2]), string(m[3])
+		if opts.RuleOptions == nil {
+			opts.RuleOptions = map[string]map[string]any{}
+		}
+		if opts.RuleOptions[rule] == nil {
+			opts.RuleOptions[rule] = map[string]any{}
+		}
+		var v any = value
+		if b, err := strconv.ParseBool(value); err == nil {
+			v = b
+		} else if n, err := strconv.Atoi(value); err == nil {
+			v = n
+		}
+		opts.RuleOptions[rule][name] = v
+	}
+	return opts
+}
+
+// optionLine is an archive comment line setting a rule's option.
+var optionLine = regexp.MustCompile(`(?m)^option:\s*([a-z0-9-]+)\.([a-z0-9-]+)=(\S*)\s*$`)
+
+// archiveTarget is the build an archive's comment names, nil for none.
+func archiveTarget(ar *txtar.Archive) *analyzer.Target {
 	v := nginxVersionLine.FindSubmatch(ar.Comment)
 	if b := nginxBuildLine.FindSubmatch(ar.Comment); b != nil {
 		version := "1.22.1"
@@ -163,11 +192,11 @@ func archiveOptions(ar *txtar.Archive) analyzer.Options {
 		if err != nil {
 			panic("analysistest: nginx-build line: " + err.Error())
 		}
-		return analyzer.Options{Target: analyzer.BuildTarget(info)}
+		return analyzer.BuildTarget(info)
 	}
 	c := nginxConfigureLine.FindSubmatch(ar.Comment)
 	if v == nil && c == nil {
-		return analyzer.Options{}
+		return nil
 	}
 	t := &analyzer.Target{}
 	if v != nil {
@@ -176,7 +205,7 @@ func archiveOptions(ar *txtar.Archive) analyzer.Options {
 	if c != nil {
 		t.Configure = strings.Fields(string(c[1]))
 	}
-	return analyzer.Options{Target: t}
+	return t
 }
 
 func lintWith(t testing.TB, path string, opts analyzer.Options, rules ...*analyzer.Rule) []*parser.Diagnostic {

@@ -50,7 +50,8 @@ var noExample = map[string]bool{"internal-error": true, "unreadable-file": true,
 // exampleOptions are the options a rule's examples are linted with: a
 // rule that is off unless asked gets asked.
 var exampleOptions = map[string]map[string]any{rules.MissingFile.Name: {rules.CheckFilesOption: true},
-	rules.HostNotFound.Name: {rules.CheckFilesOption: true}, rules.UnknownUser.Name: {rules.CheckFilesOption: true}}
+	rules.HostNotFound.Name: {rules.CheckFilesOption: true}, rules.UnknownUser.Name: {rules.CheckFilesOption: true},
+	rules.WorkerProcessesUnset.Name: {"report": true}}
 
 // exampleTargets are the builds a rule's examples are linted for: a rule
 // about build features says nothing without one.
