@@ -83,6 +83,8 @@ var list = []*analyzer.Rule{
 	WorkerRlimitNofile,
 	KeepaliveRequestsLow,
 	WorkerProcessesUnset,
+	RegexInPrefixLocation,
+	RegexExactMatch,
 	AccessListLogic,
 	UnreachableLocation,
 	HSTS,

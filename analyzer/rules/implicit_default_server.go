@@ -71,13 +71,17 @@ func implicitDefault(p *analyzer.Pass, addr string, ins []costmodel.Instance, ud
 	if first.Listen != nil {
 		at = first.Listen.Directive
 	}
-	seen := map[*parser.Server]bool{}
+	// A server's listens on one address come one after another (nginx
+	// adds a server's listens together), so counting changes counts
+	// servers.
+	servers := 0
+	var last *parser.Server
 	for i := range ins {
-		if in := &ins[i]; in.UDP == udp && inProtocolBlock(in.Server) {
-			seen[in.Server] = true
+		if in := &ins[i]; in.UDP == udp && inProtocolBlock(in.Server) && in.Server != last {
+			servers++
+			last = in.Server
 		}
 	}
-	servers := len(seen)
 	what := addr
 	if udp {
 		what += " (QUIC)"
