@@ -85,6 +85,7 @@ var list = []*analyzer.Rule{
 	WorkerProcessesUnset,
 	RegexInPrefixLocation,
 	RegexExactMatch,
+	UpstreamKeepaliveUnused,
 	AccessListLogic,
 	UnreachableLocation,
 	HSTS,

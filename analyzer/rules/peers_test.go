@@ -57,6 +57,7 @@ var peerChecks = []peerCheck{
 	{"walf443", "best_practices/directive_inheritance", "directive-inheritance", 100, 100, ""},
 	{"walf443", "best_practices/unreachable_location", "unreachable-location", 100, 100, ""},
 	{"walf443", "best_practices/map_missing_default", "map-without-default", 100, 100, ""},
+	{"walf443", "best_practices/proxy_keepalive", "upstream-keepalive-unused", 100, 100, ""},
 	// The CVE patterns are reported only for an affected build: these run
 	// for the Debian nginx 1.22.1 this project tests against.
 	{"walf443", "security/nginx_rift", "cve-config-pattern", 100, 100, "1.22.1"},
