@@ -561,9 +561,14 @@ func (f *File) warn(msg string) {
 
 // MapPath rewrites a path as nginx sees it to where it is here, using the
 // first (longest) matching include-paths entry; ok is false if none
-// matches.
+// matches. A path already where an entry maps to is left to the entries
+// after it: with "/" mapped onto a checkout (a tree that mirrors the
+// host's), the checkout's own paths stay as they are.
 func (f *File) MapPath(p string) (string, bool) {
 	for _, m := range f.IncludePaths {
+		if _, in := cutDir(p, m.To); in {
+			continue
+		}
 		if rest, ok := cutDir(p, m.From); ok {
 			return filepath.Join(m.To, rest), true
 		}

@@ -142,6 +142,38 @@ type Entry struct {
 
 	mu      sync.Mutex
 	results *analyzer.Results
+	// shown, for an nginx.conf linted on behalf of files that it
+	// includes, holds those files and what they include: only their
+	// findings are reported (nil: every finding).
+	shown map[*parser.File]bool
+	// alias names a shown file by the path it was given as when that is
+	// not the path nginx reads it by (sites-available/x, which nginx reads
+	// as sites-enabled/x): its findings point at the name given.
+	alias map[*parser.File]*parser.File
+}
+
+// keep returns the findings in the files the entry reports on.
+func (e *Entry) keep(ds []*parser.Diagnostic) []*parser.Diagnostic {
+	if e.shown == nil {
+		return ds
+	}
+	paths := map[string]bool{}
+	for f := range e.shown {
+		paths[f.Path] = true
+	}
+	out := ds[:0]
+	for _, d := range ds {
+		if !e.shown[d.File] && (d.File != nil || !paths[d.FilePath()]) {
+			continue
+		}
+		if a := e.alias[d.File]; a != nil {
+			nd := *d
+			nd.File = a
+			d = &nd
+		}
+		out = append(out, d)
+	}
+	return out
 }
 
 // CostModel is the startup cost model of the configuration with its
@@ -380,16 +412,28 @@ func ruleOptions(opts analyzer.Options, name string) map[string]any {
 // errBinary marks a file found in a directory whose content is not text.
 var errBinary = errors.New("binary content")
 
-// Load reads every target as Lint does, without running the rules.
+// Load reads every target as Lint does, without running the rules, each
+// as its own configuration (a file is not read through the nginx.conf
+// that includes it, so "parse" prints the file's own tree).
 func (w *Workspace) Load(targets []Target) (*Report, error) {
+	return w.load(targets, false)
+}
+
+// load reads every target. With roots, a file that an nginx.conf above it
+// includes (see placer.place) is read through that configuration, which
+// becomes the entry (once, however many targets it includes); only the
+// findings in the targets and the files they include are reported, unless
+// the nginx.conf is a target itself.
+func (w *Workspace) load(targets []Target, roots bool) (*Report, error) {
 	rep := &Report{}
 	budget := &parser.ReadBudget{Max: w.MaxTotalSize}
 	if w.MaxTotalSize <= 0 {
 		budget = nil
 	}
+	pl := w.newPlacer(budget)
 	seen := map[findingKey]bool{}
-	included := map[string]bool{}
 	var entries []*Entry
+	byMain := map[string]*Entry{}
 	for _, t := range targets {
 		cfg, err := w.SettingsFor(t.Path)
 		if err != nil {
@@ -399,7 +443,35 @@ func (w *Workspace) Load(targets []Target) (*Report, error) {
 		if err != nil {
 			return nil, err
 		}
-		c, err := w.read(t, cfg, &opts, budget)
+		if roots && t.Path != "-" {
+			abs, _ := filepath.Abs(t.Path)
+			if e := byMain[abs]; e != nil {
+				e.shown = nil // the nginx.conf itself is a target
+				continue
+			}
+			if root, f, _ := pl.place(abs, cfg); root != nil {
+				e := byMain[root.c.Main.Path]
+				if e == nil {
+					opts.ReadFile = root.fs.ReadFile
+					e = &Entry{Target: Target{Path: root.c.Main.Path}, Config: root.c, Settings: cfg, Options: opts, shown: map[*parser.File]bool{}}
+					byMain[root.c.Main.Path] = e
+					entries = append(entries, e)
+				}
+				if e.shown != nil {
+					subtree(root.c, f, e.shown)
+					if f.Path != abs {
+						if e.alias == nil {
+							e.alias = map[*parser.File]*parser.File{}
+						}
+						// Only the path and text: what a finding's
+						// position and excerpt need.
+						e.alias[f] = &parser.File{Path: abs, Src: f.Src}
+					}
+				}
+				continue
+			}
+		}
+		c, err := w.read(t, cfg, &opts, budget, pl)
 		if errors.Is(err, errBinary) {
 			rep.add(seen, &parser.Diagnostic{Path: t.Path, Severity: parser.Info, Code: parser.CodeBinary, Name: parser.NameBinary,
 				Message: "not a configuration file (binary content): skipped"})
@@ -411,10 +483,19 @@ func (w *Workspace) Load(targets []Target) (*Report, error) {
 			rep.add(seen, &parser.Diagnostic{Path: t.Path, Severity: parser.Error, Code: code, Name: name, Message: msg})
 			continue
 		}
-		for _, f := range c.Files[1:] {
-			included[parser.RealPath(f.Path)] = true
+		e := &Entry{Target: t, Config: c, Settings: cfg, Options: opts}
+		byMain[c.Main.Path] = e
+		entries = append(entries, e)
+	}
+	// A target that another entry reads whole is linted there, in the
+	// context nginx reads it in.
+	included := map[string]bool{}
+	for _, e := range entries {
+		for _, f := range e.Config.Files[1:] {
+			if e.shown == nil || e.shown[f] {
+				included[parser.RealPath(f.Path)] = true
+			}
 		}
-		entries = append(entries, &Entry{Target: t, Config: c, Settings: cfg, Options: opts})
 	}
 	for _, e := range entries {
 		if !included[parser.RealPath(e.Config.Main.Path)] {
@@ -425,10 +506,25 @@ func (w *Workspace) Load(targets []Target) (*Report, error) {
 	return rep, nil
 }
 
-// Lint reads and lints every target: Load, then each entry's rules and
-// suppression comments.
+// subtree adds f and every file it includes, directly or not, to set.
+func subtree(c *parser.Config, f *parser.File, set map[*parser.File]bool) {
+	if set[f] {
+		return
+	}
+	set[f] = true
+	walk(f.Directives, func(d *parser.Directive) bool {
+		for _, g := range c.Included(d) {
+			subtree(c, g, set)
+		}
+		return true
+	})
+}
+
+// Lint reads and lints every target, each through the nginx.conf that
+// includes it when there is one (see load), then runs each entry's rules
+// and suppression comments.
 func (w *Workspace) Lint(targets []Target) (*Report, error) {
-	rep, err := w.Load(targets)
+	rep, err := w.load(targets, true)
 	if err != nil {
 		return nil, err
 	}
@@ -447,6 +543,7 @@ func (w *Workspace) Lint(targets []Target) (*Report, error) {
 		// twice the size of every configuration. Entry.CostModel computes
 		// the model again if asked.
 		e.Findings, _ = RunResults(e.Config, reg, e.Options)
+		e.Findings = e.keep(e.Findings)
 		for _, d := range e.Findings {
 			rep.add(seen, d)
 		}
@@ -465,22 +562,38 @@ func (rep *Report) add(seen map[findingKey]bool, d *parser.Diagnostic) {
 // read loads one target: a main configuration, a fragment (its context
 // inferred or Context), or nginx -T output, from a file or Stdin. opts
 // gets the file system the rules read through.
-func (w *Workspace) read(t Target, cfg *config.File, opts *analyzer.Options, budget *parser.ReadBudget) (*parser.Config, error) {
-	l, name, src, err := w.readEntry(t, cfg, opts, budget)
+func (w *Workspace) read(t Target, cfg *config.File, opts *analyzer.Options, budget *parser.ReadBudget, pl *placer) (*parser.Config, error) {
+	l, name, src, maps, err := w.readEntry(t, cfg, opts, budget, pl)
 	if err != nil {
 		return nil, err
 	}
 	if files, ok := parser.SplitDump(src); ok {
 		// nginx -T output: its files include each other, never the disk.
+		l.MayInclude, l.Elsewhere = nil, nil
 		return l.LoadDump(name, files), nil
 	}
-	return w.loadSource(l, name, src, cfg), nil
+	return w.loadSource(l, name, src, maps), nil
 }
 
-// readEntry sets up the loader for target t under settings cfg and reads
-// the target's text; opts gets the file system the rules read through.
-func (w *Workspace) readEntry(t Target, cfg *config.File, opts *analyzer.Options, budget *parser.ReadBudget) (l *parser.Loader, name string, src []byte, err error) {
-	l = w.Loader
+// prefix is the conf prefix that the flags or settings fix ("": none).
+func (w *Workspace) prefix(cfg *config.File) string {
+	p := w.Prefix
+	if p == "" && cfg != nil {
+		p = cfg.Prefix
+	}
+	if p != "" {
+		if abs, err := filepath.Abs(p); err == nil {
+			p = abs
+		}
+	}
+	return p
+}
+
+// loader returns the loader (Loader, or a new one) set up for a load
+// under settings cfg: limits, budget and bound; the caller sets its file
+// system and prefix.
+func (w *Workspace) loader(cfg *config.File, budget *parser.ReadBudget) *parser.Loader {
+	l := w.Loader
 	if l == nil {
 		l = &parser.Loader{}
 	}
@@ -489,26 +602,23 @@ func (w *Workspace) readEntry(t Target, cfg *config.File, opts *analyzer.Options
 	if l.MaxFileSize == 0 && cfg != nil {
 		l.MaxFileSize = cfg.MaxFileSize
 	}
-	disk := w.disk()
-	l.FS = FileSystem(disk, cfg)
-	opts.ReadFile = l.FS.ReadFile
-	l.Prefix = w.Prefix
-	if l.Prefix == "" && cfg != nil {
-		l.Prefix = cfg.Prefix
-	}
-	if l.Prefix == "" {
-		l.Prefix = t.Prefix
-	}
-	if l.Prefix != "" {
-		if abs, err := filepath.Abs(l.Prefix); err == nil {
-			l.Prefix = abs
-		}
-	}
-	l.MayInclude = nil
+	l.MayInclude, l.Elsewhere = nil, nil
 	if w.Bound != "" {
 		bound := w.Bound
 		l.MayInclude = func(from, target string) bool { return Within(from, bound) || Within(target, bound) }
 	}
+	return l
+}
+
+// readEntry sets up the loader for target t under settings cfg and reads
+// the target's text; opts gets the file system the rules read through.
+// The conf prefix is the flags' or settings', else the target's (a file
+// found in a directory), else the directory of the nearest nginx.conf
+// above the file, else the file's own; the deployment that prefix infers
+// maps absolute includes onto the checkout (maps, for LocalizePaths).
+func (w *Workspace) readEntry(t Target, cfg *config.File, opts *analyzer.Options, budget *parser.ReadBudget, pl *placer) (l *parser.Loader, name string, src []byte, maps *config.File, err error) {
+	l = w.loader(cfg, budget)
+	disk := w.disk()
 	// The entry point is read as given (include-paths map what nginx
 	// includes, not it), within the same limits as includes.
 	entry := &parser.Loader{FS: disk, MaxFileSize: l.MaxFileSize, Budget: budget}
@@ -528,11 +638,50 @@ func (w *Workspace) readEntry(t Target, cfg *config.File, opts *analyzer.Options
 	if err == nil && t.FromDir && parser.LooksBinary(src) {
 		err = errBinary
 	}
-	return l, name, src, err
+	l.Prefix = w.prefix(cfg)
+	if l.Prefix == "" && t.Prefix != "" {
+		l.Prefix, _ = filepath.Abs(t.Prefix)
+	}
+	var dep deployment
+	switch {
+	case err != nil || t.Path == "-":
+		dep = deployment{prefix: l.Prefix}
+	case l.Prefix == "":
+		if _, _, near := pl.place(name, cfg); near != nil {
+			l.Prefix = near.c.Prefix
+			dep = near.dep
+			break
+		}
+		fallthrough
+	default:
+		dir := l.Prefix
+		if dir == "" {
+			dir = filepath.Dir(name)
+		}
+		nc := filepath.Join(dir, "nginx.conf")
+		if name != nc {
+			if cand := pl.load(nc, cfg); cand.c != nil {
+				dep = cand.dep
+				break
+			}
+		}
+		if dir == filepath.Dir(name) {
+			// The file is the nginx.conf of its prefix, or a main
+			// file of another name.
+			dep = inferDeployment(dir, l.Parse(name, src, nil))
+		} else {
+			dep = inferDeployment(dir, nil)
+		}
+	}
+	maps = dep.mapping(cfg)
+	l.FS = FileSystem(disk, maps)
+	l.Elsewhere = dep.elsewhere
+	opts.ReadFile = l.FS.ReadFile
+	return l, name, src, maps, err
 }
 
 // loadSource parses a main file's text and what it includes.
-func (w *Workspace) loadSource(l *parser.Loader, name string, src []byte, cfg *config.File) *parser.Config {
+func (w *Workspace) loadSource(l *parser.Loader, name string, src []byte, maps *config.File) *parser.Config {
 	var c *parser.Config
 	if w.Context == "" {
 		c = analyzer.LoadInferred(l, name, src)
@@ -540,7 +689,7 @@ func (w *Workspace) loadSource(l *parser.Loader, name string, src []byte, cfg *c
 		ancestors, _ := analyzer.ContextAncestors(w.Context)
 		c = l.LoadSource(name, src, ancestors)
 	}
-	LocalizePaths(c, cfg)
+	LocalizePaths(c, maps)
 	return c
 }
 

@@ -2,8 +2,6 @@ package rules
 
 import (
 	"iter"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -803,9 +801,11 @@ func wordSubRange(f *parser.File, w parser.Word, off, n int) parser.Range {
 // whose includes were all found. The rules that look for a definition
 // anywhere in the configuration (a variable, a zone, a log format, a
 // certificate) stay quiet otherwise, since the missing part may hold it.
-// An include glob that matched nothing counts as missing when its
-// directory does not exist either: a checkout of /etc/nginx/nginx.conf
-// without its conf.d, say.
+// An include glob that matched nothing is whole when its directory
+// exists (nginx includes nothing) and not when it is missing: a checkout
+// of /etc/nginx/nginx.conf without its conf.d, say. The loader decides
+// that through the file system the configuration was read through, so
+// include-paths apply (Config.Incomplete).
 func wholeConfig(p *analyzer.Pass) bool { return wholeConfigResult.Get(p, struct{}{}) }
 
 var wholeConfigResult = &analyzer.Result[struct{}, bool]{
@@ -815,29 +815,11 @@ var wholeConfigResult = &analyzer.Result[struct{}, bool]{
 
 func isWholeConfig(p *analyzer.Pass) bool {
 	c := p.Config
-	if len(c.Context) > 0 {
+	if len(c.Context) > 0 || len(c.Incomplete) > 0 {
 		return false
 	}
 	for _, d := range c.Diagnostics {
 		if d.Name == parser.NameIncludeNotFound || d.Name == parser.NameUnreadable || d.Name == parser.NameIncludeCycle {
-			return false
-		}
-	}
-	ix := p.Index()
-	for _, i := range ix.Named("include") {
-		d := ix.Entries[i].Directive
-		if len(d.Args) != 1 || len(c.Included(d)) > 0 || !strings.ContainsAny(d.Args[0].Value, "*?[") {
-			continue
-		}
-		dir := filepath.Dir(d.Args[0].Value)
-		if !filepath.IsAbs(dir) {
-			prefix := c.Prefix
-			if prefix == "" && c.Main != nil {
-				prefix = filepath.Dir(c.Main.Path)
-			}
-			dir = filepath.Join(prefix, dir)
-		}
-		if _, err := os.Stat(dir); err != nil {
 			return false
 		}
 	}
