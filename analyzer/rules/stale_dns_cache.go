@@ -201,6 +201,18 @@ func (dx *dnsIndex) checkUpstreamServers(p *analyzer.Pass) {
 	}
 }
 
+// upstreamElsewhere reports whether host may name an upstream block that
+// this configuration does not hold: it is a fragment linted alone (no
+// nginx.conf that includes it was found, see analyzer/lint), and host is a
+// bare name without a dot, as upstream names almost always are
+// ("backend", "php-fpm"), while the names DNS resolves have dots. A file
+// linted through its nginx.conf is a main configuration and sees every
+// upstream; there a bare name that is no upstream is still reported
+// (a container name resolved once, at startup).
+func (dx *dnsIndex) upstreamElsewhere(host string) bool {
+	return len(dx.c.Context) > 0 && !strings.Contains(host, ".")
+}
+
 // checkPass judges the pass directive at entry i.
 func (dx *dnsIndex) checkPass(p *analyzer.Pass, i int32) {
 	d := dx.ix.Entries[i].Directive
@@ -217,6 +229,9 @@ func (dx *dnsIndex) checkPass(p *analyzer.Pass, i int32) {
 		if _, ok := dx.upstreams[upstreamKey{stream, t.host}]; ok {
 			return // its servers are checked where they are declared
 		}
+		if dx.upstreamElsewhere(t.host) {
+			return
+		}
 		diag := p.Reportf(d.File, arg.Range, "%q host %q is resolved only at startup: nginx keeps its old addresses when DNS changes", d.Name.Value, t.host)
 		diag.Detail = "an address that changes may then belong to someone else; put the host in a variable and add a resolver " +
 			"(nginx then resolves it per request), or use an upstream with \"server " + t.host + " resolve;\" (nginx 1.27.3 or newer)"
@@ -232,7 +247,7 @@ func (dx *dnsIndex) checkPass(p *analyzer.Pass, i int32) {
 		if _, ok := dx.upstreams[upstreamKey{stream, h.host}]; ok {
 			continue
 		}
-		if dx.implicit[upstreamKey{stream, h.host + ":" + h.port}] {
+		if dx.implicit[upstreamKey{stream, h.host + ":" + h.port}] || dx.upstreamElsewhere(h.host) {
 			continue
 		}
 		diag := p.Reportf(d.File, arg.Range, "%q resolves %q per request, but no resolver is defined: every request fails with 502", d.Name.Value, h.host)
