@@ -3,6 +3,7 @@ package analyzer
 import (
 	"math/bits"
 	"slices"
+	"sync/atomic"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/parser"
@@ -23,6 +24,9 @@ type Index struct {
 	// block are named by their keys, a million distinct names in a big
 	// one.) A map or geo key no table knows is in no list.
 	byName, start []int32
+	// ops counts the operations of the run that built the index
+	// (Options.Ops); nil outside a counted run.
+	ops *atomic.Int64
 }
 
 // Entry is one directive as nginx meets it. (Fields are packed into 16
@@ -185,7 +189,7 @@ func (b *indexer) walk(dirs []*parser.Directive, ctx directives.Context, parent 
 func (ix *Index) Named(names ...string) []int32 {
 	if len(names) == 1 {
 		l := ix.named(names[0])
-		CountOps(len(l))
+		ix.countOps(len(l))
 		return l
 	}
 	lists, n := ix.namedLists(names)
@@ -287,7 +291,7 @@ func (ix *Index) namedLists(names []string) ([][]int32, int) {
 			n += len(l)
 		}
 	}
-	CountOps(n)
+	ix.countOps(n)
 	return lists, n
 }
 
@@ -336,7 +340,7 @@ func (ix *Index) Stack(i int32, buf []*parser.Directive) []*parser.Directive {
 	for p := ix.Entries[i].Parent; p >= 0; p = ix.Entries[p].Parent {
 		buf = append(buf, ix.Entries[p].Directive)
 	}
-	CountOps(len(buf))
+	ix.countOps(len(buf))
 	slices.Reverse(buf)
 	return buf
 }

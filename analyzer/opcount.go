@@ -1,31 +1,32 @@
 package analyzer
 
-import (
-	"sync/atomic"
+import "sync/atomic"
 
-	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
-)
-
-// opCounter, when set, counts the directives handed to rules: entries
-// walked or looked up by name through the index, enclosing blocks
-// listed, block bodies read (rules report those with CountOps). It
+// countOps adds n operations to the run's counter (Options.Ops), if any:
+// the directives handed to rules (entries walked or looked up by name
+// through the index, enclosing blocks listed, block bodies read). It
 // measures a rule's work independently of the machine's speed and load;
-// the scaling test compares it across input sizes. Unset, counting costs
-// one atomic load per call.
-var opCounter atomic.Pointer[atomic.Int64]
-
-// SetOpCounter makes the analyzer, and the cost model the cost rules
-// read, add their operation counts to c until it is called with nil. For
-// tests that check how rules scale.
-func SetOpCounter(c *atomic.Int64) {
-	opCounter.Store(c)
-	costmodel.SetOpCounter(c)
+// the scaling test compares it across input sizes. Without a counter it
+// costs a nil check.
+func (ix *Index) countOps(n int) {
+	if ix.ops != nil {
+		ix.ops.Add(int64(n))
+	}
 }
 
-// CountOps adds n operations (directives looked at) to the counter set
-// with SetOpCounter, if any.
-func CountOps(n int) {
-	if c := opCounter.Load(); c != nil {
-		c.Add(int64(n))
+// OpCounter is the run's operation counter (Options.Ops), nil when none:
+// for results that count their own steps (the cost model).
+func (p *Pass) OpCounter() *atomic.Int64 {
+	if p.shared == nil {
+		return nil
+	}
+	return p.shared.ops
+}
+
+// CountOps adds n operations (directives looked at) to the run's counter,
+// for work a rule does outside the index's walks.
+func (p *Pass) CountOps(n int) {
+	if p.shared != nil && p.shared.ops != nil {
+		p.shared.ops.Add(int64(n))
 	}
 }

@@ -62,6 +62,44 @@ type Option struct {
 	Deprecated []string
 }
 
+// DefaultValue returns the option's default converted to its Go type, and
+// false when it has none ("").
+func (o *Option) DefaultValue() (any, bool) {
+	switch {
+	case o.Default == "":
+		return nil, false
+	case o.Type == StringListOption:
+		// Written as a YAML flow list: "[]", "[a, b]".
+		var out []string
+		for _, s := range strings.Split(strings.Trim(o.Default, "[]"), ",") {
+			if s = strings.Trim(strings.TrimSpace(s), `"`); s != "" {
+				out = append(out, s)
+			}
+		}
+		return out, true
+	}
+	v, err := o.Convert(o.Default)
+	return v, err == nil
+}
+
+// Option returns the value of the running rule's option called name: the
+// settings' value, else the default its declaration gives (nil when it
+// declares none). The default is written once, in the declaration, which
+// explain and the documentation print.
+func (p *Pass) Option(name string) any {
+	if v, ok := p.Options[name]; ok {
+		return v
+	}
+	if p.Rule != nil {
+		if o, _ := p.Rule.LookupOption(name); o != nil {
+			if v, ok := o.DefaultValue(); ok {
+				return v
+			}
+		}
+	}
+	return nil
+}
+
 // LookupOption finds the rule's option called name. deprecated is true
 // when name is a former name of the option.
 func (r *Rule) LookupOption(name string) (opt *Option, deprecated bool) {

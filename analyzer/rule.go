@@ -59,6 +59,10 @@ type Rule struct {
 	Options []Option
 	// Run inspects the configuration. It must not keep the Pass.
 	Run func(*Pass)
+	// Group, when set, is the rule's category instead of the one its
+	// code's digit names: a rule moved to another category keeps its code,
+	// which users' suppression comments and baselines name.
+	Group Category
 }
 
 // Doc is a rule's documentation. Bad and Good are complete nginx configs
@@ -75,8 +79,11 @@ type Doc struct {
 	URL string
 }
 
-// Category returns the rule's category from its code.
+// Category returns the rule's category: Group when set, else its code's.
 func (r *Rule) Category() Category {
+	if r.Group != 0 {
+		return r.Group
+	}
 	if len(r.Code) == 6 {
 		return Category(r.Code[2] - '0')
 	}
@@ -170,6 +177,13 @@ type Pass struct {
 	// settings' custom-directives), as a set: names nginx accepts through
 	// modules the tables do not know. Shared by every Pass; do not modify.
 	CustomDirectives map[string]bool
+	// CustomVariables are the variable names the run declares (the
+	// settings' custom-variables: lower case, without "$", a trailing
+	// "*" for a prefix family). Shared by every Pass; do not modify.
+	CustomVariables []string
+	// Glob expands a pattern the way the loader did (through the
+	// include-paths map); nil is the disk's.
+	Glob func(pattern string) ([]string, error)
 	// ReadFile reads a file the way the loader did (so the language
 	// server's unsaved buffers are seen by rules that read files).
 	ReadFile func(path string) ([]byte, error)
@@ -215,7 +229,7 @@ func (p *Pass) ReportDirective(d *parser.Directive, format string, args ...any) 
 // the enclosing block directives and is reused between calls.
 func (p *Pass) WalkContext(fn func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive)) {
 	ix := p.Index()
-	CountOps(len(ix.Entries))
+	ix.countOps(len(ix.Entries))
 	var w stackWalk
 	for i := range ix.Entries {
 		e := &ix.Entries[i]
@@ -228,7 +242,7 @@ func (p *Pass) WalkContext(fn func(d *parser.Directive, ctx directives.Context, 
 // directive's table row.
 func (p *Pass) WalkEntries(fn func(e *Entry, stack []*parser.Directive)) {
 	ix := p.Index()
-	CountOps(len(ix.Entries))
+	ix.countOps(len(ix.Entries))
 	var w stackWalk
 	for i := range ix.Entries {
 		fn(&ix.Entries[i], w.enter(ix, int32(i)))
@@ -287,7 +301,10 @@ func (p *Pass) Model() *parser.Model {
 
 // Index returns the flattened configuration, computed once per run.
 func (p *Pass) Index() *Index {
-	p.shared.indexOnce.Do(func() { p.shared.index = NewIndex(p.Config) })
+	p.shared.indexOnce.Do(func() {
+		p.shared.index = NewIndex(p.Config)
+		p.shared.index.ops = p.shared.ops
+	})
 	return p.shared.index
 }
 
@@ -345,7 +362,11 @@ func passTemplate(c *parser.Config, opts Options, sh *shared) Pass {
 			custom[n] = true
 		}
 	}
-	return Pass{Config: c, ReadFile: opts.ReadFile, Target: target, Cost: opts.Cost, CustomDirectives: custom, shared: sh}
+	var vars []string
+	for _, v := range opts.CustomVariables {
+		vars = append(vars, strings.ToLower(strings.TrimPrefix(v, "$")))
+	}
+	return Pass{Config: c, ReadFile: opts.ReadFile, Glob: opts.Glob, Target: target, Cost: opts.Cost, CustomDirectives: custom, CustomVariables: vars, shared: sh}
 }
 
 // resultKey tells results and their keys apart in a run's store.
@@ -358,6 +379,8 @@ type memoEntry struct {
 
 // shared holds the derived results every Pass of one run reads.
 type shared struct {
+	// ops is the run's operation counter (Options.Ops), nil when none.
+	ops       *atomic.Int64
 	indexOnce sync.Once
 	index     *Index
 	modelOnce sync.Once
@@ -377,6 +400,8 @@ type Options struct {
 	RuleOptions map[string]map[string]any
 	// ReadFile is handed to rules; nil reads the disk.
 	ReadFile func(path string) ([]byte, error)
+	// Glob is handed to rules; nil globs the disk.
+	Glob func(pattern string) ([]string, error)
 	// Target is the nginx build linted for; nil is the newest nginx with
 	// every module.
 	Target *Target
@@ -388,6 +413,14 @@ type Options struct {
 	// third-party modules (the settings' custom-directives). A run-wide
 	// fact rather than a rule option, so every rule can see it.
 	CustomDirectives []string
+	// Ops, when set, counts the operations of the run: the directives the
+	// rules look at and the cost model's steps. For the tests that check
+	// how rules scale; nil counts nothing.
+	Ops *atomic.Int64
+	// CustomVariables are variable names to accept as defined (the
+	// settings' custom-variables), for third-party modules: "name", or
+	// "prefix_*" for a family.
+	CustomVariables []string
 }
 
 // Run analyses c with every rule of reg and returns the parser's findings
@@ -424,7 +457,7 @@ func RunResults(c *parser.Config, reg *Registry, opts Options) ([]*parser.Diagno
 		}
 		out = append(out, d)
 	}
-	sh := &shared{}
+	sh := &shared{ops: opts.Ops}
 	rs := &Results{c: c, opts: opts, sh: sh}
 	if reg == nil {
 		return out, rs
@@ -471,12 +504,16 @@ func RunResults(c *parser.Config, reg *Registry, opts Options) ([]*parser.Diagno
 				p := base
 				p.Rule, p.Options = r, opts.RuleOptions[r.Name]
 				p.report = func(d *parser.Diagnostic) {
-					if override {
-						d.Severity = sev
-					}
 					found[i] = append(found[i], d)
 				}
 				runSafely(&p)
+				// After the run: a rule may set a finding's severity
+				// after reporting it, and the settings win over that.
+				if override {
+					for _, d := range found[i] {
+						d.Severity = sev
+					}
+				}
 			}
 		}()
 	}

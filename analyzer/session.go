@@ -25,7 +25,11 @@ func NewSession(c *parser.Config) *Session {
 // Pass.Memo are computed afresh for each call, so a rule's cost includes
 // them even when another rule computed them before.
 func (s *Session) RunRule(r *Rule, opts Options) []*parser.Diagnostic {
-	sh := &shared{index: s.sh.index, model: s.sh.model}
+	// The session's index, counting into this run's counter: a copy of
+	// its header, the entries shared.
+	ix := *s.sh.index
+	ix.ops = opts.Ops
+	sh := &shared{index: &ix, model: s.sh.model, ops: opts.Ops}
 	sh.indexOnce.Do(func() {})
 	sh.modelOnce.Do(func() {})
 	var out []*parser.Diagnostic

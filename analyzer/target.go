@@ -20,6 +20,14 @@ type Target struct {
 	// Configure are the build's configure arguments ("--with-threads"),
 	// for features that are no module; nil when unknown.
 	Configure []string
+	// Dynamic maps the modules of Modules built as shared objects to the
+	// object that holds each (its base name without ".so"): a
+	// configuration has them only where a load_module loads that object.
+	// Nil when unknown.
+	Dynamic map[string]string
+	// Unrecognized are the build's third-party modules nginx-lint does
+	// not know (their --add-module paths): they may define any name.
+	Unrecognized []string
 }
 
 // Built reports whether the build was configured with flag
@@ -72,7 +80,7 @@ func CompareVersions(a, b string) int { return directives.CompareVersions(a, b) 
 // configure arguments, and its version when it is open-source nginx (the
 // version of openresty or freenginx says nothing about nginx's).
 func BuildTarget(info *buildinfo.Info) *Target {
-	t := &Target{Modules: info.Modules(), Configure: info.Args}
+	t := &Target{Modules: info.Modules(), Configure: info.Args, Dynamic: info.DynamicModules(), Unrecognized: info.UnrecognizedThirdParty()}
 	if t.Configure == nil {
 		t.Configure = []string{}
 	}

@@ -25,7 +25,8 @@ func allRules() *analyzer.Registry { return rules.All() }
 //
 //	{"nginx-build": "/path/nginx-V.txt",      // or nginxBuild
 //	 "rules": {"version-disclosure": "off"},  // as in .nginx-lint.yaml
-//	 "custom-directives": ["vts_status"]}     // or customDirectives
+//	 "custom-directives": ["vts_status"],     // or customDirectives
+//	 "custom-variables": ["vts_var"]}         // or customVariables
 //
 // Other keys are ignored (clients send their own).
 type initOptions struct {
@@ -46,6 +47,8 @@ func parseInitOptions(v any) (initOptions, error) {
 			sub["rules"] = val
 		case "custom-directives", "customDirectives":
 			sub["custom-directives"] = val
+		case "custom-variables", "customVariables":
+			sub["custom-variables"] = val
 		case "nginx-build", "nginxBuild":
 			p, ok := val.(string)
 			if !ok {

@@ -6,6 +6,7 @@ import (
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
+	"github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -67,9 +68,7 @@ func severity(s parser.Severity) protocol.DiagnosticSeverity {
 }
 
 // referenceURL is where a rule's documentation page lives.
-func referenceURL(name string) string {
-	return "https://github.com/nginx-lint/nginx-lint/blob/main/analyzer/rules/reference/" + name + ".md"
-}
+func referenceURL(name string) string { return rules.ReferenceURL(name) }
 
 func toProtocolDiagnostic(d *parser.Diagnostic) protocol.Diagnostic {
 	sev := severity(d.Severity)

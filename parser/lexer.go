@@ -378,17 +378,20 @@ func longBracket(src string, i int) (int, bool) {
 }
 
 // skipLong skips a long bracket opened at src[i] with the given level and
-// returns the offset after its close (or the end of input).
+// returns the offset after its close; an unclosed one is an error at the
+// bracket, and the input's end is returned.
 func (lx *lexer) skipLong(i, level int) int {
 	src := lx.src
 	closing := "]" + strings.Repeat("=", level) + "]"
 	open := i + level + 2
 	k := strings.Index(src[open:], closing)
-	end := len(src)
-	if k >= 0 {
-		end = open + k + len(closing)
+	if k < 0 {
+		// lua-nginx-module's reader stops here, at the opening
+		// bracket's line (ngx_http_lua_conf_read_lua_token).
+		lx.errorf(i, open, "Lua code block missing the closing long bracket %q, the inlined Lua code may be too long", closing)
+		return len(src)
 	}
-	return end
+	return open + k + len(closing)
 }
 
 func (lx *lexer) errorf(start, end int, msg string, args ...any) {

@@ -1,7 +1,6 @@
 package parser
 
 import (
-	"errors"
 	"fmt"
 	"hash/maphash"
 	"io"
@@ -35,7 +34,7 @@ func (OSFS) ReadFile(path string) ([]byte, error) { return ReadConfigFile(path, 
 func (OSFS) ReadFileMax(path string, max int64) ([]byte, error) { return ReadConfigFile(path, max) }
 
 // Glob expands a pattern on disk. Like glob(3), and unlike filepath.Glob,
-// a wildcard does not match a leading "." in a file or directory name.
+// a wildcard does not match a leading "." in any segment of a path.
 func (OSFS) Glob(pattern string) ([]string, error) {
 	m, err := filepath.Glob(pattern)
 	if err != nil {
@@ -44,48 +43,24 @@ func (OSFS) Glob(pattern string) ([]string, error) {
 	return dropHidden(pattern, m), nil
 }
 
-// dropHidden drops the matches that glob(3) does not make: nginx calls it
-// without GLOB_PERIOD (src/os/unix/ngx_files.c, ngx_read_glob), so a name
-// that starts with "." is matched only by a pattern component that starts
-// with a literal ".", in every component of the path: "conf.d/*/x.conf"
-// does not read conf.d/.hidden/x.conf. filepath.Glob matches it.
 func dropHidden(pattern string, matches []string) []string {
-	pc := strings.Split(filepath.ToSlash(pattern), "/")
-	// Only the components with a wildcard can match a name the pattern
-	// does not spell.
-	wild := false
-	for _, c := range pc {
-		if strings.ContainsAny(c, "*?[") && !strings.HasPrefix(c, ".") {
-			wild = true
-		}
-	}
-	if !wild {
-		return matches
-	}
+	pat := strings.Split(filepath.ToSlash(pattern), "/")
 	out := matches[:0]
+next:
 	for _, p := range matches {
-		if !hiddenMatch(pc, strings.Split(filepath.ToSlash(p), "/")) {
-			out = append(out, p)
+		segs := strings.Split(filepath.ToSlash(p), "/")
+		if len(segs) == len(pat) {
+			// glob(3) without GLOB_PERIOD: a wildcard matches no leading
+			// "." in any segment (conf.d/*/x.conf skips conf.d/.old/).
+			for i, s := range segs {
+				if strings.HasPrefix(s, ".") && !strings.HasPrefix(pat[i], ".") {
+					continue next
+				}
+			}
 		}
+		out = append(out, p)
 	}
 	return out
-}
-
-// hiddenMatch reports whether a match (split at "/", as the pattern is)
-// has a name starting with "." where the pattern has a wildcard component
-// that does not.
-func hiddenMatch(pattern, match []string) bool {
-	if len(pattern) != len(match) {
-		// filepath.Glob keeps the pattern's components; a match of
-		// another shape is left to the caller.
-		return strings.HasPrefix(filepath.Base(match[len(match)-1]), ".") && !strings.HasPrefix(pattern[len(pattern)-1], ".")
-	}
-	for i, c := range pattern {
-		if strings.ContainsAny(c, "*?[") && !strings.HasPrefix(c, ".") && strings.HasPrefix(match[i], ".") {
-			return true
-		}
-	}
-	return false
 }
 
 // Overlay is a FileSystem whose Files (keyed by clean absolute path) hide
@@ -154,14 +129,6 @@ type Config struct {
 	// Context names the blocks a fragment was loaded inside (for example
 	// ["http", "server"]); empty for a main configuration.
 	Context []string
-	// Incomplete lists what nginx may read on the deployment host that
-	// was not read here, without a finding: an include glob whose
-	// directory does not exist (nginx accepts it and reads nothing, but a
-	// checkout without conf.d most likely lacks the files the host has),
-	// and a missing include that Loader.Elsewhere accepts. The rules that
-	// look for a definition anywhere in the configuration stay quiet when
-	// it is not empty.
-	Incomplete []string
 
 	// included maps each resolved include directive to its files. It lives
 	// here, not on the directive, because a cached file is shared between
@@ -240,12 +207,6 @@ type Loader struct {
 	// include, never read (the language server keeps includes of files
 	// outside the workspace from reaching further out).
 	MayInclude func(from, target string) bool
-	// Elsewhere, when set, says whether a missing include (a path that
-	// is not a glob) is a file the deployment host has that this copy
-	// need not: it is then recorded in Config.Incomplete instead of being
-	// an include-not-found error (a stock file such as mime.types that a
-	// checkout of /etc/nginx leaves out).
-	Elsewhere func(path string) bool
 
 	cache map[string]cachedFile
 	seed  maphash.Seed
@@ -425,9 +386,6 @@ func (ld *load) include(d *Directive, context []string) {
 			return
 		}
 		paths = m // nginx accepts a pattern that matches nothing
-		if len(m) == 0 && !ld.dirExists(filepath.Dir(name)) {
-			ld.c.Incomplete = append(ld.c.Incomplete, name)
-		}
 	} else {
 		paths = []string{filepath.Clean(name)}
 	}
@@ -447,10 +405,6 @@ func (ld *load) include(d *Directive, context []string) {
 			continue
 		}
 		src, err := ld.l.ReadFile(p)
-		if err != nil && ld.l.Elsewhere != nil && errors.Is(err, fs.ErrNotExist) && ld.l.Elsewhere(p) {
-			ld.c.Incomplete = append(ld.c.Incomplete, p)
-			continue
-		}
 		if err != nil {
 			code, name, why := ReadErrorFinding(err, true)
 			msg := fmt.Sprintf("cannot open included file %q: %s", p, why)
@@ -467,13 +421,6 @@ func (ld *load) include(d *Directive, context []string) {
 		ld.c.included[d] = append(ld.c.included[d], f)
 		ld.expand(f, context)
 	}
-}
-
-// dirExists reports whether the file system has the directory dir, or
-// for a pattern ("conf.d/*" of "conf.d/*/x.conf") a directory it matches.
-func (ld *load) dirExists(dir string) bool {
-	m, err := ld.l.fs().Glob(dir)
-	return err == nil && len(m) > 0
 }
 
 func (ld *load) report(d *Directive, r Range, code, name, msg string) {

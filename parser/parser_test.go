@@ -393,3 +393,17 @@ func TestDirectiveEnds(t *testing.T) {
 		t.Errorf("a directive cut short by \"}\": unterminated %v, semicolon %d", d.Unterminated(), d.Semicolon())
 	}
 }
+
+// TestUnclosedLongBracket: an unclosed Lua long bracket is reported where
+// it opens, with lua-nginx-module's message, not at the end of the file.
+func TestUnclosedLongBracket(t *testing.T) {
+	src := "content_by_lua_block {\n    local s = [==[ text\n    ngx.say(s)\n}\n"
+	f := parser.ParseString("/x.conf", src, &parser.Options{Kinds: analyzer.Kinds})
+	if len(f.Diagnostics) == 0 {
+		t.Fatal("no finding")
+	}
+	d := f.Diagnostics[0]
+	if p := d.Start(); p.Line != 2 || p.Column != 15 || d.Message != `Lua code block missing the closing long bracket "]==]", the inlined Lua code may be too long` {
+		t.Errorf("%d:%d: %s", p.Line, p.Column, d.Message)
+	}
+}

@@ -121,6 +121,46 @@ func ReadConfigFile(path string, max int64) ([]byte, error) {
 	return buf[:n], nil
 }
 
+// ErrEmptyPipe is the error (inside a *fs.PathError) for a pipe named on
+// the command line that gave nothing: its writer wrote nothing, or there
+// was none when it was opened. Linting nothing must not pass a CI gate
+// (a template whose expansion failed is the usual cause).
+var ErrEmptyPipe = errors.New("the pipe gave nothing to read (no writer, or its writer wrote nothing)")
+
+// IsNamedPipe reports whether path is a FIFO: a named pipe, or a pipe a
+// shell hands over as /dev/fd/N (process substitution, <(command)).
+func IsNamedPipe(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode()&fs.ModeNamedPipe != 0
+}
+
+// OpenNamedPipe opens path, a FIFO named on the command line, to be read
+// as standard input is (ReadStream, within the same limits). Only a path
+// the user names gets this: includes and files found in a directory are
+// read with ReadConfigFile, which refuses pipes. Opening never waits for
+// a writer (O_NONBLOCK); the reads then block as standard input's do,
+// until the writer writes or closes, and with no writer they end at once
+// (an empty read, which the caller reports as ErrEmptyPipe). Anything
+// but a FIFO is ErrNotRegular, checked again on the open descriptor.
+func OpenNamedPipe(path string) (*os.File, error) {
+	if !IsNamedPipe(path) {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: ErrNotRegular}
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+	if err != nil {
+		return nil, err
+	}
+	if st, err := f.Stat(); err != nil || st.Mode()&fs.ModeNamedPipe == 0 {
+		f.Close()
+		return nil, &fs.PathError{Op: "open", Path: path, Err: ErrNotRegular}
+	}
+	// Fd puts the descriptor back in blocking mode: a read waits for a
+	// writer that has not written yet, rather than failing (where the
+	// runtime cannot poll a FIFO, as on macOS).
+	f.Fd()
+	return f, nil
+}
+
 // ReadStream reads r (standard input) up to max bytes (≤ 0 means
 // DefaultMaxFileSize); more is a *TooLargeError naming name.
 func ReadStream(name string, r io.Reader, max int64) ([]byte, error) {

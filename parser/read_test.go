@@ -234,3 +234,54 @@ func TestParseSize(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenNamedPipe: only a FIFO is opened, and without waiting for a
+// writer: with none, the read ends at once, empty.
+func TestOpenNamedPipe(t *testing.T) {
+	dir := t.TempDir()
+	fifo := mkfifo(t, dir)
+	regular := filepath.Join(dir, "a.conf")
+	if err := os.WriteFile(regular, []byte("events {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	withTimeout(t, func() {
+		for _, p := range []string{regular, dir, "/dev/zero"} {
+			if f, err := parser.OpenNamedPipe(p); !errors.Is(err, parser.ErrNotRegular) {
+				t.Errorf("%s: err %v, want ErrNotRegular", p, err)
+				if f != nil {
+					f.Close()
+				}
+			}
+		}
+		f, err := parser.OpenNamedPipe(fifo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		b, err := parser.ReadStream(fifo, f, 0)
+		if err != nil || len(b) != 0 {
+			t.Errorf("FIFO without a writer: %q, %v; want empty", b, err)
+		}
+	})
+	if parser.IsNamedPipe(regular) || !parser.IsNamedPipe(fifo) {
+		t.Error("IsNamedPipe")
+	}
+}
+
+// TestGlobSkipsHiddenDirectories: like glob(3) without GLOB_PERIOD, a
+// wildcard matches no leading "." in any segment, directories included:
+// conf.d/*/x.conf does not read conf.d/.old/x.conf (nginx does not).
+func TestGlobSkipsHiddenDirectories(t *testing.T) {
+	dir := t.TempDir()
+	for _, p := range []string{"conf.d/.old/x.conf", "conf.d/site/x.conf", ".d/y.conf"} {
+		os.MkdirAll(filepath.Join(dir, filepath.Dir(p)), 0o755)
+		os.WriteFile(filepath.Join(dir, p), []byte("gzip on;\n"), 0o644)
+	}
+	got, err := parser.OSFS{}.Glob(filepath.Join(dir, "conf.d", "*", "x.conf"))
+	if err != nil || len(got) != 1 || filepath.Base(filepath.Dir(got[0])) != "site" {
+		t.Errorf("conf.d/*/x.conf: %v %v", got, err)
+	}
+	if got, _ := (parser.OSFS{}).Glob(filepath.Join(dir, ".d", "*.conf")); len(got) != 1 {
+		t.Errorf("a pattern naming the hidden directory itself: %v", got)
+	}
+}

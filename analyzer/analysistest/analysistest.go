@@ -10,7 +10,8 @@
 // whose quoted texts ("..." or `...`) are regular expressions; each must match the message
 // of one finding that starts on that line, and every finding of the rules
 // under test must be matched by some want. Several wants may follow one
-// another: # want "a" "b". A line "nginx-version: 1.22.1" in the archive's
+// another: # want "a" "b". A want may name the finding's severity before
+// its text: # want error "unknown directive". A line "nginx-version: 1.22.1" in the archive's
 // comment lints for that nginx version, as --nginx-build does, and a line
 // "nginx-configure: --with-threads" for a build with those arguments.
 package analysistest
@@ -28,12 +29,13 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/buildinfo"
 	"github.com/nginx-lint/nginx-lint/analyzer/lint"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
-var wantComment = regexp.MustCompile("#\\s*want\\s+((?:(?:\"(?:[^\"\\\\]|\\\\.)*\"|`[^`]*`)\\s*)+)$")
-var quoted = regexp.MustCompile("\"(?:[^\"\\\\]|\\\\.)*\"|`[^`]*`")
+var wantComment = regexp.MustCompile("#\\s*want\\s+((?:(?:(?:error|warning|info)\\s+)?(?:\"(?:[^\"\\\\]|\\\\.)*\"|`[^`]*`)\\s*)+)$")
+var quoted = regexp.MustCompile("(?:(error|warning|info)\\s+)?(\"(?:[^\"\\\\]|\\\\.)*\"|`[^`]*`)")
 
 // Registry is the set of rules that runs; the test package sets it to
 // the full registry (rules.All()), which this package cannot import.
@@ -65,8 +67,9 @@ func RunArchive(t *testing.T, ar *txtar.Archive, rules ...*analyzer.Rule) []*par
 	}
 	dir := t.TempDir()
 	type want struct {
-		re      *regexp.Regexp
-		matched bool
+		re       *regexp.Regexp
+		severity string // "" for any
+		matched  bool
 	}
 	wants := map[string][]*want{} // "path:line"
 	for _, f := range ar.Files {
@@ -82,7 +85,8 @@ func RunArchive(t *testing.T, ar *txtar.Archive, rules ...*analyzer.Rule) []*par
 			if m == nil {
 				continue
 			}
-			for _, q := range quoted.FindAllString(m[1], -1) {
+			for _, qm := range quoted.FindAllStringSubmatch(m[1], -1) {
+				sev, q := qm[1], qm[2]
 				s, err := strconv.Unquote(q)
 				if err != nil {
 					t.Fatalf("%s:%d: bad want %s: %v", f.Name, i+1, q, err)
@@ -92,7 +96,7 @@ func RunArchive(t *testing.T, ar *txtar.Archive, rules ...*analyzer.Rule) []*par
 					t.Fatalf("%s:%d: bad want regexp %q: %v", f.Name, i+1, s, err)
 				}
 				key := fmt.Sprintf("%s:%d", path, i+1)
-				wants[key] = append(wants[key], &want{re: re})
+				wants[key] = append(wants[key], &want{re: re, severity: sev})
 			}
 		}
 	}
@@ -102,13 +106,13 @@ func RunArchive(t *testing.T, ar *txtar.Archive, rules ...*analyzer.Rule) []*par
 		key := fmt.Sprintf("%s:%d", d.FilePath(), d.Start().Line)
 		ok := false
 		for _, w := range wants[key] {
-			if !w.matched && w.re.MatchString(d.Message) {
+			if !w.matched && w.re.MatchString(d.Message) && (w.severity == "" || w.severity == d.Severity.String()) {
 				w.matched, ok = true, true
 				break
 			}
 		}
 		if !ok {
-			t.Errorf("%s: unexpected finding: %s [%s]", rel(dir, key), d.Message, d.Name)
+			t.Errorf("%s: unexpected finding: %s: %s [%s]", rel(dir, key), d.Severity, d.Message, d.Name)
 		}
 	}
 	keys := make([]string, 0, len(wants))
@@ -141,12 +145,26 @@ func Lint(t testing.TB, path string, rules ...*analyzer.Rule) []*parser.Diagnost
 var (
 	nginxVersionLine   = regexp.MustCompile(`(?m)^nginx-version:\s*(\S+)\s*$`)
 	nginxConfigureLine = regexp.MustCompile(`(?m)^nginx-configure:(.*)$`)
+	nginxBuildLine     = regexp.MustCompile(`(?m)^nginx-build:(.*)$`)
 )
 
 // archiveOptions returns the options an archive's comment asks for: the
-// nginx version and configure arguments the run targets.
+// nginx version and configure arguments the run targets. A line
+// "nginx-build: --with-stream=dynamic ..." (with nginx-version) names a
+// whole build, as a saved nginx -V does: its modules are then known.
 func archiveOptions(ar *txtar.Archive) analyzer.Options {
 	v := nginxVersionLine.FindSubmatch(ar.Comment)
+	if b := nginxBuildLine.FindSubmatch(ar.Comment); b != nil {
+		version := "1.22.1"
+		if v != nil {
+			version = string(v[1])
+		}
+		info, err := buildinfo.Parse("nginx version: nginx/" + version + "\nconfigure arguments:" + string(b[1]) + "\n")
+		if err != nil {
+			panic("analysistest: nginx-build line: " + err.Error())
+		}
+		return analyzer.Options{Target: analyzer.BuildTarget(info)}
+	}
 	c := nginxConfigureLine.FindSubmatch(ar.Comment)
 	if v == nil && c == nil {
 		return analyzer.Options{}

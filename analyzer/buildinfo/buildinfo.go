@@ -12,6 +12,7 @@ package buildinfo
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -177,6 +178,102 @@ func (info *Info) Modules() map[string]bool {
 					out[m] = true
 				}
 			}
+		}
+	}
+	return out
+}
+
+// DynamicModules returns the modules of the build that are shared
+// objects, by source name as Modules spells them, each with the object
+// that holds it (its base name without ".so"): present only where a
+// load_module loads that object. A module configure builds as its own
+// object (--with-http_geoip_module=dynamic) is in ngx_http_geoip_module.so;
+// the other mail and stream modules of a dynamic group
+// (--with-stream=dynamic) are in the group's object, ngx_stream_module.so,
+// whichever way configure was told to build them.
+func (info *Info) DynamicModules() map[string]string {
+	out := map[string]string{}
+	groups := map[string]string{}
+	for _, m := range info.Dynamic {
+		if m == "ngx_stream_module" || m == "ngx_mail_module" {
+			groups[strings.TrimSuffix(m, "module")] = m
+		}
+	}
+	for m := range info.Modules() {
+		for prefix, g := range groups {
+			if strings.HasPrefix(m, prefix) {
+				out[m] = g
+			}
+		}
+	}
+	explicit := map[string]bool{}
+	for _, a := range info.Args {
+		if name, ok := strings.CutSuffix(a, "=dynamic"); ok {
+			explicit["ngx_"+strings.TrimPrefix(name, "--with-")] = true
+		}
+	}
+	inGroup := func(m string) bool {
+		for prefix := range groups {
+			if strings.HasPrefix(m, prefix) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, m := range info.Dynamic {
+		if inGroup(m) && !explicit[m] {
+			continue // a default module of the group, in its object
+		}
+		own := []string{m, strings.TrimSuffix(m, "_module") + "_filter_module"}
+		own = append(own, moduleAliases[m]...)
+		for _, n := range own {
+			out[n] = m
+		}
+	}
+	for _, g := range groups {
+		out[g] = g
+	}
+	// ngx_openssl_module comes with ngx_http_ssl_module too, which is
+	// never dynamic.
+	if !slices.Contains(info.Dynamic, "ngx_http_ssl_module") {
+		delete(out, "ngx_openssl_module")
+	}
+	return out
+}
+
+// ObjectNames returns the names a load_module path of module's shared
+// object can have (its base name without ".so"): the module itself, its
+// name without or with "_filter" (configure says http_xslt_module, the
+// object is ngx_http_xslt_filter_module.so), and its group's object for
+// the mail and stream modules (ngx_stream_module.so holds them all).
+func ObjectNames(module string) []string {
+	names := []string{module}
+	if n := strings.Replace(module, "_filter_module", "_module", 1); n != module {
+		names = append(names, n)
+	} else if base, ok := strings.CutSuffix(module, "_module"); ok {
+		// configure's ngx_http_xslt_module is ngx_http_xslt_filter_module.so
+		names = append(names, base+"_filter_module")
+	}
+	for _, g := range []string{"ngx_stream_", "ngx_mail_"} {
+		if strings.HasPrefix(module, g) {
+			names = append(names, g+"module")
+		}
+	}
+	return names
+}
+
+// UnrecognizedThirdParty returns the --add-module and
+// --add-dynamic-module paths of modules nginx-lint does not know: such a
+// build may define directives and variables no table lists.
+func (info *Info) UnrecognizedThirdParty() []string {
+	var out []string
+	for _, p := range info.ThirdParty {
+		known := false
+		for marker := range thirdPartyMarkers {
+			known = known || strings.Contains(p, marker)
+		}
+		if !known {
+			out = append(out, p)
 		}
 	}
 	return out

@@ -6,9 +6,11 @@
 //	include-paths:               # where absolute include paths live here
 //	  /etc/nginx/: ./nginx/
 //	custom-directives: [vts_status, my_module_flag]
+//	custom-variables: [my_module_var, "my_prefix_*"]
 //	check-files: true            # on the host: missing certificates, unresolvable hosts
 //	max-file-size: 32MiB         # per-file read limit (default 16MiB)
 //	nginx-build: ./nginx-V.txt   # lint for this build (saved "nginx -V" output)
+//	nginx-version: 1.22.1        # or only for this version (every module possible)
 //	rules:
 //	  version-disclosure: off    # off, on, or a severity
 //	  unknown-directive: error
@@ -24,6 +26,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -51,6 +54,9 @@ type File struct {
 	// CustomDirectives are directive names the unknown-directive rule
 	// accepts (third-party modules nginx-lint does not know).
 	CustomDirectives []string
+	// CustomVariables are variable names (without "$"; a trailing "*"
+	// for a prefix family) that modules nginx-lint does not know define.
+	CustomVariables []string
 	// CheckFiles turns on the environment-dependent checks (files nginx
 	// loads at startup must exist), for linting on the host itself.
 	CheckFiles bool
@@ -58,6 +64,9 @@ type File struct {
 	// that build, as the command line's --nginx-build does. Empty if
 	// unset.
 	NginxBuild string
+	// NginxVersion is the nginx version to lint for when no build is
+	// named (any module possible); empty if unset.
+	NginxVersion string
 	// Rules holds per-rule settings by the key written in the file (a name
 	// or a code).
 	Rules map[string]RuleConfig
@@ -84,7 +93,10 @@ type RuleConfig struct {
 }
 
 // topKeys are the keys a settings file may have at its top level.
-var topKeys = []string{"prefix", "include-paths", "custom-directives", "check-files", "max-file-size", "nginx-build", "rules"}
+var topKeys = []string{"prefix", "include-paths", "custom-directives", "custom-variables", "check-files", "max-file-size", "nginx-build", "nginx-version", "rules"}
+
+// versionPattern is an nginx release number.
+var versionPattern = regexp.MustCompile(`^[0-9]+\.[0-9]+\.[0-9]+$`)
 
 // ruleKeys are the keys of a rule's mapping form.
 var ruleKeys = []string{"enabled", "severity", "options"}
@@ -208,6 +220,16 @@ func Parse(path string, src []byte) (*File, error) {
 				}
 				f.CustomDirectives = append(f.CustomDirectives, n.Value)
 			}
+		case "custom-variables":
+			if err := f.wantKind(v, yaml.SequenceNode, "custom-variables", "a list of variable names"); err != nil {
+				return nil, err
+			}
+			for _, n := range v.Content {
+				if err := f.wantScalar(n, "custom-variables"); err != nil {
+					return nil, err
+				}
+				f.CustomVariables = append(f.CustomVariables, strings.TrimPrefix(n.Value, "$"))
+			}
 		case "check-files":
 			var b bool
 			if v.Kind != yaml.ScalarNode || v.Decode(&b) != nil {
@@ -221,6 +243,14 @@ func Parse(path string, src []byte) (*File, error) {
 			if v.Value != "" {
 				f.NginxBuild = abs(v.Value)
 			}
+		case "nginx-version":
+			if err := f.wantScalar(v, "nginx-version"); err != nil {
+				return nil, err
+			}
+			if !versionPattern.MatchString(v.Value) {
+				return nil, f.errorf(v, "nginx-version: %q is not a version such as 1.22.1", v.Value)
+			}
+			f.NginxVersion = v.Value
 		case "max-file-size":
 			if err := f.wantScalar(v, "max-file-size"); err != nil {
 				return nil, err
@@ -531,6 +561,7 @@ func (f *File) Apply(opts *analyzer.Options, lookup func(string) *analyzer.Rule)
 	// custom-directives is a run-wide fact, a typed field of the options;
 	// the unknown-directive rule reads it beside its own custom option.
 	opts.CustomDirectives = append(opts.CustomDirectives, f.CustomDirectives...)
+	opts.CustomVariables = append(opts.CustomVariables, f.CustomVariables...)
 	return nil
 }
 
@@ -561,14 +592,9 @@ func (f *File) warn(msg string) {
 
 // MapPath rewrites a path as nginx sees it to where it is here, using the
 // first (longest) matching include-paths entry; ok is false if none
-// matches. A path already where an entry maps to is left to the entries
-// after it: with "/" mapped onto a checkout (a tree that mirrors the
-// host's), the checkout's own paths stay as they are.
+// matches.
 func (f *File) MapPath(p string) (string, bool) {
 	for _, m := range f.IncludePaths {
-		if _, in := cutDir(p, m.To); in {
-			continue
-		}
 		if rest, ok := cutDir(p, m.From); ok {
 			return filepath.Join(m.To, rest), true
 		}
@@ -606,14 +632,32 @@ type FS struct {
 
 // ReadFile reads p from where the map says it lives.
 func (m FS) ReadFile(p string) ([]byte, error) {
-	local, _ := m.File.MapPath(p)
-	return m.Base.ReadFile(local)
+	return m.Base.ReadFile(m.Local(p))
 }
 
 // ReadFileMax is ReadFile within max bytes.
 func (m FS) ReadFileMax(p string, max int64) ([]byte, error) {
+	return parser.ReadFileMax(m.Base, m.Local(p), max)
+}
+
+// Local returns where p is here: mapped, and, when it is a symbolic link
+// to an absolute path under a mapped prefix (Debian's sites-enabled/x ->
+// /etc/nginx/sites-available/x), where that target is here, not on this
+// machine.
+func (m FS) Local(p string) string {
 	local, _ := m.File.MapPath(p)
-	return parser.ReadFileMax(m.Base, local, max)
+	for range 8 {
+		target, err := os.Readlink(local)
+		if err != nil || !filepath.IsAbs(target) {
+			return local
+		}
+		mapped, ok := m.File.MapPath(target)
+		if !ok {
+			return local
+		}
+		local = mapped
+	}
+	return local
 }
 
 // Glob expands pattern where the map says, and returns nginx's paths.

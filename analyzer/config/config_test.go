@@ -48,6 +48,7 @@ include-paths:
   /etc/nginx: ./nginx
   /etc/nginx/conf.d/: ./confd
 custom-directives: [vts_status]
+custom-variables: [$vts_id, "vts_filter_*"]
 rules:
   unknown-directive: error
   NL2002: off
@@ -88,6 +89,9 @@ rules:
 	if got := opts.CustomDirectives; !slices.Equal(got, []string{"vts_status"}) {
 		t.Errorf("custom directives %v", got)
 	}
+	if got := opts.CustomVariables; !slices.Equal(got, []string{"vts_id", "vts_filter_*"}) {
+		t.Errorf("custom variables %v", got)
+	}
 	if _, ok := opts.RuleOptions["unknown-directive"]["custom"]; ok {
 		t.Error("custom-directives still written into the rule's options")
 	}
@@ -107,6 +111,7 @@ func TestParseErrors(t *testing.T) {
 		{"include-paths:\n  etc/nginx: x\n", `/r/.nginx-lint.yaml:2: include-paths: "etc/nginx" is not an absolute path`},
 		{"prefix: [a, b]\n", `/r/.nginx-lint.yaml:1: prefix: expected a single value, got a list`},
 		{"custom-directives: vts\n", `/r/.nginx-lint.yaml:1: custom-directives: expected a list of directive names, got the value "vts"`},
+		{"nginx-version: 1.22\n", `/r/.nginx-lint.yaml:1: nginx-version: "1.22" is not a version such as 1.22.1`},
 		{"rules: [\n", `/r/.nginx-lint.yaml:1: did not find expected node content`},
 		{"- a\n", `/r/.nginx-lint.yaml:1: the settings must be a mapping of keys`},
 		{"prefix: a\nprefix: b\n", `/r/.nginx-lint.yaml:2: key "prefix" given twice`},

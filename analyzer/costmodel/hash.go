@@ -222,7 +222,7 @@ func captures(a *Addr) bool {
 }
 
 func (b *builder) hash(a *Addr) *HashResult {
-	countOps(len(a.Instances))
+	b.r.Options.count(len(a.Instances))
 	r := b.r
 	h := &HashResult{Addr: a, MaxSize: r.HashMaxSize, BucketSize: r.HashBucketSize}
 	exact := newNameSet(int(a.nSrv))

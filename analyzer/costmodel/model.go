@@ -4,6 +4,7 @@ import (
 	"iter"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
@@ -25,6 +26,9 @@ type Options struct {
 	Kernel string
 	// Profile gives the per-operation costs; nil means DefaultProfile.
 	Profile *Profile
+	// Ops, when set, counts the steps Compute takes (for the tests that
+	// check how the model scales); nil counts nothing.
+	Ops *atomic.Int64
 }
 
 func (o Options) nofile() int {
@@ -301,7 +305,7 @@ func (b *builder) lookup(p *Port, key string, ip4 uint32, hasIP4 bool) (a *Addr,
 		return nil, -1
 	}
 	steps := 0
-	defer func() { countOps(steps) }()
+	defer func() { b.r.Options.count(steps) }()
 	for j := p.first; j >= 0; {
 		steps++
 		a := b.addrSlab.at(int(j))
@@ -693,7 +697,7 @@ func (b *builder) instances() {
 	r := b.r
 	var defaults []*parser.Server
 	n := 0
-	countOps(len(b.m.Servers))
+	b.r.Options.count(len(b.m.Servers))
 	for _, s := range b.m.Servers {
 		n += max(1, len(s.Listens()))
 		for _, l := range s.Listens() {
@@ -957,7 +961,7 @@ func (b *builder) sockets() {
 		}
 		r.Counts.Ports++
 		r.Counts.Addrs += len(p.Addrs)
-		countOps(len(p.Addrs))
+		b.r.Options.count(len(p.Addrs))
 		p.SortCompares = sortCompares(p.Addrs)
 		r.Counts.AddrCompares += p.AddrCompares
 		r.Counts.ServerCompares += p.ServerCompares
@@ -991,7 +995,7 @@ func (b *builder) sockets() {
 // each port's order.
 func (r *Result) eachSocket(f func(*Addr)) {
 	for _, p := range r.Ports {
-		countOps(len(p.Addrs))
+		r.Options.count(len(p.Addrs))
 		for _, a := range p.Addrs {
 			if a.Socket {
 				f(a)

@@ -8,7 +8,7 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel/layout"
 )
 
-// TestComputeScalesLinearly counts Compute's steps (SetOpCounter) on each
+// TestComputeScalesLinearly counts Compute's steps (Options.Ops) on each
 // listen layout and naming at 2,000 and 8,000 servers: the model prices
 // nginx's quadratic address search, but must not do one itself, so four
 // times the servers may cost at most five times the steps.
@@ -16,9 +16,7 @@ func TestComputeScalesLinearly(t *testing.T) {
 	steps := func(o layout.Options) int64 {
 		m := layoutModel(t, o)
 		var n atomic.Int64
-		costmodel.SetOpCounter(&n)
-		defer costmodel.SetOpCounter(nil)
-		costmodel.Compute(m, costmodel.Options{})
+		costmodel.Compute(m, costmodel.Options{Ops: &n})
 		return n.Load()
 	}
 	for _, l := range layout.All() {

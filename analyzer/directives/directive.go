@@ -3,6 +3,7 @@ package directives
 import (
 	"math/bits"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -90,6 +91,40 @@ func (t Tags) Origin() string {
 	return t[0]
 }
 
+// ArgRule returns the directive's argument rule: Args when the source
+// gave it, and for a directive known only from the docs (removed from
+// nginx's source, like ssl) whose syntax is "NAME on | off;", a flag,
+// which is what its handler was. false when unknown.
+func (d *Directive) ArgRule() (ArgRule, bool) {
+	if d.ArgsKnown {
+		return d.Args, true
+	}
+	if d.Syntax == d.Name+" on | off;" {
+		return Flag, true
+	}
+	return 0, false
+}
+
+// DefinesArg returns the index of the argument that names the variable
+// a third-party directive defines ("$name": set-misc's set_md5, NDK's
+// set_var directives, postgres_set, ...), read from the module's source
+// by the generator (the defines=N tag of modules.tsv).
+func (d *Directive) DefinesArg() (int, bool) {
+	v, ok := d.Tags.Value("defines")
+	if !ok || v == "block" {
+		return 0, false
+	}
+	n, err := strconv.Atoi(v)
+	return n, err == nil && n >= 0
+}
+
+// DefinesBlockLines reports whether each line of the directive's block
+// defines the variable its first word names (geoip2's "$var path;").
+func (d *Directive) DefinesBlockLines() bool {
+	v, ok := d.Tags.Value("defines")
+	return ok && v == "block"
+}
+
 // AllowedIn reports whether the directive may appear directly in ctx.
 // A directive allowed in Any (include) is allowed everywhere except in
 // the bodies of map and geo: nginx hands those lines to the block's own
@@ -161,9 +196,11 @@ func buildIndex() *index {
 		x.freeForm[n] = true
 	}
 	for _, d := range x.all {
-		// lua-nginx-module's *_by_lua_block directives hold Lua code; the
-		// module parses the body itself.
-		if d.Block && d.ThirdParty && strings.HasSuffix(d.Name, "_by_lua_block") {
+		// A third-party block's body is the module's own to parse: Lua
+		// code (*_by_lua_block), or lines its cf->handler reads (geoip2's
+		// "$var path;", ldap_server's settings). None holds directives of
+		// the contexts the tables model.
+		if d.Block && d.ThirdParty {
 			x.freeForm[d.Name] = true
 		}
 	}
@@ -252,8 +289,9 @@ var freeFormNames = []string{
 // FreeFormBlock reports whether the body of the block directive name is
 // not made of directives, so that a linter must not look its lines up:
 // types, charset_map, split_clients, map and geo (http and stream), the
-// NGINX Plus match and num_map, and lua-nginx-module's *_by_lua_block
-// directives, whose body is Lua code.
+// NGINX Plus match and num_map, and the blocks of third-party modules
+// (lua-nginx-module's *_by_lua_block directives, whose body is Lua code,
+// geoip2, ...).
 //
 // The map and geo bodies also accept a few keywords (default, hostnames,
 // include, ...), which have rows in the Map, Geo, StreamMap and StreamGeo

@@ -102,6 +102,9 @@ func TestTablesMatchData(t *testing.T) {
 	core := readTSV(t, dir, tablegen.DirectivesFile)
 	third := readTSV(t, dir, tablegen.ThirdPartyFile)
 	rows = append(append(rows, core...), third...)
+	// nginx-lint's own tables of further third-party modules, in this
+	// package's directory.
+	rows = append(rows, readTSV(t, ".", tablegen.ModulesFile)...)
 	all := All()
 	if len(all) != len(rows) {
 		t.Fatalf("All() has %d rows, data has %d", len(all), len(rows))
@@ -154,6 +157,8 @@ func TestTablesMatchData(t *testing.T) {
 	}
 
 	vrows := readTSV(t, dir, tablegen.VariablesFile)
+	nginxVars := len(vrows)
+	vrows = append(vrows, readTSV(t, ".", tablegen.ModVarsFile)...)
 	vars := AllVariables()
 	if len(vars) != len(vrows) {
 		t.Fatalf("AllVariables() has %d rows, data has %d", len(vars), len(vrows))
@@ -166,6 +171,9 @@ func TestTablesMatchData(t *testing.T) {
 		}
 		if v.Stream != strings.HasPrefix(v.Module, "ngx_stream_") {
 			t.Errorf("%s/%s: Stream = %v", v, v.Module, v.Stream)
+		}
+		if v.ThirdParty != (i >= nginxVars) {
+			t.Errorf("%s/%s: ThirdParty = %v", v, v.Module, v.ThirdParty)
 		}
 	}
 }

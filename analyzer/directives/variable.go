@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Variable is one row of the embedded-variable table: a variable as one
@@ -30,6 +31,9 @@ type Variable struct {
 	SourceModules []string
 	// Tags are the data's notes tags; the first is always the origin.
 	Tags Tags
+	// ThirdParty marks variables of the third-party modules nginx-lint
+	// knows (modvars.tsv): defined only where the module is loaded.
+	ThirdParty bool
 }
 
 // String returns the variable as the docs write it: "$host", or "$arg_*"
@@ -150,4 +154,46 @@ func LookupVariables(name string) []*Variable {
 // AllVariables returns every row of the variable table, in table order.
 func AllVariables() []*Variable {
 	return slices.Clone(vidx.all)
+}
+
+// moduleNames is every module the tables name, for KnownModule.
+var moduleNames = sync.OnceValue(func() map[string]bool {
+	out := map[string]bool{
+		// Shared objects of modules without directives or variables of
+		// their own: the Nginx Development Kit (Debian's
+		// libnginx-mod-http-ndk), which set-misc and lua build on.
+		"ndk_http_module": true,
+		// The objects of nginx's dynamic module groups.
+		"ngx_stream_module": true, "ngx_mail_module": true,
+	}
+	for _, d := range idx.all {
+		out[d.Module] = true
+		for _, m := range d.SourceModules {
+			out[m] = true
+		}
+	}
+	for _, v := range vidx.all {
+		out[v.Module] = true
+		for _, m := range v.SourceModules {
+			out[m] = true
+		}
+	}
+	return out
+})
+
+// KnownModule reports whether name is a module the tables know: one of
+// nginx's, or of the third-party modules whose directives and variables
+// they list. name is a source name (ngx_http_echo_module), as the base
+// name of the shared object a load_module line loads usually is; the
+// spelling without "_filter" of a filter module counts too
+// (ngx_http_xslt_module.so holds ngx_http_xslt_filter_module).
+func KnownModule(name string) bool {
+	m := moduleNames()
+	if m[name] {
+		return true
+	}
+	if base, ok := strings.CutSuffix(name, "_module"); ok {
+		return m[base+"_filter_module"]
+	}
+	return false
 }

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/fix"
 	"github.com/nginx-lint/nginx-lint/parser/corpustest"
 	"github.com/nginx-lint/nginx-lint/parser/nginxtest"
@@ -35,6 +36,12 @@ var walf443Rules = map[string]string{
 	"best_practices/alias_location_slash_mismatch": "alias-slash-mismatch",
 	"best_practices/directive_inheritance":         "directive-inheritance",
 }
+
+// walf443Targets are the nginx versions the fixtures of a plugin are fixed
+// for: a fix is applied only when the target accepts its result, and with
+// no target only when the configuration already needs that nginx; "listen
+// ... http2" becomes "http2 on", which needs 1.25.1.
+var walf443Targets = map[string]string{"deprecation/listen_http2_deprecated": "1.25.1"}
 
 // TestFixWalf443Fixtures runs the fix on the error fixtures of the mapped
 // walf443 rules: the result must be clean for our rule, a second fix must
@@ -68,14 +75,19 @@ func TestFixWalf443Fixtures(t *testing.T) {
 				t.Fatal(err)
 			}
 			files := map[string]string{"/t/nginx.conf": string(src)}
-			if !reports(memLinter(files), rule) {
+			opts := analyzer.Options{}
+			if v := walf443Targets[plugin]; v != "" {
+				opts.Target = &analyzer.Target{Version: v}
+			}
+			linter := func() fix.Linter { return memLinterFor(files, opts) }
+			if !reports(linter(), rule) {
 				// walf443 flags more than our rule does (e.g. "HIGH"
 				// without exclusions): not a case of ours.
 				t.Logf("%s: %s does not report the input", name, rule)
 				continue
 			}
 			fixtures++
-			res, err := fix.Run(memLinter(files))
+			res, err := fix.Run(linter())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -85,17 +97,17 @@ func TestFixWalf443Fixtures(t *testing.T) {
 				continue
 			}
 			files["/t/nginx.conf"] = string(out)
-			left, _ := memLinter(files)(nil)
+			left, _ := linter()(nil)
 			for _, d := range left {
 				if d.Name == rule {
 					t.Errorf("%s: %s still reported after --fix: %s\n%s", name, rule, d.Message, out)
 				}
 			}
-			if again, _ := fix.Run(memLinter(files)); len(again.Fixed) != 0 {
+			if again, _ := fix.Run(linter()); len(again.Fixed) != 0 {
 				t.Errorf("%s: a second fix changed the file", name)
 			}
-			if nginxErr != nil {
-				continue
+			if nginxErr != nil || opts.Target != nil {
+				continue // fixed for an nginx newer than the one here
 			}
 			before, err := nginxTest(t, nginx, src)
 			if err != nil {

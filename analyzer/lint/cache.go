@@ -20,6 +20,30 @@ type Cache struct {
 	mu      sync.Mutex
 	entries map[string]*cacheEntry
 	said    map[string]bool
+	// pipes holds what was read from each pipe named on the command line:
+	// a pipe can be read once, and a Workspace may read its targets again
+	// (a second Lint or Load of the same targets).
+	pipes map[string]pipeRead
+}
+
+type pipeRead struct {
+	src []byte
+	err error
+}
+
+// pipe returns what read gave the first time it was called for path.
+func (c *Cache) pipe(path string, read func() ([]byte, error)) ([]byte, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if r, ok := c.pipes[path]; ok {
+		return r.src, r.err
+	}
+	src, err := read()
+	if c.pipes == nil {
+		c.pipes = map[string]pipeRead{}
+	}
+	c.pipes[path] = pipeRead{src, err}
+	return src, err
 }
 
 type cacheEntry struct {

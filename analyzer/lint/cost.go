@@ -53,6 +53,9 @@ func (w *Workspace) Estimate(targets []Target) ([]Estimate, *Report, error) {
 			e.Options.Cost.CPUs = runtime.NumCPU()
 		}
 		ds, rs := analyzer.RunResults(e.Config, costRules, e.Options)
+		// The same ignore comments as a lint: a finding suppressed
+		// under "nginx-lint" stays suppressed under "nginx-lint cost".
+		ds = suppressRan(e.Config, w.registry(), costRules, e.Options, ds)
 		e.results = rs
 		est := Estimate{Entry: e, Model: rules.CostModel.Of(rs, e.Options.Cost), NoFileGiven: e.Options.Cost.NoFile > 0}
 		for _, d := range ds {

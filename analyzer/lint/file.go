@@ -1,6 +1,9 @@
 package lint
 
 import (
+	"path/filepath"
+
+	"github.com/nginx-lint/nginx-lint/analyzer/config"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -24,13 +27,11 @@ type FileReport struct {
 }
 
 // LintFile lints the file at path (absolute; its text from Overlay when it
-// is there) as the command line's Lint lints it in its place: a main
+// is there) as the command line would lint it in its place: a main
 // configuration with its includes, or a fragment in the context its
-// top-level directives suggest, with the conf prefix and absolute include
-// mapping of its deployment; a file that an nginx.conf includes (in its
-// directory or up to three above, never above Bound, or at a stock prefix
-// of the checkout it mirrors: see placer.place) is linted through that
-// configuration, and the findings in the file are kept.
+// top-level directives suggest; a file that a nearby nginx.conf includes
+// (in its directory or up to three above, never above Bound) is linted
+// through that configuration, and the findings in the file are kept.
 func (w *Workspace) LintFile(path string) (*FileReport, error) {
 	return w.file(path, true)
 }
@@ -43,6 +44,7 @@ func (w *Workspace) LoadFile(path string) (*FileReport, error) {
 
 func (w *Workspace) file(path string, lint bool) (*FileReport, error) {
 	t := Target{Path: path}
+	w.namedPrefix(&t)
 	cfg, err := w.SettingsFor(path)
 	if err != nil {
 		return nil, err
@@ -51,14 +53,13 @@ func (w *Workspace) file(path string, lint bool) (*FileReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	pl := w.newPlacer(nil)
-	l, name, src, maps, err := w.readEntry(t, cfg, &opts, nil, pl)
+	l, name, src, err := w.readEntry(t, cfg, &opts, nil)
 	if err != nil {
 		return nil, err
 	}
 	rep := &FileReport{}
 	if files, ok := parser.SplitDump(src); ok {
-		l.MayInclude, l.Elsewhere = nil, nil
+		l.MayInclude = nil
 		c := l.LoadDump(name, files)
 		rep.DumpLines = map[*parser.File]int{}
 		for _, f := range c.Files {
@@ -75,15 +76,14 @@ func (w *Workspace) file(path string, lint bool) (*FileReport, error) {
 		}
 		return rep, nil
 	}
-	c := w.loadSource(l, name, src, maps)
+	c := w.loadSource(l, name, src, cfg)
 	rep.Config, rep.File = c, c.Main
 	rep.Entry, rep.EntryFile = &Entry{Target: t, Config: c, Settings: cfg, Options: opts}, c.Main
 	if !lint {
 		return rep, nil
 	}
-	if root, f, _ := pl.place(name, cfg); root != nil {
-		opts.ReadFile = root.fs.ReadFile
-		rep.Entry = &Entry{Target: Target{Path: root.c.Main.Path}, Config: root.c, Settings: cfg, Options: opts}
+	if root, f := w.rootOf(l, name, cfg); root != nil {
+		rep.Entry = &Entry{Target: Target{Path: root.Main.Path}, Config: root, Settings: cfg, Options: opts}
 		rep.EntryFile = f
 	}
 	e := rep.Entry
@@ -95,4 +95,40 @@ func (w *Workspace) file(path string, lint bool) (*FileReport, error) {
 		}
 	}
 	return rep, nil
+}
+
+// rootOf finds the main configuration that includes the file at path: an
+// nginx.conf in its directory or up to three directories above, never
+// above Bound, whose includes (read through the overlay, unsaved buffers
+// included) reach it, a symbolic link (sites-enabled) counting as the file
+// it points at. It returns that configuration and the file in it, or nil.
+func (w *Workspace) rootOf(l *parser.Loader, path string, cfg *config.File) (*parser.Config, *parser.File) {
+	want := parser.RealPath(path)
+	var stop func(string) bool
+	if w.Bound != "" {
+		stop = stopAt(w.Bound)
+	}
+	dir := filepath.Dir(path)
+	for range 4 {
+		if w.Bound != "" && !Within(dir, w.Bound) {
+			break
+		}
+		cand := filepath.Join(dir, "nginx.conf")
+		if cand != path {
+			// Load fails at once where there is no nginx.conf.
+			if c, err := l.Load(cand); err == nil {
+				LocalizePaths(c, cfg)
+				for _, f := range c.Files[1:] {
+					if f.Path == path || parser.RealPath(f.Path) == want {
+						return c, f
+					}
+				}
+			}
+		}
+		if stop != nil && stop(dir) || dir == filepath.Dir(dir) {
+			break
+		}
+		dir = filepath.Dir(dir)
+	}
+	return nil, nil
 }

@@ -23,17 +23,26 @@ func Run(c *parser.Config, reg *analyzer.Registry, opts analyzer.Options) []*par
 }
 
 // suppressAndSort is the part of Run after the rules: dedupe, the
-// suppression comments, and the order.
+// suppression comments, the follow-on findings of a directive nginx
+// refuses (dropFollowOn), and the order.
 func suppressAndSort(c *parser.Config, reg *analyzer.Registry, opts analyzer.Options, ds []*parser.Diagnostic) []*parser.Diagnostic {
+	return suppressRan(c, reg, reg, opts, ds)
+}
+
+// suppressRan is suppressAndSort for a run of only some rules (ran) of a
+// registry (known): "nginx-lint cost" runs the cost rules, and a comment
+// that ignores another rule is neither unknown nor unused there.
+func suppressRan(c *parser.Config, known, ran *analyzer.Registry, opts analyzer.Options, ds []*parser.Diagnostic) []*parser.Diagnostic {
 	ds = dedupe(ds)
 	s := &suppress.Suppressor{
-		Known: func(k string) bool { return reg.Lookup(k) != nil },
+		Known: func(k string) bool { return known.Lookup(k) != nil },
 		Ran: func(k string) bool {
-			r := reg.Lookup(k)
+			r := ran.Lookup(k)
 			return r != nil && !opts.Disabled[r.Name]
 		},
 	}
 	kept, extra := s.Apply(c, ds)
+	kept = dropFollowOn(kept)
 	for _, d := range extra {
 		if opts.Disabled[d.Name] {
 			continue

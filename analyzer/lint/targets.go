@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/nginx-lint/nginx-lint/parser"
 )
 
 // Targets replaces each directory among paths with the configuration
@@ -19,7 +21,7 @@ func Targets(paths []string) ([]Target, error) {
 	for _, p := range paths {
 		st, err := os.Stat(p)
 		if p == "-" || err != nil || !st.IsDir() {
-			out = append(out, Target{Path: p})
+			out = append(out, FileTarget(p))
 			continue
 		}
 		n := len(out)
@@ -56,6 +58,21 @@ func Targets(paths []string) ([]Target, error) {
 		}
 	}
 	return out, nil
+}
+
+// FileTarget is the target for a path named on the command line that is
+// not a directory: a FIFO (a process substitution's /dev/fd/N) is marked
+// Pipe and gets the working directory as its conf prefix, as standard
+// input does; anything else is read as a file.
+func FileTarget(path string) Target {
+	if path == "-" || !parser.IsNamedPipe(path) {
+		return Target{Path: path}
+	}
+	t := Target{Path: path, Pipe: true}
+	if wd, err := os.Getwd(); err == nil {
+		t.Prefix = wd
+	}
+	return t
 }
 
 // confPrefix returns the nearest directory from dir up to root that

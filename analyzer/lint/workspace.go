@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
@@ -68,11 +69,20 @@ type Workspace struct {
 	// (an editor's setting). Either wins over the settings' nginx-build.
 	Build     *buildinfo.Info
 	BuildFile string
+	// Version, when no build is named, is the nginx version to lint for
+	// (--nginx-version); it wins over the settings' nginx-version.
+	Version string
 
 	// Switches over the settings, as the command line's flags give them.
-	Disable     []string // rules (names or codes) not to run
-	Strict      bool     // unknown directives are errors
-	CheckFiles  bool     // check files and hosts on this machine
+	Disable []string // rules (names or codes) not to run
+	// Only, when not empty, names the rules (names or codes) to run: every
+	// other rule is off, whatever the settings say, except the parser's
+	// and loader's findings (category syntax, NL1xxx), which stay on so
+	// that a file nginx cannot read or parse never looks clean. Disable
+	// applies after it.
+	Only        []string
+	Strict      bool // unknown directives are errors
+	CheckFiles  bool // check files and hosts on this machine
 	RuleOptions map[string]map[string]any
 	// Cost holds host facts for the cost model over the settings' (the
 	// cost rules' nonroot, nofile, cpus, kernel, profile): NonRoot when
@@ -128,6 +138,12 @@ type Target struct {
 	// Root is the directory given that the file was found in ("" for a
 	// file named): writes stay inside it.
 	Root string
+	// Pipe marks a FIFO named on the command line, such as the /dev/fd/N
+	// of a process substitution, nginx-lint <(envsubst < nginx.conf.tpl):
+	// it is read as standard input is (once, within the same limits;
+	// settings are looked for from the working directory, and Prefix is
+	// the working directory). FileTarget sets it.
+	Pipe bool
 }
 
 // Entry is one configuration read and, after Lint, linted: a target that
@@ -142,38 +158,20 @@ type Entry struct {
 
 	mu      sync.Mutex
 	results *analyzer.Results
-	// shown, for an nginx.conf linted on behalf of files that it
-	// includes, holds those files and what they include: only their
-	// findings are reported (nil: every finding).
-	shown map[*parser.File]bool
-	// alias names a shown file by the path it was given as when that is
-	// not the path nginx reads it by (sites-available/x, which nginx reads
-	// as sites-enabled/x): its findings point at the name given.
-	alias map[*parser.File]*parser.File
+	// only, when set, are the files whose findings the entry reports:
+	// the fragments named alone that this nginx.conf includes.
+	only map[string]bool
 }
 
-// keep returns the findings in the files the entry reports on.
-func (e *Entry) keep(ds []*parser.Diagnostic) []*parser.Diagnostic {
-	if e.shown == nil {
-		return ds
-	}
-	paths := map[string]bool{}
-	for f := range e.shown {
-		paths[f.Path] = true
-	}
-	out := ds[:0]
-	for _, d := range ds {
-		if !e.shown[d.File] && (d.File != nil || !paths[d.FilePath()]) {
-			continue
+// entryNamed reports whether the main file of e, an nginx.conf reached
+// from a fragment, was itself among the entries read.
+func entryNamed(entries []*Entry, e *Entry) bool {
+	for _, x := range entries {
+		if x != e && x.only == nil && x.Config.Main.Path == e.Config.Main.Path {
+			return true
 		}
-		if a := e.alias[d.File]; a != nil {
-			nd := *d
-			nd.File = a
-			d = &nd
-		}
-		out = append(out, d)
 	}
-	return out
+	return false
 }
 
 // CostModel is the startup cost model of the configuration with its
@@ -269,6 +267,13 @@ func (w *Workspace) problem(err error) error {
 // one, or the nearest .nginx-lint.yaml upward from it within Bound; nil
 // when none does.
 func (w *Workspace) SettingsFor(path string) (*config.File, error) {
+	f, err := w.settingsFile(path)
+	// A tree that mirrors a conf prefix (etc/nginx/ in a repository) is
+	// read where it is checked out, settings or not.
+	return withMirror(path, f), err
+}
+
+func (w *Workspace) settingsFile(path string) (*config.File, error) {
 	if w.NoSettings {
 		return nil, nil
 	}
@@ -336,6 +341,24 @@ func (w *Workspace) Options(cfg *config.File) (analyzer.Options, error) {
 			}
 		}
 	}
+	if len(w.Only) > 0 {
+		picked := map[string]bool{}
+		for _, key := range w.Only {
+			r := allRules.Lookup(key)
+			if r == nil {
+				return opts, &UsageError{fmt.Sprintf("--only: no rule %q%s (see nginx-lint rules)", key, didyoumean.Suffix(allRules.Suggest(key)))}
+			}
+			picked[r.Name] = true
+		}
+		for _, r := range allRules.Rules() {
+			switch {
+			case picked[r.Name]:
+				delete(opts.Disabled, r.Name)
+			case r.Category() != analyzer.Syntax:
+				opts.Disabled[r.Name] = true
+			}
+		}
+	}
 	for _, key := range w.Disable {
 		r := allRules.Lookup(key)
 		if r == nil {
@@ -378,6 +401,17 @@ func (w *Workspace) Options(cfg *config.File) (analyzer.Options, error) {
 		}
 	}
 	TargetBuild(&opts, build)
+	// Without a build, a version alone: the flag's, else the settings'.
+	// The order is the flag, the settings, and the newest nginx.
+	if build == nil {
+		v := w.Version
+		if v == "" && cfg != nil {
+			v = cfg.NginxVersion
+		}
+		if v != "" {
+			opts.Target = &analyzer.Target{Version: v}
+		}
+	}
 	return opts, nil
 }
 
@@ -412,30 +446,19 @@ func ruleOptions(opts analyzer.Options, name string) map[string]any {
 // errBinary marks a file found in a directory whose content is not text.
 var errBinary = errors.New("binary content")
 
-// Load reads every target as Lint does, without running the rules, each
-// as its own configuration (a file is not read through the nginx.conf
-// that includes it, so "parse" prints the file's own tree).
+// Load reads every target as Lint does, without running the rules.
 func (w *Workspace) Load(targets []Target) (*Report, error) {
-	return w.load(targets, false)
-}
-
-// load reads every target. With roots, a file that an nginx.conf above it
-// includes (see placer.place) is read through that configuration, which
-// becomes the entry (once, however many targets it includes); only the
-// findings in the targets and the files they include are reported, unless
-// the nginx.conf is a target itself.
-func (w *Workspace) load(targets []Target, roots bool) (*Report, error) {
 	rep := &Report{}
 	budget := &parser.ReadBudget{Max: w.MaxTotalSize}
 	if w.MaxTotalSize <= 0 {
 		budget = nil
 	}
-	pl := w.newPlacer(budget)
 	seen := map[findingKey]bool{}
+	included := map[string]bool{}
 	var entries []*Entry
-	byMain := map[string]*Entry{}
+	roots := map[string]*Entry{} // the nginx.conf entries of files named alone
 	for _, t := range targets {
-		cfg, err := w.SettingsFor(t.Path)
+		cfg, err := w.SettingsFor(t.settingsFrom())
 		if err != nil {
 			return nil, err
 		}
@@ -443,35 +466,37 @@ func (w *Workspace) load(targets []Target, roots bool) (*Report, error) {
 		if err != nil {
 			return nil, err
 		}
-		if roots && t.Path != "-" {
-			abs, _ := filepath.Abs(t.Path)
-			if e := byMain[abs]; e != nil {
-				e.shown = nil // the nginx.conf itself is a target
-				continue
+		named := !t.FromDir && !t.Pipe && t.Path != "-"
+		if named {
+			w.namedPrefix(&t)
+		}
+		var c *parser.Config
+		l, name, src, err := w.readEntry(t, cfg, &opts, budget)
+		if err == nil {
+			if files, ok := parser.SplitDump(src); ok {
+				c = l.LoadDump(name, files)
+			} else {
+				c = w.loadSource(l, name, src, cfg)
 			}
-			if root, f, _ := pl.place(abs, cfg); root != nil {
-				e := byMain[root.c.Main.Path]
+		}
+		if err == nil && named && len(c.Context) > 0 {
+			// A fragment that an nginx.conf above includes is linted
+			// there, where nginx reads it; its own findings are kept.
+			if root, f := w.rootOf(l, name, cfg); root != nil {
+				// Findings name the file as it was named, not as the
+				// nginx.conf reaches it (sites-enabled/x for a named
+				// sites-available/x).
+				f.Path = name
+				e := roots[root.Main.Path]
 				if e == nil {
-					opts.ReadFile = root.fs.ReadFile
-					e = &Entry{Target: Target{Path: root.c.Main.Path}, Config: root.c, Settings: cfg, Options: opts, shown: map[*parser.File]bool{}}
-					byMain[root.c.Main.Path] = e
+					e = &Entry{Target: Target{Path: root.Main.Path}, Config: root, Settings: cfg, Options: opts, only: map[string]bool{}}
+					roots[root.Main.Path] = e
 					entries = append(entries, e)
 				}
-				if e.shown != nil {
-					subtree(root.c, f, e.shown)
-					if f.Path != abs {
-						if e.alias == nil {
-							e.alias = map[*parser.File]*parser.File{}
-						}
-						// Only the path and text: what a finding's
-						// position and excerpt need.
-						e.alias[f] = &parser.File{Path: abs, Src: f.Src}
-					}
-				}
+				e.only[f.Path] = true
 				continue
 			}
 		}
-		c, err := w.read(t, cfg, &opts, budget, pl)
 		if errors.Is(err, errBinary) {
 			rep.add(seen, &parser.Diagnostic{Path: t.Path, Severity: parser.Info, Code: parser.CodeBinary, Name: parser.NameBinary,
 				Message: "not a configuration file (binary content): skipped"})
@@ -483,22 +508,16 @@ func (w *Workspace) load(targets []Target, roots bool) (*Report, error) {
 			rep.add(seen, &parser.Diagnostic{Path: t.Path, Severity: parser.Error, Code: code, Name: name, Message: msg})
 			continue
 		}
-		e := &Entry{Target: t, Config: c, Settings: cfg, Options: opts}
-		byMain[c.Main.Path] = e
-		entries = append(entries, e)
-	}
-	// A target that another entry reads whole is linted there, in the
-	// context nginx reads it in.
-	included := map[string]bool{}
-	for _, e := range entries {
-		for _, f := range e.Config.Files[1:] {
-			if e.shown == nil || e.shown[f] {
-				included[parser.RealPath(f.Path)] = true
-			}
+		for _, f := range c.Files[1:] {
+			included[parser.RealPath(f.Path)] = true
 		}
+		entries = append(entries, &Entry{Target: t, Config: c, Settings: cfg, Options: opts})
 	}
 	for _, e := range entries {
-		if !included[parser.RealPath(e.Config.Main.Path)] {
+		if e.only != nil && entryNamed(entries, e) {
+			continue // the nginx.conf is linted in full as named
+		}
+		if !included[parser.RealPath(e.Config.Main.Path)] || e.only != nil {
 			rep.Entries = append(rep.Entries, e)
 		}
 	}
@@ -506,25 +525,10 @@ func (w *Workspace) load(targets []Target, roots bool) (*Report, error) {
 	return rep, nil
 }
 
-// subtree adds f and every file it includes, directly or not, to set.
-func subtree(c *parser.Config, f *parser.File, set map[*parser.File]bool) {
-	if set[f] {
-		return
-	}
-	set[f] = true
-	walk(f.Directives, func(d *parser.Directive) bool {
-		for _, g := range c.Included(d) {
-			subtree(c, g, set)
-		}
-		return true
-	})
-}
-
-// Lint reads and lints every target, each through the nginx.conf that
-// includes it when there is one (see load), then runs each entry's rules
-// and suppression comments.
+// Lint reads and lints every target: Load, then each entry's rules and
+// suppression comments.
 func (w *Workspace) Lint(targets []Target) (*Report, error) {
-	rep, err := w.load(targets, true)
+	rep, err := w.Load(targets)
 	if err != nil {
 		return nil, err
 	}
@@ -543,7 +547,15 @@ func (w *Workspace) Lint(targets []Target) (*Report, error) {
 		// twice the size of every configuration. Entry.CostModel computes
 		// the model again if asked.
 		e.Findings, _ = RunResults(e.Config, reg, e.Options)
-		e.Findings = e.keep(e.Findings)
+		if e.only != nil {
+			kept := e.Findings[:0]
+			for _, d := range e.Findings {
+				if e.only[d.FilePath()] {
+					kept = append(kept, d)
+				}
+			}
+			e.Findings = kept
+		}
 		for _, d := range e.Findings {
 			rep.add(seen, d)
 		}
@@ -559,41 +571,10 @@ func (rep *Report) add(seen map[findingKey]bool, d *parser.Diagnostic) {
 	}
 }
 
-// read loads one target: a main configuration, a fragment (its context
-// inferred or Context), or nginx -T output, from a file or Stdin. opts
-// gets the file system the rules read through.
-func (w *Workspace) read(t Target, cfg *config.File, opts *analyzer.Options, budget *parser.ReadBudget, pl *placer) (*parser.Config, error) {
-	l, name, src, maps, err := w.readEntry(t, cfg, opts, budget, pl)
-	if err != nil {
-		return nil, err
-	}
-	if files, ok := parser.SplitDump(src); ok {
-		// nginx -T output: its files include each other, never the disk.
-		l.MayInclude, l.Elsewhere = nil, nil
-		return l.LoadDump(name, files), nil
-	}
-	return w.loadSource(l, name, src, maps), nil
-}
-
-// prefix is the conf prefix that the flags or settings fix ("": none).
-func (w *Workspace) prefix(cfg *config.File) string {
-	p := w.Prefix
-	if p == "" && cfg != nil {
-		p = cfg.Prefix
-	}
-	if p != "" {
-		if abs, err := filepath.Abs(p); err == nil {
-			p = abs
-		}
-	}
-	return p
-}
-
-// loader returns the loader (Loader, or a new one) set up for a load
-// under settings cfg: limits, budget and bound; the caller sets its file
-// system and prefix.
-func (w *Workspace) loader(cfg *config.File, budget *parser.ReadBudget) *parser.Loader {
-	l := w.Loader
+// readEntry sets up the loader for target t under settings cfg and reads
+// the target's text; opts gets the file system the rules read through.
+func (w *Workspace) readEntry(t Target, cfg *config.File, opts *analyzer.Options, budget *parser.ReadBudget) (l *parser.Loader, name string, src []byte, err error) {
+	l = w.Loader
 	if l == nil {
 		l = &parser.Loader{}
 	}
@@ -602,23 +583,26 @@ func (w *Workspace) loader(cfg *config.File, budget *parser.ReadBudget) *parser.
 	if l.MaxFileSize == 0 && cfg != nil {
 		l.MaxFileSize = cfg.MaxFileSize
 	}
-	l.MayInclude, l.Elsewhere = nil, nil
+	disk := w.disk()
+	l.FS = FileSystem(disk, cfg)
+	opts.ReadFile, opts.Glob = l.FS.ReadFile, l.FS.Glob
+	l.Prefix = w.Prefix
+	if l.Prefix == "" && cfg != nil {
+		l.Prefix = cfg.Prefix
+	}
+	if l.Prefix == "" {
+		l.Prefix = t.Prefix
+	}
+	if l.Prefix != "" {
+		if abs, err := filepath.Abs(l.Prefix); err == nil {
+			l.Prefix = abs
+		}
+	}
+	l.MayInclude = nil
 	if w.Bound != "" {
 		bound := w.Bound
 		l.MayInclude = func(from, target string) bool { return Within(from, bound) || Within(target, bound) }
 	}
-	return l
-}
-
-// readEntry sets up the loader for target t under settings cfg and reads
-// the target's text; opts gets the file system the rules read through.
-// The conf prefix is the flags' or settings', else the target's (a file
-// found in a directory), else the directory of the nearest nginx.conf
-// above the file, else the file's own; the deployment that prefix infers
-// maps absolute includes onto the checkout (maps, for LocalizePaths).
-func (w *Workspace) readEntry(t Target, cfg *config.File, opts *analyzer.Options, budget *parser.ReadBudget, pl *placer) (l *parser.Loader, name string, src []byte, maps *config.File, err error) {
-	l = w.loader(cfg, budget)
-	disk := w.disk()
 	// The entry point is read as given (include-paths map what nginx
 	// includes, not it), within the same limits as includes.
 	entry := &parser.Loader{FS: disk, MaxFileSize: l.MaxFileSize, Budget: budget}
@@ -632,56 +616,54 @@ func (w *Workspace) readEntry(t Target, cfg *config.File, opts *analyzer.Options
 			in = os.Stdin
 		}
 		src, err = entry.ReadStream(name, in)
-	} else if name, err = filepath.Abs(t.Path); err == nil {
-		src, err = entry.ReadFile(name)
+	} else if name, err = filepath.Abs(t.Path); err == nil && t.Pipe {
+		src, err = w.cache().pipe(name, func() ([]byte, error) { return readPipe(entry, name) })
+		if err == nil {
+			// A text read by an earlier Load counts in this one's total
+			// too (once: a budget charges a path once).
+			err = budget.Charge(name, int64(len(src)))
+		}
+	} else if err == nil {
+		at := name
+		if cfg != nil && len(cfg.IncludePaths) > 0 {
+			// A symbolic link into a mapped prefix (sites-enabled/x ->
+			// /etc/nginx/sites-available/x) is read from the checkout.
+			at = config.FS{Base: disk, File: cfg}.Local(name)
+		}
+		src, err = entry.ReadFile(at)
 	}
 	if err == nil && t.FromDir && parser.LooksBinary(src) {
 		err = errBinary
 	}
-	l.Prefix = w.prefix(cfg)
-	if l.Prefix == "" && t.Prefix != "" {
-		l.Prefix, _ = filepath.Abs(t.Prefix)
+	return l, name, src, err
+}
+
+// settingsFrom is where the settings file of t is looked for from: the
+// working directory for standard input and pipes, else t's path.
+func (t Target) settingsFrom() string {
+	if t.Pipe {
+		return "-"
 	}
-	var dep deployment
-	switch {
-	case err != nil || t.Path == "-":
-		dep = deployment{prefix: l.Prefix}
-	case l.Prefix == "":
-		if _, _, near := pl.place(name, cfg); near != nil {
-			l.Prefix = near.c.Prefix
-			dep = near.dep
-			break
-		}
-		fallthrough
-	default:
-		dir := l.Prefix
-		if dir == "" {
-			dir = filepath.Dir(name)
-		}
-		nc := filepath.Join(dir, "nginx.conf")
-		if name != nc {
-			if cand := pl.load(nc, cfg); cand.c != nil {
-				dep = cand.dep
-				break
-			}
-		}
-		if dir == filepath.Dir(name) {
-			// The file is the nginx.conf of its prefix, or a main
-			// file of another name.
-			dep = inferDeployment(dir, l.Parse(name, src, nil))
-		} else {
-			dep = inferDeployment(dir, nil)
-		}
+	return t.Path
+}
+
+// readPipe reads a FIFO named on the command line within entry's limits.
+// Nothing read is an error (parser.ErrEmptyPipe).
+func readPipe(entry *parser.Loader, name string) ([]byte, error) {
+	f, err := parser.OpenNamedPipe(name)
+	if err != nil {
+		return nil, err
 	}
-	maps = dep.mapping(cfg)
-	l.FS = FileSystem(disk, maps)
-	l.Elsewhere = dep.elsewhere
-	opts.ReadFile = l.FS.ReadFile
-	return l, name, src, maps, err
+	defer f.Close()
+	src, err := entry.ReadStream(name, f)
+	if err == nil && len(src) == 0 {
+		err = &fs.PathError{Op: "read", Path: name, Err: parser.ErrEmptyPipe}
+	}
+	return src, err
 }
 
 // loadSource parses a main file's text and what it includes.
-func (w *Workspace) loadSource(l *parser.Loader, name string, src []byte, maps *config.File) *parser.Config {
+func (w *Workspace) loadSource(l *parser.Loader, name string, src []byte, cfg *config.File) *parser.Config {
 	var c *parser.Config
 	if w.Context == "" {
 		c = analyzer.LoadInferred(l, name, src)
@@ -689,7 +671,7 @@ func (w *Workspace) loadSource(l *parser.Loader, name string, src []byte, maps *
 		ancestors, _ := analyzer.ContextAncestors(w.Context)
 		c = l.LoadSource(name, src, ancestors)
 	}
-	LocalizePaths(c, maps)
+	LocalizePaths(c, cfg)
 	return c
 }
 

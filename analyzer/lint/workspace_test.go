@@ -3,6 +3,7 @@ package lint_test
 import (
 	"errors"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -216,4 +217,43 @@ func TestEstimateOneModel(t *testing.T) {
 func costOptionsNoFile(n int) (o costmodel.Options) {
 	o.NoFile = n
 	return o
+}
+
+// TestEstimateSuppressed: "nginx-lint cost" obeys the ignore comments a
+// lint obeys, and a comment naming a rule cost does not run is neither
+// unknown nor unused there.
+func TestEstimateSuppressed(t *testing.T) {
+	conf := "events { worker_connections 2; }\nhttp {\n    server { listen 127.0.0.1:8080; server_name a; }\n    server { listen 127.0.0.2:8080; server_name b; }\n}\n"
+	dir := t.TempDir()
+	testfiles.Write(t, dir, map[string]string{"nginx.conf": conf})
+	path := filepath.Join(dir, "nginx.conf")
+	w := &lint.Workspace{Cost: costOptionsNoFile(10)}
+	ests, _, err := w.Estimate([]lint.Target{{Path: path}})
+	if err != nil || len(ests) != 1 || len(ests[0].Findings) == 0 {
+		t.Fatalf("%v %d, want a cost finding to suppress", err, len(ests))
+	}
+	var names []string
+	for _, d := range ests[0].Findings {
+		names = append(names, d.Name)
+	}
+	header := "# nginx-lint file-ignore=" + strings.Join(names, ",") + ",version-disclosure the host is sized for it\n"
+	testfiles.Write(t, dir, map[string]string{"nginx.conf": header + conf})
+	ests, _, err = w.Estimate([]lint.Target{{Path: path}})
+	if err != nil || len(ests) != 1 {
+		t.Fatalf("%v %d", err, len(ests))
+	}
+	if len(ests[0].Findings) != 0 {
+		t.Errorf("suppressed findings come back under cost: %v", ests[0].Findings)
+	}
+	rep, err := w.Lint([]lint.Target{{Path: path}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range rep.Entries {
+		for _, d := range e.Findings {
+			if slices.Contains(names, d.Name) {
+				t.Errorf("lint reports a suppressed finding: %v", d)
+			}
+		}
+	}
 }

@@ -32,7 +32,7 @@ var AddHeaderContentType = &analyzer.Rule{
 var hideHeaderDirectives = [...]string{"proxy_hide_header", "fastcgi_hide_header", "uwsgi_hide_header", "scgi_hide_header", "grpc_hide_header"}
 
 func runAddHeaderContentType(p *analyzer.Pass) {
-	hides := newPerBlock(p.Config, hidesOf)
+	hides := newPerBlock(p, hidesOf)
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
 		if len(d.Args) < 2 || !strings.EqualFold(d.Args[0].Value, "Content-Type") || contentTypeHidden(hides, stack) {
 			return

@@ -92,10 +92,10 @@ func addHeaderRedefinition(p *analyzer.Pass, name, inherit string) {
 		}
 		for _, d := range dirs {
 			if d.Block != nil && headerLevels[d.Name.Value] {
-				visit(body(p.Config, d), d.Name.Value, current, mode)
+				visit(body(p, d), d.Name.Value, current, mode)
 			} else if d.Block != nil && !d.Is("map") && !d.Is("types") && !d.Is("upstream") {
 				// limit_except and unknown blocks share their parent's list.
-				visit(body(p.Config, d), level, current, mode)
+				visit(body(p, d), level, current, mode)
 			}
 		}
 	}

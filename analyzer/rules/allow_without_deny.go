@@ -52,7 +52,7 @@ func runAllowWithoutDeny(p *analyzer.Pass) {
 		}
 		for _, d := range dirs {
 			if d.Block != nil && !d.Is("map") && !d.Is("geo") && !d.Is("types") && !d.Is("upstream") {
-				visit(body(p.Config, d), access)
+				visit(body(p, d), access)
 			}
 		}
 	}

@@ -34,50 +34,6 @@ func withCostOptions(own ...analyzer.Option) []analyzer.Option {
 // costModel returns the run's cost model, computed once for all rules.
 func costModel(p *analyzer.Pass) *costmodel.Result { return CostModel.Get(p, p.Cost) }
 
-// intOption accepts the integer shapes a settings file or the command
-// line produce.
-func intOption(v any, def int) int {
-	switch x := v.(type) {
-	case int:
-		return x
-	case int64:
-		return int(x)
-	case float64:
-		return int(x)
-	case string:
-		if n, err := strconv.Atoi(x); err == nil {
-			return n
-		}
-	}
-	return def
-}
-
-// durationOption accepts "1.5s", "800ms" or a number of seconds.
-func durationOption(v any) (time.Duration, bool) {
-	switch x := v.(type) {
-	case time.Duration:
-		return x, true
-	case string:
-		d, err := time.ParseDuration(x)
-		return d, err == nil
-	case int, int64, float64:
-		return time.Duration(float64(intOrFloat(x)) * float64(time.Second)), true
-	}
-	return 0, false
-}
-
-func intOrFloat(v any) float64 {
-	switch x := v.(type) {
-	case int:
-		return float64(x)
-	case int64:
-		return float64(x)
-	case float64:
-		return x
-	}
-	return 0
-}
-
 // reportAt reports at a listen directive's address argument, or at the
 // server block when the listen is implied, or at the main file's start.
 func reportAt(p *analyzer.Pass, a *costmodel.Addr, format string, args ...any) *parser.Diagnostic {
@@ -142,8 +98,12 @@ func settingEdit(r *costmodel.Result, d *parser.Directive, name string, v int) [
 }
 
 // DefaultStartupBudget is the startup-budget rule's budget when no option
-// sets one.
-const DefaultStartupBudget = time.Second
+// sets one: the default its option declares.
+var DefaultStartupBudget = func() time.Duration {
+	o, _ := StartupBudget.LookupOption("budget")
+	v, _ := o.DefaultValue()
+	return v.(time.Duration)
+}()
 
 // CostModel is the startup cost model of the analysed configuration, for
 // the options of the host it is computed for; rules with the same options
@@ -151,6 +111,7 @@ const DefaultStartupBudget = time.Second
 var CostModel = &analyzer.Result[costmodel.Options, *costmodel.Result]{
 	Name: "cost model",
 	Compute: func(p *analyzer.Pass, o costmodel.Options) *costmodel.Result {
+		o.Ops = p.OpCounter()
 		return costmodel.Compute(p.Model(), o)
 	},
 }

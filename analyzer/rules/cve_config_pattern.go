@@ -161,7 +161,7 @@ func runCVEConfigPattern(p *analyzer.Pass) {
 }
 
 func checkMapCaptures(p *analyzer.Pass, m *parser.Directive, v string) {
-	for _, e := range body(p.Config, m) {
+	for _, e := range body(p, m) {
 		expr, ci, ok := mapRegexKey(e)
 		if !ok {
 			continue

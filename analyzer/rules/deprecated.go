@@ -47,18 +47,6 @@ func runDeprecated(p *analyzer.Pass) {
 	// does not exist before: an older target keeps the listen form.
 	listenHTTP2 := p.Target.AtLeast("1.25.1")
 	target := targetVersion(p)
-	// serverOf finds the model's server of a server block, with a map
-	// made only when an "ssl" directive asks.
-	var servers map[*parser.Directive]*parser.Server
-	serverOf := func(d *parser.Directive) *parser.Server {
-		if servers == nil {
-			servers = make(map[*parser.Directive]*parser.Server, len(p.Model().Servers))
-			for _, s := range p.Model().Servers {
-				servers[s.Directive] = s
-			}
-		}
-		return servers[d]
-	}
 	for _, s := range p.Model().Servers {
 		if s.Protocol != parser.HTTP || !listenHTTP2 {
 			continue
@@ -76,6 +64,13 @@ func runDeprecated(p *analyzer.Pass) {
 				d := p.Reportf(l.Directive.File, l.Directive.Args[prm.Arg].Range,
 					"the \"listen ... http2\" directive is deprecated, use the \"http2\" directive instead")
 				d.Detail = "since nginx 1.25.1; write \"http2 on;\" in the server (nginx 1.25.1 or later)"
+				if !fixAllowed(p, "1.25.1") {
+					// Without a target, nothing says this nginx has
+					// "http2 on": an older one refuses it.
+					d.Detail += "; not fixed automatically: \"http2 on\" needs nginx 1.25.1, which nothing else in this " +
+						"configuration needs; name the target (--nginx-build, or nginx-build in .nginx-lint.yaml) to fix it"
+					continue
+				}
 				d.Edits = []parser.Edit{removeArgEdit(l.Directive, prm.Arg)}
 				if !checked {
 					needOn, checked = !hasChild(s.Directive, "http2"), true
@@ -95,21 +90,22 @@ func runDeprecated(p *analyzer.Pass) {
 			return
 		}
 		name := d.Name.Value
-		if name == "ssl" && ctx&(directives.HTTP|directives.Server|directives.Mail|directives.MailServer) != 0 && !lacks(target, "1.15.0") {
-			diag := p.ReportDirective(d, "the \"ssl\" directive is deprecated, use the \"listen ... ssl\" directive instead")
-			diag.Detail = "deprecated since nginx 1.15.0 and removed in 1.25.1, which reports it as an unknown directive"
-			// The edits stay in d's file: a server in the including
-			// file is left alone.
-			var parent *parser.Directive
-			if n := len(stack); n > 0 && stack[n-1].File == d.File {
-				parent = stack[n-1]
+		if name == "ssl" && ctx&(directives.HTTP|directives.Server|directives.Mail|directives.MailServer) != 0 {
+			// From 1.25.1 on (and with no target, the newest nginx)
+			// unknown-directive reports it as removed, with this fix.
+			if !lacks(target, "1.15.0") && lacks(target, "1.25.1") {
+				diag := p.ReportDirective(d, "the \"ssl\" directive is deprecated, use the \"listen ... ssl\" directive instead")
+				diag.Detail = "deprecated since nginx 1.15.0 and removed in 1.25.1, which reports it as an unknown directive"
+				diag.Edits = sslOnEdits(d, serverOfBlock(p, sameFileParent(d, stack)))
 			}
-			diag.Edits = sslOnEdits(d, serverOf(parent))
 			return
 		}
 		row := e.Row()
 		if row == nil {
 			return
+		}
+		if removed, ok := row.Tags.Value("removed-in"); ok && !lacks(target, removed) {
+			return // unknown-directive: nginx no longer knows it
 		}
 		since, obsolete := row.Tags.Value("obsolete-since")
 		if !obsolete && !row.Tags.Has("src-obsolete") || obsolete && lacks(target, since) {
@@ -129,6 +125,37 @@ func runDeprecated(p *analyzer.Pass) {
 			diag.Detail += " (removed in " + removed + ")"
 		}
 	})
+}
+
+// sameFileParent returns the block d is in when that block is in d's
+// file: edits stay in the file of the finding, so a server in the
+// including file is left alone.
+func sameFileParent(d *parser.Directive, stack []*parser.Directive) *parser.Directive {
+	if n := len(stack); n > 0 && stack[n-1].File == d.File {
+		return stack[n-1]
+	}
+	return nil
+}
+
+// serverOfBlock finds the model's server of a server block.
+func serverOfBlock(p *analyzer.Pass, d *parser.Directive) *parser.Server {
+	if d == nil {
+		return nil
+	}
+	return serverBlocks.Get(p, struct{}{})[d]
+}
+
+// serverBlocks maps each server block of the model to its server, for the
+// rules that meet a server's directive and need the server.
+var serverBlocks = &analyzer.Result[struct{}, map[*parser.Directive]*parser.Server]{
+	Name: "servers by block",
+	Compute: func(p *analyzer.Pass, _ struct{}) map[*parser.Directive]*parser.Server {
+		m := make(map[*parser.Directive]*parser.Server, len(p.Model().Servers))
+		for _, s := range p.Model().Servers {
+			m[s.Directive] = s
+		}
+		return m
+	},
 }
 
 // sslOnEdits fixes "ssl on;" in a server: the directive goes and every

@@ -53,34 +53,6 @@ func firstSince(rows []*directives.Directive) string {
 	return best
 }
 
-// inBuild reports whether any row's source module is in the build.
-func inBuild(rows []*directives.Directive, modules map[string]bool) bool {
-	for _, r := range rows {
-		for _, m := range r.SourceModules {
-			if modules[m] {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-func rowModules(rows []*directives.Directive) string {
-	seen := map[string]bool{}
-	var out []string
-	for _, r := range rows {
-		m := r.Module
-		if len(r.SourceModules) > 0 {
-			m = r.SourceModules[0]
-		}
-		if !seen[m] {
-			seen[m] = true
-			out = append(out, m)
-		}
-	}
-	return strings.Join(out, " or ")
-}
-
 // dataBlock reports whether ctx is unknown or the body of a map or geo,
 // whose lines are data entries rather than directives.
 func dataBlock(ctx directives.Context) bool {

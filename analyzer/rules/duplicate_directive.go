@@ -28,7 +28,10 @@ var DuplicateDirective = &analyzer.Rule{
 			"Two sibling locations with the same path and match type are duplicates too " +
 			"(`duplicate location \"/api/\"`); `location ^~ /a/` and `location /a/` count as the same. " +
 			"So are a `log_format`, `limit_req_zone`, `limit_conn_zone` or `upstream` name, or a " +
-			"`*_cache_path` path, defined twice anywhere in http (or stream).",
+			"`*_cache_path` path, defined twice anywhere in http (or stream); http's `combined` log " +
+			"format is predefined, so `log_format combined ...` is a duplicate already. " +
+			"`mirror`, `proxy_redirect` and `proxy_cookie_domain`, `_path` and `_flags` may repeat, " +
+			"but their `off` must stand alone in its block.",
 		Bad:  "events {}\nhttp {\n    sendfile on;\n    server {\n        location / {\n            root /srv/a;\n            root /srv/b;\n        }\n    }\n}\n",
 		Good: "events {}\nhttp {\n    sendfile on;\n    server {\n        root /srv/a;\n        location / {\n            root /srv/b;\n        }\n    }\n}\n",
 	},
@@ -84,7 +87,7 @@ func settingOf(d *parser.Directive, ctx directives.Context) (string, bool) {
 			return "", false
 		}
 		return name + " " + d.Args[0].Value, true
-	case "mirror":
+	case "mirror", "proxy_redirect", "proxy_cookie_domain", "proxy_cookie_path", "proxy_cookie_flags":
 		return name, protoOfContext(ctx) == protoHTTP
 	}
 	if duplicateChecked[name]&protoOfContext(ctx) == 0 {
@@ -96,11 +99,18 @@ func settingOf(d *parser.Directive, ctx directives.Context) (string, bool) {
 	return name, true
 }
 
-// repeatRefused reports whether nginx refuses d after first in one block.
-// mirror may repeat with URIs (several mirrors); "off" refuses any other
-// mirror before or after it.
+// offExclusive are directives that repeat to list values but whose "off"
+// stands alone: nginx refuses any other before or after it ("is
+// duplicate": ngx_http_mirror, ngx_http_proxy_redirect,
+// ngx_http_proxy_cookie_domain, _path and _flags).
+var offExclusive = map[string]bool{"mirror": true, "proxy_redirect": true, "proxy_cookie_domain": true,
+	"proxy_cookie_path": true, "proxy_cookie_flags": true}
+
+// repeatRefused reports whether nginx refuses d after first in one block:
+// always, but for the offExclusive directives, which refuse a repeat only
+// when one of the two is "off".
 func repeatRefused(first, d *parser.Directive) bool {
-	if d.Name.Value != "mirror" {
+	if !offExclusive[d.Name.Value] {
 		return true
 	}
 	isOff := func(x *parser.Directive) bool { return len(x.Args) == 1 && x.Args[0].Value == "off" }
@@ -205,6 +215,9 @@ func definedName(d *parser.Directive) string {
 // table does.
 func duplicateNames(p *analyzer.Pass) {
 	seen := map[string]*parser.Directive{}
+	// http's log module defines "combined" before any log_format
+	// (ngx_http_log_init); stream's has no predefined format.
+	combined := fmt.Sprint(protoHTTP, "log_format", "\x00", "combined")
 	p.WalkContext(func(d *parser.Directive, ctx directives.Context, _ []*parser.Directive) {
 		format, ok := namedDefinitions[d.Name.Value]
 		if !ok || dataBlock(ctx) {
@@ -224,6 +237,11 @@ func duplicateNames(p *analyzer.Pass) {
 		}
 		k := fmt.Sprint(proto, kind, "\x00", name)
 		first := seen[k]
+		if k == combined {
+			diag := p.ReportDirective(d, format, name)
+			diag.Detail = "nginx predefines the \"combined\" format; choose another name"
+			return
+		}
 		if first == nil {
 			seen[k] = d
 			return

@@ -2,7 +2,9 @@ package rules
 
 import (
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/parser"
+	"strings"
 )
 
 // EmptyUpstream reports an upstream block without any server.
@@ -35,13 +37,33 @@ func runEmptyUpstream(p *analyzer.Pass) {
 			diag.Detail = "every server of the upstream is a backup, and backups only stand in for primary servers; drop backup from at least one"
 			continue
 		}
-		if len(u.Servers) > 0 || d.Block == nil || d.RBrace() < 0 || len(d.Args) != 1 || missingInclude(p.Config, d.Block.Directives) {
+		if len(u.Servers) > 0 || d.Block == nil || d.RBrace() < 0 || len(d.Args) != 1 || missingInclude(p.Config, d.Block.Directives) ||
+			moduleServers(d.Block.Directives) {
 			continue
 		}
 		diag := p.Reportf(d.File, parser.Range{Start: d.RBrace(), End: d.RBrace() + 1}, "no servers are inside upstream")
 		diag.Detail = "upstream \"" + u.Name + "\" has no server directive; add one (server 127.0.0.1:8080;) or remove the block"
 		diag.Related = []parser.Related{{File: d.File, Range: d.Name.Range, Message: "the upstream"}}
 	}
+}
+
+// moduleServers reports whether an upstream block holds a directive of a
+// module other than nginx's, which may give the upstream its servers
+// (ngx_postgres's postgres_server, drizzle_server, ...): a directive
+// nginx-lint does not know, or a third-party one.
+func moduleServers(dirs []*parser.Directive) bool {
+	for _, d := range dirs {
+		rows := directives.Lookup(d.Name.Value)
+		if len(rows) == 0 {
+			return true
+		}
+		for _, r := range rows {
+			if r.ThirdParty && strings.HasSuffix(d.Name.Value, "_server") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // allBackup reports whether every server has the backup parameter.

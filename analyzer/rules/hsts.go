@@ -66,11 +66,8 @@ func maxAge(v string) (int64, bool) {
 }
 
 func runHSTS(p *analyzer.Pass) {
-	minAge := int64(15768000)
-	if n, ok := p.Options["min-max-age"].(int); ok {
-		minAge = int64(n)
-	}
-	require, _ := p.Options["require"].(bool)
+	minAge := int64(p.Option("min-max-age").(int))
+	require := p.Option("require").(bool)
 	// Where HSTS is set: by server block, or "everywhere" at http level.
 	withHSTS := map[*parser.Directive]bool{}
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
@@ -112,7 +109,7 @@ func runHSTS(p *analyzer.Pass) {
 		if h == nil && len(stack) > 0 || d.Block == nil || withHSTS[d] || h != nil && withHSTS[h] {
 			return
 		}
-		for _, l := range body(p.Config, d) {
+		for _, l := range body(p, d) {
 			if !l.Is("listen") {
 				continue
 			}

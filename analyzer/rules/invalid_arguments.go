@@ -22,17 +22,21 @@ var InvalidArguments = &analyzer.Rule{
 func runInvalidArguments(p *analyzer.Pass) {
 	p.WalkEntries(func(e *analyzer.Entry, _ []*parser.Directive) {
 		d, row := e.Directive, e.Row()
-		if dataBlock(e.Context()) || d.RawBlock() || d.Unterminated() || row == nil || !row.ArgsKnown {
+		if dataBlock(e.Context()) || d.RawBlock() || d.Unterminated() || row == nil {
 			return
 		}
-		if !row.Args.Accepts(len(d.Args)) {
+		args, ok := row.ArgRule()
+		if !ok {
+			return
+		}
+		if !args.Accepts(len(d.Args)) {
 			diag := p.ReportDirective(d, "invalid number of arguments in %q directive", d.Name.Value)
 			if row.Syntax != "" {
 				diag.Detail = "syntax: " + row.Syntax
 			}
 			return
 		}
-		if row.Args.IsFlag() && len(d.Args) == 1 {
+		if args.IsFlag() && len(d.Args) == 1 {
 			v := d.Args[0].Value
 			if !strings.EqualFold(v, "on") && !strings.EqualFold(v, "off") {
 				p.Reportf(d.File, d.Args[0].Range, "invalid value %q in %q directive, it must be \"on\" or \"off\"", v, d.Name.Value)

@@ -187,7 +187,7 @@ func checkUpstreamServers(p *analyzer.Pass, target string) {
 			continue
 		}
 		noBackup := ""
-		for _, d := range body(p.Config, u.Directive) {
+		for _, d := range body(p, u.Directive) {
 			switch name := d.Name.Value; {
 			case noBackupBalancers[name]:
 				noBackup = name

@@ -54,7 +54,7 @@ func runInvalidRegex(p *analyzer.Pass) {
 			ifd := stack[len(stack)-1]
 			if _, op, expr, ok := ifMatch(ifd); ok && op[0] != '!' {
 				// A matching if's own regex sets the captures.
-				if rewriteBefore(p.Config, ifd, d) {
+				if rewriteBefore(p, ifd, d) {
 					return
 				}
 				if groups, ok := pcreGroups(expr); ok {
@@ -137,7 +137,7 @@ func captureScopes(p *analyzer.Pass) *captureScope {
 				}
 			}
 		case d.Is("map"):
-			for _, e := range body(p.Config, d) {
+			for _, e := range body(p, d) {
 				if expr, ci, ok := mapRegexKey(e); ok {
 					n := regexGroups(expr, ci)
 					sc.maps = max(sc.maps, n)
@@ -174,7 +174,7 @@ func mapRegexKey(e *parser.Directive) (expr string, caseless, ok bool) {
 // own key. Static and default entries run no regex; their $N read whatever
 // matched last and are not judged.
 func checkMapValues(p *analyzer.Pass, m *parser.Directive) {
-	for _, e := range body(p.Config, m) {
+	for _, e := range body(p, m) {
 		expr, ci, ok := mapRegexKey(e)
 		if !ok {
 			continue
@@ -285,8 +285,8 @@ func checkGroupRefs(p *analyzer.Pass, d *parser.Directive, args []parser.Word, g
 
 // rewriteBefore reports whether a rewrite precedes d in the if block,
 // whose regex would then have replaced the condition's captures.
-func rewriteBefore(c *parser.Config, ifd, d *parser.Directive) bool {
-	for _, s := range body(c, ifd) {
+func rewriteBefore(p *analyzer.Pass, ifd, d *parser.Directive) bool {
+	for _, s := range body(p, ifd) {
 		if s == d {
 			return false
 		}

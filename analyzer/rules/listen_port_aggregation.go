@@ -21,7 +21,7 @@ var ListenPortAggregation = &analyzer.Rule{
 			"that is n²/2 comparisons: 20,000 sites cost 200 million, over a second at every start, " +
 			"`nginx -t` and reload (twice at reload). Serve the sites from one address with name-based " +
 			"virtual hosts (`listen 80;` and `server_name`), or use a wildcard listen. The threshold is " +
-			"the option `max-addresses` (default 100 addresses on one port); the message gives the " +
+			"the option `max-addresses` (addresses on one port); the message gives the " +
 			"estimated cost now.",
 		Bad:  "events {}\nhttp {\n" + repeat(101, 4, "    ", "server { listen 127.0.0.%d:80; }") + "}\n",
 		Good: "events {}\nhttp {\n" + repeat(101, 4, "    ", "server { listen 80; server_name s%d.example; }") + "}\n",
@@ -29,7 +29,7 @@ var ListenPortAggregation = &analyzer.Rule{
 }
 
 func runListenPortAggregation(p *analyzer.Pass) {
-	limit := intOption(p.Options["max-addresses"], 100)
+	limit := p.Option("max-addresses").(int)
 	r := costModel(p)
 	cost := r.Profile.Cost(costmodel.CostAddrCompare)
 	// The ports of one port range cross the threshold at the same listen:

@@ -20,7 +20,7 @@ var ListenSocketCount = &analyzer.Rule{
 			"worker. A wildcard listen on a port serves all its addresses with one socket unless a " +
 			"listen forces its own (`bind`, `backlog`, `reuseport`, ...), and `reuseport` clones a " +
 			"socket per worker at start (not under `nginx -t`). The threshold is the option " +
-			"`max-sockets` (default 1000, counted at start).",
+			"`max-sockets` (counted at start).",
 		Bad: "worker_processes 256;\nevents { worker_connections 2048; }\nhttp {\n    server {\n" +
 			repeat(4, 4, "        ", "listen 127.0.0.1:800%d reuseport;") + "    }\n}\n",
 		Good: "worker_processes 256;\nevents { worker_connections 2048; }\nhttp {\n    server {\n" +
@@ -29,7 +29,7 @@ var ListenSocketCount = &analyzer.Rule{
 }
 
 func runListenSocketCount(p *analyzer.Pass) {
-	limit := intOption(p.Options["max-sockets"], 1000)
+	limit := p.Option("max-sockets").(int)
 	r := costModel(p)
 	c := r.Counts
 	if c.SocketsStart <= limit {

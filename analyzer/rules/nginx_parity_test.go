@@ -129,10 +129,12 @@ var buildOptions = sync.OnceValues(func() (analyzer.Options, error) {
 })
 
 // reports says whether a finding of rule covers nginx's message: same
-// file, and nginx's line between the directive's name and terminator.
+// file, and nginx's line between the directive's name and terminator. For
+// an error of nginx (it refused to start) only an error matches.
 func (l *linted) reports(rule string, m nginxtest.Message) bool {
+	fatal := m.Level != "warn" && m.Level != "notice" && m.Level != "info"
 	for _, d := range l.findings {
-		if d.Name != rule || !samePath(d.FilePath(), m.File) {
+		if d.Name != rule || fatal && d.Severity != parser.Error || !samePath(d.FilePath(), m.File) {
 			continue
 		}
 		first, last := d.Start().Line, d.Start().Line

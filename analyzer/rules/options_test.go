@@ -3,6 +3,7 @@ package rules
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/parser"
@@ -141,5 +142,30 @@ func TestFilesystemRootExposureConfigDir(t *testing.T) {
 	got := runWithOptions(t, FilesystemRootExposure, src, nil)
 	if len(got) != 2 || !strings.Contains(got[0], "configuration directory /x") {
 		t.Errorf("findings: %q", got)
+	}
+}
+
+// TestOptionDefaults: every option a rule declares has a default that
+// converts to its type (or none), since Pass.Option hands that default to
+// the rule, which reads no other.
+func TestOptionDefaults(t *testing.T) {
+	n := 0
+	for _, r := range All().Rules() {
+		for i := range r.Options {
+			o := &r.Options[i]
+			if o.Default == "" {
+				continue
+			}
+			if _, ok := o.DefaultValue(); !ok {
+				t.Errorf("%s: option %s: default %q is not %s", r.Name, o.Name, o.Default, o.Type)
+			}
+			n++
+		}
+	}
+	if n < 10 {
+		t.Errorf("only %d options with defaults", n)
+	}
+	if DefaultStartupBudget != time.Second {
+		t.Errorf("startup budget %v", DefaultStartupBudget)
 	}
 }

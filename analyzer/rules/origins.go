@@ -46,7 +46,7 @@ func runOrigins(p *analyzer.Pass) {
 			opt.domains = append(opt.domains, strings.ToLower(d))
 		}
 	}
-	opt.httpsOnly, _ = p.Options["https-only"].(bool)
+	opt.httpsOnly = p.Option("https-only").(bool)
 	check := func(f *parser.File, w parser.Word, variable, expr string, caseless bool) {
 		if variable == "http_referrer" {
 			diag := p.Reportf(f, w.Range, "%q is the misspelt %q header, which browsers never send", "$http_referrer", "Referrer")

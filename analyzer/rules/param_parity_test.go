@@ -506,7 +506,7 @@ func TestNginxParityParameters(t *testing.T) {
 // nginx's message text.
 func (l *linted) saysExactly(rule string, m nginxtest.Message) bool {
 	for _, d := range l.findings {
-		if d.Name == rule && samePath(d.FilePath(), m.File) && d.Message == m.Text {
+		if d.Name == rule && d.Severity == parser.Error && samePath(d.FilePath(), m.File) && d.Message == m.Text {
 			return true
 		}
 	}

@@ -29,7 +29,7 @@ var ProxyPassNormalized = &analyzer.Rule{
 }
 
 func runProxyPassNormalized(p *analyzer.Pass) {
-	rewrites := newPerBlock(p.Config, rawURIRewriteOf)
+	rewrites := newPerBlock(p, rawURIRewriteOf)
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive) {
 		if !d.Is("proxy_pass") || len(d.Args) != 1 || inStream(stack, ctx) {
 			return

@@ -10,12 +10,18 @@ import (
 )
 
 // ReferenceDir is where `go generate ./analyzer/rules` writes the rule
-// reference pages, relative to this package's directory.
-const ReferenceDir = "reference"
+// reference pages, relative to this package's directory: docs/rules of the
+// repository.
+const ReferenceDir = "../../docs/rules"
+
+// ReferenceURL is where the page of the rule called name is published.
+func ReferenceURL(name string) string {
+	return "https://github.com/nginx-lint/nginx-lint/blob/main/docs/rules/" + name + ".md"
+}
 
 // Markdown renders a rule's documentation as a Markdown page: the same
-// text `nginx-lint explain` prints and the reference page under
-// analyzer/rules/reference holds, so the two cannot drift apart.
+// text `nginx-lint explain` prints and the reference page under docs/rules
+// holds, so the two cannot drift apart.
 func Markdown(r *analyzer.Rule) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s %s\n\n%s (%s, %s by default)\n\n%s\n", r.Code, r.Name, r.Title, r.Category(), r.Severity, r.Doc.Text)
@@ -57,6 +63,40 @@ func ReferenceIndex(rs []*analyzer.Rule) string {
 	for _, r := range rs {
 		fmt.Fprintf(&b, "| %s | [%s](%s) | %s | %s | %s |\n", r.Code, r.Name, ReferencePage(r), r.Category(), r.Severity,
 			strings.ReplaceAll(r.Title, "|", `\|`))
+	}
+	return b.String()
+}
+
+// ReferencePages renders every page of ReferenceDir by file name: the
+// index, the options table and a page per rule.
+func ReferencePages(rs []*analyzer.Rule) map[string]string {
+	pages := map[string]string{"README.md": ReferenceIndex(rs), OptionsPage: OptionsTable(rs)}
+	for _, r := range rs {
+		pages[ReferencePage(r)] = Markdown(r)
+	}
+	return pages
+}
+
+// OptionsPage is the file name of the options table in ReferenceDir.
+const OptionsPage = "options.md"
+
+// OptionsTable renders every rule option, from the rules' declarations:
+// the one place a name, type, default and meaning are written.
+func OptionsTable(rs []*analyzer.Rule) string {
+	var b strings.Builder
+	b.WriteString("# Rule options\n\n")
+	b.WriteString("Generated from the rule definitions by `go generate ./analyzer/rules`; do not edit.\n")
+	b.WriteString("Set them under `rules: {NAME: {options: {...}}}` in `.nginx-lint.yaml`; a rule reads the default when an option is not set.\n\n")
+	b.WriteString("| Rule | Option | Type | Default | Meaning |\n|---|---|---|---|---|\n")
+	for _, r := range rs {
+		for _, o := range r.Options {
+			def := "—"
+			if o.Default != "" {
+				def = "`" + o.Default + "`"
+			}
+			fmt.Fprintf(&b, "| [%s](%s) | `%s` | %s | %s | %s |\n", r.Name, ReferencePage(r), o.Name, o.Type, def,
+				strings.ReplaceAll(o.Doc, "|", `\|`))
+		}
 	}
 	return b.String()
 }

@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"testing"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
@@ -16,10 +15,7 @@ const regenerate = "run `go generate ./analyzer/rules` to regenerate the referen
 // what the rule definitions render, when a rule has no page, or when a
 // page belongs to no rule.
 func TestReferenceUpToDate(t *testing.T) {
-	want := map[string]string{"README.md": rules.ReferenceIndex(rules.All().Rules())}
-	for _, r := range rules.All().Rules() {
-		want[rules.ReferencePage(r)] = rules.Markdown(r)
-	}
+	want := rules.ReferencePages(rules.All().Rules())
 	names := make([]string, 0, len(want))
 	for n := range want {
 		names = append(names, n)
@@ -55,20 +51,5 @@ func TestMarkdownLayout(t *testing.T) {
 		"```\n\n## Good\n\n```nginx\n" + rules.DuplicateDirective.Doc.Good + "```\n"
 	if got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
-	}
-}
-
-// TestReadmeListsEveryRule keeps the project README's rules table in step
-// with the registry: a row per rule, with its page and default severity.
-func TestReadmeListsEveryRule(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range rules.All().Rules() {
-		row := "| " + r.Code + " | [`" + r.Name + "`](analyzer/rules/reference/" + rules.ReferencePage(r) + ") | " + r.Severity.String() + " | "
-		if !strings.Contains(string(readme), row) {
-			t.Errorf("README.md has no row %q", row)
-		}
 	}
 }

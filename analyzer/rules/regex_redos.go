@@ -1,7 +1,7 @@
 package rules
 
 import (
-	"regexp/syntax"
+	"strconv"
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
@@ -9,19 +9,27 @@ import (
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
-// RegexReDoS reports regexes with nested unbounded repetition, which a
-// backtracking engine such as PCRE can take exponential time on.
+// RegexReDoS reports regexes a backtracking engine such as PCRE can take
+// exponential or polynomial time on (see redos.go for the analysis).
 var RegexReDoS = &analyzer.Rule{
-	Code: "NL3018", Name: "regex-redos", Title: "regex with nested repetition can backtrack exponentially", Severity: parser.Warning,
+	Code: "NL3018", Name: "regex-redos", Title: "regex can backtrack catastrophically", Severity: parser.Warning,
 	Run: runRegexReDoS,
 	Doc: analyzer.Doc{
-		Text: "nginx matches regexes with PCRE, which backtracks. A repeated group whose body can " +
-			"itself repeat, with nothing fixed between the repetitions (`(a+)+`, `(\\w+\\s?)*`, " +
-			"`(.*)*`), splits a non-matching subject in exponentially many ways: one crafted URI or " +
-			"header keeps a worker busy until PCRE's match limit stops it, and every other " +
-			"connection on that worker waits. Rewrite the group so each repetition must consume a " +
-			"fixed separator (`(/[a-z]+)*`) or drop the inner quantifier. Checked: location, if, " +
-			"rewrite, map keys and server_name regexes.",
+		Text: "nginx matches regexes with PCRE, which backtracks: when a subject does not match, it tries " +
+			"every way the regex can read it. A regex that can read one string in many ways makes that " +
+			"exponential or polynomial in the subject's length, and one crafted URI or header keeps a worker " +
+			"busy until PCRE's match limit stops it, while every other connection on that worker waits.\n\n" +
+			"- **exponential**: a part that repeats can read the same text in two ways: a repeated group " +
+			"whose body repeats (`(a+)+`, `(\\w+\\s?)*`, `(.*)*`), or alternatives that overlap under " +
+			"a repetition (`(.|x)+`);\n" +
+			"- **polynomial**: two repetitions in a row that read the same characters (`.*.*end`, " +
+			"`\\d+\\d+$`): about n² steps on n characters.\n\n" +
+			"The finding gives a subject that shows it (a prefix, a part repeated n times, an ending that " +
+			"fails) and the growth. The analysis reads the regex's automaton (the ways it can read a " +
+			"string), as PCRE writes it, unrolling bounded repetitions; the tests measure the growth with " +
+			"PCRE2 itself. Make each repetition consume a fixed separator (`(/[a-z]+)*`), make " +
+			"alternatives disjoint, or drop the inner quantifier. Checked: location, if, rewrite, map keys " +
+			"and server_name regexes.",
 		Bad:  "location ~ ^/(\\w+\\s?)*$ {\n    return 404;\n}\n",
 		Good: "location ~ ^/(\\w+/)*$ {\n    return 404;\n}\n",
 		URL:  "https://nginx.org/en/docs/http/ngx_http_core_module.html#location",
@@ -29,13 +37,29 @@ var RegexReDoS = &analyzer.Rule{
 }
 
 func runRegexReDoS(p *analyzer.Pass) {
-	var nested regexMemo[bool]
+	var found memo[regexKey, *backtracking]
 	check := func(f *parser.File, w parser.Word, expr string, caseless bool) {
-		if nested.get(expr, caseless, func(re *syntax.Regexp) bool { return re != nil && nestedRepeat(re) != nil }) {
-			diag := p.Reportf(f, w.Range, "regex %q repeats a group that itself repeats: catastrophic backtracking", expr)
-			diag.Detail = "a subject that almost matches takes exponential time in PCRE; make each repetition " +
-				"consume a fixed separator, or remove the inner quantifier"
+		b := found.get(regexKey{expr, caseless}, func(k regexKey) *backtracking {
+			re := unfactored(k.expr, k.caseless)
+			if re == nil {
+				return nil
+			}
+			return analyzeBacktracking(re, regexMatcher(k.expr, k.caseless))
+		})
+		if b == nil {
+			return
 		}
+		subject := strconv.Quote(b.prefix) + " + " + strconv.Quote(b.pump) + "×n + " + strconv.Quote(b.suffix)
+		if b.exponential {
+			diag := p.Reportf(f, w.Range, "regex %q backtracks exponentially (catastrophic backtracking): %s takes about 2^n steps", expr, subject)
+			diag.Detail = "a repeated part can read the same text in two ways, so a subject that fails to match " +
+				"makes PCRE try every split; make each repetition consume a fixed separator, make alternatives " +
+				"disjoint, or remove the inner quantifier"
+			return
+		}
+		diag := p.Reportf(f, w.Range, "regex %q backtracks polynomially: %s takes about n^2 steps", expr, subject)
+		diag.Detail = "two repetitions in a row read the same characters, so a long subject that fails to match " +
+			"makes PCRE try every boundary between them; merge them or put a fixed character between them"
 	}
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, _ []*parser.Directive) {
 		switch d.Name.Value {
@@ -73,64 +97,4 @@ func runRegexReDoS(p *analyzer.Pass) {
 			}
 		}
 	}, "location", "if", "rewrite", "server_name", "map")
-}
-
-// unbounded reports whether re is a repetition without an upper bound.
-func unbounded(re *syntax.Regexp) bool {
-	return re.Op == syntax.OpStar || re.Op == syntax.OpPlus || (re.Op == syntax.OpRepeat && re.Max < 0)
-}
-
-// nestedRepeat returns an unbounded repetition whose body can match a
-// run of its own inner unbounded repetition with nothing else required
-// (every other part of the body may match empty), or nil.
-func nestedRepeat(re *syntax.Regexp) *syntax.Regexp {
-	if unbounded(re) && bodyOnlyRepeats(re.Sub[0]) {
-		return re
-	}
-	for _, sub := range re.Sub {
-		if r := nestedRepeat(sub); r != nil {
-			return r
-		}
-	}
-	return nil
-}
-
-// bodyOnlyRepeats reports whether re contains an unbounded repetition of
-// a non-empty pattern and everything beside it can match empty.
-func bodyOnlyRepeats(re *syntax.Regexp) bool {
-	switch re.Op {
-	case syntax.OpCapture:
-		return bodyOnlyRepeats(re.Sub[0])
-	case syntax.OpStar, syntax.OpPlus, syntax.OpRepeat:
-		if unbounded(re) {
-			return true
-		}
-		return re.Op == syntax.OpRepeat && bodyOnlyRepeats(re.Sub[0])
-	case syntax.OpQuest:
-		return bodyOnlyRepeats(re.Sub[0])
-	case syntax.OpConcat:
-		found := false
-		for _, sub := range re.Sub {
-			switch {
-			case !found && bodyOnlyRepeats(sub):
-				found = true
-			case !nullable(sub):
-				return false
-			}
-		}
-		return found
-	case syntax.OpAlternate:
-		for _, sub := range re.Sub {
-			if bodyOnlyRepeats(sub) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// nullable reports whether re matches the empty string.
-func nullable(re *syntax.Regexp) bool {
-	_, n := mayStart(re, runeSet{r: 0})
-	return n
 }

@@ -28,7 +28,7 @@ var ReturnBypassesAllowDeny = &analyzer.Rule{
 }
 
 func runReturnBypassesAllowDeny(p *analyzer.Pass) {
-	guards := newPerBlock(p.Config, blockAccessOf)
+	guards := newPerBlock(p, blockAccessOf)
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive) {
 		// stream's return is a content handler: access checks run first.
 		if !d.Is("return") || len(d.Args) == 0 || inStream(stack, ctx) {

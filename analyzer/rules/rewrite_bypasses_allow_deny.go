@@ -37,7 +37,7 @@ func runRewriteBypassesAllowDeny(p *analyzer.Pass) {
 			return a
 		}
 		var first *parser.Directive
-		for _, c := range body(p.Config, b) {
+		for _, c := range body(p, b) {
 			if (c.Is("allow") || c.Is("deny")) && len(c.Args) == 1 {
 				first = c
 				break

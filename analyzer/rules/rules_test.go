@@ -272,3 +272,28 @@ func TestUnsupportedByBuild(t *testing.T) {
 		}
 	}
 }
+
+// TestCustomVariables: the settings' custom-variables (names and prefix
+// families, with or without "$", any case) count as defined, as
+// custom-directives count as known.
+func TestCustomVariables(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "nginx.conf")
+	src := "events {}\nhttp {\n    server {\n        listen 80;\n        return 200 \"$vendor_id $Vendor_Flag_a $vendor_other\";\n    }\n}\n"
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := (&parser.Loader{Kinds: analyzer.Kinds}).Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range analyzer.Run(c, rules.All(), analyzer.Options{CustomVariables: []string{"$vendor_id", "vendor_flag_*"}}) {
+		if d.Name == rules.UnknownVariable.Name {
+			got = append(got, d.Severity.String()+": "+d.Message)
+		}
+	}
+	if want := []string{`error: unknown "vendor_other" variable`}; !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

@@ -31,16 +31,18 @@ func threadCPU() time.Duration {
 // model, or one rule.
 type step struct {
 	name string
-	run  func(c *parser.Config, s *analyzer.Session)
+	run  func(c *parser.Config, s *analyzer.Session, ops *atomic.Int64)
 }
 
 func lintSteps() []step {
 	steps := []step{
-		{"index", func(c *parser.Config, _ *analyzer.Session) { analyzer.NewIndex(c) }},
-		{"model", func(c *parser.Config, _ *analyzer.Session) { parser.BuildModel(c) }},
+		{"index", func(c *parser.Config, _ *analyzer.Session, _ *atomic.Int64) { analyzer.NewIndex(c) }},
+		{"model", func(c *parser.Config, _ *analyzer.Session, _ *atomic.Int64) { parser.BuildModel(c) }},
 	}
 	for _, r := range rules.All().Rules() {
-		steps = append(steps, step{r.Name, func(_ *parser.Config, s *analyzer.Session) { s.RunRule(r, analyzer.Options{}) }})
+		steps = append(steps, step{r.Name, func(_ *parser.Config, s *analyzer.Session, ops *atomic.Int64) {
+			s.RunRule(r, analyzer.Options{Ops: ops})
+		}})
 	}
 	return steps
 }
@@ -57,18 +59,16 @@ func cpuOf(st step, c *parser.Config, s *analyzer.Session, reps int) time.Durati
 			runtime.GC()
 		}
 		t0 := threadCPU()
-		st.run(c, s)
+		st.run(c, s, nil)
 		best = min(best, threadCPU()-t0)
 	}
 	return best
 }
 
-// opsOf returns the operations (analyzer.CountOps) one run of st counts.
+// opsOf returns the operations (Options.Ops) one run of st counts.
 func opsOf(st step, c *parser.Config, s *analyzer.Session) int64 {
 	var n atomic.Int64
-	analyzer.SetOpCounter(&n)
-	defer analyzer.SetOpCounter(nil)
-	st.run(c, s)
+	st.run(c, s, &n)
 	return n.Load()
 }
 
@@ -77,7 +77,7 @@ func opsOf(st step, c *parser.Config, s *analyzer.Session) int64 {
 // times as much on 4 times the input: a linear rule costs 4 times as
 // much, a quadratic one 16 times. The cost is counted in operations (the
 // directives a rule is handed: walks, lookups by name, block bodies,
-// analyzer.CountOps), which do not depend on the machine, so the test
+// Pass.CountOps), which do not depend on the machine, so the test
 // cannot flake. A rule can also loop over its own data (the typed model,
 // maps it builds), which operations do not see; for that the CPU time of
 // the test's own OS thread is compared too, with a generous margin (10×,

@@ -20,6 +20,8 @@ var SSLCertificateMissing = &analyzer.Rule{
 			"\"ssl_certificate_key\" is defined for certificate \"...\"`); for `ssl on` without a " +
 			"certificate; and, with lua-nginx-module, for `ssl_certificate_by_lua*` or " +
 			"`ssl_client_hello_by_lua*` in a server without TLS (`no ssl configured for the server`). " +
+			"A stream or mail server with `listen ... ssl` (or mail's `starttls on`) needs a certificate " +
+			"in the server or its stream or mail block, at that directive's line. " +
 			"Other servers on the address need no certificate of their own: they borrow the default " +
 			"server's until SNI picks them.",
 		Bad:  "events {}\nhttp {\n    server {\n        listen 443 ssl;\n        server_name example.com;\n    }\n}\n",
@@ -172,6 +174,7 @@ func runSSLCertificateMissing(p *analyzer.Pass) {
 	if !wholeConfig(p) {
 		return
 	}
+	streamMailTLS(p)
 	ix := p.Index()
 	t := sharedTLSFacts(p)
 	merged := t.merged

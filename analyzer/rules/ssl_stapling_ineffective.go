@@ -13,7 +13,10 @@ import (
 // reach the responder.
 var SSLStaplingIneffective = &analyzer.Rule{
 	Code: "NL3026", Name: "ssl-stapling-ineffective", Title: "ssl_stapling on where it cannot staple", Severity: parser.Warning,
-	Run: runSSLStaplingIneffective,
+	// Stapling that does not work costs a round trip to the CA; it
+	// exposes nothing, so it is no security finding.
+	Group: analyzer.Correctness,
+	Run:   runSSLStaplingIneffective,
 	Doc: analyzer.Doc{
 		Text: "OCSP stapling needs an OCSP responder and a way to reach it. Let's Encrypt " +
 			"ended its OCSP service in 2025: its certificates carry no responder URL, so with " +
@@ -43,11 +46,11 @@ func runSSLStaplingIneffective(p *analyzer.Pass) {
 		if h := innermost(stack, "http"); h != nil {
 			var ok bool
 			if hs, ok = outer[h]; !ok {
-				hs = readStaplingScope(body(p.Config, h))
+				hs = readStaplingScope(body(p, h))
 				outer[h] = hs
 			}
 		}
-		s := readStaplingScope(body(p.Config, d))
+		s := readStaplingScope(body(p, d))
 		on := s.stapling
 		if on == nil {
 			on = hs.stapling
@@ -62,14 +65,18 @@ func runSSLStaplingIneffective(p *analyzer.Pass) {
 		if len(certs) == 0 {
 			return // not a TLS server as far as can be seen
 		}
-		// Report where the server says "on", or at the server block when
-		// it inherits the setting.
+		// Report where the server says "on"; when it inherits the
+		// setting, at its certificate (the reason the inherited "on"
+		// fails here), or at the inherited "on" when both come from http.
 		at := on
-		if on != s.stapling {
-			at = d
+		if on != s.stapling && len(s.certs) > 0 {
+			at = s.certs[0]
 		}
 		for _, c := range certs {
 			if letsEncryptCert(c) {
+				if on != s.stapling && len(s.certs) > 0 {
+					at = c
+				}
 				diag := p.ReportDirective(at, "%q %q with the Let's Encrypt certificate %q: Let's Encrypt ended OCSP, there is nothing to staple", "ssl_stapling", "on", c.Args[0].Value)
 				diag.Detail = "turn ssl_stapling off in this server; nginx logs a warning for the certificate on every start"
 				return

@@ -98,7 +98,7 @@ type upstreamKey struct {
 // dnsIndex is what the rule collects from the shared index before it
 // judges the pass directives.
 type dnsIndex struct {
-	c  *parser.Config
+	p  *analyzer.Pass
 	ix *analyzer.Index
 	// resolverIn holds the entries of blocks with a resolver; -1 is the
 	// top level.
@@ -118,7 +118,7 @@ type dnsIndex struct {
 
 func runStaleDNSCache(p *analyzer.Pass) {
 	ix := p.Index()
-	dx := &dnsIndex{c: p.Config, ix: ix, resolverIn: map[int32]bool{}, upstreams: map[upstreamKey]int32{}, implicit: map[upstreamKey]bool{}}
+	dx := &dnsIndex{p: p, ix: ix, resolverIn: map[int32]bool{}, upstreams: map[upstreamKey]int32{}, implicit: map[upstreamKey]bool{}}
 	for _, i := range ix.Named("resolver") {
 		dx.resolverIn[ix.Entries[i].Parent] = true
 	}
@@ -201,18 +201,6 @@ func (dx *dnsIndex) checkUpstreamServers(p *analyzer.Pass) {
 	}
 }
 
-// upstreamElsewhere reports whether host may name an upstream block that
-// this configuration does not hold: it is a fragment linted alone (no
-// nginx.conf that includes it was found, see analyzer/lint), and host is a
-// bare name without a dot, as upstream names almost always are
-// ("backend", "php-fpm"), while the names DNS resolves have dots. A file
-// linted through its nginx.conf is a main configuration and sees every
-// upstream; there a bare name that is no upstream is still reported
-// (a container name resolved once, at startup).
-func (dx *dnsIndex) upstreamElsewhere(host string) bool {
-	return len(dx.c.Context) > 0 && !strings.Contains(host, ".")
-}
-
 // checkPass judges the pass directive at entry i.
 func (dx *dnsIndex) checkPass(p *analyzer.Pass, i int32) {
 	d := dx.ix.Entries[i].Directive
@@ -229,7 +217,10 @@ func (dx *dnsIndex) checkPass(p *analyzer.Pass, i int32) {
 		if _, ok := dx.upstreams[upstreamKey{stream, t.host}]; ok {
 			return // its servers are checked where they are declared
 		}
-		if dx.upstreamElsewhere(t.host) {
+		if !strings.Contains(t.host, ".") && !wholeConfig(p) {
+			// A bare name in a part of a configuration (a site file
+			// linted without its nginx.conf) is almost always an
+			// upstream declared in another file.
 			return
 		}
 		diag := p.Reportf(d.File, arg.Range, "%q host %q is resolved only at startup: nginx keeps its old addresses when DNS changes", d.Name.Value, t.host)
@@ -247,7 +238,7 @@ func (dx *dnsIndex) checkPass(p *analyzer.Pass, i int32) {
 		if _, ok := dx.upstreams[upstreamKey{stream, h.host}]; ok {
 			continue
 		}
-		if dx.implicit[upstreamKey{stream, h.host + ":" + h.port}] || dx.upstreamElsewhere(h.host) {
+		if dx.implicit[upstreamKey{stream, h.host + ":" + h.port}] {
 			continue
 		}
 		diag := p.Reportf(d.File, arg.Range, "%q resolves %q per request, but no resolver is defined: every request fails with 502", d.Name.Value, h.host)
@@ -358,7 +349,7 @@ func (dx *dnsIndex) varValues(name string, at int32) []string {
 		if d.Args[1].Value != "$"+name {
 			continue
 		}
-		for _, c := range body(dx.c, d) {
+		for _, c := range body(dx.p, d) {
 			switch {
 			case c.Is("hostnames") || c.Is("volatile"):
 			case len(c.Args) != 1 || hasVars(c.Args[0].Value):

@@ -29,10 +29,9 @@ var StartupBudget = &analyzer.Rule{
 }
 
 func runStartupBudget(p *analyzer.Pass) {
-	budget, explicit := durationOption(p.Options["budget"])
-	if !explicit {
-		budget = DefaultStartupBudget
-	}
+	// A budget the user set is a gate: exceeding it is an error.
+	_, explicit := p.Options["budget"]
+	budget := p.Option("budget").(time.Duration)
 	r := costModel(p)
 	est := time.Duration(r.StartupSeconds * float64(time.Second))
 	if est <= budget {

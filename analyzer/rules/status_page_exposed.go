@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
@@ -26,99 +27,43 @@ var StatusPageExposed = &analyzer.Rule{
 }
 
 func runStatusPageExposed(p *analyzer.Pass) {
-	access := newPerBlock(p.Config, accessRulesOf)
-	unix := newPerBlock(p.Config, unixOnly)
+	blocks := newPerBlock(p, readLevelAccess)
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
 		if (!d.Is("stub_status") && !d.Is("api")) || (len(d.Args) == 1 && strings.EqualFold(d.Args[0].Value, "off")) {
 			return
 		}
-		loc := innermost(stack, "location")
-		if loc == nil {
+		// A status page is a location's, or a whole server's.
+		where := "server"
+		if loc := innermost(stack, "location"); loc != nil {
+			where = fmt.Sprintf("location %q", strings.Join(loc.ArgValues(), " "))
+		} else if innermost(stack, "server") == nil {
 			return
 		}
-		if srv := innermost(stack, "server"); srv != nil && unix.of(stack, srv) {
+		fams := []family{fam4, fam6} // a snippet: whatever its server listens on
+		if s := serverOf(p, stack); s != nil {
+			fams = listenFamilies(s)
+		}
+		a := accessAt(blocks, stack)
+		var open []string
+		for _, f := range fams {
+			if f == famUnix {
+				continue // local clients only
+			}
+			if e := a.exposure(f); e != "" {
+				open = append(open, e)
+			}
+		}
+		if len(open) == 0 {
 			return
 		}
-		if accessRestricted(access, stack) {
-			return
+		var diag *parser.Diagnostic
+		if a.hasAccess || a.auth != nil {
+			diag = p.ReportDirective(d, "%q in %s looks restricted but is open to %s", d.Name.Value, where, strings.Join(open, "; "))
+		} else {
+			diag = p.ReportDirective(d, "%q in %s is open to every client", d.Name.Value, where)
 		}
-		diag := p.ReportDirective(d, "%q in location %q is open to every client", d.Name.Value, strings.Join(loc.ArgValues(), " "))
-		diag.Detail = "add \"allow <monitoring address>; deny all;\" (or authentication) to the location"
+		diag.Detail = "allow only the monitoring addresses and end with \"deny all;\" (an address list is per family: " +
+			"0.0.0.0/0 is every IPv4 client, ::/0 every IPv6 one), put the page behind authentication with the " +
+			"default \"satisfy all\", or make the location internal"
 	}, "stub_status", "api")
-}
-
-// unixOnly reports whether every listen of a server body is a unix
-// socket.
-func unixOnly(body []*parser.Directive) bool {
-	n := 0
-	for _, d := range body {
-		if d.Is("listen") && len(d.Args) > 0 {
-			if !strings.HasPrefix(d.Args[0].Value, "unix:") {
-				return false
-			}
-			n++
-		}
-	}
-	return n > 0
-}
-
-// accessRules is what one block says about who may come in: its
-// allow/deny rules and its first auth directive.
-type accessRules struct {
-	allow, allowAll, deny, denyAll bool
-	// auth is set when the block has an auth_basic, auth_request or
-	// auth_jwt; authOn when the first of them is not "off".
-	auth, authOn bool
-}
-
-func accessRulesOf(body []*parser.Directive) accessRules {
-	var a accessRules
-	for _, d := range body {
-		switch {
-		case d.Is("allow") && len(d.Args) == 1:
-			if d.Args[0].Value == "all" {
-				if !a.deny && !a.allow {
-					a.allowAll = true // first rule lets everyone in
-				}
-			} else {
-				a.allow = true
-			}
-		case d.Is("deny") && len(d.Args) == 1:
-			a.deny = true
-			a.denyAll = a.denyAll || d.Args[0].Value == "all"
-		case !a.auth && (d.Is("auth_basic") || d.Is("auth_request") || d.Is("auth_jwt")) && len(d.Args) > 0:
-			a.auth, a.authOn = true, !strings.EqualFold(d.Args[0].Value, "off")
-		}
-	}
-	return a
-}
-
-// accessRestricted reports whether requests reaching the innermost block
-// of stack are limited by address (an allow for some clients and a deny
-// for the rest) or need authentication. Access rules and auth settings
-// come from the nearest level that has any, as nginx inherits them.
-func accessRestricted(blocks *perBlock[accessRules], stack []*parser.Directive) bool {
-	rulesFound, authFound := false, false
-	for i := len(stack) - 1; i >= 0; i-- {
-		if !stack[i].Is("location") && !stack[i].Is("server") && !stack[i].Is("http") {
-			continue
-		}
-		a := blocks.of(stack, stack[i])
-		if !authFound && a.auth {
-			authFound = true
-			if a.authOn {
-				return true
-			}
-		}
-		if !rulesFound && (a.allow || a.allowAll || a.deny) {
-			rulesFound = true
-			if a.allow && a.denyAll && !a.allowAll {
-				return true
-			}
-			if a.deny && !a.allow && !a.allowAll && a.denyAll {
-				return true // closed to everyone: nothing is exposed
-			}
-		}
-	}
-	return false
 }

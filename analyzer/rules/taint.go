@@ -665,9 +665,9 @@ func (env *taintEnv) valueTaintWith(s string, stack []*parser.Directive, m *rege
 
 // body returns the directives of block b as nginx reads them: included
 // files are expanded in place (the include directive itself is dropped).
-func body(c *parser.Config, b *parser.Directive) []*parser.Directive {
-	dirs := expandIncludes(c, b.Children(), 0)
-	analyzer.CountOps(len(dirs))
+func body(p *analyzer.Pass, b *parser.Directive) []*parser.Directive {
+	dirs := expandIncludes(p.Config, b.Children(), 0)
+	p.CountOps(len(dirs))
 	return dirs
 }
 
@@ -709,7 +709,7 @@ func expandIncludes(c *parser.Config, dirs []*parser.Directive, depth int) []*pa
 // directive are kept, by depth (a map of every block's was the largest
 // allocation of some rules on a big configuration).
 type perBlock[T any] struct {
-	c       *parser.Config
+	p       *analyzer.Pass
 	summary func(body []*parser.Directive) T
 	// main is the main context's summary, once mainSet.
 	main    T
@@ -724,8 +724,8 @@ type blockSummary[T any] struct {
 	v T
 }
 
-func newPerBlock[T any](c *parser.Config, summary func(body []*parser.Directive) T) *perBlock[T] {
-	return &perBlock[T]{c: c, summary: summary}
+func newPerBlock[T any](p *analyzer.Pass, summary func(body []*parser.Directive) T) *perBlock[T] {
+	return &perBlock[T]{p: p, summary: summary}
 }
 
 // of returns the summary of block b, one of the blocks of stack (the
@@ -734,15 +734,15 @@ func newPerBlock[T any](c *parser.Config, summary func(body []*parser.Directive)
 func (pb *perBlock[T]) of(stack []*parser.Directive, b *parser.Directive) T {
 	if b == nil {
 		if !pb.mainSet {
-			dirs := expandIncludes(pb.c, pb.c.Main.Directives, 0)
-			analyzer.CountOps(len(dirs))
+			dirs := expandIncludes(pb.p.Config, pb.p.Config.Main.Directives, 0)
+			pb.p.CountOps(len(dirs))
 			pb.main, pb.mainSet = pb.summary(dirs), true
 		}
 		return pb.main
 	}
 	i := slices.Index(stack, b)
 	if i < 0 {
-		return pb.summary(body(pb.c, b)) // not on the stack: not kept
+		return pb.summary(body(pb.p, b)) // not on the stack: not kept
 	}
 	for len(pb.path) <= i {
 		pb.path = append(pb.path, blockSummary[T]{})
@@ -750,7 +750,7 @@ func (pb *perBlock[T]) of(stack []*parser.Directive, b *parser.Directive) T {
 	if e := &pb.path[i]; e.b == b {
 		return e.v
 	}
-	v := pb.summary(body(pb.c, b))
+	v := pb.summary(body(pb.p, b))
 	pb.path[i] = blockSummary[T]{b, v}
 	return v
 }

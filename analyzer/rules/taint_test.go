@@ -181,23 +181,6 @@ func TestOriginFlaw(t *testing.T) {
 	}
 }
 
-func TestNestedRepeat(t *testing.T) {
-	for expr, want := range map[string]bool{
-		`^(a+)+$`:        true,
-		`^(\w+\s?)*$`:    true,
-		`^(.*)*$`:        true,
-		`^(/[a-z]+)*$`:   false,
-		`^/(\w+/)*$`:     false,
-		`^([a-z]{1,8})+`: false,
-		`^[a-z]+/[0-9]+`: false,
-		`^((ab)*c?)+$`:   true,
-	} {
-		if got := nestedRepeat(mustRegex(t, expr)) != nil; got != want {
-			t.Errorf("%s: nested = %v, want %v", expr, got, want)
-		}
-	}
-}
-
 func TestRegexAliasTraversal(t *testing.T) {
 	for _, c := range []struct {
 		loc, alias string

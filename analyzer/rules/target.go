@@ -1,6 +1,9 @@
 package rules
 
-import "github.com/nginx-lint/nginx-lint/analyzer"
+import (
+	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+)
 
 // targetVersion returns the nginx version the run lints for (from
 // --nginx-build or --nginx), or "" when no build is given: then the target
@@ -12,4 +15,41 @@ func targetVersion(p *analyzer.Pass) string { return p.Target.Version }
 // release since; with no target (the newest nginx) nothing is lacking.
 func lacks(target, since string) bool {
 	return target != "" && since != "" && analyzer.CompareVersions(target, since) < 0
+}
+
+// requiredVersion is the newest "since" among the nginx directives a
+// configuration uses: the oldest nginx that can load it, as far as its
+// directives tell.
+var requiredVersion = &analyzer.Result[struct{}, string]{
+	Name: "required nginx version",
+	Compute: func(p *analyzer.Pass, _ struct{}) string {
+		ix := p.Index()
+		need := ""
+		for _, name := range ix.Names() {
+			rows := directives.Lookup(name)
+			if len(rows) == 0 {
+				continue
+			}
+			if s := firstSince(rows); s != "" && (need == "" || analyzer.CompareVersions(s, need) > 0) {
+				need = s
+			}
+		}
+		return need
+	},
+}
+
+// fixAllowed reports whether a fix whose result needs nginx version (""
+// for any) may be applied: the target accepts it. With a named build that
+// is its version; with none (the newest nginx assumed), the fix may not
+// need a newer nginx than the configuration already does, so that --fix
+// never breaks a server running an older nginx than the newest.
+func fixAllowed(p *analyzer.Pass, version string) bool {
+	if version == "" {
+		return true
+	}
+	if v := targetVersion(p); v != "" {
+		return analyzer.CompareVersions(v, version) >= 0
+	}
+	need := requiredVersion.Get(p, struct{}{})
+	return need != "" && analyzer.CompareVersions(need, version) >= 0
 }

@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
@@ -39,6 +41,16 @@ func runUnknownVariable(p *analyzer.Pass) {
 	if len(vf.uses) == 0 {
 		return
 	}
+	mf := loadedModules(p)
+	// A module nginx-lint does not know may define the variable: one a
+	// load_module loads or the build has, or one whose directives the
+	// configuration uses (an unknown directive that is no typo).
+	maybe := mf.unknownModuleSays(p)
+	if maybe == "" {
+		if d := unknownModuleDirective(p); d != nil {
+			maybe = fmt.Sprintf("the module of %q (%s:%d)", d.Name.Value, filepath.Base(d.File.Path), d.Line())
+		}
+	}
 	for _, u := range vf.uses {
 		name := strings.ToLower(u.name)
 		if vf.defined[u.ns][name] {
@@ -46,30 +58,106 @@ func runUnknownVariable(p *analyzer.Pass) {
 		}
 		// nginx lower-cases the name it reports (ngx_http_get_variable_index).
 		diag := p.Reportf(u.d.File, u.r, "unknown \"%s\" variable", name)
-		diag.Detail = unknownVarDetail(name, u.ns, p.Target.Modules, p.Target.Version)
+		diag.Detail = unknownVarDetail(p, mf, name, u.ns)
+		if maybe != "" && len(directives.LookupVariables(name)) == 0 {
+			diag.Severity = parser.Warning
+			diag.Detail += "; but " + maybe + ", which nginx-lint does not know, may define it " +
+				"(declare it under custom-variables in .nginx-lint.yaml)"
+		}
 	}
 }
 
-// unknownVarDetail says why a name is unknown: a variable of a missing
-// module or a later version, or none at all.
-func unknownVarDetail(name string, ns varNamespace, modules map[string]bool, version string) string {
+// unknownModuleDirective returns a directive no module nginx-lint knows
+// defines and that is no near miss of a known one, nil when there is none:
+// the sign of a module nginx-lint does not know.
+func unknownModuleDirective(p *analyzer.Pass) *parser.Directive {
+	ix := p.Index()
+	for _, name := range ix.Names() {
+		if len(directives.Lookup(name)) > 0 || p.CustomDirectives[name] {
+			continue
+		}
+		for _, i := range ix.Named(name) {
+			e := &ix.Entries[i]
+			if e.Context() == 0 || dataBlock(e.Context()) {
+				continue
+			}
+			if len(directives.Suggest(name)) == 0 {
+				return e.Directive
+			}
+			break
+		}
+	}
+	return nil
+}
+
+// unknownVarDetail says why a name is unknown: a variable of a missing or
+// unloaded module or of a later version, or none at all.
+func unknownVarDetail(p *analyzer.Pass, mf *moduleFacts, name string, ns varNamespace) string {
+	version := p.Target.Version
 	for _, v := range directives.LookupVariables(name) {
 		if v.Stream != (ns == nsStream) {
 			continue
 		}
-		if since := variableSince[v.Name]; version != "" && since != "" && analyzer.CompareVersions(version, since) < 0 {
+		if since := variableSince(v); version != "" && since != "" && analyzer.CompareVersions(version, since) < 0 {
 			return "nginx " + version + " predates " + v.String() + " (since " + since + "); nginx refuses to start"
 		}
-		if modules != nil {
+		for _, m := range variableModules(v) {
+			if a := mf.missing(p.Target, m, v.ThirdParty); a != nil {
+				return v.String() + " comes from " + a.why + "; nginx refuses to start"
+			}
+			if v.Tags.Has("if-module-used") {
+				return v.String() + " exists only where a directive of " + m + " is used; nginx refuses to start"
+			}
+		}
+		if p.Target.Modules != nil {
 			return v.String() + " comes from " + v.Module + ", which this build lacks; nginx refuses to start"
 		}
 	}
-	where := "http"
+	where, other := "http", "stream"
 	if ns == nsStream {
-		where = "stream"
+		where, other = "stream", "http"
+	}
+	if vs := directives.LookupVariables(name); len(vs) > 0 {
+		// Only the other family has it ($upstream_addr in stream {}).
+		return vs[0].String() + " is a variable of " + other + ", not of " + where + "; nginx refuses to start"
 	}
 	return "no module and no set, map, geo, split_clients, perl_set, js_set or named regex group in " + where +
 		" defines it; nginx refuses to start (check the spelling)"
+}
+
+// variableModules is the modules that register a variable: its source
+// modules, else the docs' module.
+func variableModules(v *directives.Variable) []string {
+	if len(v.SourceModules) > 0 {
+		return v.SourceModules
+	}
+	return []string{v.Module}
+}
+
+// variableSince is the first nginx release that has v, "" when unknown.
+func variableSince(v *directives.Variable) string {
+	if v.Stream {
+		return streamVariableSince[v.Name]
+	}
+	return httpVariableSince[v.Name]
+}
+
+// handlerless are variables nginx registers without a get handler (a
+// placeholder for the module's own use, ngx_http_proxy_module.c): a
+// configuration that names them gets "unknown variable".
+var handlerless = map[string]bool{"proxy_add_via": true}
+
+// usedModules returns the modules whose directives the configuration uses.
+func usedModules(ix *analyzer.Index) map[string]bool {
+	out := map[string]bool{}
+	for _, name := range ix.Names() {
+		for _, r := range directives.Lookup(name) {
+			for _, m := range rowSourceModules(r) {
+				out[m] = true
+			}
+		}
+	}
+	return out
 }
 
 // builtinVars is the embedded variables of one build, per namespace.
@@ -78,23 +166,39 @@ type builtinVars struct {
 	prefixes [2][]string
 }
 
-// newBuiltinVars keeps the table's variables whose module is in modules
-// (all when nil) and whose release is not after version (all when "").
-// Variables the table knows only from the docs (NGINX Plus ones) count
-// only when no build is given.
-func newBuiltinVars(modules map[string]bool, version string) *builtinVars {
+// newBuiltinVars keeps the table's variables whose module the
+// configuration has for its target (all when no build is named; a shared
+// object or a third-party module only where a load_module loads it) and
+// whose release is not after the target's, and the settings'
+// custom-variables. Variables the table knows only from the docs (NGINX
+// Plus ones) count only when no build is given.
+func newBuiltinVars(p *analyzer.Pass) *builtinVars {
+	modules, version := p.Target.Modules, p.Target.Version
+	mf := loadedModules(p)
 	b := &builtinVars{exact: [2]map[string]bool{{}, {}}}
+	var used map[string]bool // modules whose directives the configuration uses
 	for _, v := range directives.AllVariables() {
-		if modules != nil {
-			in := false
-			for _, m := range v.SourceModules {
-				in = in || modules[m]
+		if modules != nil && len(v.SourceModules) == 0 {
+			continue
+		}
+		present := false
+		for _, m := range variableModules(v) {
+			present = present || mf.missing(p.Target, m, v.ThirdParty) == nil
+		}
+		if present && v.Tags.Has("if-module-used") {
+			// memc registers $memc_key only where memc_pass is used.
+			if used == nil {
+				used = usedModules(p.Index())
 			}
-			if !in {
-				continue
+			present = false
+			for _, m := range variableModules(v) {
+				present = present || used[m]
 			}
 		}
-		if since := variableSince[v.Name]; version != "" && since != "" && analyzer.CompareVersions(version, since) < 0 {
+		if !present {
+			continue
+		}
+		if since := variableSince(v); version != "" && since != "" && analyzer.CompareVersions(version, since) < 0 || handlerless[v.Name] && !v.Stream {
 			continue
 		}
 		ns := nsHTTP
@@ -105,6 +209,15 @@ func newBuiltinVars(modules map[string]bool, version string) *builtinVars {
 			b.prefixes[ns] = append(b.prefixes[ns], v.Name)
 		} else {
 			b.exact[ns][v.Name] = true
+		}
+	}
+	for _, name := range p.CustomVariables {
+		for ns := range b.exact {
+			if prefix, ok := strings.CutSuffix(name, "*"); ok {
+				b.prefixes[ns] = append(b.prefixes[ns], prefix)
+			} else {
+				b.exact[ns][name] = true
+			}
 		}
 	}
 	return b

@@ -7,7 +7,7 @@ import (
 )
 
 // ValidReferers reports valid_referers that accept requests with no
-// Referer at all.
+// Referer at all, or with one the client chose ("blocked").
 var ValidReferers = &analyzer.Rule{
 	Code: "NL3008", Name: "valid-referers", Title: "valid_referers accepts a missing Referer", Severity: parser.Warning,
 	Run: runValidReferers,
@@ -15,8 +15,10 @@ var ValidReferers = &analyzer.Rule{
 		Text: "`none` in `valid_referers` marks requests without a `Referer` header as valid. Browsers " +
 			"omit the header in many situations an attacker controls (`Referrer-Policy: no-referrer`, " +
 			"`rel=noreferrer` links, HTTPS to HTTP navigation), so a referer check with `none` does not " +
-			"protect against hot-linking or cross-site requests. Drop `none`, or use a real defence " +
-			"(tokens, `secure_link`) where it matters.",
+			"protect against hot-linking or cross-site requests. `blocked` accepts any `Referer` whose " +
+			"value does not start with `http://` or `https://` (a proxy that deletes the scheme, or a " +
+			"client that sends `Referer: x`): the client picks a value that passes. Drop `none` and " +
+			"`blocked`, or use a real defence (tokens, `secure_link`) where it matters.",
 		Bad:  "location /images/ {\n    valid_referers none server_names;\n    if ($invalid_referer) {\n        return 403;\n    }\n}\n",
 		Good: "location /images/ {\n    valid_referers server_names;\n    if ($invalid_referer) {\n        return 403;\n    }\n}\n",
 		URL:  "https://nginx.org/en/docs/http/ngx_http_referer_module.html#valid_referers",
@@ -29,9 +31,14 @@ func runValidReferers(p *analyzer.Pass) {
 			return
 		}
 		for _, a := range d.Args {
-			if a.Value == "none" {
+			switch a.Value {
+			case "none":
 				diag := p.Reportf(d.File, a.Range, "%q accepts requests without a Referer (%q)", "valid_referers", "none")
 				diag.Detail = "clients can suppress the Referer header at will; remove \"none\" unless a missing header must pass"
+				return
+			case "blocked":
+				diag := p.Reportf(d.File, a.Range, "%q accepts any Referer without a scheme (%q): the client chooses it", "valid_referers", "blocked")
+				diag.Detail = "\"Referer: anything\" passes; remove \"blocked\" unless a proxy in front strips the scheme, and then check the value it keeps"
 				return
 			}
 		}

@@ -2,6 +2,8 @@ package rules
 
 import (
 	"iter"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -169,6 +171,8 @@ var compiledArgs = map[string]argSpec{
 	"limit_rate":                compiled(0),
 	"limit_rate_after":          compiled(0),
 	"proxy_limit_rate":          compiled(0),
+	"proxy_upload_rate":         compiled(0), // stream
+	"proxy_download_rate":       compiled(0), // stream
 	"auth_basic":                compiled(0),
 	"auth_basic_user_file":      compiled(0),
 	"auth_request_set":          argSpec{at: []int{1}, defines: 0},
@@ -204,7 +208,16 @@ func DefiningArg(d *parser.Directive) (i int, ok bool) {
 		return 0, false
 	}
 	spec, ok := compiledArgs[d.Name.Value]
-	if !ok || spec.defines < 0 || spec.defines >= len(d.Args) {
+	if !ok {
+		// A third-party directive the tables say defines one.
+		for _, row := range directives.Lookup(d.Name.Value) {
+			if i, ok := row.DefinesArg(); ok && i < len(d.Args) {
+				return i, true
+			}
+		}
+		return 0, false
+	}
+	if spec.defines < 0 || spec.defines >= len(d.Args) {
 		return 0, false
 	}
 	return spec.defines, true
@@ -374,7 +387,7 @@ func variableFacts(p *analyzer.Pass) *varFacts { return varFactsResult.Get(p, st
 var varFactsResult = &analyzer.Result[struct{}, *varFacts]{
 	Name: "variable uses and definitions",
 	Compute: func(p *analyzer.Pass, _ struct{}) *varFacts {
-		return collectVariables(p.Index(), newBuiltinVars(p.Target.Modules, p.Target.Version))
+		return collectVariables(p.Index(), newBuiltinVars(p))
 	},
 }
 
@@ -449,11 +462,46 @@ func collectVariables(ix *analyzer.Index, builtin *builtinVars) *varFacts {
 		}
 	}
 	for _, name := range ix.Names() {
-		if len(directives.Lookup(name)) == 0 {
+		rows := directives.Lookup(name)
+		if len(rows) == 0 {
 			visit(name)
+			continue
+		}
+		// Third-party directives that define a variable: by an argument
+		// (set-misc's set_md5 $x ...), or by each line of their block
+		// (geoip2's "$country_code country iso_code;").
+		for _, row := range rows {
+			if _, ok := row.DefinesArg(); ok {
+				visit(name)
+				break
+			}
+			if row.DefinesBlockLines() {
+				for _, i := range ix.Named(name) {
+					vf.blockLines(ix, i)
+				}
+				break
+			}
 		}
 	}
 	return vf
+}
+
+// blockLines defines the variable each line of the block at entry i
+// names with its first word.
+func (vf *varFacts) blockLines(ix *analyzer.Index, i int32) {
+	e := &ix.Entries[i]
+	if row := e.Row(); row == nil || !row.DefinesBlockLines() {
+		return
+	}
+	ns := nsHTTP
+	if e.Context()&directives.StreamContexts != 0 {
+		ns = nsStream
+	}
+	for j, end := i+1, ix.End(i); j < end; j++ {
+		if w := ix.Entries[j].Directive.Name; ix.Entries[j].Parent == i && len(w.Value) > 1 && w.Value[0] == '$' {
+			vf.define(w.Value[1:], ns)
+		}
+	}
 }
 
 // mapEntry reads one line of a map block: a regex key defines its named
@@ -517,6 +565,11 @@ func (vf *varFacts) entry(e *analyzer.Entry) {
 	}
 	spec, ok := compiledArgs[name]
 	if !ok {
+		if row := e.Row(); row != nil {
+			if i, ok := row.DefinesArg(); ok && i < len(d.Args) {
+				vf.defineArg(d.Args[i], ns)
+			}
+		}
 		return
 	}
 	if spec.defines >= 0 && spec.defines < len(d.Args) {
@@ -801,11 +854,9 @@ func wordSubRange(f *parser.File, w parser.Word, off, n int) parser.Range {
 // whose includes were all found. The rules that look for a definition
 // anywhere in the configuration (a variable, a zone, a log format, a
 // certificate) stay quiet otherwise, since the missing part may hold it.
-// An include glob that matched nothing is whole when its directory
-// exists (nginx includes nothing) and not when it is missing: a checkout
-// of /etc/nginx/nginx.conf without its conf.d, say. The loader decides
-// that through the file system the configuration was read through, so
-// include-paths apply (Config.Incomplete).
+// An include glob that matched nothing counts as missing when its
+// directory does not exist either: a checkout of /etc/nginx/nginx.conf
+// without its conf.d, say.
 func wholeConfig(p *analyzer.Pass) bool { return wholeConfigResult.Get(p, struct{}{}) }
 
 var wholeConfigResult = &analyzer.Result[struct{}, bool]{
@@ -815,11 +866,35 @@ var wholeConfigResult = &analyzer.Result[struct{}, bool]{
 
 func isWholeConfig(p *analyzer.Pass) bool {
 	c := p.Config
-	if len(c.Context) > 0 || len(c.Incomplete) > 0 {
+	if len(c.Context) > 0 {
 		return false
 	}
 	for _, d := range c.Diagnostics {
 		if d.Name == parser.NameIncludeNotFound || d.Name == parser.NameUnreadable || d.Name == parser.NameIncludeCycle {
+			return false
+		}
+	}
+	ix := p.Index()
+	for _, i := range ix.Named("include") {
+		d := ix.Entries[i].Directive
+		if len(d.Args) != 1 || len(c.Included(d)) > 0 || !strings.ContainsAny(d.Args[0].Value, "*?[") {
+			continue
+		}
+		dir := filepath.Dir(d.Args[0].Value)
+		if !filepath.IsAbs(dir) {
+			prefix := c.Prefix
+			if prefix == "" && c.Main != nil {
+				prefix = filepath.Dir(c.Main.Path)
+			}
+			dir = filepath.Join(prefix, dir)
+		}
+		// The directory as the loader sees it: through include-paths
+		// and a mirrored tree, not this machine's.
+		if p.Glob != nil {
+			if m, err := p.Glob(dir); err != nil || len(m) == 0 {
+				return false
+			}
+		} else if _, err := os.Stat(dir); err != nil {
 			return false
 		}
 	}

@@ -3,11 +3,14 @@ package rules_test
 import (
 	"context"
 	"fmt"
+	"os"
+	"os/exec"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/buildinfo"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/nginxtest"
@@ -49,6 +52,15 @@ var variableCases = []string{
 	"S:server_name $VAR;", "L:default_type $VAR;", "L:proxy_hide_header $VAR;", "L:proxy_pass_header $VAR;",
 	"L:mirror /$VAR;", "S:error_log /tmp/$VAR;", "L:client_body_temp_path /tmp/$VAR;", "L:valid_referers $VAR;",
 	"L:sub_filter_types $VAR;", "L:charset $VAR;", "L:ssi_types $VAR;", "L:proxy_temp_path /tmp/$VAR;",
+	// stream {} ("U:") and a stream server ("T:"): the stream module's
+	// own compiled arguments.
+	"T:proxy_pass $VAR;", "T:proxy_upload_rate $VAR; proxy_pass 127.0.0.1:1;",
+	"T:proxy_download_rate $VAR; proxy_pass 127.0.0.1:1;", "T:return $VAR;", "T:set $a $VAR; return 1;",
+	"T:proxy_bind $VAR; proxy_pass 127.0.0.1:1;", "T:proxy_ssl_name $VAR; proxy_pass 127.0.0.1:1;",
+	"U:map $VAR $m { default 1; }", "U:map $remote_addr $m { default $VAR; }", "U:split_clients $VAR $s { * x; }",
+	"U:geo $VAR $g { default 1; }", "U:log_format f $VAR;", "U:limit_conn_zone $VAR zone=z:1m;",
+	"T:access_log /tmp/$VAR basic; return x;", "T:proxy_ssl_certificate /tmp/$VAR; proxy_ssl_certificate_key /tmp/x; proxy_pass 127.0.0.1:1;",
+	"T:proxy_timeout $VAR; proxy_pass 127.0.0.1:1;",
 	"L:alias_placeholder_none;",
 }
 
@@ -70,8 +82,24 @@ func TestVariableDirectivesNginx(t *testing.T) {
 	results := make([]result, len(variableCases))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, 2)
+	out, err := exec.Command(nginx, "-V").CombinedOutput()
+	if err != nil {
+		t.Fatalf("nginx -V: %v: %s", err, out)
+	}
+	info, err := buildinfo.Parse(string(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	loads, _ := dynamicModules(info)
+	streamLoad, stream := loads["stream"]
+	if !stream {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("CI=true: the stream module is required (apt-get install libnginx-mod-stream)")
+		}
+		t.Log("no stream module: the stream cases are skipped")
+	}
 	for i, c := range variableCases {
-		if strings.HasSuffix(c, "placeholder_none;") {
+		if strings.HasSuffix(c, "placeholder_none;") || !stream && (c[:2] == "T:" || c[:2] == "U:") {
 			continue
 		}
 		v := fmt.Sprintf("zzv%d", i)
@@ -80,6 +108,10 @@ func TestVariableDirectivesNginx(t *testing.T) {
 		switch c[:2] {
 		case "H:":
 			conf = "events {}\nhttp {\n    access_log off;\n    " + body + "\n    server {\n        listen 127.0.0.1:18931;\n    }\n}\n"
+		case "U:":
+			conf = streamLoad + "events {}\nstream {\n    " + body + "\n    server {\n        listen 127.0.0.1:18931;\n        return x;\n    }\n}\n"
+		case "T:":
+			conf = streamLoad + "events {}\nstream {\n    log_format basic x;\n    server {\n        listen 127.0.0.1:18931;\n        " + body + "\n    }\n}\n"
 		case "S:":
 			conf = "events {}\nhttp {\n    access_log off;\n    server {\n        listen 127.0.0.1:18931;\n        " + body + "\n    }\n}\n"
 		default:

@@ -30,7 +30,7 @@ var VersionDisclosure = &analyzer.Rule{
 }
 
 func runVersionDisclosure(p *analyzer.Pass) {
-	missing, _ := p.Options["missing"].(bool)
+	missing := p.Option("missing").(bool)
 	// The servers matter only to the missing check: a big configuration
 	// has tens of thousands.
 	names := []string{"http", "server_tokens"}

@@ -28,7 +28,10 @@ var WeakSSLTLS = &analyzer.Rule{
 var weakProtocols = map[string]bool{"sslv2": true, "sslv3": true, "tlsv1": true, "tlsv1.1": true}
 
 func runWeakSSLTLS(p *analyzer.Pass) {
-	p.WalkNamed(func(d *parser.Directive, _ directives.Context, _ []*parser.Directive) {
+	// What each block says of its protocols, read once per block: an
+	// http block's list is asked about by every server in it.
+	protocols := map[blockProtocols]protocolList{}
+	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
 		switch d.Name.Value {
 		case "ssl_protocols", "proxy_ssl_protocols", "grpc_ssl_protocols", "uwsgi_ssl_protocols":
 			var weak, kept []string
@@ -51,7 +54,9 @@ func runWeakSSLTLS(p *analyzer.Pass) {
 				diag.Edits = []parser.Edit{{File: d.File, Range: args, NewText: strings.Join(kept, " ")}}
 			}
 		case "ssl_ciphers", "proxy_ssl_ciphers", "grpc_ssl_ciphers", "uwsgi_ssl_ciphers":
-			if len(d.Args) != 1 {
+			if len(d.Args) != 1 || tls13Only(p, protocols, d, stack) {
+				// ssl_ciphers governs TLS 1.2 and older only: with TLS
+				// 1.3 alone the list is never used.
 				return
 			}
 			weak, kept, excl := judgeCiphers(d.Args[0].Value)
@@ -69,6 +74,65 @@ func runWeakSSLTLS(p *analyzer.Pass) {
 			}
 		}
 	}, "ssl_protocols", "proxy_ssl_protocols", "grpc_ssl_protocols", "uwsgi_ssl_protocols", "ssl_ciphers", "proxy_ssl_ciphers", "grpc_ssl_ciphers", "uwsgi_ssl_ciphers")
+}
+
+// blockProtocols names a block (nil: the main context) and a protocols
+// directive (ssl_protocols, proxy_ssl_protocols, ...).
+type blockProtocols struct {
+	block *parser.Directive
+	name  string
+}
+
+// protocolList is what a block says of its protocols.
+type protocolList uint8
+
+const (
+	protocolsUnset    protocolList = iota + 1 // the block does not set them
+	protocolsTLS13                            // TLS 1.3 alone
+	protocolsOlderToo                         // TLS 1.2 or older among them
+)
+
+// tls13Only reports whether the protocols in force where the cipher list
+// d is (its own block's, else the nearest enclosing block's *_protocols)
+// are TLS 1.3 alone.
+func tls13Only(p *analyzer.Pass, seen map[blockProtocols]protocolList, d *parser.Directive, stack []*parser.Directive) bool {
+	want := strings.Replace(d.Name.Value, "_ciphers", "_protocols", 1)
+	for i := len(stack) - 1; i >= -1; i-- {
+		var b *parser.Directive
+		if i >= 0 {
+			b = stack[i]
+		}
+		k := blockProtocols{b, want}
+		l, ok := seen[k]
+		if !ok {
+			dirs := p.Config.Main.Directives
+			if b != nil {
+				dirs = body(p, b)
+			}
+			l = readProtocols(dirs, want)
+			seen[k] = l
+		}
+		if l != protocolsUnset {
+			return l == protocolsTLS13
+		}
+	}
+	return false
+}
+
+// readProtocols reads the protocols directive called name among dirs.
+func readProtocols(dirs []*parser.Directive, name string) protocolList {
+	for _, x := range dirs {
+		if x.Name.Value != name || len(x.Args) == 0 {
+			continue
+		}
+		for _, a := range x.Args {
+			if !strings.EqualFold(a.Value, "TLSv1.3") {
+				return protocolsOlderToo
+			}
+		}
+		return protocolsTLS13
+	}
+	return protocolsUnset
 }
 
 // hasEnabling reports whether a cipher list enables anything (a token

@@ -10,7 +10,7 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel/calibrate"
 	"github.com/nginx-lint/nginx-lint/internal/atomicfile"
-	"github.com/nginx-lint/nginx-lint/parser/nginxtest"
+	"github.com/nginx-lint/nginx-lint/internal/nginxrun"
 )
 
 // calibrateCmd is `nginx-lint calibrate`: time the local nginx on the
@@ -30,14 +30,14 @@ type calibrateCmd struct {
 func (cmd *calibrateCmd) run(e *env) (int, error) {
 	ngx := cmd.Nginx
 	if ngx == "" {
-		p, err := nginxtest.Find()
+		p, err := nginxrun.Find()
 		if err != nil {
 			return exitError, err
 		}
 		ngx = p
 	}
 	ctx := context.Background()
-	ver, err := nginxtest.Version(ctx, ngx)
+	ver, err := nginxrun.Version(ctx, ngx)
 	if err != nil {
 		return exitError, err
 	}

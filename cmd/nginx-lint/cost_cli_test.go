@@ -142,14 +142,12 @@ func TestCostSettings(t *testing.T) {
 func TestCostSettingsFlags(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
-		".nginx-lint.yaml": "include-paths:\n  /srv/app/: ./\nrules:\n  open-files-limit:\n    options: {nofile: 30}\n",
-		"alt.yaml":         "include-paths:\n  /srv/app/: ./\nrules:\n  open-files-limit:\n    options: {nofile: 100}\n",
+		".nginx-lint.yaml": "include-paths:\n  /etc/nginx/: ./\nrules:\n  open-files-limit:\n    options: {nofile: 30}\n",
+		"alt.yaml":         "include-paths:\n  /etc/nginx/: ./\nrules:\n  open-files-limit:\n    options: {nofile: 100}\n",
 		"broken.yaml":      "rules: [\n",
 		"nginx-V.txt":      "nginx version: nginx/1.22.1\nconfigure arguments: --with-http_ssl_module\n",
-		// Not a stock prefix: only include-paths map it (an include
-		// of /etc/nginx would be mapped onto the checkout anyway).
-		"nginx.conf":   "events {}\nhttp {\n    include /srv/app/sites/*.conf;\n}\n",
-		"sites/a.conf": "server { listen 127.0.0.1:8081; server_name a; }\n",
+		"nginx.conf":       "events {}\nhttp {\n    include /etc/nginx/sites/*.conf;\n}\n",
+		"sites/a.conf":     "server { listen 127.0.0.1:8081; server_name a; }\n",
 	}
 	testfiles.Write(t, dir, files)
 	main := filepath.Join(dir, "nginx.conf")

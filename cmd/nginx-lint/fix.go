@@ -20,8 +20,8 @@ import (
 // written only at the end, each once.
 func (cmd *lintCmd) fix(e *env, w *lint.Workspace, targets []lint.Target, base *baseline.Baseline) (int, error) {
 	for _, t := range targets {
-		if t.Path == "-" {
-			return 0, usageError{"--fix and --diff need files, not standard input"}
+		if t.Path == "-" || t.Pipe {
+			return 0, usageError{"--fix and --diff need files, not standard input or a pipe"}
 		}
 	}
 	res, err := fix.Run(func(overlay map[string][]byte) ([]*parser.Diagnostic, error) {
@@ -77,6 +77,9 @@ func (cmd *lintCmd) fix(e *env, w *lint.Workspace, targets []lint.Target, base *
 		}
 	}
 	for _, c := range res.Changes {
+		if cmd.Quiet {
+			break
+		}
 		if _, ok := res.Fixed[c.Path]; ok && !failed[c.Path] {
 			fmt.Fprintf(e.stderr, "fixed %s:%d: %s (%s)\n", terminalSafe(displayPath(c.Path, cwd)), c.Line, terminalSafe(c.Message), c.Name)
 		}

@@ -79,15 +79,17 @@ func TestHostileProcEnviron(t *testing.T) {
 }
 
 // TestHostilePaths: paths given on the command line, and files found in
-// a directory, that are not regular files.
+// a directory, that are not regular files. A FIFO named on the command
+// line is read as standard input is (pipe_unix_test.go): one without a
+// writer gives nothing at once, an error, and never a wait.
 func TestHostilePaths(t *testing.T) {
 	dir := writeConf(t, map[string]string{"nginx.conf": "events {}\n"})
 	fifo := fifoIn(t, dir, "conf.d/pipe.conf")
 	var code int
 	var got []finding
 	withDeadline(t, func() { code, got = lintJSON(t, fifo) })
-	if code != exitError || !slices.Equal(keys(got), []string{"pipe.conf:1 not-regular-file error"}) {
-		t.Errorf("FIFO: exit %d, %v", code, keys(got))
+	if code != exitError || !slices.Equal(keys(got), []string{"pipe.conf:1 unreadable-file error"}) || !strings.Contains(got[0].Message, "no writer") {
+		t.Errorf("FIFO without a writer: exit %d, %v", code, got)
 	}
 	if _, err := os.Stat("/dev/zero"); err == nil {
 		code, got = lintJSON(t, "/dev/zero")
@@ -103,8 +105,15 @@ func TestHostilePaths(t *testing.T) {
 	// cost and parse read through the same code.
 	for _, cmd := range []string{"cost", "parse"} {
 		code, _, errOut := runBounded(t, "", cmd, fifo)
-		if code != exitError || !strings.Contains(errOut, "not a regular file") {
-			t.Errorf("%s on a FIFO: exit %d, %s", cmd, code, errOut)
+		if code != exitError || !strings.Contains(errOut, "no writer") {
+			t.Errorf("%s on a FIFO without a writer: exit %d, %s", cmd, code, errOut)
+		}
+	}
+	// A device named on the command line stays refused.
+	if _, err := os.Stat("/dev/null"); err == nil {
+		code, got = lintJSON(t, "/dev/null")
+		if code != exitError || !slices.Equal(keys(got), []string{"null:1 not-regular-file error"}) {
+			t.Errorf("/dev/null: exit %d, %v", code, keys(got))
 		}
 	}
 }

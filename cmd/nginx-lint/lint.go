@@ -5,15 +5,19 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/baseline"
 	"github.com/nginx-lint/nginx-lint/analyzer/lint"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"github.com/nginx-lint/nginx-lint/internal/atomicfile"
+	"github.com/nginx-lint/nginx-lint/internal/didyoumean"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -28,6 +32,14 @@ func (cmd *lintCmd) run(e *env) (int, error) {
 	w, err := cmd.workspace(e)
 	if err != nil {
 		return 0, err
+	}
+	// A bad --output is said before any work, and with the modes that
+	// print no findings it is refused rather than ignored.
+	if _, err := cmd.outputs(); err != nil {
+		return 0, err
+	}
+	if len(cmd.Output) > 0 && (cmd.WriteBaseline != "" || cmd.Diff) {
+		return 0, usageError{"--output writes the findings: not with --write-baseline or --diff"}
 	}
 	var base *baseline.Baseline
 	if cmd.Baseline != "" {
@@ -71,7 +83,7 @@ func (cmd *lintCmd) workspace(e *env) (*lint.Workspace, error) {
 		return nil, err
 	}
 	w.Registry = rules.All()
-	w.Disable, w.Strict, w.CheckFiles = cmd.Disable, cmd.Strict, cmd.CheckFiles
+	w.Disable, w.Only, w.Strict, w.CheckFiles = cmd.Disable, cmd.Only, cmd.Strict, cmd.CheckFiles
 	w.Loaded = bigInputGC
 	return w, nil
 }
@@ -83,29 +95,18 @@ func (cmd *lintCmd) report(e *env, all []*parser.Diagnostic, unreadable bool, re
 	if !failNone {
 		failAt, _ = parser.ParseSeverity(cmd.FailLevel)
 	}
-	var err error
 	cwd, _ := os.Getwd()
 	// The writers print a line or a few per finding: buffered, a big
 	// report is not a write system call per line.
 	out := bufio.NewWriter(e.stdout)
-	switch cmd.Format {
-	case "json":
-		err = writeJSON(out, all)
-	case "sarif":
-		err = writeSARIF(out, all, reg, cwd)
-	case "github":
-		err = writeGitHub(out, all, cwd)
-	case "gitlab":
-		err = writeGitLab(out, all, cwd)
-	case "checkstyle":
-		err = writeCheckstyle(out, all, cwd)
-	default:
-		err = writeText(out, all, useColor(cmd.Color, e.isTerminal))
-	}
+	err := cmd.writeFormat(out, cmd.Format, all, reg, cwd, useColor(cmd.Color, e.isTerminal))
 	if ferr := out.Flush(); err == nil {
 		err = ferr
 	}
 	if err != nil {
+		return 0, err
+	}
+	if err := cmd.writeOutputs(all, reg, cwd); err != nil {
 		return 0, err
 	}
 	if unreadable {
@@ -119,6 +120,76 @@ func (cmd *lintCmd) report(e *env, all []*parser.Diagnostic, unreadable bool, re
 		}
 	}
 	return exitClean, nil
+}
+
+// writeFormat writes the findings to w in format (one of --format's).
+// Color applies to text only.
+func (cmd *lintCmd) writeFormat(w io.Writer, format string, all []*parser.Diagnostic, reg *analyzer.Registry, cwd string, colored bool) error {
+	switch format {
+	case "json":
+		return writeJSON(w, all)
+	case "sarif":
+		return writeSARIF(w, all, reg, cwd)
+	case "github":
+		return writeGitHub(w, all, cwd)
+	case "gitlab":
+		return writeGitLab(w, all, cwd)
+	case "checkstyle":
+		return writeCheckstyle(w, all, cwd)
+	}
+	return writeTextOpts(w, all, colored, cmd.Quiet)
+}
+
+// outputFormats are the formats --output writes: those of --format.
+var outputFormats = []string{"text", "json", "sarif", "github", "gitlab", "checkstyle"}
+
+// reportFile is one --output FORMAT=FILE.
+type reportFile struct{ format, path string }
+
+// outputs reads the --output flags. A usage error when one is not
+// FORMAT=FILE with a known format, or when two name one file.
+func (cmd *lintCmd) outputs() ([]reportFile, error) {
+	var out []reportFile
+	seen := map[string]bool{}
+	for _, spec := range cmd.Output {
+		format, path, ok := strings.Cut(spec, "=")
+		if !ok || path == "" {
+			return nil, usageError{fmt.Sprintf("--output %q: want FORMAT=FILE, e.g. sarif=nginx-lint.sarif", spec)}
+		}
+		if !slices.Contains(outputFormats, format) {
+			return nil, usageError{fmt.Sprintf("--output %q: unknown format %q%s (one of %s)", spec, format,
+				didyoumean.Suffix(didyoumean.Closest(format, outputFormats)), strings.Join(outputFormats, ", "))}
+		}
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			return nil, err
+		}
+		if seen[abs] {
+			return nil, usageError{fmt.Sprintf("--output: %s is named twice", path)}
+		}
+		seen[abs] = true
+		out = append(out, reportFile{format, abs})
+	}
+	return out, nil
+}
+
+// writeOutputs writes each --output file, each at once (atomicfile): a
+// file is there, complete, or not at all, never empty or cut short.
+func (cmd *lintCmd) writeOutputs(all []*parser.Diagnostic, reg *analyzer.Registry, cwd string) error {
+	files, err := cmd.outputs()
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		var buf bytes.Buffer
+		if err := cmd.writeFormat(&buf, f.format, all, reg, cwd, false); err != nil {
+			return err
+		}
+		if real, err := atomicfile.WriteFile(f.path, buf.Bytes(), atomicfile.Options{}); err != nil {
+			return fmt.Errorf("--output %s: %s", terminalSafe(displayPath(f.path, cwd)), writeError(err, real, ""))
+		}
+	}
+	return nil
 }
 
 // writeBaseline records every finding (unreadable inputs aside, which have

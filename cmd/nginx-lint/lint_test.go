@@ -64,7 +64,7 @@ func TestSettingsFileFoundUpward(t *testing.T) {
 	// vts_status is a custom directive, "listen" in http is switched off,
 	// invalid-arguments is lowered to a warning, conf.d is read through
 	// include-paths and one ignore there works while the other is unused.
-	want := []string{"site.conf:6 unused-ignore", "site.conf:10 unknown-directive", "nginx.conf:6 invalid-arguments"}
+	want := []string{"site.conf:6 unused-ignore", "site.conf:10 unknown-directive error", "nginx.conf:6 invalid-arguments"}
 	if got := keys(fs, ruleNames...); !slices.Equal(got, want) {
 		t.Errorf("got %q\nwant %q", got, want)
 	}
@@ -79,16 +79,13 @@ func TestSettingsFileFoundUpward(t *testing.T) {
 
 func TestSettingsFileFlags(t *testing.T) {
 	conf := testdata("cli/project/nginx.conf")
-	// Without the project's include-paths, /etc/nginx/conf.d is still
-	// read from the checkout: nginx.conf includes from /etc/nginx, the
-	// deployment its directory stands for (docs/deployment.md).
 	_, fs := lintJSON(t, "--config", testdata("cli/project/strict.yaml"), conf)
-	want := []string{"site.conf:6 unused-ignore", "site.conf:10 unknown-directive error", "nginx.conf:4 unknown-directive error", "nginx.conf:5 directive-not-allowed error", "nginx.conf:6 invalid-arguments error"}
+	want := []string{"nginx.conf:4 unknown-directive error", "nginx.conf:5 directive-not-allowed error", "nginx.conf:6 invalid-arguments error"}
 	if got := keys(fs, ruleNames...); !slices.Equal(got, want) {
 		t.Errorf("--config: got %q\nwant %q", got, want)
 	}
 	_, fs = lintJSON(t, "--no-config", conf)
-	if got := keys(fs, "unknown-directive"); !slices.Equal(got, []string{"site.conf:10 unknown-directive", "nginx.conf:4 unknown-directive"}) {
+	if got := keys(fs, "unknown-directive"); !slices.Equal(got, []string{"nginx.conf:4 unknown-directive"}) {
 		t.Errorf("--no-config: %q", got)
 	}
 	// The command line wins over the file.
@@ -159,7 +156,7 @@ func TestBaseline(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, fs = lintJSON(t, "--baseline", bl, path)
-	if got := keys(fs, ruleNames...); code != exitFindings || !slices.Equal(got, []string{"nginx.conf:7 unknown-directive"}) {
+	if got := keys(fs, ruleNames...); code != exitFindings || !slices.Equal(got, []string{"nginx.conf:7 unknown-directive error"}) {
 		t.Errorf("after edit: exit %d, %q", code, got)
 	}
 	// Without the baseline everything is back.
@@ -216,7 +213,7 @@ func TestSuppressionEndToEnd(t *testing.T) {
 		"suppress.conf:4 ignore-without-reason",
 		"suppress.conf:8 invalid-ignore",
 		"suppress.conf:12 unused-ignore",
-		"suppress.conf:16 unknown-directive",
+		"suppress.conf:16 unknown-directive error",
 	}
 	if got := keys(fs, ruleNames...); code != exitFindings || !slices.Equal(got, want) {
 		t.Errorf("exit %d\ngot  %q\nwant %q", code, got, want)
@@ -300,5 +297,37 @@ func TestCheckFiles(t *testing.T) {
 	code, fs := lintJSON(t, filepath.Join(dir, "host/nginx.conf"))
 	if got := keys(fs, names...); code != exitFindings || len(got) != 2 {
 		t.Errorf("check-files in the settings file: exit %d, %q", code, got)
+	}
+}
+
+// TestTargetOrder: the target is the flag (--nginx-build, --nginx or
+// --nginx-version), else the settings (nginx-build or nginx-version), else
+// the newest nginx; "http2 on" is unknown to 1.22.1 only.
+func TestTargetOrder(t *testing.T) {
+	dir := writeConf(t, map[string]string{
+		"site/.nginx-lint.yaml": "nginx-version: 1.22.1\n",
+		"site/nginx.conf":       "events {}\nhttp {\n    server {\n        listen 127.0.0.1:8080;\n        http2 on;\n    }\n}\n",
+	})
+	conf := filepath.Join(dir, "site", "nginx.conf")
+	http2 := func(args ...string) bool {
+		_, fs := lintJSON(t, append(args, conf)...)
+		for _, f := range fs {
+			if f.Name == "unknown-directive" && f.Line == 5 {
+				return true
+			}
+		}
+		return false
+	}
+	if !http2() {
+		t.Error("the settings' nginx-version 1.22.1 does not apply")
+	}
+	if http2("--nginx-version", "1.25.1") {
+		t.Error("--nginx-version does not win over the settings")
+	}
+	if http2("--no-config") {
+		t.Error("with no target, the newest nginx is not assumed")
+	}
+	if code, _, errOut := runCLI(t, "", "--nginx-version", "1.22", conf); code != exitUsage || !strings.Contains(errOut, "not a version") {
+		t.Errorf("bad --nginx-version: exit %d, %q", code, errOut)
 	}
 }

@@ -57,8 +57,14 @@ func isTerminal(w io.Writer) bool {
 	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
 }
 
-// useColor decides --color: auto colors only a terminal, and NO_COLOR
-// (https://no-color.org) turns auto off.
+// useColor decides --color. always and never win over the environment.
+// auto colors a terminal, with two environment overrides:
+// FORCE_COLOR or CLICOLOR_FORCE set to anything but "" or "0" colors
+// whatever stdout is (a CI log that renders ANSI codes), and NO_COLOR set
+// to anything but "" (https://no-color.org: an empty value does not
+// count) leaves it plain. A forcing variable wins over NO_COLOR, as in
+// Node.js and supports-color: it is the narrower request, usually set for
+// one job, where NO_COLOR is a standing preference.
 func useColor(mode string, terminal bool) bool {
 	switch mode {
 	case "always":
@@ -66,10 +72,20 @@ func useColor(mode string, terminal bool) bool {
 	case "never":
 		return false
 	}
-	if _, ok := os.LookupEnv("NO_COLOR"); ok {
+	if forced("FORCE_COLOR") || forced("CLICOLOR_FORCE") {
+		return true
+	}
+	if os.Getenv("NO_COLOR") != "" {
 		return false
 	}
 	return terminal
+}
+
+// forced reports whether the environment variable name asks for color:
+// set, not empty, not "0".
+func forced(name string) bool {
+	v := os.Getenv(name)
+	return v != "" && v != "0"
 }
 
 // palette holds the styles of the text output; all plain when color is off.
@@ -109,12 +125,18 @@ func newPalette(on bool) palette {
 // grouped by file (files in the order they first appear), with a blank
 // line between files.
 func writeText(w io.Writer, ds []*parser.Diagnostic, colored bool) error {
+	return writeTextOpts(w, ds, colored, false)
+}
+
+// writeTextOpts is writeText; quiet (-q) prints the finding lines alone:
+// no source line, no detail, no blank line between files, no summary.
+func writeTextOpts(w io.Writer, ds []*parser.Diagnostic, colored, quiet bool) error {
 	p := newPalette(colored)
 	cwd, _ := os.Getwd()
 	counts := map[parser.Severity]int{}
 	groups := groupByFile(ds)
 	for gi, g := range groups {
-		if gi > 0 {
+		if gi > 0 && !quiet {
 			fmt.Fprintln(w)
 		}
 		for _, d := range g {
@@ -126,6 +148,9 @@ func writeText(w io.Writer, ds []*parser.Diagnostic, colored bool) error {
 			}
 			fmt.Fprintf(w, "%s: %s: %s %s\n", p.file.Sprint(loc), p.bySeverity[d.Severity].Sprint(d.Severity), terminalSafe(d.Message),
 				p.code.Sprintf("[%s %s]", d.Code, d.Name))
+			if quiet {
+				continue
+			}
 			if d.File != nil {
 				writeSnippet(w, p, d)
 			}
@@ -134,7 +159,7 @@ func writeText(w io.Writer, ds []*parser.Diagnostic, colored bool) error {
 			}
 		}
 	}
-	if len(ds) == 0 {
+	if len(ds) == 0 || quiet {
 		return nil
 	}
 	var parts []string

@@ -108,8 +108,8 @@ func TestSARIFSchema(t *testing.T) {
 		byCode[r.ID] = i
 	}
 	ud := rules[byCode["NL2001"]]
-	if ud.Name != "unknown-directive" || ud.DefaultConfiguration.Level != "warning" || ud.ShortDescription.Text == "" ||
-		ud.HelpURI != "https://github.com/nginx-lint/nginx-lint/blob/main/analyzer/rules/reference/unknown-directive.md" {
+	if ud.Name != "unknown-directive" || ud.DefaultConfiguration.Level != "error" || ud.ShortDescription.Text == "" ||
+		ud.HelpURI != "https://github.com/nginx-lint/nginx-lint/blob/main/docs/rules/unknown-directive.md" {
 		t.Errorf("rule metadata %+v", ud)
 	}
 	got := map[string]bool{}
@@ -234,7 +234,8 @@ func TestGitHubOutput(t *testing.T) {
 			got = append(got, line)
 		}
 	}
-	want := "::warning file=a%2Cb.conf,line=3,col=5,endLine=3,endColumn=10,title=NL2001 unknown-directive::unknown directive \"gzipp\"; did you mean \"gzip\"?\n" +
+	want := "::error file=a%2Cb.conf,line=3,col=5,endLine=3,endColumn=10,title=NL2001 unknown-directive::unknown directive \"gzipp\"; did you mean \"gzip\"?" +
+		"%0Aa near miss of a known directive; nginx refuses to start on it. If a third-party module defines it, declare it under custom-directives in .nginx-lint.yaml\n" +
 		"::error file=a%2Cb.conf,line=4,col=10,endLine=4,endColumn=15,title=NL2003 invalid-arguments::invalid value \"maybe\" in \"gzip\" directive, it must be \"on\" or \"off\"\n"
 	if strings.Join(got, "") != want {
 		t.Errorf("got:\n%s\nwant:\n%s", out, want)

@@ -13,6 +13,9 @@ import (
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/nginx-lint/nginx-lint/analyzer"
+	nlrules "github.com/nginx-lint/nginx-lint/analyzer/rules"
 )
 
 // githubSARIF is the part of a SARIF log GitHub code scanning reads.
@@ -90,7 +93,7 @@ func TestSARIFForGitHub(t *testing.T) {
 			tagged = tagged || tag == "security"
 		}
 		sev, hasSev := p["security-severity"].(string)
-		if strings.HasPrefix(r.ID, "NL3") {
+		if rr := nlrules.All().Lookup(r.ID); rr != nil && rr.Category() == analyzer.Security {
 			security++
 			f, err := strconv.ParseFloat(sev, 64)
 			if !tagged || !hasSev || err != nil || f <= 0 || f > 10 {
@@ -189,7 +192,7 @@ func TestPathStyle(t *testing.T) {
 
 	files := map[string][]string{}
 	_, text, _ := runCLI(t, "", append([]string{"--color", "never"}, args...)...)
-	for _, m := range regexp.MustCompile(`(?m)^(\S+):3:5: warning: unknown directive`).FindAllStringSubmatch(text, -1) {
+	for _, m := range regexp.MustCompile(`(?m)^(\S+):3:5: error: unknown directive`).FindAllStringSubmatch(text, -1) {
 		files["text"] = append(files["text"], m[1])
 	}
 	_, js, _ := runCLI(t, "", append([]string{"-f", "json"}, args...)...)

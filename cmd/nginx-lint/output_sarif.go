@@ -25,9 +25,7 @@ const (
 )
 
 // ruleHelpURI is where a rule's reference page is published.
-func ruleHelpURI(name string) string {
-	return projectURL + "/blob/main/analyzer/rules/reference/" + name + ".md"
-}
+func ruleHelpURI(name string) string { return rules.ReferenceURL(name) }
 
 type sarifLog struct {
 	Schema  string     `json:"$schema"`

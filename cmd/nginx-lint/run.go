@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -143,10 +144,13 @@ type lintCmd struct {
 	loadFlags
 	Paths     []string `arg:"" optional:"" name:"path" help:"Files to lint; \"-\" reads standard input (a config or nginx -T output). Default: ${default_config} if it exists."`
 	Format    string   `short:"f" enum:"text,json,sarif,github,gitlab,checkstyle" default:"text" help:"Output format: ${enum}."`
-	Color     string   `enum:"auto,always,never" default:"auto" help:"Color the text output: ${enum}. NO_COLOR turns auto off."`
+	Color     string   `enum:"auto,always,never" default:"auto" help:"Color the text output: ${enum}. With auto, FORCE_COLOR or CLICOLOR_FORCE (not empty, not 0) turn color on, NO_COLOR (not empty) turns it off."`
 	FailLevel string   `enum:"error,warning,info,none" default:"warning" help:"Exit with 1 when a finding is at least this severe: ${enum}."`
-	Strict    bool     `help:"Report unknown directives as errors, not warnings."`
+	Strict    bool     `help:"Report every unknown directive as an error, also one a module nginx-lint does not know could define."`
 	Disable   []string `help:"Rules (by name or code) not to run." placeholder:"RULE"`
+	Only      []string `help:"Run only these rules (by name or code, comma-separated or repeated), whatever the settings say; the syntax and file findings (NL1xxx) stay on, and --disable still applies." placeholder:"RULE"`
+	Output    []string `sep:"none" placeholder:"FORMAT=FILE" help:"Also write the findings in FORMAT (text, json, sarif, github, gitlab, checkstyle) to FILE, whatever --format prints, e.g. --format github --output sarif=nginx-lint.sarif; repeatable. Written whole once the lint is done (also on exit 1 or 2), not at all on a usage error."`
+	Quiet     bool     `short:"q" help:"Print only the findings, one line each: no source line, detail or summary, and with --fix no \"fixed\" lines."`
 	settingsFlags
 	Baseline      string `help:"Report only findings not recorded in this baseline file." placeholder:"FILE"`
 	WriteBaseline string `help:"Record the current findings in this baseline file and exit 0." placeholder:"FILE"`
@@ -165,6 +169,7 @@ type settingsFlags struct {
 	// The target build, for unknown-directive.
 	NginxBuild string `name:"nginx-build" help:"Lint for the nginx this saved \"nginx -V\" output describes: directives of modules it lacks, or newer than its version, are unknown." placeholder:"FILE"`
 	Nginx      string `help:"Lint for this nginx binary (asks it with -V)." placeholder:"PATH"`
+	Version    string `name:"nginx-version" help:"Lint for this nginx version when no build is named (every module possible); the settings' nginx-version, else the newest release, otherwise." placeholder:"X.Y.Z"`
 }
 
 // apply sets w's settings and target build from the flags.
@@ -178,6 +183,10 @@ func (f settingsFlags) apply(e *env, w *lint.Workspace) error {
 		if w.Settings, err = lint.LoadSettings(f.Config); err != nil {
 			return err
 		}
+	}
+	w.Version = f.Version
+	if f.Version != "" && !regexp.MustCompile(`^[0-9]+\.[0-9]+\.[0-9]+$`).MatchString(f.Version) {
+		return usageError{"--nginx-version " + f.Version + ": not a version such as 1.22.1"}
 	}
 	if f.NginxBuild != "" || f.Nginx != "" {
 		if f.NginxBuild != "" && f.Nginx != "" {
@@ -295,7 +304,7 @@ func (cmd *parseCmd) run(e *env) (int, error) {
 	}
 	// The tree as nginx reads the file: no settings file applies.
 	w.NoSettings, w.Loader = true, &parser.Loader{NoIncludes: cmd.SingleFile}
-	rep, err := w.Load([]lint.Target{{Path: cmd.Path}})
+	rep, err := w.Load([]lint.Target{lint.FileTarget(cmd.Path)})
 	if err != nil {
 		return 0, err
 	}

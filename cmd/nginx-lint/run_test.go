@@ -74,13 +74,54 @@ func TestTextOutput(t *testing.T) {
 	}
 }
 
-func TestNoColorEnv(t *testing.T) {
-	t.Setenv("NO_COLOR", "1")
-	if useColor("auto", true) {
-		t.Error("NO_COLOR must turn auto off")
+// TestColorEnv: --color wins over the environment; under auto, a
+// non-empty NO_COLOR turns color off (an empty one does not), and
+// FORCE_COLOR or CLICOLOR_FORCE (not empty, not "0") turn it on, winning
+// over NO_COLOR.
+func TestColorEnv(t *testing.T) {
+	for _, tc := range []struct {
+		mode     string
+		terminal bool
+		env      map[string]string
+		want     bool
+	}{
+		{"auto", true, nil, true},
+		{"auto", false, nil, false},
+		{"auto", true, map[string]string{"NO_COLOR": "1"}, false},
+		{"auto", true, map[string]string{"NO_COLOR": ""}, true},
+		{"auto", true, map[string]string{"NO_COLOR": "0"}, false},
+		{"auto", false, map[string]string{"FORCE_COLOR": "1"}, true},
+		{"auto", false, map[string]string{"FORCE_COLOR": "3"}, true},
+		{"auto", false, map[string]string{"FORCE_COLOR": ""}, false},
+		{"auto", false, map[string]string{"FORCE_COLOR": "0"}, false},
+		{"auto", false, map[string]string{"CLICOLOR_FORCE": "1"}, true},
+		{"auto", false, map[string]string{"CLICOLOR_FORCE": "0"}, false},
+		{"auto", false, map[string]string{"CLICOLOR_FORCE": "1", "NO_COLOR": "1"}, true},
+		{"auto", true, map[string]string{"FORCE_COLOR": "0", "NO_COLOR": "1"}, false},
+		{"always", false, map[string]string{"NO_COLOR": "1"}, true},
+		{"never", true, map[string]string{"FORCE_COLOR": "1"}, false},
+		{"never", true, map[string]string{"CLICOLOR_FORCE": "1"}, false},
+	} {
+		for _, k := range []string{"NO_COLOR", "FORCE_COLOR", "CLICOLOR_FORCE"} {
+			if v, ok := tc.env[k]; ok {
+				t.Setenv(k, v)
+			} else {
+				t.Setenv(k, "")
+				os.Unsetenv(k)
+			}
+		}
+		if got := useColor(tc.mode, tc.terminal); got != tc.want {
+			t.Errorf("--color %s, terminal %v, env %v: color %v, want %v", tc.mode, tc.terminal, tc.env, got, tc.want)
+		}
 	}
-	if !useColor("always", false) {
-		t.Error("always must win over NO_COLOR")
+	// Through the command: stdout is a buffer, FORCE_COLOR colors it.
+	t.Setenv("FORCE_COLOR", "1")
+	path := testdata("examples/nginx.conf")
+	if _, out, _ := runCLI(t, "", path); !strings.Contains(out, "\x1b[") {
+		t.Error("FORCE_COLOR=1: no color codes")
+	}
+	if _, out, _ := runCLI(t, "", "--color", "never", path); strings.Contains(out, "\x1b[") {
+		t.Error("FORCE_COLOR=1 --color never: color codes")
 	}
 }
 

@@ -1,18 +1,9 @@
-// Package nginxtest runs the real nginx binary from Go tests, so that
-// nginx itself can serve as the oracle for what parses, what fails and
-// with which message.
+// Package nginxtest lets Go tests use the real nginx as their oracle: the
+// runtime of internal/nginxrun under the names the tests have always
+// used, and Require, which finds nginx for a test, skipping it when nginx
+// is missing (and failing it under CI=true, where a missing nginx is a
+// broken environment rather than a developer laptop).
 //
-// Find locates the binary and Require does the same for a test, skipping
-// it when nginx is missing (and failing it under CI=true, where a missing
-// nginx is a broken environment rather than a developer laptop). Test
-// runs `nginx -t` on a configuration in a throw-away prefix and returns
-// its messages parsed into Message values. Start and Instance.Stop run a
-// master process in the foreground for startup measurements.
-//
-// Every run is confined to the caller's machine: `nginx -t` really binds
-// every listen address (it tolerates only "address in use"), so Test and
-// Start first read the configuration, following includes, and refuse to
-// run nginx when a server listens anywhere but on loopback or a unix
-// socket, or when logs go to a remote syslog. Runs use their own prefix
-// and pid file and are stopped by the pid of the process they started.
+// It imports testing, so only tests import it; the binary uses
+// internal/nginxrun directly (TestBinaryLinksNoTesting in cmd/nginx-lint).
 package nginxtest

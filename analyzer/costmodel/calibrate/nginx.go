@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/nginx-lint/nginx-lint/parser/nginxtest"
+	"github.com/nginx-lint/nginx-lint/internal/nginxrun"
 )
 
 // measureTimeout bounds one nginx -t: the largest layouts take seconds,
@@ -28,7 +28,7 @@ func NginxT(ngx string) Measure {
 }
 
 func timeNginxT(ctx context.Context, ngx, conf string) (Measurement, error) {
-	if err := nginxtest.CheckLoopback(conf); err != nil {
+	if err := nginxrun.CheckLoopback(conf); err != nil {
 		return Measurement{}, err
 	}
 	prefix, err := os.MkdirTemp("", "nginx-lint-prefix-")
@@ -57,7 +57,7 @@ func timeNginxT(ctx context.Context, ngx, conf string) (Measurement, error) {
 }
 
 // DescribeMachine names what a calibration measured, for the profile's
-// Source: the nginx version (nginxtest.Version), the kernel and the
+// Source: the nginx version (nginxrun.Version), the kernel and the
 // number of CPUs.
 func DescribeMachine(nginxVersion string) string {
 	return fmt.Sprintf("nginx %s, %s, %d CPUs", nginxVersion, kernelVersion(), runtime.NumCPU())

@@ -16,12 +16,12 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel/layout"
+	"github.com/nginx-lint/nginx-lint/internal/nginxrun"
 	"github.com/nginx-lint/nginx-lint/parser"
-	"github.com/nginx-lint/nginx-lint/parser/nginxtest"
 )
 
 // TimeReloads starts nginx (loopback only, temporary prefix, stopped by
-// its pid: nginxtest.Start) on L1c, L2c and L3c at each size, times the
+// its pid: nginxrun.Start) on L1c, L2c and L3c at each size, times the
 // start and one reload, and returns them with the model's predictions,
 // one run each.
 func TimeReloads(ctx context.Context, o ReloadOptions) ([]ReloadRun, error) {
@@ -70,7 +70,7 @@ const reloadTimeout = 2 * time.Minute
 func timeStartReload(ctx context.Context, ngx, conf string) (start, reload float64, err error) {
 	ctx, cancel := context.WithTimeout(ctx, reloadTimeout)
 	defer cancel()
-	inst, err := nginxtest.Start(ctx, ngx, conf)
+	inst, err := nginxrun.Start(ctx, ngx, conf)
 	if err != nil {
 		return 0, 0, err
 	}

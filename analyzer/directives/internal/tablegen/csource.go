@@ -195,7 +195,7 @@ func entries(body string) [][]string {
 
 var (
 	declRE      = regexp.MustCompile(`\b(ngx_command_t|ngx_conf_enum_t|ngx_conf_bitmask_t|ngx_conf_num_bounds_t|ngx_conf_post_t|ngx_conf_deprecated_t|ngx_module_t)\s+(\w+)\s*(\[\s*\])?\s*=\s*\{`)
-	ngxStringRE = regexp.MustCompile(`^ngx_string\(\s*"((?:[^"\\]|\\.)*)"\s*\)$`)
+	ngxStringRE = regexp.MustCompile(`^ngx_string\s*\(\s*"((?:[^"\\]|\\.)*)"\s*\)$`)
 	identRE     = regexp.MustCompile(`^&?\s*(\w+)$`)
 	// postPtrRE is the other way to write a post: a bare handler pointer
 	// (static ngx_conf_post_handler_pt x_p = x;), which nginx reads as
@@ -265,7 +265,10 @@ func (s *scanned) addFile(f cFile) error {
 			lo, err1 := strconv.ParseInt(fields[1], 10, 64)
 			hi, err2 := strconv.ParseInt(fields[2], 10, 64)
 			if err1 != nil || err2 != nil {
-				return fmt.Errorf("%s: bounds %s: %q, %q are not numbers", f.name, name, fields[1], fields[2])
+				// Named constants (a module's BROTLI_MIN_QUALITY): the
+				// bounds exist but cannot be read here.
+				s.posts[key], s.posts[name] = "custom-bounds", "custom-bounds"
+				continue
 			}
 			b := fmt.Sprintf("%d:%d", lo, hi)
 			s.bounds[key], s.bounds[name] = b, b

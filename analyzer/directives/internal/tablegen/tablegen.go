@@ -326,7 +326,7 @@ func directiveRows(t *table, thirdParty bool, keys map[string]string, handlers m
 	return out, nil
 }
 
-func variableRows(t *table) ([]string, error) {
+func variableRows(t *table, thirdParty bool) ([]string, error) {
 	if err := t.require("name", "module", "url"); err != nil {
 		return nil, err
 	}
@@ -362,6 +362,9 @@ func variableRows(t *table) ([]string, error) {
 		field(&b, "URL", quote(t.cell(i, "url")))
 		field(&b, "SourceModules", stringList(splitList(t.cell(i, "src_module"), ",")))
 		field(&b, "Tags", stringList(splitList(t.cell(i, "notes"), ";")))
+		if thirdParty {
+			field(&b, "ThirdParty", "true")
+		}
 		out = append(out, strings.TrimSuffix(b.String(), ", ")+"},")
 	}
 	return out, nil
@@ -394,6 +397,19 @@ func Generate(dataDir, handlersPath string) ([]byte, error) {
 		}
 	}
 
+	// The tables of further third-party modules live beside the handlers
+	// file (nginx-lint's own, generated from their sources).
+	var mods, modVars *table
+	if handlersPath != "" {
+		dir := filepath.Dir(handlersPath)
+		if mods, err = readTable(dir, ModulesFile); err != nil && !os.IsNotExist(err) {
+			return nil, err
+		}
+		if modVars, err = readTable(dir, ModVarsFile); err != nil && !os.IsNotExist(err) {
+			return nil, err
+		}
+	}
+
 	keys := map[string]string{}
 	coreRows, err := directiveRows(dirs, false, keys, handlers)
 	if err != nil {
@@ -403,9 +419,23 @@ func Generate(dataDir, handlersPath string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	varRows, err := variableRows(vars)
+	varRows, err := variableRows(vars, false)
 	if err != nil {
 		return nil, err
+	}
+	if mods != nil {
+		rows, err := directiveRows(mods, true, keys, handlers)
+		if err != nil {
+			return nil, err
+		}
+		thirdRows = append(thirdRows, rows...)
+	}
+	if modVars != nil {
+		rows, err := variableRows(modVars, true)
+		if err != nil {
+			return nil, err
+		}
+		varRows = append(varRows, rows...)
 	}
 
 	var version string
@@ -430,7 +460,13 @@ func Generate(dataDir, handlersPath string) ([]byte, error) {
 	p("// The data comes from nginx-lint's shared/data directory. Its \"# \" lines")
 	p("// record the upstream versions the tables were extracted from:")
 	var sources []string
-	for _, t := range []*table{dirs, third, vars} {
+	tables := []*table{dirs, third, vars}
+	for _, t := range []*table{mods, modVars} {
+		if t != nil {
+			tables = append(tables, t)
+		}
+	}
+	for _, t := range tables {
 		p("//")
 		p("// %s (%d rows):", t.file, len(t.rows))
 		for _, c := range t.comments {
@@ -467,7 +503,7 @@ func Generate(dataDir, handlersPath string) ([]byte, error) {
 	p("}")
 	p("")
 	p("// directiveTable holds every row of %s followed by every", DirectivesFile)
-	p("// row of %s, in file order.", ThirdPartyFile)
+	p("// row of %s and of %s (when present), in file order.", ThirdPartyFile, ModulesFile)
 	p("var directiveTable = [...]Directive{")
 	for _, r := range coreRows {
 		p("%s", r)
@@ -477,7 +513,7 @@ func Generate(dataDir, handlersPath string) ([]byte, error) {
 	}
 	p("}")
 	p("")
-	p("// variableTable holds every row of %s, in file order.", VariablesFile)
+	p("// variableTable holds every row of %s and of %s (when present), in file order.", VariablesFile, ModVarsFile)
 	p("var variableTable = [...]Variable{")
 	for _, r := range varRows {
 		p("%s", r)

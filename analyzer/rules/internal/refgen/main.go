@@ -1,5 +1,5 @@
 // Command refgen writes the rule reference pages: one Markdown file per
-// registered rule and an index, under analyzer/rules/reference. It runs
+// registered rule and an index, under docs/rules. It runs
 // from `go generate ./analyzer/rules` (the working directory is then the
 // rules package) and removes pages of rules that no longer exist, so the
 // directory always mirrors the registry.
@@ -53,10 +53,7 @@ func generate(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	want := map[string]string{"README.md": rules.ReferenceIndex(rules.All().Rules())}
-	for _, r := range rules.All().Rules() {
-		want[rules.ReferencePage(r)] = rules.Markdown(r)
-	}
+	want := rules.ReferencePages(rules.All().Rules())
 	old, err := filepath.Glob(filepath.Join(dir, "*.md"))
 	if err != nil {
 		return err

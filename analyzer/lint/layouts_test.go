@@ -1,0 +1,215 @@
+package lint_test
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/nginx-lint/nginx-lint/analyzer/lint"
+	"github.com/nginx-lint/nginx-lint/parser"
+)
+
+// hostGuard reads the disk and fails the test when a path it is asked for
+// is, or leads by a symbolic link to, a file under one of nginx's conf
+// prefixes on this machine (/etc/nginx, ...): a checked-in tree must be
+// read where it is checked out, whatever the machine has installed.
+type hostGuard struct {
+	t  *testing.T
+	mu sync.Mutex
+	n  int
+}
+
+func (g *hostGuard) check(p string) {
+	g.mu.Lock()
+	g.n++
+	g.mu.Unlock()
+	real := p
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		real = r
+	}
+	for _, prefix := range lint.MirrorPrefixes {
+		for _, x := range []string{p, real} {
+			if x == prefix || strings.HasPrefix(x, prefix+"/") {
+				g.t.Errorf("read from this machine: %s (%s)", p, real)
+				return
+			}
+		}
+	}
+}
+
+func (g *hostGuard) ReadFile(p string) ([]byte, error) {
+	g.check(p)
+	return parser.OSFS{}.ReadFile(p)
+}
+
+func (g *hostGuard) Glob(pattern string) ([]string, error) {
+	g.check(filepath.Dir(pattern))
+	return parser.OSFS{}.Glob(pattern)
+}
+
+// layoutFiles returns the configuration files of a stock layout (every
+// file but the .gitkeep placeholders, symbolic links included).
+func layoutFiles(t *testing.T, root string) []string {
+	var out []string
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && !strings.HasPrefix(d.Name(), ".") {
+			out = append(out, p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// mainOf returns the layout's nginx.conf.
+func mainOf(files []string) string {
+	for _, f := range files {
+		if filepath.Base(f) == "nginx.conf" {
+			return f
+		}
+	}
+	return ""
+}
+
+// TestStockLayouts lints the stock /etc/nginx trees of Debian, Alpine,
+// Fedora, the nginx.org Docker image and OpenResty (testdata/layouts,
+// written from their packages' files) the four ways a repository is
+// linted: the directory, the main file, every file alone, and all files
+// at once, and each file as the editor opens it. None may get an error
+// (they are what the packages install, which nginx starts), and none may
+// be read from this machine's /etc/nginx: the tree mirrors it.
+func TestStockLayouts(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", "..", "testdata", "layouts"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ents, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	layouts := 0
+	for _, e := range ents {
+		if !e.IsDir() {
+			continue
+		}
+		layouts++
+		dir := filepath.Join(root, e.Name())
+		files := layoutFiles(t, dir)
+		main := mainOf(files)
+		if main == "" || len(files) < 3 {
+			t.Fatalf("%s: no nginx.conf or too few files: %v", e.Name(), files)
+		}
+		t.Run(e.Name(), func(t *testing.T) {
+			guard := &hostGuard{t: t}
+			lintWays := map[string][][]string{
+				"directory": {{dir}},
+				"main file": {{main}},
+				"all files": {files},
+				"each file alone": func() [][]string {
+					var out [][]string
+					for _, f := range files {
+						out = append(out, []string{f})
+					}
+					return out
+				}(),
+			}
+			for way, runs := range lintWays {
+				for _, paths := range runs {
+					targets, err := lint.Targets(paths)
+					if err != nil {
+						t.Fatalf("%s %v: %v", way, paths, err)
+					}
+					w := &lint.Workspace{FS: guard, NoSettings: true}
+					rep, err := w.Lint(targets)
+					if err != nil {
+						t.Fatalf("%s %v: %v", way, paths, err)
+					}
+					for _, d := range append(rep.Findings, entryFindings(rep)...) {
+						if d.Severity == parser.Error {
+							t.Errorf("%s (%s): %v [%s]", way, rel(dir, paths), d, d.Name)
+						}
+					}
+				}
+			}
+			// As the editor opens each file, bounded by the layout.
+			for _, f := range files {
+				w := &lint.Workspace{FS: guard, NoSettings: true, Bound: dir}
+				rep, err := w.LintFile(f)
+				if err != nil {
+					t.Fatalf("editor %s: %v", f, err)
+				}
+				for _, d := range rep.Findings {
+					if d.Severity == parser.Error {
+						t.Errorf("editor (%s): %v [%s]", rel(dir, []string{f}), d, d.Name)
+					}
+				}
+			}
+			if guard.n == 0 {
+				t.Error("nothing was read through the file system")
+			}
+		})
+	}
+	if layouts < 5 {
+		t.Errorf("%d layouts, want Debian, Alpine, Fedora, Docker and OpenResty", layouts)
+	}
+}
+
+func entryFindings(rep *lint.Report) []*parser.Diagnostic {
+	var out []*parser.Diagnostic
+	for _, e := range rep.Entries {
+		out = append(out, e.Findings...)
+	}
+	return out
+}
+
+func rel(dir string, paths []string) string {
+	var out []string
+	for _, p := range paths {
+		if r, err := filepath.Rel(dir, p); err == nil {
+			p = r
+		}
+		out = append(out, p)
+	}
+	return strings.Join(out, " ")
+}
+
+// TestIncludePathsEmptyGlob: with include-paths, an include glob that
+// matches nothing in a directory that exists where the files are checked
+// out leaves the configuration whole (nginx includes nothing), so the
+// rules that need the whole configuration still run: an undefined
+// variable is reported.
+func TestIncludePathsEmptyGlob(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		".nginx-lint.yaml": "include-paths:\n  /srv/nginx-lint-test/: ./\n",
+		"nginx.conf":       "events {}\nhttp {\n    include /srv/nginx-lint-test/conf.d/*.conf;\n    server {\n        listen 127.0.0.1:8080;\n        return 200 $undefined_here;\n    }\n}\n",
+		"conf.d/.gitkeep":  "",
+	} {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	targets, err := lint.Targets([]string{filepath.Join(dir, "nginx.conf")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := (&lint.Workspace{}).Lint(targets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, d := range entryFindings(rep) {
+		found = found || d.Name == "unknown-variable"
+	}
+	if !found {
+		t.Errorf("the empty glob switched unknown-variable off: %v", entryFindings(rep))
+	}
+}

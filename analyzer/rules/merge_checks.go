@@ -1,0 +1,287 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/valuecheck"
+	"github.com/nginx-lint/nginx-lint/parser"
+)
+
+// SettingConflict reports settings nginx refuses together: the checks its
+// modules make once a block's values are merged with the enclosing
+// blocks' (the *_merge_loc_conf functions and postconfiguration), and
+// directives that must come in a given order.
+var SettingConflict = &analyzer.Rule{
+	Code: "NL2080", Name: "setting-conflict", Title: "settings nginx refuses together", Severity: parser.Error,
+	Run: runSettingConflict,
+	Doc: analyzer.Doc{
+		Text: "Some values are valid alone and refused in combination, which nginx finds only once it " +
+			"merges every server and location with the blocks around them:\n\n" +
+			"- the upstream buffers of proxy, fastcgi, uwsgi and scgi: `*_buffers` must be at least 2; " +
+			"`*_busy_buffers_size` must be at least the larger of `*_buffer_size` and one buffer, and " +
+			"less than all the buffers minus one; `*_temp_file_write_size` and a non-zero " +
+			"`*_max_temp_file_size` must be at least the larger of the two sizes (the defaults are 8 " +
+			"buffers of a memory page, a page of `*_buffer_size`, twice that busy and temp write size, " +
+			"1g of temp file);\n" +
+			"- `charset` and `source_charset` that differ need a `charset_map` between them;\n" +
+			"- `proxy_redirect default` must follow the `proxy_pass` of its location, whose URL has no " +
+			"variables.\n\n" +
+			"nginx names the end of the `http` block for the merge checks and no line for the charset " +
+			"one; nginx-lint reports at the directive to change, once per directive.",
+		Bad:  "events {}\nhttp {\n    proxy_buffers 4 4k;\n    server {\n        listen 80;\n        location / {\n            proxy_busy_buffers_size 64k;\n            proxy_pass http://127.0.0.1:8080;\n        }\n    }\n}\n",
+		Good: "events {}\nhttp {\n    proxy_buffers 4 4k;\n    server {\n        listen 80;\n        location / {\n            proxy_busy_buffers_size 8k;\n            proxy_pass http://127.0.0.1:8080;\n        }\n    }\n}\n",
+		URL:  "https://nginx.org/en/docs/http/ngx_http_proxy_module.html#proxy_busy_buffers_size",
+	},
+}
+
+// upstreamBufferModules are the modules whose merge checks the buffers.
+var upstreamBufferModules = []string{"proxy", "fastcgi", "uwsgi", "scgi"}
+
+// mergedNames are the directives the merge checks read.
+var mergedNames = func() []string {
+	out := []string{"charset", "source_charset"}
+	for _, m := range upstreamBufferModules {
+		for _, d := range []string{"_buffers", "_buffer_size", "_busy_buffers_size", "_temp_file_write_size", "_max_temp_file_size"} {
+			out = append(out, m+d)
+		}
+	}
+	return out
+}()
+
+func runSettingConflict(p *analyzer.Pass) {
+	ix := p.Index()
+	// The directives of mergedNames each block sets, by the block's
+	// entry: a configuration with few of them costs little.
+	set := map[int32][]*parser.Directive{}
+	for _, i := range ix.Named(mergedNames...) {
+		e := &ix.Entries[i]
+		if e.Context()&directives.StreamContexts == 0 {
+			set[e.Parent] = append(set[e.Parent], e.Directive)
+		}
+	}
+	reported := map[*parser.Directive]bool{}
+	report := func(d *parser.Directive, format string, args ...any) *parser.Diagnostic {
+		if reported[d] {
+			return nil
+		}
+		reported[d] = true
+		return p.ReportDirective(d, format, args...)
+	}
+	var charsets []charsetUse
+	if len(set) > 0 {
+		for _, i := range ix.Named("server", "location", "if", "limit_except") {
+			e := &ix.Entries[i]
+			if e.Directive.Block == nil || e.Context()&directives.StreamContexts != 0 {
+				continue
+			}
+			// nginx merges every server and location, but one that
+			// sets none of these has its parent's values, checked
+			// there; a server is checked for what it takes from http.
+			if _, own := set[i]; !own && !(e.Directive.Is("server") && len(set[e.Parent]) > 0) {
+				continue
+			}
+			find := func(name string) *parser.Directive {
+				for b := i; b >= 0; b = ix.Entries[b].Parent {
+					ds := set[b]
+					for k := len(ds) - 1; k >= 0; k-- {
+						if ds[k].Name.Value == name {
+							return ds[k]
+						}
+					}
+					if ix.Entries[b].Directive.Is("http") {
+						break
+					}
+				}
+				return nil
+			}
+			for _, m := range upstreamBufferModules {
+				checkUpstreamBuffers(m, find, report)
+			}
+			if cs, src := find("charset"), find("source_charset"); cs != nil && src != nil {
+				charsets = append(charsets, charsetUse{cs, src})
+			}
+		}
+	}
+	checkCharsetMaps(p, charsets, report)
+	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
+		checkRedirectDefault(p, d, stack)
+	}, "proxy_redirect")
+}
+
+// checkUpstreamBuffers makes ngx_http_<m>_merge_loc_conf's checks of the
+// buffers in force in one block (find gives each directive in force).
+func checkUpstreamBuffers(m string, find func(string) *parser.Directive, report func(*parser.Directive, string, ...any) *parser.Diagnostic) {
+	bufsDir, sizeDir := find(m+"_buffers"), find(m+"_buffer_size")
+	num, bufSize := int64(8), int64(pageSize)
+	if bufsDir != nil {
+		if len(bufsDir.Args) != 2 {
+			return
+		}
+		n, ok1 := valuecheck.Atoi(bufsDir.Args[0].Value)
+		s, ok2 := valuecheck.ParseSize(bufsDir.Args[1].Value)
+		if !ok1 || !ok2 {
+			return // invalid-value's
+		}
+		num, bufSize = n, s
+	}
+	bufferSize := int64(pageSize)
+	if sizeDir != nil {
+		s, ok := sizeOf(sizeDir)
+		if !ok {
+			return
+		}
+		bufferSize = s
+	}
+	if num < 2 {
+		report(bufsDir, "there must be at least 2 %q", m+"_buffers")
+		return
+	}
+	size := max(bufferSize, bufSize)
+	// The directive to change: the one the check is about when set,
+	// else what made the other side too small or too large.
+	blame := func(primary *parser.Directive) *parser.Directive {
+		for _, d := range []*parser.Directive{primary, bufsDir, sizeDir} {
+			if d != nil {
+				return d
+			}
+		}
+		return nil
+	}
+	busyDir := find(m + "_busy_buffers_size")
+	busy := 2 * size
+	if busyDir != nil {
+		s, ok := sizeOf(busyDir)
+		if !ok {
+			return
+		}
+		busy = s
+	}
+	switch {
+	case busy < size:
+		if d := blame(busyDir); d != nil {
+			report(d, "%q must be equal to or greater than the maximum of the value of %q and one of the %q",
+				m+"_busy_buffers_size", m+"_buffer_size", m+"_buffers")
+		}
+		return
+	case busy > (num-1)*bufSize:
+		if d := blame(busyDir); d != nil {
+			report(d, "%q must be less than the size of all %q minus one buffer", m+"_busy_buffers_size", m+"_buffers")
+		}
+		return
+	}
+	writeDir := find(m + "_temp_file_write_size")
+	if writeDir != nil {
+		s, ok := sizeOf(writeDir)
+		if !ok {
+			return
+		}
+		if s < size {
+			report(writeDir, "%q must be equal to or greater than the maximum of the value of %q and one of the %q",
+				m+"_temp_file_write_size", m+"_buffer_size", m+"_buffers")
+			return
+		}
+	}
+	maxDir := find(m + "_max_temp_file_size")
+	if maxDir != nil {
+		s, ok := offsetOf(maxDir)
+		if !ok {
+			return
+		}
+		if s != 0 && s < size {
+			report(maxDir, "%q must be equal to zero to disable temporary files usage or must be equal to or greater than the maximum of the value of %q and one of the %q",
+				m+"_max_temp_file_size", m+"_buffer_size", m+"_buffers")
+		}
+	} else if size > 1<<30 {
+		if d := blame(nil); d != nil {
+			report(d, "%q must be equal to zero to disable temporary files usage or must be equal to or greater than the maximum of the value of %q and one of the %q",
+				m+"_max_temp_file_size", m+"_buffer_size", m+"_buffers")
+		}
+	}
+}
+
+func sizeOf(d *parser.Directive) (int64, bool) {
+	if len(d.Args) != 1 {
+		return 0, false
+	}
+	return valuecheck.ParseSize(d.Args[0].Value)
+}
+
+func offsetOf(d *parser.Directive) (int64, bool) {
+	if len(d.Args) != 1 {
+		return 0, false
+	}
+	return valuecheck.ParseOffset(d.Args[0].Value)
+}
+
+// charsetUse is a charset and a source_charset in force in one block.
+type charsetUse struct{ charset, source *parser.Directive }
+
+// checkCharsetMaps makes ngx_http_charset_postconfiguration's check: a
+// block that recodes from source_charset to a different charset needs a
+// charset_map between the two, in either direction, anywhere in http.
+func checkCharsetMaps(p *analyzer.Pass, uses []charsetUse, report func(*parser.Directive, string, ...any) *parser.Diagnostic) {
+	if len(uses) == 0 {
+		return
+	}
+	maps := map[[2]string]bool{}
+	// nginx names a charset as first written (ngx_http_add_charset
+	// registers each name once, in reading order, ignoring case).
+	spelling := map[string]string{}
+	ix := p.Index()
+	for _, i := range ix.Named("charset_map", "charset", "source_charset") {
+		d := ix.Entries[i].Directive
+		for _, a := range d.Args {
+			if l := strings.ToLower(a.Value); spelling[l] == "" && !(d.Is("charset") && l == "off") {
+				spelling[l] = a.Value
+			}
+		}
+		if d.Is("charset_map") && len(d.Args) == 2 {
+			a, b := strings.ToLower(d.Args[0].Value), strings.ToLower(d.Args[1].Value)
+			maps[[2]string{a, b}], maps[[2]string{b, a}] = true, true
+		}
+	}
+	for _, u := range uses {
+		if len(u.charset.Args) != 1 || len(u.source.Args) != 1 {
+			continue
+		}
+		dst, src := u.charset.Args[0].Value, u.source.Args[0].Value
+		// Only charset has "off"; a source_charset "off" is a charset
+		// of that name.
+		ld, ls := strings.ToLower(dst), strings.ToLower(src)
+		if ld == "off" || ld == ls || strings.Contains(dst, "$") || strings.Contains(src, "$") || maps[[2]string{ls, ld}] {
+			continue
+		}
+		if diag := report(u.charset, "no %q between the charsets %q and %q", "charset_map", spelling[ls], spelling[ld]); diag != nil {
+			diag.Detail = fmt.Sprintf("nginx recodes from source_charset to charset with a charset_map; add \"charset_map %s %s { ... }\" (nginx ships koi-utf, koi-win and win-utf) or make them the same", src, dst)
+		}
+	}
+}
+
+// checkRedirectDefault makes ngx_http_proxy_redirect's checks of
+// "proxy_redirect default": it reads the proxy_pass of its own block,
+// given before it and without variables.
+func checkRedirectDefault(p *analyzer.Pass, d *parser.Directive, stack []*parser.Directive) {
+	if len(d.Args) != 1 || d.Args[0].Value != "default" || len(stack) == 0 {
+		return
+	}
+	var pass *parser.Directive
+	for _, x := range body(p, stack[len(stack)-1]) {
+		if x == d {
+			break
+		}
+		if x.Is("proxy_pass") {
+			pass = x
+		}
+	}
+	switch {
+	case pass == nil:
+		p.ReportDirective(d, "%q should be placed after the %q directive", "proxy_redirect default", "proxy_pass").Detail =
+			"\"default\" derives the rewrite from the location's proxy_pass, which nginx has not read yet; move proxy_redirect below proxy_pass (in the same location)"
+	case len(pass.Args) == 1 && strings.Contains(pass.Args[0].Value, "$"):
+		p.ReportDirective(d, "%q cannot be used with %q directive with variables", "proxy_redirect default", "proxy_pass").Detail =
+			"write the rewrite out: proxy_redirect <upstream URL> <location>"
+	}
+}

@@ -1,0 +1,123 @@
+package rules
+
+import (
+	"fmt"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/buildinfo"
+	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/parser"
+)
+
+// moduleFacts is what a configuration's load_module lines load. With the
+// target build, it decides which modules a configuration has: nginx knows
+// a directive or a variable only when its module is compiled in, or is a
+// shared object that a load_module loads.
+type moduleFacts struct {
+	// loaded holds the base names of the loaded objects, without ".so".
+	loaded map[string]bool
+	// unknown are the load_module lines of objects no table knows: a
+	// module nginx-lint does not know may define any unknown name.
+	unknown []*parser.Directive
+	// complete is whether every load_module is seen: a main
+	// configuration whose includes were all found (modules-enabled/).
+	complete bool
+}
+
+var moduleFactsResult = &analyzer.Result[struct{}, *moduleFacts]{
+	Name:    "loaded modules",
+	Compute: func(p *analyzer.Pass, _ struct{}) *moduleFacts { return collectModules(p) },
+}
+
+func loadedModules(p *analyzer.Pass) *moduleFacts { return moduleFactsResult.Get(p, struct{}{}) }
+
+func collectModules(p *analyzer.Pass) *moduleFacts {
+	mf := &moduleFacts{loaded: map[string]bool{}, complete: wholeConfig(p)}
+	ix := p.Index()
+	for _, i := range ix.Named("load_module") {
+		d := ix.Entries[i].Directive
+		if len(d.Args) != 1 || ix.Entries[i].Context() != directives.Main {
+			continue
+		}
+		name := strings.TrimSuffix(path.Base(d.Args[0].Value), ".so")
+		mf.loaded[name] = true
+		if !directives.KnownModule(name) {
+			mf.unknown = append(mf.unknown, d)
+		}
+	}
+	return mf
+}
+
+// isLoaded reports whether a load_module loads module's object: the one
+// the build puts it in when the build is named (njs's stream module is not
+// in ngx_stream_module.so), else any of the names its object can have.
+func (mf *moduleFacts) isLoaded(t *analyzer.Target, module string, thirdParty bool) bool {
+	if obj, ok := t.Dynamic[module]; ok && !thirdParty {
+		for _, n := range buildinfo.ObjectNames(obj) {
+			if mf.loaded[n] && (n == obj || !isGroupObject(n)) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, n := range buildinfo.ObjectNames(module) {
+		group := n != module && isGroupObject(n)
+		if mf.loaded[n] && !(group && (thirdParty || t.Modules != nil)) {
+			return true
+		}
+	}
+	return false
+}
+
+// absence says why a module is absent from the configuration linted for
+// a target: lacking from the build, or a shared object nothing loads.
+type absence struct {
+	notLoaded bool   // the build may have it, but no load_module loads it
+	why       string // for the finding's detail
+}
+
+// missing says why module is absent from the configuration linted for
+// target, nil when it is (or may be) present. thirdParty marks a module
+// outside nginx's source, which only an --add-module build or a
+// load_module brings.
+func (mf *moduleFacts) missing(t *analyzer.Target, module string, thirdParty bool) *absence {
+	// The cheap cases first: this runs for every directive of a
+	// configuration when a build is named.
+	switch {
+	case t == nil || t.Modules == nil:
+		// No build named: any module may be compiled in (OpenResty
+		// builds lua and friends in statically).
+		return nil
+	case thirdParty:
+		if t.Modules[module] || !mf.complete || mf.isLoaded(t, module, true) {
+			return nil
+		}
+		return &absence{true, module + " is neither compiled into this nginx (nginx -V) nor loaded with load_module"}
+	case !t.Modules[module]:
+		return &absence{false, module + " is not in this nginx build (nginx -V)"}
+	case t.Dynamic[module] == "" || !mf.complete || mf.isLoaded(t, module, false):
+		return nil
+	}
+	return &absence{true, module + " is a shared object in this nginx build, and no load_module loads it"}
+}
+
+// unknownModuleSays returns, when a module nginx-lint does not know may be
+// present, what says so: a load_module line, or the build's third-party
+// modules; "" when none can be.
+func (mf *moduleFacts) unknownModuleSays(p *analyzer.Pass) string {
+	if len(mf.unknown) > 0 {
+		d := mf.unknown[0]
+		return fmt.Sprintf("the module loaded at %s:%d (%s)", filepath.Base(d.File.Path), d.Line(), path.Base(d.Args[0].Value))
+	}
+	if t := p.Target; t != nil && len(t.Unrecognized) > 0 {
+		return "the third-party module " + t.Unrecognized[0] + " of this build"
+	}
+	return ""
+}
+
+// isGroupObject reports whether name is the object of a dynamic group of
+// modules (ngx_stream_module.so holds the build's stream modules).
+func isGroupObject(name string) bool { return name == "ngx_stream_module" || name == "ngx_mail_module" }

@@ -1,9 +1,0 @@
-//go:build unix && !linux
-
-package nginxtest
-
-import "os/exec"
-
-// setParentDeathSignal does nothing outside Linux, which alone has a
-// parent-death signal; call Stop (for example from t.Cleanup).
-func setParentDeathSignal(*exec.Cmd) {}
