@@ -325,12 +325,22 @@ func (pr *printer) directive(d *Directive, depth int) int {
 		// Words over several lines, or comments between them: keep them
 		// as written, up to the terminator, the continuation lines moved
 		// as the first line moves.
-		text = pr.continuation(d, depth, strings.TrimRight(text, " \t"))
-		pr.b.WriteString(text)
-		if strings.HasSuffix(text, "\n") {
-			// The terminator had a line of its own (after a comment, say).
+		text = pr.continuation(d, depth, text)
+		if i := strings.LastIndexByte(text, '\n'); i >= 0 && strings.Trim(text[i+1:], " \t") == "" {
+			// The terminator has a line of its own (after a comment,
+			// say): the directive's indentation, plus what it had beyond
+			// the directive's first line.
+			pr.b.WriteString(text[:i+1])
 			pr.indent(depth)
-		} else if d.LBrace() >= 0 {
+			if old, starts := leadingSpace(src, start); starts {
+				if extra, ok := strings.CutPrefix(text[i+1:], old); ok {
+					pr.b.WriteString(extra)
+				}
+			}
+			return pr.terminate(d, depth, false)
+		}
+		pr.b.WriteString(strings.TrimRight(text, " \t"))
+		if d.LBrace() >= 0 {
 			pr.b.WriteString(" ")
 		}
 		return pr.terminate(d, depth, false)
@@ -422,7 +432,13 @@ func (pr *printer) terminate(d *Directive, depth int, space bool) int {
 	case d.Block != nil:
 		open, end := int(d.LBrace()), int(d.RBrace())
 		if len(d.Block.Directives) == 0 && len(d.Block.Comments()) == 0 && !strings.Contains(src[open:end], "\n") {
-			pr.b.WriteString(sp + "{}\n")
+			// An empty block on one line: "{}", or as written ("{ }")
+			// when the spacing is kept.
+			body := "{}"
+			if pr.o.Spacing == SpacingKeep {
+				body = src[open : end+1]
+			}
+			pr.b.WriteString(sp + body + "\n")
 			return end + 1
 		}
 		pr.b.WriteString(sp + "{\n")

@@ -28,6 +28,7 @@ func TestFormat(t *testing.T) {
 			"http {\n\tgzip on;\n\tgzip_vary on;\n\treturn 200 'a\n  b'\n\t'c';\n}\n"},
 		{"comment between words kept", "http {\nlisten 80 # why\n;\n}\n", "http {\n    listen 80 # why\n    ;\n}\n"},
 		{"empty block", "events{}\n", "events {}\n"},
+		{"empty block as written", "location / { }\n", "location / { }\n"},
 		{"empty block over lines", "location = /x {\n  }\n", "location = /x {\n}\n"},
 		{"lua body untouched", "content_by_lua_block {\n  local a = { 1 }\n    ngx.say(a)\n}\n",
 			"content_by_lua_block {\n  local a = { 1 }\n    ngx.say(a)\n}\n"},
@@ -80,6 +81,9 @@ func TestFormatOptions(t *testing.T) {
 	}{
 		{"spaces over tabs", tabbed, parser.FormatOptions{Spaces: 2},
 			"http {\n  gzip  on;   # x\n\n\n\n  log_format m '$a'\n             '$b';\n  # note\n  \t# deeper\n}\n"},
+		{"a terminator line moves with its directive", "http {\n  listen 80 # why\n    ;\n}\n", parser.FormatOptions{Tabs: true},
+			"http {\n\tlisten 80 # why\n\t  ;\n}\n"},
+		{"single spacing empties a block", "location / { }\n", parser.FormatOptions{Spacing: parser.SpacingSingle}, "location / {}\n"},
 		{"tabs over spaces", "http{server{listen 80;}}", parser.FormatOptions{Tabs: true, Spaces: 2},
 			"http {\n\tserver {\n\t\tlisten 80;\n\t}\n}\n"},
 		{"single spacing", tabbed, parser.FormatOptions{Spacing: parser.SpacingSingle},
