@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"sort"
@@ -174,17 +175,19 @@ func FormatWith(f *File, o FormatOptions) ([]byte, error) {
 		pr.oldIndent = old.String()
 	}
 	pr.block(f.Directives, f.Comments, 0, -1, len(f.Src))
-	out := pr.b.String()
-	if strings.TrimSpace(out) == "" {
+	out := pr.b.Bytes()
+	if len(bytes.TrimSpace(out)) == 0 {
 		return nil, nil
 	}
-	return []byte(out), nil
+	return out, nil
 }
 
 type printer struct {
 	f *File
 	o FormatOptions
-	b strings.Builder
+	// b is a bytes.Buffer, not a strings.Builder: a trailing comment
+	// takes back the newline before it (Truncate), in constant time.
+	b bytes.Buffer
 	// indentBy is one level of the output's indentation; oldIndent one
 	// level of the file's own ("" when it shows none).
 	indentBy, oldIndent string
@@ -305,10 +308,8 @@ func (pr *printer) commentIndent(c *Comment, depth int, indented bool) {
 // trimNewline removes the newline the last line ended with, so a trailing
 // comment can join it.
 func (pr *printer) trimNewline() {
-	s := pr.b.String()
-	if strings.HasSuffix(s, "\n") {
-		pr.b.Reset()
-		pr.b.WriteString(s[:len(s)-1])
+	if n := pr.b.Len(); n > 0 && pr.b.Bytes()[n-1] == '\n' {
+		pr.b.Truncate(n - 1)
 	}
 }
 

@@ -236,3 +236,22 @@ func FuzzFormat(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkFormatTrailingComments formats 50,000 directives that each
+// carry a trailing comment (about 1 MB): each comment takes back the
+// newline before it, which must not copy what was printed so far.
+func BenchmarkFormatTrailingComments(b *testing.B) {
+	var src strings.Builder
+	src.WriteString("http {\n")
+	for i := range 50000 {
+		fmt.Fprintf(&src, "\ta%d  on;   # c\n", i)
+	}
+	src.WriteString("}\n")
+	f := parser.ParseString("big.conf", src.String(), nil)
+	b.SetBytes(int64(src.Len()))
+	for b.Loop() {
+		if _, err := parser.Format(f); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
