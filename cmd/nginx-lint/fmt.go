@@ -38,12 +38,12 @@ func (cmd *fmtCmd) options(cfg *config.File) (parser.FormatOptions, error) {
 		if err != nil {
 			return o, usageError{"--indent: " + err.Error()}
 		}
+		if cmd.Tabs && !in.Tabs {
+			return o, usageError{"--tabs and --indent " + cmd.Indent + " together"}
+		}
 		o.Tabs, o.Spaces = in.Tabs, in.Spaces
 	}
 	if cmd.Tabs {
-		if cmd.Indent != "" && cmd.Indent != "tab" {
-			return o, usageError{"--tabs and --indent " + cmd.Indent + " together"}
-		}
 		o.Tabs, o.Spaces = true, 0
 	}
 	if cmd.Spacing != "" {
