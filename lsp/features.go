@@ -10,6 +10,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/lint"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -367,36 +368,52 @@ func (s *Server) definition(_ context.Context, p *protocol.DefinitionParams) (an
 }
 
 // formatting replaces the whole document with its formatted text; a
-// document with syntax errors is left alone (no edits).
+// document with syntax errors is left alone (no edits). The layout is the
+// settings file's fmt: section, else the document's own indentation; the
+// editor's tabSize and insertSpaces only indent a document that shows
+// none, so a tab-indented file is never rewritten with the spaces an
+// editor's default asks for.
 func (s *Server) formatting(_ context.Context, p *protocol.DocumentFormattingParams) ([]protocol.TextEdit, error) {
 	d := s.viewOf(p.TextDocument.URI)
 	if d == nil {
 		return nil, nil
 	}
 	f := d.file // parsed with the text the editor has
-	out, err := parser.FormatWith(f, formatOptions(p.Options))
+	o := formatOptions(p.Options)
+	s.mu.Lock()
+	bound := s.boundLocked(d.path)
+	s.mu.Unlock()
+	w := &lint.Workspace{Cache: &s.settings, Bound: bound,
+		Tolerate: func(err error) { s.problem(fmt.Sprintf("settings ignored: %v", err)) }}
+	if cfg, _ := w.SettingsFor(d.path); cfg != nil {
+		def := o.Default
+		o = cfg.Fmt
+		o.Default = def
+	}
+	out, err := parser.FormatWith(f, o)
 	if err != nil || string(out) == d.text {
 		return []protocol.TextEdit{}, nil
 	}
 	return []protocol.TextEdit{{Range: rangeOf(f, parser.Range{Start: 0, End: int32(len(f.Src))}), NewText: string(out)}}, nil
 }
 
-// formatOptions follows the editor's indentation settings: tabs when it
-// does not insert spaces, else its tab size in spaces.
+// formatOptions turns the editor's indentation settings into the
+// indentation of a document that shows none of its own: tabs when it does
+// not insert spaces, else its tab size in spaces.
 func formatOptions(o protocol.FormattingOptions) parser.FormatOptions {
 	var fo parser.FormatOptions
 	if v, ok := o[protocol.FormattingOptionInsertSpaces].(bool); ok && !v {
-		fo.Tabs = true
+		fo.Default.Tabs = true
 	}
 	switch v := o[protocol.FormattingOptionTabSize].(type) {
 	case float64: // a JSON number
-		fo.Spaces = int(v)
+		fo.Default.Spaces = int(v)
 	case int:
-		fo.Spaces = v
+		fo.Default.Spaces = v
 	case protocol.UInteger:
-		fo.Spaces = int(v)
+		fo.Default.Spaces = int(v)
 	}
-	fo.Spaces = min(max(fo.Spaces, 0), 16)
+	fo.Default.Spaces = min(max(fo.Default.Spaces, 0), 16)
 	return fo
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -232,6 +233,67 @@ func TestFormatting(t *testing.T) {
 	broken := open(t, s, c, filepath.Join(dir, "b.conf"), "http {\n")
 	if edits, _ := s.formatting(bg, &protocol.DocumentFormattingParams{TextDocument: protocol.TextDocumentIdentifier{URI: broken}}); len(edits) != 0 {
 		t.Errorf("a broken document was formatted: %v", edits)
+	}
+}
+
+// TestFormattingKeepsTheFile formats Debian's tab-indented site file as
+// Emacs with eglot asks (insertSpaces true, tabSize 8): its own tabs,
+// alignment and blank lines stay, so there is no edit; a settings file's
+// fmt: section wins over the file.
+func TestFormattingKeepsTheFile(t *testing.T) {
+	site, err := os.ReadFile(filepath.Join("..", "testdata", "layouts", "debian", "etc", "nginx", "sites-available", "default"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(site), "\n\tlisten 80 default_server;") {
+		t.Fatalf("the Debian site file is not tab-indented any more:\n%s", site)
+	}
+	eglot := protocol.FormattingOptions{"tabSize": float64(8), "insertSpaces": true}
+	s, c, dir := setup(t, map[string]string{"sites-available/default": string(site)})
+	uri := open(t, s, c, filepath.Join(dir, "sites-available", "default"), string(site))
+	edits, err := s.formatting(bg, &protocol.DocumentFormattingParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}, Options: eglot})
+	if err != nil || len(edits) != 0 {
+		t.Errorf("Debian's site file formatted: %v %+v", err, edits)
+	}
+	// Every stock file, as three editors ask: no edit.
+	layouts := filepath.Join("..", "testdata", "layouts")
+	n := 0
+	filepath.WalkDir(layouts, func(p string, e os.DirEntry, err error) error {
+		if err != nil || !e.Type().IsRegular() || filepath.Base(p) == "README.md" {
+			return err
+		}
+		text, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(layouts, p)
+		uri := open(t, s, c, filepath.Join(dir, "layouts", rel), string(text))
+		for _, o := range []protocol.FormattingOptions{eglot, {"tabSize": float64(4), "insertSpaces": true}, {"tabSize": float64(8), "insertSpaces": false}} {
+			edits, err := s.formatting(bg, &protocol.DocumentFormattingParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}, Options: o})
+			if err != nil || len(edits) != 0 {
+				t.Errorf("%s with %v: %v, edits %+v", rel, o, err, edits)
+			}
+		}
+		n++
+		return nil
+	})
+	if n < 48 {
+		t.Errorf("formatted %d stock files, want at least 48", n)
+	}
+
+	// A messy file with tabs keeps tabs, whatever the editor says.
+	messy := open(t, s, c, filepath.Join(dir, "sites-available", "messy"), "server {\n\tlisten 80;\n  root /srv;\n\tlocation / { try_files $uri =404; }\n}\n")
+	edits, err = s.formatting(bg, &protocol.DocumentFormattingParams{TextDocument: protocol.TextDocumentIdentifier{URI: messy}, Options: eglot})
+	if want := "server {\n\tlisten 80;\n\troot /srv;\n\tlocation / {\n\t\ttry_files $uri =404;\n\t}\n}\n"; err != nil || len(edits) != 1 || edits[0].NewText != want {
+		t.Errorf("messy tab file: %v %+v", err, edits)
+	}
+
+	// fmt: in the settings file decides over the file and the editor.
+	s, c, dir = setup(t, map[string]string{".nginx-lint.yaml": "fmt:\n  indent: 2\n  spacing: single\n", "sites-available/default": string(site)})
+	uri = open(t, s, c, filepath.Join(dir, "sites-available", "default"), string(site))
+	edits, err = s.formatting(bg, &protocol.DocumentFormattingParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}, Options: eglot})
+	if err != nil || len(edits) != 1 || !strings.Contains(edits[0].NewText, "\n  listen 80 default_server;\n") || strings.Contains(edits[0].NewText, "\n\tlisten") {
+		t.Errorf("fmt: indent: 2 not applied: %v %+v", err, edits)
 	}
 }
 

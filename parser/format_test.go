@@ -15,22 +15,45 @@ import (
 
 func TestFormat(t *testing.T) {
 	tests := []struct{ name, in, want string }{
-		{"indent and spacing", "http{server{listen   80;\nserver_name a  b;}}",
-			"http {\n    server {\n        listen 80;\n        server_name a b;\n    }\n}\n"},
-		{"comments kept in place", "# top\nhttp { # after brace\n  gzip on; # trailing\n\n\n  # lead\n  root /srv;\n}\n",
-			"# top\nhttp { # after brace\n    gzip on; # trailing\n\n    # lead\n    root /srv;\n}\n"},
+		{"indent and structure", "http{server{listen   80;\nserver_name a  b;}}",
+			"http {\n    server {\n        listen   80;\n        server_name a  b;\n    }\n}\n"},
+		{"comments kept in place", "# top\nhttp { # after brace\n    gzip on; # trailing\n\n\n    # lead\n    root /srv;\n}\n",
+			"# top\nhttp { # after brace\n    gzip on; # trailing\n\n\n    # lead\n    root /srv;\n}\n"},
 		{"comment under the brace", "http {\n# first\ngzip on;\n}\n", "http {\n    # first\n    gzip on;\n}\n"},
 		{"block of a comment only", "events { # none\n}\n", "events { # none\n}\n"},
 		{"quotes and escapes as written", "return 200 'a\\'b' \"x y\" \\;;\n", "return 200 'a\\'b' \"x y\" \\;;\n"},
-		{"multi-line words kept", "http {\nlog_format main '$a'\n        '$b';\n}\n",
+		{"multi-line words move with their line", "http {\nlog_format main '$a'\n    '$b';\n}\n",
 			"http {\n    log_format main '$a'\n        '$b';\n}\n"},
+		{"a line inside a quoted word stays", "http {\n\tgzip on;\n\tgzip_vary on;\n  return 200 'a\n  b'\n  'c';\n}\n",
+			"http {\n\tgzip on;\n\tgzip_vary on;\n\treturn 200 'a\n  b'\n\t'c';\n}\n"},
 		{"comment between words kept", "http {\nlisten 80 # why\n;\n}\n", "http {\n    listen 80 # why\n    ;\n}\n"},
 		{"empty block", "events{}\n", "events {}\n"},
+		{"empty block as written", "location / { }\n", "location / { }\n"},
+		{"empty block over lines", "location = /x {\n  }\n", "location = /x {\n}\n"},
 		{"lua body untouched", "content_by_lua_block {\n  local a = { 1 }\n    ngx.say(a)\n}\n",
 			"content_by_lua_block {\n  local a = { 1 }\n    ngx.say(a)\n}\n"},
 		{"map entries", "map $a $b {\ndefault 0;\n~^x 1;\n}\n", "map $a $b {\n    default 0;\n    ~^x 1;\n}\n"},
 		{"crlf input", "a b;\r\nc d;\r\n", "a b;\nc d;\n"},
 		{"empty", "", ""},
+		{"blanks only", "\n\n  \n", ""},
+		// The file's own indentation: tabs, two spaces.
+		{"tabs kept", "http {\n\tgzip on;\n\tserver {\n\t\tlisten 80;\n  root /x;\n\t}\n}\n",
+			"http {\n\tgzip on;\n\tserver {\n\t\tlisten 80;\n\t\troot /x;\n\t}\n}\n"},
+		{"two spaces kept", "http {\n  gzip on;\n  server {\n    listen 80;\n        root /x;\n  }\n}\n",
+			"http {\n  gzip on;\n  server {\n    listen 80;\n    root /x;\n  }\n}\n"},
+		// Aligned columns, the gap before ";" and before a trailing
+		// comment stay; the gap before "{" is one space.
+		{"alignment kept", "types {\n    text/html   html;\n    image/gif\tgif ;   # x\n}\nserver  {\n}\n",
+			"types {\n    text/html   html;\n    image/gif\tgif ;   # x\n}\nserver {\n}\n"},
+		// Blank lines: at the start of the file and of a block, before
+		// "}", at the end, runs of several.
+		{"blank lines kept", "\nhttp {\n\n    gzip on;\n\n\n\n    root /x;\n\n}\n\n",
+			"\nhttp {\n\n    gzip on;\n\n\n\n    root /x;\n\n}\n\n"},
+		// Comments: at column 0 in an indented block (code commented
+		// out) they stay; deeper than the block they keep the extra.
+		{"comment columns", "http {\n    gzip on;\n#    server {\n#    }\n        # more\n  # shallow\n}\n",
+			"http {\n    gzip on;\n#    server {\n#    }\n        # more\n    # shallow\n}\n"},
+		{"one line split", "a b; c d; e {f g;}", "a b;\nc d;\ne {\n    f g;\n}\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -39,25 +62,77 @@ func TestFormat(t *testing.T) {
 				t.Fatal(err)
 			}
 			if string(got) != tt.want {
-				t.Errorf("got:\n%s\nwant:\n%s", got, tt.want)
+				t.Errorf("got:\n%q\nwant:\n%q", got, tt.want)
 			}
 		})
 	}
-	nested := parser.ParseString("t.conf", "http{server{listen 80;}}", nil)
-	for _, o := range []struct {
+	if _, err := parser.Format(parser.ParseString("t.conf", "http {\n", nil)); !errors.Is(err, parser.ErrNotFormattable) {
+		t.Errorf("broken file formatted: %v", err)
+	}
+}
+
+func TestFormatOptions(t *testing.T) {
+	const tabbed = "http {\n\tgzip  on;   # x\n\n\n\n\tlog_format m '$a'\n\t           '$b';\n\t# note\n\t\t# deeper\n}\n"
+	tests := []struct {
+		name string
+		in   string
 		opts parser.FormatOptions
 		want string
 	}{
-		{parser.FormatOptions{Spaces: 2}, "http {\n  server {\n    listen 80;\n  }\n}\n"},
-		{parser.FormatOptions{Tabs: true, Spaces: 2}, "http {\n\tserver {\n\t\tlisten 80;\n\t}\n}\n"},
-		{parser.FormatOptions{}, "http {\n    server {\n        listen 80;\n    }\n}\n"},
-	} {
-		if got, err := parser.FormatWith(nested, o.opts); err != nil || string(got) != o.want {
-			t.Errorf("%+v: got %q, %v", o.opts, got, err)
-		}
+		{"spaces over tabs", tabbed, parser.FormatOptions{Spaces: 2},
+			"http {\n  gzip  on;   # x\n\n\n\n  log_format m '$a'\n             '$b';\n  # note\n  \t# deeper\n}\n"},
+		{"a terminator line moves with its directive", "http {\n  listen 80 # why\n    ;\n}\n", parser.FormatOptions{Tabs: true},
+			"http {\n\tlisten 80 # why\n\t  ;\n}\n"},
+		{"single spacing empties a block", "location / { }\n", parser.FormatOptions{Spacing: parser.SpacingSingle}, "location / {}\n"},
+		{"tabs over spaces", "http{server{listen 80;}}", parser.FormatOptions{Tabs: true, Spaces: 2},
+			"http {\n\tserver {\n\t\tlisten 80;\n\t}\n}\n"},
+		{"single spacing", tabbed, parser.FormatOptions{Spacing: parser.SpacingSingle},
+			"http {\n\tgzip on; # x\n\n\n\n\tlog_format m '$a'\n\t           '$b';\n\t# note\n\t\t# deeper\n}\n"},
+		{"blank lines capped", tabbed, parser.FormatOptions{MaxBlankLines: 1},
+			"http {\n\tgzip  on;   # x\n\n\tlog_format m '$a'\n\t           '$b';\n\t# note\n\t\t# deeper\n}\n"},
+		// Default applies only to a file that shows no indentation.
+		{"default for a flat file", "http{gzip on;}", parser.FormatOptions{Default: parser.Indent{Tabs: true}}, "http {\n\tgzip on;\n}\n"},
+		{"default loses to the file", tabbed, parser.FormatOptions{Default: parser.Indent{Spaces: 3}}, tabbed},
+		{"four spaces by default", "http{gzip on;}", parser.FormatOptions{}, "http {\n    gzip on;\n}\n"},
 	}
-	if _, err := parser.Format(parser.ParseString("t.conf", "http {\n", nil)); !errors.Is(err, parser.ErrNotFormattable) {
-		t.Errorf("broken file formatted: %v", err)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := parser.ParseString("t.conf", tt.in, nil)
+			got, err := parser.FormatWith(f, tt.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tt.want {
+				t.Errorf("got:\n%q\nwant:\n%q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestDetectIndent(t *testing.T) {
+	tests := []struct {
+		in   string
+		want parser.Indent
+		ok   bool
+	}{
+		{"a b;\nc d;\n", parser.Indent{}, false},
+		{"http {\ngzip on;\n}\n", parser.Indent{}, false},
+		{"http {\n\tgzip on;\n}\n", parser.Indent{Tabs: true}, true},
+		{"http {\n  a b;\n  s {\n    c d;\n  }\n}\n", parser.Indent{Spaces: 2}, true},
+		{"http {\n    a b;\n    s {\n        c d;\n    }\n}\n", parser.Indent{Spaces: 4}, true},
+		// The majority wins; a mixed line does not vote.
+		{"http {\n\ta b;\n\tc d;\n    e f;\n \tg h;\n}\n", parser.Indent{Tabs: true}, true},
+		{"http {\n   a b;\n   c d;\n\te f;\n}\n", parser.Indent{Spaces: 3}, true},
+		// On a tie, the narrower width.
+		{"http {\n    a b;\n  c d;\n}\n", parser.Indent{Spaces: 2}, true},
+		// Comments and continuation lines do not vote.
+		{"http {\n# x\n\t\t# y\nlog_format m 'a'\n    'b';\n}\n", parser.Indent{}, false},
+	}
+	for _, tt := range tests {
+		got, ok := parser.DetectIndent(parser.ParseString("t.conf", tt.in, nil))
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("%q: got %+v %v, want %+v %v", tt.in, got, ok, tt.want, tt.ok)
+		}
 	}
 }
 
@@ -93,12 +168,12 @@ func shape(f *parser.File) string {
 	return b.String()
 }
 
-// checkFormat formats src and checks the result reads the same and is a
-// fixed point.
-func checkFormat(t *testing.T, name string, src []byte) {
+// checkFormat formats src with o and checks the result reads the same and
+// is a fixed point.
+func checkFormat(t *testing.T, name string, src []byte, o parser.FormatOptions) {
 	t.Helper()
 	f := parser.ParseFile(name, src, &parser.Options{Kinds: analyzer.Kinds})
-	out, err := parser.Format(f)
+	out, err := parser.FormatWith(f, o)
 	if errors.Is(err, parser.ErrNotFormattable) {
 		return
 	}
@@ -112,7 +187,7 @@ func checkFormat(t *testing.T, name string, src []byte) {
 	if a, b := shape(f), shape(g); a != b {
 		t.Fatalf("%s: formatting changed what nginx reads:\nbefore:\n%s\nafter:\n%s\nformatted:\n%s", name, a, b, out)
 	}
-	again, err := parser.Format(g)
+	again, err := parser.FormatWith(g, o)
 	if err != nil || string(again) != string(out) {
 		t.Fatalf("%s: not a fixed point (%v):\n%s\n---\n%s", name, err, out, again)
 	}
@@ -130,7 +205,9 @@ func TestFormatCorpus(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		checkFormat(t, p, src)
+		for _, o := range corpusOptions {
+			checkFormat(t, p, src, o)
+		}
 		n++
 		return nil
 	})
@@ -139,9 +216,42 @@ func TestFormatCorpus(t *testing.T) {
 	}
 }
 
+// corpusOptions are the layouts the corpus and the fuzzer check: the
+// defaults, and each setting changed.
+var corpusOptions = []parser.FormatOptions{
+	{},
+	{Tabs: true, Spacing: parser.SpacingSingle},
+	{Spaces: 2, MaxBlankLines: 1},
+	{Default: parser.Indent{Spaces: 3}, MaxBlankLines: 2},
+}
+
 func FuzzFormat(f *testing.F) {
-	for _, s := range []string{"a b;", "a { b c; } # x\n", "a 'b' \"c\" \\d;", "x_by_lua_block { } ", "a b\n# c\n;"} {
+	for _, s := range []string{"a b;", "a { b c; } # x\n", "a 'b' \"c\" \\d;", "x_by_lua_block { } ", "a b\n# c\n;",
+		"http {\n\tlog_format m 'a'\n\t\t'b';\n#\tx\n\t\t# y\n\n\n}\n", "\ns {\n  a  b ;  # c\n  l {\n  }\n}\n\n"} {
 		f.Add([]byte(s))
 	}
-	f.Fuzz(func(t *testing.T, src []byte) { checkFormat(t, "fuzz.conf", src) })
+	f.Fuzz(func(t *testing.T, src []byte) {
+		for _, o := range corpusOptions {
+			checkFormat(t, "fuzz.conf", src, o)
+		}
+	})
+}
+
+// BenchmarkFormatTrailingComments formats 50,000 directives that each
+// carry a trailing comment (about 1 MB): each comment takes back the
+// newline before it, which must not copy what was printed so far.
+func BenchmarkFormatTrailingComments(b *testing.B) {
+	var src strings.Builder
+	src.WriteString("http {\n")
+	for i := range 50000 {
+		fmt.Fprintf(&src, "\ta%d  on;   # c\n", i)
+	}
+	src.WriteString("}\n")
+	f := parser.ParseString("big.conf", src.String(), nil)
+	b.SetBytes(int64(src.Len()))
+	for b.Loop() {
+		if _, err := parser.Format(f); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

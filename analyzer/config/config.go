@@ -11,6 +11,10 @@
 //	max-file-size: 32MiB         # per-file read limit (default 16MiB)
 //	nginx-build: ./nginx-V.txt   # lint for this build (saved "nginx -V" output)
 //	nginx-version: 1.22.1        # or only for this version (every module possible)
+//	fmt:                         # nginx-lint fmt and the editor's formatting
+//	  indent: tab                # auto (as the file is), tab, or 1-16 spaces
+//	  spacing: keep              # keep (between words as written) or single
+//	  max-blank-lines: 2         # at most 2 in a row (unset: all kept)
 //	rules:
 //	  version-disclosure: off    # off, on, or a severity
 //	  unknown-directive: error
@@ -28,6 +32,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -76,6 +81,9 @@ type File struct {
 	// MaxFileSize is the per-file read limit in bytes (max-file-size);
 	// zero keeps the default.
 	MaxFileSize int64
+	// Fmt is the formatter's settings (the fmt: section); the zero value
+	// is the formatter's defaults.
+	Fmt parser.FormatOptions
 }
 
 // PathMap rewrites paths starting with From to start with To.
@@ -93,7 +101,10 @@ type RuleConfig struct {
 }
 
 // topKeys are the keys a settings file may have at its top level.
-var topKeys = []string{"prefix", "include-paths", "custom-directives", "custom-variables", "check-files", "max-file-size", "nginx-build", "nginx-version", "rules"}
+var topKeys = []string{"prefix", "include-paths", "custom-directives", "custom-variables", "check-files", "max-file-size", "nginx-build", "nginx-version", "fmt", "rules"}
+
+// fmtKeys are the keys of the fmt: section.
+var fmtKeys = []string{"indent", "spacing", "max-blank-lines"}
 
 // versionPattern is an nginx release number.
 var versionPattern = regexp.MustCompile(`^[0-9]+\.[0-9]+\.[0-9]+$`)
@@ -263,6 +274,10 @@ func Parse(path string, src []byte) (*File, error) {
 				return nil, f.errorf(v, "max-file-size: %v", err)
 			}
 			f.MaxFileSize = n
+		case "fmt":
+			if err := f.parseFmt(v); err != nil {
+				return nil, err
+			}
 		case "rules":
 			if v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
 				continue
@@ -292,6 +307,80 @@ func Parse(path string, src []byte) (*File, error) {
 		return a < b
 	})
 	return f, nil
+}
+
+// parseFmt reads the fmt: section into f.Fmt.
+func (f *File) parseFmt(n *yaml.Node) error {
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+		return nil
+	}
+	if err := f.wantKind(n, yaml.MappingNode, "fmt", "a mapping of "+strings.Join(fmtKeys, ", ")); err != nil {
+		return err
+	}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if seen[k.Value] {
+			return f.errorf(k, "fmt: key %q given twice", k.Value)
+		}
+		seen[k.Value] = true
+		if k.Value != "indent" && k.Value != "spacing" && k.Value != "max-blank-lines" {
+			return f.errorf(k, "fmt: unknown key %q%s (want %s)", k.Value,
+				didyoumean.Suffix(didyoumean.Closest(k.Value, fmtKeys)), strings.Join(fmtKeys, ", "))
+		}
+		if err := f.wantScalar(v, "fmt: "+k.Value); err != nil {
+			return err
+		}
+		switch k.Value {
+		case "indent":
+			in, err := ParseIndent(v.Value)
+			if err != nil {
+				return f.errorf(v, "fmt: indent: %v", err)
+			}
+			f.Fmt.Tabs, f.Fmt.Spaces = in.Tabs, in.Spaces
+		case "spacing":
+			sp, err := ParseSpacing(v.Value)
+			if err != nil {
+				return f.errorf(v, "fmt: spacing: %v", err)
+			}
+			f.Fmt.Spacing = sp
+		case "max-blank-lines":
+			var m int
+			if v.Decode(&m) != nil || m < 1 {
+				return f.errorf(v, "fmt: max-blank-lines: %q is not a number of lines from 1 up (leave it out to keep every blank line)", v.Value)
+			}
+			f.Fmt.MaxBlankLines = m
+		}
+	}
+	return nil
+}
+
+// ParseIndent reads an indentation as the fmt: section and the command
+// line's --indent write it: "auto" (the zero Indent: as the file is
+// indented), "tab", or a number of spaces from 1 to 16.
+func ParseIndent(s string) (parser.Indent, error) {
+	switch strings.ToLower(s) {
+	case "auto", "":
+		return parser.Indent{}, nil
+	case "tab", "tabs":
+		return parser.Indent{Tabs: true}, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 || n > 16 {
+		return parser.Indent{}, fmt.Errorf("%q is not auto, tab or a number of spaces from 1 to 16", s)
+	}
+	return parser.Indent{Spaces: n}, nil
+}
+
+// ParseSpacing reads "keep" or "single".
+func ParseSpacing(s string) (parser.Spacing, error) {
+	switch strings.ToLower(s) {
+	case "keep":
+		return parser.SpacingKeep, nil
+	case "single":
+		return parser.SpacingSingle, nil
+	}
+	return 0, fmt.Errorf("%q is not keep or single", s)
 }
 
 // parseRule accepts "off", "on", a severity, or a mapping.

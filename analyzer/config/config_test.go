@@ -115,6 +115,13 @@ func TestParseErrors(t *testing.T) {
 		{"rules: [\n", `/r/.nginx-lint.yaml:1: did not find expected node content`},
 		{"- a\n", `/r/.nginx-lint.yaml:1: the settings must be a mapping of keys`},
 		{"prefix: a\nprefix: b\n", `/r/.nginx-lint.yaml:2: key "prefix" given twice`},
+		{"fmt: tab\n", `/r/.nginx-lint.yaml:1: fmt: expected a mapping of indent, spacing, max-blank-lines, got the value "tab"`},
+		{"fmt:\n  indent: 0\n", `/r/.nginx-lint.yaml:2: fmt: indent: "0" is not auto, tab or a number of spaces from 1 to 16`},
+		{"fmt:\n  indent: [2]\n", `/r/.nginx-lint.yaml:2: fmt: indent: expected a single value, got a list`},
+		{"fmt:\n  spacing: align\n", `/r/.nginx-lint.yaml:2: fmt: spacing: "align" is not keep or single`},
+		{"fmt:\n  max-blank-lines: 0\n", `/r/.nginx-lint.yaml:2: fmt: max-blank-lines: "0" is not a number of lines from 1 up`},
+		{"fmt:\n  tabs: true\n", `/r/.nginx-lint.yaml:2: fmt: unknown key "tabs"`},
+		{"fmt:\n  indent: 2\n  indent: 4\n", `/r/.nginx-lint.yaml:3: fmt: key "indent" given twice`},
 	} {
 		_, err := config.Parse("/r/.nginx-lint.yaml", []byte(tt.src))
 		if err == nil {
@@ -145,6 +152,29 @@ func TestParseErrors(t *testing.T) {
 	for _, src := range []string{"", "# only a comment\n", "rules:\n"} {
 		if _, err := config.Parse("/r/.nginx-lint.yaml", []byte(src)); err != nil {
 			t.Errorf("%q: %v", src, err)
+		}
+	}
+}
+
+// TestFmtSection reads the formatter's settings.
+func TestFmtSection(t *testing.T) {
+	for _, tt := range []struct {
+		src  string
+		want parser.FormatOptions
+	}{
+		{"fmt:\n  indent: tab\n  spacing: single\n  max-blank-lines: 2\n", parser.FormatOptions{Tabs: true, Spacing: parser.SpacingSingle, MaxBlankLines: 2}},
+		{"fmt:\n  indent: 2\n", parser.FormatOptions{Spaces: 2}},
+		{"fmt:\n  indent: auto\n  spacing: keep\n", parser.FormatOptions{}},
+		{"fmt:\n", parser.FormatOptions{}},
+		{"prefix: x\n", parser.FormatOptions{}},
+	} {
+		f, err := config.Parse("/r/.nginx-lint.yaml", []byte(tt.src))
+		if err != nil {
+			t.Errorf("%q: %v", tt.src, err)
+			continue
+		}
+		if f.Fmt != tt.want {
+			t.Errorf("%q: got %+v, want %+v", tt.src, f.Fmt, tt.want)
 		}
 	}
 }

@@ -6,34 +6,88 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/nginx-lint/nginx-lint/analyzer/config"
 	"github.com/nginx-lint/nginx-lint/analyzer/lint"
 	"github.com/nginx-lint/nginx-lint/internal/atomicfile"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
 type fmtCmd struct {
-	Paths  []string `arg:"" name:"file" help:"Files or directories (their *.conf and sites-enabled/* files) to format; \"-\" formats standard input to standard output."`
-	Write  bool     `short:"w" help:"Write the result back to each file (atomically; symbolic links are followed, owner, mode and hard links kept) instead of printing it."`
-	Force  bool     `help:"With -w, also write read-only files."`
-	Check  bool     `help:"Print the files that are not formatted and exit 1 if there are any; change nothing."`
-	Diff   bool     `help:"Print what formatting would change as a unified diff and exit 1 if there is any; change nothing."`
-	Indent int      `default:"4" help:"Spaces per block level."`
-	Tabs   bool     `help:"Indent with one tab per block level."`
+	Paths         []string `arg:"" name:"file" help:"Files or directories (their *.conf and sites-enabled/* files) to format; \"-\" formats standard input to standard output."`
+	Write         bool     `short:"w" help:"Write the result back to each file (atomically; symbolic links are followed, owner, mode and hard links kept; a file changed since it was read is not written) instead of printing it."`
+	Force         bool     `help:"With -w, also write read-only files."`
+	Check         bool     `help:"Print the files that are not formatted and exit 1 if there are any; change nothing. With --diff, print the diff instead of the names."`
+	Diff          bool     `help:"Print what formatting would change as a unified diff and exit 1 if there is any; change nothing."`
+	Indent        string   `help:"Indentation of one block level: auto (as the file is indented; 4 spaces when it shows none), tab, or 1 to 16 spaces. Default: the settings' fmt: indent, else auto." placeholder:"auto|tab|N"`
+	Tabs          bool     `help:"Indent with one tab per block level (--indent tab)."`
+	Spacing       string   `help:"Whitespace between the words of a directive: keep (as written, aligned columns stay) or single (one space). Default: the settings' fmt: spacing, else keep." placeholder:"keep|single"`
+	MaxBlankLines int      `name:"max-blank-lines" help:"Shorten runs of blank lines to at most N (default: the settings' fmt: max-blank-lines, else keep them all)." placeholder:"N"`
+	Config        string   `help:"Settings file to use instead of the .nginx-lint.yaml found upward from each file (its fmt: section applies)." placeholder:"FILE"`
+	NoConfig      bool     `help:"Use no settings file."`
 }
+
+// options returns the layout for a file under the settings cfg (nil:
+// none): each flag given wins over the settings' fmt: section.
+func (cmd *fmtCmd) options(cfg *config.File) (parser.FormatOptions, error) {
+	var o parser.FormatOptions
+	if cfg != nil {
+		o = cfg.Fmt
+	}
+	if cmd.Indent != "" {
+		in, err := config.ParseIndent(cmd.Indent)
+		if err != nil {
+			return o, usageError{"--indent: " + err.Error()}
+		}
+		if cmd.Tabs && !in.Tabs {
+			return o, usageError{"--tabs and --indent " + cmd.Indent + " together"}
+		}
+		o.Tabs, o.Spaces = in.Tabs, in.Spaces
+	}
+	if cmd.Tabs {
+		o.Tabs, o.Spaces = true, 0
+	}
+	if cmd.Spacing != "" {
+		sp, err := config.ParseSpacing(cmd.Spacing)
+		if err != nil {
+			return o, usageError{"--spacing: " + err.Error()}
+		}
+		o.Spacing = sp
+	}
+	switch {
+	case cmd.MaxBlankLines < 0:
+		return o, usageError{fmt.Sprintf("--max-blank-lines %d: give 1 or more", cmd.MaxBlankLines)}
+	case cmd.MaxBlankLines > 0:
+		o.MaxBlankLines = cmd.MaxBlankLines
+	}
+	return o, nil
+}
+
+// beforeWrite, when a test sets it, runs between reading a file and
+// writing it back, to change the file at the worst moment.
+var beforeWrite func(path string)
 
 // run formats each file. A file with syntax errors is left alone (exit
 // 1): a formatter must not guess at structure nginx cannot read.
 func (cmd *fmtCmd) run(e *env) (int, error) {
-	if cmd.Write && cmd.Check {
-		return 0, usageError{"--write and --check together"}
+	if cmd.Write && (cmd.Check || cmd.Diff) {
+		return 0, usageError{"--write with --check or --diff"}
 	}
-	if cmd.Diff && (cmd.Write || cmd.Check) {
-		return 0, usageError{"--diff with --write or --check"}
+	// --check --diff is --diff: the diff instead of the names, as
+	// gofmt -d prints one where gofmt -l prints names.
+	diff := cmd.Diff
+	if _, err := cmd.options(nil); err != nil {
+		return 0, err
 	}
-	if cmd.Indent < 1 || cmd.Indent > 16 {
-		return 0, usageError{fmt.Sprintf("--indent %d: give 1 to 16 spaces", cmd.Indent)}
+	if cmd.Config != "" && cmd.NoConfig {
+		return 0, usageError{"--config and --no-config together"}
 	}
-	opts := parser.FormatOptions{Tabs: cmd.Tabs, Spaces: cmd.Indent}
+	w := &lint.Workspace{NoSettings: cmd.NoConfig}
+	if cmd.Config != "" {
+		var err error
+		if w.Settings, err = lint.LoadSettings(cmd.Config); err != nil {
+			return 0, err
+		}
+	}
 	targets, err := lint.Targets(cmd.Paths)
 	if err != nil {
 		return 0, err
@@ -43,10 +97,10 @@ func (cmd *fmtCmd) run(e *env) (int, error) {
 	done := map[string]bool{} // real paths already checked or written
 	// Several files printed to standard output get a header each, as
 	// head(1) and tail(1) do, so the output says where each file starts.
-	headers, printed := len(targets) > 1 && !cmd.Write && !cmd.Check && !cmd.Diff, 0
+	headers, printed := len(targets) > 1 && !cmd.Write && !cmd.Check && !diff, 0
 	for _, t := range targets {
 		p := t.Path
-		if (cmd.Write || cmd.Check || cmd.Diff) && p != "-" {
+		if (cmd.Write || cmd.Check || diff) && p != "-" {
 			// A file reached twice (sites-enabled/x -> ../sites-available/x)
 			// is one file: check or write it once.
 			if real, err := atomicfile.Resolve(p); err == nil {
@@ -56,8 +110,15 @@ func (cmd *fmtCmd) run(e *env) (int, error) {
 				done[real] = true
 			}
 		}
+		cfg, err := w.SettingsFor(p)
+		if err != nil {
+			return 0, err
+		}
+		opts, err := cmd.options(cfg)
+		if err != nil {
+			return 0, err
+		}
 		var src []byte
-		var err error
 		if p == "-" {
 			src, err = (&parser.Loader{}).ReadStream("<stdin>", e.stdin)
 		} else {
@@ -78,7 +139,7 @@ func (cmd *fmtCmd) run(e *env) (int, error) {
 			return exitError, err
 		}
 		switch {
-		case cmd.Diff:
+		case diff:
 			if !bytes.Equal(src, out) {
 				name := displayPath(p, cwd)
 				if p == "-" {
@@ -94,7 +155,11 @@ func (cmd *fmtCmd) run(e *env) (int, error) {
 			}
 		case cmd.Write && p != "-":
 			if !bytes.Equal(src, out) {
-				if real, err := atomicfile.WriteFile(p, out, atomicfile.Options{Root: t.Root, Force: cmd.Force}); err != nil {
+				if beforeWrite != nil {
+					beforeWrite(p)
+				}
+				// Expect: an edit saved while we formatted is not lost.
+				if real, err := atomicfile.WriteFile(p, out, atomicfile.Options{Root: t.Root, Force: cmd.Force, Expect: src}); err != nil {
 					msg := writeError(err, real, t.Root)
 					if errors.Is(err, atomicfile.ErrReadOnly) {
 						msg += " (--force writes it)"
@@ -126,6 +191,8 @@ func writeError(err error, real, root string) string {
 	switch {
 	case errors.Is(err, atomicfile.ErrReadOnly):
 		return "read-only file, not written"
+	case errors.Is(err, atomicfile.ErrChanged):
+		return "changed since nginx-lint read it, not written (run fmt -w again to format the new contents)"
 	case errors.Is(err, atomicfile.ErrOutsideRoot):
 		return fmt.Sprintf("links to %s, outside %s: not written (name the file on the command line to write it)", real, root)
 	}

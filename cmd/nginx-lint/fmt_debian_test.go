@@ -176,9 +176,8 @@ func TestFmtDebianTree(t *testing.T) {
 			t.Fatalf("%s: nginx -t fails:\n%s", when, res.Stderr)
 		}
 	}
-	// Debian's site file needs formatting with --tabs today; indent it
-	// with spaces too, so the test writes it whatever a later package
-	// ships.
+	// Debian's site file is tab-indented, which fmt keeps; indent it
+	// with spaces so that fmt -w --tabs has something to rewrite.
 	siteText, err := os.ReadFile(site)
 	if err != nil {
 		t.Fatal(err)

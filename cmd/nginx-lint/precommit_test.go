@@ -197,7 +197,7 @@ func TestPreCommitHooks(t *testing.T) {
 	blocked("typo", "sites-available/example", strings.Replace(good, "server_name", "server_nmae", 1),
 		`sites-available/example:3:5: error: unknown directive "server_nmae"`)
 	// A valid but unformatted conf.d file: only the fmt hook objects.
-	blocked("unformatted", "conf.d/gzip.conf", "gzip   on;\n", "conf.d/gzip.conf")
+	blocked("unformatted", "conf.d/gzip.conf", "gzip on; gzip_vary on;\n", "conf.d/gzip.conf")
 
 	// A clean change goes through; a file the hooks do not take is not
 	// passed to them.

@@ -22,6 +22,11 @@ var ErrReadOnly = errors.New("read-only file")
 // Options.Root.
 var ErrOutsideRoot = errors.New("symbolic link leads outside the tree")
 
+// ErrChanged is returned when the file no longer holds Options.Expect:
+// someone changed it after the caller read it, and writing would lose
+// that edit.
+var ErrChanged = errors.New("changed since it was read")
+
 // ErrNotRegular is returned when the path (after symbolic links) names
 // something other than a regular file.
 var ErrNotRegular = errors.New("not a regular file")
@@ -37,6 +42,11 @@ type Options struct {
 	// Perm is the mode of a file that does not exist yet, before the
 	// umask; 0 means 0644.
 	Perm fs.FileMode
+	// Expect, when not nil, is what the caller read from the file and
+	// computed data from: if the file holds anything else when the write
+	// starts (an editor saved it meanwhile), nothing is written and the
+	// error is ErrChanged. A file that has disappeared counts as changed.
+	Expect []byte
 }
 
 // maxLinks bounds a chain of symbolic links, as the kernel's ELOOP does.
@@ -124,6 +134,15 @@ func WriteFile(name string, data []byte, opts Options) (string, error) {
 	defer release()
 
 	st, err := os.Stat(target)
+	if opts.Expect != nil {
+		// Compared with the contents, not the size and time: an edit
+		// within the file system's time granularity that keeps the size
+		// is still an edit.
+		cur, rerr := os.ReadFile(target)
+		if errors.Is(rerr, fs.ErrNotExist) || rerr == nil && !bytes.Equal(cur, opts.Expect) {
+			return target, fmt.Errorf("%s: %w", target, ErrChanged)
+		}
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		perm := opts.Perm
 		if perm == 0 {

@@ -296,6 +296,40 @@ func TestNotRegular(t *testing.T) {
 // temporary file on disk (the test hook runs then). The child must still
 // die of the signal, but only after the write: no temporary file stays,
 // and the file holds the old or the new contents whole.
+// TestExpect checks that a file changed since the caller read it is not
+// written: not through a link, not with several hard links (the in-place
+// path), not when it was deleted; the unchanged file is.
+func TestExpect(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "a.conf")
+	write(t, p, "edited;\n", 0o644)
+	symlink(t, "a.conf", filepath.Join(dir, "link.conf"))
+	for _, name := range []string{p, filepath.Join(dir, "link.conf")} {
+		if _, err := WriteFile(name, []byte("formatted;\n"), Options{Expect: []byte("read;\n")}); !errors.Is(err, ErrChanged) {
+			t.Errorf("%s: err %v, want ErrChanged", name, err)
+		}
+		if got := content(t, p); got != "edited;\n" {
+			t.Errorf("%s: the edit was overwritten: %q", name, got)
+		}
+	}
+	if err := os.Link(p, filepath.Join(dir, "hard.conf")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := WriteFile(p, []byte("formatted;\n"), Options{Expect: []byte("read;\n")}); !errors.Is(err, ErrChanged) || content(t, p) != "edited;\n" {
+		t.Errorf("hard link: err %v, file %q", err, content(t, p))
+	}
+	if _, err := WriteFile(p, []byte("formatted;\n"), Options{Expect: []byte("edited;\n")}); err != nil || content(t, p) != "formatted;\n" {
+		t.Errorf("unchanged file: err %v, file %q", err, content(t, p))
+	}
+	gone := filepath.Join(dir, "gone.conf")
+	if _, err := WriteFile(gone, []byte("formatted;\n"), Options{Expect: []byte("read;\n")}); !errors.Is(err, ErrChanged) {
+		t.Errorf("deleted file: err %v, want ErrChanged", err)
+	}
+	if _, err := os.Stat(gone); err == nil {
+		t.Errorf("a deleted file was created again")
+	}
+}
+
 func TestInterrupted(t *testing.T) {
 	if os.Getenv("ATOMICFILE_CHILD") != "" {
 		return // the child's work is in TestMain

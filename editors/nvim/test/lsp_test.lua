@@ -86,7 +86,8 @@ local function run()
   -- Diagnostics on open: root is missing its ";".
   vim.cmd("edit " .. vim.fn.fnameescape(root .. "/nginx.conf"))
   local buf = vim.api.nvim_get_current_buf()
-  -- Formatting follows these (the request's tabSize and insertSpaces).
+  -- The request carries these as tabSize and insertSpaces; they indent only
+  -- a file without indentation of its own (this one has four spaces).
   vim.bo[buf].expandtab = true
   vim.bo[buf].shiftwidth = 4
   vim.bo[buf].tabstop = 4

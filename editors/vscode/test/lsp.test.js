@@ -391,7 +391,10 @@ test("diagnostics after an edit", async () => {
   assert.equal(p.diagnostics[0].range.start.line, 6);
 });
 
-test("formatting follows the editor's indentation", async () => {
+// The document is indented with four spaces: formatting keeps them whatever
+// the editor asks (its tabSize and insertSpaces only indent a document that
+// shows no indentation of its own).
+test("formatting keeps the document's indentation", async () => {
   const edits = await request("textDocument/formatting", {
     textDocument: { uri: confURI },
     options: { tabSize: 4, insertSpaces: true, trimTrailingWhitespace: true, insertFinalNewline: true },
@@ -403,7 +406,7 @@ test("formatting follows the editor's indentation", async () => {
     text,
     await request("textDocument/formatting", { textDocument: { uri: confURI }, options: { tabSize: 8, insertSpaces: false } }),
   );
-  assert.equal(tabs.split("\n")[6], "\t\tfrobnicate on;");
+  assert.equal(tabs.split("\n")[6], "        frobnicate on;");
 });
 
 // The extension sends the nginx-lint.rules setting as initializationOptions
