@@ -232,3 +232,32 @@ func tablesEqual(a, b *Addr) bool {
 
 // Equivalent reports whether a and b route every request alike.
 func Equivalent(a, b *Table) bool { return len(Compare(a, b, 1)) == 0 }
+
+// KeepsNamedRequests reports whether every request that carries one of
+// the exact names of the server a listed address routes it to in a is
+// routed to the same server in b: the requests that still arrive when
+// every client sends the Host of its server. It returns the first that
+// is not.
+func KeepsNamedRequests(a, b *Table) (Difference, bool) {
+	for _, p := range a.Ports {
+		for _, ad := range p.Addrs {
+			for h, n := range ad.exact {
+				if h == "" || ad.Lookup(h) != n {
+					continue
+				}
+				r := Request{Addr: ad.IP, Port: p.Port, Host: h}
+				if ad == p.Wildcard {
+					r.Addr = unlisted(portKey{p.Family, p.Port}, map[netip.Addr]bool{})
+				}
+				if got := b.Route(r); got != n {
+					kind := Changed
+					if got == Refused {
+						kind = NowRefused
+					}
+					return Difference{Kind: kind, Request: r, Before: n, After: got}, false
+				}
+			}
+		}
+	}
+	return Difference{}, true
+}
