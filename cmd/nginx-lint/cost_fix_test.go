@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel/layout"
+	"github.com/nginx-lint/nginx-lint/parser/nginxtest"
 )
 
 // TestCostFix: cost --diff prints the rewrite and leaves the file, cost
@@ -59,5 +60,28 @@ func TestCostFixAssumeHost(t *testing.T) {
 	_, out, errOut := runCLI(t, "", "cost", "--diff", "--assume-host", path)
 	if !strings.Contains(out, "-        listen 127.0.0.2:20000;\n+        listen 20000;\n") || !strings.Contains(errOut, "applied: port 20000: serve its 5 addresses") {
 		t.Errorf("--assume-host:\n%s\n%s", out, errOut)
+	}
+}
+
+// TestCostVerify: cost --verify runs the real nginx before and after the
+// rewrite and reports every sampled request answered alike.
+func TestCostVerify(t *testing.T) {
+	ngx := nginxtest.Require(t)
+	src := string(layout.Generate(layout.Options{Layout: layout.Layout{Listen: layout.IPPerServer, Naming: layout.UniqueNames}, N: 60}))
+	path := writeTemp(t, "nginx.conf", src)
+	code, out, errOut := runCLI(t, "", "cost", "--verify", "--nginx", ngx, path)
+	if strings.Contains(errOut, "unshare failed") && os.Getenv("CI") != "true" {
+		t.Skipf("skipping: %s", errOut)
+	}
+	if code != exitClean {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	for _, want := range []string{"listening sockets  60 ", "152 answered alike, 0 differ", "predicted 152 of 152 answers right"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("%q missing:\n%s", want, out)
+		}
+	}
+	if b, _ := os.ReadFile(path); string(b) != src {
+		t.Error("--verify changed the file")
 	}
 }
