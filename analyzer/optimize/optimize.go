@@ -484,35 +484,33 @@ func wildcardRewrites(r *costmodel.Result, removed map[*parser.Directive]bool) (
 		var edits []parser.Edit
 		var firstDir *parser.Directive
 		for _, a := range p.Addrs {
+			// Socket options belong to the address: nginx takes them
+			// from the one listen there that gives them.
+			var ao []string
+			var at *parser.Directive
 			for i := range a.Instances {
 				in := &a.Instances[i]
-				if in.Listen == nil || in.Listen.Spec == nil {
+				if in.Listen == nil || in.Listen.Spec == nil || removed[in.Listen.Directive] {
 					continue
 				}
 				d, sp := in.Listen.Directive, in.Listen.Spec
-				if removed[d] {
-					continue
-				}
 				if firstDir == nil {
 					firstDir = d
+				}
+				if at == nil {
+					at = d
 				}
 				if sp.LastPort > sp.Port {
 					reason = "a listen on a port range (" + d.Args[0].Value + ") is left as written"
 					break
 				}
-				o := socketOptions(sp)
-				if first {
-					opts, first = o, false
-				} else if !slices.Equal(o, opts) {
-					reason = fmt.Sprintf("its listens have different socket options (%q at %s:%d, %q before): one socket cannot keep both",
-						strings.Join(o, " "), d.File.Path, d.Line(), strings.Join(opts, " "))
-					break
+				if o := socketOptions(sp); len(o) > 0 {
+					ao, at = o, d
 				}
 				if a.Wildcard {
 					continue
 				}
-				var keep []string
-				keep = append(keep, d.Args[0].Raw(d.File))
+				keep := []string{d.Args[0].Raw(d.File)}
 				changed := false
 				for _, prm := range sp.Params {
 					if socketParam(prm.Kind) {
@@ -526,6 +524,16 @@ func wildcardRewrites(r *costmodel.Result, removed map[*parser.Directive]bool) (
 				}
 			}
 			if reason != "" {
+				break
+			}
+			if at == nil {
+				continue
+			}
+			if first {
+				opts, first = ao, false
+			} else if !slices.Equal(ao, opts) {
+				reason = fmt.Sprintf("its addresses have different socket options (%q at %s:%d, %q before): one socket cannot keep both",
+					strings.Join(ao, " "), at.File.Path, at.Line(), strings.Join(opts, " "))
 				break
 			}
 		}

@@ -2,6 +2,7 @@ package optimize
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -142,44 +143,43 @@ func nameBasedRewrites(load Loader, m *parser.Model, r *costmodel.Result, t *rou
 		first := true
 		var opts []string
 		seenDefault := false
+		host := strconv.Itoa(p.Port)
+		if p.Family == costmodel.IPv6 {
+			host = "[::]:" + host
+		}
 		for _, a := range p.Addrs {
+			// ssl, http2 and proxy_protocol are ORed over the address's
+			// listens, its socket options come from the one that gives
+			// them.
+			var af grammar.ParamSet
+			var ao []string
+			var at *parser.Directive
 			for i := range a.Instances {
 				in := &a.Instances[i]
 				if in.Listen == nil || in.Listen.Spec == nil || removed[in.Listen.Directive] {
 					continue
 				}
 				d, sp := in.Listen.Directive, in.Listen.Spec
-				f := sp.Set & perAddr
-				so := socketOptions(sp)
-				if first {
-					flags, opts, first = f, so, false
-				} else if f != flags {
-					rw.Reason = fmt.Sprintf("ssl, http2 or proxy_protocol differ between its addresses (%s:%d): on one address they would apply to every server", d.File.Path, d.Line())
-				} else if strings.Join(so, " ") != strings.Join(opts, " ") {
-					rw.Reason = fmt.Sprintf("its listens have different socket options (%s:%d)", d.File.Path, d.Line())
-				} else if sp.LastPort > sp.Port {
+				if at == nil {
+					at = d
+				}
+				af |= sp.Set & perAddr
+				if o := socketOptions(sp); len(o) > 0 {
+					ao = o
+				}
+				if sp.LastPort > sp.Port {
 					rw.Reason = "a listen on a port range is left as written"
-				}
-				if rw.Reason != "" {
 					break
-				}
-				host := strconv.Itoa(p.Port)
-				if p.Family == costmodel.IPv6 {
-					host = "[::]:" + host
 				}
 				keep := []string{host}
 				for _, prm := range sp.Params {
-					if prm.Kind == grammar.ParamDefaultServer {
-						if seenDefault {
-							continue
-						}
-						seenDefault = true
-					}
-					if socketParam(prm.Kind) && prm.Kind != grammar.ParamBind && len(rw.edits) > 0 {
-						// The socket options once, on the first listen.
+					switch {
+					case prm.Kind == grammar.ParamDefaultServer && seenDefault:
 						continue
-					}
-					if prm.Kind == grammar.ParamBind {
+					case prm.Kind == grammar.ParamDefaultServer:
+						seenDefault = true
+					case socketParam(prm.Kind):
+						// Given once, on the first listen (below).
 						continue
 					}
 					keep = append(keep, d.Args[prm.Arg].Raw(d.File))
@@ -189,9 +189,24 @@ func nameBasedRewrites(load Loader, m *parser.Model, r *costmodel.Result, t *rou
 				}
 				rw.edits = append(rw.edits, argsEdit(d, keep...))
 			}
+			if rw.Reason != "" || at == nil {
+				break
+			}
+			if first {
+				flags, opts, first = af, ao, false
+			} else if af != flags {
+				rw.Reason = fmt.Sprintf("ssl, http2 or proxy_protocol differ between its addresses (%s:%d): on one address they would apply to every server", at.File.Path, at.Line())
+			} else if !slices.Equal(ao, opts) {
+				rw.Reason = fmt.Sprintf("its addresses have different socket options (%s:%d)", at.File.Path, at.Line())
+			}
 			if rw.Reason != "" {
 				break
 			}
+		}
+		if rw.Reason == "" && len(opts) > 0 && len(rw.edits) > 0 {
+			// The socket options on the first listen of the port.
+			e := &rw.edits[0]
+			e.NewText += " " + strings.Join(opts, " ")
 		}
 		if rw.Reason == "" {
 			// The requests that change: parse the rewrite alone and

@@ -98,8 +98,8 @@ func (p Probe) ModelRight(catchAll int) bool {
 
 // sample picks the requests: up to n servers spread over the list (the
 // first and last among them), each at an address it listens on, with
-// its first name, a wrong name and no Host; and on each port, an address
-// no listen names.
+// its first name, a wrong name and no Host; and on each port (n at most),
+// an address no listen names.
 func sample(t *routing.Table, n int) (reqs []routing.Request, unlisted map[int]bool, servers int) {
 	if n <= 0 {
 		n = 50
@@ -153,10 +153,14 @@ func sample(t *routing.Table, n int) (reqs []routing.Request, unlisted map[int]b
 		reqs = append(reqs, none)
 	}
 	unlisted = map[int]bool{}
+	ports := 0
 	for _, p := range t.Ports {
-		if !p.Addrs[0].IP.Is4() {
+		if !p.Addrs[0].IP.Is4() || ports == n {
+			// The unlisted address of n ports at most: a port per
+			// server (L1) would otherwise double the requests.
 			continue
 		}
+		ports++
 		ip := netip.AddrFrom4([4]byte{127, 255, 255, 253})
 		for listed[ip] {
 			ip = ip.Prev()

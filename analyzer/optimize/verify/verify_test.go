@@ -5,9 +5,12 @@ package verify_test
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel/layout"
@@ -110,4 +113,75 @@ func TestVerifySeedLayouts(t *testing.T) {
 				res.Before.ReloadSeconds, res.After.ReloadSeconds, len(res.Probes))
 		})
 	}
+}
+
+// TestRandomRewrites is the optimizer's property test against the real
+// nginx: random small configurations (addresses, ports, socket options,
+// default_server, exact, wildcard and regex names); whatever the
+// optimizer rewrites, nginx -t accepts, and every probe is answered as
+// before and as the routing model predicts.
+func TestRandomRewrites(t *testing.T) {
+	seed := uint64(time.Now().UnixNano())
+	if s := os.Getenv("OPTIMIZE_SEED"); s != "" {
+		seed, _ = strconv.ParseUint(s, 10, 64)
+	}
+	t.Logf("seed %d (OPTIMIZE_SEED repeats it)", seed)
+	rng := rand.New(rand.NewPCG(seed, 2))
+	names := []string{"a.example", "b.example", "*.example", ".c.example", "www.*", "~^d[0-9]\\.example$"}
+	opts := []string{"", "", "backlog=64", "bind", "reuseport", "default_server"}
+	rewritten := 0
+	for round := 0; round < 6; round++ {
+		var b strings.Builder
+		b.WriteString("worker_processes 2;\npid nginx.pid;\nerror_log error.log;\nevents {}\nhttp {\n    access_log off;\n")
+		seenDefault, seenAddr := map[string]bool{}, map[string]bool{}
+		shared := opts[rng.IntN(len(opts)-1)] // one option for most addresses, so that ports qualify
+		for i := range 2 + rng.IntN(5) {
+			addr := fmt.Sprintf("127.0.0.%d:%d", 1+rng.IntN(4), 31000+rng.IntN(2))
+			o := shared
+			if rng.IntN(4) == 0 {
+				o = opts[rng.IntN(len(opts))]
+			}
+			switch {
+			case o == "default_server" && seenDefault[addr]:
+				o = ""
+			case o == "default_server":
+				seenDefault[addr] = true
+			case seenAddr[addr]:
+				// nginx takes socket options once per address.
+				o = ""
+			}
+			seenAddr[addr] = true
+			fmt.Fprintf(&b, "    server { listen %s %s;", addr, o)
+			if n := rng.IntN(3); n > 0 {
+				b.WriteString(" server_name")
+				for range n {
+					b.WriteString(" " + names[rng.IntN(len(names))])
+				}
+				b.WriteString(";")
+			}
+			fmt.Fprintf(&b, " return 200 \"server %d\\n\"; }\n", i)
+		}
+		b.WriteString("}\n")
+		src := b.String()
+		p := plan(t, src)
+		if len(p.Fixed) == 0 {
+			continue
+		}
+		rewritten++
+		res := run(t, p)
+		if !res.After.TestOK {
+			t.Fatalf("nginx -t refuses the rewrite:\n%s\n%s", res.After.TestOutput, p.Fixed[mainPath])
+		}
+		for _, pr := range res.Probes {
+			if !pr.Same(p.CatchAll) || !pr.ModelRight(p.CatchAll) {
+				t.Errorf("%s: nginx %d → %d, model %d → %d\nbefore:\n%s\nafter:\n%s", pr.Request, pr.Before, pr.After,
+					pr.PredictedBefore, pr.PredictedAfter, src, p.Fixed[mainPath])
+			}
+		}
+		if res.After.Sockets >= res.Before.Sockets || res.After.Sockets != p.After.Counts.SocketsStart {
+			t.Errorf("sockets %d → %d, predicted %d → %d\n%s", res.Before.Sockets, res.After.Sockets,
+				p.Before.Counts.SocketsStart, p.After.Counts.SocketsStart, p.Fixed[mainPath])
+		}
+	}
+	t.Logf("%d of 6 configurations rewritten and verified", rewritten)
 }
