@@ -132,6 +132,9 @@ func writePlan(w io.Writer, name string, p *optimize.Plan) {
 		switch {
 		case rw.Applied && rw.Saving > 0:
 			fmt.Fprintf(w, "  applied: %s: saves ≈ %s at start%s\n", terminalSafe(rw.Title), costmodel.Seconds(rw.Saving), at)
+		case rw.Applied && rw.Saving < -1e-6:
+			// A setting that fixes a warning or a failure may cost time.
+			fmt.Fprintf(w, "  applied: %s: costs ≈ %s at start%s\n", terminalSafe(rw.Title), costmodel.Seconds(-rw.Saving), at)
 		case rw.Applied:
 			fmt.Fprintf(w, "  applied: %s%s\n", terminalSafe(rw.Title), at)
 		default:
