@@ -119,17 +119,23 @@ http {
 }
 
 func TestSettings(t *testing.T) {
-	src := string(layout.Generate(layout.Options{Layout: layout.Layout{Listen: layout.PortPerServer, Naming: layout.UniqueNames}, N: 600, WorkerConnections: 100}))
+	src := string(layout.Generate(layout.Options{Layout: layout.Layout{Listen: layout.PortPerServer, Naming: layout.UniqueNames}, N: 1200, WorkerConnections: 100}))
 	p, fixed := optimizeSrc(t, src, optimize.Options{})
-	if applied(p, optimize.KindWorkerConnections) != 1 || !strings.Contains(fixed, "worker_connections 601;") {
+	if applied(p, optimize.KindWorkerConnections) != 1 || !strings.Contains(fixed, "worker_connections 1201;") {
 		t.Errorf("worker_connections not raised: %+v", p.Rewrites)
 	}
-	// 601 connections and 600 sockets in each worker, and the logs.
+	// 1201 connections are over the limit of 1024: nginx would warn;
+	// each worker holds them, 1200 sockets and the logs.
 	m := regexp.MustCompile(`worker_rlimit_nofile (\d+);`).FindStringSubmatch(fixed)
 	if applied(p, optimize.KindRlimitNofile) != 1 || m == nil {
 		t.Errorf("worker_rlimit_nofile not set: %+v", p.Rewrites)
-	} else if n, _ := strconv.Atoi(m[1]); n < 1201 || n > 1210 {
-		t.Errorf("worker_rlimit_nofile %d, want 1201 and a few for the logs", n)
+	} else if n, _ := strconv.Atoi(m[1]); n < 2401 || n > 2410 {
+		t.Errorf("worker_rlimit_nofile %d, want 2401 and a few for the logs", n)
+	}
+	// At 1024 connections nginx does not warn: no worker_rlimit_nofile.
+	src1024 := string(layout.Generate(layout.Options{Layout: layout.Layout{Listen: layout.SharedAddr, Naming: layout.UniqueNames}, N: 10, WorkerConnections: 1024}))
+	if p1024, _ := optimizeSrc(t, src1024, optimize.Options{}); applied(p1024, optimize.KindRlimitNofile) != 0 {
+		t.Errorf("worker_rlimit_nofile set for 1024 connections: %+v", p1024.Rewrites)
 	}
 	for _, l := range p.After.Limits {
 		if l.Name == "worker_connections" && !l.OK {

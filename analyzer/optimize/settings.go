@@ -57,9 +57,11 @@ func settingRewrites(m *parser.Model, r *costmodel.Result, o Options) []Rewrite 
 			}
 		}
 	}
-	// Every worker holds every listening socket besides its connections;
-	// beyond the open-file limit nginx warns "worker_connections exceed
-	// open file resource limit" and connections fail under load.
+	// nginx warns "N worker_connections exceed open file resource
+	// limit" when worker_connections is above the limit and
+	// worker_rlimit_nofile does not cover it (ngx_event_module_init).
+	// The value given also counts what every worker holds besides its
+	// connections: the listening sockets and the logs.
 	nofile := o.Cost.NoFile
 	if nofile <= 0 {
 		nofile = 1024
@@ -70,7 +72,7 @@ func settingRewrites(m *parser.Model, r *costmodel.Result, o Options) []Rewrite 
 	if cur != nil && len(cur.Args) > 0 {
 		have, _ = strconv.Atoi(cur.Args[0].Value)
 	}
-	if need > nofile && have < need && events != nil {
+	if conns > nofile && (cur == nil || conns > have) && events != nil {
 		var rw Rewrite
 		if cur != nil {
 			rw = Rewrite{edits: []parser.Edit{argsEdit(cur, strconv.Itoa(need))}, Path: cur.File.Path, Line: cur.Line()}
@@ -79,8 +81,8 @@ func settingRewrites(m *parser.Model, r *costmodel.Result, o Options) []Rewrite 
 			rw = Rewrite{edits: []parser.Edit{{File: events.File, Range: parser.Span(at, at),
 				NewText: "worker_rlimit_nofile " + strconv.Itoa(need) + ";\n" + indentOf(events)}}, Path: events.File.Path, Line: events.Line()}
 		}
-		rw.Kind, rw.Title = KindRlimitNofile, fmt.Sprintf("set worker_rlimit_nofile %d (%d connections + %d listening sockets + logs, over the limit of %d)",
-			need, conns, r.Counts.SocketsStart, nofile)
+		rw.Kind, rw.Title = KindRlimitNofile, fmt.Sprintf("set worker_rlimit_nofile %d (worker_connections %d exceed the open-file limit %d; each worker also holds %d listening sockets and the logs)",
+			need, conns, nofile, r.Counts.SocketsStart)
 		out = append(out, rw)
 	}
 	return out
