@@ -119,6 +119,10 @@ func (p *Plan) Saving() float64 { return p.Before.StartupSeconds - p.After.Start
 
 const maxChanges = 10
 
+// maxSeparate bounds the rewrites tried one by one when together they
+// fail a check (each try parses the configuration again).
+const maxSeparate = 64
+
 // Optimize plans and checks the rewrites of the configuration load gives.
 func Optimize(load Loader, o Options) (*Plan, error) {
 	m0, err := load(nil)
@@ -168,11 +172,17 @@ func Optimize(load Loader, o Options) (*Plan, error) {
 			cands = append(cands, cand{&wild[i].Rewrite, wild[i].listen})
 		}
 	}
-	overlay := map[string][]byte{}
-	for len(cands) > 0 {
+	type attempt struct {
+		texts map[string][]byte
+		r     *costmodel.Result
+		t     *routing.Table
+		catch bool
+		bad   string
+	}
+	try := func(cs []cand) (attempt, error) {
 		var edits []parser.Edit
 		var listens []string
-		for _, c := range cands {
+		for _, c := range cs {
 			edits = append(edits, c.rw.edits...)
 			if c.listen != "" {
 				listens = append(listens, c.listen)
@@ -182,31 +192,69 @@ func Optimize(load Loader, o Options) (*Plan, error) {
 		edits = append(edits, catch...)
 		texts, err := apply(edits)
 		if err != nil {
-			return nil, err
+			return attempt{}, err
 		}
 		m1, err := load(texts)
 		if err != nil {
-			return nil, err
+			return attempt{}, err
 		}
 		r1 := costmodel.Compute(m1, o.Cost)
 		t1 := routing.Build(m1, r1)
-		bad := check(r0, r1, t0, t1, len(catch) > 0, o.AssumeHost)
-		if bad == "" {
+		return attempt{texts, r1, t1, len(catch) > 0, check(r0, r1, t0, t1, len(catch) > 0, o.AssumeHost)}, nil
+	}
+	overlay := map[string][]byte{}
+	var done *attempt
+	if len(cands) > 0 {
+		at, err := try(cands)
+		if err != nil {
+			return nil, err
+		}
+		if at.bad == "" {
+			done = &at
+		} else if len(cands) > 1 && len(cands) <= maxSeparate {
+			// One rewrite spoils the lot: try each alone, so that the
+			// reason lands on the right one, then the good ones together.
+			var good []cand
 			for _, c := range cands {
-				c.rw.Applied = true
+				one, err := try([]cand{c})
+				if err != nil {
+					return nil, err
+				}
+				if one.bad != "" {
+					c.rw.Reason = one.bad
+				} else {
+					good = append(good, c)
+				}
 			}
-			overlay = texts
-			p.After, p.AfterRoutes = r1, t1
-			if len(catch) > 0 {
-				p.CatchAll = len(t1.Servers) - 1
-			}
-			p.Accepted = routing.Compare(t0, t1, maxChanges)
+			cands = good
+		} else if len(cands) == 1 {
+			cands[0].rw.Reason = at.bad
+			cands = nil
+		}
+	}
+	for done == nil && len(cands) > 0 {
+		at, err := try(cands)
+		if err != nil {
+			return nil, err
+		}
+		if at.bad == "" {
+			done = &at
 			break
 		}
-		// Drop the last rewrite and try again: the checks name no
-		// culprit, and the rewrites are few (one per port).
-		cands[len(cands)-1].rw.Reason = bad
+		// Drop the last rewrite and try again.
+		cands[len(cands)-1].rw.Reason = at.bad
 		cands = cands[:len(cands)-1]
+	}
+	if done != nil {
+		for _, c := range cands {
+			c.rw.Applied = true
+		}
+		overlay = done.texts
+		p.After, p.AfterRoutes = done.r, done.t
+		if done.catch {
+			p.CatchAll = len(done.t.Servers) - 1
+		}
+		p.Accepted = routing.Compare(t0, done.t, maxChanges)
 	}
 	for i := range dups {
 		p.Rewrites = append(p.Rewrites, dups[i].Rewrite)

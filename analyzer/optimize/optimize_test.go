@@ -188,3 +188,38 @@ func TestNameBased(t *testing.T) {
 		t.Errorf("applied although every server has the same name: %+v", p.Rewrites)
 	}
 }
+
+// TestOneBadPort: a port whose wildcard would collide with a stream
+// listen is left alone with that reason, and the other port is still
+// rewritten.
+func TestOneBadPort(t *testing.T) {
+	src := `events {}
+stream {
+    server { listen 127.0.0.3:8080; return "x"; }
+}
+http {
+    server { listen 127.0.0.1:8080; server_name a; }
+    server { listen 127.0.0.2:8080; server_name b; }
+    server { listen 127.0.0.1:8081; server_name c; }
+    server { listen 127.0.0.2:8081; server_name d; }
+}
+`
+	p, fixed := optimizeSrc(t, src, optimize.Options{})
+	var bad, good *optimize.Rewrite
+	for i, rw := range p.Rewrites {
+		if rw.Kind != optimize.KindWildcard {
+			continue
+		}
+		if strings.HasPrefix(rw.Title, "port 8080") {
+			bad = &p.Rewrites[i]
+		} else {
+			good = &p.Rewrites[i]
+		}
+	}
+	if bad == nil || bad.Applied || !strings.Contains(bad.Reason, "would fail to start") {
+		t.Errorf("port 8080: %+v", bad)
+	}
+	if good == nil || !good.Applied || !strings.Contains(fixed, "listen 8081;") || strings.Contains(fixed, "listen 8080;") {
+		t.Errorf("port 8081: %+v\n%s", good, fixed)
+	}
+}
