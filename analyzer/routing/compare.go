@@ -100,6 +100,10 @@ func Compare(a, b *Table, max int) []Difference {
 	}
 	for _, k := range ports {
 		pa, pb := a.byPort[k], b.byPort[k]
+		if k.fam == costmodel.Unix {
+			compareUnix(a, b, pa, pb, addDiff)
+			continue
+		}
 		// Every listed address of either, then one that neither lists.
 		var ips []netip.Addr
 		ipSeen := map[netip.Addr]bool{}
@@ -147,6 +151,38 @@ func Compare(a, b *Table, max int) []Difference {
 		}
 	}
 	return out
+}
+
+// compareUnix compares the UNIX sockets of two tables, by path.
+func compareUnix(a, b *Table, pa, pb *Port, addDiff func(Difference)) {
+	var keys []string
+	seen := map[string]bool{}
+	for _, p := range []*Port{pa, pb} {
+		if p == nil {
+			continue
+		}
+		for _, ad := range p.Addrs {
+			if !seen[ad.Key] {
+				seen[ad.Key] = true
+				keys = append(keys, ad.Key)
+			}
+		}
+	}
+	for _, key := range keys {
+		aa, ab := a.unixAddr(key), b.unixAddr(key)
+		r := Request{Unix: key, NoHost: true}
+		switch {
+		case ab == nil:
+			addDiff(Difference{Kind: NowRefused, Request: r, Before: aa.NoHost(), After: Refused})
+		case aa == nil:
+			addDiff(Difference{Kind: NowAccepted, Request: r, Before: Refused, After: ab.NoHost()})
+		default:
+			if d, ok := compareAddr(aa, ab); !ok {
+				d.Request.Unix = key
+				addDiff(d)
+			}
+		}
+	}
 }
 
 // unlisted picks an address of the port's family that no table lists.
@@ -246,7 +282,10 @@ func KeepsNamedRequests(a, b *Table) (Difference, bool) {
 					continue
 				}
 				r := Request{Addr: ad.IP, Port: p.Port, Host: h}
-				if ad == p.Wildcard {
+				switch {
+				case p.Family == costmodel.Unix:
+					r.Unix = ad.Key
+				case ad == p.Wildcard:
 					r.Addr = unlisted(portKey{p.Family, p.Port}, map[netip.Addr]bool{})
 				}
 				if got := b.Route(r); got != n {

@@ -252,12 +252,18 @@ type Request struct {
 	// there is none (HTTP/1.0 without Host).
 	Host   string
 	NoHost bool
+	// Unix is the socket ("unix:/run/app.sock") of a request to a UNIX
+	// socket, which Addr and Port then do not name.
+	Unix string
 }
 
 func (r Request) String() string {
 	h := "without Host"
 	if !r.NoHost {
 		h = "with Host " + strconv.Quote(r.Host)
+	}
+	if r.Unix != "" {
+		return fmt.Sprintf("a request to %s %s", r.Unix, h)
 	}
 	return fmt.Sprintf("a request to %s %s", netip.AddrPortFrom(r.Addr, uint16(r.Port)), h)
 }
@@ -282,9 +288,20 @@ func (t *Table) Address(ip netip.Addr, port int) *Addr {
 	return p.Wildcard
 }
 
+// unixAddr returns the entry of a UNIX socket, nil if none listens there.
+func (t *Table) unixAddr(key string) *Addr {
+	if p := t.byPort[portKey{costmodel.Unix, 0}]; p != nil {
+		return p.byKey[key]
+	}
+	return nil
+}
+
 // Route returns the number of the server that handles r, or Refused.
 func (t *Table) Route(r Request) int {
 	a := t.Address(r.Addr, r.Port)
+	if r.Unix != "" {
+		a = t.unixAddr(r.Unix)
+	}
 	if a == nil {
 		return Refused
 	}

@@ -110,6 +110,7 @@ func TestCompare(t *testing.T) {
 			"server_name aa.example; }\n    server { listen 127.0.0.1:8080; server_name *.example.com; }", routing.Changed, false},
 		{"address dropped", "listen 127.0.0.3:8081;", "listen 127.0.0.1:8082;", routing.Changed, false},
 		{"wildcard dropped", "listen 8081;", "listen 127.0.0.4:8081;", routing.NowRefused, false},
+		{"unix socket moved", "listen 127.0.0.2:8080; server_name two.example;", "listen unix:/run/b.sock; server_name two.example;", routing.Changed, false},
 		{"regex changed", `~^re[0-9]+\.example$`, `~^re[0-9]*\.example$`, routing.Unproven, false},
 	}
 	for _, c := range cases {
@@ -131,9 +132,30 @@ func TestCompare(t *testing.T) {
 		if d[0].Kind != c.kind {
 			t.Errorf("%s: kind %d (%s), want %d", c.name, d[0].Kind, d[0].Describe(base, other), c.kind)
 		}
-		if d[0].Kind != routing.Unproven && base.Route(d[0].Request) == other.Route(d[0].Request) {
+		if d[0].Kind != routing.Unproven && d[0].Request.Unix == "" && base.Route(d[0].Request) == other.Route(d[0].Request) {
 			t.Errorf("%s: the difference %s routes alike", c.name, d[0].Describe(base, other))
 		}
+	}
+}
+
+func TestCompareUnix(t *testing.T) {
+	a := table(t, "events {}\nhttp { server { listen unix:/run/a.sock; server_name a; } server { listen unix:/run/a.sock; server_name b; } }\n")
+	b := table(t, "events {}\nhttp { server { listen unix:/run/a.sock; server_name a; } server { listen unix:/run/b.sock; server_name b; } }\n")
+	if routing.Equivalent(a, a) != true {
+		t.Error("a table differs from itself")
+	}
+	d := routing.Compare(a, b, 0)
+	if len(d) != 2 || d[0].Request.Unix != "unix:/run/a.sock" || d[1].Kind != routing.NowAccepted {
+		t.Fatalf("differences %+v", d)
+	}
+	if _, ok := routing.KeepsNamedRequests(a, a); !ok {
+		t.Error("KeepsNamedRequests: a table moves its own named requests")
+	}
+	if d, ok := routing.KeepsNamedRequests(a, b); ok || d.Request.Unix != "unix:/run/a.sock" || d.Request.Host != "b" {
+		t.Errorf("KeepsNamedRequests: %+v", d)
+	}
+	if got := a.Route(routing.Request{Unix: "unix:/run/a.sock", Host: "b"}); got != 1 {
+		t.Errorf("Host b on a.sock: server %d", got)
 	}
 }
 
