@@ -18,6 +18,7 @@ type optimizeFlags struct {
 	Fix        bool `name:"fix" help:"Rewrite the configuration into one that starts faster and routes every request as before (proven by the routing model), written atomically; prints each change with its estimated saving."`
 	Diff       bool `name:"diff" help:"Print the rewrite of --fix as a unified diff instead of writing it."`
 	Verify     bool `name:"verify" help:"Also run the real nginx (--nginx PATH, else the one installed) before and after the rewrite, in a private network namespace (Linux, root): time nginx -t, start and reload, count listening sockets, send requests to a sample of servers and compare which server answered. Prints measured against predicted; writes nothing."`
+	Runs       int  `name:"runs" default:"1" help:"With --verify: time nginx -t, start and reload this many times each and print the medians."`
 	AssumeHost bool `name:"assume-host" help:"Also apply the rewrites to name-based virtual hosts, which route requests without Host or with an unknown Host elsewhere: you accept that every client sends the Host of its server."`
 }
 

@@ -21,12 +21,16 @@ func (cmd *costCmd) verify(e *env, plan *optimize.Plan) (int, error) {
 			return exitError, fmt.Errorf("--verify: %w (--nginx PATH names one)", err)
 		}
 	}
-	res, err := verify.Run(context.Background(), plan.BeforeRoutes, plan.AfterRoutes, plan.CatchAll, verify.Options{Nginx: ngx})
+	res, err := verify.Run(context.Background(), plan.BeforeRoutes, plan.AfterRoutes, plan.CatchAll, verify.Options{Nginx: ngx, Runs: cmd.Runs})
 	if err != nil {
 		return exitError, fmt.Errorf("--verify: %w", err)
 	}
 	w := e.stdout
-	fmt.Fprintf(w, "\nverified with %s in a private network namespace (wall time, one run each):\n", ngx)
+	each := "one run each"
+	if cmd.Runs > 1 {
+		each = fmt.Sprintf("median of %d runs each", cmd.Runs)
+	}
+	fmt.Fprintf(w, "\nverified with %s in a private network namespace (wall time, %s):\n", ngx, each)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "\tbefore\tpredicted\tafter\tpredicted\t")
 	b, a := plan.Before, plan.After

@@ -139,42 +139,76 @@ func privateNetns(addrs []netip.Addr) error {
 	return nil
 }
 
-// measure runs nginx -t, a start, the probes and a reload of conf.
+// measure runs nginx -t, starts with the probes (on the first) and
+// reloads of conf, o.Runs times each, and keeps the medians.
 func measure(ctx context.Context, o Options, conf string, side *Side, probes []Probe, after bool) error {
-	tr, err := nginxtest.Test(ctx, o.Nginx, conf, nginxtest.InPrivateNetns(), nginxtest.WithTimeout(o.Timeout))
-	if err != nil {
-		return err
+	var tests, starts, reloads []float64
+	for range o.runs() {
+		tr, err := nginxtest.Test(ctx, o.Nginx, conf, nginxtest.InPrivateNetns(), nginxtest.WithTimeout(o.Timeout))
+		if err != nil {
+			return err
+		}
+		side.TestOK, side.TestOutput = tr.OK, tr.Stderr
+		if !tr.OK {
+			return fmt.Errorf("nginx -t refuses it:\n%s", tr.Stderr)
+		}
+		tests = append(tests, tr.Duration.Seconds())
 	}
-	side.TestSeconds, side.TestOK, side.TestOutput = tr.Duration.Seconds(), tr.OK, tr.Stderr
-	if !tr.OK {
-		return fmt.Errorf("nginx -t refuses it:\n%s", tr.Stderr)
+	for run := range o.runs() {
+		start, rel, err := startOnce(ctx, o, conf, side, probes, after, run == 0)
+		if err != nil {
+			return err
+		}
+		starts, reloads = append(starts, start), append(reloads, rel)
 	}
+	side.TestSeconds, side.StartSeconds, side.ReloadSeconds = median(tests), median(starts), median(reloads)
+	return nil
+}
+
+// startOnce starts nginx, counts its sockets and sends the probes (when
+// probe is set), reloads it and stops it.
+func startOnce(ctx context.Context, o Options, conf string, side *Side, probes []Probe, after, probe bool) (start, rel float64, err error) {
 	sctx, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()
 	inst, err := nginxtest.Start(sctx, o.Nginx, conf, nginxtest.InPrivateNetns(), nginxtest.WithTimeout(o.Timeout))
 	if err != nil {
-		return err
+		return 0, 0, err
 	}
 	defer inst.Stop(context.Background())
-	side.StartSeconds = inst.Ready.Seconds()
-	side.Sockets = listening()
-	for i := range probes {
-		r := probes[i].Request
-		n, err := ask(netip.AddrPortFrom(r.Addr, uint16(r.Port)).String(), r.Host, r.NoHost)
-		if err != nil {
-			return fmt.Errorf("%s: %w", r, err)
-		}
-		if after {
-			probes[i].After = n
-		} else {
-			probes[i].Before = n
+	start = inst.Ready.Seconds()
+	if probe {
+		side.Sockets = listening()
+		for i := range probes {
+			r := probes[i].Request
+			n, err := ask(netip.AddrPortFrom(r.Addr, uint16(r.Port)).String(), r.Host, r.NoHost)
+			if err != nil {
+				return 0, 0, fmt.Errorf("%s: %w", r, err)
+			}
+			if after {
+				probes[i].After = n
+			} else {
+				probes[i].Before = n
+			}
 		}
 	}
-	side.ReloadSeconds, err = reload(sctx, o.Nginx, inst)
-	if err != nil {
-		return err
+	if rel, err = reload(sctx, o.Nginx, inst); err != nil {
+		return 0, 0, err
 	}
-	return inst.Stop(context.Background())
+	return start, rel, inst.Stop(context.Background())
+}
+
+// median returns the middle value (the mean of the two middle ones).
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	n := len(s)
+	if n == 0 {
+		return 0
+	}
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
 }
 
 var answerRe = regexp.MustCompile(`nginx-lint-server (\d+)`)

@@ -33,14 +33,19 @@ type Options struct {
 	Sample int
 	// Timeout bounds each nginx run (0: two minutes).
 	Timeout time.Duration
+	// Runs is how often nginx -t, a start and a reload are timed; the
+	// medians count (0: once). The probes go to the first start.
+	Runs int
 }
+
+func (o Options) runs() int { return max(o.Runs, 1) }
 
 // Side is what one configuration measured.
 type Side struct {
-	// TestSeconds, StartSeconds and ReloadSeconds are wall times: the
-	// nginx -t process, until the pid file appears, and from nginx -s
-	// reload until no worker of before the reload is left and a new one
-	// runs.
+	// TestSeconds, StartSeconds and ReloadSeconds are wall times, the
+	// medians of Options.Runs: the nginx -t process, until the pid file
+	// appears, and from nginx -s reload until no worker of before the
+	// reload is left and a new one runs.
 	TestSeconds, StartSeconds, ReloadSeconds float64
 	// Sockets are the listening TCP sockets once started.
 	Sockets int
