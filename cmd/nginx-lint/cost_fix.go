@@ -49,6 +49,9 @@ func (cmd *costCmd) runOptimize(e *env, w *lint.Workspace, targets []lint.Target
 	if cmd.Path == "-" {
 		return 0, usageError{"--fix, --diff and --verify need files, not standard input"}
 	}
+	if cmd.Format != "text" || cmd.SVG != "" {
+		return 0, usageError{"--fix, --diff and --verify print a text report: --format json and --svg do not go with them"}
+	}
 	cwd, _ := os.Getwd()
 	changed, failed := false, false
 	for _, est := range ests {

@@ -40,6 +40,9 @@ func TestCostFix(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &js); err != nil || js.Sockets.Start != 1 {
 		t.Errorf("after --fix: sockets.start %d (%v)", js.Sockets.Start, err)
 	}
+	if code, _, errOut := runCLI(t, "", "cost", "--fix", "--format", "json", path); code != exitUsage || !strings.Contains(errOut, "--format json") {
+		t.Errorf("--fix --format json: exit %d, %s", code, errOut)
+	}
 	// Again: nothing left to do.
 	_, out, _ = runCLI(t, "", "cost", "--diff", path)
 	if out != "" {
