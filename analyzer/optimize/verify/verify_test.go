@@ -185,3 +185,29 @@ func TestRandomRewrites(t *testing.T) {
 	}
 	t.Logf("%d of 6 configurations rewritten and verified", rewritten)
 }
+
+// TestVerifyOtherAddresses: addresses outside loopback (the benchmark's
+// 192.168.0.x, here 10.9.0.x) are added to the private namespace's
+// loopback, so a production-like layout verifies without touching the
+// machine's interfaces.
+func TestVerifyOtherAddresses(t *testing.T) {
+	src := string(layout.Generate(layout.Options{Layout: layout.Layout{Listen: layout.IPPerServer, Naming: layout.UniqueNames}, N: 100}))
+	src = strings.ReplaceAll(src, "listen 127.0.", "listen 10.9.")
+	p := plan(t, src)
+	res := run(t, p)
+	if res.Before.Sockets != 100 || res.After.Sockets != 1 {
+		t.Errorf("listening sockets %d → %d, want 100 → 1", res.Before.Sockets, res.After.Sockets)
+	}
+	answered := 0
+	for _, pr := range res.Probes {
+		if !pr.Same(p.CatchAll) || !pr.ModelRight(p.CatchAll) {
+			t.Errorf("%s: nginx %d → %d, model %d → %d", pr.Request, pr.Before, pr.After, pr.PredictedBefore, pr.PredictedAfter)
+		}
+		if pr.Before >= 0 {
+			answered++
+		}
+	}
+	if answered != 120 {
+		t.Errorf("%d requests answered before, want the 120 to the 40 sampled servers", answered)
+	}
+}
