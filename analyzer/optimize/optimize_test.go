@@ -171,7 +171,7 @@ func TestNameBased(t *testing.T) {
 			nb = &p.Rewrites[i]
 		}
 	}
-	if nb == nil || nb.Applied || len(nb.Changes) < 2 || !strings.Contains(nb.Changes[1], "a request to 127.0.0.2:20000 without Host goes to server perf-test-00001.example") {
+	if nb == nil || nb.Applied || len(nb.Changes) < 2 || !strings.Contains(nb.Changes[1], "a request to 127.0.0.2:20000 without Host or with an unknown Host goes to server perf-test-00001.example") {
 		t.Fatalf("name-based rewrite: %+v", nb)
 	}
 	if !strings.Contains(fixed, "listen 127.0.0.2:20000;") {

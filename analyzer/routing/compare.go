@@ -33,12 +33,18 @@ type Difference struct {
 	// Other says the request stands for every address of the port that
 	// neither configuration lists.
 	Other bool
+	// AlsoUnknownHost says a request with a Host no server there names
+	// goes the same way as this one without Host.
+	AlsoUnknownHost bool
 	Note  string
 }
 
 // Describe words the difference with the servers of both tables.
 func (d Difference) Describe(before, after *Table) string {
 	req := d.Request.String()
+	if d.AlsoUnknownHost {
+		req += " or with an unknown Host"
+	}
 	if d.Other {
 		req = fmt.Sprintf("a request to any unlisted address of port %d", d.Request.Port)
 		if !d.Request.NoHost {
@@ -208,7 +214,9 @@ func unlisted(k portKey, listed map[netip.Addr]bool) netip.Addr {
 // be equal (the exact names are all among the candidates).
 func compareAddr(a, b *Addr) (Difference, bool) {
 	if x, y := a.NoHost(), b.NoHost(); x != y {
-		return Difference{Kind: Changed, Request: Request{NoHost: true}, Before: x, After: y}, false
+		const unknown = "unknown.nginx-lint.invalid"
+		also := a.Lookup(unknown) == x && b.Lookup(unknown) == y
+		return Difference{Kind: Changed, Request: Request{NoHost: true}, Before: x, After: y, AlsoUnknownHost: also}, false
 	}
 	if a.Default != b.Default {
 		// The default server also answers the 400 of a Host nginx

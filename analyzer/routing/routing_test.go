@@ -138,6 +138,21 @@ func TestCompare(t *testing.T) {
 	}
 }
 
+// TestDescribe: a request without Host and one with an unknown Host that
+// move alike are one line, as the issue words it.
+func TestDescribe(t *testing.T) {
+	a := table(t, "events {}\nhttp { server { listen 127.0.0.1:80; server_name a; } server { listen 127.0.0.7:80; server_name y; } }\n")
+	b := table(t, "events {}\nhttp { server { listen 80; server_name a; } server { listen 80; server_name y; } }\n")
+	d := routing.Compare(a, b, 0)
+	want := "a request to 127.0.0.7:80 without Host or with an unknown Host goes to server a (at /t/nginx.conf:2) instead of y (at /t/nginx.conf:2)"
+	if len(d) < 2 || d[1].Describe(a, b) != want {
+		for _, x := range d {
+			t.Log(x.Describe(a, b))
+		}
+		t.Errorf("want %q", want)
+	}
+}
+
 func TestCompareUnix(t *testing.T) {
 	a := table(t, "events {}\nhttp { server { listen unix:/run/a.sock; server_name a; } server { listen unix:/run/a.sock; server_name b; } }\n")
 	b := table(t, "events {}\nhttp { server { listen unix:/run/a.sock; server_name a; } server { listen unix:/run/b.sock; server_name b; } }\n")

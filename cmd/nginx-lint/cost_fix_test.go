@@ -57,7 +57,7 @@ func TestCostFixAssumeHost(t *testing.T) {
 	path := writeTemp(t, "nginx.conf", src)
 	_, _, errOut := runCLI(t, "", "cost", "--diff", path)
 	if !strings.Contains(errOut, "not applied: port 20000: serve its 5 addresses from one wildcard address") ||
-		!strings.Contains(errOut, "- a request to 127.0.0.2:20000 without Host goes to server perf-test-00001.example") {
+		!strings.Contains(errOut, "- a request to 127.0.0.2:20000 without Host or with an unknown Host goes to server perf-test-00001.example") {
 		t.Errorf("name-based rewrite not listed:\n%s", errOut)
 	}
 	_, out, errOut := runCLI(t, "", "cost", "--diff", "--assume-host", path)
