@@ -36,7 +36,7 @@ type Difference struct {
 	// AlsoUnknownHost says a request with a Host no server there names
 	// goes the same way as this one without Host.
 	AlsoUnknownHost bool
-	Note  string
+	Note            string
 }
 
 // Describe words the difference with the servers of both tables.
