@@ -30,6 +30,7 @@ type costCmd struct {
 	NonRoot       bool          `name:"non-root" help:"nginx does not run as root: servers without listen get *:8000, not *:80."`
 	CPUs          int           `name:"cpus" help:"What worker_processes auto resolves to (default: this machine's CPUs)."`
 	StartupBudget time.Duration `name:"startup-budget" help:"Make an estimated startup above this duration an error (exit 1), for CI gates." placeholder:"DURATION"`
+	optimizeFlags
 }
 
 // options are the host facts the flags give the cost model.
@@ -77,6 +78,9 @@ func (cmd *costCmd) run(e *env) (int, error) {
 	unreadable := rep.Unreadable
 	if !isDir && len(unreadable) > 0 {
 		return exitError, fmt.Errorf("%s: %s", cmd.Path, readError(unreadable[0].Err))
+	}
+	if cmd.optimizeFlags.any() {
+		return cmd.runOptimize(e, w, targets, ests)
 	}
 	var reports []costReport
 	skipped := 0

@@ -60,7 +60,7 @@ func Start(ctx context.Context, nginxPath, confPath string, opts ...Option) (*In
 	if err != nil {
 		return nil, fmt.Errorf("nginxrun: %w", err)
 	}
-	if err := sc.loopbackErr(); err != nil {
+	if err := sc.loopbackErr(); err != nil && !o.anyAddr {
 		return nil, err
 	}
 	global := append([]string(nil), o.global...)

@@ -1,0 +1,451 @@
+// Package routing models how nginx picks the server block of an http
+// request: by the local address and port the connection arrived on, then
+// by the Host header (or the TLS SNI name) among the servers listening
+// there.
+//
+// It follows nginx 1.22 to 1.31, which do not differ here:
+// ngx_http_add_addresses and ngx_http_optimize_servers group the listens
+// of every port by address (a wildcard address serves the port's other
+// addresses only when they are not listed at all: a listed address has
+// its own list of servers, wherever its socket is); ngx_http_server_names
+// builds each address's name tables; ngx_http_find_virtual_server looks a
+// host up in them: exact names, then the longest "*.domain" (or
+// ".domain") match, then "head.*", then the regular expressions in the
+// order they were written, and otherwise the address's default server
+// (the first listen marked default_server there, else the first server
+// that listens there). A request without Host never reaches the tables.
+//
+// The grouping is the cost model's (costmodel.Result.Ports), so the two
+// cannot disagree about which listens share an address.
+package routing
+
+import (
+	"fmt"
+	"net/netip"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
+	"github.com/nginx-lint/nginx-lint/parser"
+	"github.com/nginx-lint/nginx-lint/parser/grammar"
+)
+
+// Table is the routing of one configuration's http servers.
+type Table struct {
+	// Servers are the http servers in order; a server's number in the
+	// routing answers is its index here.
+	Servers []*parser.Server
+	// Ports are the TCP ports of http listens.
+	Ports []*Port
+	// Unsure lists what the model cannot decide from the configuration
+	// alone (listens on host names, dual-stack wildcards, "$hostname",
+	// regexes Go cannot compile); a comparison involving them is never
+	// called equivalent.
+	Unsure []string
+
+	byPort map[portKey]*Port
+}
+
+type portKey struct {
+	fam  costmodel.Family
+	port int
+}
+
+// Port is one TCP port of one address family and its listed addresses.
+type Port struct {
+	Family costmodel.Family
+	Port   int
+	// Addrs are the listed addresses in order of appearance.
+	Addrs []*Addr
+	// Wildcard is the port's 0.0.0.0 or [::] address, nil if none: it
+	// serves the connections to every address not listed.
+	Wildcard *Addr
+
+	byKey map[string]*Addr
+}
+
+// Addr is one listened address with the servers nginx chooses among.
+type Addr struct {
+	Key string
+	IP  netip.Addr
+	// Servers are the numbers of the servers listening here, in order.
+	Servers []int
+	// Default is the server of requests no name matches.
+	Default int
+	// SSL, HTTP2 and ProxyProtocol are the address's options, combined
+	// over every listen on it (ngx_http_add_addresses ORs them).
+	SSL, HTTP2, ProxyProtocol bool
+	// The name tables; the first server to claim a name keeps it, as
+	// ngx_hash_add_key refuses the later ones ("conflicting server
+	// name").
+	exact map[string]int
+	head  []wild // "*.example.com" and ".example.com": Domain "example.com"
+	tail  []wild // "www.example.*": Domain "www.example"
+	regex []rx
+}
+
+type wild struct {
+	Domain string
+	Server int
+}
+
+type rx struct {
+	Pattern string
+	re      *regexp.Regexp
+	Server  int
+}
+
+// Build makes the routing table of the http servers of m, with the
+// listens grouped as res (the cost model of m) groups them.
+func Build(m *parser.Model, res *costmodel.Result) *Table {
+	t := &Table{byPort: map[portKey]*Port{}}
+	num := map[*parser.Server]int{}
+	for _, s := range m.Servers {
+		if s.Protocol == parser.HTTP {
+			num[s] = len(t.Servers)
+			t.Servers = append(t.Servers, s)
+		}
+	}
+	names := make([][]grammar.ServerName, len(t.Servers))
+	for i, s := range t.Servers {
+		for _, n := range s.Names() {
+			sn := n.Spec()
+			if sn.Hostname {
+				t.unsure("server %s uses $hostname, the machine's name", serverRef(s))
+			}
+			names[i] = append(names[i], sn)
+		}
+		if len(names[i]) == 0 {
+			// ngx_http_core_merge_srv_conf names a server without
+			// server_name "", the name a request without Host looks up.
+			names[i] = append(names[i], grammar.ParseServerName(""))
+		}
+	}
+	for _, cp := range res.Ports {
+		if cp.Protocol != parser.HTTP || cp.UDP {
+			continue
+		}
+		switch cp.Family {
+		case costmodel.Host:
+			t.unsure("%s: a listen on a host name, resolved when nginx starts", cp.Name())
+			continue
+		}
+		p := &Port{Family: cp.Family, Port: cp.Port, byKey: map[string]*Addr{}}
+		for _, ca := range cp.Addrs {
+			a := &Addr{Key: ca.Key, Default: -1, exact: map[string]int{}}
+			a.IP = addrIP(ca.Key)
+			for i := range ca.Instances {
+				in := &ca.Instances[i]
+				n, ok := num[in.Server]
+				if !ok {
+					continue
+				}
+				if len(a.Servers) == 0 || a.Servers[len(a.Servers)-1] != n {
+					a.Servers = append(a.Servers, n)
+				}
+				if l := in.Listen; l != nil && l.Spec != nil {
+					sp := l.Spec
+					if sp.Has(grammar.ParamDefaultServer) && a.Default < 0 {
+						a.Default = n
+					}
+					a.SSL = a.SSL || sp.Has(grammar.ParamSSL)
+					a.HTTP2 = a.HTTP2 || sp.Has(grammar.ParamHTTP2)
+					a.ProxyProtocol = a.ProxyProtocol || sp.Has(grammar.ParamProxyProtocol)
+					if cp.Family == costmodel.IPv6 && ca.Wildcard && sp.Has(grammar.ParamIPv6Only) && !sp.IPv6Only {
+						t.unsure("%s: ipv6only=off also takes IPv4 connections", ca.Key)
+					}
+				}
+			}
+			if len(a.Servers) == 0 {
+				continue
+			}
+			if a.Default < 0 {
+				a.Default = a.Servers[0]
+			}
+			for _, n := range a.Servers {
+				for _, sn := range names[n] {
+					t.addName(a, sn, n)
+				}
+			}
+			p.Addrs = append(p.Addrs, a)
+			p.byKey[a.Key] = a
+			if ca.Wildcard {
+				p.Wildcard = a
+			}
+		}
+		if len(p.Addrs) > 0 {
+			t.Ports = append(t.Ports, p)
+			t.byPort[portKey{p.Family, p.Port}] = p
+		}
+	}
+	return t
+}
+
+func (t *Table) unsure(format string, args ...any) {
+	if len(t.Unsure) < 20 {
+		t.Unsure = append(t.Unsure, fmt.Sprintf(format, args...))
+	}
+}
+
+// addName puts one server_name into the address's tables as
+// ngx_http_server_names does.
+func (t *Table) addName(a *Addr, sn grammar.ServerName, n int) {
+	switch sn.Kind {
+	case grammar.NameExact, grammar.NameEmpty:
+		if _, ok := a.exact[sn.Name]; !ok {
+			a.exact[sn.Name] = n
+		}
+	case grammar.NameDotWildcard:
+		if _, ok := a.exact[sn.Domain]; !ok {
+			a.exact[sn.Domain] = n
+		}
+		a.head = addWild(a.head, sn.Domain, n)
+	case grammar.NameWildcardHead:
+		a.head = addWild(a.head, sn.Domain, n)
+	case grammar.NameWildcardTail:
+		a.tail = addWild(a.tail, sn.Domain, n)
+	case grammar.NameRegex:
+		pat := sn.Name
+		if sn.CaseInsensitive {
+			pat = "(?i)" + pat
+		}
+		re, err := regexp.Compile(pat)
+		if err != nil {
+			t.unsure("server_name ~%s: not a regular expression this model can run (%v)", sn.Name, err)
+		}
+		a.regex = append(a.regex, rx{Pattern: sn.Name, re: re, Server: n})
+	}
+}
+
+func addWild(ws []wild, domain string, n int) []wild {
+	for _, w := range ws {
+		if w.Domain == domain {
+			return ws
+		}
+	}
+	return append(ws, wild{domain, n})
+}
+
+// addrIP reads the address of a socket key ("127.0.0.1:80", "[::1]:80").
+func addrIP(key string) netip.Addr {
+	if ap, err := netip.ParseAddrPort(key); err == nil {
+		return ap.Addr()
+	}
+	return netip.Addr{}
+}
+
+func serverRef(s *parser.Server) string {
+	if s.Directive == nil || s.Directive.File == nil {
+		return "block"
+	}
+	return fmt.Sprintf("at %s:%d", s.Directive.File.Path, s.Directive.Line())
+}
+
+// Request is what nginx routes by.
+type Request struct {
+	// Addr is the local address the client connected to.
+	Addr netip.Addr
+	Port int
+	// Host is the Host header (or, for TLS, the SNI name); NoHost says
+	// there is none (HTTP/1.0 without Host).
+	Host   string
+	NoHost bool
+	// Unix is the socket ("unix:/run/app.sock") of a request to a UNIX
+	// socket, which Addr and Port then do not name.
+	Unix string
+}
+
+func (r Request) String() string {
+	h := "without Host"
+	if !r.NoHost {
+		h = "with Host " + strconv.Quote(r.Host)
+	}
+	if r.Unix != "" {
+		return fmt.Sprintf("a request to %s %s", r.Unix, h)
+	}
+	return fmt.Sprintf("a request to %s %s", netip.AddrPortFrom(r.Addr, uint16(r.Port)), h)
+}
+
+// Refused is the answer for a connection nothing listens for.
+const Refused = -1
+
+// Address returns the address entry that takes a connection to ip:port:
+// the listed one, else the port's wildcard, else nil (refused).
+func (t *Table) Address(ip netip.Addr, port int) *Addr {
+	fam := costmodel.IPv4
+	if ip.Is6() && !ip.Is4In6() {
+		fam = costmodel.IPv6
+	}
+	p := t.byPort[portKey{fam, port}]
+	if p == nil {
+		return nil
+	}
+	if a := p.byKey[netip.AddrPortFrom(ip.Unmap(), uint16(port)).String()]; a != nil {
+		return a
+	}
+	return p.Wildcard
+}
+
+// unixAddr returns the entry of a UNIX socket, nil if none listens there.
+func (t *Table) unixAddr(key string) *Addr {
+	if p := t.byPort[portKey{costmodel.Unix, 0}]; p != nil {
+		return p.byKey[key]
+	}
+	return nil
+}
+
+// Route returns the number of the server that handles r, or Refused.
+func (t *Table) Route(r Request) int {
+	a := t.Address(r.Addr, r.Port)
+	if r.Unix != "" {
+		a = t.unixAddr(r.Unix)
+	}
+	if a == nil {
+		return Refused
+	}
+	if r.NoHost {
+		return a.NoHost()
+	}
+	return a.Lookup(r.Host)
+}
+
+// RouteTLS returns the server whose certificate the handshake with SNI
+// name sni uses (ngx_http_ssl_servername looks it up as a Host) and the
+// server that then handles the request with Host host.
+func (t *Table) RouteTLS(ip netip.Addr, port int, sni, host string) (handshake, request int) {
+	a := t.Address(ip, port)
+	if a == nil {
+		return Refused, Refused
+	}
+	handshake = a.NoHost()
+	if sni != "" {
+		handshake = a.Lookup(sni)
+	}
+	return handshake, a.Lookup(host)
+}
+
+// NormalizeHost validates and normalizes a Host header as
+// ngx_http_validate_host does: the port is cut, one trailing dot
+// dropped, letters lower-cased. ok is false for a host nginx refuses
+// with 400 (the default server answers it).
+func NormalizeHost(h string) (string, bool) {
+	dot := -2
+	n := len(h)
+	literal, rest := false, false
+	for i := 0; i < len(h); i++ {
+		c := h[i]
+		switch {
+		case c == '.':
+			if dot == i-1 {
+				return "", false
+			}
+			dot = i
+		case c == ':':
+			if !literal && !rest {
+				n, rest = i, true
+			}
+		case c == '[':
+			if i == 0 {
+				literal = true
+			}
+		case c == ']':
+			if literal && !rest {
+				n, rest = i+1, true
+			}
+		case c == '/' || c <= 0x20 || c == 0x7f:
+			return "", false
+		}
+	}
+	if dot == n-1 {
+		n--
+	}
+	if n <= 0 {
+		return "", false
+	}
+	return strings.ToLower(h[:n]), true
+}
+
+// NoHost returns the server of a request without Host: nginx looks up
+// the empty name (ngx_http_process_request_header), which the servers
+// without server_name (or with server_name "") hold, else the default.
+func (a *Addr) NoHost() int {
+	if len(a.Servers) > 1 {
+		if n, ok := a.exact[""]; ok {
+			return n
+		}
+	}
+	return a.Default
+}
+
+// Lookup returns the server of a Host header on the address, as
+// ngx_http_find_virtual_server finds it.
+func (a *Addr) Lookup(host string) int {
+	h, ok := NormalizeHost(host)
+	if !ok {
+		return a.Default
+	}
+	if len(a.Servers) == 1 {
+		// ngx_http_optimize_servers builds no tables for one server.
+		return a.Default
+	}
+	if n, ok := a.exact[h]; ok {
+		return n
+	}
+	best, bestLen := -1, -1
+	for _, w := range a.head {
+		if len(h) > len(w.Domain) && strings.HasSuffix(h, w.Domain) && h[len(h)-len(w.Domain)-1] == '.' && len(w.Domain) > bestLen {
+			best, bestLen = w.Server, len(w.Domain)
+		}
+	}
+	if best >= 0 {
+		return best
+	}
+	for _, w := range a.tail {
+		if len(h) > len(w.Domain)+1 && strings.HasPrefix(h, w.Domain) && h[len(w.Domain)] == '.' && len(w.Domain) > bestLen {
+			best, bestLen = w.Server, len(w.Domain)
+		}
+	}
+	if best >= 0 {
+		return best
+	}
+	for _, r := range a.regex {
+		if r.re != nil && r.re.MatchString(h) {
+			return r.Server
+		}
+	}
+	return a.Default
+}
+
+// candidates are the hosts that can tell two addresses' tables apart:
+// every name they hold, a host under and beside each wildcard, and one
+// that no table holds.
+func candidates(as ...*Addr) []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(h string) {
+		if !seen[h] {
+			seen[h] = true
+			out = append(out, h)
+		}
+	}
+	for _, a := range as {
+		if a == nil {
+			continue
+		}
+		for h := range a.exact {
+			add(h)
+		}
+		for _, w := range a.head {
+			add(w.Domain)
+			add("nginx-lint-probe." + w.Domain)
+		}
+		for _, w := range a.tail {
+			add(w.Domain + ".nginx-lint-probe")
+		}
+	}
+	sort.Strings(out)
+	out = append(out, "unknown.nginx-lint.invalid")
+	return out
+}

@@ -1,0 +1,162 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
+	"github.com/nginx-lint/nginx-lint/analyzer/lint"
+	"github.com/nginx-lint/nginx-lint/analyzer/optimize"
+	"github.com/nginx-lint/nginx-lint/internal/atomicfile"
+	"github.com/nginx-lint/nginx-lint/parser"
+)
+
+// optimizeFlags are cost's rewriting flags.
+type optimizeFlags struct {
+	Fix        bool `name:"fix" help:"Rewrite the configuration into one that starts faster and routes every request as before (proven by the routing model), written atomically; prints each change with its estimated saving."`
+	Diff       bool `name:"diff" help:"Print the rewrite of --fix as a unified diff instead of writing it."`
+	Verify     bool `name:"verify" help:"Also run the real nginx (--nginx PATH, else the one installed) before and after the rewrite, in a private network namespace (Linux, root): time nginx -t, start and reload, count listening sockets, send requests to a sample of servers and compare which server answered. Prints measured against predicted; writes nothing."`
+	Runs       int  `name:"runs" default:"1" help:"With --verify: time nginx -t, start and reload this many times each and print the medians."`
+	AssumeHost bool `name:"assume-host" help:"Also apply the rewrites to name-based virtual hosts, which route requests without Host or with an unknown Host elsewhere: you accept that every client sends the Host of its server."`
+}
+
+func (f optimizeFlags) any() bool { return f.Fix || f.Diff || f.Verify }
+
+// optimizeOne plans the rewrite of one estimated configuration.
+func optimizeOne(w *lint.Workspace, targets []lint.Target, est lint.Estimate, assumeHost bool) (*optimize.Plan, error) {
+	main := est.Entry.Config.Main.Path
+	load := func(overlay map[string][]byte) (*parser.Model, error) {
+		round := *w
+		round.Overlay = overlay
+		rep, err := round.Load(targets)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range rep.Entries {
+			if e.Config.Main.Path == main {
+				return parser.BuildModel(e.Config), nil
+			}
+		}
+		return nil, errors.New(main + ": not found after the rewrite")
+	}
+	return optimize.Optimize(load, optimize.Options{Cost: est.Entry.Options.Cost, AssumeHost: assumeHost})
+}
+
+// runOptimize is cost --fix, --diff and --verify.
+func (cmd *costCmd) runOptimize(e *env, w *lint.Workspace, targets []lint.Target, ests []lint.Estimate) (int, error) {
+	if cmd.Path == "-" {
+		return 0, usageError{"--fix, --diff and --verify need files, not standard input"}
+	}
+	if cmd.Format != "text" || cmd.SVG != "" {
+		return 0, usageError{"--fix, --diff and --verify print a text report: --format json and --svg do not go with them"}
+	}
+	cwd, _ := os.Getwd()
+	changed, failed := false, false
+	for _, est := range ests {
+		if est.Model.Counts.Servers == 0 {
+			continue
+		}
+		plan, err := optimizeOne(w, targets, est, cmd.AssumeHost)
+		if err != nil {
+			return exitError, err
+		}
+		name := displayPath(est.Entry.Config.Main.Path, cwd)
+		out := e.stdout
+		if cmd.Diff {
+			out = e.stderr
+		}
+		writePlan(out, name, plan)
+		if len(plan.Fixed) > 0 {
+			changed = true
+		}
+		switch {
+		case cmd.Verify:
+			code, err := cmd.verify(e, plan)
+			if err != nil || code != exitClean {
+				return code, err
+			}
+		case cmd.Diff:
+			for _, p := range sortedKeys(plan.Fixed) {
+				fmt.Fprint(e.stdout, unifiedDiff(displayPath(p, cwd), string(plan.Original[p]), string(plan.Fixed[p])))
+			}
+		case cmd.Fix:
+			for _, p := range sortedKeys(plan.Fixed) {
+				root := ""
+				if t := est.Entry.Target; t.Root != "" && lint.Within(p, t.Root) {
+					root = t.Root
+				}
+				if real, err := atomicfile.WriteFile(p, plan.Fixed[p], atomicfile.Options{Root: root}); err != nil {
+					fmt.Fprintf(e.stderr, "nginx-lint: %s: %s\n", terminalSafe(displayPath(p, cwd)), terminalSafe(writeError(err, real, root)))
+					failed = true
+				}
+			}
+		}
+	}
+	switch {
+	case failed:
+		return exitError, nil
+	case cmd.Diff && changed:
+		return exitFindings, nil
+	}
+	return exitClean, nil
+}
+
+func sortedKeys(m map[string][]byte) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j] < out[j-1]; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}
+
+// writePlan prints the rewrites of one configuration: applied ones with
+// their saving, the others with the reason, the requests a routing change
+// would move, and the totals.
+func writePlan(w io.Writer, name string, p *optimize.Plan) {
+	b, a := p.Before, p.After
+	fmt.Fprintf(w, "%s: start ≈ %s → %s, nginx -t ≈ %s → %s, reload ≈ %s → %s; listening sockets at start %d → %d\n",
+		terminalSafe(name), costmodel.Seconds(b.StartupSeconds), costmodel.Seconds(a.StartupSeconds),
+		costmodel.Seconds(b.TestSeconds), costmodel.Seconds(a.TestSeconds),
+		costmodel.Seconds(b.ReloadSeconds), costmodel.Seconds(a.ReloadSeconds), b.Counts.SocketsStart, a.Counts.SocketsStart)
+	if len(p.Rewrites) == 0 {
+		fmt.Fprintln(w, "  nothing to rewrite")
+	}
+	for _, rw := range p.Rewrites {
+		at := ""
+		if rw.Path != "" {
+			at = fmt.Sprintf(" (%s:%d)", terminalSafe(displayPath(rw.Path, "")), rw.Line)
+		}
+		switch {
+		case rw.Applied && rw.Saving > 0:
+			fmt.Fprintf(w, "  applied: %s: saves ≈ %s at start%s\n", terminalSafe(rw.Title), costmodel.Seconds(rw.Saving), at)
+		case rw.Applied && rw.Saving < -1e-6:
+			// A setting that fixes a warning or a failure may cost time.
+			fmt.Fprintf(w, "  applied: %s: costs ≈ %s at start%s\n", terminalSafe(rw.Title), costmodel.Seconds(-rw.Saving), at)
+		case rw.Applied:
+			fmt.Fprintf(w, "  applied: %s%s\n", terminalSafe(rw.Title), at)
+		default:
+			saving := ""
+			if rw.Saving > 0 {
+				saving = fmt.Sprintf(" (would save ≈ %s)", costmodel.Seconds(rw.Saving))
+			}
+			fmt.Fprintf(w, "  not applied: %s%s: %s%s\n", terminalSafe(rw.Title), saving, terminalSafe(rw.Reason), at)
+		}
+		for _, c := range rw.Changes {
+			fmt.Fprintf(w, "    - %s\n", terminalSafe(c))
+		}
+	}
+	if len(p.Fixed) > 0 {
+		msg := "every request served before goes to the same server"
+		if p.CatchAll >= 0 {
+			msg += "; connections to addresses no listen names, refused before, reach the added catch-all server, which closes them (return 444)"
+		}
+		fmt.Fprintf(w, "  routing: %s\n", msg)
+	}
+}
