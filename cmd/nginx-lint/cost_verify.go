@@ -8,7 +8,7 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
 	"github.com/nginx-lint/nginx-lint/analyzer/optimize"
 	"github.com/nginx-lint/nginx-lint/analyzer/optimize/verify"
-	"github.com/nginx-lint/nginx-lint/parser/nginxtest"
+	"github.com/nginx-lint/nginx-lint/internal/nginxrun"
 )
 
 // verify runs the real nginx before and after the plan's rewrite and
@@ -17,7 +17,7 @@ func (cmd *costCmd) verify(e *env, plan *optimize.Plan) (int, error) {
 	ngx := cmd.Nginx
 	if ngx == "" {
 		var err error
-		if ngx, err = nginxtest.Find(); err != nil {
+		if ngx, err = nginxrun.Find(); err != nil {
 			return exitError, fmt.Errorf("--verify: %w (--nginx PATH names one)", err)
 		}
 	}

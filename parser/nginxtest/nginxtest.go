@@ -29,18 +29,19 @@ var ErrNotLoopback = nginxrun.ErrNotLoopback
 
 // Functions of the runtime; see internal/nginxrun.
 var (
-	Find          = nginxrun.Find
-	Version       = nginxrun.Version
-	Test          = nginxrun.Test
-	TestData      = nginxrun.TestData
-	Start         = nginxrun.Start
-	Get           = nginxrun.Get
-	CheckLoopback = nginxrun.CheckLoopback
-	ParseMessages = nginxrun.ParseMessages
-	WithTimeout   = nginxrun.WithTimeout
-	WithPrefix    = nginxrun.WithPrefix
-	WithGlobal    = nginxrun.WithGlobal
-	Quiet         = nginxrun.Quiet
+	Find           = nginxrun.Find
+	Version        = nginxrun.Version
+	Test           = nginxrun.Test
+	TestData       = nginxrun.TestData
+	Start          = nginxrun.Start
+	Get            = nginxrun.Get
+	CheckLoopback  = nginxrun.CheckLoopback
+	ParseMessages  = nginxrun.ParseMessages
+	WithTimeout    = nginxrun.WithTimeout
+	WithPrefix     = nginxrun.WithPrefix
+	WithGlobal     = nginxrun.WithGlobal
+	Quiet          = nginxrun.Quiet
+	InPrivateNetns = nginxrun.InPrivateNetns
 )
 
 // Require returns the nginx binary for a test that needs it. When nginx

@@ -22,7 +22,7 @@ import (
 	"unsafe"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/routing"
-	"github.com/nginx-lint/nginx-lint/parser/nginxtest"
+	"github.com/nginx-lint/nginx-lint/internal/nginxrun"
 )
 
 // Run verifies the rewrite from before to after (the routing tables of
@@ -144,7 +144,7 @@ func privateNetns(addrs []netip.Addr) error {
 func measure(ctx context.Context, o Options, conf string, side *Side, probes []Probe, after bool) error {
 	var tests, starts, reloads []float64
 	for range o.runs() {
-		tr, err := nginxtest.Test(ctx, o.Nginx, conf, nginxtest.InPrivateNetns(), nginxtest.WithTimeout(o.Timeout))
+		tr, err := nginxrun.Test(ctx, o.Nginx, conf, nginxrun.InPrivateNetns(), nginxrun.WithTimeout(o.Timeout))
 		if err != nil {
 			return err
 		}
@@ -170,7 +170,7 @@ func measure(ctx context.Context, o Options, conf string, side *Side, probes []P
 func startOnce(ctx context.Context, o Options, conf string, side *Side, probes []Probe, after, probe bool) (start, rel float64, err error) {
 	sctx, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()
-	inst, err := nginxtest.Start(sctx, o.Nginx, conf, nginxtest.InPrivateNetns(), nginxtest.WithTimeout(o.Timeout))
+	inst, err := nginxrun.Start(sctx, o.Nginx, conf, nginxrun.InPrivateNetns(), nginxrun.WithTimeout(o.Timeout))
 	if err != nil {
 		return 0, 0, err
 	}
@@ -284,7 +284,7 @@ func listening() int {
 
 // reload signals a reload and waits until no worker of before it is
 // left and a new one runs.
-func reload(ctx context.Context, ngx string, inst *nginxtest.Instance) (float64, error) {
+func reload(ctx context.Context, ngx string, inst *nginxrun.Instance) (float64, error) {
 	var old []int
 	for len(old) == 0 {
 		var err error
