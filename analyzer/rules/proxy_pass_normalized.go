@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
@@ -20,6 +21,9 @@ var ProxyPassNormalized = &analyzer.Rule{
 			"`//` resolved. `/%2F..%2Fadmin` reaches the backend as a different path than the one " +
 			"nginx checked, and encoded slashes are lost. After `rewrite ^ $request_uri;` (used to keep " +
 			"the raw path), a `proxy_pass` without a variable encodes it again (`%2F` becomes `%252F`). " +
+			"`$uri` in the URI part is the same decoded path, unless a rewrite to `$request_uri` ran " +
+			"first on every way to the `proxy_pass` (in its location, its `if`, or its server): a " +
+			"rewrite inside an `if` runs only when the condition holds, and the finding says so. " +
 			"An information-level finding: the URI form is common and often intended. Pass the path explicitly: `proxy_pass http://backend$request_uri;`, or `http://backend/$1` " +
 			"after a rewrite, or omit the URI part (`proxy_pass http://backend;`).",
 		Bad:  "location /api/ {\n    proxy_pass http://127.0.0.1:8080/;\n}\n",
@@ -29,7 +33,7 @@ var ProxyPassNormalized = &analyzer.Rule{
 }
 
 func runProxyPassNormalized(p *analyzer.Pass) {
-	rewrites := newPerBlock(p, rawURIRewriteOf)
+	rewrites := newPerBlock(p, rawRewritesOf)
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive) {
 		if !d.Is("proxy_pass") || len(d.Args) != 1 || inStream(stack, ctx) {
 			return
@@ -40,7 +44,11 @@ func runProxyPassNormalized(p *analyzer.Pass) {
 			}
 		}
 		path, pathVars, ok := proxyPassPath(d.Args[0].Value)
-		if !ok || pathVars {
+		if !ok {
+			return
+		}
+		if pathVars {
+			normalizedVarPass(p, d, rewrites, stack)
 			return
 		}
 		if path != "" {
@@ -49,7 +57,7 @@ func runProxyPassNormalized(p *analyzer.Pass) {
 				"the backend sees another path than the client sent; drop the URI part or pass $request_uri"
 			return
 		}
-		if rw := rawURIRewrite(rewrites, stack); rw != nil {
+		if rw, _ := rawURIRewrite(rewrites, stack); rw != nil {
 			diag := p.Reportf(d.File, d.Args[0].Range, "%q without a variable re-encodes the raw path set by %q", "proxy_pass", "rewrite ^ $request_uri")
 			diag.Detail = "after rewriting to $request_uri the URI is already encoded and proxy_pass encodes it again " +
 				"(%2F becomes %252F); pass it explicitly, e.g. proxy_pass http://backend$1 or $uri"
@@ -114,30 +122,94 @@ func firstVar(s string) (start, end int) {
 	return -1, 0
 }
 
-// rawURIRewriteOf returns the first "rewrite ... $request_uri" of a
-// block body, or nil.
-func rawURIRewriteOf(body []*parser.Directive) *parser.Directive {
-	for _, x := range body {
-		if x.Is("rewrite") && len(x.Args) >= 2 && strings.Contains(x.Args[1].Value, "$request_uri") {
-			return x
-		}
-	}
-	return nil
-}
-
-// rawURIRewrite returns a "rewrite ... $request_uri" in the innermost
-// block of stack or an enclosing one up to the location, or nil.
-func rawURIRewrite(blocks *perBlock[*parser.Directive], stack []*parser.Directive) *parser.Directive {
-	for i := len(stack) - 1; i >= 0; i-- {
-		if x := blocks.of(stack, stack[i]); x != nil {
-			return x
-		}
-		if stack[i].Is("location") {
+// normalizedVarPass reports a proxy_pass whose URI is built from $uri
+// (or $document_uri): the decoded, normalized path, unless a rewrite to
+// $request_uri has replaced it with the raw one on every way to it. A
+// rewrite inside an "if" does so only when the condition holds: on the
+// other requests $uri is still the decoded path.
+func normalizedVarPass(p *analyzer.Pass, d *parser.Directive, rewrites *perBlock[rawRewrites], stack []*parser.Directive) {
+	name := ""
+	for _, part := range splitVars(d.Args[0].Value) {
+		if part.name == "uri" || part.name == "document_uri" {
+			name = part.name
 			break
 		}
 	}
-	if len(stack) == 0 {
-		return blocks.of(stack, nil)
+	if name == "" {
+		return
 	}
-	return nil
+	always, inIf := rawURIRewrite(rewrites, stack)
+	if always != nil {
+		return
+	}
+	diag := p.Reportf(d.File, d.Args[0].Range, "%q passes $%s, the decoded, normalized path, upstream", "proxy_pass", name)
+	diag.Detail = "the backend sees %2F as \"/\" and ../ resolved, another path than the client sent; pass $request_uri, " +
+		"or rewrite ^ $request_uri first in the location itself"
+	if inIf != nil {
+		diag.Message = fmt.Sprintf("%q passes $%s, the decoded path, on every request the %q condition does not take: its rewrite to $request_uri runs only inside it", "proxy_pass", name, "if")
+		diag.Related = []parser.Related{{File: inIf.File, Range: inIf.Name.Range, Message: "the rewrite to the raw request URI is inside this if"}}
+	}
+}
+
+// rawRewrites is what one block says about rewrites to the raw request
+// URI: its own (rewrite ... $request_uri), and an "if" among its
+// directives that has one.
+type rawRewrites struct {
+	rewrite, inIf *parser.Directive
+}
+
+// rawRewritesOf summarizes a block body for rawURIRewrite.
+func rawRewritesOf(body []*parser.Directive) rawRewrites {
+	var out rawRewrites
+	for _, x := range body {
+		switch {
+		case out.rewrite == nil && isRawRewrite(x):
+			out.rewrite = x
+		case out.inIf == nil && x.Is("if"):
+			for _, y := range x.Children() {
+				if isRawRewrite(y) {
+					out.inIf = x
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+func isRawRewrite(x *parser.Directive) bool {
+	return x.Is("rewrite") && len(x.Args) >= 2 && strings.Contains(x.Args[1].Value, "$request_uri")
+}
+
+// rawURIRewrite returns a "rewrite ... $request_uri" that runs before a
+// directive at stack on every request (in its block, or an enclosing one
+// up to the location, or the server's, which runs before any location is
+// chosen), else nil and an "if" of those blocks that has one: the rewrite
+// then runs on some requests only.
+func rawURIRewrite(blocks *perBlock[rawRewrites], stack []*parser.Directive) (always, inIf *parser.Directive) {
+	if len(stack) == 0 {
+		r := blocks.of(stack, nil)
+		return r.rewrite, r.inIf
+	}
+	inLocation := true
+	for i := len(stack) - 1; i >= 0; i-- {
+		b := stack[i]
+		if !inLocation && !b.Is("server") {
+			continue
+		}
+		r := blocks.of(stack, b)
+		if r.rewrite != nil {
+			return r.rewrite, nil
+		}
+		if inIf == nil {
+			inIf = r.inIf
+		}
+		if b.Is("location") {
+			inLocation = false
+		}
+		if b.Is("server") {
+			break
+		}
+	}
+	return nil, inIf
 }

@@ -433,6 +433,9 @@ type taintEnv struct {
 	// pattern parsed once (a location regex is read again for every
 	// capture used inside it). The trees are only read.
 	regexes memo[regexKey, *syntax.Regexp]
+	// raw says, per block, where a rewrite makes $uri the raw request
+	// URI (see rawURIRewrite).
+	raw *perBlock[rawRewrites]
 }
 
 // maxRegexTrees bounds taintEnv.regexes: a tree is a few kilobytes.
@@ -510,7 +513,7 @@ var variableDefs = &analyzer.Result[struct{}, *taintDefs]{
 // newTaintEnv returns a rule's own resolver over the run's definitions.
 func newTaintEnv(p *analyzer.Pass) *taintEnv {
 	return &taintEnv{taintDefs: variableDefs.Get(p, struct{}{}), busy: map[string]bool{}, mapMemo: map[string]taint{},
-		regexes: memo[regexKey, *syntax.Regexp]{max: maxRegexTrees}}
+		regexes: memo[regexKey, *syntax.Regexp]{max: maxRegexTrees}, raw: newPerBlock(p, rawRewritesOf)}
 }
 
 // visibleSets returns the sets of variable name that run for a
@@ -578,6 +581,15 @@ func (env *taintEnv) varTaint(name string, stack []*parser.Directive) taint {
 		}
 		if re != nil && capture(re, 0, name) != nil {
 			t, _ := captureTaint(env, regexScope{re: re, subject: subject}, 0, name, stack)
+			return t
+		}
+	}
+	if name == "uri" || name == "document_uri" {
+		// After "rewrite ^ $request_uri" on every way here, $uri is the
+		// raw, still percent-encoded request URI: no CR or LF. A rewrite
+		// inside an "if" leaves the decoded path on the other requests.
+		if always, _ := rawURIRewrite(env.raw, stack); always != nil {
+			t, _ := builtinTaint("request_uri")
 			return t
 		}
 	}
