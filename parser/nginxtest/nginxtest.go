@@ -15,8 +15,6 @@ type (
 	Result = nginxrun.Result
 	// Option changes how Test and Start run nginx.
 	Option = nginxrun.Option
-	// Instance is a running nginx master process.
-	Instance = nginxrun.Instance
 )
 
 // EnvVar names the environment variable that overrides where Find looks
@@ -33,8 +31,6 @@ var (
 	Version        = nginxrun.Version
 	Test           = nginxrun.Test
 	TestData       = nginxrun.TestData
-	Start          = nginxrun.Start
-	Get            = nginxrun.Get
 	CheckLoopback  = nginxrun.CheckLoopback
 	ParseMessages  = nginxrun.ParseMessages
 	WithTimeout    = nginxrun.WithTimeout
