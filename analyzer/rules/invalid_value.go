@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"strings"
+
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/analyzer/valuecheck"
@@ -38,18 +40,26 @@ func runInvalidValue(p *analyzer.Pass) {
 	for i := range ix.Entries {
 		e := &ix.Entries[i]
 		row := e.Row()
-		if row == nil || row.Value == nil {
+		if row == nil {
 			continue
 		}
 		// The handler of the targeted release: proxy_limit_rate was a
-		// plain size before 1.27.0.
-		spec := row.Value.For(version)
-		if spec == nil {
-			continue
+		// plain size before 1.27.0. A row without a spec has a custom
+		// handler in every release.
+		spec := &customSpec
+		if row.Value != nil {
+			if spec = row.Value.For(version); spec == nil {
+				continue
+			}
 		}
+		custom := spec.Kind == directives.ValueCustom
 		switch spec.Kind {
-		case directives.ValueCustom, directives.ValueStr, directives.ValueStrArray, directives.ValueKeyval:
-			continue // a directive-specific handler; any string goes
+		case directives.ValueCustom:
+			if !valuecheck.HasCustom(handlerFamily(row.Module), row.Name) {
+				continue // a handler nginx-lint does not read
+			}
+		case directives.ValueStr, directives.ValueStrArray, directives.ValueKeyval:
+			continue // any string goes
 		case directives.ValueFlag:
 			if row.Args.IsFlag() && spec == row.Value {
 				continue // invalid-arguments reports it
@@ -63,7 +73,12 @@ func runInvalidValue(p *analyzer.Pass) {
 		for _, a := range d.Args {
 			args = append(args, a.Value)
 		}
-		err := valuecheck.Check(d.Name.Value, spec, args, version)
+		var err *valuecheck.Error
+		if custom {
+			err = valuecheck.CheckCustom(handlerFamily(row.Module), row.Name, args, version, p.Target)
+		} else {
+			err = valuecheck.Check(d.Name.Value, spec, args, version)
+		}
 		if err == nil {
 			continue
 		}
@@ -74,4 +89,22 @@ func runInvalidValue(p *analyzer.Pass) {
 		diag := p.Reportf(d.File, d.Args[arg].Range, "%s", err.Message)
 		diag.Detail = err.Detail
 	}
+}
+
+// customSpec stands for the spec of a row whose handler is custom in
+// every release.
+var customSpec = directives.ValueSpec{Kind: directives.ValueCustom}
+
+// handlerFamily is the family valuecheck.CheckCustom files a module's
+// handlers under.
+func handlerFamily(module string) string {
+	switch {
+	case strings.HasPrefix(module, "ngx_http_"):
+		return "http"
+	case strings.HasPrefix(module, "ngx_stream_"):
+		return "stream"
+	case strings.HasPrefix(module, "ngx_mail_"):
+		return "mail"
+	}
+	return "core"
 }

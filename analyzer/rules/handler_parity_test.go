@@ -1,0 +1,350 @@
+package rules_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/buildinfo"
+	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/valuecheck"
+	"github.com/nginx-lint/nginx-lint/parser"
+	"github.com/nginx-lint/nginx-lint/parser/nginxtest"
+)
+
+// handlerCase is the mutants of one custom set handler: values written
+// from reading the handler's C (src/http/..., src/stream/...), each
+// planned valid or invalid; the real nginx labels them, so a plan that
+// is wrong costs only a mutant (and is logged).
+type handlerCase struct {
+	// ctx is the block the directive goes in.
+	ctx directives.Context
+	// pre is a line the mutants need in the family's top block (http,
+	// stream or mail): a zone, a log format.
+	pre string
+	// good and bad are the argument strings after the directive's name.
+	good, bad []string
+}
+
+// httpBind and streamBind are the values of ngx_http_upstream_bind_set_slot
+// and ngx_stream_proxy_bind: off, a variable, an address with an
+// optional port, then optionally "transparent".
+var bindCase = handlerCase{
+	good: []string{"off", "127.0.0.1", "127.0.0.1:4000", "::1", "[::1]:4000", "$server_addr", "127.0.0.1 transparent"},
+	bad:  []string{"localhost", "127.0.0.1 bogus", "off transparent", "127.0.0.1:0", "256.1.1.1", "10.0.0.0/8", "[::1]", "127.0.0.1:65536"},
+}
+
+var cacheValidCase = handlerCase{
+	ctx:  directives.Location,
+	good: []string{"10m", "200 302 10m", "any 1m", "404 1h", "599 1s", "100 1d"},
+	bad:  []string{"99 10m", "600 1m", "200 10x", "abc 1m", "200 302 1ms", "200 -1"},
+}
+
+var sslSessionCacheCase = handlerCase{
+	good: []string{"off", "none", "builtin", "builtin:1000", "shared:S:1m", "builtin shared:S:10m", "shared:S:32k"},
+	bad:  []string{"shared:S", "shared::1m", "shared:S:10k", "builtin:x", "bogus", "shared:S:1x", "builtin:", "Builtin"},
+}
+
+var accessRuleCase = handlerCase{
+	good: []string{"10.0.0.0/8", "all", "unix:", "::1", "2001:db8::/32", "10.0.0.1/8", "10.0.0.1", "0.0.0.0/0"},
+	bad:  []string{"10.0.0.0/33", "::1/129", "localhost", "10.0.0/8", "10.0.0.0/x", "ALL", "10.0.0.0/"},
+}
+
+// handlerCases are the custom handlers the differential reads, by
+// "family:directive".
+var handlerCases = map[string]handlerCase{
+	"http:proxy_bind": bindCase, "http:fastcgi_bind": bindCase, "http:uwsgi_bind": bindCase,
+	"http:scgi_bind": bindCase, "http:grpc_bind": bindCase, "http:memcached_bind": bindCase,
+	"stream:proxy_bind":      bindCase,
+	"http:proxy_cache_valid": cacheValidCase, "http:fastcgi_cache_valid": cacheValidCase,
+	"http:uwsgi_cache_valid": cacheValidCase, "http:scgi_cache_valid": cacheValidCase,
+	"http:open_file_cache": {
+		good: []string{"off", "max=1000 inactive=20s", "max=10"},
+		bad:  []string{"max=0 inactive=20s", "inactive=20s", "max=x", "max=10 bogus", "max=10 inactive=1ms", "max=-1"},
+	},
+	"http:ssl_session_cache": sslSessionCacheCase, "stream:ssl_session_cache": sslSessionCacheCase,
+	"mail:ssl_session_cache": sslSessionCacheCase,
+	"http:limit_req": {
+		ctx: directives.Location, pre: "limit_req_zone $binary_remote_addr zone=one:1m rate=1r/s;",
+		good: []string{"zone=one", "zone=one burst=5 nodelay", "zone=one burst=5 delay=2"},
+		bad:  []string{"zone=one burst=0", "zone=one burst=x", "zone=one delay=0", "zone=one bogus", "burst=5", "zone=one Nodelay"},
+	},
+	"http:limit_conn": {
+		ctx: directives.Location, pre: "limit_conn_zone $binary_remote_addr zone=addr:1m;",
+		good: []string{"addr 10", "addr 65535", "addr 1"},
+		bad:  []string{"addr 0", "addr x", "addr 65536", "addr -1"},
+	},
+	"stream:limit_conn": {
+		pre:  "limit_conn_zone $binary_remote_addr zone=addr:1m;",
+		good: []string{"addr 10", "addr 65535"},
+		bad:  []string{"addr 0", "addr x", "addr 65536"},
+	},
+	"http:access_log": {
+		ctx: directives.Location,
+		good: []string{"off", "/dev/null", "/dev/null combined buffer=32k flush=5s", "/dev/null combined gzip",
+			"/dev/null combined gzip=9", "/dev/null combined if=$arg_x", "/dev/null combined buffer=1m gzip=1 flush=1m"},
+		bad: []string{"off combined", "/dev/null combined buffer=0", "/dev/null combined buffer=x", "/dev/null combined flush=5s",
+			"/dev/null combined gzip=10", "/dev/null combined bogus", "/dev/$host.log combined buffer=32k",
+			"syslog:server=127.0.0.1 combined buffer=32k", "/dev/null combined gzip=0", "/dev/null combined buffer=32k flush=0"},
+	},
+	"stream:access_log": {
+		pre:  "log_format basic '$remote_addr';",
+		good: []string{"off", "/dev/null basic", "/dev/null basic buffer=32k flush=5s", "/dev/null basic gzip=5", "/dev/null basic if=$remote_addr"},
+		bad:  []string{"off basic", "/dev/null basic buffer=0", "/dev/null basic flush=5s", "/dev/null basic gzip=10", "/dev/null basic bogus"},
+	},
+	"http:expires": {
+		ctx:  directives.Location,
+		good: []string{"epoch", "max", "off", "1h", "-1", "@18h30m", "modified 1h", "$arg_e", "+1d", "modified -1h"},
+		bad:  []string{"bogus", "@25h", "modified @1h", "modified epoch", "bogus 1h", "1h1h", "+", "1ms", "EPOCH"},
+	},
+	"http:keepalive_timeout": {
+		ctx:  directives.Location,
+		good: []string{"65", "65 60", "500ms", "0", "1m 1m"},
+		bad:  []string{"65x", "65 500ms", "1y", "65 6x", "-1"},
+	},
+	"http:location": {
+		ctx:  directives.Server,
+		good: []string{"= /x {}", `~* \.php$ {}`, "^~ /x {}", "@n {}", "~ ^/x {}"},
+		bad:  []string{"bogus /x {}", "=~ /x {}", "~~ /x {}", "^ /x {}", "* /x {}"},
+	},
+	"http:allow": accessRuleCase, "http:deny": accessRuleCase,
+	"stream:allow": accessRuleCase, "stream:deny": accessRuleCase,
+	"core:use": {
+		good: []string{"epoll"},
+		bad:  []string{"kqueue", "select", "poll", "bogus", "/dev/poll", "eventport", "EPOLL"},
+	},
+	"mail:protocol": {
+		good: []string{"smtp", "imap", "pop3"},
+		bad:  []string{"bogus", "SMTP", "http"},
+	},
+}
+
+// TestHandlerParity is the differential test of the custom set
+// handlers (issue 18, item 6; named without an "x" so that the benchmark
+// command's -run x skips it): for every custom-handler command of the
+// local nginx build that handlerCases covers, it writes configs with the
+// directive's arguments replaced by the table's values, runs nginx -t on
+// each and lints each for that build. Where nginx stops with an error we
+// must report an NL2xxx error at nginx's line (a warning is not a
+// match); where nginx accepts the config, no NL2xxx error at all. It
+// also checks that the table and valuecheck.CheckCustom cover the same
+// handlers, and logs how many of the build's custom commands they cover.
+func TestHandlerParity(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs nginx a few hundred times")
+	}
+	nginx := nginxtest.Require(t)
+	out, err := exec.Command(nginx, "-V").CombinedOutput()
+	if err != nil {
+		t.Fatalf("nginx -V: %v: %s", err, out)
+	}
+	info, err := buildinfo.Parse(string(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	loads, loaded := dynamicModules(info)
+	info = loaded
+	if _, ok := loads["stream"]; !ok && os.Getenv("CI") == "true" {
+		t.Fatal("CI=true: the dynamic stream and mail modules are required (apt-get install libnginx-mod-stream libnginx-mod-mail)")
+	}
+	opts := analyzer.Options{Target: analyzer.BuildTarget(info)}
+	counts := map[string]int{}
+	muts := planHandlerMutants(t, info, loads, counts)
+	dir := t.TempDir()
+	paths := make([]string, len(muts))
+	for i, m := range muts {
+		paths[i] = filepath.Join(dir, fmt.Sprintf("h%04d", i), "nginx.conf")
+		if err := os.MkdirAll(filepath.Dir(paths[i]), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(paths[i], []byte(m.src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	failures := 0
+	for i, run := range runAll(context.Background(), nginx, paths) {
+		m := muts[i]
+		if run.err != nil {
+			t.Fatalf("%s: %v", m.how, run.err)
+		}
+		findings, err := lintValues(run.path, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ours []*parser.Diagnostic
+		for _, d := range findings {
+			if d.Severity == parser.Error && strings.HasPrefix(d.Code, "NL2") {
+				ours = append(ours, d)
+			}
+		}
+		counts["mutants"]++
+		counts["mutants of "+m.key]++
+		fail := func(format string, args ...any) {
+			failures++
+			if failures <= 40 {
+				t.Errorf("%s: %s\n%s", m.how, fmt.Sprintf(format, args...), numberedLines(m.src))
+			}
+		}
+		errs := run.res.Errors()
+		if run.res.OK || len(errs) == 0 {
+			if !run.res.OK {
+				fail("nginx failed without an error message: %s", run.res.Stderr)
+				continue
+			}
+			counts["nginx accepts"]++
+			if m.invalid {
+				t.Logf("planned invalid, nginx accepts: %s", m.how)
+			}
+			for _, d := range ours {
+				counts["false errors"]++
+				fail("nginx accepts it, but we report %v [%s]", d, d.Name)
+			}
+			continue
+		}
+		first := errs[0]
+		counts["nginx rejects"]++
+		if !m.invalid {
+			t.Logf("planned valid, nginx rejects: %s: %s", m.how, first)
+		}
+		found := false
+		for _, d := range ours {
+			if d.Start().Line == first.Line {
+				found = true
+				break
+			}
+		}
+		if !found {
+			counts["missed"]++
+			fail("nginx: %s; we report no NL2xxx error at line %d (ours: %v)", first, first.Line, ours)
+			continue
+		}
+		counts["found"]++
+	}
+	if failures > 40 {
+		t.Errorf("... and %d more failures", failures-40)
+	}
+	logCounts(t, "custom handlers", counts)
+	if counts["nginx rejects"] < 150 || counts["nginx accepts"] < 150 {
+		t.Errorf("too few or one-sided mutants: %v", counts)
+	}
+}
+
+// handlerMutant is one generated config.
+type handlerMutant struct {
+	key, how string
+	src      string
+	invalid  bool
+}
+
+// planHandlerMutants lists the mutants of the handlerCases the build
+// has, and checks that the table and valuecheck cover the same handlers.
+func planHandlerMutants(t *testing.T, info *buildinfo.Info, loads map[string]string, counts map[string]int) []handlerMutant {
+	modules := info.Modules()
+	var out []handlerMutant
+	port := 22000
+	seen := map[string]bool{}
+	var uncovered []string
+	for _, row := range directives.All() {
+		if row.ThirdParty || !row.ArgsKnown || !inBuildRow(row, modules) || row.Removed() || row.Tags.Has("src-obsolete") {
+			continue
+		}
+		if row.Value != nil {
+			// The handler this nginx has (limit_rate was a size in 1.22).
+			if spec := row.Value.For(info.Version); spec == nil || spec.Kind != directives.ValueCustom {
+				continue
+			}
+		}
+		if since, _, _ := strings.Cut(row.Since, ","); since != "" && analyzer.CompareVersions(info.Version, strings.TrimSpace(since)) < 0 {
+			continue
+		}
+		family := handlerFamilyOf(row.Module)
+		key := family + ":" + row.Name
+		if _, ok := loads[family]; (family == "stream" || family == "mail") && !ok {
+			continue
+		}
+		counts["custom commands in this build"]++
+		hc, ok := handlerCases[key]
+		if !ok {
+			if valuecheck.HasCustom(family, row.Name) {
+				t.Errorf("%s: valuecheck reads this handler but handlerCases has no values for it", key)
+			}
+			uncovered = append(uncovered, key)
+			continue
+		}
+		if !valuecheck.HasCustom(family, row.Name) {
+			t.Errorf("%s: handlerCases has values for a handler valuecheck does not read", key)
+		}
+		seen[key] = true
+		counts["custom commands covered"]++
+		ctx := hc.ctx
+		if ctx == 0 || !row.Contexts.Has(ctx) {
+			ctx = 0
+			for _, c := range valueContexts {
+				if row.Contexts.Has(c.ctx) {
+					ctx = c.ctx
+					break
+				}
+			}
+		}
+		if ctx == 0 {
+			t.Errorf("%s: in none of the blocks the mutants write", key)
+			continue
+		}
+		emit := func(v string, invalid bool) {
+			port++
+			line := row.Name + " " + v
+			if !strings.HasSuffix(v, "}") {
+				line += ";"
+			}
+			src, n := valueConfig(ctx, line, loads, port)
+			if hc.pre != "" {
+				top := map[string]string{"http": "http {\n", "stream": "stream {\n", "mail": "mail {\n"}[family]
+				src = strings.Replace(src, top, top+"    "+hc.pre+"\n", 1)
+				n++
+			}
+			kind := "valid"
+			if invalid {
+				kind = "invalid"
+			}
+			out = append(out, handlerMutant{key: key, src: src, invalid: invalid,
+				how: fmt.Sprintf("%s (%s) in %s, line %d", line, kind, ctx, n)})
+		}
+		for _, v := range hc.good {
+			emit(v, false)
+		}
+		for _, v := range hc.bad {
+			emit(v, true)
+		}
+	}
+	t.Logf("custom commands of this build the table does not cover: %v", uncovered)
+	var missing []string
+	for k := range handlerCases {
+		if !seen[k] {
+			missing = append(missing, k)
+		}
+	}
+	slices.Sort(missing)
+	if len(missing) > 0 {
+		t.Logf("handlerCases not in this build: %v", missing)
+	}
+	return out
+}
+
+// handlerFamilyOf is the invalid-value rule's family of a module.
+func handlerFamilyOf(module string) string {
+	switch {
+	case strings.HasPrefix(module, "ngx_http_"):
+		return "http"
+	case strings.HasPrefix(module, "ngx_stream_"):
+		return "stream"
+	case strings.HasPrefix(module, "ngx_mail_"):
+		return "mail"
+	}
+	return "core"
+}

@@ -1,0 +1,405 @@
+package valuecheck
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/nginx-lint/nginx-lint/internal/ngxparse"
+)
+
+// Build says what the targeted nginx has: CheckCustom asks it about the
+// modules a handler looks up (the event module "use" names).
+type Build interface {
+	HasModule(module string) bool
+}
+
+// custom is one directive-specific set handler: it returns the error
+// nginx's handler reports for args (the arguments after the directive's
+// name), or nil.
+type custom func(c *call) *Error
+
+// call is one directive as a custom handler sees it.
+type call struct {
+	name    string
+	args    []string
+	version string
+	build   Build
+}
+
+// invalid is the error a handler reports by returning a string:
+// ngx_conf_handler prints it after the directive's name.
+func (c *call) invalid(arg int, text, detail string) *Error {
+	return &Error{Arg: arg, Message: fmt.Sprintf("%q directive %s", c.name, text), Detail: detail}
+}
+
+// errorf is the error a handler logs itself with ngx_conf_log_error.
+func errorf(arg int, detail, format string, a ...any) *Error {
+	return &Error{Arg: arg, Message: fmt.Sprintf(format, a...), Detail: detail}
+}
+
+// customHandlers are the custom set handlers nginx-lint reads, by
+// family ("http", "stream", "mail", "core") and directive name. Each
+// follows the handler's C in nginx 1.22 to the newest release (the
+// differential test TestHandlerParity runs the real nginx on mutants of
+// each).
+var customHandlers = map[string]map[string]custom{
+	"http": {
+		"proxy_bind": bindHandler, "fastcgi_bind": bindHandler, "uwsgi_bind": bindHandler,
+		"scgi_bind": bindHandler, "grpc_bind": bindHandler, "memcached_bind": bindHandler,
+		"proxy_cache_valid": cacheValid, "fastcgi_cache_valid": cacheValid,
+		"uwsgi_cache_valid": cacheValid, "scgi_cache_valid": cacheValid,
+		"open_file_cache":   openFileCache,
+		"ssl_session_cache": sslSessionCache,
+		"limit_req":         limitReq,
+		"limit_conn":        limitConn,
+		"access_log":        accessLog,
+		"expires":           expires,
+		"keepalive_timeout": keepaliveTimeout,
+		"location":          location,
+		"allow":             accessRule, "deny": accessRule,
+	},
+	"stream": {
+		"proxy_bind":        bindHandler,
+		"ssl_session_cache": sslSessionCache,
+		"limit_conn":        limitConn,
+		"access_log":        accessLog,
+		"allow":             accessRule, "deny": accessRule,
+	},
+	"mail": {
+		"ssl_session_cache": sslSessionCache,
+		"protocol":          mailProtocol,
+	},
+	"core": {
+		"use": eventUse,
+	},
+}
+
+// CheckCustom returns the error nginx's directive-specific handler of
+// name in family ("http", "stream", "mail" or "core") reports for args,
+// or nil when it accepts them or nginx-lint does not read that handler.
+// version is the targeted release ("" for the newest); build, when not
+// nil, is the targeted build.
+func CheckCustom(family, name string, args []string, version string, build Build) *Error {
+	h := customHandlers[family][name]
+	if h == nil || len(args) == 0 {
+		return nil
+	}
+	return h(&call{name: name, args: args, version: version, build: build})
+}
+
+// HasCustom reports whether CheckCustom reads the handler of name in
+// family.
+func HasCustom(family, name string) bool { return customHandlers[family][name] != nil }
+
+// hasVariables is ngx_http_script_variables_count's test: a "$" makes
+// the value a complex value, evaluated per request.
+func hasVariables(s string) bool { return strings.IndexByte(s, '$') >= 0 }
+
+// bindHandler is ngx_http_upstream_bind_set_slot (proxy_bind, ...,
+// memcached_bind) and ngx_stream_proxy_bind: "off", a complex value, or
+// an address with an optional port, then optionally "transparent".
+func bindHandler(c *call) *Error {
+	if len(c.args) == 1 && c.args[0] == "off" {
+		return nil
+	}
+	if !hasVariables(c.args[0]) && !ngxparse.ParseAddrPort(c.args[0]) {
+		return errorf(0, "the local address is an IP address with an optional port (192.0.2.1, 192.0.2.1:0 is not a port, [2001:db8::1]:4000), a value with variables, or off",
+			"invalid address %q", c.args[0])
+	}
+	if len(c.args) > 1 && c.args[1] != "transparent" {
+		return errorf(1, `the only parameter after the address is "transparent"`, "invalid parameter %q", c.args[1])
+	}
+	return nil
+}
+
+// cacheValid is ngx_http_file_cache_valid_set_slot: status codes (100
+// to 599) or "any", then a time in seconds.
+func cacheValid(c *call) *Error {
+	n := len(c.args) - 1
+	if _, ok := ngxparse.ParseTime(c.args[n], true); !ok {
+		return errorf(n, "the last argument is the time (10m, 1h)", "invalid time value %q", c.args[n])
+	}
+	for i, a := range c.args[:n] {
+		if a == "any" {
+			continue
+		}
+		if s, ok := ngxparse.Atoi(a); !ok || s < 100 || s > 599 {
+			return errorf(i, `a status code is 100 to 599, or "any"`, "invalid status %q", a)
+		}
+	}
+	return nil
+}
+
+// openFileCache is ngx_http_core_open_file_cache: max=N (N > 0),
+// inactive=time, off.
+func openFileCache(c *call) *Error {
+	max, off := 0, false
+	for i, a := range c.args {
+		ok := true
+		switch {
+		case strings.HasPrefix(a, "max="):
+			max, ok = ngxparse.Atoi(a[4:])
+			ok = ok && max > 0
+		case strings.HasPrefix(a, "inactive="):
+			_, ok = ngxparse.ParseTime(a[9:], true)
+		case a == "off":
+			off = true
+		default:
+			ok = false
+		}
+		if !ok {
+			return errorf(i, "the parameters are max=N (1 or more), inactive=time, or off",
+				"invalid \"open_file_cache\" parameter %q", a)
+		}
+	}
+	if !off && max == 0 {
+		return errorf(0, "max=N sets how many files the cache holds", "\"open_file_cache\" must have the \"max\" parameter")
+	}
+	return nil
+}
+
+// pageSize is the memory page size of the Linux builds nginx-lint
+// targets (ngx_pagesize).
+const pageSize = 4096
+
+// sslSessionCache is ngx_http_ssl_session_cache (and its stream and mail
+// twins): off, none, builtin[:size], shared:name:size (at least 8
+// pages).
+func sslSessionCache(c *call) *Error {
+	const detail = "each value is off, none, builtin, builtin:N (sessions) or shared:name:size (32k or more)"
+	for i, a := range c.args {
+		switch {
+		case a == "off", a == "none", a == "builtin":
+			continue
+		case len(a) > len("builtin:") && strings.HasPrefix(a, "builtin:"):
+			if _, ok := ngxparse.Atoi(a[len("builtin:"):]); ok {
+				continue
+			}
+		case len(a) > len("shared:") && strings.HasPrefix(a, "shared:"):
+			name, size, found := strings.Cut(a[len("shared:"):], ":")
+			if name == "" || !found {
+				break
+			}
+			n, ok := ngxparse.ParseSize(size)
+			if !ok {
+				break
+			}
+			if n < 8*pageSize {
+				return errorf(i, "a shared cache takes at least 8 memory pages (32k)", "session cache %q is too small", a)
+			}
+			continue
+		}
+		return errorf(i, detail, "invalid session cache %q", a)
+	}
+	return nil
+}
+
+// limitReq is ngx_http_limit_req: zone=name, burst=N, delay=N (N > 0),
+// nodelay; zone= is required.
+func limitReq(c *call) *Error {
+	zone := false
+	for i, a := range c.args {
+		switch {
+		case strings.HasPrefix(a, "zone="):
+			zone = true
+		case strings.HasPrefix(a, "burst="):
+			if n, ok := ngxparse.Atoi(a[6:]); !ok || n <= 0 {
+				return errorf(i, "burst= is a number of requests, 1 or more", "invalid burst value %q", a)
+			}
+		case strings.HasPrefix(a, "delay="):
+			if n, ok := ngxparse.Atoi(a[6:]); !ok || n <= 0 {
+				return errorf(i, "delay= is a number of requests, 1 or more", "invalid delay value %q", a)
+			}
+		case a == "nodelay":
+		default:
+			return errorf(i, "the parameters are zone=name, burst=N, delay=N and nodelay", "invalid parameter %q", a)
+		}
+	}
+	if !zone {
+		return errorf(0, "zone= names the limit_req_zone", "%q must have \"zone\" parameter", c.name)
+	}
+	return nil
+}
+
+// limitConn is ngx_http_limit_conn and ngx_stream_limit_conn: a zone
+// and a number of connections, 1 to 65535.
+func limitConn(c *call) *Error {
+	if len(c.args) < 2 {
+		return nil
+	}
+	n, ok := ngxparse.Atoi(c.args[1])
+	if !ok || n <= 0 {
+		return errorf(1, "the limit is a number of connections, 1 to 65535", "invalid number of connections %q", c.args[1])
+	}
+	if n > 65535 {
+		return errorf(1, "the limit is a number of connections, 1 to 65535", "connection limit must be less 65536")
+	}
+	return nil
+}
+
+// accessLog is ngx_http_log_set_log and ngx_stream_log_set_log: off, or
+// a path (or syslog:) and a format, then buffer=size, flush=time,
+// gzip[=level] and if=condition.
+func accessLog(c *call) *Error {
+	if c.args[0] == "off" {
+		if len(c.args) > 1 {
+			return errorf(1, "access_log off takes nothing after off", "invalid parameter %q", c.args[1])
+		}
+		return nil
+	}
+	var size, flush int
+	for i := 2; i < len(c.args); i++ {
+		a := c.args[i]
+		switch {
+		case strings.HasPrefix(a, "buffer="):
+			n, ok := ngxparse.ParseSize(a[7:])
+			if !ok || n == 0 {
+				return errorf(i, "buffer= is a size (32k, 64k)", "invalid buffer size %q", a[7:])
+			}
+			size = n
+		case strings.HasPrefix(a, "flush="):
+			n, ok := ngxparse.ParseTime(a[6:], false)
+			if !ok || n == 0 {
+				return errorf(i, "flush= is a time (5s, 1m)", "invalid flush time %q", a[6:])
+			}
+			flush = n
+		case strings.HasPrefix(a, "gzip") && (len(a) == 4 || a[4] == '='):
+			if size == 0 {
+				size = 64 << 10
+			}
+			if len(a) > 4 {
+				if n, ok := ngxparse.Atoi(a[5:]); !ok || n < 1 || n > 9 {
+					return errorf(i, "the gzip level is 1 to 9", "invalid compression level %q", a[5:])
+				}
+			}
+		case strings.HasPrefix(a, "if="):
+		default:
+			return errorf(i, "the parameters after the format are buffer=, flush=, gzip[=level] and if=", "invalid parameter %q", a)
+		}
+	}
+	last := len(c.args) - 1
+	if flush != 0 && size == 0 {
+		return errorf(last, "flush= needs buffer= (or gzip)", "no buffer is defined for access_log %q", c.args[0])
+	}
+	if size != 0 {
+		if strings.HasPrefix(c.args[0], "syslog:") {
+			return errorf(last, "syslog messages are sent one by one", "logs to syslog cannot be buffered")
+		}
+		if hasVariables(c.args[0]) {
+			return errorf(last, "a log path with variables is opened per request and cannot be buffered", "buffered logs cannot have variables in name")
+		}
+	}
+	return nil
+}
+
+// expires is ngx_http_headers_expires with ngx_http_parse_expires:
+// [modified] epoch | max | off | [@|+|-]time, or a value with variables.
+func expires(c *call) *Error {
+	const detail = "the value is epoch, max, off, a time (1h, -1, @18h30m: daily, under 24 hours), or modified followed by a time"
+	v := c.args[0]
+	arg := 0
+	modified := false
+	if len(c.args) == 2 {
+		if c.args[0] != "modified" {
+			return c.invalid(0, "invalid value", detail)
+		}
+		v, arg, modified = c.args[1], 1, true
+	}
+	if hasVariables(v) {
+		return nil
+	}
+	if !modified && (v == "epoch" || v == "max" || v == "off") {
+		return nil
+	}
+	daily := false
+	if v != "" {
+		switch v[0] {
+		case '@':
+			if modified {
+				return c.invalid(arg, `daily time cannot be used with "modified" parameter`, detail)
+			}
+			daily = true
+			v = v[1:]
+		case '+', '-':
+			v = v[1:]
+		}
+	}
+	t, ok := ngxparse.ParseTime(v, true)
+	if !ok {
+		return c.invalid(arg, "invalid value", detail)
+	}
+	if daily && t > 24*60*60 {
+		return c.invalid(arg, "daily time value must be less than 24 hours", detail)
+	}
+	return nil
+}
+
+// keepaliveTimeout is ngx_http_core_keepalive: a time in milliseconds,
+// then optionally the Keep-Alive header's time in seconds.
+func keepaliveTimeout(c *call) *Error {
+	if _, ok := ngxparse.ParseTime(c.args[0], false); !ok {
+		return c.invalid(0, "invalid value", "the timeout is a time (75s, 1m30s, 500ms)")
+	}
+	if len(c.args) > 1 {
+		if _, ok := ngxparse.ParseTime(c.args[1], true); !ok {
+			return c.invalid(1, "invalid value", "the header timeout is a time in seconds (60, 1m)")
+		}
+	}
+	return nil
+}
+
+// location is ngx_http_core_location's modifier: with two arguments the
+// first is =, ^~, ~ or ~*.
+func location(c *call) *Error {
+	if len(c.args) != 2 {
+		return nil
+	}
+	switch c.args[0] {
+	case "=", "^~", "~", "~*":
+		return nil
+	}
+	return errorf(0, "the modifier is =, ^~, ~ or ~*", "invalid location modifier %q", c.args[0])
+}
+
+// accessRule is ngx_http_access_rule and ngx_stream_access_rule: all,
+// unix:, or an address or CIDR (ngx_ptocidr; host bits only warn).
+func accessRule(c *call) *Error {
+	a := c.args[0]
+	if a == "all" || a == "unix:" {
+		return nil
+	}
+	if ngxparse.PtoCIDR(a) == ngxparse.CIDRInvalid {
+		return errorf(0, "the value is an IPv4 or IPv6 address or network (10.0.0.0/8, at most /32; 2001:db8::/32, at most /128), unix: or all",
+			"invalid parameter %q", a)
+	}
+	return nil
+}
+
+// mailProtocol is ngx_mail_core_protocol: the name of a mail protocol
+// module (imap, pop3, smtp).
+func mailProtocol(c *call) *Error {
+	switch c.args[0] {
+	case "imap", "pop3", "smtp":
+		if c.build == nil || c.build.HasModule("ngx_mail_"+c.args[0]+"_module") {
+			return nil
+		}
+	}
+	return errorf(0, "the protocol is imap, pop3 or smtp, of a mail module the build has", "unknown protocol %q", c.args[0])
+}
+
+// eventModules are the event modules nginx has, by the name "use"
+// takes.
+var eventModules = map[string]string{
+	"epoll": "ngx_epoll_module", "kqueue": "ngx_kqueue_module", "select": "ngx_select_module",
+	"poll": "ngx_poll_module", "/dev/poll": "ngx_devpoll_module", "eventport": "ngx_eventport_module",
+	"iocp": "ngx_iocp_module",
+}
+
+// eventUse is ngx_event_use: the name of an event module of the build.
+func eventUse(c *call) *Error {
+	m, ok := eventModules[c.args[0]]
+	if ok && (c.build == nil || c.build.HasModule(m)) {
+		return nil
+	}
+	return errorf(0, "the event methods are epoll (Linux), kqueue (BSD, macOS), eventport, /dev/poll, poll and select, those the build has", "invalid event type %q", c.args[0])
+}
