@@ -56,6 +56,21 @@ var accessRuleCase = handlerCase{
 	bad:  []string{"10.0.0.0/33", "::1/129", "localhost", "10.0.0/8", "10.0.0.0/x", "ALL", "10.0.0.0/"},
 }
 
+var errorLogCase = handlerCase{
+	good: []string{"/dev/null", "/dev/null warn", "/dev/null debug", "/dev/null debug_http debug_core", "stderr info"},
+	bad:  []string{"/dev/null bogus", "/dev/null warn error", "/dev/null warn debug_http", "/dev/null debug_http warn", "/dev/null WARN"},
+}
+
+var openLogFileCacheCase = handlerCase{
+	good: []string{"off", "max=1000 inactive=20s valid=1m min_uses=2", "max=10"},
+	bad:  []string{"max=x", "inactive=20s", "max=10 bogus", "max=10 valid=1x", "max=10 min_uses=x", "max=0"},
+}
+
+var realIPFromCase = handlerCase{
+	good: []string{"10.0.0.0/8", "unix:", "::1", "2001:db8::/32", "10.0.0.1/8", "127.0.0.1"},
+	bad:  []string{"10.0.0.0/33", "::1/129", "10.0.0.0/x", "10.0.0.0/"},
+}
+
 // handlerCases are the custom handlers the differential reads, by
 // "family:directive".
 var handlerCases = map[string]handlerCase{
@@ -119,6 +134,56 @@ var handlerCases = map[string]handlerCase{
 		good: []string{"epoll"},
 		bad:  []string{"kqueue", "select", "poll", "bogus", "/dev/poll", "eventport", "EPOLL"},
 	},
+	"core:worker_processes": {good: []string{"auto", "2", "02"}, bad: []string{"x", "-1", "Auto", "2k"}},
+	"core:worker_priority":  {good: []string{"-5", "+5", "0", "10"}, bad: []string{"x", "--5", "5x", "-"}},
+	"core:worker_connections": {
+		good: []string{"512", "1024"},
+		bad:  []string{"x", "-1", "1k"},
+	},
+	"core:error_log":           errorLogCase,
+	"http:open_log_file_cache": openLogFileCacheCase, "stream:open_log_file_cache": openLogFileCacheCase,
+	"http:userid_expires": {
+		ctx:  directives.Location,
+		good: []string{"max", "off", "365d", "1h30m"},
+		bad:  []string{"bogus", "1x", "500ms", "-1"},
+	},
+	"http:userid_mark": {
+		ctx:  directives.Location,
+		good: []string{"off", "a", "Z", "5", "="},
+		bad:  []string{"ab", "-", "", "Off"},
+	},
+	"http:directio": {
+		ctx:  directives.Location,
+		good: []string{"off", "4m", "1g", "512"},
+		bad:  []string{"x", "1t", "on", "4mb"},
+	},
+	"http:keepalive": {
+		ctx:  directives.Upstream,
+		good: []string{"16", "1"},
+		bad:  []string{"0", "x", "-1"},
+	},
+	"http:hash": {
+		ctx:  directives.Upstream,
+		good: []string{"$remote_addr", "$remote_addr consistent"},
+		bad:  []string{"$remote_addr bogus", "$remote_addr Consistent"},
+	},
+	"stream:hash": {
+		ctx:  directives.StreamUpstream,
+		good: []string{"$remote_addr", "$remote_addr consistent"},
+		bad:  []string{"$remote_addr bogus", "$remote_addr Consistent"},
+	},
+	"http:random": {
+		ctx:  directives.Upstream,
+		good: []string{"two", "two least_conn"},
+		bad:  []string{"bogus", "two bogus", "Two", "two least_time=connect"},
+	},
+	"stream:random": {
+		ctx:  directives.StreamUpstream,
+		good: []string{"two", "two least_conn"},
+		bad:  []string{"bogus", "two bogus", "Two"},
+	},
+	"http:set_real_ip_from": realIPFromCase, "stream:set_real_ip_from": realIPFromCase,
+	"mail:set_real_ip_from": realIPFromCase,
 	"mail:protocol": {
 		good: []string{"smtp", "imap", "pop3"},
 		bad:  []string{"bogus", "SMTP", "http"},

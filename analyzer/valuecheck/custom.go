@@ -2,8 +2,10 @@ package valuecheck
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/internal/ngxparse"
 )
 
@@ -24,6 +26,12 @@ type call struct {
 	args    []string
 	version string
 	build   Build
+}
+
+// atLeast reports whether the targeted nginx is v or later (the newest
+// when no version is targeted).
+func (c *call) atLeast(v string) bool {
+	return c.version == "" || directives.CompareVersions(c.version, v) >= 0
 }
 
 // invalid is the error a handler reports by returning a string:
@@ -57,6 +65,14 @@ var customHandlers = map[string]map[string]custom{
 		"keepalive_timeout": keepaliveTimeout,
 		"location":          location,
 		"allow":             accessRule, "deny": accessRule,
+		"open_log_file_cache": openLogFileCache,
+		"userid_expires":      useridExpires,
+		"userid_mark":         useridMark,
+		"directio":            directio,
+		"keepalive":           upstreamKeepalive,
+		"hash":                upstreamHash,
+		"random":              upstreamRandom,
+		"set_real_ip_from":    realIPFrom,
 	},
 	"stream": {
 		"proxy_bind":        bindHandler,
@@ -64,13 +80,22 @@ var customHandlers = map[string]map[string]custom{
 		"limit_conn":        limitConn,
 		"access_log":        accessLog,
 		"allow":             accessRule, "deny": accessRule,
+		"open_log_file_cache": openLogFileCache,
+		"hash":                upstreamHash,
+		"random":              upstreamRandom,
+		"set_real_ip_from":    realIPFrom,
 	},
 	"mail": {
 		"ssl_session_cache": sslSessionCache,
 		"protocol":          mailProtocol,
+		"set_real_ip_from":  realIPFrom,
 	},
 	"core": {
-		"use": eventUse,
+		"use":                eventUse,
+		"error_log":          errorLog, // one row: ngx_errlog_module and the http, stream and mail cores share it
+		"worker_processes":   workerProcesses,
+		"worker_priority":    workerPriority,
+		"worker_connections": workerConnections,
 	},
 }
 
@@ -102,7 +127,7 @@ func bindHandler(c *call) *Error {
 	if len(c.args) == 1 && c.args[0] == "off" {
 		return nil
 	}
-	if !hasVariables(c.args[0]) && !ngxparse.ParseAddrPort(c.args[0]) {
+	if !hasVariables(c.args[0]) && !ngxparse.ParseAddrPort(c.args[0], c.atLeast("1.27.3")) {
 		return errorf(0, "the local address is an IP address with an optional port (192.0.2.1, 192.0.2.1:0 is not a port, [2001:db8::1]:4000), a value with variables, or off",
 			"invalid address %q", c.args[0])
 	}
@@ -402,4 +427,179 @@ func eventUse(c *call) *Error {
 		return nil
 	}
 	return errorf(0, "the event methods are epoll (Linux), kqueue (BSD, macOS), eventport, /dev/poll, poll and select, those the build has", "invalid event type %q", c.args[0])
+}
+
+// workerProcesses is ngx_set_worker_processes: auto or a number.
+func workerProcesses(c *call) *Error {
+	if c.args[0] == "auto" {
+		return nil
+	}
+	if _, ok := ngxparse.Atoi(c.args[0]); !ok {
+		return c.invalid(0, "invalid value", "the value is auto or a number of processes")
+	}
+	return nil
+}
+
+// workerPriority is ngx_set_priority: a number with an optional sign.
+func workerPriority(c *call) *Error {
+	v := c.args[0]
+	if v != "" && (v[0] == '-' || v[0] == '+') {
+		v = v[1:]
+	}
+	if _, ok := ngxparse.Atoi(v); !ok {
+		return c.invalid(0, "invalid number", "the priority is a number such as -5 or 10")
+	}
+	return nil
+}
+
+// workerConnections is ngx_event_connections: a number.
+func workerConnections(c *call) *Error {
+	if _, ok := ngxparse.Atoi(c.args[0]); !ok {
+		return errorf(0, "the value is a number of connections", "invalid number %q", c.args[0])
+	}
+	return nil
+}
+
+// logLevels are nginx's err_levels from 1 (emerg) on, and debugLevels its
+// debug_levels, in order.
+var (
+	logLevels   = []string{"emerg", "alert", "crit", "error", "warn", "notice", "info", "debug"}
+	debugLevels = []string{"debug_core", "debug_alloc", "debug_mutex", "debug_event", "debug_http", "debug_mail", "debug_stream"}
+)
+
+// errorLog is ngx_log_set_levels, which every error_log (ngx_log_set_log)
+// calls on the arguments after the file: one level, or debug_* levels.
+func errorLog(c *call) *Error {
+	const detail = "the level is one of emerg, alert, crit, error, warn, notice, info and debug, or debug_core ... debug_stream"
+	level, debug := false, false
+	for i := 1; i < len(c.args); i++ {
+		a := c.args[i]
+		switch {
+		case slices.Contains(logLevels, a):
+			if level || debug {
+				return errorf(i, "error_log takes one level", "duplicate log level %q", a)
+			}
+			level = true
+		case slices.Contains(debugLevels, a):
+			if level {
+				return errorf(i, detail, "invalid log level %q", a)
+			}
+			debug = true
+		default:
+			return errorf(i, detail, "invalid log level %q", a)
+		}
+	}
+	return nil
+}
+
+// openLogFileCache is ngx_http_log_open_file_cache and its stream twin:
+// max=N, inactive=time, min_uses=N, valid=time, off.
+func openLogFileCache(c *call) *Error {
+	max, off := 0, false
+	for i, a := range c.args {
+		ok := true
+		switch {
+		case strings.HasPrefix(a, "max="):
+			max, ok = ngxparse.Atoi(a[4:])
+		case strings.HasPrefix(a, "inactive="):
+			_, ok = ngxparse.ParseTime(a[9:], true)
+		case strings.HasPrefix(a, "min_uses="):
+			_, ok = ngxparse.Atoi(a[9:])
+		case strings.HasPrefix(a, "valid="):
+			_, ok = ngxparse.ParseTime(a[6:], true)
+		case a == "off":
+			off = true
+		default:
+			ok = false
+		}
+		if !ok {
+			return errorf(i, "the parameters are max=N, inactive=time, min_uses=N, valid=time, or off",
+				"invalid \"%s\" parameter %q", c.name, a)
+		}
+	}
+	if !off && max == 0 {
+		return errorf(0, "max=N sets how many descriptors the cache holds", "\"%s\" must have \"max\" parameter", c.name)
+	}
+	return nil
+}
+
+// useridExpires is ngx_http_userid_expires: max, off or a time.
+func useridExpires(c *call) *Error {
+	if v := c.args[0]; v == "max" || v == "off" {
+		return nil
+	}
+	if _, ok := ngxparse.ParseTime(c.args[0], true); !ok {
+		return c.invalid(0, "invalid value", "the value is max, off or a time (365d)")
+	}
+	return nil
+}
+
+// useridMark is ngx_http_userid_mark: off or one letter, digit or "=".
+func useridMark(c *call) *Error {
+	v := c.args[0]
+	if v == "off" {
+		return nil
+	}
+	if len(v) == 1 && (v[0] >= '0' && v[0] <= '9' || v[0] >= 'A' && v[0] <= 'Z' || v[0] >= 'a' && v[0] <= 'z' || v[0] == '=') {
+		return nil
+	}
+	return c.invalid(0, `value must be "off" or a single letter, digit or "="`, "")
+}
+
+// directio is ngx_http_core_directio: off or a size (ngx_parse_offset).
+func directio(c *call) *Error {
+	if c.args[0] == "off" {
+		return nil
+	}
+	if _, ok := ngxparse.ParseOffset(c.args[0]); !ok {
+		return c.invalid(0, "invalid value", "the value is off or a size (4m, 1g)")
+	}
+	return nil
+}
+
+// upstreamKeepalive is ngx_http_upstream_keepalive: a positive number of
+// idle connections.
+func upstreamKeepalive(c *call) *Error {
+	if n, ok := ngxparse.Atoi(c.args[0]); !ok || n == 0 {
+		return errorf(0, "the value is the number of idle connections each worker keeps, 1 or more",
+			"invalid value %q in %q directive", c.args[0], c.name)
+	}
+	return nil
+}
+
+// upstreamHash is ngx_http_upstream_hash and its stream twin: a key,
+// then optionally "consistent".
+func upstreamHash(c *call) *Error {
+	if len(c.args) > 1 && c.args[1] != "consistent" {
+		return errorf(1, `the only parameter after the key is "consistent"`, "invalid parameter %q", c.args[1])
+	}
+	return nil
+}
+
+// upstreamRandom is ngx_http_upstream_random and its stream twin:
+// nothing, or "two" and optionally "least_conn" (the method; stream
+// also knows least_time in NGINX Plus only).
+func upstreamRandom(c *call) *Error {
+	if c.args[0] != "two" {
+		return errorf(0, `random takes nothing or "two" and then the method, "least_conn"`, "invalid parameter %q", c.args[0])
+	}
+	if len(c.args) > 1 && c.args[1] != "least_conn" {
+		return errorf(1, `the method after "two" is "least_conn"`, "invalid parameter %q", c.args[1])
+	}
+	return nil
+}
+
+// realIPFrom is ngx_http_realip_from and its stream and mail twins:
+// unix:, an address or CIDR, or else a host name to resolve. A word with
+// "/" or ":" is no host name, so when it is no CIDR the lookup fails.
+func realIPFrom(c *call) *Error {
+	a := c.args[0]
+	if a == "unix:" || ngxparse.PtoCIDR(a) != ngxparse.CIDRInvalid {
+		return nil
+	}
+	if strings.ContainsAny(a, "/:") {
+		return errorf(0, "the value is an IPv4 or IPv6 address or network (10.0.0.0/8, at most /32), unix: or a host name",
+			"host not found in set_real_ip_from %q", a)
+	}
+	return nil
 }

@@ -133,8 +133,9 @@ func ParseAddr(s string) bool {
 
 // ParseAddrPort is ngx_parse_addr_port: an address as ParseAddr, or one
 // followed by ":port" (1 to 65535), the IPv6 one then in brackets
-// ("[::1]:80").
-func ParseAddrPort(s string) bool {
+// ("[::1]:80"). portlessBrackets accepts an IPv6 address in brackets
+// without a port ("[::1]"), as nginx does from 1.27.3 on.
+func ParseAddrPort(s string, portlessBrackets bool) bool {
 	if ParseAddr(s) {
 		return true
 	}
@@ -147,6 +148,9 @@ func ParseAddrPort(s string) bool {
 				end = i
 				break
 			}
+		}
+		if end == len(s)-1 && portlessBrackets {
+			return ParseAddr(s[1:end])
 		}
 		if end < 0 || end == len(s)-1 || s[end+1] != ':' {
 			return false

@@ -24,9 +24,12 @@ func TestParseAddrPort(t *testing.T) {
 		"127.0.0.1:0": false, "127.0.0.1:65536": false, "localhost": false, "localhost:80": false,
 		"1.2.3.4:x": false, "[::1]80": false, "": false, "255.255.255.255": false,
 	} {
-		if got := ParseAddrPort(s); got != want {
+		if got := ParseAddrPort(s, false); got != want {
 			t.Errorf("ParseAddrPort(%q) = %v, want %v", s, got, want)
 		}
+	}
+	if !ParseAddrPort("[::1]", true) || ParseAddrPort("[::1", true) || ParseAddrPort("[localhost]", true) {
+		t.Error("ParseAddrPort: an IPv6 address in brackets without a port, from 1.27.3")
 	}
 }
 
