@@ -30,6 +30,8 @@ type handlerCase struct {
 	pre string
 	// good and bad are the argument strings after the directive's name.
 	good, bad []string
+	// by names the rule that reads the handler when valuecheck does not.
+	by string
 }
 
 // httpBind and streamBind are the values of ngx_http_upstream_bind_set_slot
@@ -184,6 +186,72 @@ var handlerCases = map[string]handlerCase{
 	},
 	"http:set_real_ip_from": realIPFromCase, "stream:set_real_ip_from": realIPFromCase,
 	"mail:set_real_ip_from": realIPFromCase,
+	"http:listen": {
+		ctx: directives.Server, by: "invalid-parameter",
+		good: []string{"127.0.0.3:8081", "127.0.0.3:8082 backlog=10", "[::1]:8083", "127.0.0.3:8084 reuseport", "unix:/tmp/x.sock"},
+		bad:  []string{"127.0.0.1:8o", "127.0.0.1:70000", "127.0.0.1:80 bogus", "127.0.0.1:80 backlog=x", "127.0.0.1:80 so_keepalive=x", "127.0.0.1:80 ipv6only=on"},
+	},
+	"stream:listen": {
+		ctx: directives.StreamServer, by: "invalid-parameter",
+		good: []string{"127.0.0.3:8081", "127.0.0.3:8082 udp", "127.0.0.3:8083 backlog=10"},
+		bad:  []string{"127.0.0.1:8o", "127.0.0.1:70000", "127.0.0.1:80 bogus", "127.0.0.1:80 udp backlog=10", "127.0.0.1:80 http2"},
+	},
+	"http:server": {
+		ctx: directives.Upstream, by: "invalid-parameter",
+		good: []string{"127.0.0.1:10 weight=2", "127.0.0.1:11 max_fails=3 fail_timeout=10s", "127.0.0.1:12 backup", "127.0.0.1:13 down", "127.0.0.1:14 max_conns=10"},
+		bad:  []string{"127.0.0.1:14 weight=0", "127.0.0.1:15 bogus", "127.0.0.1:16 max_fails=x", "127.0.0.1:17 fail_timeout=1x", "127.0.0.1:99999", "http://127.0.0.1", "127.0.0.1:18 weight=x", "127.0.0.1:19 slow_start=10s"},
+	},
+	"stream:server": {
+		ctx: directives.StreamUpstream, by: "invalid-parameter",
+		good: []string{"127.0.0.1:10 weight=2", "127.0.0.1:12 backup", "127.0.0.1:13 max_fails=0"},
+		bad:  []string{"127.0.0.1:14 weight=0", "127.0.0.1:15 bogus", "127.0.0.1", "127.0.0.1:99999", "127.0.0.1:16 fail_timeout=x"},
+	},
+	"http:resolver": {
+		ctx: directives.Server, by: "invalid-parameter",
+		good: []string{"127.0.0.1", "127.0.0.1 valid=30s", "[::1]:53 ipv6=off", "127.0.0.1:5353"},
+		bad:  []string{"127.0.0.1 valid=x", "127.0.0.1 ipv6=no", "127.0.0.1:99999", "127.0.0.1 ipv6=off ipv4=off"},
+	},
+	"http:return": {
+		ctx: directives.Location, by: "invalid-status",
+		good: []string{"200", "301 /x", "https://example.com", "404 no", "999"},
+		bad:  []string{"99", "1000", "x y", "-1", "301x /x"},
+	},
+	"http:rewrite": {
+		ctx: directives.Location, by: "invalid-parameter",
+		good: []string{"^/x /y last", "^/x /y", "^/x /y permanent"},
+		bad:  []string{"^/x /y bogus", "^/x /y Last"},
+	},
+	"http:add_header": {
+		ctx: directives.Location, by: "invalid-parameter",
+		good: []string{"X-A b always", "X-A b"},
+		bad:  []string{"X-A b bogus", "X-A b Always"},
+	},
+	"http:limit_req_zone": {
+		ctx: directives.HTTP, by: "invalid-zone",
+		good: []string{"$binary_remote_addr zone=z:1m rate=1r/s", "$binary_remote_addr zone=z:1m rate=30r/m"},
+		bad: []string{"$binary_remote_addr zone=z:1m rate=x", "$binary_remote_addr zone=z rate=1r/s", "$binary_remote_addr zone=z:1x rate=1r/s",
+			"$binary_remote_addr rate=1r/s", "$binary_remote_addr zone=z:1m rate=1r/s bogus", "$binary_remote_addr zone=z:1m rate=0r/s", "$binary_remote_addr zone=z:1k rate=1r/s"},
+	},
+	"http:limit_conn_zone": {
+		ctx: directives.HTTP, by: "invalid-zone",
+		good: []string{"$binary_remote_addr zone=c:1m"},
+		bad:  []string{"$binary_remote_addr zone=c", "$binary_remote_addr zone=c:1x", "$binary_remote_addr zone=c:1k", "$binary_remote_addr", "$binary_remote_addr zone=c:1m bogus"},
+	},
+	"http:error_page": {
+		ctx: directives.Location, by: "invalid-status",
+		good: []string{"404 /x", "404 =200 /x", "500 502 = /x", "404 =301 http://example.com/", "404 @n"},
+		bad:  []string{"99 /x", "404 =x /x", "600 /x", "x /x", "404 =99 /x"},
+	},
+	"http:try_files": {
+		ctx:  directives.Location,
+		good: []string{"$uri /x", "$uri =404", "$uri @n"},
+		bad:  []string{"$uri =99", "$uri =x", "$uri =1000"},
+	},
+	"http:proxy_pass": {
+		ctx: directives.Location, by: "invalid-url",
+		good: []string{"http://127.0.0.1:9", "http://u", "http://$host", "https://127.0.0.1:9/x", "http://unix:/tmp/x.sock"},
+		bad:  []string{"127.0.0.1:9", "http://127.0.0.1:99999", "ftp://x", "http://", "http://[::1"},
+	},
 	"mail:protocol": {
 		good: []string{"smtp", "imap", "pop3"},
 		bad:  []string{"bogus", "SMTP", "http"},
@@ -342,14 +410,14 @@ func planHandlerMutants(t *testing.T, info *buildinfo.Info, loads map[string]str
 			uncovered = append(uncovered, key)
 			continue
 		}
-		if !valuecheck.HasCustom(family, row.Name) {
-			t.Errorf("%s: handlerCases has values for a handler valuecheck does not read", key)
+		if valuecheck.HasCustom(family, row.Name) == (hc.by != "") {
+			t.Errorf("%s: handlerCases must name the rule (by) exactly when valuecheck does not read the handler", key)
 		}
-		seen[key] = true
-		counts["custom commands covered"]++
 		ctx := hc.ctx
-		if ctx == 0 || !row.Contexts.Has(ctx) {
-			ctx = 0
+		if ctx != 0 && !row.Contexts.Has(ctx) {
+			continue // another directive of that name (server in http, not in upstream)
+		}
+		if ctx == 0 {
 			for _, c := range valueContexts {
 				if row.Contexts.Has(c.ctx) {
 					ctx = c.ctx
@@ -361,6 +429,8 @@ func planHandlerMutants(t *testing.T, info *buildinfo.Info, loads map[string]str
 			t.Errorf("%s: in none of the blocks the mutants write", key)
 			continue
 		}
+		seen[key] = true
+		counts["custom commands covered"]++
 		emit := func(v string, invalid bool) {
 			port++
 			line := row.Name + " " + v

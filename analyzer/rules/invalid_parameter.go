@@ -134,6 +134,13 @@ func checkListen(p *analyzer.Pass, proto parser.Protocol, l *parser.Listen, targ
 		p.Reportf(d.File, d.Args[ge.Arg].Range, "%s", msg)
 		return
 	}
+	if l.Spec.Kind == grammar.AddrHost && portTypo(l.Spec.Host) {
+		// nginx resolves the host at startup; a single label starting
+		// with a digit ("8o", "80O") is a mistyped port, not a name.
+		p.Reportf(d.File, d.Args[0].Range, "host not found in \"%s\" of the \"listen\" directive", d.Args[0].Value).Detail =
+			"nginx reads \"" + l.Spec.Host + "\" as a host name (it is no port) and no lookup finds it; a port is digits only"
+		return
+	}
 	if len(l.Spec.Params) == 0 {
 		return // an address alone, the common case: nothing more to check
 	}
@@ -158,6 +165,15 @@ func checkListen(p *analyzer.Pass, proto parser.Protocol, l *parser.Listen, targ
 		// ngx_conf_handler prefixes the directive's name.
 		p.Reportf(d.File, d.Args[e.Arg].Range, "\"listen\" directive %s", e.Msg)
 	}
+}
+
+// portTypo reports whether a listen's host is a single label that
+// starts with a digit and is not all digits: a port with a typo.
+func portTypo(host string) bool {
+	if host == "" || host[0] < '0' || host[0] > '9' || strings.IndexByte(host, '.') >= 0 {
+		return false
+	}
+	return strings.TrimLeft(host, "0123456789") != ""
 }
 
 func listenURL(proto parser.Protocol) string {
@@ -281,6 +297,13 @@ func checkResolver(p *analyzer.Pass, d *parser.Directive, ctx directives.Context
 		u := parseNginxURL(v, false, 53)
 		if u.err != "" {
 			p.Reportf(d.File, a.Range, "%s in resolver \"%s\"", u.err, v).Detail = "a name server is an address with an optional port: 127.0.0.53, [::1]:5353"
+			return
+		}
+		if strings.IndexByte(u.host, '=') >= 0 {
+			// A parameter this nginx does not know (ipv4= before
+			// 1.23.1) is a host name to nginx, which no lookup finds.
+			p.Reportf(d.File, a.Range, "host not found in resolver \"%s\"", v).Detail =
+				"nginx " + target + " does not know this parameter and looks it up as a name server's host name"
 			return
 		}
 		servers++

@@ -73,6 +73,7 @@ var customHandlers = map[string]map[string]custom{
 		"hash":                upstreamHash,
 		"random":              upstreamRandom,
 		"set_real_ip_from":    realIPFrom,
+		"try_files":           tryFiles,
 	},
 	"stream": {
 		"proxy_bind":        bindHandler,
@@ -600,6 +601,19 @@ func realIPFrom(c *call) *Error {
 	if strings.ContainsAny(a, "/:") {
 		return errorf(0, "the value is an IPv4 or IPv6 address or network (10.0.0.0/8, at most /32), unix: or a host name",
 			"host not found in set_real_ip_from %q", a)
+	}
+	return nil
+}
+
+// tryFiles is ngx_http_core_try_files' code: a last argument "=N" is a
+// status code, at most 999.
+func tryFiles(c *call) *Error {
+	last := c.args[len(c.args)-1]
+	if len(c.args) < 2 || !strings.HasPrefix(last, "=") || hasVariables(last) {
+		return nil
+	}
+	if n, ok := ngxparse.Atoi(last[1:]); !ok || n > 999 {
+		return errorf(len(c.args)-1, "the last argument =N returns the status code N (=404)", "invalid code %q", last)
 	}
 	return nil
 }
