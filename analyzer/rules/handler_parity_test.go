@@ -252,6 +252,25 @@ var handlerCases = map[string]handlerCase{
 		good: []string{"http://127.0.0.1:9", "http://u", "http://$host", "https://127.0.0.1:9/x", "http://unix:/tmp/x.sock"},
 		bad:  []string{"127.0.0.1:9", "http://127.0.0.1:99999", "ftp://x", "http://", "http://[::1"},
 	},
+	"http:aio": {
+		ctx:  directives.Location,
+		good: []string{"off", "on", "threads", "threads=default"},
+		bad:  []string{"bogus", "On", "threadsx", "sendfile"},
+	},
+	"http:disable_symlinks": {
+		ctx:  directives.Location,
+		good: []string{"off", "on", "if_not_owner", "on from=$document_root", "if_not_owner from=/x"},
+		bad:  []string{"bogus", "on off", "off from=/x", "from=/x", "On", "on bogus"},
+	},
+	"http:limit_except": {
+		ctx:  directives.Location,
+		good: []string{"GET {}", "get post {}", "PATCH PROPFIND {}"},
+		bad:  []string{"BOGUS {}", "GET TRACE {}", "CONNECT {}"},
+	},
+	"core:thread_pool": {
+		good: []string{"p threads=4", "p threads=4 max_queue=100", "p threads=2 bogus"},
+		bad:  []string{"p", "p threads=0", "p threads=x", "p threads=4 max_queue=x", "p max_queue=10"},
+	},
 	"mail:protocol": {
 		good: []string{"smtp", "imap", "pop3"},
 		bad:  []string{"bogus", "SMTP", "http"},

@@ -74,6 +74,9 @@ var customHandlers = map[string]map[string]custom{
 		"random":              upstreamRandom,
 		"set_real_ip_from":    realIPFrom,
 		"try_files":           tryFiles,
+		"aio":                 aio,
+		"disable_symlinks":    disableSymlinks,
+		"limit_except":        limitExcept,
 	},
 	"stream": {
 		"proxy_bind":        bindHandler,
@@ -97,6 +100,7 @@ var customHandlers = map[string]map[string]custom{
 		"worker_processes":   workerProcesses,
 		"worker_priority":    workerPriority,
 		"worker_connections": workerConnections,
+		"thread_pool":        threadPool,
 	},
 }
 
@@ -614,6 +618,97 @@ func tryFiles(c *call) *Error {
 	}
 	if n, ok := ngxparse.Atoi(last[1:]); !ok || n > 999 {
 		return errorf(len(c.args)-1, "the last argument =N returns the status code N (=404)", "invalid code %q", last)
+	}
+	return nil
+}
+
+// aio is ngx_http_core_set_aio: off, on (a build with file AIO) or
+// threads[=pool] (a build with threads).
+func aio(c *call) *Error {
+	v := c.args[0]
+	switch {
+	case v == "off":
+		return nil
+	case v == "on":
+		if c.built("--with-file-aio") {
+			return nil
+		}
+		return errorf(0, "this nginx was built without --with-file-aio", `"aio on" is unsupported on this platform`)
+	case strings.HasPrefix(v, "threads") && (len(v) == 7 || v[7] == '='):
+		if c.built("--with-threads") {
+			return nil
+		}
+		return errorf(0, "this nginx was built without --with-threads", `"aio threads" is unsupported on this platform`)
+	}
+	return c.invalid(0, "invalid value", "the value is off, on or threads[=pool]")
+}
+
+// built reports whether the targeted build was configured with flag; true
+// when the build is not known.
+func (c *call) built(flag string) bool {
+	b, ok := c.build.(interface{ Built(string) bool })
+	return !ok || b.Built(flag)
+}
+
+// disableSymlinks is ngx_http_disable_symlinks: off, on or if_not_owner,
+// then optionally from=part (not with off).
+func disableSymlinks(c *call) *Error {
+	mode, from := "", false
+	for i, a := range c.args {
+		switch {
+		case a == "off", a == "on", a == "if_not_owner":
+			mode = a
+		case strings.HasPrefix(a, "from="):
+			from = true
+		default:
+			return errorf(i, "the parameters are off, on or if_not_owner, and from=part", "invalid parameter %q", a)
+		}
+	}
+	last := len(c.args) - 1
+	switch {
+	case mode == "":
+		return errorf(0, "the mode is off, on or if_not_owner", "%q must have \"off\", \"on\" or \"if_not_owner\" parameter", c.name)
+	case len(c.args) == 2 && !from:
+		return errorf(last, "give one mode, then optionally from=", "duplicate parameters \"%s %s\"", c.args[0], c.args[1])
+	case from && mode == "off":
+		return errorf(last, "from= goes with on or if_not_owner", `"from=" cannot be used with "off" parameter`)
+	}
+	return nil
+}
+
+// httpMethods are ngx_methods_names, which limit_except compares
+// ignoring case.
+var httpMethods = []string{"GET", "HEAD", "POST", "PUT", "DELETE", "MKCOL", "COPY", "MOVE", "OPTIONS", "PROPFIND", "PROPPATCH", "LOCK", "UNLOCK", "PATCH"}
+
+// limitExcept is ngx_http_core_limit_except: HTTP methods.
+func limitExcept(c *call) *Error {
+	for i, a := range c.args {
+		if !slices.ContainsFunc(httpMethods, func(m string) bool { return EqualFold(a, m) }) {
+			return errorf(i, "the methods are GET, HEAD, POST, PUT, DELETE, MKCOL, COPY, MOVE, OPTIONS, PROPFIND, PROPPATCH, LOCK, UNLOCK and PATCH", "invalid method %q", a)
+		}
+	}
+	return nil
+}
+
+// threadPool is ngx_thread_pool: a name, threads=N (N > 0, required),
+// max_queue=N; other words are ignored.
+func threadPool(c *call) *Error {
+	threads := false
+	for i, a := range c.args[1:] {
+		switch {
+		case strings.HasPrefix(a, "threads="):
+			if n, ok := ngxparse.Atoi(a[8:]); !ok || n == 0 {
+				return errorf(i+1, "threads= is a number of threads, 1 or more", "invalid threads value %q", a)
+			}
+			threads = true
+		case strings.HasPrefix(a, "max_queue="):
+			if _, ok := ngxparse.Atoi(a[10:]); !ok {
+				return errorf(i+1, "max_queue= is a number of tasks", "invalid max_queue value %q", a)
+			}
+		}
+	}
+	if !threads {
+		return errorf(0, "threads=N sets the pool's size", "%q must have \"threads\" parameter", c.name)
 	}
 	return nil
 }
