@@ -77,8 +77,13 @@ var customHandlers = map[string]map[string]custom{
 		"aio":                 aio,
 		"disable_symlinks":    disableSymlinks,
 		"limit_except":        limitExcept,
+		"fastcgi_param":       upstreamParam,
+		"scgi_param":          upstreamParam,
+		"uwsgi_param":         upstreamParam,
+		"zone":                upstreamZone,
 	},
 	"stream": {
+		"zone":              upstreamZone,
 		"proxy_bind":        bindHandler,
 		"ssl_session_cache": sslSessionCache,
 		"limit_conn":        limitConn,
@@ -95,12 +100,13 @@ var customHandlers = map[string]map[string]custom{
 		"set_real_ip_from":  realIPFrom,
 	},
 	"core": {
-		"use":                eventUse,
-		"error_log":          errorLog, // one row: ngx_errlog_module and the http, stream and mail cores share it
-		"worker_processes":   workerProcesses,
-		"worker_priority":    workerPriority,
-		"worker_connections": workerConnections,
-		"thread_pool":        threadPool,
+		"use":                 eventUse,
+		"error_log":           errorLog, // one row: ngx_errlog_module and the http, stream and mail cores share it
+		"worker_processes":    workerProcesses,
+		"worker_priority":     workerPriority,
+		"worker_connections":  workerConnections,
+		"thread_pool":         threadPool,
+		"worker_cpu_affinity": cpuAffinity,
 	},
 }
 
@@ -709,6 +715,62 @@ func threadPool(c *call) *Error {
 	}
 	if !threads {
 		return errorf(0, "threads=N sets the pool's size", "%q must have \"threads\" parameter", c.name)
+	}
+	return nil
+}
+
+// upstreamParam is ngx_http_upstream_param_set_slot (fastcgi_param,
+// scgi_param, uwsgi_param): a key, a value, then optionally
+// "if_not_empty".
+func upstreamParam(c *call) *Error {
+	if len(c.args) == 3 && c.args[2] != "if_not_empty" {
+		return errorf(2, `the only parameter after the value is "if_not_empty"`, "invalid parameter %q", c.args[2])
+	}
+	return nil
+}
+
+// upstreamZone is ngx_http_upstream_zone and its stream twin: a name,
+// then optionally a size of at least 8 pages.
+func upstreamZone(c *call) *Error {
+	if c.args[0] == "" {
+		return errorf(0, "the zone needs a name", "invalid zone name %q", c.args[0])
+	}
+	if len(c.args) < 2 {
+		return nil
+	}
+	n, ok := ngxparse.ParseSize(c.args[1])
+	if !ok {
+		return errorf(1, "the size is a size (64k, 1m)", "invalid zone size %q", c.args[1])
+	}
+	if n < 8*pageSize {
+		return errorf(1, "a shared zone takes at least 8 memory pages (32k)", "zone %q is too small", c.args[0])
+	}
+	return nil
+}
+
+// cpuSetSize is glibc's CPU_SETSIZE.
+const cpuSetSize = 1024
+
+// cpuAffinity is ngx_set_cpu_affinity: auto with at most one mask, or
+// masks of 0s and 1s (spaces ignored), read from their last character.
+func cpuAffinity(c *call) *Error {
+	masks := c.args
+	if masks[0] == "auto" {
+		if len(masks) > 2 {
+			return errorf(2, "auto takes at most one mask", "invalid number of arguments in \"worker_cpu_affinity\" directive")
+		}
+		masks = masks[1:]
+	}
+	arg := len(c.args) - len(masks)
+	for i, m := range masks {
+		if len(m) > cpuSetSize {
+			return errorf(arg+i, "a mask has a character per CPU", "\"worker_cpu_affinity\" supports up to %d CPUs only", cpuSetSize)
+		}
+		for j := len(m) - 1; j >= 0; j-- {
+			if ch := m[j]; ch != ' ' && ch != '0' && ch != '1' {
+				return errorf(arg+i, "a mask is 0s and 1s, one per CPU", "invalid character \"%c\" in \"worker_cpu_affinity\"", ch)
+			}
+		}
 	}
 	return nil
 }
