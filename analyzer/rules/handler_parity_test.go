@@ -64,6 +64,12 @@ var paramCase = handlerCase{
 	bad:  []string{"A b bogus", "A b If_not_empty"},
 }
 
+var passCase = handlerCase{
+	ctx: directives.Location, by: "invalid-url",
+	good: []string{"127.0.0.1:9", "u", "unix:/tmp/x.sock", "$host:9"},
+	bad:  []string{"127.0.0.1:99999", "http://127.0.0.1:9", "unix:", "127.0.0.1:0", "[::1"},
+}
+
 var errorLogCase = handlerCase{
 	good: []string{"/dev/null", "/dev/null warn", "/dev/null debug", "/dev/null debug_http debug_core", "stderr info"},
 	bad:  []string{"/dev/null bogus", "/dev/null warn error", "/dev/null warn debug_http", "/dev/null debug_http warn", "/dev/null WARN"},
@@ -292,6 +298,40 @@ var handlerCases = map[string]handlerCase{
 		good: []string{"auto", "auto 01", "01 10", "0001", `"0 1"`},
 		bad:  []string{"auto 01 10", "012", "x1", "0b01", "auto x"},
 	},
+	"http:ssl_ocsp_cache": {
+		good: []string{"off", "shared:O:1m", "shared:O:32k"},
+		bad:  []string{"shared:O", "shared::1m", "shared:O:16k", "bogus", "shared:O:1x", "builtin"},
+	},
+	"http:proxy_redirect": {
+		ctx: directives.Location,
+		// "default" before proxy_pass is a check after the handler
+		// (issue 18's item 3), not the handler's.
+		good: []string{"off", "http://a/ /", "~^/x /y"},
+		bad:  []string{"bogus", "Off", "on"},
+	},
+	"mail:starttls": {
+		ctx:  directives.MailServer,
+		good: []string{"off"},
+		bad:  []string{"bogus", "yes", "Only"},
+	},
+	"http:fastcgi_pass": passCase, "http:uwsgi_pass": passCase, "http:scgi_pass": passCase,
+	"http:memcached_pass": {
+		// The module needs $memcached_key set; nginx 1.22's
+		// memcached_pass takes no variables ($host is a host name).
+		ctx:  directives.Location,
+		good: []string{"127.0.0.1:9; set $memcached_key $uri", "u; set $memcached_key $uri", "unix:/tmp/x.sock; set $memcached_key $uri"},
+		bad:  []string{"127.0.0.1:99999; set $memcached_key $uri", "http://127.0.0.1:9; set $memcached_key $uri", "$host:9; set $memcached_key $uri", "unix:; set $memcached_key $uri"},
+	},
+	"http:grpc_pass": {
+		ctx: directives.Location, by: "invalid-url",
+		good: []string{"127.0.0.1:9", "grpc://127.0.0.1:9", "grpcs://u", "u"},
+		bad:  []string{"127.0.0.1:99999", "http://127.0.0.1:9", "grpc://", "grpc://[::1"},
+	},
+	"stream:proxy_pass": {
+		ctx: directives.StreamServer, by: "invalid-url",
+		good: []string{"127.0.0.1:9", "su", "$remote_addr:9", "unix:/tmp/x.sock"},
+		bad:  []string{"127.0.0.1:99999", "http://127.0.0.1:9", "127.0.0.1:9/x", "unix:"},
+	},
 	"mail:protocol": {
 		good: []string{"smtp", "imap", "pop3"},
 		bad:  []string{"bogus", "SMTP", "http"},
@@ -480,12 +520,16 @@ func planHandlerMutants(t *testing.T, info *buildinfo.Info, loads map[string]str
 			if !strings.HasSuffix(v, "}") {
 				line += ";"
 			}
-			src, n := valueConfig(ctx, line, loads, port)
+			src, _ := valueConfig(ctx, line, loads, port)
 			if hc.pre != "" {
 				top := map[string]string{"http": "http {\n", "stream": "stream {\n", "mail": "mail {\n"}[family]
 				src = strings.Replace(src, top, top+"    "+hc.pre+"\n", 1)
-				n++
 			}
+			if key == "stream:proxy_pass" {
+				// The seed's stream server has one already.
+				src = strings.Replace(src, "        proxy_pass su;\n", "", 1)
+			}
+			n := strings.Count(src[:strings.Index(src, line)], "\n") + 1
 			kind := "valid"
 			if invalid {
 				kind = "invalid"

@@ -81,6 +81,9 @@ var customHandlers = map[string]map[string]custom{
 		"scgi_param":          upstreamParam,
 		"uwsgi_param":         upstreamParam,
 		"zone":                upstreamZone,
+		"ssl_ocsp_cache":      ocspCache,
+		"proxy_redirect":      proxyRedirect,
+		"memcached_pass":      memcachedPass,
 	},
 	"stream": {
 		"zone":              upstreamZone,
@@ -97,6 +100,7 @@ var customHandlers = map[string]map[string]custom{
 	"mail": {
 		"ssl_session_cache": sslSessionCache,
 		"protocol":          mailProtocol,
+		"starttls":          starttls,
 		"set_real_ip_from":  realIPFrom,
 	},
 	"core": {
@@ -773,4 +777,57 @@ func cpuAffinity(c *call) *Error {
 		}
 	}
 	return nil
+}
+
+// ocspCache is ngx_http_ssl_ocsp_cache: off or shared:name:size (at
+// least 8 pages).
+func ocspCache(c *call) *Error {
+	a := c.args[0]
+	if a == "off" {
+		return nil
+	}
+	if rest, ok := strings.CutPrefix(a, "shared:"); ok && rest != "" {
+		if name, size, found := strings.Cut(rest, ":"); found && name != "" {
+			if n, ok := ngxparse.ParseSize(size); ok {
+				if n < 8*pageSize {
+					return errorf(0, "a shared cache takes at least 8 memory pages (32k)", "OCSP cache %q is too small", a)
+				}
+				return nil
+			}
+		}
+	}
+	return errorf(0, "the value is off or shared:name:size", "invalid OCSP cache %q", a)
+}
+
+// proxyRedirect is ngx_http_proxy_redirect's one-argument form: off or
+// default.
+func proxyRedirect(c *call) *Error {
+	if len(c.args) == 1 && c.args[0] != "off" && c.args[0] != "default" {
+		return errorf(0, "with one argument proxy_redirect is off or default; otherwise it takes the text to replace and its replacement", "invalid parameter %q", c.args[0])
+	}
+	return nil
+}
+
+// starttls is ngx_mail_ssl_starttls, an enum: off, on, only.
+func starttls(c *call) *Error {
+	switch c.args[0] {
+	case "off", "on", "only":
+		return nil
+	}
+	return errorf(0, `it must be "off", "on" or "only"`, "invalid value %q", c.args[0])
+}
+
+// memcachedPass is ngx_http_memcached_pass: unlike proxy_pass it
+// compiles no variables, so "$host:11211" names a host "$host" that no
+// lookup finds. The rest of the address is invalid-url's.
+func memcachedPass(c *call) *Error {
+	if !hasVariables(c.args[0]) {
+		return nil
+	}
+	u := ngxparse.ParseURL(c.args[0], false, 0)
+	if u.Err != "" {
+		return nil
+	}
+	return errorf(0, "memcached_pass takes no variables: name an upstream block or an address",
+		"host not found in upstream %q", u.Host)
 }
