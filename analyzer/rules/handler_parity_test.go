@@ -70,6 +70,27 @@ var passCase = handlerCase{
 	bad:  []string{"127.0.0.1:99999", "http://127.0.0.1:9", "unix:", "127.0.0.1:0", "[::1"},
 }
 
+// cachePathCase writes its cache under the test's prefix (nginx -t
+// creates the directory).
+var cachePathCase = handlerCase{
+	good: []string{"c keys_zone=k:1m", "c levels=1:2 keys_zone=k:10m inactive=1h max_size=1g use_temp_path=off",
+		"c keys_zone=k:1m levels=2:2:2 loader_files=100 loader_sleep=50ms manager_threshold=200", "c keys_zone=k:1m min_free=1m levels="},
+	bad: []string{"c", "c keys_zone=k", "c keys_zone=k:4k", "c keys_zone=k:1x", "c keys_zone=k:1m levels=3", "c keys_zone=k:1m levels=1:2:2:2",
+		"c keys_zone=k:1m levels=1:", "c keys_zone=k:1m use_temp_path=yes", "c keys_zone=k:1m inactive=x", "c keys_zone=k:1m max_size=1t",
+		"c keys_zone=k:1m bogus", "c keys_zone=:1m", "c keys_zone=k:1m loader_sleep=1y", "c keys_zone=k:1m levels=0"},
+}
+
+var complexSizeCase = handlerCase{
+	ctx:  directives.Location,
+	good: []string{"0", "512k", "1m", "$arg_rate"},
+	bad:  []string{"1x", "1g", "-1", "1.5m"},
+}
+
+var streamSizeCase = handlerCase{
+	good: []string{"0", "512k", "$remote_port"},
+	bad:  []string{"1x", "1g"},
+}
+
 var errorLogCase = handlerCase{
 	good: []string{"/dev/null", "/dev/null warn", "/dev/null debug", "/dev/null debug_http debug_core", "stderr info"},
 	bad:  []string{"/dev/null bogus", "/dev/null warn error", "/dev/null warn debug_http", "/dev/null debug_http warn", "/dev/null WARN"},
@@ -332,6 +353,12 @@ var handlerCases = map[string]handlerCase{
 		good: []string{"127.0.0.1:9", "su", "$remote_addr:9", "unix:/tmp/x.sock"},
 		bad:  []string{"127.0.0.1:99999", "http://127.0.0.1:9", "127.0.0.1:9/x", "unix:"},
 	},
+	"http:proxy_cache_path": cachePathCase, "http:fastcgi_cache_path": cachePathCase,
+	"http:scgi_cache_path": cachePathCase, "http:uwsgi_cache_path": cachePathCase,
+	"http:limit_rate": complexSizeCase, "http:limit_rate_after": complexSizeCase,
+	"http:proxy_limit_rate": complexSizeCase, "http:fastcgi_limit_rate": complexSizeCase,
+	"http:scgi_limit_rate": complexSizeCase, "http:uwsgi_limit_rate": complexSizeCase,
+	"stream:proxy_upload_rate": streamSizeCase, "stream:proxy_download_rate": streamSizeCase,
 	"mail:protocol": {
 		good: []string{"smtp", "imap", "pop3"},
 		bad:  []string{"bogus", "SMTP", "http"},
