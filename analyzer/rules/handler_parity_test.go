@@ -91,6 +91,12 @@ var streamSizeCase = handlerCase{
 	bad:  []string{"1x", "1g"},
 }
 
+var rootCase = handlerCase{
+	ctx:  directives.Location,
+	good: []string{"/tmp", "/tmp/$host", "/srv/document_root"},
+	bad:  []string{"$document_root/x", `"/x${realpath_root}"`, "$realpath_root", "$document_root_x"},
+}
+
 var errorLogCase = handlerCase{
 	good: []string{"/dev/null", "/dev/null warn", "/dev/null debug", "/dev/null debug_http debug_core", "stderr info"},
 	bad:  []string{"/dev/null bogus", "/dev/null warn error", "/dev/null warn debug_http", "/dev/null debug_http warn", "/dev/null WARN"},
@@ -359,6 +365,28 @@ var handlerCases = map[string]handlerCase{
 	"http:proxy_limit_rate": complexSizeCase, "http:fastcgi_limit_rate": complexSizeCase,
 	"http:scgi_limit_rate": complexSizeCase, "http:uwsgi_limit_rate": complexSizeCase,
 	"stream:proxy_upload_rate": streamSizeCase, "stream:proxy_download_rate": streamSizeCase,
+	"http:index": {
+		ctx:  directives.Location,
+		good: []string{"index.html", "a.html /b.html", "$arg_i.html b", "/a.html b.html"},
+		bad:  []string{`a ""`, `""`},
+	},
+	"http:root":  rootCase,
+	"http:alias": rootCase,
+	"http:proxy_cookie_domain": {
+		ctx:  directives.Location,
+		good: []string{"off", "a b", "~\\.a b"},
+		bad:  []string{"a", "Off"},
+	},
+	"http:proxy_cookie_path": {
+		ctx:  directives.Location,
+		good: []string{"off", "/a /b"},
+		bad:  []string{"/a", "none"},
+	},
+	"http:proxy_cookie_flags": {
+		ctx:  directives.Location,
+		good: []string{"off", "one secure", "~^a httponly samesite=lax", "one bogus"},
+		bad:  []string{"one", "OFF"},
+	},
 	"mail:protocol": {
 		good: []string{"smtp", "imap", "pop3"},
 		bad:  []string{"bogus", "SMTP", "http"},

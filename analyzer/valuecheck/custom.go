@@ -84,6 +84,12 @@ var customHandlers = map[string]map[string]custom{
 		"ssl_ocsp_cache":      ocspCache,
 		"proxy_redirect":      proxyRedirect,
 		"memcached_pass":      memcachedPass,
+		"index":               index,
+		"root":                rootAlias,
+		"alias":               rootAlias,
+		"proxy_cookie_domain": oneWordOff,
+		"proxy_cookie_path":   oneWordOff,
+		"proxy_cookie_flags":  oneWordOff,
 		"proxy_cache_path":    cachePath,
 		"fastcgi_cache_path":  cachePath,
 		"scgi_cache_path":     cachePath,
@@ -934,4 +940,36 @@ func cacheLevels(v string) bool {
 		v = v[1:]
 	}
 	return true
+}
+
+// index is ngx_http_index_set_index: no empty name (nginx names the
+// first argument in its message). An absolute index before the last one
+// only warns.
+func index(c *call) *Error {
+	for i, a := range c.args {
+		if a == "" {
+			return errorf(i, "an index is a file name", "index %q in \"index\" directive is invalid", c.args[0])
+		}
+	}
+	return nil
+}
+
+// rootAlias is ngx_http_core_root (root and alias): the path cannot use
+// $document_root or $realpath_root, which it defines.
+func rootAlias(c *call) *Error {
+	for _, v := range []string{"document_root", "realpath_root"} {
+		if strings.Contains(c.args[0], "$"+v) || strings.Contains(c.args[0], "${"+v+"}") {
+			return errorf(0, "$"+v+" is computed from this directive's value", "the $%s variable cannot be used in the %q directive", v, c.name)
+		}
+	}
+	return nil
+}
+
+// oneWordOff is the one-argument form of ngx_http_proxy_cookie_domain,
+// _path and _flags: only "off".
+func oneWordOff(c *call) *Error {
+	if len(c.args) == 1 && c.args[0] != "off" {
+		return errorf(0, "with one argument it is off; otherwise give what to match and what to set", "invalid parameter %q", c.args[0])
+	}
+	return nil
 }
