@@ -85,6 +85,7 @@ var customHandlers = map[string]map[string]custom{
 		"proxy_redirect":      proxyRedirect,
 		"memcached_pass":      memcachedPass,
 		"index":               index,
+		"modern_browser":      modernBrowser,
 		"root":                rootAlias,
 		"alias":               rootAlias,
 		"proxy_cookie_domain": oneWordOff,
@@ -128,6 +129,7 @@ var customHandlers = map[string]map[string]custom{
 		"worker_priority":     workerPriority,
 		"worker_connections":  workerConnections,
 		"thread_pool":         threadPool,
+		"debug_connection":    debugConnection,
 		"worker_cpu_affinity": cpuAffinity,
 	},
 }
@@ -970,6 +972,44 @@ func rootAlias(c *call) *Error {
 func oneWordOff(c *call) *Error {
 	if len(c.args) == 1 && c.args[0] != "off" {
 		return errorf(0, "with one argument it is off; otherwise give what to match and what to set", "invalid parameter %q", c.args[0])
+	}
+	return nil
+}
+
+// modernBrowser is ngx_http_modern_browser: "unlisted", or a browser
+// nginx knows and a version of digits and dots.
+func modernBrowser(c *call) *Error {
+	if len(c.args) == 1 {
+		if c.args[0] == "unlisted" {
+			return nil
+		}
+		// nginx fails here without a message.
+		return errorf(0, `with one argument modern_browser is "unlisted"; otherwise a browser and its version`, "invalid parameter %q", c.args[0])
+	}
+	known := false
+	for _, b := range []string{"opera", "msie", "gecko", "safari", "konqueror"} {
+		known = known || EqualFold(b, c.args[0])
+	}
+	if !known {
+		return errorf(0, "the browsers are msie, gecko, opera, safari and konqueror", "unknown browser name %q", c.args[0])
+	}
+	if strings.Trim(c.args[1], "0123456789.") != "" {
+		return errorf(1, "a version is numbers separated by dots (6.0)", "invalid browser version %q", c.args[1])
+	}
+	return nil
+}
+
+// debugConnection is ngx_event_debug_connection in a --with-debug build
+// (otherwise it only warns): unix:, an address or CIDR, or a host name;
+// a word with "/" or ":" is no host name, so when it is no CIDR the
+// lookup fails.
+func debugConnection(c *call) *Error {
+	a := c.args[0]
+	if !c.built("--with-debug") || a == "unix:" || ngxparse.PtoCIDR(a) != ngxparse.CIDRInvalid {
+		return nil
+	}
+	if strings.ContainsAny(a, "/:") {
+		return errorf(0, "the value is an address or network (10.0.0.0/8), unix: or a host name", "host not found in debug_connection %q", a)
 	}
 	return nil
 }
