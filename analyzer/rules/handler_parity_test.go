@@ -425,6 +425,37 @@ var handlerCases = map[string]handlerCase{
 	"http:least_conn":              {ctx: directives.Upstream, by: "-", good: []string{""}},
 	"stream:least_conn":            {ctx: directives.StreamUpstream, by: "-", good: []string{""}},
 	"core:env":                     {by: "-", good: []string{"A", "A=b", "TZ"}},
+	"http:split_clients": {
+		ctx: directives.HTTP, by: "invalid-entry",
+		good: []string{"$remote_addr $sc { 50% a; * b; }", "$remote_addr $sc { 0.5% a; 99.5% b; }", "$remote_addr $sc { 100% a; }"},
+		bad:  []string{"$remote_addr $sc { 50x a; }", "$remote_addr $sc { 60% a; 50% b; }", "$remote_addr $sc { 1.234% a; }"},
+	},
+	"stream:split_clients": {
+		ctx: directives.Stream, by: "invalid-entry",
+		good: []string{"$remote_addr $sc { 50% a; * b; }"},
+		bad:  []string{"$remote_addr $sc { 50x a; }", "$remote_addr $sc { 60% a; 50% b; }"},
+	},
+	"stream:resolver": {
+		ctx: directives.StreamServer, by: "invalid-parameter",
+		good: []string{"127.0.0.1", "127.0.0.1 valid=30s", "[::1]:53 ipv6=off"},
+		bad:  []string{"127.0.0.1 valid=x", "127.0.0.1 ipv6=no", "127.0.0.1:99999"},
+	},
+	"mail:resolver": {
+		ctx: directives.MailServer, by: "invalid-parameter",
+		good: []string{"127.0.0.1", "off", "127.0.0.1 valid=30s"},
+		bad:  []string{"127.0.0.1 valid=x", "127.0.0.1:99999", "127.0.0.1 ipv6=no"},
+	},
+	"mail:listen": {
+		ctx: directives.MailServer, by: "invalid-parameter",
+		good: []string{"127.0.0.3:8025", "127.0.0.3:8026 backlog=10"},
+		bad:  []string{"127.0.0.1:8o", "127.0.0.1:70000", "127.0.0.1:25 bogus", "127.0.0.1:25 udp"},
+	},
+	"mail:auth_http": {
+		ctx:  directives.MailServer,
+		good: []string{"127.0.0.1:9/auth", "http://127.0.0.1:9/auth", "unix:/tmp/a.sock"},
+		bad:  []string{"127.0.0.1:99999", "https://127.0.0.1/auth", "unix:"},
+	},
+	"stream:return": {ctx: directives.StreamServer, by: "-", good: []string{"x", "$remote_addr"}},
 	"mail:protocol": {
 		good: []string{"smtp", "imap", "pop3"},
 		bad:  []string{"bogus", "SMTP", "http"},

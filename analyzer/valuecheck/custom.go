@@ -120,6 +120,7 @@ var customHandlers = map[string]map[string]custom{
 		"ssl_session_cache": sslSessionCache,
 		"protocol":          mailProtocol,
 		"starttls":          starttls,
+		"auth_http":         authHTTP,
 		"set_real_ip_from":  realIPFrom,
 	},
 	"core": {
@@ -1010,6 +1011,16 @@ func debugConnection(c *call) *Error {
 	}
 	if strings.ContainsAny(a, "/:") {
 		return errorf(0, "the value is an address or network (10.0.0.0/8), unix: or a host name", "host not found in debug_connection %q", a)
+	}
+	return nil
+}
+
+// authHTTP is ngx_mail_auth_http: a URL with an optional http://, its
+// port 80 by default (ngx_parse_url with a URI part).
+func authHTTP(c *call) *Error {
+	url := strings.TrimPrefix(c.args[0], "http://")
+	if u := ngxparse.ParseURL(url, true, 80); u.Err != "" {
+		return errorf(0, "the value is an address with an optional port and URI (127.0.0.1:9000/auth, http://auth.internal/mail)", "%s in auth_http %q", u.Err, url)
 	}
 	return nil
 }
