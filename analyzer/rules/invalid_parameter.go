@@ -19,7 +19,8 @@ var InvalidParameter = &analyzer.Rule{
 		Text: "nginx reads the parameters of a few directives with hand-written code and refuses to start " +
 			"on one it does not know (`invalid parameter \"X\"`) or on a bad value (`invalid backlog " +
 			"\"backlog=0\"`). Checked here:\n\n" +
-			"- `listen` in http, stream and mail: the address, every parameter and its value " +
+			"- `listen` in http, stream and mail: the address (a host that is a mistyped port, " +
+			"`listen 8o`, is nginx's `host not found`), every parameter and its value " +
 			"(`backlog=`, `rcvbuf=`, `sndbuf=`, `setfib=`, `fastopen=`, `ipv6only=on|off`, " +
 			"`so_keepalive=on|off|[idle]:[intvl]:[cnt]`, ...), the parameters each module knows, and " +
 			"those that cannot go with `quic` or `udp`;\n" +
@@ -28,7 +29,8 @@ var InvalidParameter = &analyzer.Rule{
 			"`hash`, `ip_hash` or `random` (`balancing method does not support parameter`); " +
 			"`slow_start=`, `route=` and `drain` exist only in NGINX Plus;\n" +
 			"- `resolver`: the name servers' addresses, `valid=` (a time), `ipv4=` (1.23.1) and " +
-			"`ipv6=` (on or off, not both off; `invalid parameter: ipv6=no`);\n" +
+			"`ipv6=` (on or off, not both off; `invalid parameter: ipv6=no`); a parameter the target " +
+			"predates (`ipv4=` before 1.23.1) is a host name to nginx, which no lookup finds;\n" +
 			"- the fourth argument of `add_header` and `add_trailer`, which can only be `always`, and " +
 			"the flag of `rewrite`: `last`, `break`, `redirect` or `permanent` (an empty replacement is " +
 			"refused too).\n\n" +

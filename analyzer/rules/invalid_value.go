@@ -11,7 +11,8 @@ import (
 
 // InvalidValue reports argument values that nginx's generic handlers
 // reject: sizes, offsets, times, numbers and their bounds, enum and
-// bitmask words, buffer counts, path levels and access modes.
+// bitmask words, buffer counts, path levels and access modes; and what
+// the directive-specific handlers valuecheck.CheckCustom reads reject.
 var InvalidValue = &analyzer.Rule{
 	Code: "NL2012", Name: "invalid-value", Title: "value nginx does not accept", Severity: parser.Error,
 	Run: runInvalidValue,
@@ -25,9 +26,16 @@ var InvalidValue = &analyzer.Rule{
 			"never expand variables, so `$x` is an invalid size. With `--nginx-build`/`--nginx`, words added " +
 			"in later releases (`proxy_http_version 2` needs 1.29.4) are invalid for an older nginx; " +
 			"without them the newest nginx is the target, and the detail says from which release a word " +
-			"is accepted. On/off flags are checked by `invalid-arguments`.",
-		Bad:  "events {}\nhttp {\n    client_max_body_size 10mb;\n    send_timeout 1m1h;\n    server_tokens maybe;\n}\n",
-		Good: "events {}\nhttp {\n    client_max_body_size 10m;\n    send_timeout 1h1m;\n    server_tokens off;\n}\n",
+			"is accepted. On/off flags are checked by `invalid-arguments`.\n\n" +
+			"Directives with a handler of their own are checked the way that handler reads them " +
+			"(docs/handlers.md lists them): `*_bind` (an address, `transparent`, `off`), `*_cache_valid` " +
+			"(status codes 100 to 599 or `any`, then a time), `*_cache_path`, `open_file_cache`, " +
+			"`ssl_session_cache`, `limit_req`, `limit_conn`, `access_log`, `error_log`'s level, `expires`, " +
+			"`keepalive_timeout`, a location's modifier, `allow`/`deny` (`10.0.0.0/33` is refused), `use` " +
+			"(an event method the build has), mail `protocol`, `worker_processes`, `aio`, `try_files`' " +
+			"`=code`, and more, with the message nginx prints.",
+		Bad:  "events {}\nhttp {\n    client_max_body_size 10mb;\n    send_timeout 1m1h;\n    server_tokens maybe;\n    keepalive_timeout 65x;\n    allow 10.0.0.0/33;\n}\n",
+		Good: "events {}\nhttp {\n    client_max_body_size 10m;\n    send_timeout 1h1m;\n    server_tokens off;\n    keepalive_timeout 65;\n    allow 10.0.0.0/8;\n}\n",
 	},
 }
 
