@@ -522,6 +522,7 @@ func TestHandlerParity(t *testing.T) {
 		}
 		counts["mutants"]++
 		counts["mutants of "+m.key]++
+		family, _, _ := strings.Cut(m.key, ":")
 		fail := func(format string, args ...any) {
 			failures++
 			if failures <= 40 {
@@ -535,17 +536,20 @@ func TestHandlerParity(t *testing.T) {
 				continue
 			}
 			counts["nginx accepts"]++
+			counts["  "+family+": nginx accepts"]++
 			if m.invalid {
 				t.Logf("planned invalid, nginx accepts: %s", m.how)
 			}
 			for _, d := range ours {
 				counts["false errors"]++
+				counts["  "+family+": false errors"]++
 				fail("nginx accepts it, but we report %v [%s]", d, d.Name)
 			}
 			continue
 		}
 		first := errs[0]
 		counts["nginx rejects"]++
+		counts["  "+family+": nginx rejects"]++
 		if !m.invalid {
 			t.Logf("planned valid, nginx rejects: %s: %s", m.how, first)
 		}
@@ -561,10 +565,12 @@ func TestHandlerParity(t *testing.T) {
 		}
 		if !found {
 			counts["missed"]++
+			counts["  "+family+": missed"]++
 			fail("nginx: %s; we report no NL2xxx error at line %d (ours: %v)", first, first.Line, ours)
 			continue
 		}
 		counts["found"]++
+		counts["  "+family+": found"]++
 	}
 	if failures > 40 {
 		t.Errorf("... and %d more failures", failures-40)
