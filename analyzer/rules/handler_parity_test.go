@@ -456,6 +456,16 @@ var handlerCases = map[string]handlerCase{
 		bad:  []string{"127.0.0.1:99999", "https://127.0.0.1/auth", "unix:"},
 	},
 	"stream:return": {ctx: directives.StreamServer, by: "-", good: []string{"x", "$remote_addr"}},
+	"http:log_format": {
+		ctx:  directives.HTTP,
+		good: []string{"lf '$remote_addr'", "lf escape=json '$remote_addr'", "lf escape=none $status", "lf escape=default x"},
+		bad:  []string{"lf escape=xml '$remote_addr'", "lf escape= x", "lf escape=JSON x"},
+	},
+	"stream:log_format": {
+		ctx:  directives.Stream,
+		good: []string{"lf '$remote_addr'", "lf escape=json '$remote_addr'"},
+		bad:  []string{"lf escape=xml '$remote_addr'"},
+	},
 	"mail:protocol": {
 		good: []string{"smtp", "imap", "pop3"},
 		bad:  []string{"bogus", "SMTP", "http"},

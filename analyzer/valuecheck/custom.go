@@ -86,6 +86,7 @@ var customHandlers = map[string]map[string]custom{
 		"memcached_pass":      memcachedPass,
 		"index":               index,
 		"modern_browser":      modernBrowser,
+		"log_format":          logFormat,
 		"root":                rootAlias,
 		"alias":               rootAlias,
 		"proxy_cookie_domain": oneWordOff,
@@ -105,6 +106,7 @@ var customHandlers = map[string]map[string]custom{
 	"stream": {
 		"zone":                upstreamZone,
 		"proxy_upload_rate":   complexSize,
+		"log_format":          logFormat,
 		"proxy_download_rate": complexSize,
 		"proxy_bind":          bindHandler,
 		"ssl_session_cache":   sslSessionCache,
@@ -1021,6 +1023,18 @@ func authHTTP(c *call) *Error {
 	url := strings.TrimPrefix(c.args[0], "http://")
 	if u := ngxparse.ParseURL(url, true, 80); u.Err != "" {
 		return errorf(0, "the value is an address with an optional port and URI (127.0.0.1:9000/auth, http://auth.internal/mail)", "%s in auth_http %q", u.Err, url)
+	}
+	return nil
+}
+
+// logFormat is ngx_http_log_set_format's escape= (and its stream twin):
+// right after the name, default, json or none.
+func logFormat(c *call) *Error {
+	if len(c.args) < 2 {
+		return nil
+	}
+	if v, ok := strings.CutPrefix(c.args[1], "escape="); ok && v != "default" && v != "json" && v != "none" {
+		return errorf(1, "escape= is default, json or none", "unknown log format escaping %q", v)
 	}
 	return nil
 }
