@@ -73,6 +73,7 @@ var passCase = handlerCase{
 // cachePathCase writes its cache under the test's prefix (nginx -t
 // creates the directory).
 var cachePathCase = handlerCase{
+	by: "invalid-zone",
 	good: []string{"c keys_zone=k:1m", "c levels=1:2 keys_zone=k:10m inactive=1h max_size=1g use_temp_path=off",
 		"c keys_zone=k:1m levels=2:2:2 loader_files=100 loader_sleep=50ms manager_threshold=200", "c keys_zone=k:1m min_free=1m levels="},
 	bad: []string{"c", "c keys_zone=k", "c keys_zone=k:4k", "c keys_zone=k:1x", "c keys_zone=k:1m levels=3", "c keys_zone=k:1m levels=1:2:2:2",
@@ -532,6 +533,14 @@ func TestHandlerParity(t *testing.T) {
 		}
 		counts["mutants"]++
 		counts["mutants of "+m.key]++
+		for i, d := range ours {
+			for _, e := range ours[:i] {
+				if d.Start() == e.Start() {
+					counts["two errors at one place"]++
+					t.Logf("%s: two errors at %v: %s [%s] and %s [%s]", m.how, d.Start(), e.Message, e.Name, d.Message, d.Name)
+				}
+			}
+		}
 		family, _, _ := strings.Cut(m.key, ":")
 		fail := func(format string, args ...any) {
 			failures++

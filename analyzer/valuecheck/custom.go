@@ -92,10 +92,6 @@ var customHandlers = map[string]map[string]custom{
 		"proxy_cookie_domain": oneWordOff,
 		"proxy_cookie_path":   oneWordOff,
 		"proxy_cookie_flags":  oneWordOff,
-		"proxy_cache_path":    cachePath,
-		"fastcgi_cache_path":  cachePath,
-		"scgi_cache_path":     cachePath,
-		"uwsgi_cache_path":    cachePath,
 		"limit_rate":          complexSize,
 		"limit_rate_after":    complexSize,
 		"proxy_limit_rate":    complexSize,
@@ -655,23 +651,12 @@ func tryFiles(c *call) *Error {
 	return nil
 }
 
-// aio is ngx_http_core_set_aio: off, on (a build with file AIO) or
-// threads[=pool] (a build with threads).
+// aio is ngx_http_core_set_aio: off, on or threads[=pool]. Whether the
+// build has file AIO or threads is unsupported-by-build's.
 func aio(c *call) *Error {
 	v := c.args[0]
-	switch {
-	case v == "off":
+	if v == "off" || v == "on" || strings.HasPrefix(v, "threads") && (len(v) == 7 || v[7] == '=') {
 		return nil
-	case v == "on":
-		if c.built("--with-file-aio") {
-			return nil
-		}
-		return errorf(0, "this nginx was built without --with-file-aio", `"aio on" is unsupported on this platform`)
-	case strings.HasPrefix(v, "threads") && (len(v) == 7 || v[7] == '='):
-		if c.built("--with-threads") {
-			return nil
-		}
-		return errorf(0, "this nginx was built without --with-threads", `"aio threads" is unsupported on this platform`)
 	}
 	return c.invalid(0, "invalid value", "the value is off, on or threads[=pool]")
 }
@@ -865,86 +850,6 @@ func complexSize(c *call) *Error {
 		return c.invalid(0, "invalid value", "the value is a size (512k, 1m) or a value with variables")
 	}
 	return nil
-}
-
-// cachePath is ngx_http_file_cache_set_slot (proxy_cache_path, ...): a
-// path, then keys_zone=name:size (required, at least 2 pages) and the
-// optional levels=, use_temp_path=, inactive=, max_size=, min_free=,
-// loader_* and manager_* parameters.
-func cachePath(c *call) *Error {
-	zone := false
-	for i := 1; i < len(c.args); i++ {
-		a := c.args[i]
-		key, v, _ := strings.Cut(a, "=")
-		bad := func(format string) *Error {
-			return errorf(i, "see "+c.name+"'s parameters in nginx's documentation", format, a)
-		}
-		switch {
-		case strings.HasPrefix(a, "levels="):
-			if !cacheLevels(v) {
-				return bad(`invalid "levels" %q`)
-			}
-		case strings.HasPrefix(a, "use_temp_path="):
-			if v != "on" && v != "off" {
-				return bad(`invalid use_temp_path value %q, it must be "on" or "off"`)
-			}
-		case strings.HasPrefix(a, "keys_zone="):
-			name, size, ok := strings.Cut(v, ":")
-			if !ok {
-				return bad("invalid keys zone size %q")
-			}
-			n, ok := ngxparse.ParseSize(size)
-			if !ok {
-				return bad("invalid keys zone size %q")
-			}
-			if n < 2*pageSize {
-				return bad("keys zone %q is too small")
-			}
-			zone = name != ""
-		case strings.HasPrefix(a, "inactive="):
-			if _, ok := ngxparse.ParseTime(v, true); !ok {
-				return bad("invalid inactive value %q")
-			}
-		case strings.HasPrefix(a, "max_size="), strings.HasPrefix(a, "min_free="):
-			if _, ok := ngxparse.ParseOffset(v); !ok {
-				return bad("invalid " + key + " value %q")
-			}
-		case strings.HasPrefix(a, "loader_files="), strings.HasPrefix(a, "manager_files="):
-			if _, ok := ngxparse.Atoi(v); !ok {
-				return bad("invalid " + key + " value %q")
-			}
-		case strings.HasPrefix(a, "loader_sleep="), strings.HasPrefix(a, "loader_threshold="),
-			strings.HasPrefix(a, "manager_sleep="), strings.HasPrefix(a, "manager_threshold="):
-			if _, ok := ngxparse.ParseTime(v, false); !ok {
-				return bad("invalid " + key + " value %q")
-			}
-		default:
-			return bad("invalid parameter %q")
-		}
-	}
-	if !zone {
-		return errorf(0, "keys_zone=name:size names the cache's shared zone", "%q must have \"keys_zone\" parameter", c.name)
-	}
-	return nil
-}
-
-// cacheLevels is the levels= syntax of ngx_http_file_cache_set_slot: up
-// to three levels of 1 or 2 characters, separated by colons.
-func cacheLevels(v string) bool {
-	for n := 0; n < 3 && v != ""; n++ {
-		if v[0] != '1' && v[0] != '2' {
-			return false
-		}
-		v = v[1:]
-		if v == "" {
-			return true
-		}
-		if v[0] != ':' || n == 2 || len(v) == 1 {
-			return false
-		}
-		v = v[1:]
-	}
-	return true
 }
 
 // index is ngx_http_index_set_index: no empty name (nginx names the
