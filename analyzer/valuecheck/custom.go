@@ -591,12 +591,17 @@ func directio(c *call) *Error {
 	return nil
 }
 
-// upstreamKeepalive is ngx_http_upstream_keepalive: a positive number of
-// idle connections.
+// upstreamKeepalive is ngx_http_upstream_keepalive: a number of idle
+// connections, 1 or more before 1.29.7 (which allows 0 and a "local"
+// parameter).
 func upstreamKeepalive(c *call) *Error {
-	if n, ok := ngxparse.Atoi(c.args[0]); !ok || n == 0 {
-		return errorf(0, "the value is the number of idle connections each worker keeps, 1 or more",
+	newer := c.atLeast("1.29.7")
+	if n, ok := ngxparse.Atoi(c.args[0]); !ok || n == 0 && !newer {
+		return errorf(0, "the value is the number of idle connections each worker keeps, 1 or more (0 from 1.29.7)",
 			"invalid value %q in %q directive", c.args[0], c.name)
+	}
+	if len(c.args) > 1 && newer && c.args[1] != "local" {
+		return errorf(1, `the only parameter after the number is "local"`, "invalid parameter %q", c.args[1])
 	}
 	return nil
 }
@@ -852,13 +857,17 @@ func complexSize(c *call) *Error {
 	return nil
 }
 
-// index is ngx_http_index_set_index: no empty name (nginx names the
-// first argument in its message). An absolute index before the last one
-// only warns.
+// index is ngx_http_index_set_index: no empty name (before 1.29.2 nginx
+// named the first argument in its message). An absolute index before the
+// last one only warns.
 func index(c *call) *Error {
 	for i, a := range c.args {
 		if a == "" {
-			return errorf(i, "an index is a file name", "index %q in \"index\" directive is invalid", c.args[0])
+			named := c.args[0]
+			if c.atLeast("1.29.2") {
+				named = a
+			}
+			return errorf(i, "an index is a file name", "index %q in \"index\" directive is invalid", named)
 		}
 	}
 	return nil

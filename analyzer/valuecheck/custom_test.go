@@ -46,9 +46,20 @@ func TestCheckCustom(t *testing.T) {
 		{"mail", "protocol imap", "", `unknown protocol "imap"`},
 		{"mail", "protocol smtp", "", ""},
 		{"core", "error_log /x debug_http warn", "", `duplicate log level "warn"`},
+		{"http", "keepalive 0", "1.22.1", `invalid value "0" in "keepalive" directive`},
+		{"http", "keepalive 0", "", ""},
+		{"http", "keepalive 8 bogus", "", `invalid parameter "bogus"`},
+		{"http", "keepalive 8 local", "", ""},
+		{"http", `index a ""`, "1.22.1", `index "a" in "index" directive is invalid`},
+		{"http", `index a ""`, "1.29.2", `index "" in "index" directive is invalid`},
 		{"core", "error_log /x warn debug_http", "", `invalid log level "debug_http"`},
 	} {
 		f := strings.Fields(c.line)
+		for i := range f {
+			if f[i] == `""` {
+				f[i] = "" // an empty argument
+			}
+		}
 		err := CheckCustom(c.family, f[0], f[1:], c.version, linux)
 		got := ""
 		if err != nil {
