@@ -2,6 +2,7 @@ package rules
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
@@ -61,9 +62,11 @@ func runInvalidValue(p *analyzer.Pass) {
 			}
 		}
 		custom := spec.Kind == directives.ValueCustom
+		family := ""
 		switch spec.Kind {
 		case directives.ValueCustom:
-			if !valuecheck.HasCustom(handlerFamily(row.Module), row.Name) {
+			var ok bool
+			if family, ok = customRows()[row]; !ok {
 				continue // a handler nginx-lint does not read
 			}
 		case directives.ValueStr, directives.ValueStrArray, directives.ValueKeyval:
@@ -83,7 +86,7 @@ func runInvalidValue(p *analyzer.Pass) {
 		}
 		var err *valuecheck.Error
 		if custom {
-			err = valuecheck.CheckCustom(handlerFamily(row.Module), row.Name, args, version, p.Target)
+			err = valuecheck.CheckCustom(family, row.Name, args, version, p.Target)
 		} else {
 			err = valuecheck.Check(d.Name.Value, spec, args, version)
 		}
@@ -102,6 +105,19 @@ func runInvalidValue(p *analyzer.Pass) {
 // customSpec stands for the spec of a row whose handler is custom in
 // every release.
 var customSpec = directives.ValueSpec{Kind: directives.ValueCustom}
+
+// customRows are the table rows whose custom handler valuecheck reads,
+// with their family: one lookup by pointer per directive of a
+// configuration.
+var customRows = sync.OnceValue(func() map[*directives.Directive]string {
+	m := map[*directives.Directive]string{}
+	for _, r := range directives.All() {
+		if f := handlerFamily(r.Module); valuecheck.HasCustom(f, r.Name) {
+			m[r] = f
+		}
+	}
+	return m
+})
 
 // handlerFamily is the family valuecheck.CheckCustom files a module's
 // handlers under.
