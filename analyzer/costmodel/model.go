@@ -1,6 +1,7 @@
 package costmodel
 
 import (
+	"github.com/nginx-lint/nginx-lint/internal/ngxparse"
 	"iter"
 	"strconv"
 	"strings"
@@ -673,20 +674,7 @@ func (b *walker) settings(c *parser.Config, other *otherState) {
 
 // parseSize reads nginx's size syntax (ngx_parse_size): a number with an
 // optional k or m suffix.
-func parseSize(s string) (int, bool) {
-	mult := 1
-	switch {
-	case strings.HasSuffix(s, "k") || strings.HasSuffix(s, "K"):
-		mult, s = 1024, s[:len(s)-1]
-	case strings.HasSuffix(s, "m") || strings.HasSuffix(s, "M"):
-		mult, s = 1024*1024, s[:len(s)-1]
-	}
-	n, err := strconv.Atoi(s)
-	if err != nil || n < 0 {
-		return 0, false
-	}
-	return n * mult, true
-}
+func parseSize(s string) (int, bool) { return ngxparse.ParseSize(s) }
 
 func align(n, a int) int { return (n + a - 1) &^ (a - 1) }
 

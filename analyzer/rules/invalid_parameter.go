@@ -19,7 +19,8 @@ var InvalidParameter = &analyzer.Rule{
 		Text: "nginx reads the parameters of a few directives with hand-written code and refuses to start " +
 			"on one it does not know (`invalid parameter \"X\"`) or on a bad value (`invalid backlog " +
 			"\"backlog=0\"`). Checked here:\n\n" +
-			"- `listen` in http, stream and mail: the address, every parameter and its value " +
+			"- `listen` in http, stream and mail: the address (a host that is a mistyped port, " +
+			"`listen 8o`, is nginx's `host not found`), every parameter and its value " +
 			"(`backlog=`, `rcvbuf=`, `sndbuf=`, `setfib=`, `fastopen=`, `ipv6only=on|off`, " +
 			"`so_keepalive=on|off|[idle]:[intvl]:[cnt]`, ...), the parameters each module knows, and " +
 			"those that cannot go with `quic` or `udp`;\n" +
@@ -28,7 +29,8 @@ var InvalidParameter = &analyzer.Rule{
 			"`hash`, `ip_hash` or `random` (`balancing method does not support parameter`); " +
 			"`slow_start=`, `route=` and `drain` exist only in NGINX Plus;\n" +
 			"- `resolver`: the name servers' addresses, `valid=` (a time), `ipv4=` (1.23.1) and " +
-			"`ipv6=` (on or off, not both off; `invalid parameter: ipv6=no`);\n" +
+			"`ipv6=` (on or off, not both off; `invalid parameter: ipv6=no`); a parameter the target " +
+			"predates (`ipv4=` before 1.23.1) is a host name to nginx, which no lookup finds;\n" +
 			"- the fourth argument of `add_header` and `add_trailer`, which can only be `always`, and " +
 			"the flag of `rewrite`: `last`, `break`, `redirect` or `permanent` (an empty replacement is " +
 			"refused too).\n\n" +
@@ -134,6 +136,13 @@ func checkListen(p *analyzer.Pass, proto parser.Protocol, l *parser.Listen, targ
 		p.Reportf(d.File, d.Args[ge.Arg].Range, "%s", msg)
 		return
 	}
+	if l.Spec.Kind == grammar.AddrHost && portTypo(l.Spec.Host) {
+		// nginx resolves the host at startup; a single label starting
+		// with a digit ("8o", "80O") is a mistyped port, not a name.
+		p.Reportf(d.File, d.Args[0].Range, "host not found in \"%s\" of the \"listen\" directive", d.Args[0].Value).Detail =
+			"nginx reads \"" + l.Spec.Host + "\" as a host name (it is no port) and no lookup finds it; a port is digits only"
+		return
+	}
 	if len(l.Spec.Params) == 0 {
 		return // an address alone, the common case: nothing more to check
 	}
@@ -158,6 +167,15 @@ func checkListen(p *analyzer.Pass, proto parser.Protocol, l *parser.Listen, targ
 		// ngx_conf_handler prefixes the directive's name.
 		p.Reportf(d.File, d.Args[e.Arg].Range, "\"listen\" directive %s", e.Msg)
 	}
+}
+
+// portTypo reports whether a listen's host is a single label that
+// starts with a digit and is not all digits: a port with a typo.
+func portTypo(host string) bool {
+	if host == "" || host[0] < '0' || host[0] > '9' || strings.IndexByte(host, '.') >= 0 {
+		return false
+	}
+	return strings.TrimLeft(host, "0123456789") != ""
 }
 
 func listenURL(proto parser.Protocol) string {
@@ -281,6 +299,13 @@ func checkResolver(p *analyzer.Pass, d *parser.Directive, ctx directives.Context
 		u := parseNginxURL(v, false, 53)
 		if u.err != "" {
 			p.Reportf(d.File, a.Range, "%s in resolver \"%s\"", u.err, v).Detail = "a name server is an address with an optional port: 127.0.0.53, [::1]:5353"
+			return
+		}
+		if strings.IndexByte(u.host, '=') >= 0 {
+			// A parameter this nginx does not know (ipv4= before
+			// 1.23.1) is a host name to nginx, which no lookup finds.
+			p.Reportf(d.File, a.Range, "host not found in resolver \"%s\"", v).Detail =
+				"nginx " + target + " does not know this parameter and looks it up as a name server's host name"
 			return
 		}
 		servers++

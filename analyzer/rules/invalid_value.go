@@ -1,6 +1,9 @@
 package rules
 
 import (
+	"strings"
+	"sync"
+
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/analyzer/valuecheck"
@@ -9,7 +12,8 @@ import (
 
 // InvalidValue reports argument values that nginx's generic handlers
 // reject: sizes, offsets, times, numbers and their bounds, enum and
-// bitmask words, buffer counts, path levels and access modes.
+// bitmask words, buffer counts, path levels and access modes; and what
+// the directive-specific handlers valuecheck.CheckCustom reads reject.
 var InvalidValue = &analyzer.Rule{
 	Code: "NL2012", Name: "invalid-value", Title: "value nginx does not accept", Severity: parser.Error,
 	Run: runInvalidValue,
@@ -23,9 +27,16 @@ var InvalidValue = &analyzer.Rule{
 			"never expand variables, so `$x` is an invalid size. With `--nginx-build`/`--nginx`, words added " +
 			"in later releases (`proxy_http_version 2` needs 1.29.4) are invalid for an older nginx; " +
 			"without them the newest nginx is the target, and the detail says from which release a word " +
-			"is accepted. On/off flags are checked by `invalid-arguments`.",
-		Bad:  "events {}\nhttp {\n    client_max_body_size 10mb;\n    send_timeout 1m1h;\n    server_tokens maybe;\n}\n",
-		Good: "events {}\nhttp {\n    client_max_body_size 10m;\n    send_timeout 1h1m;\n    server_tokens off;\n}\n",
+			"is accepted. On/off flags are checked by `invalid-arguments`.\n\n" +
+			"Directives with a handler of their own are checked the way that handler reads them " +
+			"(docs/handlers.md lists them): `*_bind` (an address, `transparent`, `off`), `*_cache_valid` " +
+			"(status codes 100 to 599 or `any`, then a time), `*_cache_path`, `open_file_cache`, " +
+			"`ssl_session_cache`, `limit_req`, `limit_conn`, `access_log`, `error_log`'s level, `expires`, " +
+			"`keepalive_timeout`, a location's modifier, `allow`/`deny` (`10.0.0.0/33` is refused), `use` " +
+			"(an event method the build has), mail `protocol`, `worker_processes`, `aio`, `try_files`' " +
+			"`=code`, and more, with the message nginx prints.",
+		Bad:  "events {}\nhttp {\n    client_max_body_size 10mb;\n    send_timeout 1m1h;\n    server_tokens maybe;\n    keepalive_timeout 65x;\n    allow 10.0.0.0/33;\n}\n",
+		Good: "events {}\nhttp {\n    client_max_body_size 10m;\n    send_timeout 1h1m;\n    server_tokens off;\n    keepalive_timeout 65;\n    allow 10.0.0.0/8;\n}\n",
 	},
 }
 
@@ -38,18 +49,28 @@ func runInvalidValue(p *analyzer.Pass) {
 	for i := range ix.Entries {
 		e := &ix.Entries[i]
 		row := e.Row()
-		if row == nil || row.Value == nil {
+		if row == nil {
 			continue
 		}
 		// The handler of the targeted release: proxy_limit_rate was a
-		// plain size before 1.27.0.
-		spec := row.Value.For(version)
-		if spec == nil {
-			continue
+		// plain size before 1.27.0. A row without a spec has a custom
+		// handler in every release.
+		spec := &customSpec
+		if row.Value != nil {
+			if spec = row.Value.For(version); spec == nil {
+				continue
+			}
 		}
+		custom := spec.Kind == directives.ValueCustom
+		family := ""
 		switch spec.Kind {
-		case directives.ValueCustom, directives.ValueStr, directives.ValueStrArray, directives.ValueKeyval:
-			continue // a directive-specific handler; any string goes
+		case directives.ValueCustom:
+			var ok bool
+			if family, ok = customRows()[row]; !ok {
+				continue // a handler nginx-lint does not read
+			}
+		case directives.ValueStr, directives.ValueStrArray, directives.ValueKeyval:
+			continue // any string goes
 		case directives.ValueFlag:
 			if row.Args.IsFlag() && spec == row.Value {
 				continue // invalid-arguments reports it
@@ -63,7 +84,12 @@ func runInvalidValue(p *analyzer.Pass) {
 		for _, a := range d.Args {
 			args = append(args, a.Value)
 		}
-		err := valuecheck.Check(d.Name.Value, spec, args, version)
+		var err *valuecheck.Error
+		if custom {
+			err = valuecheck.CheckCustom(family, row.Name, args, version, p.Target)
+		} else {
+			err = valuecheck.Check(d.Name.Value, spec, args, version)
+		}
 		if err == nil {
 			continue
 		}
@@ -74,4 +100,35 @@ func runInvalidValue(p *analyzer.Pass) {
 		diag := p.Reportf(d.File, d.Args[arg].Range, "%s", err.Message)
 		diag.Detail = err.Detail
 	}
+}
+
+// customSpec stands for the spec of a row whose handler is custom in
+// every release.
+var customSpec = directives.ValueSpec{Kind: directives.ValueCustom}
+
+// customRows are the table rows whose custom handler valuecheck reads,
+// with their family: one lookup by pointer per directive of a
+// configuration.
+var customRows = sync.OnceValue(func() map[*directives.Directive]string {
+	m := map[*directives.Directive]string{}
+	for _, r := range directives.All() {
+		if f := handlerFamily(r.Module); valuecheck.HasCustom(f, r.Name) {
+			m[r] = f
+		}
+	}
+	return m
+})
+
+// handlerFamily is the family valuecheck.CheckCustom files a module's
+// handlers under.
+func handlerFamily(module string) string {
+	switch {
+	case strings.HasPrefix(module, "ngx_http_"):
+		return "http"
+	case strings.HasPrefix(module, "ngx_stream_"):
+		return "stream"
+	case strings.HasPrefix(module, "ngx_mail_"):
+		return "mail"
+	}
+	return "core"
 }

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"github.com/nginx-lint/nginx-lint/internal/ngxparse"
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
@@ -137,7 +138,7 @@ func checkCachePath(p *analyzer.Pass, d *parser.Directive) {
 				msg = "invalid inactive value \"" + v + "\""
 			}
 		case "max_size", "min_free":
-			if _, ok := parseOffset(val); !ok {
+			if _, ok := ngxparse.ParseOffset(val); !ok {
 				msg = "invalid " + key + " value \"" + v + "\""
 			}
 		case "loader_files", "manager_files":
@@ -145,7 +146,9 @@ func checkCachePath(p *analyzer.Pass, d *parser.Directive) {
 				msg = "invalid " + key + " value \"" + v + "\""
 			}
 		case "loader_sleep", "loader_threshold", "manager_sleep", "manager_threshold":
-			// Times in milliseconds: the generic value checks know their syntax.
+			if _, ok := ngxparse.ParseTime(val, false); !ok {
+				msg = "invalid " + key + " value \"" + v + "\""
+			}
 		default:
 			msg = "invalid parameter \"" + v + "\""
 		}
@@ -176,16 +179,4 @@ func cacheLevels(s string) bool {
 		s = s[1:]
 	}
 	return s == ""
-}
-
-// parseOffset is ngx_parse_offset: a size with k, m or g.
-func parseOffset(s string) (int, bool) {
-	if strings.HasSuffix(s, "g") || strings.HasSuffix(s, "G") {
-		n, ok := grammar.Atoi(s[:len(s)-1])
-		if !ok || n > (1<<63-1)>>30 {
-			return 0, false
-		}
-		return n << 30, true
-	}
-	return grammar.ParseSize(s)
 }

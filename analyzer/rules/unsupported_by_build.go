@@ -33,7 +33,9 @@ func runUnsupportedByBuild(p *analyzer.Pass) {
 		if len(d.Args) != 1 || ctx&(directives.HTTP|directives.Server|directives.Location) == 0 {
 			return
 		}
-		v := strings.ToLower(d.Args[0].Value)
+		// ngx_http_core_set_aio compares case-sensitively: "On" is an
+		// invalid value (invalid-value's), not "aio on".
+		v := d.Args[0].Value
 		switch {
 		case v == "on" && !p.Target.Built("--with-file-aio"):
 			diag := p.Reportf(d.File, d.Args[0].Range, "\"aio on\" is unsupported on this platform")

@@ -10,195 +10,37 @@ package valuecheck
 
 import (
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/internal/ngxparse"
 )
 
-// maxInt is NGX_MAX_INT_T_VALUE, NGX_MAX_SIZE_T_VALUE (as ssize_t) and
-// NGX_MAX_OFF_T_VALUE on the 64-bit platforms nginx-lint targets.
-const maxInt = math.MaxInt64
-
 // Atoi is ngx_atoi (and ngx_atosz, ngx_atoof, which differ only in the
-// type): decimal digits only, no sign, no overflow past maxInt.
+// type): decimal digits only, no sign, no overflow past NGX_MAX_INT_T_VALUE.
 func Atoi(s string) (int64, bool) {
-	if s == "" {
-		return 0, false
-	}
-	const cutoff, cutlim = maxInt / 10, maxInt % 10
-	var v int64
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		d := int64(c - '0')
-		if v >= cutoff && (v > cutoff || d > cutlim) {
-			return 0, false
-		}
-		v = v*10 + d
-	}
-	return v, true
+	n, ok := ngxparse.Atoi(s)
+	return int64(n), ok
 }
 
 // ParseSize is ngx_parse_size: a number with an optional k/K or m/M
 // suffix.
 func ParseSize(s string) (int64, bool) {
-	return parseScaled(s, false)
+	n, ok := ngxparse.ParseSize(s)
+	return int64(n), ok
 }
 
 // ParseOffset is ngx_parse_offset: as ParseSize, also with g/G.
 func ParseOffset(s string) (int64, bool) {
-	return parseScaled(s, true)
+	n, ok := ngxparse.ParseOffset(s)
+	return int64(n), ok
 }
 
-func parseScaled(s string, giga bool) (int64, bool) {
-	if s == "" {
-		return 0, false
-	}
-	scale := int64(1)
-	switch s[len(s)-1] {
-	case 'k', 'K':
-		scale = 1 << 10
-	case 'm', 'M':
-		scale = 1 << 20
-	case 'g', 'G':
-		if giga {
-			scale = 1 << 30
-		}
-	}
-	if scale != 1 {
-		s = s[:len(s)-1]
-	}
-	v, ok := Atoi(s)
-	if !ok || v > maxInt/scale {
-		return 0, false
-	}
-	return v * scale, true
-}
-
-// ParseTime is ngx_parse_time: numbers with units y M w d h m s ms (no
-// unit: seconds), the units in decreasing order, each at most once,
-// separated by optional spaces. sec selects seconds (ngx_conf_set_sec_slot)
-// over milliseconds (ngx_conf_set_msec_slot); a millisecond time accepts
-// neither y nor M, and a seconds time not ms, exactly as nginx.
+// ParseTime is ngx_parse_time (ngxparse.ParseTime): sec selects seconds
+// (ngx_conf_set_sec_slot) over milliseconds (ngx_conf_set_msec_slot).
 func ParseTime(s string, sec bool) (int64, bool) {
-	const (
-		stStart = iota
-		stYear
-		stMonth
-		stWeek
-		stDay
-		stHour
-		stMin
-		stSec
-		stMsec
-		stLast
-	)
-	step := stMonth
-	if sec {
-		step = stStart
-	}
-	var value, total int64
-	valid := false
-	const cutoff, cutlim = maxInt / 10, maxInt % 10
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= '0' && c <= '9' {
-			d := int64(c - '0')
-			if value >= cutoff && (value > cutoff || d > cutlim) {
-				return 0, false
-			}
-			value = value*10 + d
-			valid = true
-			i++
-			continue
-		}
-		i++
-		var max, scale int64
-		switch c {
-		case 'y':
-			if step > stStart {
-				return 0, false
-			}
-			step, max, scale = stYear, maxInt/(60*60*24*365), 60*60*24*365
-		case 'M':
-			if step >= stMonth {
-				return 0, false
-			}
-			step, max, scale = stMonth, maxInt/(60*60*24*30), 60*60*24*30
-		case 'w':
-			if step >= stWeek {
-				return 0, false
-			}
-			step, max, scale = stWeek, maxInt/(60*60*24*7), 60*60*24*7
-		case 'd':
-			if step >= stDay {
-				return 0, false
-			}
-			step, max, scale = stDay, maxInt/(60*60*24), 60*60*24
-		case 'h':
-			if step >= stHour {
-				return 0, false
-			}
-			step, max, scale = stHour, maxInt/(60*60), 60*60
-		case 'm':
-			if i < len(s) && s[i] == 's' {
-				if sec || step >= stMsec {
-					return 0, false
-				}
-				i++
-				step, max, scale = stMsec, maxInt, 1
-				break
-			}
-			if step >= stMin {
-				return 0, false
-			}
-			step, max, scale = stMin, maxInt/60, 60
-		case 's':
-			if step >= stSec {
-				return 0, false
-			}
-			step, max, scale = stSec, maxInt, 1
-		case ' ':
-			if step >= stSec {
-				return 0, false
-			}
-			step, max, scale = stLast, maxInt, 1
-		default:
-			return 0, false
-		}
-		if step != stMsec && !sec {
-			scale *= 1000
-			max /= 1000
-		}
-		if value > max {
-			return 0, false
-		}
-		value *= scale
-		if total > maxInt-value {
-			return 0, false
-		}
-		total += value
-		value = 0
-		for i < len(s) && s[i] == ' ' {
-			i++
-		}
-	}
-	if !valid {
-		return 0, false
-	}
-	if !sec {
-		if value > maxInt/1000 {
-			return 0, false
-		}
-		value *= 1000
-	}
-	if total > maxInt-value {
-		return 0, false
-	}
-	return total + value, true
+	n, ok := ngxparse.ParseTime(s, sec)
+	return int64(n), ok
 }
 
 // EqualFold is ngx_strcasecmp's equality (ASCII letters only).

@@ -1,7 +1,7 @@
 package grammar
 
 import (
-	"math"
+	"github.com/nginx-lint/nginx-lint/internal/ngxparse"
 	"net/netip"
 	"strconv"
 	"strings"
@@ -171,7 +171,7 @@ func fastHost(l *Listen, s, host string, port int, defaulted bool) bool {
 		l.Key = "0.0.0.0:" + strconv.Itoa(port)
 		return true
 	}
-	b, ok := ngxInetAddr(host)
+	b, ok := ngxparse.InetAddr(host)
 	if !ok {
 		return false
 	}
@@ -203,7 +203,7 @@ func fastIPv6(l *Listen, s string) bool {
 		}
 		defaulted = false
 	}
-	b, ok := ngxInet6Addr(s[1:end])
+	b, ok := ngxparse.Inet6Addr(s[1:end])
 	if !ok {
 		return false
 	}
@@ -300,19 +300,19 @@ func fastParam(l *Listen, s string) (ParamKind, bool) {
 	var ok bool
 	switch s[:eq] {
 	case "setfib":
-		o.Setfib, ok = ngxAtoi(v)
+		o.Setfib, ok = ngxparse.Atoi(v)
 		return ParamSetfib, ok
 	case "fastopen":
-		o.Fastopen, ok = ngxAtoi(v)
+		o.Fastopen, ok = ngxparse.Atoi(v)
 		return ParamFastopen, ok
 	case "backlog":
-		o.Backlog, ok = ngxAtoi(v)
+		o.Backlog, ok = ngxparse.Atoi(v)
 		return ParamBacklog, ok && o.Backlog != 0
 	case "rcvbuf":
-		o.RcvBuf, ok = ngxParseSize(v)
+		o.RcvBuf, ok = ngxparse.ParseSize(v)
 		return ParamRcvbuf, ok
 	case "sndbuf":
-		o.SndBuf, ok = ngxParseSize(v)
+		o.SndBuf, ok = ngxparse.ParseSize(v)
 		return ParamSndbuf, ok
 	case "accept_filter":
 		// The NUL check keeps the fast path out of the one place where
@@ -321,168 +321,4 @@ func fastParam(l *Listen, s string) (ParamKind, bool) {
 		return ParamAcceptFilter, strings.IndexByte(v, 0) < 0
 	}
 	return 0, false
-}
-
-// ngxAtoi is ngx_atoi: a non-empty run of decimal digits no larger than
-// ngx_int_t (which, like Go's int, is pointer-sized).
-func ngxAtoi(s string) (int, bool) {
-	if len(s) == 0 {
-		return 0, false
-	}
-	const cutoff, cutlim = math.MaxInt / 10, math.MaxInt % 10
-	n := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		d := int(c - '0')
-		if n >= cutoff && (n > cutoff || d > cutlim) {
-			return 0, false
-		}
-		n = n*10 + d
-	}
-	return n, true
-}
-
-// ngxParseSize is ngx_parse_size: a number with an optional k/K or m/M
-// suffix, refusing values whose scaled size would overflow.
-func ngxParseSize(s string) (int, bool) {
-	if len(s) == 0 {
-		return 0, false
-	}
-	scale := 1
-	switch s[len(s)-1] {
-	case 'k', 'K':
-		scale = 1024
-	case 'm', 'M':
-		scale = 1024 * 1024
-	}
-	if scale != 1 {
-		s = s[:len(s)-1]
-	}
-	n, ok := ngxAtoi(s)
-	if !ok || n > math.MaxInt/scale {
-		return 0, false
-	}
-	return n * scale, true
-}
-
-// ngxInetAddr is ngx_inet_addr: dotted decimal with exactly three dots,
-// octets up to 255, leading zeros and empty octets ("1..2.3" is 1.0.2.3)
-// allowed. Like nginx it refuses 255.255.255.255, which collides with
-// INADDR_NONE; nginx then hands that text to the resolver.
-func ngxInetAddr(s string) (b [4]byte, ok bool) {
-	var addr, octet uint32
-	dots := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= '0' && c <= '9':
-			octet = octet*10 + uint32(c-'0')
-			if octet > 255 {
-				return b, false
-			}
-		case c == '.':
-			addr = addr<<8 + octet
-			octet = 0
-			dots++
-		default:
-			return b, false
-		}
-	}
-	if dots != 3 {
-		return b, false
-	}
-	addr = addr<<8 + octet
-	if addr == math.MaxUint32 {
-		return b, false
-	}
-	return [4]byte{byte(addr >> 24), byte(addr >> 16), byte(addr >> 8), byte(addr)}, true
-}
-
-// ngxInet6Addr is a line-by-line port of ngx_inet6_addr, quirks included:
-// one leading ':' is skipped (":1:2:3:4:5:6:7:8" is accepted), a trailing
-// ':' after a group following "::" counts as a zero group ("1::2:" is
-// 1::2:0), and zone ids ("%eth0") are refused. The grammar path implements
-// the same language differently, so fuzzing compares the two.
-func ngxInet6Addr(p string) (addr [16]byte, ok bool) {
-	if len(p) == 0 {
-		return addr, false
-	}
-	var (
-		zero    = -1 // index in addr where "::" was seen
-		digit   = -1 // index in p just after the last ':'
-		nibbles = 0
-		word    = 0
-		n       = 8 // 16-bit words still to fill
-		a       = 0 // next index in addr
-		i       = 0
-	)
-	if p[0] == ':' {
-		i = 1
-	}
-loop:
-	for ; i < len(p); i++ {
-		c := p[i]
-		if c == ':' {
-			if nibbles > 0 {
-				digit = i + 1
-				addr[a], addr[a+1] = byte(word>>8), byte(word)
-				a += 2
-				n--
-				if n != 0 {
-					nibbles, word = 0, 0
-					continue
-				}
-			} else if zero < 0 {
-				digit = i + 1
-				zero = a
-				continue
-			}
-			return addr, false
-		}
-		if c == '.' && nibbles > 0 {
-			if n < 2 || digit < 0 {
-				return addr, false
-			}
-			b, ok := ngxInetAddr(p[digit:])
-			if !ok {
-				return addr, false
-			}
-			addr[a], addr[a+1] = b[0], b[1]
-			a += 2
-			n--
-			word = int(b[2])<<8 | int(b[3])
-			break loop
-		}
-		if nibbles++; nibbles > 4 {
-			return addr, false
-		}
-		switch {
-		case c >= '0' && c <= '9':
-			word = word*16 + int(c-'0')
-		case (c|0x20) >= 'a' && (c|0x20) <= 'f':
-			word = word*16 + int((c|0x20)-'a') + 10
-		default:
-			return addr, false
-		}
-	}
-	if nibbles == 0 && zero < 0 {
-		return addr, false
-	}
-	addr[a], addr[a+1] = byte(word>>8), byte(word)
-	a += 2
-	n--
-	if n != 0 {
-		if zero >= 0 {
-			// Move the groups written after "::" to the end and zero the gap.
-			copy(addr[zero+2*n:], addr[zero:a])
-			clear(addr[zero : zero+2*n])
-			return addr, true
-		}
-	} else if zero < 0 {
-		return addr, true
-	}
-	return addr, false
 }
