@@ -46,6 +46,7 @@ func runInvalidValue(p *analyzer.Pass) {
 	version := p.Target.Version
 	ix := p.Index()
 	var args []string // reused: Check does not keep it
+	var checker valuecheck.CustomChecker
 	for i := range ix.Entries {
 		e := &ix.Entries[i]
 		row := e.Row()
@@ -86,7 +87,7 @@ func runInvalidValue(p *analyzer.Pass) {
 		}
 		var err *valuecheck.Error
 		if custom {
-			err = valuecheck.CheckCustom(family, row.Name, args, version, p.Target)
+			err = checker.Check(family, row.Name, args, version, p.Target)
 		} else {
 			err = valuecheck.Check(d.Name.Value, spec, args, version)
 		}

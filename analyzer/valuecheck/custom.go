@@ -139,11 +139,24 @@ var customHandlers = map[string]map[string]custom{
 // version is the targeted release ("" for the newest); build, when not
 // nil, is the targeted build.
 func CheckCustom(family, name string, args []string, version string, build Build) *Error {
+	var k CustomChecker
+	return k.Check(family, name, args, version, build)
+}
+
+// CustomChecker is CheckCustom for a loop over many directives: the
+// handlers take the call by pointer through a function value, so a call
+// made afresh each time would be a heap allocation per directive (a big
+// configuration has millions); a checker keeps one.
+type CustomChecker struct{ c call }
+
+// Check is CheckCustom, reusing the checker's call.
+func (k *CustomChecker) Check(family, name string, args []string, version string, build Build) *Error {
 	h := customHandlers[family][name]
 	if h == nil || len(args) == 0 {
 		return nil
 	}
-	return h(&call{name: name, args: args, version: version, build: build})
+	k.c = call{name: name, args: args, version: version, build: build}
+	return h(&k.c)
 }
 
 // HasCustom reports whether CheckCustom reads the handler of name in
