@@ -170,6 +170,11 @@ func TestPreCommitFmtStockLayouts(t *testing.T) {
 	if !strings.Contains(out, "Passed") {
 		t.Errorf("the fmt hook did not pass:\n%s", out)
 	}
+	// The lint hook, with the arguments the hook file gives it, passes on
+	// every stock file too (run fails the test on a non-zero exit).
+	if out := run(repo, preCommit, "try-repo", hooksRepo, "nginx-lint", "--all-files"); !strings.Contains(out, "Passed") {
+		t.Errorf("the lint hook did not pass:\n%s", out)
+	}
 	b, _ := os.ReadFile(seen)
 	got := string(b)
 	for _, p := range []string{"alpine/etc/nginx/nginx.conf", "debian/etc/nginx/nginx.conf", "debian/etc/nginx/sites-available/default",
