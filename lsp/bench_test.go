@@ -11,6 +11,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel/layout"
+	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
 )
 
 // benchDoc opens text as dir/nginx.conf on a fresh server and returns a
@@ -200,13 +201,14 @@ func BenchmarkReferencesFirst1000Lines(b *testing.B) {
 	s, uri, _ := benchDoc(b, text)
 	pos := navPosition(b, text)
 	v := s.viewOf(uri)
-	sym, _, ok := symbolAt(v.file, offset(v.file, pos))
-	if !ok {
-		b.Fatal("no symbol")
-	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if occs := occurrences(analyzer.NewIndex(v.config), sym); len(occs) != 2 {
+		tab := symbols.Build(analyzer.NewIndex(v.config))
+		o, ok := tab.At(v.file.Path, offset(v.file, pos))
+		if !ok {
+			b.Fatal("no symbol")
+		}
+		if occs := tab.Occurrences(o.Symbol); len(occs) != 2 {
 			b.Fatalf("occurrences %v", occs)
 		}
 	}

@@ -83,7 +83,7 @@ func (s *Server) at(uri protocol.DocumentUri, pos protocol.Position) (v *view, o
 	return v, off, locate(v.file, off)
 }
 
-func (s *Server) hover(_ context.Context, p *protocol.HoverParams) (*protocol.Hover, error) {
+func (s *Server) hover(ctx context.Context, p *protocol.HoverParams) (*protocol.Hover, error) {
 	d, off, h := s.at(p.TextDocument.URI, p.Position)
 	if d == nil {
 		return nil, nil
@@ -95,22 +95,14 @@ func (s *Server) hover(_ context.Context, p *protocol.HoverParams) (*protocol.Ho
 	var r parser.Range
 	switch {
 	case h.arg == -1:
-		ctx, _ := contextAt(d.config, h.stack)
-		text, r = directiveDoc(h.dir.Name.Value, ctx), h.dir.Name.Range
+		dctx, _ := contextAt(d.config, h.stack)
+		text, r = directiveDoc(h.dir.Name.Value, dctx), h.dir.Name.Range
 		if c := costHover(d, h.dir, h.stack); c != "" {
 			text += "\n\n" + c
 		}
 	case h.arg >= 0:
 		w := h.dir.Args[h.arg]
-		if name := variableAt(d.file.Src, w.Range, off); name != "" {
-			if v, ok := directives.LookupVariable(name); ok {
-				text = fmt.Sprintf("**$%s** (%s)", name, v.Module)
-				if v.URL != "" {
-					text += "\n\n[Documentation](" + v.URL + ")"
-				}
-				r = w.Range
-			}
-		}
+		text, r = s.symbolHover(ctx, p.TextDocument.URI, off)
 		if text == "" {
 			text, r = costHover(d, h.dir, h.stack), w.Range
 		}
@@ -150,19 +142,6 @@ func directiveDoc(name string, ctx directives.Context) string {
 		fmt.Fprintf(&b, "\n\n[Documentation](%s)", row.URL)
 	}
 	return b.String()
-}
-
-// variableAt returns the variable name under off inside a word, if any.
-func variableAt(src string, r parser.Range, off int) string {
-	word := src[r.Start:r.End]
-	rel := off - int(r.Start)
-	name := ""
-	varSpans(word, func(dollar, start, end int, _ bool) {
-		if name == "" && rel >= dollar && rel <= end {
-			name = word[start:end]
-		}
-	})
-	return name
 }
 
 func (s *Server) completion(_ context.Context, p *protocol.CompletionParams) (any, error) {
@@ -235,11 +214,11 @@ func (s *Server) documentSymbol(_ context.Context, p *protocol.DocumentSymbolPar
 	if d == nil {
 		return nil, nil
 	}
-	return symbols(d.file, d.file.Directives), nil
+	return outline(d.file, d.file.Directives), nil
 }
 
-// symbols outlines the blocks of a file, and the includes.
-func symbols(f *parser.File, dirs []*parser.Directive) []protocol.DocumentSymbol {
+// outline outlines the blocks of a file, and the includes.
+func outline(f *parser.File, dirs []*parser.Directive) []protocol.DocumentSymbol {
 	out := []protocol.DocumentSymbol{}
 	for _, d := range dirs {
 		if d.Block == nil && d.Name.Value != "include" {
@@ -273,7 +252,7 @@ func symbols(f *parser.File, dirs []*parser.Directive) []protocol.DocumentSymbol
 			sym.Detail = &detail
 		}
 		if d.Block != nil {
-			sym.Children = symbols(f, d.Block.Directives)
+			sym.Children = outline(f, d.Block.Directives)
 		}
 		out = append(out, sym)
 	}
@@ -334,8 +313,9 @@ func (s *Server) codeAction(ctx context.Context, p *protocol.CodeActionParams) (
 }
 
 // definition jumps from an include to the files it includes, and from a
-// proxy_pass/fastcgi_pass/... naming an upstream to that upstream.
-func (s *Server) definition(_ context.Context, p *protocol.DefinitionParams) (any, error) {
+// name (an upstream in a *_pass, a named location, a variable) to where
+// the configuration defines it, as the symbol table says.
+func (s *Server) definition(ctx context.Context, p *protocol.DefinitionParams) (any, error) {
 	d, _, h := s.at(p.TextDocument.URI, p.Position)
 	if d == nil {
 		return nil, nil
@@ -343,26 +323,32 @@ func (s *Server) definition(_ context.Context, p *protocol.DefinitionParams) (an
 	if h.dir == nil || h.arg < 0 {
 		return nil, nil
 	}
-	var out []protocol.Location
+	out := []protocol.Location{}
 	if h.dir.Name.Value == "include" {
 		for _, f := range d.included(h.dir) {
 			out = append(out, protocol.Location{URI: pathToURI(f.Path), Range: protocol.Range{}})
 		}
 		return out, nil
 	}
-	target := h.dir.Args[h.arg].Value
-	if i := strings.Index(target, "://"); i >= 0 {
-		target = target[i+3:]
+	v, err := s.lintedView(ctx, p.TextDocument.URI)
+	if v == nil {
+		return out, err
 	}
-	if i := strings.IndexAny(target, "/:"); i >= 0 {
-		target = target[:i]
-	}
-	d.config.Walk(func(x *parser.Directive, _ []*parser.Directive) bool {
-		if x.Name.Value == "upstream" && len(x.Args) == 1 && x.Args[0].Value == target {
-			out = append(out, protocol.Location{URI: pathToURI(x.File.Path), Range: rangeOf(x.File, x.Name.Range)})
+	tab := v.symbols()
+	off := offset(v.file, p.Position)
+	o, ok := tab.At(v.file.Path, off)
+	if h := locate(v.file, off); !ok && h.dir != nil && h.arg >= 0 {
+		// Elsewhere on a word that names one symbol (the scheme of
+		// "http://backend"): that one.
+		in := tab.In(v.file.Path, h.dir.Args[h.arg].Range)
+		if len(in) != 1 {
+			return out, nil
 		}
-		return true
-	})
+		o = in[0]
+	}
+	for _, def := range tab.Definitions(o.Symbol) {
+		out = append(out, protocol.Location{URI: v.uriOf(def.File), Range: rangeOf(def.File, def.Range)})
+	}
 	return out, nil
 }
 

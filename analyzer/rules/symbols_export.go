@@ -1,0 +1,48 @@
+package rules
+
+import (
+	"strings"
+
+	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/parser"
+)
+
+// Exported readings for the symbol table (analyzer/symbols), so that it
+// decides as the rules do rather than keep a copy of their tables.
+
+// PassUpstream returns the upstream name the *_pass d names, as
+// ngx_parse_url reads its address for ngx_http_upstream_add (or the
+// stream module's): the host as written, its byte offset in the
+// argument's value, and ok. ok is false for an address that cannot name
+// an upstream block: one with variables, a port (nginx refuses "upstream
+// may not have port" for a block's name), a unix socket, an IPv6 literal,
+// or a scheme the directive does not take. stream is whether d is inside
+// stream {}.
+func PassUpstream(d *parser.Directive, stream bool) (host string, at int, ok bool) {
+	if len(d.Args) == 0 {
+		return "", 0, false
+	}
+	ns := nsHTTP
+	if stream {
+		ns = nsStream
+	}
+	u, ok := passUpstream(d, ns)
+	if !ok || !u.noPort {
+		return "", 0, false
+	}
+	if i := strings.Index(d.Args[0].Value, "://"); i >= 0 {
+		at = i + 3
+	}
+	if !strings.HasPrefix(d.Args[0].Value[at:], u.text) {
+		return "", 0, false
+	}
+	return u.text, at, true
+}
+
+// DefinedVariables returns the variables the configuration indexed by ix
+// defines, as the unknown-variable rule reads them: lower-cased names,
+// [0] for http {} and [1] for stream {}. The symbol table's tests compare
+// its definitions with it.
+func DefinedVariables(ix *analyzer.Index) [2]map[string]bool {
+	return collectVariables(ix, &builtinVars{}).defined
+}
