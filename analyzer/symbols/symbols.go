@@ -113,7 +113,7 @@ func Build(ix *analyzer.Index) *Table {
 		e := &ix.Entries[i]
 		d := e.Directive
 		f := d.File
-		stream := e.Context()&directives.StreamContexts != 0
+		stream := inStream(ix, int32(i))
 		add := func(sym Symbol, r parser.Range, def bool) {
 			// A file included twice is read once.
 			k := key{f.Path, r.Start, sym}
@@ -236,6 +236,16 @@ func Build(ix *analyzer.Index) *Table {
 		t.byFile[path] = list
 	}
 	return t
+}
+
+// inStream reports whether entry i is inside stream {}: by its context,
+// or, in a block whose body the tables do not describe (geoip2's), by
+// the nearest block's that they do.
+func inStream(ix *analyzer.Index, i int32) bool {
+	for i >= 0 && ix.Entries[i].Context() == 0 {
+		i = ix.Entries[i].Parent
+	}
+	return i >= 0 && ix.Entries[i].Context()&directives.StreamContexts != 0
 }
 
 // sub returns the range of n bytes at byte at of w's value, or an empty
