@@ -10,6 +10,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -149,9 +150,23 @@ func (s *Server) completion(_ context.Context, p *protocol.CompletionParams) (an
 	if d == nil {
 		return nil, nil
 	}
+	// The word being typed: every item replaces it (textEdit), so that
+	// clients agree on the prefix whatever they take for a word ("$"
+	// included or not).
+	start := off
+	for start > 0 && (symbols.IsVarChar(d.file.Src[start-1]) || strings.IndexByte("$.-{", d.file.Src[start-1]) >= 0) {
+		start--
+	}
+	prefix := d.file.Src[start:off]
+	edit := rangeOf(d.file, parser.Span(start, off))
 	// After a "$": variables.
-	if off > 0 && strings.LastIndexByte(lineBefore(d.file.Src, off), '$') >= 0 && h.arg >= 0 {
-		return variableItems(), nil
+	if i := strings.LastIndexByte(prefix, '$'); i >= 0 && (h.arg >= 0 || argsDir(d.file, off) != nil) {
+		edit = rangeOf(d.file, parser.Span(start+i, off))
+		return variableItems(edit), nil
+	}
+	if dir, stack := argsAt(d.file, off); dir != nil && off > int(dir.Name.Range.End) {
+		ctx, _ := contextAt(d.config, stack)
+		return valueItems(dir, ctx, off, edit), nil
 	}
 	if h.dir != nil && h.arg != -1 {
 		return []protocol.CompletionItem{}, nil
@@ -160,16 +175,65 @@ func (s *Server) completion(_ context.Context, p *protocol.CompletionParams) (an
 	if !ok {
 		return []protocol.CompletionItem{}, nil
 	}
-	return directiveItems(ctx), nil
+	return directiveItems(ctx, edit), nil
 }
 
-func lineBefore(src string, off int) string {
-	start := strings.LastIndexByte(src[:off], '\n') + 1
-	return src[start:off]
+// argsDir is the directive whose arguments off is among, nil if none.
+func argsDir(f *parser.File, off int) *parser.Directive {
+	d, _ := argsAt(f, off)
+	return d
+}
+
+// valueItems offers the values the typed schema of dir (its ValueSpec)
+// allows for the argument at off: on and off for a flag, the value table
+// of an enum (the first argument) or of a bitmask (any).
+func valueItems(dir *parser.Directive, ctx directives.Context, off int, edit protocol.Range) []protocol.CompletionItem {
+	out := []protocol.CompletionItem{}
+	row := directives.InContext(dir.Name.Value, ctx)
+	if row == nil {
+		if rows := directives.Lookup(dir.Name.Value); len(rows) > 0 {
+			row = rows[0]
+		}
+	}
+	if row == nil || row.Value == nil {
+		return out
+	}
+	arg := 0
+	for i, a := range dir.Args {
+		if off > int(a.Range.End) {
+			arg = i + 1
+		} else if off >= int(a.Range.Start) {
+			arg = i
+			break
+		}
+	}
+	spec := row.Value
+	var values []string
+	switch spec.Kind {
+	case directives.ValueFlag:
+		values = []string{"on", "off"}
+	case directives.ValueEnum:
+		values = spec.Values
+	case directives.ValueBitmask:
+		values, arg = spec.Values, 0
+	}
+	if arg != 0 {
+		return out
+	}
+	kind := protocol.CompletionItemKindEnumMember
+	for _, v := range values {
+		item := protocol.CompletionItem{Label: v, Kind: &kind, TextEdit: protocol.TextEdit{Range: edit, NewText: v}}
+		if since, ok := spec.ValueSince(v); ok && since != "" {
+			detail := "since nginx " + since
+			item.Detail = &detail
+		}
+		out = append(out, item)
+	}
+	return out
 }
 
 // directiveItems lists the directives allowed in ctx.
-func directiveItems(ctx directives.Context) []protocol.CompletionItem {
+func directiveItems(ctx directives.Context, edit protocol.Range) []protocol.CompletionItem {
 	kind := protocol.CompletionItemKindKeyword
 	seen := map[string]bool{}
 	var out []protocol.CompletionItem
@@ -179,7 +243,7 @@ func directiveItems(ctx directives.Context) []protocol.CompletionItem {
 		}
 		seen[row.Name] = true
 		detail := row.Syntax
-		item := protocol.CompletionItem{Label: row.Name, Kind: &kind, Detail: &detail}
+		item := protocol.CompletionItem{Label: row.Name, Kind: &kind, Detail: &detail, TextEdit: protocol.TextEdit{Range: edit, NewText: row.Name}}
 		if row.URL != "" {
 			item.Documentation = protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: "[Documentation](" + row.URL + ")"}
 		}
@@ -189,12 +253,14 @@ func directiveItems(ctx directives.Context) []protocol.CompletionItem {
 	return out
 }
 
-func variableItems() []protocol.CompletionItem {
+// variableItems lists the built-in variables, labelled with their "$",
+// each replacing edit (from the "$" to the cursor).
+func variableItems(edit protocol.Range) []protocol.CompletionItem {
 	kind := protocol.CompletionItemKindVariable
 	seen := map[string]bool{}
 	var out []protocol.CompletionItem
 	for _, v := range directives.AllVariables() {
-		label := v.Name
+		label := "$" + v.Name
 		if v.Prefix {
 			label += "*"
 		}
@@ -203,7 +269,9 @@ func variableItems() []protocol.CompletionItem {
 		}
 		seen[label] = true
 		detail := v.Module
-		out = append(out, protocol.CompletionItem{Label: label, Kind: &kind, Detail: &detail})
+		text := strings.TrimSuffix(label, "*")
+		out = append(out, protocol.CompletionItem{Label: label, Kind: &kind, Detail: &detail, FilterText: &text,
+			TextEdit: protocol.TextEdit{Range: edit, NewText: text}})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Label < out[j].Label })
 	return out
@@ -235,12 +303,22 @@ func outline(f *parser.File, dirs []*parser.Directive) []protocol.DocumentSymbol
 		case "include":
 			kind = protocol.SymbolKindFile
 		}
+		// Named by what it serves, as lists and imenu show the name only.
 		name := d.Name.Value
 		var detail string
 		if d.Name.Value == "server" && d.Block != nil {
 			detail = serverDetail(d)
+			if n := serverName(d); n != "" {
+				name += " " + n
+			}
 		} else if len(d.Args) > 0 && !d.RawBlock() {
 			detail = strings.Join(d.ArgValues(), " ")
+			// The arguments as written: location ~ \.php$.
+			args := f.Src[d.Args[0].Range.Start:d.Args[len(d.Args)-1].Range.End]
+			if len(args) > 80 {
+				args = args[:77] + "..."
+			}
+			name += " " + args
 		}
 		sym := protocol.DocumentSymbol{
 			Name:           name,
@@ -257,6 +335,21 @@ func outline(f *parser.File, dirs []*parser.Directive) []protocol.DocumentSymbol
 		out = append(out, sym)
 	}
 	return out
+}
+
+// serverName is the first name of a server's server_name, else its first
+// listen address.
+func serverName(d *parser.Directive) string {
+	listen := ""
+	for _, c := range d.Block.Directives {
+		switch {
+		case c.Name.Value == "server_name" && len(c.Args) > 0 && c.Args[0].Value != "":
+			return c.Args[0].Value
+		case c.Name.Value == "listen" && len(c.Args) > 0 && listen == "":
+			listen = c.Args[0].Value
+		}
+	}
+	return listen
 }
 
 // serverDetail names a server by its server_name and listen arguments.
