@@ -184,20 +184,10 @@ func argsDir(f *parser.File, off int) *parser.Directive {
 	return d
 }
 
-// valueItems offers the values the typed schema of dir (its ValueSpec)
-// allows for the argument at off: on and off for a flag, the value table
-// of an enum (the first argument) or of a bitmask (any).
+// valueItems offers the values the core's schemas allow for the
+// argument at off of dir (argValues).
 func valueItems(dir *parser.Directive, ctx directives.Context, off int, edit protocol.Range) []protocol.CompletionItem {
 	out := []protocol.CompletionItem{}
-	row := directives.InContext(dir.Name.Value, ctx)
-	if row == nil {
-		if rows := directives.Lookup(dir.Name.Value); len(rows) > 0 {
-			row = rows[0]
-		}
-	}
-	if row == nil || row.Value == nil {
-		return out
-	}
 	arg := 0
 	for i, a := range dir.Args {
 		if off > int(a.Range.End) {
@@ -207,27 +197,10 @@ func valueItems(dir *parser.Directive, ctx directives.Context, off int, edit pro
 			break
 		}
 	}
-	spec := row.Value
-	var values []string
-	switch spec.Kind {
-	case directives.ValueFlag:
-		values = []string{"on", "off"}
-	case directives.ValueEnum:
-		values = spec.Values
-	case directives.ValueBitmask:
-		values, arg = spec.Values, 0
-	}
-	if arg != 0 {
-		return out
-	}
+	values, _ := argValues(dir, ctx, arg)
 	kind := protocol.CompletionItemKindEnumMember
 	for _, v := range values {
-		item := protocol.CompletionItem{Label: v, Kind: &kind, TextEdit: protocol.TextEdit{Range: edit, NewText: v}}
-		if since, ok := spec.ValueSince(v); ok && since != "" {
-			detail := "since nginx " + since
-			item.Detail = &detail
-		}
-		out = append(out, item)
+		out = append(out, protocol.CompletionItem{Label: v, Kind: &kind, TextEdit: protocol.TextEdit{Range: edit, NewText: v}})
 	}
 	return out
 }
@@ -378,7 +351,11 @@ func (s *Server) codeAction(ctx context.Context, p *protocol.CodeActionParams) (
 	kind := protocol.CodeActionKindQuickFix
 	out := []protocol.CodeAction{}
 	for _, diag := range d.diags {
-		if len(diag.Edits) == 0 || int(diag.Range.End) < from || int(diag.Range.Start) > to {
+		if int(diag.Range.End) < from || int(diag.Range.Start) > to {
+			continue
+		}
+		if len(diag.Edits) == 0 {
+			out = append(out, valueFixes(d, diag)...)
 			continue
 		}
 		changes := map[protocol.DocumentUri][]protocol.TextEdit{}
@@ -403,6 +380,42 @@ func (s *Server) codeAction(ctx context.Context, p *protocol.CodeActionParams) (
 			IsPreferred: &preferred, Edit: &protocol.WorkspaceEdit{Changes: changes}})
 	}
 	return out, nil
+}
+
+// valueFixes offers, for a finding on a bad argument (invalid-value,
+// invalid-arguments, invalid-parameter) that carries no edit of its own,
+// one quick fix per value the schemas allow that is close to it ("onn":
+// on; "defualt_server": default_server), or each value of a short closed
+// list ("maybe": on, off, build).
+func valueFixes(v *view, diag *parser.Diagnostic) []protocol.CodeAction {
+	switch diag.Name {
+	case "invalid-value", "invalid-arguments", "invalid-parameter":
+	default:
+		return nil
+	}
+	if diag.File == nil || diag.File.Path != v.file.Path {
+		return nil
+	}
+	h := locate(v.file, int(diag.Range.Start))
+	if h.dir == nil || h.arg < 0 || h.dir.Args[h.arg].Range != diag.Range {
+		return nil
+	}
+	ctx, ok := contextAt(v.config, h.stack)
+	if !ok {
+		return nil
+	}
+	w := h.dir.Args[h.arg]
+	kind := protocol.CodeActionKindQuickFix
+	pd := toProtocolDiagnostic(diag)
+	var out []protocol.CodeAction
+	for i, val := range fixValues(h.dir, ctx, h.arg, w) {
+		preferred := i == 0
+		edit := protocol.TextEdit{Range: rangeOf(v.file, w.Range), NewText: val}
+		out = append(out, protocol.CodeAction{Title: fmt.Sprintf("Replace %q with %q", w.Value, val), Kind: &kind,
+			Diagnostics: []protocol.Diagnostic{pd}, IsPreferred: &preferred,
+			Edit: &protocol.WorkspaceEdit{Changes: map[protocol.DocumentUri][]protocol.TextEdit{v.uri: {edit}}}})
+	}
+	return out
 }
 
 // definition jumps from an include to the files it includes, and from a

@@ -1,0 +1,114 @@
+package lsp
+
+import (
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	protocol "github.com/tliron/glsp/protocol_3_16"
+)
+
+// TestValueCompletion: values from the schemas, at the argument typed.
+func TestValueCompletion(t *testing.T) {
+	text := "events {}\n" +
+		"http {\n" +
+		"    upstream app { server 127.0.0.1:1 ma; }\n" +
+		"    server {\n" +
+		"        listen 80 def;\n" +
+		"        proxy_buffering o\n" +
+		"    }\n" +
+		"}\n" +
+		"stream { server { listen 81 ud; } }\n"
+	s, c, dir := setup(t, nil)
+	uri := open(t, s, c, filepath.Join(dir, "nginx.conf"), text)
+	for _, tc := range []struct {
+		what       string
+		line, char int
+		has, lacks string
+		prefix     int // the textEdit's start column
+	}{
+		{"proxy_buffering o|", 5, 25, "on off", "build", 24},
+		{"listen 80 def|", 4, 21, "default_server backlog= ssl", "udp", 18},
+		{"upstream server param", 2, 40, "max_fails= backup weight=", "default_server", 38},
+		{"stream listen", 8, 30, "udp", "http2", 28},
+	} {
+		res, err := s.completion(bg, &protocol.CompletionParams{TextDocumentPositionParams: tdpp(uri, tc.line, tc.char)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		labels := map[string]bool{}
+		for _, it := range res.([]protocol.CompletionItem) {
+			labels[it.Label] = true
+			te, ok := it.TextEdit.(protocol.TextEdit)
+			if !ok || int(te.Range.Start.Character) != tc.prefix || int(te.Range.End.Character) != tc.char {
+				t.Errorf("%s: %s's textEdit %+v, want %d-%d", tc.what, it.Label, it.TextEdit, tc.prefix, tc.char)
+			}
+		}
+		for _, w := range strings.Fields(tc.has) {
+			if !labels[w] {
+				t.Errorf("%s: no %s in %v", tc.what, w, labels)
+			}
+		}
+		for _, w := range strings.Fields(tc.lacks) {
+			if labels[w] {
+				t.Errorf("%s: offers %s", tc.what, w)
+			}
+		}
+	}
+	// After "$": variables, the textEdit from the "$" on.
+	text2 := "events {}\nhttp { server { listen 80; return 200 $req; } }\n"
+	uri2 := open(t, s, c, filepath.Join(dir, "vars.conf"), text2)
+	res, _ := s.completion(bg, &protocol.CompletionParams{TextDocumentPositionParams: tdpp(uri2, 1, 42)})
+	found := false
+	for _, it := range res.([]protocol.CompletionItem) {
+		if it.Label == "$request_uri" {
+			te := it.TextEdit.(protocol.TextEdit)
+			found = te.Range.Start.Character == 38 && te.NewText == "$request_uri" && *it.FilterText == "$request_uri"
+		}
+	}
+	if !found {
+		t.Errorf("no $request_uri item replacing from the $")
+	}
+}
+
+// TestValueQuickFixes: a bad value's finding gets a fix per close value.
+func TestValueQuickFixes(t *testing.T) {
+	text := "events {}\n" +
+		"http {\n" +
+		"    server_tokens maybe;\n" +
+		"    gzip onn;\n" +
+		"    server {\n" +
+		"        listen 80 defualt_server;\n" +
+		"    }\n" +
+		"}\n"
+	s, c, dir := setup(t, nil)
+	uri := open(t, s, c, filepath.Join(dir, "nginx.conf"), text)
+	for _, tc := range []struct {
+		line, char int
+		want       string
+	}{
+		{2, 20, "build off on"},
+		{3, 10, "on"},
+		{5, 22, "default_server"},
+	} {
+		r := protocol.Range{Start: protocol.Position{Line: protocol.UInteger(tc.line), Character: protocol.UInteger(tc.char)}}
+		r.End = r.Start
+		res, err := s.codeAction(bg, &protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}, Range: r})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, a := range res.([]protocol.CodeAction) {
+			for _, e := range a.Edit.Changes[uri] {
+				if int(e.Range.Start.Line) == tc.line {
+					got = append(got, e.NewText)
+				}
+			}
+		}
+		sort.Strings(got)
+		if strings.Join(got, " ") != tc.want {
+			t.Errorf("line %d: fixes %v, want %s", tc.line+1, got, tc.want)
+		}
+	}
+}
