@@ -112,3 +112,24 @@ func TestValueQuickFixes(t *testing.T) {
 		}
 	}
 }
+
+// TestMissingSemicolonReachable: the missing-";" finding covers the word
+// before the gap, so a cursor on that word (Neovim's cannot go past the
+// line's last character) gets the fix.
+func TestMissingSemicolonReachable(t *testing.T) {
+	text := "events {}\nhttp {\n    server {\n        listen 80\n        server_name a.example;\n    }\n}\n"
+	s, c, dir := setup(t, nil)
+	uri := open(t, s, c, filepath.Join(dir, "nginx.conf"), text)
+	at := protocol.Position{Line: 3, Character: 16} // on the "0" of 80
+	res, err := s.codeAction(bg, &protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}, Range: protocol.Range{Start: at, End: at}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	acts := res.([]protocol.CodeAction)
+	if len(acts) != 1 || acts[0].Title != `Insert ";"` {
+		t.Fatalf("actions %+v", acts)
+	}
+	if e := acts[0].Edit.Changes[uri][0]; e.Range.Start.Line != 3 || e.Range.Start.Character != 17 || e.NewText != ";" {
+		t.Errorf("edit %+v", e)
+	}
+}
