@@ -431,6 +431,18 @@ func (s *Server) definition(ctx context.Context, p *protocol.DefinitionParams) (
 	}
 	out := []protocol.Location{}
 	if h.dir.Name.Value == "include" {
+		// The lint of this text reads the document where the
+		// configuration includes it, with the open buffers laid over the
+		// disk: its includes resolve against that nginx.conf's prefix,
+		// which the view of an edited text alone does not know.
+		if lv, err := s.lintedView(ctx, p.TextDocument.URI); lv != nil {
+			d, h = lv, locate(lv.file, offset(lv.file, p.Position))
+			if h.dir == nil || h.dir.Name.Value != "include" {
+				return out, nil
+			}
+		} else if err != nil {
+			return nil, err
+		}
 		for _, f := range d.included(h.dir) {
 			out = append(out, protocol.Location{URI: pathToURI(f.Path), Range: protocol.Range{}})
 		}
