@@ -197,7 +197,7 @@ func valueItems(dir *parser.Directive, ctx directives.Context, off int, edit pro
 			break
 		}
 	}
-	values, _ := argValues(dir, ctx, arg)
+	values := argValues(dir, ctx, arg)
 	kind := protocol.CompletionItemKindEnumMember
 	for _, v := range values {
 		out = append(out, protocol.CompletionItem{Label: v, Kind: &kind, TextEdit: protocol.TextEdit{Range: edit, NewText: v}})

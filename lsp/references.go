@@ -126,26 +126,6 @@ func renameable(sv *symbolView) string {
 	return ""
 }
 
-// validName says why name cannot name a symbol of kind k, "" when it can.
-func validName(k symbols.Kind, name string) string {
-	if name == "" {
-		return "the new name is empty"
-	}
-	switch k {
-	case symbols.Variable:
-		for i := 0; i < len(name); i++ {
-			if !symbols.IsVarChar(name[i]) {
-				return fmt.Sprintf("%q is not a variable name (letters, digits and _)", name)
-			}
-		}
-	default:
-		if strings.ContainsAny(name, " \t\r\n;{}\"'\\$#/:@") {
-			return fmt.Sprintf("%q is not a valid %s name (no spaces, quotes or ; { } $ # / : @)", name, k)
-		}
-	}
-	return ""
-}
-
 func (s *Server) prepareRename(ctx context.Context, p *protocol.PrepareRenameParams) (*protocol.RangeWithPlaceholder, error) {
 	sv, err := s.symbolOf(ctx, p.TextDocument.URI, p.Position)
 	if sv == nil || renameable(sv) != "" {
@@ -173,7 +153,7 @@ func (s *Server) rename(ctx context.Context, p *protocol.RenameParams) (*protoco
 	case symbols.NamedLocation:
 		name = strings.TrimPrefix(name, "@")
 	}
-	if why := validName(sv.sym.Kind, name); why != "" {
+	if why := symbols.ValidName(sv.sym.Kind, name); why != "" {
 		return nil, errorf(codeInvalidParams, "cannot rename: %s", why)
 	}
 	changes := map[protocol.DocumentUri][]protocol.TextEdit{}

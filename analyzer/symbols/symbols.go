@@ -11,6 +11,7 @@
 package symbols
 
 import (
+	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -343,6 +344,29 @@ func (t *Table) Symbols(k Kind) []Symbol {
 		return !out[i].Stream
 	})
 	return out
+}
+
+// ValidName says why name (without "$" or "@") cannot name a symbol of
+// kind k, "" when it can: a variable's name is what nginx's script
+// compiler reads as one (letters, digits and _); another name must stay
+// one word that nginx does not read otherwise.
+func ValidName(k Kind, name string) string {
+	if name == "" {
+		return "the new name is empty"
+	}
+	switch k {
+	case Variable:
+		for i := 0; i < len(name); i++ {
+			if !IsVarChar(name[i]) {
+				return fmt.Sprintf("%q is not a variable name (letters, digits and _)", name)
+			}
+		}
+	default:
+		if strings.ContainsAny(name, " \t\r\n;{}\"'\\$#/:@") {
+			return fmt.Sprintf("%q is not a valid %s name (no spaces, quotes or ; { } $ # / : @)", name, k)
+		}
+	}
+	return ""
 }
 
 // valueStart returns the offset in f where w's value starts when the
