@@ -179,7 +179,8 @@ func (s *Server) symbolHover(ctx context.Context, uri protocol.DocumentUri, off 
 		return "", parser.Range{}
 	}
 	sym := o.Symbol
-	sigil := map[symbols.Kind]string{symbols.Variable: "$", symbols.NamedLocation: "@", symbols.Upstream: "upstream "}[sym.Kind]
+	sigil := map[symbols.Kind]string{symbols.Variable: "$", symbols.NamedLocation: "@", symbols.Upstream: "upstream ",
+		symbols.Zone: "zone ", symbols.LogFormat: "log_format "}[sym.Kind]
 	var b strings.Builder
 	fmt.Fprintf(&b, "**%s%s**", sigil, v.file.Src[o.Range.Start:o.Range.End])
 	defs := tab.Definitions(sym)

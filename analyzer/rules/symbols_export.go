@@ -46,3 +46,27 @@ func PassUpstream(d *parser.Directive, stream bool) (host string, at int, ok boo
 func DefinedVariables(ix *analyzer.Index) [2]map[string]bool {
 	return collectVariables(ix, &builtinVars{}).defined
 }
+
+// ZoneName returns the shared memory zone the directive of e adds
+// (ngx_shared_memory_add), as the unknown-zone rule reads it: the zone's
+// name, the argument that names it and the name's byte offset in the
+// argument's value, and whether this directive gives it a size (defines
+// it) rather than uses it. ok is false for a directive that adds none.
+func ZoneName(e *analyzer.Entry) (name string, w parser.Word, at int, sized, ok bool) {
+	r, ok := zoneOf(e)
+	if !ok || r.name == "" {
+		return "", parser.Word{}, 0, false, false
+	}
+	v := r.word.Value
+	switch {
+	case strings.HasPrefix(v, r.name):
+	case strings.HasPrefix(v, "shared:"):
+		at = len("shared:")
+	default:
+		at = strings.IndexByte(v, '=') + 1
+	}
+	if !strings.HasPrefix(v[at:], r.name) {
+		return "", parser.Word{}, 0, false, false
+	}
+	return r.name, r.word, at, r.sized, true
+}

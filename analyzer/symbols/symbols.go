@@ -34,6 +34,13 @@ const (
 	NamedLocation
 	// Variable is a "$name".
 	Variable
+	// Zone is a shared memory zone: defined with a size
+	// (limit_req_zone ... zone=x:10m, proxy_cache_path ... keys_zone=x:10m,
+	// an upstream's zone x 64k), used by name (limit_req zone=x,
+	// proxy_cache x). nginx keeps one list for the whole configuration.
+	Zone
+	// LogFormat is a log_format, named by access_log.
+	LogFormat
 )
 
 // String names the kind for messages.
@@ -43,6 +50,10 @@ func (k Kind) String() string {
 		return "upstream"
 	case NamedLocation:
 		return "named location"
+	case Zone:
+		return "zone"
+	case LogFormat:
+		return "log format"
 	}
 	return "variable"
 }
@@ -52,11 +63,13 @@ type Symbol struct {
 	Kind Kind
 	// Name is the name as nginx compares it, without "@" or "$":
 	// lower-cased for upstreams (ngx_http_upstream_add compares with
-	// ngx_strncasecmp) and variables (ngx_http_get_variable_index
-	// lower-cases), as written for named locations (compared exactly).
+	// ngx_strncasecmp), variables (ngx_http_get_variable_index
+	// lower-cases) and log formats (access_log looks them up with
+	// ngx_strcasecmp); as written for named locations and zones (compared
+	// exactly).
 	Name string
 	// Stream is set for a name of stream {}: it and http {} keep
-	// upstreams and variables apart.
+	// upstreams, variables and log formats apart (zones are shared).
 	Stream bool
 }
 
@@ -98,6 +111,11 @@ var Result = &analyzer.Result[struct{}, *Table]{
 // namedLocationUses are the directives whose last argument may name a
 // location "@name".
 var namedLocationUses = map[string]bool{"try_files": true, "error_page": true, "post_action": true}
+
+// zoneDirectives are the directives rules.ZoneName reads.
+var zoneDirectives = map[string]bool{"limit_req_zone": true, "limit_conn_zone": true, "limit_req": true, "limit_conn": true,
+	"proxy_cache_path": true, "fastcgi_cache_path": true, "scgi_cache_path": true, "uwsgi_cache_path": true,
+	"proxy_cache": true, "fastcgi_cache": true, "scgi_cache": true, "uwsgi_cache": true, "zone": true, "ssl_session_cache": true}
 
 // Build reads the configuration ix indexes, in one pass over its entries.
 func Build(ix *analyzer.Index) *Table {
@@ -161,6 +179,16 @@ func Build(ix *analyzer.Index) *Table {
 		case namedLocationUses[name] && len(d.Args) > 0 && e.Context() != 0:
 			if w := d.Args[len(d.Args)-1]; len(w.Value) > 1 && w.Value[0] == '@' {
 				add(Symbol{Kind: NamedLocation, Name: w.Value[1:]}, sub(f, w, 1, len(w.Value)-1), false)
+			}
+		case name == "log_format" && len(d.Args) > 0 && e.Context() != 0:
+			w := d.Args[0]
+			add(Symbol{LogFormat, strings.ToLower(w.Value), stream}, sub(f, w, 0, len(w.Value)), true)
+		case name == "access_log" && len(d.Args) > 1 && d.Args[0].Value != "off" && e.Context() != 0:
+			w := d.Args[1]
+			add(Symbol{LogFormat, strings.ToLower(w.Value), stream}, sub(f, w, 0, len(w.Value)), false)
+		case e.Context() != 0 && zoneDirectives[name]:
+			if zone, w, at, sized, ok := rules.ZoneName(e); ok {
+				add(Symbol{Kind: Zone, Name: zone}, sub(f, w, at, len(zone)), sized)
 			}
 		}
 		variable := func(n string) Symbol { return Symbol{Variable, strings.ToLower(n), stream} }
@@ -267,7 +295,7 @@ func (t *Table) At(path string, off int) (o Occurrence, ok bool) {
 	for ; i < len(list); i++ {
 		o := t.occs[list[i]]
 		start := int(o.Range.Start)
-		if o.Symbol.Kind != Upstream {
+		if k := o.Symbol.Kind; k == Variable || k == NamedLocation {
 			start-- // the sigil
 		}
 		if start > off {

@@ -123,6 +123,44 @@ func TestVariables(t *testing.T) {
 	}
 }
 
+func TestZonesAndLogFormats(t *testing.T) {
+	text := "events {}\n" +
+		"http {\n" +
+		"    limit_req_zone $binary_remote_addr zone=one:10m rate=1r/s;\n" +
+		"    proxy_cache_path /tmp/c keys_zone=Cache:10m;\n" +
+		"    log_format Main '$remote_addr';\n" +
+		"    ssl_session_cache shared:SSL:1m;\n" +
+		"    server { listen 80; limit_req zone=one; proxy_cache Cache; access_log /var/log/a main buffer=4k; }\n" +
+		"}\n" +
+		"stream {\n" +
+		"    log_format main '$remote_addr';\n" +
+		"    server { listen 81; access_log /var/log/s main; proxy_pass 127.0.0.1:1; }\n" +
+		"}\n"
+	tab, f := build(t, text)
+	for _, c := range []struct {
+		sym  symbols.Symbol
+		want string
+	}{
+		{symbols.Symbol{Kind: symbols.Zone, Name: "one"}, "3:one=def 7:one"},
+		{symbols.Symbol{Kind: symbols.Zone, Name: "Cache"}, "4:Cache=def 7:Cache"},
+		{symbols.Symbol{Kind: symbols.Zone, Name: "SSL"}, "6:SSL=def"},
+		{symbols.Symbol{Kind: symbols.LogFormat, Name: "main"}, "5:Main=def 7:main"},
+		{symbols.Symbol{Kind: symbols.LogFormat, Name: "main", Stream: true}, "10:main=def 11:main"},
+	} {
+		if got := occs(f, tab.Occurrences(c.sym)); got != c.want {
+			t.Errorf("%s %s (stream %v): %s, want %s", c.sym.Kind, c.sym.Name, c.sym.Stream, got, c.want)
+		}
+	}
+	// On "one" in limit_req zone=one: the zone, not past its "=".
+	off := strings.Index(text, "zone=one;") + len("zone=")
+	if o, ok := tab.At(f.Path, off); !ok || o.Symbol.Kind != symbols.Zone {
+		t.Errorf("At(zone=one) = %+v %v", o, ok)
+	}
+	if o, ok := tab.At(f.Path, off-1); ok {
+		t.Errorf("At the \"=\" before one = %+v", o)
+	}
+}
+
 // TestDefinedVariablesMatchRules: the table defines exactly the variables
 // the unknown-variable rule's facts define, on every configuration of
 // the rules' testdata and of the corpus.
