@@ -106,6 +106,9 @@ func (s *Server) documentHighlight(ctx context.Context, p *protocol.DocumentHigh
 
 // renameable says why sym cannot be renamed, "" when it can.
 func renameable(sv *symbolView) string {
+	if sv.sym.Kind == symbols.Capture {
+		return "$" + sv.v.file.Src[sv.r.Start:sv.r.End] + " is a numbered capture of a regex"
+	}
 	if sv.sym.Kind == symbols.Variable {
 		if _, builtin := directives.LookupVariable(sv.sym.Name); builtin {
 			return fmt.Sprintf("$%s is a built-in variable", sv.sym.Name)
@@ -180,7 +183,7 @@ func (s *Server) symbolHover(ctx context.Context, uri protocol.DocumentUri, off 
 	}
 	sym := o.Symbol
 	sigil := map[symbols.Kind]string{symbols.Variable: "$", symbols.NamedLocation: "@", symbols.Upstream: "upstream ",
-		symbols.Zone: "zone ", symbols.LogFormat: "log_format "}[sym.Kind]
+		symbols.Zone: "zone ", symbols.LogFormat: "log_format ", symbols.Capture: "$"}[sym.Kind]
 	var b strings.Builder
 	fmt.Fprintf(&b, "**%s%s**", sigil, v.file.Src[o.Range.Start:o.Range.End])
 	defs := tab.Definitions(sym)
@@ -207,7 +210,13 @@ func (s *Server) symbolHover(ctx context.Context, uri protocol.DocumentUri, off 
 		d := tab.Directive(def)
 		where := fmt.Sprintf("%s:%d", filepath.Base(def.File.Path), def.File.Line(int(def.Range.Start)))
 		what := "defined by"
-		if def.Capture {
+		switch {
+		case sym.Kind == symbols.Capture:
+			what = "group " + v.file.Src[o.Range.Start:o.Range.End] + " of the regex of"
+			if v.file.Src[o.Range.Start:o.Range.End] == "0" {
+				what = "the whole match of the regex of"
+			}
+		case def.Capture:
 			what = "a named group of the regex of"
 		}
 		fmt.Fprintf(&b, "\n\n%s `%s` (%s)", what, dirText(d), where)

@@ -133,3 +133,23 @@ func TestMissingSemicolonReachable(t *testing.T) {
 		t.Errorf("edit %+v", e)
 	}
 }
+
+// TestNumberedCaptureNavigation: definition of $1 is the regex around it;
+// hover names the group; rename refuses.
+func TestNumberedCaptureNavigation(t *testing.T) {
+	text := "events {}\nhttp {\n    server {\n        listen 80;\n        location ~ ^/u/(\\w+)$ { return 200 $1; }\n    }\n}\n"
+	s, c, dir := setup(t, nil)
+	uri := open(t, s, c, filepath.Join(dir, "nginx.conf"), text)
+	res, err := s.definition(bg, &protocol.DefinitionParams{TextDocumentPositionParams: tdpp(uri, 4, 44)})
+	locs, _ := res.([]protocol.Location)
+	if err != nil || len(locs) != 1 || locs[0].Range.Start.Line != 4 || locs[0].Range.Start.Character != 19 {
+		t.Errorf("definition of $1: %+v %v", res, err)
+	}
+	h, _ := s.hover(bg, &protocol.HoverParams{TextDocumentPositionParams: tdpp(uri, 4, 44)})
+	if h == nil || !strings.Contains(h.Contents.(protocol.MarkupContent).Value, "group 1 of the regex of `location ~ ^/u/(\\w+)$`") {
+		t.Errorf("hover on $1: %+v", h)
+	}
+	if _, err := s.rename(bg, &protocol.RenameParams{TextDocumentPositionParams: tdpp(uri, 4, 44), NewName: "x"}); err == nil {
+		t.Error("rename of $1 allowed")
+	}
+}

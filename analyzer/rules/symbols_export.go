@@ -70,3 +70,13 @@ func ZoneName(e *analyzer.Entry) (name string, w parser.Word, at int, sized, ok 
 	}
 	return r.name, r.word, at, r.sized, true
 }
+
+// RegexRanges calls fn with the range of each word of e's directive that
+// is a regex nginx compiles (location ~, rewrite, if, server_name ~, a
+// map's key, ...): the captures $0-$9 after it are that regex's groups.
+func RegexRanges(e *analyzer.Entry, fn func(r parser.Range)) {
+	regexArgs(e, func(r regexArg) bool {
+		fn(r.rng)
+		return true
+	})
+}

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
@@ -41,6 +42,10 @@ const (
 	Zone
 	// LogFormat is a log_format, named by access_log.
 	LogFormat
+	// Capture is a numbered capture, $0-$9, of one regex: its Name is the
+	// digit, "@", and the index entry of the directive whose regex it is.
+	// Its definition is the regex's word.
+	Capture
 )
 
 // String names the kind for messages.
@@ -54,6 +59,8 @@ func (k Kind) String() string {
 		return "zone"
 	case LogFormat:
 		return "log format"
+	case Capture:
+		return "capture"
 	}
 	return "variable"
 }
@@ -248,6 +255,20 @@ func Build(ix *analyzer.Index) *Table {
 			}
 			start, plain := valueStart(f, w)
 			VarSpans(w.Value, func(_, s, end int, complete bool) {
+				if end-s == 1 && w.Value[s] >= '0' && w.Value[s] <= '9' {
+					// $0-$9: a capture of the regex in scope.
+					if b, r, ok := captureScope(ix, int32(i), w.Range); ok && plain && complete {
+						sym := Symbol{Kind: Capture, Name: w.Value[s:end] + "@" + strconv.Itoa(int(b))}
+						if !t.defined[sym] {
+							t.defined[sym] = true
+							n := int32(len(t.occs))
+							t.occs = append(t.occs, Occurrence{Symbol: sym, File: ix.Entries[b].Directive.File, Range: r, Def: true, Entry: b})
+							t.bySym[sym] = append(t.bySym[sym], n)
+						}
+						add(sym, parser.Span(start+s, start+end), false)
+					}
+					return
+				}
 				switch {
 				case !plain:
 					add(variable(w.Value[s:end]), parser.Range{Start: w.Range.Start, End: w.Range.Start}, false)
@@ -265,6 +286,45 @@ func Build(ix *analyzer.Index) *Table {
 		t.byFile[path] = list
 	}
 	return t
+}
+
+// captureScope returns the entry whose regex the $0-$9 in word w of
+// entry i refer to, and the regex's range: the directive's own regex when
+// it has one in another word (rewrite, proxy_redirect, a map line), else
+// that of the nearest enclosing if or location with one, else a regex
+// server_name of the server around it. (At run time the captures are
+// those of the last regex matched; this is the one that encloses the use.)
+func captureScope(ix *analyzer.Index, i int32, w parser.Range) (int32, parser.Range, bool) {
+	var found parser.Range
+	ok := false
+	own := func(j int32) {
+		rules.RegexRanges(&ix.Entries[j], func(r parser.Range) {
+			if !ok && r != w {
+				found, ok = r, true
+			}
+		})
+	}
+	if own(i); ok {
+		return i, found, true
+	}
+	for p := ix.Entries[i].Parent; p >= 0; p = ix.Entries[p].Parent {
+		switch ix.Entries[p].Directive.Name.Value {
+		case "if", "location":
+			if own(p); ok {
+				return p, found, true
+			}
+		case "server":
+			for j, end := p+1, ix.End(p); j < end; j++ {
+				if e := &ix.Entries[j]; e.Parent == p && e.Directive.Name.Value == "server_name" {
+					if own(j); ok {
+						return j, found, true
+					}
+				}
+			}
+			return 0, found, false
+		}
+	}
+	return 0, found, false
 }
 
 // inStream reports whether entry i is inside stream {}: by its context,

@@ -161,6 +161,60 @@ func TestZonesAndLogFormats(t *testing.T) {
 	}
 }
 
+func TestNumberedCaptures(t *testing.T) {
+	text := "events {}\n" +
+		"http {\n" +
+		"    map $uri $m { ~^/(a)(b) $2; default x; }\n" +
+		"    server {\n" +
+		"        listen 80;\n" +
+		"        server_name ~^(www)\\.(?<dom>.+)$;\n" +
+		"        rewrite ^/old/(.*)$ /new/$1 last;\n" +
+		"        location ~ ^/u/(\\w+)$ { if ($args ~ (x)) { return 200 $1; } return 200 \"$1 $0\"; }\n" +
+		"        location / { return 200 $1; }\n" +
+		"    }\n" +
+		"}\n"
+	tab, f := build(t, text)
+	// defAt returns the line and text of the regex a $N at the n-th
+	// match of pat (whose "$" is at its start) refers to.
+	defOf := func(pat string, n int) string {
+		t.Helper()
+		off := -1
+		for range n {
+			off += 1 + strings.Index(text[off+1:], pat)
+		}
+		o, ok := tab.At(f.Path, off+1)
+		if !ok || o.Symbol.Kind != symbols.Capture {
+			return "none"
+		}
+		defs := tab.Definitions(o.Symbol)
+		if len(defs) != 1 {
+			return "defs " + itoa(len(defs))
+		}
+		return occs(f, defs)
+	}
+	for _, c := range []struct {
+		pat  string
+		n    int
+		want string
+	}{
+		{"$2;", 1, `3:~^/(a)(b)=def`},
+		{"$1 last", 1, `7:^/old/(.*)$=def`},
+		{"$1; }", 1, `8:(x))=def`}, // the word, its ")" included
+		{"$1 $0", 1, `8:^/u/(\w+)$=def`},
+		{"$0\"", 1, `8:^/u/(\w+)$=def`},
+		{"$1; }", 2, `6:~^(www)\.(?<dom>.+)$=def`},
+	} {
+		if got := defOf(c.pat, c.n); got != c.want {
+			t.Errorf("%s (#%d): %s, want %s", c.pat, c.n, got, c.want)
+		}
+	}
+	// The named group inside the server_name regex is still its own
+	// symbol.
+	if o, ok := tab.At(f.Path, strings.Index(text, "dom>")); !ok || o.Symbol.Kind != symbols.Variable || o.Symbol.Name != "dom" {
+		t.Errorf("At(dom) = %+v %v", o, ok)
+	}
+}
+
 // TestDefinedVariablesMatchRules: the table defines exactly the variables
 // the unknown-variable rule's facts define, on every configuration of
 // the rules' testdata and of the corpus.
