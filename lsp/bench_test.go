@@ -243,6 +243,9 @@ func BenchmarkDocumentSymbolL2c19900(b *testing.B) {
 		if err != nil || len(res.([]protocol.DocumentSymbol)) == 0 {
 			b.Fatalf("documentSymbol %v %v", res, err)
 		}
+		if n := countSymbols(res.([]protocol.DocumentSymbol)); n > outlineBudget+1 {
+			b.Fatalf("%d symbols, over the budget of %d", n, outlineBudget)
+		}
 	}
 }
 
@@ -267,4 +270,12 @@ func BenchmarkDefinitionFirstL2c19900(b *testing.B) {
 			b.Fatalf("definition %v %v", res, err)
 		}
 	}
+}
+
+func countSymbols(syms []protocol.DocumentSymbol) int {
+	n := len(syms)
+	for _, s := range syms {
+		n += countSymbols(s.Children)
+	}
+	return n
 }

@@ -255,7 +255,65 @@ func (s *Server) documentSymbol(_ context.Context, p *protocol.DocumentSymbolPar
 	if d == nil {
 		return nil, nil
 	}
-	return outline(d.file, d.file.Directives), nil
+	return prune(outline(d.file, d.file.Directives), outlineBudget), nil
+}
+
+// outlineBudget is the most symbols an outline lists. The server builds
+// the outline of the 19,900-server L2c file in 11 ms, but Emacs 28's
+// eglot spent 144 s turning its symbols into imenu's index (each
+// position found from the buffer's start): 5.8 s with 2,000 symbols,
+// 0.7 s with 1,000. Past the budget, the deepest levels are left out,
+// the outermost blocks kept.
+const outlineBudget = 1000
+
+// prune keeps the first budget symbols of syms in breadth-first order:
+// every symbol of a level before any of the next. A block whose children
+// are left out says how many in its detail; a cut of the top level ends
+// the list with a symbol that says so.
+func prune(syms []protocol.DocumentSymbol, budget int) []protocol.DocumentSymbol {
+	type list struct {
+		parent *protocol.DocumentSymbol
+		syms   *[]protocol.DocumentSymbol
+	}
+	level := []list{{nil, &syms}}
+	n := 0
+	var topCut []protocol.DocumentSymbol
+	for len(level) > 0 {
+		var next []list
+		for _, l := range level {
+			keep := min(len(*l.syms), max(budget-n, 0))
+			if cut := len(*l.syms) - keep; cut > 0 {
+				if l.parent == nil {
+					topCut = (*l.syms)[keep:]
+				} else {
+					note := fmt.Sprintf("%d blocks not listed: the outline lists %d symbols at most", cut, budget)
+					if l.parent.Detail != nil && *l.parent.Detail != "" {
+						note = *l.parent.Detail + " (" + note + ")"
+					}
+					l.parent.Detail = &note
+				}
+				if keep == 0 {
+					*l.syms = nil
+				} else {
+					*l.syms = (*l.syms)[:keep]
+				}
+			}
+			n += keep
+			for i := range *l.syms {
+				if c := &(*l.syms)[i]; len(c.Children) > 0 {
+					next = append(next, list{c, &c.Children})
+				}
+			}
+		}
+		level = next
+	}
+	if len(topCut) > 0 {
+		syms = append(syms, protocol.DocumentSymbol{
+			Name: fmt.Sprintf("… %d more blocks not listed (the outline lists %d symbols at most)", len(topCut), budget),
+			Kind: protocol.SymbolKindNamespace, Range: topCut[0].Range, SelectionRange: topCut[0].SelectionRange,
+		})
+	}
+	return syms
 }
 
 // outline outlines the blocks of a file, and the includes.

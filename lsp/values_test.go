@@ -153,3 +153,37 @@ func TestNumberedCaptureNavigation(t *testing.T) {
 		t.Error("rename of $1 allowed")
 	}
 }
+
+// TestOutlineBudget: past the budget, the outline keeps the outer levels
+// whole and says what it left out.
+func TestOutlineBudget(t *testing.T) {
+	sym := func(name string, children ...protocol.DocumentSymbol) protocol.DocumentSymbol {
+		return protocol.DocumentSymbol{Name: name, Children: children}
+	}
+	tree := []protocol.DocumentSymbol{
+		sym("http", sym("server a", sym("location /1"), sym("location /2")), sym("server b", sym("location /3"))),
+		sym("stream", sym("server c")),
+	}
+	var count func(syms []protocol.DocumentSymbol) []string
+	count = func(syms []protocol.DocumentSymbol) (names []string) {
+		for _, s := range syms {
+			names = append(names, s.Name)
+			names = append(names, count(s.Children)...)
+		}
+		return names
+	}
+	if got := count(prune(append([]protocol.DocumentSymbol(nil), tree...), 100)); len(got) != 8 {
+		t.Errorf("under the budget: %v", got)
+	}
+	got := prune(tree, 5)
+	if names := strings.Join(count(got), ","); names != "http,server a,server b,stream,server c" {
+		t.Errorf("budget 5: %s", names)
+	}
+	if d := got[0].Children[0].Detail; d == nil || !strings.Contains(*d, "2 blocks not listed") {
+		t.Errorf("server a's detail %v", d)
+	}
+	top := prune([]protocol.DocumentSymbol{sym("a"), sym("b"), sym("c")}, 2)
+	if len(top) != 3 || !strings.Contains(top[2].Name, "1 more blocks not listed") {
+		t.Errorf("top-level cut: %+v", top)
+	}
+}
