@@ -5,12 +5,14 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel/layout"
+	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
 )
 
 // benchDoc opens text as dir/nginx.conf on a fresh server and returns a
@@ -200,13 +202,14 @@ func BenchmarkReferencesFirst1000Lines(b *testing.B) {
 	s, uri, _ := benchDoc(b, text)
 	pos := navPosition(b, text)
 	v := s.viewOf(uri)
-	sym, _, ok := symbolAt(v.file, offset(v.file, pos))
-	if !ok {
-		b.Fatal("no symbol")
-	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if occs := occurrences(analyzer.NewIndex(v.config), sym); len(occs) != 2 {
+		tab := symbols.Build(analyzer.NewIndex(v.config))
+		o, ok := tab.At(v.file.Path, offset(v.file, pos))
+		if !ok {
+			b.Fatal("no symbol")
+		}
+		if occs := tab.Occurrences(o.Symbol); len(occs) != 2 {
 			b.Fatalf("occurrences %v", occs)
 		}
 	}
@@ -225,4 +228,54 @@ func BenchmarkRename1000Lines(b *testing.B) {
 			b.Fatalf("rename %v %v", we, err)
 		}
 	}
+}
+
+// BenchmarkDocumentSymbolL2c19900: the outline of the 19,900-server L2c
+// file (imenu asks for it on open; it froze Emacs for 175 s when the
+// answer was slow to build or to read).
+func BenchmarkDocumentSymbolL2c19900(b *testing.B) {
+	text := string(layout.Generate(layout.Options{Layout: layout.Layout{Listen: layout.IPPerServer, Naming: layout.UniqueNames}, N: 19900}))
+	s, uri, _ := benchDoc(b, text)
+	p := &protocol.DocumentSymbolParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}}
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := s.documentSymbol(bg, p)
+		if err != nil || len(res.([]protocol.DocumentSymbol)) == 0 {
+			b.Fatalf("documentSymbol %v %v", res, err)
+		}
+		if n := countSymbols(res.([]protocol.DocumentSymbol)); n > outlineBudget+1 {
+			b.Fatalf("%d symbols, over the budget of %d", n, outlineBudget)
+		}
+	}
+}
+
+// BenchmarkDefinitionFirstL2c19900: go to definition of an upstream from
+// a proxy_pass on the 19,900-server file, the symbol table built for
+// each request (the first request on a text pays for it).
+func BenchmarkDefinitionFirstL2c19900(b *testing.B) {
+	text := string(layout.Generate(layout.Options{Layout: layout.Layout{Listen: layout.IPPerServer, Naming: layout.UniqueNames}, N: 19900}))
+	text = strings.Replace(text, "http {\n", "http {\n    upstream app { server 127.0.0.1:9000; }\n    server { listen 127.0.0.1:1; location / { proxy_pass http://app; } }\n", 1)
+	s, uri, _ := benchDoc(b, text)
+	at := strings.Index(text, "http://app") + len("http://a")
+	line := strings.Count(text[:at], "\n")
+	col := at - strings.LastIndexByte(text[:at], '\n') - 1
+	p := &protocol.DefinitionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: uri}, Position: protocol.Position{Line: protocol.UInteger(line), Character: protocol.UInteger(col)}}}
+	v, _ := s.lintedView(bg, uri)
+	b.ReportAllocs()
+	for b.Loop() {
+		v.symOnce, v.syms = sync.Once{}, nil
+		res, err := s.definition(bg, p)
+		if locs, _ := res.([]protocol.Location); err != nil || len(locs) != 1 {
+			b.Fatalf("definition %v %v", res, err)
+		}
+	}
+}
+
+func countSymbols(syms []protocol.DocumentSymbol) int {
+	n := len(syms)
+	for _, s := range syms {
+		n += countSymbols(s.Children)
+	}
+	return n
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/lint"
+	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -126,6 +127,9 @@ type view struct {
 	// on first use, once.
 	ixOnce sync.Once
 	ix     *analyzer.Index
+	// syms is the symbol table of that configuration, made on first use.
+	symOnce sync.Once
+	syms    *symbols.Table
 }
 
 // index returns the index of c, the view's configuration or its entry's

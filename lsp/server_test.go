@@ -167,7 +167,7 @@ func TestHoverCompletionSymbols(t *testing.T) {
 
 	sres, _ := s.documentSymbol(bg, &protocol.DocumentSymbolParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}})
 	b, _ := json.Marshal(sres)
-	for _, want := range []string{`"name":"http"`, `"name":"server","detail":"example.com 80"`, `"name":"location","detail":"/"`, `"name":"upstream","detail":"app"`} {
+	for _, want := range []string{`"name":"http"`, `"name":"server example.com","detail":"example.com 80"`, `"name":"location /","detail":"/"`, `"name":"upstream app","detail":"app"`} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("symbols lack %s: %s", want, b)
 		}

@@ -395,10 +395,11 @@ func (b *builder) addSplit(d *Directive, ctx BlockContext, check, opensBlock boo
 		if !b.kinds.Fits(ctx, d.Name.Value, d.Args[:i]) || !b.kinds.Fits(ctx, a.Value, d.Args[i+1:]) {
 			continue
 		}
-		end := d.Name.Range.End
+		last := d.Name.Range
 		if i > 0 {
-			end = d.Args[i-1].Range.End
+			last = d.Args[i-1].Range
 		}
+		end := last.End
 		first := &Directive{Name: d.Name, Args: d.Args[:i:i], File: d.File,
 			term: -1, rbrace: -1}
 		rest := &Directive{Name: a, Args: d.Args[i+1:], File: d.File,
@@ -412,7 +413,10 @@ func (b *builder) addSplit(d *Directive, ctx BlockContext, check, opensBlock boo
 			diag.Related = []Related{{File: b.f, Range: Range{end, end}, Message: "insert \";\" here"}}
 			diag.Edits = fix
 		} else {
-			b.errs = append(b.errs, &Diagnostic{File: b.f, Path: b.f.Path, Range: Range{end, end}, Severity: Error,
+			// The finding covers the word the ";" belongs after: an
+			// editor's cursor can reach it (not the column past the end
+			// of the line) to ask for the fix, which inserts at its end.
+			b.errs = append(b.errs, &Diagnostic{File: b.f, Path: b.f.Path, Range: last, Severity: Error,
 				Code: CodeMissingSemicolon, Name: NameMissingSemicolon,
 				Message: fmt.Sprintf("missing \";\" after %q", head),
 				Detail:  fmt.Sprintf("without it nginx reads the next line's %q as more arguments of %q", a.Value, d.Name.Value),

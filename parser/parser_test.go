@@ -149,7 +149,7 @@ func TestBlockStructureErrors(t *testing.T) {
 			"events{} http{server{rewrite[^/a([0-9]] return[200]}}", `3:19 directive "rewrite" is not terminated by ";"`},
 		{"no opening", "http {\n server;\n}", "http{server}", `2:8 directive "server" has no opening "{"`},
 		{"missing semicolon splits", "http {\n server {\n  listen 80\n  server_name a;\n }\n}",
-			"http{server{listen[80] server_name[a]}}", `3:12 missing ";" after "listen 80"`},
+			"http{server{listen[80] server_name[a]}}", `3:10 missing ";" after "listen 80"`},
 		{"missing semicolon before block", "worker_processes 1\nevents {}",
 			"worker_processes[1] events{}", `2:8 directive "worker_processes" is not terminated by ";"`},
 		{"multi-line directive kept", "http {\n access_log /x main\n   gzip flush=1m;\n}",

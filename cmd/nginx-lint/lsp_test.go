@@ -127,8 +127,11 @@ func TestLSPOverStdio(t *testing.T) {
 		t.Fatal("no diagnostics for a missing semicolon")
 	}
 	d := diags[0].(map[string]any)
+	// The range is the word the ";" belongs after ("80"), which a cursor
+	// can reach.
 	start := d["range"].(map[string]any)["start"].(map[string]any)
-	if d["code"] != "NL1002" || start["line"] != 3.0 || start["character"] != 17.0 {
+	end := d["range"].(map[string]any)["end"].(map[string]any)
+	if d["code"] != "NL1002" || start["line"] != 3.0 || start["character"] != 15.0 || end["character"] != 17.0 {
 		t.Errorf("diagnostic %v", d)
 	}
 

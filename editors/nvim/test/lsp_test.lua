@@ -186,6 +186,52 @@ local function run()
     "after the rename: %s", vim.inspect({ lines(buf)[7], lines(buf)[8] }))
   log("ok rename")
 
+  -- Go to definition of a variable: from its use to its set.
+  vim.api.nvim_win_set_cursor(0, { 8, 29 })
+  check(vim.api.nvim_get_current_line():find("$backend", 1, true), "line 8: %q", vim.api.nvim_get_current_line())
+  vim.lsp.buf.definition()
+  check(vim.wait(timeout, function()
+    return vim.api.nvim_win_get_cursor(0)[1] == 7
+  end, 20), "variable definition: cursor at %s, want line 7", vim.inspect(vim.api.nvim_win_get_cursor(0)))
+  log("ok variable definition: line 7")
+
+  -- Hover on the variable says what defines it.
+  local vh = request(buf, "textDocument/hover", {
+    textDocument = { uri = vim.uri_from_bufnr(buf) },
+    position = position(7, 29),
+  })
+  local vtext = vh and vh.contents and (vh.contents.value or "") or ""
+  check(vtext:find("set $backend a", 1, true) ~= nil, "variable hover: %s", vim.inspect(vh))
+  log("ok variable hover")
+
+  -- Completion of values: after "server_tokens ", its values.
+  vim.api.nvim_buf_set_lines(buf, 6, 6, false, { "        server_tokens " })
+  local vcomp = request(buf, "textDocument/completion", {
+    textDocument = { uri = vim.uri_from_bufnr(buf) },
+    position = position(6, 22),
+  })
+  local vlabels = {}
+  for _, it in ipairs(vcomp and (vcomp.items or vcomp) or {}) do
+    table.insert(vlabels, it.label)
+  end
+  table.sort(vlabels)
+  check(table.concat(vlabels, " ") == "build off on", "value completion: %s", table.concat(vlabels, " "))
+  vim.api.nvim_buf_set_lines(buf, 6, 7, false, {})
+  log("ok value completion: %s", table.concat(vlabels, " "))
+
+  -- Document symbols are named by what they serve.
+  local syms = request(buf, "textDocument/documentSymbol", { textDocument = { uri = vim.uri_from_bufnr(buf) } })
+  local server_name
+  for _, s in ipairs(syms or {}) do
+    for _, c in ipairs(s.children or {}) do
+      if c.name:find("^server") then
+        server_name = c.name
+      end
+    end
+  end
+  check(server_name == "server example.com", "server symbol %q", tostring(server_name))
+  log("ok symbols: %s", server_name)
+
   -- Go to definition on the include: the editor jumps to the file.
   vim.api.nvim_win_set_cursor(0, { 3, 16 })
   check(vim.api.nvim_get_current_line():find("include", 1, true), "line 3: %q", vim.api.nvim_get_current_line())

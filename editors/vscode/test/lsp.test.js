@@ -324,6 +324,36 @@ test("references of an upstream, from a proxy_pass", async () => {
   await closeNav(uri);
 });
 
+test("definition of an upstream and of a variable, and hover on the variable", async () => {
+  const uri = await openNav();
+  // From "app" in proxy_pass http://app: upstream app (line 2).
+  const up = await request("textDocument/definition", { textDocument: { uri }, position: { line: 7, character: 31 } });
+  assert.deepEqual(up.map((l) => `${l.range.start.line}:${l.range.start.character}`), ["2:13"]);
+  // From $pool in add_header: its set (line 5).
+  const v = await request("textDocument/definition", { textDocument: { uri }, position: { line: 8, character: 32 } });
+  assert.deepEqual(v.map((l) => `${l.range.start.line}:${l.range.start.character}`), ["5:13"]);
+  const h = await request("textDocument/hover", { textDocument: { uri }, position: { line: 8, character: 32 } });
+  assert.ok(h.contents.value.includes("set $pool a"), h.contents.value);
+  await closeNav(uri);
+});
+
+test("completion of values: server_tokens and proxy_buffering", async () => {
+  const uri = pathToFileURL(path.join(root, "nav", "values.conf")).href;
+  // Being typed: "server_tokens |;", and "proxy_buffering o|" above a
+  // directive its words run into.
+  const text = "server_tokens ;\nproxy_buffering o\ngzip on;\n";
+  await conn.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId: "nginx", version: 1, text } });
+  const labels = async (line, character) => {
+    const r = await request("textDocument/completion", { textDocument: { uri }, position: { line, character } });
+    const items = Array.isArray(r) ? r : r.items;
+    for (const i of items) assert.ok(i.textEdit, `${i.label} has no textEdit`);
+    return items.map((i) => i.label).sort();
+  };
+  assert.deepEqual(await labels(0, 14), ["build", "off", "on"]);
+  assert.deepEqual(await labels(1, 17), ["off", "on"]);
+  await conn.sendNotification("textDocument/didClose", { textDocument: { uri } });
+});
+
 test("rename of a variable, and the signature of add_header", async () => {
   const uri = await openNav();
   const prep = await request("textDocument/prepareRename", { textDocument: { uri }, position: { line: 8, character: 32 } });

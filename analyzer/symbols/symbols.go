@@ -1,0 +1,530 @@
+// Package symbols is the symbol table of a configuration: the names it
+// defines (upstreams, named locations, variables) and every place each
+// is defined and used, with its range, read as nginx reads them. It is
+// built once from the directive index; the language server's references,
+// rename, definition, highlight and hover are lookups in it.
+//
+// The readings come from the rules' own tables (rules.DefiningArg,
+// rules.CaptureNames, rules.PassUpstream), so the table and the rules
+// agree on what a name is: upstream and variable names fold case as
+// nginx does, and http {} and stream {} keep their names apart.
+package symbols
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/rules"
+	"github.com/nginx-lint/nginx-lint/parser"
+)
+
+// Kind is what a symbol names.
+type Kind uint8
+
+// The kinds of symbols.
+const (
+	// Upstream is an upstream block, named by *_pass addresses.
+	Upstream Kind = iota + 1
+	// NamedLocation is a location "@name", named by try_files,
+	// error_page and post_action.
+	NamedLocation
+	// Variable is a "$name".
+	Variable
+	// Zone is a shared memory zone: defined with a size
+	// (limit_req_zone ... zone=x:10m, proxy_cache_path ... keys_zone=x:10m,
+	// an upstream's zone x 64k), used by name (limit_req zone=x,
+	// proxy_cache x). nginx keeps one list for the whole configuration.
+	Zone
+	// LogFormat is a log_format, named by access_log.
+	LogFormat
+	// Capture is a numbered capture, $0-$9, of one regex: its Name is the
+	// digit, "@", and the index entry of the directive whose regex it is.
+	// Its definition is the regex's word.
+	Capture
+)
+
+// String names the kind for messages.
+func (k Kind) String() string {
+	switch k {
+	case Upstream:
+		return "upstream"
+	case NamedLocation:
+		return "named location"
+	case Zone:
+		return "zone"
+	case LogFormat:
+		return "log format"
+	case Capture:
+		return "capture"
+	}
+	return "variable"
+}
+
+// Symbol is a name of a configuration.
+type Symbol struct {
+	Kind Kind
+	// Name is the name as nginx compares it, without "@" or "$":
+	// lower-cased for upstreams (ngx_http_upstream_add compares with
+	// ngx_strncasecmp), variables (ngx_http_get_variable_index
+	// lower-cases) and log formats (access_log looks them up with
+	// ngx_strcasecmp); as written for named locations and zones (compared
+	// exactly).
+	Name string
+	// Stream is set for a name of stream {}: it and http {} keep
+	// upstreams, variables and log formats apart (zones are shared).
+	Stream bool
+}
+
+// Occurrence is one place a symbol is written.
+type Occurrence struct {
+	Symbol Symbol
+	File   *parser.File
+	// Range covers the name alone (no "@" or "$"), so a rename replaces
+	// exactly it; for an Opaque occurrence, the whole word.
+	Range parser.Range
+	// Def is set where the symbol is defined.
+	Def bool
+	// Opaque: the name is in a word written with escapes, so it is not
+	// at its place in the source; listed, but it cannot be edited in
+	// place.
+	Opaque bool
+	// Capture is set for a definition by a named group of a regex.
+	Capture bool
+	// Entry is the index entry of the directive it is in.
+	Entry int32
+}
+
+// Table is the symbol table of one configuration.
+type Table struct {
+	ix    *analyzer.Index
+	occs  []Occurrence
+	bySym map[Symbol][]int32
+	// byFile holds each file's occurrences (not opaque), by start.
+	byFile  map[string][]int32
+	defined map[Symbol]bool
+}
+
+// Result is the table, built once per run.
+var Result = &analyzer.Result[struct{}, *Table]{
+	Name:    "symbol table",
+	Compute: func(p *analyzer.Pass, _ struct{}) *Table { return Build(p.Index()) },
+}
+
+// namedLocationUses are the directives whose last argument may name a
+// location "@name".
+var namedLocationUses = map[string]bool{"try_files": true, "error_page": true, "post_action": true}
+
+// zoneDirectives are the directives rules.ZoneName reads.
+var zoneDirectives = map[string]bool{"limit_req_zone": true, "limit_conn_zone": true, "limit_req": true, "limit_conn": true,
+	"proxy_cache_path": true, "fastcgi_cache_path": true, "scgi_cache_path": true, "uwsgi_cache_path": true,
+	"proxy_cache": true, "fastcgi_cache": true, "scgi_cache": true, "uwsgi_cache": true, "zone": true, "ssl_session_cache": true}
+
+// Build reads the configuration ix indexes, in one pass over its entries.
+func Build(ix *analyzer.Index) *Table {
+	t := &Table{ix: ix, bySym: map[Symbol][]int32{}, byFile: map[string][]int32{}, defined: map[Symbol]bool{}}
+	type key struct {
+		path  string
+		start int32
+		sym   Symbol
+	}
+	seen := map[key]bool{}
+	var defAt []int32 // where this entry's definitions start
+	capture := false  // add is adding a regex's named group
+	for i := range ix.Entries {
+		e := &ix.Entries[i]
+		d := e.Directive
+		f := d.File
+		stream := inStream(ix, int32(i))
+		add := func(sym Symbol, r parser.Range, def bool) {
+			// A file included twice is read once.
+			k := key{f.Path, r.Start, sym}
+			if seen[k] {
+				if def {
+					for _, j := range t.bySym[sym] {
+						if o := &t.occs[j]; o.File.Path == f.Path && o.Range.Start == r.Start {
+							o.Def = true
+						}
+					}
+					t.defined[sym] = true
+				}
+				return
+			}
+			seen[k] = true
+			o := Occurrence{Symbol: sym, File: f, Range: r, Def: def, Capture: capture, Entry: int32(i)}
+			if r.Len() == 0 {
+				o.Opaque, o.Range = true, wordAt(f, int(r.Start))
+			}
+			n := int32(len(t.occs))
+			t.occs = append(t.occs, o)
+			t.bySym[sym] = append(t.bySym[sym], n)
+			if !o.Opaque {
+				t.byFile[f.Path] = append(t.byFile[f.Path], n)
+			}
+			if def {
+				t.defined[sym] = true
+			}
+		}
+		name := d.Name.Value
+		switch {
+		case name == "upstream" && d.Block != nil && len(d.Args) == 1 && e.Context() != 0:
+			w := d.Args[0]
+			if w.Value != "" {
+				add(Symbol{Upstream, strings.ToLower(w.Value), stream}, sub(f, w, 0, len(w.Value)), true)
+			}
+		case e.Context() != 0 && directives.IsPass(name):
+			if host, at, ok := rules.PassUpstream(d, stream); ok {
+				add(Symbol{Upstream, strings.ToLower(host), stream}, sub(f, d.Args[0], at, len(host)), false)
+			}
+		case name == "location" && len(d.Args) == 1 && len(d.Args[0].Value) > 1 && d.Args[0].Value[0] == '@':
+			w := d.Args[0]
+			add(Symbol{Kind: NamedLocation, Name: w.Value[1:]}, sub(f, w, 1, len(w.Value)-1), true)
+		case namedLocationUses[name] && len(d.Args) > 0 && e.Context() != 0:
+			if w := d.Args[len(d.Args)-1]; len(w.Value) > 1 && w.Value[0] == '@' {
+				add(Symbol{Kind: NamedLocation, Name: w.Value[1:]}, sub(f, w, 1, len(w.Value)-1), false)
+			}
+		case name == "log_format" && len(d.Args) > 0 && e.Context() != 0:
+			w := d.Args[0]
+			add(Symbol{LogFormat, strings.ToLower(w.Value), stream}, sub(f, w, 0, len(w.Value)), true)
+		case name == "access_log" && len(d.Args) > 1 && d.Args[0].Value != "off" && e.Context() != 0:
+			w := d.Args[1]
+			add(Symbol{LogFormat, strings.ToLower(w.Value), stream}, sub(f, w, 0, len(w.Value)), false)
+		case e.Context() != 0 && zoneDirectives[name]:
+			if zone, w, at, sized, ok := rules.ZoneName(e); ok {
+				add(Symbol{Kind: Zone, Name: zone}, sub(f, w, at, len(zone)), sized)
+			}
+		}
+		variable := func(n string) Symbol { return Symbol{Variable, strings.ToLower(n), stream} }
+		// Definitions: the directives nginx defines a variable with,
+		// the named groups of regexes, the lines of blocks whose lines
+		// name variables (geoip2), and the "$name" arguments of a
+		// directive nginx-lint does not know (which may define them, as
+		// the unknown-variable rule assumes).
+		defAt = defAt[:0]
+		def := func(w parser.Word) {
+			if len(w.Value) > 1 && w.Value[0] == '$' {
+				r := sub(f, w, 1, len(w.Value)-1)
+				defAt = append(defAt, r.Start)
+				add(variable(w.Value[1:]), r, true)
+			}
+		}
+		body := e.Context()&(directives.Map|directives.StreamMap|directives.Geo|directives.StreamGeo) != 0
+		if e.Context() != 0 && !body {
+			if j, ok := rules.DefiningArg(d); ok {
+				def(d.Args[j])
+			} else if !e.Known && !d.RawBlock() {
+				for _, a := range d.Args {
+					def(a)
+				}
+			}
+		}
+		if e.Parent >= 0 && len(d.Name.Value) > 1 && d.Name.Value[0] == '$' {
+			if row := ix.Entries[e.Parent].Row(); row != nil && row.DefinesBlockLines() {
+				def(d.Name)
+			}
+		}
+		capture = true
+		rules.CaptureNames(e, func(w parser.Word, n string, at int) {
+			if at < 0 {
+				add(variable(n), parser.Range{Start: w.Range.Start, End: w.Range.Start}, true)
+				return
+			}
+			add(variable(n), sub(f, w, at, len(n)), true)
+		})
+		capture = false
+		// Uses may be in any argument nginx compiles; every argument is
+		// read, except where "$" is only text: Lua bodies, the values of
+		// geo, split_clients and types blocks.
+		if e.Parent >= 0 {
+			switch ix.Entries[e.Parent].Directive.Name.Value {
+			case "geo", "split_clients", "types":
+				continue
+			}
+		}
+		args := d.Args
+		if d.RawBlock() && len(args) > 0 {
+			args = args[:len(args)-1]
+		}
+		for _, w := range args {
+			if strings.IndexByte(w.Value, '$') < 0 {
+				continue
+			}
+			start, plain := valueStart(f, w)
+			VarSpans(w.Value, func(_, s, end int, complete bool) {
+				if end-s == 1 && w.Value[s] >= '0' && w.Value[s] <= '9' {
+					// $0-$9: a capture of the regex in scope.
+					if b, r, ok := captureScope(ix, int32(i), w.Range); ok && plain && complete {
+						sym := Symbol{Kind: Capture, Name: w.Value[s:end] + "@" + strconv.Itoa(int(b))}
+						if !t.defined[sym] {
+							t.defined[sym] = true
+							n := int32(len(t.occs))
+							t.occs = append(t.occs, Occurrence{Symbol: sym, File: ix.Entries[b].Directive.File, Range: r, Def: true, Entry: b})
+							t.bySym[sym] = append(t.bySym[sym], n)
+						}
+						add(sym, parser.Span(start+s, start+end), false)
+					}
+					return
+				}
+				switch {
+				case !plain:
+					add(variable(w.Value[s:end]), parser.Range{Start: w.Range.Start, End: w.Range.Start}, false)
+				case complete:
+					r := parser.Span(start+s, start+end)
+					if !slices.Contains(defAt, r.Start) {
+						add(variable(w.Value[s:end]), r, false)
+					}
+				}
+			})
+		}
+	}
+	for path, list := range t.byFile {
+		sort.Slice(list, func(i, j int) bool { return t.occs[list[i]].Range.Start < t.occs[list[j]].Range.Start })
+		t.byFile[path] = list
+	}
+	return t
+}
+
+// captureScope returns the entry whose regex the $0-$9 in word w of
+// entry i refer to, and the regex's range: the directive's own regex when
+// it has one in another word (rewrite, proxy_redirect, a map line), else
+// that of the nearest enclosing if or location with one, else a regex
+// server_name of the server around it. (At run time the captures are
+// those of the last regex matched; this is the one that encloses the use.)
+func captureScope(ix *analyzer.Index, i int32, w parser.Range) (int32, parser.Range, bool) {
+	var found parser.Range
+	ok := false
+	own := func(j int32) {
+		rules.RegexRanges(&ix.Entries[j], func(r parser.Range) {
+			if !ok && r != w {
+				found, ok = r, true
+			}
+		})
+	}
+	if own(i); ok {
+		return i, found, true
+	}
+	for p := ix.Entries[i].Parent; p >= 0; p = ix.Entries[p].Parent {
+		switch ix.Entries[p].Directive.Name.Value {
+		case "if", "location":
+			if own(p); ok {
+				return p, found, true
+			}
+		case "server":
+			for j, end := p+1, ix.End(p); j < end; j++ {
+				if e := &ix.Entries[j]; e.Parent == p && e.Directive.Name.Value == "server_name" {
+					if own(j); ok {
+						return j, found, true
+					}
+				}
+			}
+			return 0, found, false
+		}
+	}
+	return 0, found, false
+}
+
+// inStream reports whether entry i is inside stream {}: by its context,
+// or, in a block whose body the tables do not describe (geoip2's), by
+// the nearest block's that they do.
+func inStream(ix *analyzer.Index, i int32) bool {
+	for i >= 0 && ix.Entries[i].Context() == 0 {
+		i = ix.Entries[i].Parent
+	}
+	return i >= 0 && ix.Entries[i].Context()&directives.StreamContexts != 0
+}
+
+// sub returns the range of n bytes at byte at of w's value, or an empty
+// range at w's start (opaque) when the value is not its source.
+func sub(f *parser.File, w parser.Word, at, n int) parser.Range {
+	if start, ok := valueStart(f, w); ok {
+		return parser.Span(start+at, start+at+n)
+	}
+	return parser.Range{Start: w.Range.Start, End: w.Range.Start}
+}
+
+// At returns the occurrence whose name is at byte off of the file at
+// path ("$" and "@" count as on the name); ok is false when there is
+// none.
+func (t *Table) At(path string, off int) (o Occurrence, ok bool) {
+	list := t.byFile[path]
+	i := sort.Search(len(list), func(i int) bool { return int(t.occs[list[i]].Range.End) >= off })
+	for ; i < len(list); i++ {
+		o := t.occs[list[i]]
+		start := int(o.Range.Start)
+		if k := o.Symbol.Kind; k == Variable || k == NamedLocation {
+			start-- // the sigil
+		}
+		if start > off {
+			break
+		}
+		if off <= int(o.Range.End) {
+			return o, true
+		}
+	}
+	return Occurrence{}, false
+}
+
+// In returns the occurrences whose names lie within r of the file at
+// path, by start (a *_pass word holds one name after its scheme).
+func (t *Table) In(path string, r parser.Range) []Occurrence {
+	list := t.byFile[path]
+	i := sort.Search(len(list), func(i int) bool { return t.occs[list[i]].Range.Start >= r.Start })
+	var out []Occurrence
+	for ; i < len(list) && t.occs[list[i]].Range.End <= r.End; i++ {
+		out = append(out, t.occs[list[i]])
+	}
+	return out
+}
+
+// Occurrences lists where sym is defined and used, in file and offset
+// order; nil for a variable the configuration does not define (a
+// built-in one, or an unknown one).
+func (t *Table) Occurrences(sym Symbol) []Occurrence {
+	if sym.Kind == Variable && !t.defined[sym] {
+		return nil
+	}
+	out := make([]Occurrence, 0, len(t.bySym[sym]))
+	for _, i := range t.bySym[sym] {
+		out = append(out, t.occs[i])
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].File.Path != out[j].File.Path {
+			return out[i].File.Path < out[j].File.Path
+		}
+		return out[i].Range.Start < out[j].Range.Start
+	})
+	return out
+}
+
+// Definitions lists where sym is defined, in reading order.
+func (t *Table) Definitions(sym Symbol) []Occurrence {
+	var out []Occurrence
+	for _, i := range t.bySym[sym] {
+		if t.occs[i].Def {
+			out = append(out, t.occs[i])
+		}
+	}
+	return out
+}
+
+// Defined reports whether the configuration defines sym.
+func (t *Table) Defined(sym Symbol) bool { return t.defined[sym] }
+
+// Directive returns the directive o is in.
+func (t *Table) Directive(o Occurrence) *parser.Directive { return t.ix.Entries[o.Entry].Directive }
+
+// Symbols lists the symbols of a kind the configuration defines.
+func (t *Table) Symbols(k Kind) []Symbol {
+	var out []Symbol
+	for s := range t.defined {
+		if s.Kind == k {
+			out = append(out, s)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Name != out[j].Name {
+			return out[i].Name < out[j].Name
+		}
+		return !out[i].Stream
+	})
+	return out
+}
+
+// ValidName says why name (without "$" or "@") cannot name a symbol of
+// kind k, "" when it can: a variable's name is what nginx's script
+// compiler reads as one (letters, digits and _); another name must stay
+// one word that nginx does not read otherwise.
+func ValidName(k Kind, name string) string {
+	if name == "" {
+		return "the new name is empty"
+	}
+	switch k {
+	case Variable:
+		for i := 0; i < len(name); i++ {
+			if !IsVarChar(name[i]) {
+				return fmt.Sprintf("%q is not a variable name (letters, digits and _)", name)
+			}
+		}
+	default:
+		if strings.ContainsAny(name, " \t\r\n;{}\"'\\$#/:@") {
+			return fmt.Sprintf("%q is not a valid %s name (no spaces, quotes or ; { } $ # / : @)", name, k)
+		}
+	}
+	return ""
+}
+
+// valueStart returns the offset in f where w's value starts when the
+// value is written as it is (no escapes; quotes around it are fine), so
+// that offsets in the value are offsets in the source; ok is false when
+// it is not.
+func valueStart(f *parser.File, w parser.Word) (start int, ok bool) {
+	if int(w.Range.End) > len(f.Src) || w.Range.Start < 0 || w.Unterminated(f) {
+		return 0, false
+	}
+	raw, start := w.Raw(f), int(w.Range.Start)
+	if w.Quote(f) != 0 {
+		if len(raw) < 2 {
+			return 0, false
+		}
+		raw, start = raw[1:len(raw)-1], start+1
+	}
+	return start, raw == w.Value
+}
+
+// VarSpans calls fn for every "$" of s that starts a variable name: the
+// "$"'s offset, the name's [start, end) and whether it is complete (a
+// "${name" must be closed by "}"). Names are [A-Za-z0-9_]+, as nginx's
+// script compiler reads them.
+func VarSpans(s string, fn func(dollar, start, end int, complete bool)) {
+	for i := 0; i < len(s); i++ {
+		if s[i] != '$' {
+			continue
+		}
+		j := i + 1
+		braced := j < len(s) && s[j] == '{'
+		if braced {
+			j++
+		}
+		k := j
+		for k < len(s) && IsVarChar(s[k]) {
+			k++
+		}
+		if k > j {
+			fn(i, j, k, !braced || k < len(s) && s[k] == '}')
+			i = k - 1
+		}
+	}
+}
+
+// IsVarChar reports whether c may be in a variable name.
+func IsVarChar(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// wordAt returns the range of the word of f that starts at off (for an
+// opaque occurrence): up to the next unescaped space, ";" or brace, or
+// the closing quote.
+func wordAt(f *parser.File, off int) parser.Range {
+	src := f.Src
+	end := off
+	if off < len(src) && (src[off] == '"' || src[off] == '\'') {
+		q := src[off]
+		for end = off + 1; end < len(src) && src[end] != q; end++ {
+			if src[end] == '\\' {
+				end++
+			}
+		}
+		return parser.Span(off, min(end+1, len(src)))
+	}
+	for end < len(src) && !strings.ContainsRune(" \t\r\n;{}", rune(src[end])) {
+		if src[end] == '\\' {
+			end++
+		}
+		end++
+	}
+	return parser.Span(off, min(end, len(src)))
+}

@@ -1,0 +1,292 @@
+package symbols_test
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/rules"
+	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
+	"github.com/nginx-lint/nginx-lint/parser"
+	"github.com/nginx-lint/nginx-lint/parser/corpustest"
+)
+
+// build parses text as nginx.conf and returns its table.
+func build(t *testing.T, text string) (*symbols.Table, *parser.File) {
+	t.Helper()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "nginx.conf")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := (&parser.Loader{Kinds: analyzer.Kinds}).Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return symbols.Build(analyzer.NewIndex(c)), c.Files[0]
+}
+
+// occs renders occurrences as "line:text[=def]".
+func occs(f *parser.File, os []symbols.Occurrence) string {
+	var out []string
+	for _, o := range os {
+		s := f.Src[o.Range.Start:o.Range.End]
+		if o.Def {
+			s += "=def"
+		}
+		out = append(out, strings.Join([]string{itoa(f.Line(int(o.Range.Start))), s}, ":"))
+	}
+	return strings.Join(out, " ")
+}
+
+func itoa(n int) string {
+	if n < 10 {
+		return string(rune('0' + n))
+	}
+	return itoa(n/10) + string(rune('0'+n%10))
+}
+
+func TestUpstreamsFoldCaseAndKeepStreamApart(t *testing.T) {
+	text := "events {}\n" +
+		"http {\n" +
+		"    upstream Backend { server 127.0.0.1:1; }\n" +
+		"    server { listen 80; location / { proxy_pass http://backend/x; } location /g { grpc_pass BACKEND; } location /p { proxy_pass http://backend:8080; } }\n" +
+		"}\n" +
+		"stream {\n" +
+		"    upstream backend { server 127.0.0.1:2; }\n" +
+		"    server { listen 81; proxy_pass backend; }\n" +
+		"}\n"
+	tab, f := build(t, text)
+	httpSym := symbols.Symbol{Kind: symbols.Upstream, Name: "backend"}
+	// The port form names no block (nginx: "upstream may not have port").
+	if got, want := occs(f, tab.Occurrences(httpSym)), "3:Backend=def 4:backend 4:BACKEND"; got != want {
+		t.Errorf("http upstream: %s, want %s", got, want)
+	}
+	streamSym := symbols.Symbol{Kind: symbols.Upstream, Name: "backend", Stream: true}
+	if got, want := occs(f, tab.Occurrences(streamSym)), "7:backend=def 8:backend"; got != want {
+		t.Errorf("stream upstream: %s, want %s", got, want)
+	}
+	// From the proxy_pass's name, the definition is the http block.
+	off := strings.Index(text, "http://backend") + len("http://b")
+	o, ok := tab.At(f.Path, off)
+	if !ok || o.Symbol != httpSym {
+		t.Fatalf("At(proxy_pass) = %+v %v", o, ok)
+	}
+	if got := occs(f, tab.Definitions(o.Symbol)); got != "3:Backend=def" {
+		t.Errorf("definition %s", got)
+	}
+}
+
+func TestVariables(t *testing.T) {
+	text := "events {}\n" +
+		"http {\n" +
+		"    map $uri $Kind { ~^/(?<sect>[a-z]+)/ $sect; default x; }\n" +
+		"    geo $remote_addr $net { default 0; }\n" +
+		"    server {\n" +
+		"        listen 80;\n" +
+		"        set $who \"w\";\n" +
+		"        location ~ ^/u/(?<user>\\w+)$ { return 200 \"$who ${kind} $user $host $net\"; }\n" +
+		"        location @fallback { return 404; }\n" +
+		"        error_page 404 = @fallback;\n" +
+		"    }\n" +
+		"}\n"
+	tab, f := build(t, text)
+	v := func(n string) symbols.Symbol { return symbols.Symbol{Kind: symbols.Variable, Name: n} }
+	for _, c := range []struct {
+		sym  symbols.Symbol
+		want string
+	}{
+		{v("who"), "7:who=def 8:who"},
+		{v("kind"), "3:Kind=def 8:kind"},
+		{v("sect"), "3:sect=def 3:sect"},
+		{v("user"), "8:user=def 8:user"},
+		{v("net"), "4:net=def 8:net"},
+		{v("host"), ""}, // built in: not this configuration's
+		{symbols.Symbol{Kind: symbols.NamedLocation, Name: "fallback"}, "9:fallback=def 10:fallback"},
+	} {
+		if got := occs(f, tab.Occurrences(c.sym)); got != c.want {
+			t.Errorf("%s %s: %s, want %s", c.sym.Kind, c.sym.Name, got, c.want)
+		}
+	}
+	off := strings.Index(text, "$who ${") // on the "$"
+	if o, ok := tab.At(f.Path, off); !ok || o.Symbol != v("who") {
+		t.Errorf("At($who) = %+v %v", o, ok)
+	}
+	if defs := tab.Definitions(v("user")); len(defs) != 1 || !defs[0].Capture {
+		t.Errorf("$user's definition %+v is not a capture", defs)
+	}
+}
+
+func TestZonesAndLogFormats(t *testing.T) {
+	text := "events {}\n" +
+		"http {\n" +
+		"    limit_req_zone $binary_remote_addr zone=one:10m rate=1r/s;\n" +
+		"    proxy_cache_path /tmp/c keys_zone=Cache:10m;\n" +
+		"    log_format Main '$remote_addr';\n" +
+		"    ssl_session_cache shared:SSL:1m;\n" +
+		"    server { listen 80; limit_req zone=one; proxy_cache Cache; access_log /var/log/a main buffer=4k; }\n" +
+		"}\n" +
+		"stream {\n" +
+		"    log_format main '$remote_addr';\n" +
+		"    server { listen 81; access_log /var/log/s main; proxy_pass 127.0.0.1:1; }\n" +
+		"}\n"
+	tab, f := build(t, text)
+	for _, c := range []struct {
+		sym  symbols.Symbol
+		want string
+	}{
+		{symbols.Symbol{Kind: symbols.Zone, Name: "one"}, "3:one=def 7:one"},
+		{symbols.Symbol{Kind: symbols.Zone, Name: "Cache"}, "4:Cache=def 7:Cache"},
+		{symbols.Symbol{Kind: symbols.Zone, Name: "SSL"}, "6:SSL=def"},
+		{symbols.Symbol{Kind: symbols.LogFormat, Name: "main"}, "5:Main=def 7:main"},
+		{symbols.Symbol{Kind: symbols.LogFormat, Name: "main", Stream: true}, "10:main=def 11:main"},
+	} {
+		if got := occs(f, tab.Occurrences(c.sym)); got != c.want {
+			t.Errorf("%s %s (stream %v): %s, want %s", c.sym.Kind, c.sym.Name, c.sym.Stream, got, c.want)
+		}
+	}
+	// On "one" in limit_req zone=one: the zone, not past its "=".
+	off := strings.Index(text, "zone=one;") + len("zone=")
+	if o, ok := tab.At(f.Path, off); !ok || o.Symbol.Kind != symbols.Zone {
+		t.Errorf("At(zone=one) = %+v %v", o, ok)
+	}
+	if o, ok := tab.At(f.Path, off-1); ok {
+		t.Errorf("At the \"=\" before one = %+v", o)
+	}
+}
+
+func TestNumberedCaptures(t *testing.T) {
+	text := "events {}\n" +
+		"http {\n" +
+		"    map $uri $m { ~^/(a)(b) $2; default x; }\n" +
+		"    server {\n" +
+		"        listen 80;\n" +
+		"        server_name ~^(www)\\.(?<dom>.+)$;\n" +
+		"        rewrite ^/old/(.*)$ /new/$1 last;\n" +
+		"        location ~ ^/u/(\\w+)$ { if ($args ~ (x)) { return 200 $1; } return 200 \"$1 $0\"; }\n" +
+		"        location / { return 200 $1; }\n" +
+		"    }\n" +
+		"}\n"
+	tab, f := build(t, text)
+	// defAt returns the line and text of the regex a $N at the n-th
+	// match of pat (whose "$" is at its start) refers to.
+	defOf := func(pat string, n int) string {
+		t.Helper()
+		off := -1
+		for range n {
+			off += 1 + strings.Index(text[off+1:], pat)
+		}
+		o, ok := tab.At(f.Path, off+1)
+		if !ok || o.Symbol.Kind != symbols.Capture {
+			return "none"
+		}
+		defs := tab.Definitions(o.Symbol)
+		if len(defs) != 1 {
+			return "defs " + itoa(len(defs))
+		}
+		return occs(f, defs)
+	}
+	for _, c := range []struct {
+		pat  string
+		n    int
+		want string
+	}{
+		{"$2;", 1, `3:~^/(a)(b)=def`},
+		{"$1 last", 1, `7:^/old/(.*)$=def`},
+		{"$1; }", 1, `8:(x))=def`}, // the word, its ")" included
+		{"$1 $0", 1, `8:^/u/(\w+)$=def`},
+		{"$0\"", 1, `8:^/u/(\w+)$=def`},
+		{"$1; }", 2, `6:~^(www)\.(?<dom>.+)$=def`},
+	} {
+		if got := defOf(c.pat, c.n); got != c.want {
+			t.Errorf("%s (#%d): %s, want %s", c.pat, c.n, got, c.want)
+		}
+	}
+	// The named group inside the server_name regex is still its own
+	// symbol.
+	if o, ok := tab.At(f.Path, strings.Index(text, "dom>")); !ok || o.Symbol.Kind != symbols.Variable || o.Symbol.Name != "dom" {
+		t.Errorf("At(dom) = %+v %v", o, ok)
+	}
+}
+
+// TestDefinedVariablesMatchRules: the table defines exactly the variables
+// the unknown-variable rule's facts define, on every configuration of
+// the rules' testdata and of the corpus.
+func TestDefinedVariablesMatchRules(t *testing.T) {
+	// Each testdata case's first file is its nginx.conf; the rest are
+	// what it includes.
+	var paths []string
+	filepath.WalkDir("../rules/testdata", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".txtar") {
+			return nil
+		}
+		ar, err := txtar.ParseFile(p)
+		if err != nil || len(ar.Files) == 0 {
+			return nil
+		}
+		dir := t.TempDir()
+		for _, f := range ar.Files {
+			full := filepath.Join(dir, filepath.FromSlash(f.Name))
+			if os.MkdirAll(filepath.Dir(full), 0o755) != nil || os.WriteFile(full, f.Data, 0o644) != nil {
+				t.Fatalf("%s: cannot write %s", p, f.Name)
+			}
+		}
+		paths = append(paths, filepath.Join(dir, filepath.FromSlash(ar.Files[0].Name)))
+		return nil
+	})
+	if len(paths) < 50 {
+		t.Fatalf("only %d testdata configurations", len(paths))
+	}
+	root := corpustest.Root(t)
+	for _, e := range corpustest.Manifest(t) {
+		if e["kind"] == "main" {
+			paths = append(paths, filepath.Join(root, e["path"]))
+		}
+	}
+	compared, withVars := 0, 0
+	for _, p := range paths {
+		c, err := (&parser.Loader{Kinds: analyzer.Kinds}).Load(p)
+		if err != nil || c == nil {
+			continue
+		}
+		ix := analyzer.NewIndex(c)
+		want := rules.DefinedVariables(ix)
+		tab := symbols.Build(ix)
+		got := [2]map[string]bool{{}, {}}
+		for _, s := range tab.Symbols(symbols.Variable) {
+			ns := 0
+			if s.Stream {
+				ns = 1
+			}
+			got[ns][s.Name] = true
+		}
+		for ns := range 2 {
+			if a, b := keys(got[ns]), keys(want[ns]); a != b {
+				t.Errorf("%s (stream %v): table defines [%s], rules [%s]", p, ns == 1, a, b)
+			}
+		}
+		compared++
+		if len(want[0])+len(want[1]) > 0 {
+			withVars++
+		}
+	}
+	t.Logf("%d configurations compared, %d of them define variables", compared, withVars)
+	if withVars < 20 {
+		t.Errorf("only %d configurations define variables: the comparison proves little", withVars)
+	}
+}
+
+func keys(m map[string]bool) string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return strings.Join(out, " ")
+}

@@ -1,0 +1,51 @@
+//go:build unix
+
+package editors_test
+
+import (
+	"bytes"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/nginx-lint/nginx-lint/internal/testfiles"
+)
+
+// TestEmacs drives batch Emacs with the shipped emacs/nginx-lint.el and
+// eglot (Debian 12: emacs-nox and elpa-eglot) against the server built
+// from this checkout: a site file's project is the directory of the
+// nginx.conf above it, so eglot reads it in that nginx.conf (definition
+// from its proxy_pass reaches the upstream nginx.conf defines), and
+// completion after "$" replaces from the "$" on.
+func TestEmacs(t *testing.T) {
+	emacs := require(t, "emacs", "apt-get install --no-install-recommends emacs-nox elpa-eglot")
+	if err := exec.Command(emacs, "--batch", "-q", "--eval", "(require 'eglot)").Run(); err != nil {
+		missing(t, "Emacs has no eglot (apt-get install elpa-eglot): %v", err)
+	}
+	bin := buildServer(t)
+	top := t.TempDir()
+	root := filepath.Join(top, "etc", "nginx")
+	testfiles.Write(t, root, map[string]string{
+		"nginx.conf":              "events {}\nhttp {\n    upstream Backend { server 127.0.0.1:9000; }\n    include sites-enabled/*;\n}\n",
+		"sites-enabled/site.conf": "server {\n    listen 80;\n    location / { proxy_pass http://backend; return 200 $ho; }\n}\n",
+	})
+	el, err := filepath.Abs(filepath.Join("emacs", "nginx-lint.el"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	script, err := filepath.Abs(filepath.Join("emacs", "test", "eglot-test.el"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// -q, not -Q: Debian's site-start puts the elpa packages (eglot on
+	// Emacs 28) on the load path.
+	cmd := exec.Command(emacs, "--batch", "-q", "-l", el, "-l", script)
+	cmd.Dir = top
+	cmd.Env = append(env(t, bin), "NGINX_LINT_TEST_ROOT="+root)
+	out, err := run(t, 2*time.Minute, cmd)
+	t.Logf("emacs:\n%s", out)
+	if err != nil || !bytes.HasSuffix(bytes.TrimSpace(out), []byte("PASS")) {
+		t.Fatalf("emacs: %v", err)
+	}
+}
