@@ -67,7 +67,12 @@ func (cmd *lintCmd) fix(e *env, w *lint.Workspace, targets []lint.Target, base *
 				break
 			}
 		}
-		if real, err := atomicfile.WriteFile(p, res.Fixed[p], atomicfile.Options{Root: root, Force: cmd.Force}); err != nil {
+		if beforeWrite != nil {
+			beforeWrite(p)
+		}
+		// Expect: an edit made to the file while nginx-lint ran is kept,
+		// not overwritten with fixes of the text read before it.
+		if real, err := atomicfile.WriteFile(p, res.Fixed[p], atomicfile.Options{Root: root, Force: cmd.Force, Expect: res.Original[p]}); err != nil {
 			msg := writeError(err, real, root)
 			if errors.Is(err, atomicfile.ErrReadOnly) {
 				msg += " (--force writes it)"

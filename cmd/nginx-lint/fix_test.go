@@ -185,3 +185,28 @@ func TestUnifiedDiffLabels(t *testing.T) {
 		t.Errorf("absolute:\n%s", d)
 	}
 }
+
+// An edit made to a file while --fix ran is kept: the fix is not written
+// over it, and the next run fixes the new contents.
+func TestFixWriteKeepsAnEdit(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "nginx.conf")
+	if err := os.WriteFile(p, []byte("events {}\nhttp {\n    server_tokens on;\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const edit = "events {}\nhttp {\n    server_tokens on;\n    gzip on;\n}\n"
+	beforeWrite = func(string) { os.WriteFile(p, []byte(edit), 0o644) }
+	defer func() { beforeWrite = nil }()
+	code, _, errOut := runCLI(t, "", "--fix", p)
+	if code != exitError || !strings.Contains(errOut, "nginx.conf: changed since nginx-lint read it, not written") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+	if b, _ := os.ReadFile(p); string(b) != edit {
+		t.Errorf("the edit was lost: %q", b)
+	}
+	beforeWrite = nil
+	runCLI(t, "", "--fix", p)
+	if b, _ := os.ReadFile(p); !strings.Contains(string(b), "server_tokens off;") || !strings.Contains(string(b), "gzip on;") {
+		t.Errorf("second run wrote %q", b)
+	}
+}

@@ -192,7 +192,7 @@ func writeError(err error, real, root string) string {
 	case errors.Is(err, atomicfile.ErrReadOnly):
 		return "read-only file, not written"
 	case errors.Is(err, atomicfile.ErrChanged):
-		return "changed since nginx-lint read it, not written (run fmt -w again to format the new contents)"
+		return "changed since nginx-lint read it, not written (run nginx-lint again on the new contents)"
 	case errors.Is(err, atomicfile.ErrOutsideRoot):
 		return fmt.Sprintf("links to %s, outside %s: not written (name the file on the command line to write it)", real, root)
 	}
