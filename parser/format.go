@@ -179,7 +179,20 @@ func FormatWith(f *File, o FormatOptions) ([]byte, error) {
 	if len(bytes.TrimSpace(out)) == 0 {
 		return nil, nil
 	}
+	if crlfFile(f.Src) {
+		// A file whose every line ends in CRLF (written on Windows) keeps
+		// its line endings: the printer writes LF, and a CR inside a
+		// quoted word spanning lines is the source's own.
+		out = bytes.ReplaceAll(bytes.ReplaceAll(out, []byte("\r\n"), []byte("\n")), []byte("\n"), []byte("\r\n"))
+	}
 	return out, nil
+}
+
+// crlfFile reports whether every line of src ends in CRLF (and there is
+// at least one): a file with mixed line endings is written with LF.
+func crlfFile(src string) bool {
+	n := strings.Count(src, "\n")
+	return n > 0 && strings.Count(src, "\r\n") == n
 }
 
 type printer struct {

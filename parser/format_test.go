@@ -33,7 +33,9 @@ func TestFormat(t *testing.T) {
 		{"lua body untouched", "content_by_lua_block {\n  local a = { 1 }\n    ngx.say(a)\n}\n",
 			"content_by_lua_block {\n  local a = { 1 }\n    ngx.say(a)\n}\n"},
 		{"map entries", "map $a $b {\ndefault 0;\n~^x 1;\n}\n", "map $a $b {\n    default 0;\n    ~^x 1;\n}\n"},
-		{"crlf input", "a b;\r\nc d;\r\n", "a b;\nc d;\n"},
+		{"crlf input", "a b;\r\nc d;\r\n", "a b;\r\nc d;\r\n"},
+		{"crlf block", "http {\r\ngzip on;\r\n}\r\n", "http {\r\n    gzip on;\r\n}\r\n"},
+		{"mixed line endings", "a b;\r\nc d;\n", "a b;\nc d;\n"},
 		{"empty", "", ""},
 		{"blanks only", "\n\n  \n", ""},
 		// The file's own indentation: tabs, two spaces.
