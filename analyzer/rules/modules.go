@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -23,8 +24,14 @@ type moduleFacts struct {
 	// module nginx-lint does not know may define any unknown name.
 	unknown []*parser.Directive
 	// complete is whether every load_module is seen: a main
-	// configuration whose includes were all found (modules-enabled/).
+	// configuration whose main-context includes were all found
+	// (modules-enabled/). An include in http, stream or deeper cannot
+	// load a module: nginx takes load_module only in the main context.
 	complete bool
+	// open is the first main-context include that found no file here,
+	// when the configuration is a main one: what may load a module this
+	// machine does not show.
+	open *parser.Directive
 }
 
 var moduleFactsResult = &analyzer.Result[struct{}, *moduleFacts]{
@@ -35,7 +42,8 @@ var moduleFactsResult = &analyzer.Result[struct{}, *moduleFacts]{
 func loadedModules(p *analyzer.Pass) *moduleFacts { return moduleFactsResult.Get(p, struct{}{}) }
 
 func collectModules(p *analyzer.Pass) *moduleFacts {
-	mf := &moduleFacts{loaded: map[string]bool{}, complete: wholeConfig(p)}
+	mf := &moduleFacts{loaded: map[string]bool{}}
+	mf.complete, mf.open = mainIncludesFound(p)
 	ix := p.Index()
 	for _, i := range ix.Named("load_module") {
 		d := ix.Entries[i].Directive
@@ -49,6 +57,48 @@ func collectModules(p *analyzer.Pass) *moduleFacts {
 		}
 	}
 	return mf
+}
+
+// mainIncludesFound reports whether every include of the main context
+// found its files, and otherwise the first that did not. A fragment (linted
+// with a context) is never complete: its main configuration is not seen.
+func mainIncludesFound(p *analyzer.Pass) (bool, *parser.Directive) {
+	c := p.Config
+	if len(c.Context) > 0 {
+		return false, nil
+	}
+	ix := p.Index()
+	for _, i := range ix.Named("include") {
+		e := ix.Entries[i]
+		d := e.Directive
+		if e.Context() != directives.Main || len(d.Args) != 1 || len(c.Included(d)) > 0 {
+			continue
+		}
+		if strings.ContainsAny(d.Args[0].Value, "*?[") && globDirExists(p, d.Args[0].Value) {
+			continue // a glob over a directory that is there and holds no match
+		}
+		return false, d
+	}
+	return true, nil
+}
+
+// globDirExists reports whether the directory of an include glob exists,
+// as the loader sees it (through include-paths and a mirrored tree).
+func globDirExists(p *analyzer.Pass, pattern string) bool {
+	dir := filepath.Dir(pattern)
+	if !filepath.IsAbs(dir) {
+		prefix := p.Config.Prefix
+		if prefix == "" && p.Config.Main != nil {
+			prefix = filepath.Dir(p.Config.Main.Path)
+		}
+		dir = filepath.Join(prefix, dir)
+	}
+	if p.Glob != nil {
+		m, err := p.Glob(dir)
+		return err == nil && len(m) > 0
+	}
+	_, err := os.Stat(dir)
+	return err == nil
 }
 
 // isLoaded reports whether a load_module loads module's object: the one
@@ -102,6 +152,19 @@ func (mf *moduleFacts) missing(t *analyzer.Target, module string, thirdParty boo
 		return nil
 	}
 	return &absence{true, module + " is a shared object in this nginx build, and no load_module loads it"}
+}
+
+// strictMissing is missing as if every load_module were seen: why module
+// is absent unless the main-context include that finds no file here
+// loads it; nil when it is present regardless, or when the configuration
+// is a fragment (its main configuration is not seen at all).
+func (mf *moduleFacts) strictMissing(t *analyzer.Target, module string, thirdParty bool) *absence {
+	if mf.complete || mf.open == nil {
+		return nil
+	}
+	strict := *mf
+	strict.complete = true
+	return strict.missing(t, module, thirdParty)
 }
 
 // unknownModuleSays returns, when a module nginx-lint does not know may be

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"path/filepath"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
@@ -131,7 +132,7 @@ func reportKnownUnknown(p *analyzer.Pass, mf *moduleFacts, d *parser.Directive, 
 		}
 		return diag
 	}
-	var why *absence
+	var why, maybe *absence
 	plusOnly := true
 	for _, r := range rows {
 		if r.Tags.Has("commercial") {
@@ -141,7 +142,13 @@ func reportKnownUnknown(p *analyzer.Pass, mf *moduleFacts, d *parser.Directive, 
 		var a *absence
 		for _, m := range rowSourceModules(r) {
 			if a = mf.missing(p.Target, m, r.ThirdParty); a == nil {
-				return nil // one of its modules is there
+				sa := mf.strictMissing(p.Target, m, r.ThirdParty)
+				if sa == nil {
+					return nil // one of its modules is there
+				}
+				if maybe == nil {
+					maybe = sa
+				}
 			}
 		}
 		if why == nil {
@@ -161,6 +168,15 @@ func reportKnownUnknown(p *analyzer.Pass, mf *moduleFacts, d *parser.Directive, 
 			diag.Severity = parser.Warning
 			diag.Detail += "; if this configuration is for NGINX Plus, name the build (--nginx-build with its nginx -V)"
 		}
+		return diag
+	}
+	if maybe != nil {
+		// Only an include that finds no file on this machine can load
+		// its module: nginx's verdict depends on what it holds there.
+		diag := p.ReportDirective(d, "unknown directive %q: its module is not loaded here", name)
+		diag.Severity = parser.Warning
+		diag.Detail = fmt.Sprintf("%s; the include at %s:%d finds no file here and may load it. If it does not, nginx refuses to start",
+			maybe.why, filepath.Base(mf.open.File.Path), mf.open.Line())
 		return diag
 	}
 	if why == nil {
