@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"path"
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
@@ -129,6 +130,15 @@ func runDuplicateDirective(p *analyzer.Pass) {
 	}
 	var levels []level
 	p.WalkContext(func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive) {
+		if d.Block != nil && len(levels) > len(stack)+1 {
+			// A block starts: its settings start afresh, also when a
+			// file included twice gives the same block again (a regex
+			// location in a file two servers, or one server twice,
+			// include), which the pointer compare below cannot tell.
+			lv := &levels[len(stack)+1]
+			lv.block = nil
+			clear(lv.seen)
+		}
 		if dataBlock(ctx) {
 			return
 		}
@@ -174,6 +184,34 @@ func runDuplicateDirective(p *analyzer.Pass) {
 		}
 	}
 	duplicateNames(p)
+	duplicateModules(p)
+}
+
+// duplicateModules reports a module loaded twice: ngx_load_module refuses
+// an object whose module a load_module already brought in. The module is
+// named as its object is (ngx_http_echo_module.so holds
+// ngx_http_echo_module), so the objects' base names compare.
+func duplicateModules(p *analyzer.Pass) {
+	ix := p.Index()
+	var seen map[string]*parser.Directive
+	for _, i := range ix.Named("load_module") {
+		d := ix.Entries[i].Directive
+		if len(d.Args) != 1 || ix.Entries[i].Context() != directives.Main || strings.Contains(d.Args[0].Value, "$") {
+			continue
+		}
+		name := strings.TrimSuffix(path.Base(d.Args[0].Value), ".so")
+		if seen == nil {
+			seen = map[string]*parser.Directive{}
+		}
+		first := seen[name]
+		if first == nil {
+			seen[name] = d
+			continue
+		}
+		diag := p.ReportDirective(d, "module %q is already loaded", name)
+		diag.Detail = "nginx refuses to start on a second load_module of the same module; keep one"
+		diag.Related = []parser.Related{{File: first.File, Range: first.Name.Range, Message: "first loaded here"}}
+	}
 }
 
 // namedDefinitions are directives that define something by name for a
