@@ -36,10 +36,13 @@ func runRegexSyntax(p *analyzer.Pass) {
 			continue
 		}
 		err := checked.get(r.expr, pcre.Check)
+		d := e.Directive
 		if err == nil {
+			if d.Name.Value == "fastcgi_split_path_info" {
+				splitPathCaptures(p, d, r)
+			}
 			continue
 		}
-		d := e.Directive
 		// nginx quotes the pattern as it is, without escaping.
 		msg := fmt.Sprintf("pcre2_compile() failed: %s in \"%s\"", err.Msg, r.expr)
 		if err.Offset < len(r.expr) {
@@ -50,6 +53,16 @@ func runRegexSyntax(p *analyzer.Pass) {
 		if hint := braceHint(d, r); hint != "" {
 			diag.Detail += "; " + hint
 		}
+	}
+}
+
+// splitPathCaptures reports a fastcgi_split_path_info pattern without
+// exactly two captures (the script name and the path info): nginx
+// refuses it after compiling (ngx_http_fastcgi_split_path_info).
+func splitPathCaptures(p *analyzer.Pass, d *parser.Directive, r regexArg) {
+	if n := pcre.Groups(r.expr); n != 2 {
+		diag := p.Reportf(d.File, r.rng, "pattern \"%s\" must have 2 captures", r.expr)
+		diag.Detail = fmt.Sprintf("it has %d; nginx refuses to start: the first capture is $fastcgi_script_name, the second $fastcgi_path_info", n)
 	}
 }
 
