@@ -143,6 +143,14 @@ func checkListen(p *analyzer.Pass, proto parser.Protocol, l *parser.Listen, targ
 			"nginx reads \"" + l.Spec.Host + "\" as a host name (it is no port) and no lookup finds it; a port is digits only"
 		return
 	}
+	if l.Spec.Kind == grammar.AddrHost && (strings.IndexByte(l.Spec.Host, '*') >= 0 || strings.Trim(l.Spec.Host, "_") == "") {
+		// A server_name pattern given to listen (a wildcard, or the
+		// catch-all "_"): nginx looks the name up at startup, and no
+		// lookup answers for such a name.
+		p.Reportf(d.File, d.Args[0].Range, "host not found in \"%s\" of the \"listen\" directive", d.Args[0].Value).Detail =
+			"listen takes an address or a host name to look up, not a server name pattern; the names go in server_name"
+		return
+	}
 	if len(l.Spec.Params) == 0 {
 		return // an address alone, the common case: nothing more to check
 	}
