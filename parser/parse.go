@@ -416,11 +416,19 @@ func (b *builder) addSplit(d *Directive, ctx BlockContext, check, opensBlock boo
 			// The finding covers the word the ";" belongs after: an
 			// editor's cursor can reach it (not the column past the end
 			// of the line) to ask for the fix, which inserts at its end.
-			b.errs = append(b.errs, &Diagnostic{File: b.f, Path: b.f.Path, Range: last, Severity: Error,
+			diag := &Diagnostic{File: b.f, Path: b.f.Path, Range: last, Severity: Error,
 				Code: CodeMissingSemicolon, Name: NameMissingSemicolon,
 				Message: fmt.Sprintf("missing \";\" after %q", head),
 				Detail:  fmt.Sprintf("without it nginx reads the next line's %q as more arguments of %q", a.Value, d.Name.Value),
-				Edits:   fix})
+				Edits:   fix}
+			if takesWordsAsData[d.Name.Value] && b.kinds.Fits(ctx, d.Name.Value, d.Args) {
+				// nginx starts: the words are one more format string,
+				// server name or index file to it. Not nginx's refusal,
+				// but the next line's directive never takes effect.
+				diag.Severity = Warning
+				diag.Detail += fmt.Sprintf(" and starts, but %q never takes effect", a.Value)
+			}
+			b.errs = append(b.errs, diag)
 		}
 		b.pending = append(b.pending, first)
 		return b.addSplit(rest, ctx, check, opensBlock)
@@ -428,6 +436,13 @@ func (b *builder) addSplit(d *Directive, ctx BlockContext, check, opensBlock boo
 	b.pending = append(b.pending, d)
 	return d
 }
+
+// takesWordsAsData are the directives whose handlers take any further
+// word as one more value without refusing it (ngx_http_log_set_format's
+// format strings, ngx_http_core_server_name's names, ngx_http_index_set_index's
+// files; an absolute one before the last only warns), so a line
+// swallowed for a missing ";" still starts nginx.
+var takesWordsAsData = map[string]bool{"log_format": true, "server_name": true, "index": true}
 
 // spansLines reports whether d's words are on more than one line, the
 // only shape the missing-";" heuristic looks at.
