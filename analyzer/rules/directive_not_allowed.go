@@ -39,6 +39,9 @@ func runDirectiveNotAllowed(p *analyzer.Pass) {
 			return
 		}
 		rows := directives.Lookup(d.Name.Value)
+		if absentFromTarget(p, rows) {
+			return // nginx knows no such directive: unknown-directive's
+		}
 		var where directives.Context
 		for _, r := range rows {
 			where |= r.Contexts
@@ -46,4 +49,15 @@ func runDirectiveNotAllowed(p *analyzer.Pass) {
 		diag := p.ReportDirective(d, "%q directive is not allowed here", d.Name.Value)
 		diag.Detail = fmt.Sprintf("it is allowed in: %s; here is %s", strings.ReplaceAll(where.String(), ",", ", "), ctx)
 	})
+}
+
+// absentFromTarget reports whether the targeted nginx lacks every module
+// of rows, or predates them: nginx then says "unknown directive" wherever
+// the directive stands, and unknown-directive reports it.
+func absentFromTarget(p *analyzer.Pass, rows []*directives.Directive) bool {
+	version := p.Target.Version
+	if since := firstSince(rows); version != "" && since != "" && analyzer.CompareVersions(version, since) < 0 {
+		return true
+	}
+	return p.Target.Modules != nil && missingAll(p, loadedModules(p), rows)
 }
