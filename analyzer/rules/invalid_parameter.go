@@ -143,10 +143,9 @@ func checkListen(p *analyzer.Pass, proto parser.Protocol, l *parser.Listen, targ
 			"nginx reads \"" + l.Spec.Host + "\" as a host name (it is no port) and no lookup finds it; a port is digits only"
 		return
 	}
-	if l.Spec.Kind == grammar.AddrHost && (strings.IndexByte(l.Spec.Host, '*') >= 0 || strings.Trim(l.Spec.Host, "_") == "") {
-		// A server_name pattern given to listen (a wildcard, or the
-		// catch-all "_"): nginx looks the name up at startup, and no
-		// lookup answers for such a name.
+	if l.Spec.Kind == grammar.AddrHost && serverNamePattern(l.Spec.Host) {
+		// A server_name pattern given to listen: nginx looks the name
+		// up at startup, and no lookup answers for such a name.
 		p.Reportf(d.File, d.Args[0].Range, "host not found in \"%s\" of the \"listen\" directive", d.Args[0].Value).Detail =
 			"listen takes an address or a host name to look up, not a server name pattern; the names go in server_name"
 		return
@@ -184,6 +183,12 @@ func portTypo(host string) bool {
 		return false
 	}
 	return strings.TrimLeft(host, "0123456789") != ""
+}
+
+// serverNamePattern reports a listen host that is a server_name pattern:
+// a wildcard (app.*), a leading dot (.example.com) or the catch-all "_".
+func serverNamePattern(host string) bool {
+	return strings.IndexByte(host, '*') >= 0 || strings.HasPrefix(host, ".") || strings.Trim(host, "_") == ""
 }
 
 func listenURL(proto parser.Protocol) string {
