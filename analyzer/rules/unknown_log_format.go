@@ -25,14 +25,29 @@ var UnknownLogFormat = &analyzer.Rule{
 }
 
 func runUnknownLogFormat(p *analyzer.Pass) {
-	if !wholeConfig(p) {
-		return
+	c := p.Config
+	if len(c.Context) > 0 {
+		return // a fragment: its main configuration may define them
+	}
+	for _, d := range c.Diagnostics {
+		if d.Name == parser.NameIncludeCycle {
+			return
+		}
 	}
 	ix := p.Index()
 	defined := [2]map[string]bool{{"combined": true}, {}}
-	for _, i := range ix.Named("log_format", "access_log") {
+	// open is set from the first include that finds no file on this
+	// machine: it may define a format, but only for the access_logs
+	// after it, since nginx looks the name up as it reads.
+	open := false
+	for _, i := range ix.Named("log_format", "access_log", "include") {
 		e := &ix.Entries[i]
 		d := e.Directive
+		if d.Is("include") {
+			open = open || len(d.Args) == 1 && len(c.Included(d)) == 0 &&
+				!(strings.ContainsAny(d.Args[0].Value, "*?[") && globDirExists(p, d.Args[0].Value))
+			continue
+		}
 		if e.Context() == 0 || len(d.Args) == 0 {
 			continue
 		}
@@ -44,7 +59,7 @@ func runUnknownLogFormat(p *analyzer.Pass) {
 			defined[ns][strings.ToLower(d.Args[0].Value)] = true
 			continue
 		}
-		if d.Args[0].Value == "off" {
+		if d.Args[0].Value == "off" || open {
 			continue
 		}
 		if len(d.Args) < 2 {
