@@ -139,10 +139,9 @@ func runDuplicateDirective(p *analyzer.Pass) {
 			// A block starts: its settings start afresh, also when a
 			// file included twice gives the same block again (a regex
 			// location in a file two servers, or one server twice,
-			// include), which the pointer compare below cannot tell.
-			lv := &levels[len(stack)+1]
-			lv.block = nil
-			clear(lv.seen)
+			// include), which the pointer compare below cannot tell
+			// unless it is forgotten here (its first setting clears).
+			levels[len(stack)+1].block = nil
 		}
 		if dataBlock(ctx) {
 			return
@@ -200,6 +199,9 @@ var definedVariableArg = map[string]int{
 	"auth_request_set": 0, "perl_set": 0, "js_set": 0,
 }
 
+// definingDirectives are the keys of definedVariableArg, for the index.
+var definingDirectives = []string{"set", "map", "geo", "split_clients", "auth_request_set", "perl_set", "js_set"}
+
 // alwaysBuilt are the modules whose variables every build has: a
 // configuration linted for no named build is refused only on those.
 var alwaysBuilt = map[string]bool{
@@ -213,17 +215,20 @@ var alwaysBuilt = map[string]bool{
 func duplicateVariables(p *analyzer.Pass) {
 	var mf *moduleFacts
 	version := p.Target.Version
-	p.WalkContext(func(d *parser.Directive, ctx directives.Context, _ []*parser.Directive) {
-		at, ok := definedVariableArg[d.Name.Value]
-		if !ok || dataBlock(ctx) || len(d.Args) == 0 {
-			return
+	ix := p.Index()
+	for _, i := range ix.Named(definingDirectives...) {
+		e := &ix.Entries[i]
+		d, ctx := e.Directive, e.Context()
+		at := definedVariableArg[d.Name.Value]
+		if ctx == 0 || dataBlock(ctx) || len(d.Args) == 0 {
+			continue
 		}
 		proto := protoOfContext(ctx)
 		fixed := httpFixedVariables
 		if proto == protoStream {
 			fixed = streamFixedVariables
 		} else if proto != protoHTTP {
-			return
+			continue
 		}
 		if at < 0 || at >= len(d.Args) {
 			at = len(d.Args) - 1
@@ -232,7 +237,7 @@ func duplicateVariables(p *analyzer.Pass) {
 		given, ok := strings.CutPrefix(a.Value, "$")
 		name := strings.ToLower(given) // nginx compares without case
 		if !ok || !fixed[name] {
-			return
+			continue
 		}
 		for _, v := range directives.LookupVariables(name) {
 			if v.Prefix || v.ThirdParty || v.Stream != (proto == protoStream) {
@@ -256,9 +261,9 @@ func duplicateVariables(p *analyzer.Pass) {
 			}
 			diag := p.Reportf(d.File, a.Range, "the duplicate %q variable", given)
 			diag.Detail = "$" + name + " is nginx's own (" + v.Module + ") and cannot be defined again; nginx refuses to start. Use another name"
-			return
+			break
 		}
-	})
+	}
 }
 
 // duplicateModules reports a module loaded twice: ngx_load_module refuses
