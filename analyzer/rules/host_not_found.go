@@ -8,6 +8,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -73,11 +74,11 @@ func runHostNotFound(p *analyzer.Pass) {
 			if e.Context() == 0 || len(e.Directive.Args) == 0 {
 				continue
 			}
-			u, ok := passUpstream(e.Directive, nsOf(e))
-			if !ok || blocks[nsOf(e)][u.host] {
+			u, ok := symbols.ParsePass(e.Directive, nsOf(e) == nsStream)
+			if !ok || blocks[nsOf(e)][u.Host] {
 				continue
 			}
-			report(e.Directive, u.word, u.text, `host not found in upstream "`+u.text+`"`)
+			report(e.Directive, u.Word, u.Text, `host not found in upstream "`+u.Text+`"`)
 		}
 	}
 	for _, i := range ix.Named("server") {

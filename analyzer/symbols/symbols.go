@@ -4,10 +4,12 @@
 // built once from the directive index; the language server's references,
 // rename, definition, highlight and hover are lookups in it.
 //
-// The readings come from the rules' own tables (rules.DefiningArg,
-// rules.CaptureNames, rules.PassUpstream), so the table and the rules
-// agree on what a name is: upstream and variable names fold case as
-// nginx does, and http {} and stream {} keep their names apart.
+// The readings of what a directive defines or names (readings.go:
+// DefiningArg, CaptureNames, ParsePass, ZoneOf, RegexArgs) are this
+// package's, and the rules read them and the table from here, so the
+// rules and the language server agree on what a name is: upstream and
+// variable names fold case as nginx does, and http {} and stream {}
+// keep their names apart.
 package symbols
 
 import (
@@ -19,7 +21,6 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
-	"github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -119,11 +120,6 @@ var Result = &analyzer.Result[struct{}, *Table]{
 // location "@name".
 var namedLocationUses = map[string]bool{"try_files": true, "error_page": true, "post_action": true}
 
-// zoneDirectives are the directives rules.ZoneName reads.
-var zoneDirectives = map[string]bool{"limit_req_zone": true, "limit_conn_zone": true, "limit_req": true, "limit_conn": true,
-	"proxy_cache_path": true, "fastcgi_cache_path": true, "scgi_cache_path": true, "uwsgi_cache_path": true,
-	"proxy_cache": true, "fastcgi_cache": true, "scgi_cache": true, "uwsgi_cache": true, "zone": true, "ssl_session_cache": true}
-
 // Build reads the configuration ix indexes, in one pass over its entries.
 func Build(ix *analyzer.Index) *Table {
 	t := &Table{ix: ix, bySym: map[Symbol][]int32{}, byFile: map[string][]int32{}, defined: map[Symbol]bool{}}
@@ -177,7 +173,7 @@ func Build(ix *analyzer.Index) *Table {
 				add(Symbol{Upstream, strings.ToLower(w.Value), stream}, sub(f, w, 0, len(w.Value)), true)
 			}
 		case e.Context() != 0 && directives.IsPass(name):
-			if host, at, ok := rules.PassUpstream(d, stream); ok {
+			if host, at, ok := passName(d, stream); ok {
 				add(Symbol{Upstream, strings.ToLower(host), stream}, sub(f, d.Args[0], at, len(host)), false)
 			}
 		case name == "location" && len(d.Args) == 1 && len(d.Args[0].Value) > 1 && d.Args[0].Value[0] == '@':
@@ -193,9 +189,9 @@ func Build(ix *analyzer.Index) *Table {
 		case name == "access_log" && len(d.Args) > 1 && d.Args[0].Value != "off" && e.Context() != 0:
 			w := d.Args[1]
 			add(Symbol{LogFormat, strings.ToLower(w.Value), stream}, sub(f, w, 0, len(w.Value)), false)
-		case e.Context() != 0 && zoneDirectives[name]:
-			if zone, w, at, sized, ok := rules.ZoneName(e); ok {
-				add(Symbol{Kind: Zone, Name: zone}, sub(f, w, at, len(zone)), sized)
+		case e.Context() != 0 && slices.Contains(zoneDirectives, name):
+			if z, at, ok := zoneName(e); ok {
+				add(Symbol{Kind: Zone, Name: z.Name}, sub(f, z.Word, at, len(z.Name)), z.Sized)
 			}
 		}
 		variable := func(n string) Symbol { return Symbol{Variable, strings.ToLower(n), stream} }
@@ -214,7 +210,7 @@ func Build(ix *analyzer.Index) *Table {
 		}
 		body := e.Context()&(directives.Map|directives.StreamMap|directives.Geo|directives.StreamGeo) != 0
 		if e.Context() != 0 && !body {
-			if j, ok := rules.DefiningArg(d); ok {
+			if j, ok := DefiningArg(d); ok {
 				def(d.Args[j])
 			} else if !e.Known && !d.RawBlock() {
 				for _, a := range d.Args {
@@ -228,7 +224,7 @@ func Build(ix *analyzer.Index) *Table {
 			}
 		}
 		capture = true
-		rules.CaptureNames(e, func(w parser.Word, n string, at int) {
+		CaptureNames(e, func(w parser.Word, n string, at int) {
 			if at < 0 {
 				add(variable(n), parser.Range{Start: w.Range.Start, End: w.Range.Start}, true)
 				return
@@ -298,10 +294,11 @@ func captureScope(ix *analyzer.Index, i int32, w parser.Range) (int32, parser.Ra
 	var found parser.Range
 	ok := false
 	own := func(j int32) {
-		rules.RegexRanges(&ix.Entries[j], func(r parser.Range) {
-			if !ok && r != w {
-				found, ok = r, true
+		RegexArgs(&ix.Entries[j], func(r Regex) bool {
+			if r.Range != w {
+				found, ok = r.Range, true
 			}
+			return !ok
 		})
 	}
 	if own(i); ok {
