@@ -18,6 +18,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
@@ -100,14 +101,30 @@ type Occurrence struct {
 	Entry int32
 }
 
-// Table is the symbol table of one configuration.
+// Table is the symbol table of one configuration. It is built in two
+// steps: the definitions, with the uses of upstreams, named locations,
+// zones and log formats, when it is built (all the rules read); the
+// uses of variables and numbered captures, which take a look at every
+// argument of the configuration, on the first question that needs them
+// (the language server's). Both are safe to read from several
+// goroutines.
 type Table struct {
-	ix    *analyzer.Index
-	occs  []Occurrence
-	bySym map[Symbol][]int32
-	// byFile holds each file's occurrences (not opaque), by start.
-	byFile  map[string][]int32
+	ix *analyzer.Index
+	// occs, defsBy and defined are the first step's, never written
+	// after Build returns.
+	occs    []Occurrence
+	defsBy  map[Symbol][]int32
 	defined map[Symbol]bool
+
+	usesOnce sync.Once
+	b        *builder
+	// all, bySym, byFile and captures are the second step's: every
+	// occurrence, by symbol and by file (not opaque, by start), and the
+	// numbered captures used.
+	all      []Occurrence
+	bySym    map[Symbol][]int32
+	byFile   map[string][]int32
+	captures map[Symbol]bool
 }
 
 // Result is the table, built once per run.
@@ -120,168 +137,309 @@ var Result = &analyzer.Result[struct{}, *Table]{
 // location "@name".
 var namedLocationUses = map[string]bool{"try_files": true, "error_page": true, "post_action": true}
 
-// Build reads the configuration ix indexes, in one pass over its entries.
-func Build(ix *analyzer.Index) *Table {
-	t := &Table{ix: ix, bySym: map[Symbol][]int32{}, byFile: map[string][]int32{}, defined: map[Symbol]bool{}}
-	type key struct {
-		path  string
-		start int32
-		sym   Symbol
+// builder adds occurrences to a table.
+type builder struct {
+	ix   *analyzer.Index
+	occs *[]Occurrence
+	by   map[Symbol][]int32
+	// byFile is nil in the first step.
+	byFile  map[string][]int32
+	defined map[Symbol]bool
+	seen    map[occKey]bool
+	// capture is set while a regex's named groups are added.
+	capture bool
+}
+
+// occKey is one place a symbol is written: a file included twice is
+// read once.
+type occKey struct {
+	path  string
+	start int32
+	sym   Symbol
+}
+
+// add adds an occurrence of sym at r in entry i.
+func (b *builder) add(i int32, sym Symbol, r parser.Range, def bool) {
+	f := b.ix.Entries[i].Directive.File
+	k := occKey{f.Path, r.Start, sym}
+	if b.seen[k] {
+		if def {
+			for _, j := range b.by[sym] {
+				if o := &(*b.occs)[j]; o.File.Path == f.Path && o.Range.Start == r.Start {
+					o.Def = true
+				}
+			}
+			b.defined[sym] = true
+		}
+		return
 	}
-	seen := map[key]bool{}
-	var defAt []int32 // where this entry's definitions start
-	capture := false  // add is adding a regex's named group
-	for i := range ix.Entries {
-		e := &ix.Entries[i]
-		d := e.Directive
-		f := d.File
-		stream := inStream(ix, int32(i))
-		add := func(sym Symbol, r parser.Range, def bool) {
-			// A file included twice is read once.
-			k := key{f.Path, r.Start, sym}
-			if seen[k] {
-				if def {
-					for _, j := range t.bySym[sym] {
-						if o := &t.occs[j]; o.File.Path == f.Path && o.Range.Start == r.Start {
-							o.Def = true
-						}
-					}
-					t.defined[sym] = true
-				}
-				return
-			}
-			seen[k] = true
-			o := Occurrence{Symbol: sym, File: f, Range: r, Def: def, Capture: capture, Entry: int32(i)}
-			if r.Len() == 0 {
-				o.Opaque, o.Range = true, wordAt(f, int(r.Start))
-			}
-			n := int32(len(t.occs))
-			t.occs = append(t.occs, o)
-			t.bySym[sym] = append(t.bySym[sym], n)
-			if !o.Opaque {
-				t.byFile[f.Path] = append(t.byFile[f.Path], n)
-			}
-			if def {
-				t.defined[sym] = true
+	b.seen[k] = true
+	o := Occurrence{Symbol: sym, File: f, Range: r, Def: def, Capture: b.capture, Entry: i}
+	if r.Len() == 0 {
+		o.Opaque, o.Range = true, wordAt(f, int(r.Start))
+	}
+	n := int32(len(*b.occs))
+	*b.occs = append(*b.occs, o)
+	b.by[sym] = append(b.by[sym], n)
+	if !o.Opaque && b.byFile != nil {
+		b.byFile[f.Path] = append(b.byFile[f.Path], n)
+	}
+	if def {
+		b.defined[sym] = true
+	}
+}
+
+// Build reads the configuration ix indexes: the directives that define
+// or name a symbol, visited by name, so that a configuration of a
+// hundred thousand servers with a listen each costs nothing here.
+func Build(ix *analyzer.Index) *Table {
+	t := &Table{ix: ix, defsBy: map[Symbol][]int32{}, defined: map[Symbol]bool{}}
+	b := &builder{ix: ix, occs: &t.occs, by: t.defsBy, defined: t.defined, seen: map[occKey]bool{}}
+	for _, name := range ix.Names() {
+		if k := kindOf(name); k != 0 {
+			for _, i := range ix.Named(name) {
+				b.entry(i, k)
 			}
 		}
-		name := d.Name.Value
-		switch {
-		case name == "upstream" && d.Block != nil && len(d.Args) == 1 && e.Context() != 0:
-			w := d.Args[0]
-			if w.Value != "" {
-				add(Symbol{Upstream, strings.ToLower(w.Value), stream}, sub(f, w, 0, len(w.Value)), true)
-			}
-		case e.Context() != 0 && directives.IsPass(name):
-			if host, at, ok := passName(d, stream); ok {
-				add(Symbol{Upstream, strings.ToLower(host), stream}, sub(f, d.Args[0], at, len(host)), false)
-			}
-		case name == "location" && len(d.Args) == 1 && len(d.Args[0].Value) > 1 && d.Args[0].Value[0] == '@':
-			w := d.Args[0]
-			add(Symbol{Kind: NamedLocation, Name: w.Value[1:]}, sub(f, w, 1, len(w.Value)-1), true)
-		case namedLocationUses[name] && len(d.Args) > 0 && e.Context() != 0:
-			if w := d.Args[len(d.Args)-1]; len(w.Value) > 1 && w.Value[0] == '@' {
-				add(Symbol{Kind: NamedLocation, Name: w.Value[1:]}, sub(f, w, 1, len(w.Value)-1), false)
-			}
-		case name == "log_format" && len(d.Args) > 0 && e.Context() != 0:
-			w := d.Args[0]
-			add(Symbol{LogFormat, strings.ToLower(w.Value), stream}, sub(f, w, 0, len(w.Value)), true)
-		case name == "access_log" && len(d.Args) > 1 && d.Args[0].Value != "off" && e.Context() != 0:
-			w := d.Args[1]
-			add(Symbol{LogFormat, strings.ToLower(w.Value), stream}, sub(f, w, 0, len(w.Value)), false)
-		case e.Context() != 0 && slices.Contains(zoneDirectives, name):
-			if z, at, ok := zoneName(e); ok {
-				add(Symbol{Kind: Zone, Name: z.Name}, sub(f, z.Word, at, len(z.Name)), z.Sized)
+	}
+	// The lines of map blocks, whose regex keys define their named
+	// groups (Named leaves them out), and of blocks whose lines define
+	// the variable they name (geoip2's).
+	for _, name := range ix.Names() {
+		lines := name == "map"
+		if !lines {
+			for _, row := range directives.Lookup(name) {
+				lines = lines || row.DefinesBlockLines()
 			}
 		}
-		variable := func(n string) Symbol { return Symbol{Variable, strings.ToLower(n), stream} }
-		// Definitions: the directives nginx defines a variable with,
-		// the named groups of regexes, the lines of blocks whose lines
-		// name variables (geoip2), and the "$name" arguments of a
-		// directive nginx-lint does not know (which may define them, as
-		// the unknown-variable rule assumes).
-		defAt = defAt[:0]
-		def := func(w parser.Word) {
-			if len(w.Value) > 1 && w.Value[0] == '$' {
-				r := sub(f, w, 1, len(w.Value)-1)
-				defAt = append(defAt, r.Start)
-				add(variable(w.Value[1:]), r, true)
-			}
+		if !lines {
+			continue
 		}
-		body := e.Context()&(directives.Map|directives.StreamMap|directives.Geo|directives.StreamGeo) != 0
-		if e.Context() != 0 && !body {
-			if j, ok := DefiningArg(d); ok {
-				def(d.Args[j])
-			} else if !e.Known && !d.RawBlock() {
-				for _, a := range d.Args {
-					def(a)
+		for _, p := range ix.Named(name) {
+			for j, end := p+1, ix.End(p); j < end; j++ {
+				if e := &ix.Entries[j]; e.Parent == p {
+					// (One read in the first loop adds nothing twice.)
+					b.entry(j, kindOf(e.Directive.Name.Value))
 				}
 			}
 		}
-		if e.Parent >= 0 && len(d.Name.Value) > 1 && d.Name.Value[0] == '$' {
-			if row := ix.Entries[e.Parent].Row(); row != nil && row.DefinesBlockLines() {
-				def(d.Name)
-			}
-		}
-		capture = true
-		CaptureNames(e, func(w parser.Word, n string, at int) {
-			if at < 0 {
-				add(variable(n), parser.Range{Start: w.Range.Start, End: w.Range.Start}, true)
-				return
-			}
-			add(variable(n), sub(f, w, at, len(n)), true)
-		})
-		capture = false
-		// Uses may be in any argument nginx compiles; every argument is
-		// read, except where "$" is only text: Lua bodies, the values of
-		// geo, split_clients and types blocks.
-		if e.Parent >= 0 {
-			switch ix.Entries[e.Parent].Directive.Name.Value {
-			case "geo", "split_clients", "types":
-				continue
-			}
-		}
-		args := d.Args
-		if d.RawBlock() && len(args) > 0 {
-			args = args[:len(args)-1]
-		}
-		for _, w := range args {
-			if strings.IndexByte(w.Value, '$') < 0 {
-				continue
-			}
-			start, plain := valueStart(f, w)
-			VarSpans(w.Value, func(_, s, end int, complete bool) {
-				if end-s == 1 && w.Value[s] >= '0' && w.Value[s] <= '9' {
-					// $0-$9: a capture of the regex in scope.
-					if b, r, ok := captureScope(ix, int32(i), w.Range); ok && plain && complete {
-						sym := Symbol{Kind: Capture, Name: w.Value[s:end] + "@" + strconv.Itoa(int(b))}
-						if !t.defined[sym] {
-							t.defined[sym] = true
-							n := int32(len(t.occs))
-							t.occs = append(t.occs, Occurrence{Symbol: sym, File: ix.Entries[b].Directive.File, Range: r, Def: true, Entry: b})
-							t.bySym[sym] = append(t.bySym[sym], n)
-						}
-						add(sym, parser.Span(start+s, start+end), false)
-					}
-					return
-				}
-				switch {
-				case !plain:
-					add(variable(w.Value[s:end]), parser.Range{Start: w.Range.Start, End: w.Range.Start}, false)
-				case complete:
-					r := parser.Span(start+s, start+end)
-					if !slices.Contains(defAt, r.Start) {
-						add(variable(w.Value[s:end]), r, false)
-					}
-				}
+	}
+	// Definitions are read in reading order.
+	for sym, list := range t.defsBy {
+		if len(list) > 1 {
+			sort.Slice(list, func(i, j int) bool {
+				a, b := &t.occs[list[i]], &t.occs[list[j]]
+				return a.Entry < b.Entry || a.Entry == b.Entry && a.Range.Start < b.Range.Start
 			})
 		}
+		t.defsBy[sym] = slices.Clip(list)
 	}
-	for path, list := range t.byFile {
-		sort.Slice(list, func(i, j int) bool { return t.occs[list[i]].Range.Start < t.occs[list[j]].Range.Start })
-		t.byFile[path] = list
-	}
+	t.occs = slices.Clip(t.occs)
+	t.b = b
 	return t
+}
+
+// nameKind is what a directive's name says it may define or name, read
+// once per name rather than per directive.
+type nameKind uint16
+
+const (
+	kUpstream nameKind = 1 << iota
+	kPass
+	kLocation
+	kNamedLocationUse
+	kLogFormat
+	kAccessLog
+	kZone
+	kDefines // DefiningArg may answer
+	kUnknown // no table knows the name: its "$name" arguments may define variables
+	kRegex   // it may have a regex argument
+	kLine    // "$name": a line of a block whose lines define variables
+)
+
+// kindOf returns what a directive named name may define or name; 0 for
+// nothing (the first step reads no such directive).
+func kindOf(name string) nameKind {
+	var k nameKind
+	set := func(b bool, f nameKind) {
+		if b {
+			k |= f
+		}
+	}
+	set(name == "upstream", kUpstream)
+	set(directives.IsPass(name), kPass)
+	set(name == "location", kLocation)
+	set(namedLocationUses[name], kNamedLocationUse)
+	set(name == "log_format", kLogFormat)
+	set(name == "access_log", kAccessLog)
+	set(slices.Contains(zoneDirectives, name), kZone)
+	_, defines := definerArgs()[name]
+	set(defines || name == "geo", kDefines)
+	set(len(directives.Lookup(name)) == 0, kUnknown)
+	set(slices.Contains(regexDirectives, name) || strings.HasPrefix(name, "~"), kRegex)
+	set(len(name) > 1 && name[0] == '$', kLine)
+	return k
+}
+
+// entry adds the definitions of entry i, and its uses of names other
+// than variables.
+func (b *builder) entry(i int32, k nameKind) {
+	ix := b.ix
+	e := &ix.Entries[i]
+	d := e.Directive
+	f := d.File
+	stream := inStream(ix, i)
+	switch {
+	case k&kUpstream != 0 && d.Block != nil && len(d.Args) == 1 && e.Context() != 0:
+		w := d.Args[0]
+		if w.Value != "" {
+			b.add(i, Symbol{Upstream, strings.ToLower(w.Value), stream}, sub(f, w, 0, len(w.Value)), true)
+		}
+	case k&kPass != 0 && e.Context() != 0:
+		if host, at, ok := passName(d, stream); ok {
+			b.add(i, Symbol{Upstream, strings.ToLower(host), stream}, sub(f, d.Args[0], at, len(host)), false)
+		}
+	case k&kLocation != 0 && len(d.Args) == 1 && len(d.Args[0].Value) > 1 && d.Args[0].Value[0] == '@':
+		w := d.Args[0]
+		b.add(i, Symbol{Kind: NamedLocation, Name: w.Value[1:]}, sub(f, w, 1, len(w.Value)-1), true)
+	case k&kNamedLocationUse != 0 && len(d.Args) > 0 && e.Context() != 0:
+		if w := d.Args[len(d.Args)-1]; len(w.Value) > 1 && w.Value[0] == '@' {
+			b.add(i, Symbol{Kind: NamedLocation, Name: w.Value[1:]}, sub(f, w, 1, len(w.Value)-1), false)
+		}
+	case k&kLogFormat != 0 && len(d.Args) > 0 && e.Context() != 0:
+		w := d.Args[0]
+		b.add(i, Symbol{LogFormat, strings.ToLower(w.Value), stream}, sub(f, w, 0, len(w.Value)), true)
+	case k&kAccessLog != 0 && len(d.Args) > 1 && d.Args[0].Value != "off" && e.Context() != 0:
+		w := d.Args[1]
+		b.add(i, Symbol{LogFormat, strings.ToLower(w.Value), stream}, sub(f, w, 0, len(w.Value)), false)
+	case k&kZone != 0 && e.Context() != 0:
+		if z, at, ok := zoneName(e); ok {
+			b.add(i, Symbol{Kind: Zone, Name: z.Name}, sub(f, z.Word, at, len(z.Name)), z.Sized)
+		}
+	}
+	variable := func(n string) Symbol { return Symbol{Variable, strings.ToLower(n), stream} }
+	// Definitions: the directives nginx defines a variable with, the
+	// named groups of regexes, the lines of blocks whose lines name
+	// variables (geoip2), and the "$name" arguments of a directive
+	// nginx-lint does not know (which may define them, as the
+	// unknown-variable rule assumes).
+	def := func(w parser.Word) {
+		if len(w.Value) > 1 && w.Value[0] == '$' {
+			b.add(i, variable(w.Value[1:]), sub(f, w, 1, len(w.Value)-1), true)
+		}
+	}
+	body := e.Context()&(directives.Map|directives.StreamMap|directives.Geo|directives.StreamGeo) != 0
+	if k&(kDefines|kUnknown) != 0 && e.Context() != 0 && !body {
+		if j, ok := DefiningArg(d); ok {
+			def(d.Args[j])
+		} else if !e.Known && !d.RawBlock() {
+			for _, a := range d.Args {
+				def(a)
+			}
+		}
+	}
+	if k&kLine != 0 && e.Parent >= 0 {
+		if row := ix.Entries[e.Parent].Row(); row != nil && row.DefinesBlockLines() {
+			def(d.Name)
+		}
+	}
+	if k&kRegex == 0 {
+		return
+	}
+	b.capture = true
+	CaptureNames(e, func(w parser.Word, n string, at int) {
+		if at < 0 {
+			b.add(i, variable(n), parser.Range{Start: w.Range.Start, End: w.Range.Start}, true)
+			return
+		}
+		b.add(i, variable(n), sub(f, w, at, len(n)), true)
+	})
+	b.capture = false
+}
+
+// uses makes the second step once: the uses of variables and numbered
+// captures, in every argument nginx may compile.
+func (t *Table) uses() {
+	t.usesOnce.Do(func() {
+		b := t.b
+		t.b = nil
+		t.all = slices.Clip(t.occs)
+		t.bySym = make(map[Symbol][]int32, len(t.defsBy))
+		for sym, list := range t.defsBy {
+			t.bySym[sym] = list // clipped: an append copies it
+		}
+		t.byFile = map[string][]int32{}
+		t.captures = map[Symbol]bool{}
+		for n, o := range t.all {
+			if !o.Opaque {
+				t.byFile[o.File.Path] = append(t.byFile[o.File.Path], int32(n))
+			}
+		}
+		b.occs, b.by, b.byFile, b.defined = &t.all, t.bySym, t.byFile, map[Symbol]bool{}
+		for i := range t.ix.Entries {
+			t.entryUses(b, int32(i))
+		}
+		for path, list := range t.byFile {
+			sort.Slice(list, func(i, j int) bool { return t.all[list[i]].Range.Start < t.all[list[j]].Range.Start })
+			t.byFile[path] = list
+		}
+	})
+}
+
+// entryUses adds the variables and captures entry i uses. Uses may be
+// in any argument nginx compiles: every argument is read, except where
+// "$" is only text: Lua bodies, the values of geo, split_clients and
+// types blocks.
+func (t *Table) entryUses(b *builder, i int32) {
+	ix := t.ix
+	e := &ix.Entries[i]
+	d := e.Directive
+	if e.Parent >= 0 {
+		switch ix.Entries[e.Parent].Directive.Name.Value {
+		case "geo", "split_clients", "types":
+			return
+		}
+	}
+	args := d.Args
+	if d.RawBlock() && len(args) > 0 {
+		args = args[:len(args)-1]
+	}
+	f := d.File
+	stream := false
+	inStreamOnce := false
+	for _, w := range args {
+		if strings.IndexByte(w.Value, '$') < 0 {
+			continue
+		}
+		if !inStreamOnce {
+			stream, inStreamOnce = inStream(ix, i), true
+		}
+		start, plain := valueStart(f, w)
+		VarSpans(w.Value, func(_, s, end int, complete bool) {
+			if end-s == 1 && w.Value[s] >= '0' && w.Value[s] <= '9' {
+				// $0-$9: a capture of the regex in scope.
+				if p, r, ok := captureScope(ix, i, w.Range); ok && plain && complete {
+					sym := Symbol{Kind: Capture, Name: w.Value[s:end] + "@" + strconv.Itoa(int(p))}
+					if !t.captures[sym] {
+						t.captures[sym] = true
+						n := int32(len(t.all))
+						t.all = append(t.all, Occurrence{Symbol: sym, File: ix.Entries[p].Directive.File, Range: r, Def: true, Entry: p})
+						t.bySym[sym] = append(t.bySym[sym], n)
+					}
+					b.add(i, sym, parser.Span(start+s, start+end), false)
+				}
+				return
+			}
+			sym := Symbol{Variable, strings.ToLower(w.Value[s:end]), stream}
+			switch {
+			case !plain:
+				b.add(i, sym, parser.Range{Start: w.Range.Start, End: w.Range.Start}, false)
+			case complete:
+				// A definition at the same place is seen already.
+				b.add(i, sym, parser.Span(start+s, start+end), false)
+			}
+		})
+	}
 }
 
 // captureScope returns the entry whose regex the $0-$9 in word w of
@@ -347,10 +505,11 @@ func sub(f *parser.File, w parser.Word, at, n int) parser.Range {
 // path ("$" and "@" count as on the name); ok is false when there is
 // none.
 func (t *Table) At(path string, off int) (o Occurrence, ok bool) {
+	t.uses()
 	list := t.byFile[path]
-	i := sort.Search(len(list), func(i int) bool { return int(t.occs[list[i]].Range.End) >= off })
+	i := sort.Search(len(list), func(i int) bool { return int(t.all[list[i]].Range.End) >= off })
 	for ; i < len(list); i++ {
-		o := t.occs[list[i]]
+		o := t.all[list[i]]
 		start := int(o.Range.Start)
 		if k := o.Symbol.Kind; k == Variable || k == NamedLocation {
 			start-- // the sigil
@@ -368,11 +527,12 @@ func (t *Table) At(path string, off int) (o Occurrence, ok bool) {
 // In returns the occurrences whose names lie within r of the file at
 // path, by start (a *_pass word holds one name after its scheme).
 func (t *Table) In(path string, r parser.Range) []Occurrence {
+	t.uses()
 	list := t.byFile[path]
-	i := sort.Search(len(list), func(i int) bool { return t.occs[list[i]].Range.Start >= r.Start })
+	i := sort.Search(len(list), func(i int) bool { return t.all[list[i]].Range.Start >= r.Start })
 	var out []Occurrence
-	for ; i < len(list) && t.occs[list[i]].Range.End <= r.End; i++ {
-		out = append(out, t.occs[list[i]])
+	for ; i < len(list) && t.all[list[i]].Range.End <= r.End; i++ {
+		out = append(out, t.all[list[i]])
 	}
 	return out
 }
@@ -384,9 +544,10 @@ func (t *Table) Occurrences(sym Symbol) []Occurrence {
 	if sym.Kind == Variable && !t.defined[sym] {
 		return nil
 	}
+	t.uses()
 	out := make([]Occurrence, 0, len(t.bySym[sym]))
 	for _, i := range t.bySym[sym] {
-		out = append(out, t.occs[i])
+		out = append(out, t.all[i])
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].File.Path != out[j].File.Path {
@@ -399,25 +560,41 @@ func (t *Table) Occurrences(sym Symbol) []Occurrence {
 
 // Definitions lists where sym is defined, in reading order.
 func (t *Table) Definitions(sym Symbol) []Occurrence {
+	occs, by := t.occs, t.defsBy
+	if sym.Kind == Capture {
+		t.uses()
+		occs, by = t.all, t.bySym
+	}
 	var out []Occurrence
-	for _, i := range t.bySym[sym] {
-		if t.occs[i].Def {
-			out = append(out, t.occs[i])
+	for _, i := range by[sym] {
+		if occs[i].Def {
+			out = append(out, occs[i])
 		}
 	}
 	return out
 }
 
 // Defined reports whether the configuration defines sym.
-func (t *Table) Defined(sym Symbol) bool { return t.defined[sym] }
+func (t *Table) Defined(sym Symbol) bool {
+	if sym.Kind == Capture {
+		t.uses()
+		return t.captures[sym]
+	}
+	return t.defined[sym]
+}
 
 // Directive returns the directive o is in.
 func (t *Table) Directive(o Occurrence) *parser.Directive { return t.ix.Entries[o.Entry].Directive }
 
 // Symbols lists the symbols of a kind the configuration defines.
 func (t *Table) Symbols(k Kind) []Symbol {
+	defined := t.defined
+	if k == Capture {
+		t.uses()
+		defined = t.captures
+	}
 	var out []Symbol
-	for s := range t.defined {
+	for s := range defined {
 		if s.Kind == k {
 			out = append(out, s)
 		}
