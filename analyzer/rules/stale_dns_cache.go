@@ -103,7 +103,6 @@ type dnsIndex struct {
 	// resolverIn holds the entries of blocks with a resolver; -1 is the
 	// top level.
 	resolverIn map[int32]bool
-	upstreams  map[upstreamKey]int32
 	// implicit holds "host:port" of fixed pass URLs: nginx makes an
 	// upstream of each, which a variable URL with that host and port uses
 	// instead of the resolver.
@@ -118,15 +117,9 @@ type dnsIndex struct {
 
 func runStaleDNSCache(p *analyzer.Pass) {
 	ix := p.Index()
-	dx := &dnsIndex{p: p, ix: ix, resolverIn: map[int32]bool{}, upstreams: map[upstreamKey]int32{}, implicit: map[upstreamKey]bool{}}
+	dx := &dnsIndex{p: p, ix: ix, resolverIn: map[int32]bool{}, implicit: map[upstreamKey]bool{}}
 	for _, i := range ix.Named("resolver") {
 		dx.resolverIn[ix.Entries[i].Parent] = true
-	}
-	for _, i := range ix.Named("upstream") {
-		e := &ix.Entries[i]
-		if e.Directive.Block != nil && len(e.Directive.Args) == 1 && e.Context()&(directives.HTTP|directives.Stream) != 0 {
-			dx.upstreams[upstreamKey{e.Context() == directives.Stream, strings.ToLower(e.Directive.Args[0].Value)}] = i
-		}
 	}
 	passes := ix.Named(directives.PassDirectives()...)
 	for _, i := range passes {
@@ -214,7 +207,7 @@ func (dx *dnsIndex) checkPass(p *analyzer.Pass, i int32) {
 		if t.host == "" {
 			return
 		}
-		if _, ok := dx.upstreams[upstreamKey{stream, t.host}]; ok {
+		if isUpstream(p, t.host, stream) {
 			return // its servers are checked where they are declared
 		}
 		if !strings.Contains(t.host, ".") && !wholeConfig(p) {
@@ -235,7 +228,7 @@ func (dx *dnsIndex) checkPass(p *analyzer.Pass, i int32) {
 		if h.host == "" || dx.hasResolver(i) {
 			continue
 		}
-		if _, ok := dx.upstreams[upstreamKey{stream, h.host}]; ok {
+		if isUpstream(p, h.host, stream) {
 			continue
 		}
 		if dx.implicit[upstreamKey{stream, h.host + ":" + h.port}] {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -51,9 +52,10 @@ func runUnknownVariable(p *analyzer.Pass) {
 			maybe = fmt.Sprintf("the module of %q (%s:%d)", d.Name.Value, filepath.Base(d.File.Path), d.Line())
 		}
 	}
+	tab := symbolTable(p)
 	for _, u := range vf.uses {
 		name := strings.ToLower(u.name)
-		if vf.defined[u.ns][name] {
+		if tab.Defined(symbols.VariableSymbol(name, u.ns == nsStream)) {
 			continue
 		}
 		// nginx lower-cases the name it reports (ngx_http_get_variable_index).

@@ -62,9 +62,8 @@ type varSyntaxError struct {
 
 // varFacts is what the configuration says about variables.
 type varFacts struct {
-	uses    []varUse
-	errs    []varSyntaxError
-	defined [2]map[string]bool
+	uses []varUse
+	errs []varSyntaxError
 	// builtin is the target's built-in variables, which uses leaves out.
 	builtin *builtinVars
 }
@@ -260,16 +259,7 @@ func regexes(ix *analyzer.Index) iter.Seq2[*analyzer.Entry, regexArg] {
 var regexDirectives = symbols.RegexDirectives()
 
 func collectVariables(ix *analyzer.Index, builtin *builtinVars) *varFacts {
-	vf := &varFacts{defined: [2]map[string]bool{{}, {}}, builtin: builtin}
-	for e, r := range regexes(ix) {
-		if !r.noVars && e.Context() != 0 {
-			ns := nsHTTP
-			if e.Context()&directives.StreamContexts != 0 {
-				ns = nsStream
-			}
-			vf.defineGroups(r.expr, ns)
-		}
-	}
+	vf := &varFacts{builtin: builtin}
 	// Only the directives that can matter are visited, by name, so that
 	// a configuration of a hundred thousand listens costs nothing here.
 	visit := func(name string) {
@@ -290,51 +280,11 @@ func collectVariables(ix *analyzer.Index, builtin *builtinVars) *varFacts {
 			}
 		}
 	}
-	for _, name := range ix.Names() {
-		rows := directives.Lookup(name)
-		if len(rows) == 0 {
-			visit(name)
-			continue
-		}
-		// Third-party directives that define a variable: by an argument
-		// (set-misc's set_md5 $x ...), or by each line of their block
-		// (geoip2's "$country_code country iso_code;").
-		for _, row := range rows {
-			if _, ok := row.DefinesArg(); ok {
-				visit(name)
-				break
-			}
-			if row.DefinesBlockLines() {
-				for _, i := range ix.Named(name) {
-					vf.blockLines(ix, i)
-				}
-				break
-			}
-		}
-	}
 	return vf
 }
 
-// blockLines defines the variable each line of the block at entry i
-// names with its first word.
-func (vf *varFacts) blockLines(ix *analyzer.Index, i int32) {
-	e := &ix.Entries[i]
-	if row := e.Row(); row == nil || !row.DefinesBlockLines() {
-		return
-	}
-	ns := nsHTTP
-	if e.Context()&directives.StreamContexts != 0 {
-		ns = nsStream
-	}
-	for j, end := i+1, ix.End(i); j < end; j++ {
-		if w := ix.Entries[j].Directive.Name; ix.Entries[j].Parent == i && len(w.Value) > 1 && w.Value[0] == '$' {
-			vf.define(w.Value[1:], ns)
-		}
-	}
-}
-
-// mapEntry reads one line of a map block: a regex key defines its named
-// groups, a value with "$" is a complex value.
+// mapEntry reads one line of a map block: a value with "$" is a complex
+// value.
 func (vf *varFacts) mapEntry(e *analyzer.Entry) {
 	d := e.Directive
 	if e.Context()&(directives.Map|directives.StreamMap) == 0 {
@@ -349,7 +299,8 @@ func (vf *varFacts) mapEntry(e *analyzer.Entry) {
 	}
 }
 
-// entry reads the variables one directive uses and defines.
+// entry reads the variables one directive uses (the symbol table holds
+// those it defines).
 func (vf *varFacts) entry(e *analyzer.Entry) {
 	d := e.Directive
 	ns := nsHTTP
@@ -359,25 +310,11 @@ func (vf *varFacts) entry(e *analyzer.Entry) {
 	if e.Context() == 0 || e.Context()&(directives.Map|directives.StreamMap|directives.Geo|directives.StreamGeo) != 0 {
 		return
 	}
-	if d.RawBlock() {
-		// A Lua block's body is Lua, not nginx variables; only
-		// set_by_lua_block's "$name" defines one.
-		if _, ok := compiledArgs[d.Name.Value]; ok {
-			if i, ok := symbols.DefiningArg(d); ok {
-				vf.defineArg(d.Args[i], ns)
-			}
-		}
-		return
-	}
-	if !e.Known {
-		// A directive nginx-lint does not know may well define the
-		// variables it names (set-misc's set_* and the like): count
-		// them as defined rather than guess.
-		for _, a := range d.Args {
-			if len(a.Value) > 1 && a.Value[0] == '$' {
-				vf.define(a.Value[1:], ns)
-			}
-		}
+	if d.RawBlock() || !e.Known {
+		// A Lua block's body is Lua, not nginx variables; a directive
+		// nginx-lint does not know may well define the variables it
+		// names (set-misc's set_* and the like), which the symbol table
+		// counts as defined rather than guess.
 		return
 	}
 	name := d.Name.Value
@@ -386,25 +323,14 @@ func (vf *varFacts) entry(e *analyzer.Entry) {
 		return
 	}
 	if name == "geo" {
-		if i, ok := symbols.DefiningArg(d); ok {
-			if i == 1 {
-				vf.script(d, d.Args[0], ns)
-			}
-			vf.defineArg(d.Args[i], ns)
+		if i, ok := symbols.DefiningArg(d); ok && i == 1 {
+			vf.script(d, d.Args[0], ns)
 		}
 		return
 	}
 	spec, ok := compiledArgs[name]
 	if !ok {
-		if row := e.Row(); row != nil {
-			if i, ok := row.DefinesArg(); ok && i < len(d.Args) {
-				vf.defineArg(d.Args[i], ns)
-			}
-		}
 		return
-	}
-	if i, ok := symbols.DefiningArg(d); ok {
-		vf.defineArg(d.Args[i], ns)
 	}
 	switch spec.kind {
 	case kindLogFormat:
@@ -442,22 +368,6 @@ func (vf *varFacts) entry(e *analyzer.Entry) {
 		}
 		vf.script(d, a, ns)
 	}
-}
-
-func (vf *varFacts) define(name string, ns varNamespace) {
-	vf.defined[ns][strings.ToLower(name)] = true
-}
-
-// defineArg defines the variable of a "$name" argument.
-func (vf *varFacts) defineArg(w parser.Word, ns varNamespace) {
-	if len(w.Value) > 1 && w.Value[0] == '$' {
-		vf.define(w.Value[1:], ns)
-	}
-}
-
-// defineGroups defines the named groups of a regex.
-func (vf *varFacts) defineGroups(expr string, ns varNamespace) {
-	symbols.NamedGroups(expr, func(name string, _ int) { vf.define(name, ns) })
 }
 
 func isNameChar(c byte) bool {

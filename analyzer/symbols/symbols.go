@@ -82,6 +82,24 @@ type Symbol struct {
 	Stream bool
 }
 
+// UpstreamSymbol is the symbol of an upstream name in http {} (or
+// stream {}, when stream is set), folded as nginx compares it.
+func UpstreamSymbol(name string, stream bool) Symbol {
+	return Symbol{Upstream, strings.ToLower(name), stream}
+}
+
+// VariableSymbol is the symbol of a variable name (without "$"), folded
+// as nginx compares it.
+func VariableSymbol(name string, stream bool) Symbol {
+	return Symbol{Variable, strings.ToLower(name), stream}
+}
+
+// LogFormatSymbol is the symbol of a log format name, folded as nginx
+// compares it.
+func LogFormatSymbol(name string, stream bool) Symbol {
+	return Symbol{LogFormat, strings.ToLower(name), stream}
+}
+
 // Occurrence is one place a symbol is written.
 type Occurrence struct {
 	Symbol Symbol
@@ -290,14 +308,14 @@ func (b *builder) entry(i int32, k nameKind) {
 	f := d.File
 	stream := inStream(ix, i)
 	switch {
-	case k&kUpstream != 0 && d.Block != nil && len(d.Args) == 1 && e.Context() != 0:
+	case k&kUpstream != 0 && d.Block != nil && len(d.Args) == 1 && e.Context()&(directives.HTTP|directives.Stream) != 0:
 		w := d.Args[0]
 		if w.Value != "" {
-			b.add(i, Symbol{Upstream, strings.ToLower(w.Value), stream}, sub(f, w, 0, len(w.Value)), true)
+			b.add(i, UpstreamSymbol(w.Value, stream), sub(f, w, 0, len(w.Value)), true)
 		}
 	case k&kPass != 0 && e.Context() != 0:
 		if host, at, ok := passName(d, stream); ok {
-			b.add(i, Symbol{Upstream, strings.ToLower(host), stream}, sub(f, d.Args[0], at, len(host)), false)
+			b.add(i, UpstreamSymbol(host, stream), sub(f, d.Args[0], at, len(host)), false)
 		}
 	case k&kLocation != 0 && len(d.Args) == 1 && len(d.Args[0].Value) > 1 && d.Args[0].Value[0] == '@':
 		w := d.Args[0]
@@ -308,16 +326,16 @@ func (b *builder) entry(i int32, k nameKind) {
 		}
 	case k&kLogFormat != 0 && len(d.Args) > 0 && e.Context() != 0:
 		w := d.Args[0]
-		b.add(i, Symbol{LogFormat, strings.ToLower(w.Value), stream}, sub(f, w, 0, len(w.Value)), true)
+		b.add(i, LogFormatSymbol(w.Value, stream), sub(f, w, 0, len(w.Value)), true)
 	case k&kAccessLog != 0 && len(d.Args) > 1 && d.Args[0].Value != "off" && e.Context() != 0:
 		w := d.Args[1]
-		b.add(i, Symbol{LogFormat, strings.ToLower(w.Value), stream}, sub(f, w, 0, len(w.Value)), false)
+		b.add(i, LogFormatSymbol(w.Value, stream), sub(f, w, 0, len(w.Value)), false)
 	case k&kZone != 0 && e.Context() != 0:
 		if z, at, ok := zoneName(e); ok {
 			b.add(i, Symbol{Kind: Zone, Name: z.Name}, sub(f, z.Word, at, len(z.Name)), z.Sized)
 		}
 	}
-	variable := func(n string) Symbol { return Symbol{Variable, strings.ToLower(n), stream} }
+	variable := func(n string) Symbol { return VariableSymbol(n, stream) }
 	// Definitions: the directives nginx defines a variable with, the
 	// named groups of regexes, the lines of blocks whose lines name
 	// variables (geoip2), and the "$name" arguments of a directive
@@ -430,7 +448,7 @@ func (t *Table) entryUses(b *builder, i int32) {
 				}
 				return
 			}
-			sym := Symbol{Variable, strings.ToLower(w.Value[s:end]), stream}
+			sym := VariableSymbol(w.Value[s:end], stream)
 			switch {
 			case !plain:
 				b.add(i, sym, parser.Range{Start: w.Range.Start, End: w.Range.Start}, false)
@@ -572,6 +590,24 @@ func (t *Table) Definitions(sym Symbol) []Occurrence {
 		}
 	}
 	return out
+}
+
+// FirstDefinition returns the first place sym is defined, in reading
+// order (for the names nginx must have read before they are used, such
+// as log formats); ok is false when it is not defined.
+func (t *Table) FirstDefinition(sym Symbol) (o Occurrence, ok bool) {
+	if sym.Kind == Capture {
+		if defs := t.Definitions(sym); len(defs) > 0 {
+			return defs[0], true
+		}
+		return Occurrence{}, false
+	}
+	for _, i := range t.defsBy[sym] {
+		if t.occs[i].Def {
+			return t.occs[i], true
+		}
+	}
+	return Occurrence{}, false
 }
 
 // Defined reports whether the configuration defines sym.
