@@ -133,6 +133,9 @@ type Table struct {
 	occs    []Occurrence
 	defsBy  map[Symbol][]int32
 	defined map[Symbol]bool
+	// definers holds, per symbol, the entries of the directives that
+	// define it, in reading order, once per inclusion of their file.
+	definers map[Symbol][]int32
 
 	usesOnce sync.Once
 	b        *builder
@@ -163,7 +166,9 @@ type builder struct {
 	// byFile is nil in the first step.
 	byFile  map[string][]int32
 	defined map[Symbol]bool
-	seen    map[occKey]bool
+	// definers is the table's, nil in the second step.
+	definers map[Symbol][]int32
+	seen     map[occKey]bool
 	// capture is set while a regex's named groups are added.
 	capture bool
 }
@@ -179,6 +184,11 @@ type occKey struct {
 // add adds an occurrence of sym at r in entry i.
 func (b *builder) add(i int32, sym Symbol, r parser.Range, def bool) {
 	f := b.ix.Entries[i].Directive.File
+	if def && b.definers != nil {
+		if l := b.definers[sym]; len(l) == 0 || l[len(l)-1] != i {
+			b.definers[sym] = append(l, i)
+		}
+	}
 	k := occKey{f.Path, r.Start, sym}
 	if b.seen[k] {
 		if def {
@@ -211,8 +221,8 @@ func (b *builder) add(i int32, sym Symbol, r parser.Range, def bool) {
 // or name a symbol, visited by name, so that a configuration of a
 // hundred thousand servers with a listen each costs nothing here.
 func Build(ix *analyzer.Index) *Table {
-	t := &Table{ix: ix, defsBy: map[Symbol][]int32{}, defined: map[Symbol]bool{}}
-	b := &builder{ix: ix, occs: &t.occs, by: t.defsBy, defined: t.defined, seen: map[occKey]bool{}}
+	t := &Table{ix: ix, defsBy: map[Symbol][]int32{}, defined: map[Symbol]bool{}, definers: map[Symbol][]int32{}}
+	b := &builder{ix: ix, occs: &t.occs, by: t.defsBy, defined: t.defined, definers: t.definers, seen: map[occKey]bool{}}
 	for _, name := range ix.Names() {
 		if k := kindOf(name); k != 0 {
 			for _, i := range ix.Named(name) {
@@ -251,6 +261,12 @@ func Build(ix *analyzer.Index) *Table {
 			})
 		}
 		t.defsBy[sym] = slices.Clip(list)
+	}
+	for sym, list := range t.definers {
+		if len(list) > 1 {
+			slices.Sort(list)
+			t.definers[sym] = slices.Compact(list)
+		}
 	}
 	t.occs = slices.Clip(t.occs)
 	t.b = b
@@ -393,7 +409,7 @@ func (t *Table) uses() {
 				t.byFile[o.File.Path] = append(t.byFile[o.File.Path], int32(n))
 			}
 		}
-		b.occs, b.by, b.byFile, b.defined = &t.all, t.bySym, t.byFile, map[Symbol]bool{}
+		b.occs, b.by, b.byFile, b.defined, b.definers = &t.all, t.bySym, t.byFile, map[Symbol]bool{}, nil
 		for i := range t.ix.Entries {
 			t.entryUses(b, int32(i))
 		}
@@ -609,6 +625,13 @@ func (t *Table) FirstDefinition(sym Symbol) (o Occurrence, ok bool) {
 	}
 	return Occurrence{}, false
 }
+
+// DefinedBy returns the index entries of the directives that define sym
+// (not a numbered capture), in reading order: one for each time the file
+// that holds one is included, where Definitions lists the place once.
+// The rules that ask which definitions apply where read it. The list is
+// the table's: it must not be changed.
+func (t *Table) DefinedBy(sym Symbol) []int32 { return t.definers[sym] }
 
 // Defined reports whether the configuration defines sym.
 func (t *Table) Defined(sym Symbol) bool {

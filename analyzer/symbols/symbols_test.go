@@ -222,3 +222,38 @@ func TestUpstreamOnlyInHTTPAndStream(t *testing.T) {
 		t.Error("upstream bad in server {} is defined")
 	}
 }
+
+// TestDefinedByEveryInclusion: a file included in two servers defines
+// its variable in both (DefinedBy lists both directives, for the rules
+// that ask which definition applies where), though its text is one
+// place (Definitions lists it once, for the editor).
+func TestDefinedByEveryInclusion(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"nginx.conf": "events {}\nhttp {\n    server { include set.conf; }\n    server { include set.conf; }\n}\n",
+		"set.conf":   "set $Backend a.example;\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c, err := (&parser.Loader{Kinds: analyzer.Kinds}).Load(filepath.Join(dir, "nginx.conf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix := analyzer.NewIndex(c)
+	tab := symbols.Build(ix)
+	sym := symbols.VariableSymbol("backend", false)
+	by := tab.DefinedBy(sym)
+	if len(by) != 2 || by[0] >= by[1] {
+		t.Fatalf("DefinedBy = %v, want the two set entries in order", by)
+	}
+	for _, i := range by {
+		if d := ix.Entries[i].Directive; !d.Is("set") {
+			t.Errorf("entry %d is %s, not set", i, d.Name.Value)
+		}
+	}
+	if n := len(tab.Definitions(sym)); n != 1 {
+		t.Errorf("Definitions has %d places, want 1", n)
+	}
+}
