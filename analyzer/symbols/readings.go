@@ -495,3 +495,83 @@ func CaptureNames(e *analyzer.Entry, fn func(w parser.Word, name string, at int)
 		return true
 	})
 }
+
+// certificateDirectives are the directives whose argument is a
+// certificate, key, CA or CRL file nginx reads at startup.
+var certificateDirectives = func() map[string]bool {
+	m := map[string]bool{}
+	for _, prefix := range []string{"", "proxy_", "grpc_", "uwsgi_"} {
+		for _, name := range []string{"ssl_certificate", "ssl_certificate_key", "ssl_trusted_certificate", "ssl_crl"} {
+			m[prefix+name] = true
+		}
+	}
+	m["ssl_client_certificate"] = true
+	return m
+}()
+
+// IsCertificate reports whether the argument of the directive name is a
+// certificate, key, CA or CRL file (a Certificate symbol).
+func IsCertificate(name string) bool { return certificateDirectives[name] }
+
+// ReadsFile reports whether the one argument of the directive name is a
+// file nginx opens at startup, by a path relative to the conf prefix
+// (ngx_conf_full_name): a certificate, a key, a CA or CRL, a password
+// file.
+func ReadsFile(name string) bool {
+	return certificateDirectives[name] || name == "auth_basic_user_file" || name == "ssl_password_file" ||
+		name == "ssl_dhparam" || name == "ssl_stapling_file" || name == "ssl_session_ticket_key"
+}
+
+// ServerLabel names a server block by what it serves: the first name of
+// its server_name, else its first listen address ("" for neither).
+func ServerLabel(d *parser.Directive) string {
+	listen := ""
+	if d.Block == nil {
+		return ""
+	}
+	for _, c := range d.Block.Directives {
+		switch {
+		case c.Name.Value == "server_name" && len(c.Args) > 0 && c.Args[0].Value != "":
+			return c.Args[0].Value
+		case c.Name.Value == "listen" && len(c.Args) > 0 && listen == "":
+			listen = c.Args[0].Value
+		}
+	}
+	return listen
+}
+
+// ServerDetail lists a server block's names (server_name) and addresses
+// (the first argument of each listen), in that order.
+func ServerDetail(d *parser.Directive) string {
+	if d.Block == nil {
+		return ""
+	}
+	var names, listens []string
+	for _, c := range d.Block.Directives {
+		switch c.Name.Value {
+		case "server_name":
+			names = append(names, c.ArgValues()...)
+		case "listen":
+			if len(c.Args) > 0 {
+				listens = append(listens, c.Args[0].Value)
+			}
+		}
+	}
+	return strings.TrimSpace(strings.Join(names, " ") + " " + strings.Join(listens, " "))
+}
+
+// TypedWord returns where the word that ends at off of src starts (what
+// a completion replaces) and, when the word is a variable being typed,
+// the offset of its "$" (-1 otherwise). A word runs over the characters
+// of variable names and "$", ".", "-" and "{" ("${name").
+func TypedWord(src string, off int) (start, dollar int) {
+	start = off
+	for start > 0 && (IsVarChar(src[start-1]) || strings.IndexByte("$.-{", src[start-1]) >= 0) {
+		start--
+	}
+	dollar = strings.LastIndexByte(src[start:off], '$')
+	if dollar >= 0 {
+		dollar += start
+	}
+	return start, dollar
+}

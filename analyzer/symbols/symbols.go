@@ -48,6 +48,12 @@ const (
 	// digit, "@", and the index entry of the directive whose regex it is.
 	// Its definition is the regex's word.
 	Capture
+	// Certificate is a certificate, key, CA or CRL file a directive
+	// reads at startup (ssl_certificate, ssl_certificate_key,
+	// ssl_trusted_certificate, ssl_client_certificate, ssl_crl and their
+	// proxy_, grpc_ and uwsgi_ forms), named by its path as written. The
+	// configuration does not define one: the file does.
+	Certificate
 )
 
 // String names the kind for messages.
@@ -63,8 +69,32 @@ func (k Kind) String() string {
 		return "log format"
 	case Capture:
 		return "capture"
+	case Certificate:
+		return "certificate"
 	}
 	return "variable"
+}
+
+// Sigil is what is written before a name of kind k: "$" for variables
+// and captures, "@" for named locations, "" for the others.
+func (k Kind) Sigil() string {
+	switch k {
+	case Variable, Capture:
+		return "$"
+	case NamedLocation:
+		return "@"
+	}
+	return ""
+}
+
+// BuiltIn reports whether s names a variable an nginx module provides
+// (the tables'), which the configuration cannot rename.
+func (s Symbol) BuiltIn() bool {
+	if s.Kind != Variable {
+		return false
+	}
+	_, ok := directives.LookupVariable(s.Name)
+	return ok
 }
 
 // Symbol is a name of a configuration.
@@ -289,6 +319,7 @@ const (
 	kUnknown // no table knows the name: its "$name" arguments may define variables
 	kRegex   // it may have a regex argument
 	kLine    // "$name": a line of a block whose lines define variables
+	kCertificate
 )
 
 // kindOf returns what a directive named name may define or name; 0 for
@@ -312,6 +343,7 @@ func kindOf(name string) nameKind {
 	set(len(directives.Lookup(name)) == 0, kUnknown)
 	set(slices.Contains(regexDirectives, name) || strings.HasPrefix(name, "~"), kRegex)
 	set(len(name) > 1 && name[0] == '$', kLine)
+	set(IsCertificate(name), kCertificate)
 	return k
 }
 
@@ -346,6 +378,12 @@ func (b *builder) entry(i int32, k nameKind) {
 	case k&kAccessLog != 0 && len(d.Args) > 1 && d.Args[0].Value != "off" && e.Context() != 0:
 		w := d.Args[1]
 		b.add(i, LogFormatSymbol(w.Value, stream), sub(f, w, 0, len(w.Value)), false)
+	case k&kCertificate != 0 && e.Context() != 0 && len(d.Args) == 1:
+		// A path with variables is read per request; data: and
+		// engine: values name no file.
+		if w := d.Args[0]; w.Value != "" && !strings.Contains(w.Value, "$") && !strings.HasPrefix(w.Value, "data:") && !strings.HasPrefix(w.Value, "engine:") {
+			b.add(i, Symbol{Kind: Certificate, Name: w.Value}, sub(f, w, 0, len(w.Value)), false)
+		}
 	case k&kZone != 0 && e.Context() != 0:
 		if z, at, ok := zoneName(e); ok {
 			b.add(i, Symbol{Kind: Zone, Name: z.Name}, sub(f, z.Word, at, len(z.Name)), z.Sized)

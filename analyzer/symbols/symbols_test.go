@@ -257,3 +257,34 @@ func TestDefinedByEveryInclusion(t *testing.T) {
 		t.Errorf("Definitions has %d places, want 1", n)
 	}
 }
+
+// TestCertificates: the paths of certificates, keys and CAs are symbols
+// named by the path as written, one per path however many directives
+// name it; a path with variables (read per request) and inline data:
+// name none.
+func TestCertificates(t *testing.T) {
+	text := "events {}\n" +
+		"http {\n" +
+		"    ssl_certificate certs/a.crt;\n" +
+		"    ssl_certificate_key \"certs/a.key\";\n" +
+		"    server { listen 443 ssl; ssl_certificate certs/a.crt; ssl_certificate $ssl_server_name.crt; }\n" +
+		"    server { listen 444 ssl; proxy_ssl_trusted_certificate /etc/ca.pem; ssl_certificate data:$x; }\n" +
+		"}\n" +
+		"stream { server { listen 445 ssl; ssl_certificate certs/a.crt; } }\n"
+	tab, f := build(t, text)
+	cert := func(path string) symbols.Symbol { return symbols.Symbol{Kind: symbols.Certificate, Name: path} }
+	for _, c := range []struct {
+		sym  symbols.Symbol
+		want string
+	}{
+		{cert("certs/a.crt"), "3:certs/a.crt 5:certs/a.crt 8:certs/a.crt"},
+		{cert("certs/a.key"), "4:certs/a.key"},
+		{cert("/etc/ca.pem"), "6:/etc/ca.pem"},
+		{cert("$ssl_server_name.crt"), ""},
+		{cert("data:$x"), ""},
+	} {
+		if got := occs(f, tab.Occurrences(c.sym)); got != c.want {
+			t.Errorf("%s: %s, want %s", c.sym.Name, got, c.want)
+		}
+	}
+}
