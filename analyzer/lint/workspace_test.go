@@ -2,6 +2,7 @@ package lint_test
 
 import (
 	"errors"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -255,5 +256,61 @@ func TestEstimateSuppressed(t *testing.T) {
 				t.Errorf("lint reports a suppressed finding: %v", d)
 			}
 		}
+	}
+}
+
+// TestEstimateMatchesLint: "nginx-lint cost" and "nginx-lint" report the
+// same cost findings for the same file: the rules' options from the
+// settings, the ignore comments and the dedupe are applied on both paths.
+func TestEstimateMatchesLint(t *testing.T) {
+	dir := t.TempDir()
+	var servers strings.Builder
+	for i := 1; i <= 4; i++ {
+		servers.WriteString("    server { listen 127.0.0." + string(rune('0'+i)) + ":8080; server_name s" + string(rune('0'+i)) + "; }\n")
+	}
+	testfiles.Write(t, dir, map[string]string{
+		".nginx-lint.yaml": "rules:\n  listen-port-aggregation:\n    options: {max-addresses: 2}\n  listen-socket-count:\n    options: {max-sockets: 1}\n",
+		"nginx.conf": "events { worker_connections 2; }\nhttp {\n" + servers.String() +
+			"    server { listen 8080; server_name w; }\n" +
+			"    # nginx-lint ignore=listen-bind-conflict the test says so\n" +
+			"    server { listen 127.0.0.7:8080 bind; server_name b; }\n" +
+			"    server { listen 127.0.0.8:8080 bind; server_name c; }\n" +
+			"    include site.conf;\n}\n",
+		"site.conf": "server { listen 127.0.0.9:8081; server_name site; }\n",
+	})
+	path := filepath.Join(dir, "nginx.conf")
+	w := &lint.Workspace{Cost: costOptionsNoFile(6)}
+	ests, _, err := w.Estimate([]lint.Target{{Path: path}})
+	if err != nil || len(ests) != 1 {
+		t.Fatalf("%v %d", err, len(ests))
+	}
+	rep, err := w.Lint([]lint.Target{{Path: path}})
+	if err != nil || len(rep.Entries) != 1 {
+		t.Fatalf("%v %d", err, len(rep.Entries))
+	}
+	render := func(ds []*parser.Diagnostic) []string {
+		var out []string
+		for _, d := range ds {
+			if strings.HasPrefix(d.Code, "NL4") {
+				out = append(out, fmt.Sprintf("%s %s:%d %s %s", d.Code, filepath.Base(d.FilePath()), d.Start().Line, d.Severity, d.Message))
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
+	cost, lnt := render(ests[0].Findings), render(rep.Entries[0].Findings)
+	distinct := map[string]bool{}
+	for _, f := range cost {
+		distinct[strings.Fields(f)[0]] = true
+	}
+	if len(distinct) < 3 {
+		t.Fatalf("cost reports %d cost rules (%v): the comparison proves little", len(distinct), cost)
+	}
+	if strings.Join(cost, "\n") != strings.Join(lnt, "\n") {
+		t.Errorf("cost reports:\n%s\nlint reports:\n%s", strings.Join(cost, "\n"), strings.Join(lnt, "\n"))
+	}
+	// The ignore comment covers the first bind, not the second.
+	if got := strings.Join(slices.DeleteFunc(slices.Clone(cost), func(f string) bool { return !strings.HasPrefix(f, "NL4003") }), "\n"); !strings.HasPrefix(got, "NL4003 nginx.conf:10 ") || strings.Count(got, "\n") != 0 {
+		t.Errorf("listen-bind-conflict: %q, want the unsuppressed line 10 alone", got)
 	}
 }
