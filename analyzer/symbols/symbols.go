@@ -150,25 +150,20 @@ type Occurrence struct {
 }
 
 // Table is the symbol table of one configuration. It is built in two
-// steps: the definitions, with the uses of upstreams, named locations,
-// zones and log formats, when it is built (all the rules read); the
-// uses of variables and numbered captures, which take a look at every
-// argument of the configuration, on the first question that needs them
-// (the language server's). Both are safe to read from several
-// goroutines.
+// steps: the definitions when it is built (what the rules read: a lint
+// keeps nothing more); the uses, which mean a look at every argument of
+// the configuration, on the first question that needs them (the
+// language server's). Both are safe to read from several goroutines.
 type Table struct {
 	ix *analyzer.Index
-	// occs, defsBy and defined are the first step's, never written
-	// after Build returns.
-	occs    []Occurrence
-	defsBy  map[Symbol][]int32
-	defined map[Symbol]bool
-	// definers holds, per symbol, the entries of the directives that
-	// define it, in reading order, once per inclusion of their file.
+	// occs and defsBy are the definitions, by symbol in reading order;
+	// definers the entries that define each symbol, once per inclusion
+	// of their file. The first step's, never written after Build.
+	occs     []Occurrence
+	defsBy   map[Symbol][]int32
 	definers map[Symbol][]int32
 
 	usesOnce sync.Once
-	b        *builder
 	// all, bySym, byFile and captures are the second step's: every
 	// occurrence, by symbol and by file (not opaque, by start), and the
 	// numbered captures used.
@@ -188,73 +183,68 @@ var Result = &analyzer.Result[struct{}, *Table]{
 // location "@name".
 var namedLocationUses = map[string]bool{"try_files": true, "error_page": true, "post_action": true}
 
-// builder adds occurrences to a table.
+// builder adds the occurrences of one step to a table.
 type builder struct {
-	ix   *analyzer.Index
-	occs *[]Occurrence
-	by   map[Symbol][]int32
-	// byFile is nil in the first step.
-	byFile  map[string][]int32
-	defined map[Symbol]bool
-	// definers is the table's, nil in the second step.
-	definers map[Symbol][]int32
-	seen     map[occKey]bool
+	t  *Table
+	ix *analyzer.Index
+	// uses is set in the second step.
+	uses bool
+	// seen holds the definitions added (first step): a file included
+	// twice is one place.
+	seen map[occKey]bool
 	// capture is set while a regex's named groups are added.
 	capture bool
 }
 
-// occKey is one place a symbol is written: a file included twice is
-// read once.
+// occKey is one place a symbol is written.
 type occKey struct {
 	path  string
 	start int32
 	sym   Symbol
 }
 
-// add adds an occurrence of sym at r in entry i.
+// add adds an occurrence of sym at r in entry i: a definition in the
+// first step, a use in the second.
 func (b *builder) add(i int32, sym Symbol, r parser.Range, def bool) {
-	f := b.ix.Entries[i].Directive.File
-	if def && b.definers != nil {
-		if l := b.definers[sym]; len(l) == 0 || l[len(l)-1] != i {
-			b.definers[sym] = append(l, i)
-		}
-	}
-	k := occKey{f.Path, r.Start, sym}
-	if b.seen[k] {
-		if def {
-			for _, j := range b.by[sym] {
-				if o := &(*b.occs)[j]; o.File.Path == f.Path && o.Range.Start == r.Start {
-					o.Def = true
-				}
-			}
-			b.defined[sym] = true
-		}
+	if def == b.uses {
 		return
 	}
-	b.seen[k] = true
+	t := b.t
+	f := b.ix.Entries[i].Directive.File
 	o := Occurrence{Symbol: sym, File: f, Range: r, Def: def, Capture: b.capture, Entry: i}
 	if r.Len() == 0 {
 		o.Opaque, o.Range = true, wordAt(f, int(r.Start))
 	}
-	n := int32(len(*b.occs))
-	*b.occs = append(*b.occs, o)
-	b.by[sym] = append(b.by[sym], n)
-	if !o.Opaque && b.byFile != nil {
-		b.byFile[f.Path] = append(b.byFile[f.Path], n)
-	}
 	if def {
-		b.defined[sym] = true
+		if l := t.definers[sym]; len(l) == 0 || l[len(l)-1] != i {
+			t.definers[sym] = append(l, i)
+		}
+		k := occKey{f.Path, r.Start, sym}
+		if b.seen[k] {
+			return
+		}
+		b.seen[k] = true
+		t.defsBy[sym] = append(t.defsBy[sym], int32(len(t.occs)))
+		t.occs = append(t.occs, o)
+		return
+	}
+	n := int32(len(t.all))
+	t.all = append(t.all, o)
+	t.bySym[sym] = append(t.bySym[sym], n)
+	if !o.Opaque {
+		t.byFile[f.Path] = append(t.byFile[f.Path], n)
 	}
 }
 
-// Build reads the configuration ix indexes: the directives that define
-// or name a symbol, visited by name, so that a configuration of a
-// hundred thousand servers with a listen each costs nothing here.
+// Build reads the definitions of the configuration ix indexes from the
+// directives that can make them, visited by name, so that a
+// configuration of a hundred thousand servers with a listen each costs
+// nothing here.
 func Build(ix *analyzer.Index) *Table {
-	t := &Table{ix: ix, defsBy: map[Symbol][]int32{}, defined: map[Symbol]bool{}, definers: map[Symbol][]int32{}}
-	b := &builder{ix: ix, occs: &t.occs, by: t.defsBy, defined: t.defined, definers: t.definers, seen: map[occKey]bool{}}
+	t := &Table{ix: ix, defsBy: map[Symbol][]int32{}, definers: map[Symbol][]int32{}}
+	b := &builder{t: t, ix: ix, seen: map[occKey]bool{}}
 	for _, name := range ix.Names() {
-		if k := kindOf(name); k != 0 {
+		if k := kindOf(name); k&defKinds != 0 {
 			for _, i := range ix.Named(name) {
 				b.entry(i, k)
 			}
@@ -263,26 +253,15 @@ func Build(ix *analyzer.Index) *Table {
 	// The lines of map blocks, whose regex keys define their named
 	// groups (Named leaves them out), and of blocks whose lines define
 	// the variable they name (geoip2's).
-	for _, name := range ix.Names() {
-		lines := name == "map"
-		if !lines {
-			for _, row := range directives.Lookup(name) {
-				lines = lines || row.DefinesBlockLines()
-			}
-		}
-		if !lines {
-			continue
-		}
-		for _, p := range ix.Named(name) {
-			for j, end := p+1, ix.End(p); j < end; j++ {
-				if e := &ix.Entries[j]; e.Parent == p {
-					// (One read in the first loop adds nothing twice.)
-					b.entry(j, kindOf(e.Directive.Name.Value))
-				}
+	for _, p := range blockLines(ix) {
+		for j, end := p+1, ix.End(p); j < end; j++ {
+			if e := &ix.Entries[j]; e.Parent == p {
+				// (One read in the first loop adds nothing twice.)
+				b.entry(j, kindOf(e.Directive.Name.Value))
 			}
 		}
 	}
-	// Definitions are read in reading order.
+	// Definitions are listed in reading order.
 	for sym, list := range t.defsBy {
 		if len(list) > 1 {
 			sort.Slice(list, func(i, j int) bool {
@@ -299,8 +278,24 @@ func Build(ix *analyzer.Index) *Table {
 		}
 	}
 	t.occs = slices.Clip(t.occs)
-	t.b = b
 	return t
+}
+
+// blockLines returns the entries of the blocks whose lines Named leaves
+// out or that define variables by their lines: map, and the third-party
+// blocks the tables say define one per line.
+func blockLines(ix *analyzer.Index) []int32 {
+	var out []int32
+	for _, name := range ix.Names() {
+		lines := name == "map"
+		for _, row := range directives.Lookup(name) {
+			lines = lines || row.DefinesBlockLines()
+		}
+		if lines {
+			out = append(out, ix.Named(name)...)
+		}
+	}
+	return out
 }
 
 // nameKind is what a directive's name says it may define or name, read
@@ -322,8 +317,15 @@ const (
 	kCertificate
 )
 
+// defKinds and useKinds are the kinds of names whose directives may
+// define a symbol, and name one other than a variable.
+const (
+	defKinds = kUpstream | kLocation | kLogFormat | kZone | kDefines | kUnknown | kRegex | kLine
+	useKinds = kPass | kNamedLocationUse | kAccessLog | kZone | kCertificate
+)
+
 // kindOf returns what a directive named name may define or name; 0 for
-// nothing (the first step reads no such directive).
+// nothing.
 func kindOf(name string) nameKind {
 	var k nameKind
 	set := func(b bool, f nameKind) {
@@ -347,8 +349,8 @@ func kindOf(name string) nameKind {
 	return k
 }
 
-// entry adds the definitions of entry i, and its uses of names other
-// than variables.
+// entry adds what entry i defines (first step) or names other than
+// variables (second step).
 func (b *builder) entry(i int32, k nameKind) {
 	ix := b.ix
 	e := &ix.Entries[i]
@@ -388,6 +390,9 @@ func (b *builder) entry(i int32, k nameKind) {
 		if z, at, ok := zoneName(e); ok {
 			b.add(i, Symbol{Kind: Zone, Name: z.Name}, sub(f, z.Word, at, len(z.Name)), z.Sized)
 		}
+	}
+	if b.uses {
+		return
 	}
 	variable := func(n string) Symbol { return VariableSymbol(n, stream) }
 	// Definitions: the directives nginx defines a variable with, the
@@ -429,12 +434,11 @@ func (b *builder) entry(i int32, k nameKind) {
 	b.capture = false
 }
 
-// uses makes the second step once: the uses of variables and numbered
-// captures, in every argument nginx may compile.
+// uses makes the second step once: the uses of every symbol, the
+// definitions first.
 func (t *Table) uses() {
 	t.usesOnce.Do(func() {
-		b := t.b
-		t.b = nil
+		ix := t.ix
 		t.all = slices.Clip(t.occs)
 		t.bySym = make(map[Symbol][]int32, len(t.defsBy))
 		for sym, list := range t.defsBy {
@@ -442,14 +446,32 @@ func (t *Table) uses() {
 		}
 		t.byFile = map[string][]int32{}
 		t.captures = map[Symbol]bool{}
+		// Where each entry defines a variable: a "$name" there is no
+		// use.
+		defAt := map[int32][]int32{}
 		for n, o := range t.all {
 			if !o.Opaque {
 				t.byFile[o.File.Path] = append(t.byFile[o.File.Path], int32(n))
 			}
+			if o.Symbol.Kind == Variable {
+				defAt[o.Entry] = append(defAt[o.Entry], o.Range.Start)
+			}
 		}
-		b.occs, b.by, b.byFile, b.defined, b.definers = &t.all, t.bySym, t.byFile, map[Symbol]bool{}, nil
-		for i := range t.ix.Entries {
-			t.entryUses(b, int32(i))
+		again := rereads(ix)
+		b := &builder{t: t, ix: ix, uses: true}
+		for _, name := range ix.Names() {
+			if k := kindOf(name); k&useKinds != 0 {
+				for _, i := range ix.Named(name) {
+					if !again[i] {
+						b.entry(i, k)
+					}
+				}
+			}
+		}
+		for i := range ix.Entries {
+			if !again[i] {
+				t.entryUses(b, int32(i), defAt[int32(i)])
+			}
 		}
 		for path, list := range t.byFile {
 			sort.Slice(list, func(i, j int) bool { return t.all[list[i]].Range.Start < t.all[list[j]].Range.Start })
@@ -458,11 +480,42 @@ func (t *Table) uses() {
 	})
 }
 
+// rereads marks the entries of a file included again: its text was read
+// at its first inclusion, and a place in it is one occurrence. (In
+// reading order the directives of one inclusion of a file come at
+// growing offsets; a later inclusion starts again.)
+func rereads(ix *analyzer.Index) []bool {
+	again := make([]bool, len(ix.Entries))
+	end := map[*parser.File]int32{}
+	var last *parser.File
+	lastEnd := int32(-1)
+	for i := range ix.Entries {
+		d := ix.Entries[i].Directive
+		if d.File != last {
+			if last != nil {
+				end[last] = lastEnd
+			}
+			last = d.File
+			var ok bool
+			if lastEnd, ok = end[last]; !ok {
+				lastEnd = -1
+			}
+		}
+		if d.Name.Range.Start <= lastEnd {
+			again[i] = true
+			continue
+		}
+		lastEnd = d.Name.Range.Start
+	}
+	return again
+}
+
 // entryUses adds the variables and captures entry i uses. Uses may be
 // in any argument nginx compiles: every argument is read, except where
 // "$" is only text: Lua bodies, the values of geo, split_clients and
-// types blocks.
-func (t *Table) entryUses(b *builder, i int32) {
+// types blocks. defAt holds the starts of the variables the entry
+// defines.
+func (t *Table) entryUses(b *builder, i int32, defAt []int32) {
 	ix := t.ix
 	e := &ix.Entries[i]
 	d := e.Directive
@@ -505,10 +558,13 @@ func (t *Table) entryUses(b *builder, i int32) {
 			sym := VariableSymbol(w.Value[s:end], stream)
 			switch {
 			case !plain:
-				b.add(i, sym, parser.Range{Start: w.Range.Start, End: w.Range.Start}, false)
+				if !slices.Contains(defAt, w.Range.Start) {
+					b.add(i, sym, parser.Range{Start: w.Range.Start, End: w.Range.Start}, false)
+				}
 			case complete:
-				// A definition at the same place is seen already.
-				b.add(i, sym, parser.Span(start+s, start+end), false)
+				if r := parser.Span(start+s, start+end); !slices.Contains(defAt, r.Start) {
+					b.add(i, sym, r, false)
+				}
 			}
 		})
 	}
@@ -613,7 +669,7 @@ func (t *Table) In(path string, r parser.Range) []Occurrence {
 // order; nil for a variable the configuration does not define (a
 // built-in one, or an unknown one).
 func (t *Table) Occurrences(sym Symbol) []Occurrence {
-	if sym.Kind == Variable && !t.defined[sym] {
+	if sym.Kind == Variable && len(t.definers[sym]) == 0 {
 		return nil
 	}
 	t.uses()
@@ -677,7 +733,7 @@ func (t *Table) Defined(sym Symbol) bool {
 		t.uses()
 		return t.captures[sym]
 	}
-	return t.defined[sym]
+	return len(t.definers[sym]) > 0
 }
 
 // Directive returns the directive o is in.
@@ -685,13 +741,14 @@ func (t *Table) Directive(o Occurrence) *parser.Directive { return t.ix.Entries[
 
 // Symbols lists the symbols of a kind the configuration defines.
 func (t *Table) Symbols(k Kind) []Symbol {
-	defined := t.defined
+	var out []Symbol
 	if k == Capture {
 		t.uses()
-		defined = t.captures
+		for s := range t.captures {
+			out = append(out, s)
+		}
 	}
-	var out []Symbol
-	for s := range defined {
+	for s := range t.definers {
 		if s.Kind == k {
 			out = append(out, s)
 		}

@@ -226,12 +226,13 @@ func TestUpstreamOnlyInHTTPAndStream(t *testing.T) {
 // TestDefinedByEveryInclusion: a file included in two servers defines
 // its variable in both (DefinedBy lists both directives, for the rules
 // that ask which definition applies where), though its text is one
-// place (Definitions lists it once, for the editor).
+// place (Definitions and Occurrences list each place once, for the
+// editor).
 func TestDefinedByEveryInclusion(t *testing.T) {
 	dir := t.TempDir()
 	for name, text := range map[string]string{
 		"nginx.conf": "events {}\nhttp {\n    server { include set.conf; }\n    server { include set.conf; }\n}\n",
-		"set.conf":   "set $Backend a.example;\n",
+		"set.conf":   "set $Backend a.example;\nreturn 200 $backend;\n",
 	} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
@@ -255,6 +256,9 @@ func TestDefinedByEveryInclusion(t *testing.T) {
 	}
 	if n := len(tab.Definitions(sym)); n != 1 {
 		t.Errorf("Definitions has %d places, want 1", n)
+	}
+	if n := len(tab.Occurrences(sym)); n != 2 {
+		t.Errorf("Occurrences has %d places, want 2 (the set and the return, once each)", n)
 	}
 }
 
