@@ -92,7 +92,9 @@ type Workspace struct {
 	// Prefix is nginx's conf prefix (-p; "": the settings' prefix, else
 	// the main file's directory, or for a file found in a directory its
 	// nearest nginx.conf). Context lints every file as a fragment of that
-	// context ("": inferred from its top-level directives).
+	// context, never through the nginx.conf that includes it ("": the
+	// context inferred from its top-level directives, and a fragment an
+	// nginx.conf above includes is linted there).
 	Prefix  string
 	Context string
 	// MaxFileSize bounds each file read (0: the settings' max-file-size,
@@ -479,9 +481,12 @@ func (w *Workspace) Load(targets []Target) (*Report, error) {
 				c = w.loadSource(l, name, src, cfg)
 			}
 		}
-		if err == nil && named && len(c.Context) > 0 {
+		if err == nil && named && len(c.Context) > 0 && w.Context == "" {
 			// A fragment that an nginx.conf above includes is linted
 			// there, where nginx reads it; its own findings are kept.
+			// --context (Context) asks for the file as a fragment of
+			// that context instead: it is not read through an
+			// nginx.conf (its conf prefix is still found above).
 			if root, f := w.rootOf(l, name, cfg); root != nil {
 				// Findings name the file as it was named, not as the
 				// nginx.conf reaches it (sites-enabled/x for a named
