@@ -507,6 +507,15 @@ func (w *Workspace) Load(targets []Target) (*Report, error) {
 				Message: "not a configuration file (binary content): skipped"})
 			continue
 		}
+		if errors.Is(err, parser.ErrElsewhere) {
+			// Not an error: nginx reads it on the deployment host. Found
+			// in a directory, it is what an include there reads.
+			if !t.FromDir {
+				rep.add(seen, &parser.Diagnostic{Path: t.Path, Severity: parser.Info, Code: parser.CodeUnreadable, Name: parser.NameUnreadable,
+					Message: "not read: " + errors.Unwrap(err).Error()})
+			}
+			continue
+		}
 		if err != nil {
 			rep.Unreadable = append(rep.Unreadable, Unreadable{t.Path, err})
 			code, name, msg := parser.ReadErrorFinding(err, false)
@@ -630,12 +639,17 @@ func (w *Workspace) readEntry(t Target, cfg *config.File, opts *analyzer.Options
 		}
 	} else if err == nil {
 		at := name
-		if cfg != nil && len(cfg.IncludePaths) > 0 {
+		if _, open := w.Overlay[name]; !open && cfg != nil && len(cfg.IncludePaths) > 0 {
 			// A symbolic link into a mapped prefix (sites-enabled/x ->
 			// /etc/nginx/sites-available/x) is read from the checkout.
-			at = config.FS{Base: disk, File: cfg}.Local(name)
+			// One to an absolute path the checkout does not hold
+			// (modules-enabled/x.conf -> /usr/share/...) is the
+			// deployment host's file: parser.ErrElsewhere.
+			at, err = config.FS{Base: disk, File: cfg}.Resolve(name)
 		}
-		src, err = entry.ReadFile(at)
+		if err == nil {
+			src, err = entry.ReadFile(at)
+		}
 	}
 	if err == nil && t.FromDir && parser.LooksBinary(src) {
 		err = errBinary
