@@ -106,3 +106,40 @@ func TestNearestConfDir(t *testing.T) {
 		}
 	}
 }
+
+// TestInferredMirror: a tree whose nginx.conf names a file under a conf
+// prefix by absolute path, and holds that file (or a glob's directory)
+// beside it, is a copy of that prefix; a commented-out include, one whose
+// file the tree lacks, and relative includes say nothing.
+func TestInferredMirror(t *testing.T) {
+	dir := t.TempDir()
+	testfiles.Write(t, dir, map[string]string{
+		"flat/.git/HEAD":         "ref: refs/heads/main\n",
+		"flat/nginx.conf":        "events {}\nhttp {\n    # include /etc/nginx/koi-utf;\n    include /etc/nginx/mime.types; # types\n}\n",
+		"flat/mime.types":        "types {}\n",
+		"flat/sites-available/x": "server {}\n",
+		"glob/.git/HEAD":         "ref: refs/heads/main\n",
+		"glob/nginx.conf":        "events {}\nhttp {\n\tinclude\t\"/usr/local/nginx/conf/conf.d/*.conf\";\n}\n",
+		"glob/conf.d/.keep":      "",
+		"plain/.git/HEAD":        "ref: refs/heads/main\n",
+		"plain/nginx.conf":       "events {}\nhttp {\n    include mime.types;\n}\n",
+		"plain/mime.types":       "types {}\n",
+		"absent/.git/HEAD":       "ref: refs/heads/main\n",
+		"absent/nginx.conf":      "events {}\nhttp {\n    include /etc/nginx/mime.types;\n    # include /etc/nginx/koi-utf;\n}\n",
+		"absent/koi-utf":         "charset_map koi8-r utf-8 {}\n",
+	})
+	for _, tc := range []struct {
+		file, prefix, dir string
+	}{
+		{"flat/nginx.conf", "/etc/nginx", "flat"},
+		{"flat/sites-available/x", "/etc/nginx", "flat"},
+		{"glob/nginx.conf", "/usr/local/nginx/conf", "glob"},
+		{"plain/nginx.conf", "", ""},
+		{"absent/nginx.conf", "", ""},
+	} {
+		prefix, d, ok := inferredMirror(filepath.Join(dir, tc.file))
+		if want := filepath.Join(dir, tc.dir); ok != (tc.prefix != "") || ok && (prefix != tc.prefix || d != want) {
+			t.Errorf("%s: %q %q %v, want %q %q", tc.file, prefix, d, ok, tc.prefix, want)
+		}
+	}
+}

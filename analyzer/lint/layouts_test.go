@@ -114,64 +114,69 @@ func TestStockLayouts(t *testing.T) {
 		if main == "" || len(files) < 3 {
 			t.Fatalf("%s: no nginx.conf or too few files: %v", e.Name(), files)
 		}
-		t.Run(e.Name(), func(t *testing.T) {
-			guard := &hostGuard{t: t, root: dir}
-			lintWays := map[string][][]string{
-				"directory": {{dir}},
-				"main file": {{main}},
-				"all files": {files},
-				"each file alone": func() [][]string {
-					var out [][]string
-					for _, f := range files {
-						out = append(out, []string{f})
-					}
-					return out
-				}(),
-			}
-			for way, runs := range lintWays {
-				for _, paths := range runs {
-					targets, err := lint.Targets(paths)
-					if err != nil {
-						t.Fatalf("%s %v: %v", way, paths, err)
-					}
-					w := &lint.Workspace{FS: guard, NoSettings: true}
-					rep, err := w.Lint(targets)
-					if err != nil {
-						t.Fatalf("%s %v: %v", way, paths, err)
-					}
-					for _, d := range append(rep.Findings, entryFindings(rep)...) {
-						if d.Severity == parser.Error {
-							t.Errorf("%s (%s): %v [%s]", way, rel(dir, paths), d, d.Name)
-						}
-					}
-				}
-			}
-			// As the editor opens each file, bounded by the layout.
-			for _, f := range files {
-				w := &lint.Workspace{FS: guard, NoSettings: true, Bound: dir}
-				rep, err := w.LintFile(f)
-				if errors.Is(err, parser.ErrElsewhere) {
-					// A link out of the checkout (Debian's
-					// modules-enabled): the deployment host's file,
-					// with no text here to open.
-					continue
-				}
-				if err != nil {
-					t.Fatalf("editor %s: %v", f, err)
-				}
-				for _, d := range rep.Findings {
-					if d.Severity == parser.Error {
-						t.Errorf("editor (%s): %v [%s]", rel(dir, []string{f}), d, d.Name)
-					}
-				}
-			}
-			if guard.n == 0 {
-				t.Error("nothing was read through the file system")
-			}
-		})
+		t.Run(e.Name(), func(t *testing.T) { lintLayoutEveryWay(t, dir, files, main) })
 	}
 	if layouts < 5 {
 		t.Errorf("%d layouts, want Debian, Alpine, Fedora, Docker and OpenResty", layouts)
+	}
+}
+
+// lintLayoutEveryWay lints the layout at dir (its files, its main file)
+// the four ways a repository is linted and as the editor opens each file,
+// through a guard against reading this machine's nginx files: no error.
+func lintLayoutEveryWay(t *testing.T, dir string, files []string, main string) {
+	guard := &hostGuard{t: t, root: dir}
+	lintWays := map[string][][]string{
+		"directory": {{dir}},
+		"main file": {{main}},
+		"all files": {files},
+		"each file alone": func() [][]string {
+			var out [][]string
+			for _, f := range files {
+				out = append(out, []string{f})
+			}
+			return out
+		}(),
+	}
+	for way, runs := range lintWays {
+		for _, paths := range runs {
+			targets, err := lint.Targets(paths)
+			if err != nil {
+				t.Fatalf("%s %v: %v", way, paths, err)
+			}
+			w := &lint.Workspace{FS: guard, NoSettings: true}
+			rep, err := w.Lint(targets)
+			if err != nil {
+				t.Fatalf("%s %v: %v", way, paths, err)
+			}
+			for _, d := range append(rep.Findings, entryFindings(rep)...) {
+				if d.Severity == parser.Error {
+					t.Errorf("%s (%s): %v [%s]", way, rel(dir, paths), d, d.Name)
+				}
+			}
+		}
+	}
+	// As the editor opens each file, bounded by the layout.
+	for _, f := range files {
+		w := &lint.Workspace{FS: guard, NoSettings: true, Bound: dir}
+		rep, err := w.LintFile(f)
+		if errors.Is(err, parser.ErrElsewhere) {
+			// A link out of the checkout (Debian's
+			// modules-enabled): the deployment host's file,
+			// with no text here to open.
+			continue
+		}
+		if err != nil {
+			t.Fatalf("editor %s: %v", f, err)
+		}
+		for _, d := range rep.Findings {
+			if d.Severity == parser.Error {
+				t.Errorf("editor (%s): %v [%s]", rel(dir, []string{f}), d, d.Name)
+			}
+		}
+	}
+	if guard.n == 0 {
+		t.Error("nothing was read through the file system")
 	}
 }
 
@@ -275,5 +280,31 @@ func TestLinkToDeploymentHostFile(t *testing.T) {
 	if len(rep.Findings) != 1 || rep.Findings[0].Severity != parser.Info || len(rep.Unreadable) != 0 ||
 		!strings.Contains(rep.Findings[0].Message, "/nonexistent/nginx-lint-test/mod-absent.conf") {
 		t.Errorf("the link named alone: %v, unreadable %v", rep.Findings, rep.Unreadable)
+	}
+}
+
+// TestStockLayoutsAtTheRoot: a repository whose root is the conf prefix's
+// copy (nginx.conf at the top, no etc/nginx in its path) is placed by what
+// its nginx.conf says: "include /etc/nginx/mime.types;" with mime.types
+// beside it maps /etc/nginx onto the copy. Each stock tree copied so is
+// linted every way with no error and no read of this machine's files.
+func TestStockLayoutsAtTheRoot(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", "..", "testdata", "layouts"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"debian", "alpine", "fedora", "docker", "openresty"} {
+		t.Run(name, func(t *testing.T) {
+			src := filepath.Dir(mainOf(layoutFiles(t, filepath.Join(root, name))))
+			dir := filepath.Join(t.TempDir(), "repo")
+			if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			files := layoutFiles(t, dir)
+			lintLayoutEveryWay(t, dir, files, mainOf(files))
+		})
 	}
 }
