@@ -314,3 +314,44 @@ func TestEstimateMatchesLint(t *testing.T) {
 		t.Errorf("listen-bind-conflict: %q, want the unsuppressed line 10 alone", got)
 	}
 }
+
+// TestContextLintsTheFragment: --context (Workspace.Context) lints a file
+// named alone as a fragment of that context, not through the nginx.conf
+// that includes it elsewhere; its relative includes still resolve against
+// that nginx.conf's directory (the conf prefix), in the command line's
+// lint and the editor's alike. Without it, the file is linted where
+// nginx.conf includes it (in http, where location is not allowed).
+func TestContextLintsTheFragment(t *testing.T) {
+	dir := t.TempDir()
+	testfiles.Write(t, dir, map[string]string{
+		".git/HEAD":             "ref: refs/heads/main\n",
+		"nginx.conf":            "events {}\nhttp {\n    include conf.d/*.conf;\n}\n",
+		"conf.d/a.conf":         "location / {\n    include snippets/headers.conf;\n    return 204;\n}\n",
+		"snippets/headers.conf": "add_header X-Frame-Options DENY;\n",
+	})
+	frag := filepath.Join(dir, "conf.d", "a.conf")
+	lintAs := func(context string) []string {
+		w := &lint.Workspace{NoSettings: true, Context: context}
+		rep, err := w.Lint([]lint.Target{lint.FileTarget(frag)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fr, err := (&lint.Workspace{NoSettings: true, Context: context}).LintFile(frag)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a, b := codes(rep.Findings), codes(fr.Findings); !slices.Equal(a, b) {
+			t.Errorf("--context %q: the command line finds %v, the editor %v", context, a, b)
+		}
+		return codes(rep.Findings)
+	}
+	if got := lintAs(""); !slices.Contains(got, rules.DirectiveNotAllowed.Code+" a.conf") {
+		t.Errorf("through nginx.conf (location in http): %v, want directive-not-allowed", got)
+	}
+	if got := lintAs("server"); len(got) != 0 {
+		t.Errorf("--context server: %v, want nothing (the snippet found under the conf prefix)", got)
+	}
+	if got := lintAs("http"); !slices.Contains(got, rules.DirectiveNotAllowed.Code+" a.conf") {
+		t.Errorf("--context http: %v, want directive-not-allowed", got)
+	}
+}

@@ -86,6 +86,8 @@ var list = []*analyzer.Rule{
 	RegexInPrefixLocation,
 	RegexExactMatch,
 	UpstreamKeepaliveUnused,
+	QUICReuseport,
+	BuiltinVariableRedefined,
 	AccessListLogic,
 	UnreachableLocation,
 	HSTS,

@@ -14,7 +14,8 @@ import (
 // nginx accepts it only once.
 var DuplicateDirective = &analyzer.Rule{
 	Code: "NL2007", Name: "duplicate-directive", Title: "directive given twice in one block", Severity: parser.Error,
-	Run: runDuplicateDirective,
+	Fixable: true,
+	Run:     runDuplicateDirective,
 	Doc: analyzer.Doc{
 		Text: "Most directives that hold one value (`sendfile`, `root`, `proxy_pass`, " +
 			"`client_max_body_size`, `worker_processes`, ...) may appear once per block; nginx " +

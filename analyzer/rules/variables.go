@@ -529,7 +529,8 @@ func wordSubRange(f *parser.File, w parser.Word, off, n int) parser.Range {
 // certificate) stay quiet otherwise, since the missing part may hold it.
 // An include glob that matched nothing counts as missing when its
 // directory does not exist either: a checkout of /etc/nginx/nginx.conf
-// without its conf.d, say.
+// without its conf.d, say; so does a file only the deployment host has
+// (Config.Elsewhere: Debian's modules-enabled links).
 func wholeConfig(p *analyzer.Pass) bool { return wholeConfigResult.Get(p, struct{}{}) }
 
 var wholeConfigResult = &analyzer.Result[struct{}, bool]{
@@ -539,8 +540,8 @@ var wholeConfigResult = &analyzer.Result[struct{}, bool]{
 
 func isWholeConfig(p *analyzer.Pass) bool {
 	c := p.Config
-	if len(c.Context) > 0 {
-		return false
+	if len(c.Context) > 0 || len(c.Elsewhere) > 0 {
+		return false // a fragment, or files only the deployment host has
 	}
 	for _, d := range c.Diagnostics {
 		if d.Name == parser.NameIncludeNotFound || d.Name == parser.NameUnreadable || d.Name == parser.NameIncludeCycle {
