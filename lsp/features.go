@@ -159,7 +159,11 @@ func (s *Server) completion(_ context.Context, p *protocol.CompletionParams) (an
 	// After a "$": variables.
 	if dollar >= 0 && (h.arg >= 0 || argsDir(d.file, off) != nil) {
 		edit = rangeOf(d.file, parser.Span(dollar, off))
-		return variableItems(edit), nil
+		stream := false
+		for _, b := range h.stack {
+			stream = stream || b.Name.Value == "stream"
+		}
+		return append(definedVariableItems(d.symbols(), stream, edit), variableItems(edit)...), nil
 	}
 	if dir, stack := argsAt(d.file, off); dir != nil && off > int(dir.Name.Range.End) {
 		ctx, _ := contextAt(d.config, stack)
@@ -220,6 +224,33 @@ func directiveItems(ctx directives.Context, edit protocol.Range) []protocol.Comp
 		out = append(out, item)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Label < out[j].Label })
+	return out
+}
+
+// definedVariableItems lists the variables the configuration defines
+// (set, map, geo, a regex's named group, ...) in http {}, or stream {}
+// when stream is set, as the symbol table has them: written as at their
+// first definition, with what defines them.
+func definedVariableItems(tab *symbols.Table, stream bool, edit protocol.Range) []protocol.CompletionItem {
+	kind := protocol.CompletionItemKindVariable
+	var out []protocol.CompletionItem
+	for _, sym := range tab.Symbols(symbols.Variable) {
+		def, ok := tab.FirstDefinition(sym)
+		if sym.Stream != stream || !ok || sym.BuiltIn() {
+			continue
+		}
+		name := sym.Name
+		if !def.Opaque {
+			name = def.File.Src[def.Range.Start:def.Range.End]
+		}
+		text := "$" + name
+		detail := "defined by " + tab.Directive(def).Name.Value
+		if def.Capture {
+			detail = "a named group of a regex"
+		}
+		out = append(out, protocol.CompletionItem{Label: text, Kind: &kind, Detail: &detail, FilterText: &text,
+			TextEdit: protocol.TextEdit{Range: edit, NewText: text}})
+	}
 	return out
 }
 
