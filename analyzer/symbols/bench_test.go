@@ -11,7 +11,7 @@ import (
 
 // BenchmarkBuildL2c19900 is what the table costs a lint of
 // BenchmarkLintL2c19900's configuration (the definitions, which the
-// rules read), and with the uses of variables the editor asks for.
+// rules read), and with every use, which the editor asks for.
 func BenchmarkBuildL2c19900(b *testing.B) {
 	src := layout.Generate(layout.Options{Layout: layout.Layout{Listen: layout.IPPerServer, Naming: layout.UniqueNames}, N: 19900})
 	f := parser.ParseFile("/bench/nginx.conf", src, &parser.Options{Kinds: analyzer.Kinds})

@@ -1,8 +1,10 @@
 // Package symbols is the symbol table of a configuration: the names it
-// defines (upstreams, named locations, variables) and every place each
-// is defined and used, with its range, read as nginx reads them. It is
-// built once from the directive index; the language server's references,
-// rename, definition, highlight and hover are lookups in it.
+// defines (upstreams, named locations, variables, zones, log formats,
+// regex captures) and the certificates it reads, and every place each is
+// defined and used, with its range, read as nginx reads them. It is
+// built once per run from the directive index (Result): the rules that
+// ask whether a name is defined, and the language server's references,
+// rename, definition, highlight and hover, are lookups in it.
 //
 // The readings of what a directive defines or names (readings.go:
 // DefiningArg, CaptureNames, ParsePass, ZoneOf, RegexArgs) are this
