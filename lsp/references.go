@@ -47,15 +47,15 @@ func (s *Server) symbolOf(ctx context.Context, uri protocol.DocumentUri, pos pro
 
 // symbols returns the symbol table of the configuration the document is
 // read in: its entry's (the nginx.conf that includes it) when that was
-// parsed with this text, else the document's own. Built on first use,
-// once: typing does not pay for it.
+// parsed with this text, the very table the lint's rules read, else the
+// document's own, built on first use, once: typing does not pay for it.
 func (v *view) symbols() *symbols.Table {
 	v.symOnce.Do(func() {
-		c := v.config
 		if v.entry != nil && v.entry.Config != nil && v.entryFile != nil && v.entryFile.Src == v.file.Src {
-			c = v.entry.Config
+			v.syms = v.entry.Symbols()
+			return
 		}
-		v.syms = symbols.Build(v.index(c))
+		v.syms = symbols.Build(v.index(v.config))
 	})
 	return v.syms
 }

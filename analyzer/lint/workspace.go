@@ -14,6 +14,7 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer/config"
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
+	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
 	"github.com/nginx-lint/nginx-lint/internal/didyoumean"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
@@ -190,6 +191,21 @@ func (e *Entry) CostModel() *costmodel.Result {
 	}
 	e.mu.Unlock()
 	return rules.CostModel.Of(rs, e.Options.Cost)
+}
+
+// Symbols is the symbol table of the configuration: the one its lint's
+// rules read (symbols.Result of the run), or, when no run's results were
+// kept, one built now and kept, as CostModel does. It is safe to call
+// from several goroutines.
+func (e *Entry) Symbols() *symbols.Table {
+	e.mu.Lock()
+	rs := e.results
+	if rs == nil {
+		_, rs = analyzer.RunResults(e.Config, emptyRegistry, e.Options)
+		e.results = rs
+	}
+	e.mu.Unlock()
+	return symbols.Result.Of(rs, struct{}{})
 }
 
 var emptyRegistry = func() *analyzer.Registry {

@@ -13,6 +13,7 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
 	"github.com/nginx-lint/nginx-lint/analyzer/lint"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
+	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -353,5 +354,32 @@ func TestContextLintsTheFragment(t *testing.T) {
 	}
 	if got := lintAs("http"); !slices.Contains(got, rules.DirectiveNotAllowed.Code+" a.conf") {
 		t.Errorf("--context http: %v, want directive-not-allowed", got)
+	}
+}
+
+// TestEntrySymbols: the symbol table of a linted file's configuration is
+// kept with the lint's results (a second call returns it again), and it
+// sees the whole configuration: the site file's proxy_pass names the
+// upstream that nginx.conf defines in another case.
+func TestEntrySymbols(t *testing.T) {
+	dir := t.TempDir()
+	testfiles.Write(t, dir, map[string]string{
+		"nginx.conf":   "events {}\nhttp {\n    upstream Backend { server 127.0.0.1:9000; }\n    include sites/*.conf;\n}\n",
+		"sites/a.conf": "server {\n    listen 127.0.0.1:8080;\n    location / { proxy_pass http://backend; }\n}\n",
+	})
+	rep, err := (&lint.Workspace{Bound: dir}).LintFile(filepath.Join(dir, "sites", "a.conf"))
+	if err != nil || rep.Entry == nil {
+		t.Fatalf("%v %+v", err, rep)
+	}
+	tab := rep.Entry.Symbols()
+	if tab != rep.Entry.Symbols() {
+		t.Error("a second Symbols built another table")
+	}
+	var uses []string
+	for _, o := range tab.Occurrences(symbols.UpstreamSymbol("backend", false)) {
+		uses = append(uses, fmt.Sprintf("%s:%v", filepath.Base(o.File.Path), o.Def))
+	}
+	if got := strings.Join(uses, " "); got != "nginx.conf:true a.conf:false" && got != "a.conf:false nginx.conf:true" {
+		t.Errorf("occurrences of upstream backend: %s", got)
 	}
 }
