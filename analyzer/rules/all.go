@@ -88,6 +88,7 @@ var list = []*analyzer.Rule{
 	UpstreamKeepaliveUnused,
 	QUICReuseport,
 	BuiltinVariableRedefined,
+	VariableCase,
 	AccessListLogic,
 	UnreachableLocation,
 	HSTS,
