@@ -23,7 +23,7 @@ type calibrateCmd struct {
 	Sizes    []int  `default:"1000,3000,6000,12000" help:"Server counts to fit on."`
 	Runs     int    `default:"3" help:"Runs per configuration (three times as many for a configuration nginx -t reads in under 0.15 s); the median counts."`
 	Validate bool   `help:"Also time the nine layouts at 2000, 5000, 10000 and 19900 servers and print predicted against measured (timing never fails the command)."`
-	Reload   bool   `help:"Also start nginx on L1c, L2c and L3c at 2000, 5000 and 10000 servers and time the start and a reload (wall clock), against the predictions."`
+	Reload   bool   `help:"Also start nginx on L1c, L2c and L3c at 2000, 5000 and 10000 servers and time the start and a reload (wall clock, --runs times each, the median counting), against the predictions."`
 	Clock    string `enum:"cpu,wall" default:"cpu" help:"What to fit and compare: the CPU time (user + system) of nginx -t, which other load on the machine disturbs little, or its wall time: ${enum}."`
 	Force    bool   `help:"Write the profile even when the fit is degenerate (a cost fitted at zero beyond the noise, held-out predictions off by more than 35% beyond the noise, or runs too noisy to judge)."`
 }
@@ -48,10 +48,11 @@ func (cmd *calibrateCmd) run(e *env) (int, error) {
 		return code, err
 	}
 	if cmd.Reload {
-		fmt.Fprintf(e.stdout, "\nstart and reload (wall clock, one run each):\n| layout | servers | start predicted | start measured | reload predicted | reload measured |\n|---|---|---|---|---|---|\n")
-		_, err := calibrate.TimeReloads(ctx, calibrate.ReloadOptions{Nginx: ngx, Profile: p, Each: func(r calibrate.ReloadRun) {
-			fmt.Fprintf(e.stdout, "| %s | %d | %.3f s | %.3f s | %.3f s | %.3f s |\n", r.Layout, r.Servers,
-				r.PredictedStart, r.Start, r.PredictedReload, r.Reload)
+		runs := max(cmd.Runs, 1)
+		fmt.Fprintf(e.stdout, "\nstart and reload (wall clock, median of %d runs each, ± half their range):\n", runs)
+		fmt.Fprint(e.stdout, "| layout | servers | start predicted | start measured | error | reload predicted | reload measured | error |\n|---|---|---|---|---|---|---|---|\n")
+		_, err := calibrate.TimeReloads(ctx, calibrate.ReloadOptions{Nginx: ngx, Profile: p, Runs: runs, Each: func(r calibrate.ReloadRun) {
+			writeReloadRow(e.stdout, r)
 		}})
 		if err != nil {
 			return exitError, err
@@ -137,6 +138,22 @@ func (c calibrateProgress) Measured(done, planned int, label string, left time.D
 
 func (c calibrateProgress) Timed(label string, m calibrate.Measurement) {
 	c.p.printf("  %s: wall %.3f s, cpu %.3f s\n", label, m.Wall, m.CPU)
+}
+
+// writeReloadRow prints one layout's start and reload, predicted against
+// the medians measured.
+func writeReloadRow(w io.Writer, r calibrate.ReloadRun) {
+	fmt.Fprintf(w, "| %s | %d | %.3f s | %.3f s ±%.3f | %+.0f%% | %.3f s | %.3f s ±%.3f | %+.0f%% |\n", r.Layout, r.Servers,
+		r.PredictedStart, r.Start, spreadOf(r.StartRuns), 100*(r.PredictedStart-r.Start)/r.Start,
+		r.PredictedReload, r.Reload, spreadOf(r.ReloadRuns), 100*(r.PredictedReload-r.Reload)/r.Reload)
+}
+
+// spreadOf is half the range of v, as calibrate reports a spread.
+func spreadOf(v []float64) float64 {
+	if len(v) < 2 {
+		return 0
+	}
+	return (slices.Max(v) - slices.Min(v)) / 2
 }
 
 // writeHeldOutTable prints the held-out predictions against the

@@ -16,6 +16,7 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel/calibrate"
+	"github.com/nginx-lint/nginx-lint/analyzer/costmodel/layout"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -239,5 +240,18 @@ func TestCalibrateProgress(t *testing.T) {
 	}
 	if !strings.HasSuffix(errs, "\r\x1b[K") && !strings.Contains(errs[strings.LastIndex(errs, last[0])+len(last[0]):], "\r\x1b[K") {
 		t.Errorf("progress line not cleared at the end: %q", errs[max(0, len(errs)-200):])
+	}
+}
+
+// TestWriteReloadRow: a --reload row shows the medians with their spread
+// and the error of each prediction.
+func TestWriteReloadRow(t *testing.T) {
+	l, _ := layout.ParseName("L2c")
+	l2c := calibrate.ReloadRun{Layout: l, Servers: 5000, Start: 0.2, Reload: 0.5, StartRuns: []float64{0.25, 0.2, 0.19}, ReloadRuns: []float64{0.5},
+		PredictedStart: 0.22, PredictedReload: 0.4}
+	var b bytes.Buffer
+	writeReloadRow(&b, l2c)
+	if got, want := b.String(), "| L2c | 5000 | 0.220 s | 0.200 s ±0.030 | +10% | 0.400 s | 0.500 s ±0.000 | -20% |\n"; got != want {
+		t.Errorf("row %q, want %q", got, want)
 	}
 }
