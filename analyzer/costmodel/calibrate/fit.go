@@ -83,12 +83,12 @@ func (f *fit) predictionNoise(ops map[string]float64) float64 {
 // operations take under minShare of every run keeps base's value. When
 // the runs show noise (LayoutRun.Noise), the standard error of each
 // estimate follows from it, and a cost is unidentified when its estimate
-// is below noiseMargin standard errors; a cost fitted at zero is
-// unidentified when its base value is (the runs cannot rule the base
-// value out). The least identified one keeps base's value, the others are
-// refitted without it, until each one left is measured. A cost the runs
-// put at zero well beyond the noise stays at zero, which the guard
-// reports: that is a machine the model does not describe.
+// is within noiseMargin standard errors of zero and of its base value
+// alike: the runs cannot tell which. The least identified one keeps
+// base's value, the others are refitted without it, until each one left
+// is measured. An estimate near zero that rules the base value out is a
+// measurement (this machine does that work faster); one at zero stays at
+// zero, which the guard reports: a machine the model does not describe.
 func fitRuns(runs []LayoutRun, base *costmodel.Profile) (*fit, error) {
 	var obs, mem []costmodel.Observation
 	var noise []float64
@@ -133,10 +133,7 @@ func fitRuns(runs []LayoutRun, base *costmodel.Profile) (*fit, error) {
 		for i, k := range keys {
 			se := math.Sqrt(max(cov[i][i], 0))
 			v := p.Costs[k]
-			if v <= 0 {
-				v = base.Costs[k]
-			}
-			if se > 0 && v < noiseMargin*se && v/se < worstRatio {
+			if se > 0 && v < noiseMargin*se && math.Abs(base.Costs[k]-v) <= noiseMargin*se && v/se < worstRatio {
 				worst, worstRatio = i, v/se
 			}
 		}
@@ -145,7 +142,7 @@ func fitRuns(runs []LayoutRun, base *costmodel.Profile) (*fit, error) {
 		}
 		k := keys[worst]
 		se := math.Sqrt(cov[worst][worst])
-		why := fmt.Sprintf("fitted %s ± %s: less than %d standard errors of the runs' noise", costmodel.Seconds(p.Costs[k]), costmodel.Seconds(se), noiseMargin)
+		why := fmt.Sprintf("fitted %s ± %s (the runs' noise): within %d standard errors of both zero and the base value", costmodel.Seconds(p.Costs[k]), costmodel.Seconds(se), noiseMargin)
 		if p.Costs[k] <= 0 {
 			why = fmt.Sprintf("fitted at zero ± %s: the runs' noise cannot rule out the base value", costmodel.Seconds(se))
 		}

@@ -170,3 +170,22 @@ func TestSpread(t *testing.T) {
 		t.Errorf("noise %v", r.Noise())
 	}
 }
+
+// TestRunNoisyFasterStart: a machine whose process start costs a tenth of
+// the reference's, measured with ±10% noise. Its base cost is small but
+// rules the reference value out, so it is measured, not kept: keeping
+// 14.5 ms would push every other cost off.
+func TestRunNoisyFasterStart(t *testing.T) {
+	c := twiceAsSlow()
+	c[costmodel.CostBase] = costmodel.DefaultProfile().Costs[costmodel.CostBase] / 10
+	res := run(t, &syntheticMachine{costs: c, noise: 0.10}, Options{Runs: 3})
+	if len(res.Degenerate) > 0 {
+		t.Fatalf("degenerate: %q", res.Degenerate)
+	}
+	p := res.Profile
+	for _, k := range []string{costmodel.CostBase, costmodel.CostServer} {
+		if got, want := p.Costs[k], c[k]; p.IsAssumed(k) || math.Abs(got-want) > 0.5*want {
+			t.Errorf("%s: fitted %s (assumed %v), machine %s", k, costmodel.Seconds(got), p.IsAssumed(k), costmodel.Seconds(want))
+		}
+	}
+}
