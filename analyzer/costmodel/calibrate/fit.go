@@ -59,19 +59,29 @@ type fit struct {
 	// covariance from the runs' noise, nil when the runs show none.
 	keys []string
 	cov  [][]float64
+	// keptSE is the standard error of each cost found within the noise
+	// of zero and its base value: keeping the base value is a guess that
+	// uncertain.
+	keptSE map[string]float64
 }
 
 // predictionNoise is the standard deviation that the noise of the fitted
-// runs gives a prediction of ops.
+// runs gives a prediction of ops: that of the fitted costs, and that of
+// the costs kept at their base values because the runs could not tell
+// them from zero or from the base value (a held-out fit on the larger
+// sizes cannot measure the process start, so the prediction of the
+// smallest size is no better than that guess).
 func (f *fit) predictionNoise(ops map[string]float64) float64 {
-	if f.cov == nil {
-		return 0
-	}
 	v := 0.0
-	for i, a := range f.keys {
-		for j, b := range f.keys {
-			v += ops[a] * f.cov[i][j] * ops[b]
+	if f.cov != nil {
+		for i, a := range f.keys {
+			for j, b := range f.keys {
+				v += ops[a] * f.cov[i][j] * ops[b]
+			}
 		}
+	}
+	for k, se := range f.keptSE {
+		v += ops[k] * ops[k] * se * se
 	}
 	return math.Sqrt(max(v, 0))
 }
@@ -147,6 +157,10 @@ func fitRuns(runs []LayoutRun, base *costmodel.Profile) (*fit, error) {
 			why = fmt.Sprintf("fitted at zero ± %s: the runs' noise cannot rule out the base value", costmodel.Seconds(se))
 		}
 		f.unidentified = append(f.unidentified, Unidentified{Key: k, Kept: base.Costs[k], Why: why})
+		if f.keptSE == nil {
+			f.keptSE = map[string]float64{}
+		}
+		f.keptSE[k] = se
 		keys = slices.Delete(slices.Clone(keys), worst, worst+1)
 	}
 	for _, u := range f.unidentified {

@@ -189,3 +189,23 @@ func TestRunNoisyFasterStart(t *testing.T) {
 		}
 	}
 }
+
+// TestPredictionNoise: a prediction carries the covariance of the fitted
+// costs and the standard error of each cost kept at its base value, so
+// a held-out size is not failed for a guess its training sizes could not
+// check (the process start, fitted on the larger sizes alone).
+func TestPredictionNoise(t *testing.T) {
+	f := &fit{keys: []string{"a", "b"}, cov: [][]float64{{4, 1}, {1, 9}}}
+	ops := map[string]float64{"a": 1, "b": 2, "base": 1}
+	// 1·4·1 + 2·1·1·2 + 2·9·2 = 4 + 4 + 36
+	if got := f.predictionNoise(ops); !near(got, math.Sqrt(44)) {
+		t.Errorf("fitted only: %v", got)
+	}
+	f.keptSE = map[string]float64{"base": 3}
+	if got := f.predictionNoise(ops); !near(got, math.Sqrt(53)) {
+		t.Errorf("with a kept cost: %v", got)
+	}
+	if got := (&fit{}).predictionNoise(ops); got != 0 {
+		t.Errorf("no noise: %v", got)
+	}
+}
