@@ -63,6 +63,11 @@ type Rule struct {
 	// code's digit names: a rule moved to another category keeps its code,
 	// which users' suppression comments and baselines name.
 	Group Category
+	// Fixable marks a rule whose findings may carry a suggested fix
+	// (parser.Diagnostic.Edits) that --fix applies. The fix test runs
+	// every fixable rule's fix through the real nginx, and the examples'
+	// test refuses edits from a rule not marked.
+	Fixable bool
 }
 
 // Doc is a rule's documentation. Bad and Good are complete nginx configs

@@ -57,6 +57,17 @@ func (t *Target) NginxVersion() string {
 	return t.Version
 }
 
+// Label names the nginx a run lints for, as a finding whose verdict or
+// fix depends on the version records it (parser.Diagnostic.Target):
+// "nginx 1.22.1", or with no target named "nginx 1.31.5 (newest; no
+// target named)".
+func (t *Target) Label() string {
+	if t.Known() {
+		return "nginx " + t.Version
+	}
+	return "nginx " + t.NginxVersion() + " (newest; no target named)"
+}
+
 // AtLeast reports whether the targeted version is v or later. With no
 // build named it is true: the default target is the newest nginx.
 func (t *Target) AtLeast(v string) bool {

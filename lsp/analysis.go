@@ -24,6 +24,7 @@ func allRules() *analyzer.Registry { return rules.All() }
 // line's flags do:
 //
 //	{"nginx-build": "/path/nginx-V.txt",      // or nginxBuild
+//	 "nginx-version": "1.22.1",               // or nginxVersion
 //	 "rules": {"version-disclosure": "off"},  // as in .nginx-lint.yaml
 //	 "custom-directives": ["vts_status"],     // or customDirectives
 //	 "custom-variables": ["vts_var"]}         // or customVariables
@@ -32,6 +33,10 @@ func allRules() *analyzer.Registry { return rules.All() }
 type initOptions struct {
 	settings   *config.File
 	nginxBuild string
+	// nginxVersion is the version to lint for when no build is named, as
+	// --nginx-version is on the command line (it wins over the settings
+	// file's nginx-version).
+	nginxVersion string
 }
 
 func parseInitOptions(v any) (initOptions, error) {
@@ -49,6 +54,12 @@ func parseInitOptions(v any) (initOptions, error) {
 			sub["custom-directives"] = val
 		case "custom-variables", "customVariables":
 			sub["custom-variables"] = val
+		case "nginx-version", "nginxVersion":
+			// Checked as the settings file's nginx-version is; ""
+			// (an editor's empty default) is unset.
+			if val != "" {
+				sub["nginx-version"] = val
+			}
 		case "nginx-build", "nginxBuild":
 			p, ok := val.(string)
 			if !ok {
@@ -73,6 +84,7 @@ func parseInitOptions(v any) (initOptions, error) {
 			return out, err
 		}
 		out.settings = f
+		out.nginxVersion = f.NginxVersion
 	}
 	return out, nil
 }
@@ -109,6 +121,7 @@ func (s *Server) workspace(snap *snapshot, l *parser.Loader) *lint.Workspace {
 		Bound:     snap.bound,
 		Extra:     snap.init.settings,
 		BuildFile: snap.init.nginxBuild,
+		Version:   snap.init.nginxVersion,
 		// The command line refuses to run on broken settings; the editor
 		// goes on with the defaults and says why once.
 		Tolerate: func(err error) { s.problem(fmt.Sprintf("settings ignored: %v", err)) },

@@ -154,16 +154,16 @@ func (s *Server) completion(_ context.Context, p *protocol.CompletionParams) (an
 	// The word being typed: every item replaces it (textEdit), so that
 	// clients agree on the prefix whatever they take for a word ("$"
 	// included or not).
-	start := off
-	for start > 0 && (symbols.IsVarChar(d.file.Src[start-1]) || strings.IndexByte("$.-{", d.file.Src[start-1]) >= 0) {
-		start--
-	}
-	prefix := d.file.Src[start:off]
+	start, dollar := symbols.TypedWord(d.file.Src, off)
 	edit := rangeOf(d.file, parser.Span(start, off))
 	// After a "$": variables.
-	if i := strings.LastIndexByte(prefix, '$'); i >= 0 && (h.arg >= 0 || argsDir(d.file, off) != nil) {
-		edit = rangeOf(d.file, parser.Span(start+i, off))
-		return variableItems(edit), nil
+	if dollar >= 0 && (h.arg >= 0 || argsDir(d.file, off) != nil) {
+		edit = rangeOf(d.file, parser.Span(dollar, off))
+		stream := false
+		for _, b := range h.stack {
+			stream = stream || b.Name.Value == "stream"
+		}
+		return append(definedVariableItems(d.symbols(), stream, edit), variableItems(edit)...), nil
 	}
 	if dir, stack := argsAt(d.file, off); dir != nil && off > int(dir.Name.Range.End) {
 		ctx, _ := contextAt(d.config, stack)
@@ -224,6 +224,33 @@ func directiveItems(ctx directives.Context, edit protocol.Range) []protocol.Comp
 		out = append(out, item)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Label < out[j].Label })
+	return out
+}
+
+// definedVariableItems lists the variables the configuration defines
+// (set, map, geo, a regex's named group, ...) in http {}, or stream {}
+// when stream is set, as the symbol table has them: written as at their
+// first definition, with what defines them.
+func definedVariableItems(tab *symbols.Table, stream bool, edit protocol.Range) []protocol.CompletionItem {
+	kind := protocol.CompletionItemKindVariable
+	var out []protocol.CompletionItem
+	for _, sym := range tab.Symbols(symbols.Variable) {
+		def, ok := tab.FirstDefinition(sym)
+		if sym.Stream != stream || !ok || sym.BuiltIn() {
+			continue
+		}
+		name := sym.Name
+		if !def.Opaque {
+			name = def.File.Src[def.Range.Start:def.Range.End]
+		}
+		text := "$" + name
+		detail := "defined by " + tab.Directive(def).Name.Value
+		if def.Capture {
+			detail = "a named group of a regex"
+		}
+		out = append(out, protocol.CompletionItem{Label: text, Kind: &kind, Detail: &detail, FilterText: &text,
+			TextEdit: protocol.TextEdit{Range: edit, NewText: text}})
+	}
 	return out
 }
 
@@ -339,8 +366,8 @@ func outline(f *parser.File, dirs []*parser.Directive) []protocol.DocumentSymbol
 		name := d.Name.Value
 		var detail string
 		if d.Name.Value == "server" && d.Block != nil {
-			detail = serverDetail(d)
-			if n := serverName(d); n != "" {
+			detail = symbols.ServerDetail(d)
+			if n := symbols.ServerLabel(d); n != "" {
 				name += " " + n
 			}
 		} else if len(d.Args) > 0 && !d.RawBlock() {
@@ -367,37 +394,6 @@ func outline(f *parser.File, dirs []*parser.Directive) []protocol.DocumentSymbol
 		out = append(out, sym)
 	}
 	return out
-}
-
-// serverName is the first name of a server's server_name, else its first
-// listen address.
-func serverName(d *parser.Directive) string {
-	listen := ""
-	for _, c := range d.Block.Directives {
-		switch {
-		case c.Name.Value == "server_name" && len(c.Args) > 0 && c.Args[0].Value != "":
-			return c.Args[0].Value
-		case c.Name.Value == "listen" && len(c.Args) > 0 && listen == "":
-			listen = c.Args[0].Value
-		}
-	}
-	return listen
-}
-
-// serverDetail names a server by its server_name and listen arguments.
-func serverDetail(d *parser.Directive) string {
-	var names, listens []string
-	for _, c := range d.Block.Directives {
-		switch c.Name.Value {
-		case "server_name":
-			names = append(names, c.ArgValues()...)
-		case "listen":
-			if len(c.Args) > 0 {
-				listens = append(listens, c.Args[0].Value)
-			}
-		}
-	}
-	return strings.TrimSpace(strings.Join(names, " ") + " " + strings.Join(listens, " "))
 }
 
 func (s *Server) codeAction(ctx context.Context, p *protocol.CodeActionParams) (any, error) {
@@ -477,9 +473,10 @@ func valueFixes(v *view, diag *parser.Diagnostic) []protocol.CodeAction {
 	return out
 }
 
-// definition jumps from an include to the files it includes, and from a
-// name (an upstream in a *_pass, a named location, a variable) to where
-// the configuration defines it, as the symbol table says.
+// definition jumps from an include to the files it includes, from a
+// certificate's path to its file, and from a name (an upstream in a
+// *_pass, a named location, a variable) to where the configuration
+// defines it, as the symbol table says.
 func (s *Server) definition(ctx context.Context, p *protocol.DefinitionParams) (any, error) {
 	d, _, h := s.at(p.TextDocument.URI, p.Position)
 	if d == nil {
@@ -522,6 +519,13 @@ func (s *Server) definition(ctx context.Context, p *protocol.DefinitionParams) (
 			return out, nil
 		}
 		o = in[0]
+	}
+	if o.Symbol.Kind == symbols.Certificate {
+		// The file the path names, when it exists.
+		if path, ok := s.fileOf(v, o.Symbol.Name); ok {
+			out = append(out, protocol.Location{URI: pathToURI(path), Range: protocol.Range{}})
+		}
+		return out, nil
 	}
 	for _, def := range tab.Definitions(o.Symbol) {
 		out = append(out, protocol.Location{URI: v.uriOf(def.File), Range: rangeOf(def.File, def.Range)})

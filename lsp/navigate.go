@@ -9,6 +9,7 @@ import (
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -92,8 +93,9 @@ func foldingRanges(f *parser.File) []protocol.FoldingRange {
 
 // documentLink links the files a document names: each include argument
 // to the file it includes (a glob only when it matched exactly one file),
-// and ssl_certificate, ssl_certificate_key and auth_basic_user_file to
-// their file when it exists.
+// and the paths of the files nginx reads at startup (certificates and
+// keys, auth_basic_user_file: symbols.ReadsFile) to their file when it
+// exists.
 func (s *Server) documentLink(_ context.Context, p *protocol.DocumentLinkParams) ([]protocol.DocumentLink, error) {
 	d := s.viewOf(p.TextDocument.URI)
 	if d == nil {
@@ -104,37 +106,43 @@ func (s *Server) documentLink(_ context.Context, p *protocol.DocumentLinkParams)
 		target := pathToURI(path)
 		out = append(out, protocol.DocumentLink{Range: rangeOf(d.file, w.Range), Target: &target})
 	}
-	// Relative file paths resolve against the conf prefix of the
-	// configuration the document is read in, then through the settings'
-	// include-paths, as the loader does for includes.
-	c := d.config
-	if d.entry != nil && d.entry.Config != nil {
-		c = d.entry.Config
-	}
 	eachDirective(d.file.Directives, func(x *parser.Directive) {
 		if len(x.Args) != 1 || x.RawBlock() {
 			return
 		}
-		switch x.Name.Value {
-		case "include":
+		switch {
+		case x.Name.Value == "include":
 			// The loader's own resolution: prefix, include-paths, globs.
 			if files := d.included(x); len(files) == 1 {
 				link(x.Args[0], files[0].Path)
 			}
-		case "ssl_certificate", "ssl_certificate_key", "auth_basic_user_file":
-			path, ok := c.FilePath(x.Args[0].Value)
-			if !ok {
-				return
-			}
-			if d.entry != nil && d.entry.Settings != nil {
-				path, _ = d.entry.Settings.MapPath(path)
-			}
-			if s.exists(path) {
+		case symbols.ReadsFile(x.Name.Value):
+			if path, ok := s.fileOf(d, x.Args[0].Value); ok {
 				link(x.Args[0], path)
 			}
 		}
 	})
 	return out, nil
+}
+
+// fileOf returns the file that a path argument of the document (a
+// certificate's, auth_basic_user_file's) names when it exists: a
+// relative path resolves against the conf prefix of the configuration
+// the document is read in, then through the settings' include-paths, as
+// the loader does for includes.
+func (s *Server) fileOf(v *view, arg string) (string, bool) {
+	c := v.config
+	if v.entry != nil && v.entry.Config != nil {
+		c = v.entry.Config
+	}
+	path, ok := c.FilePath(arg)
+	if !ok {
+		return "", false
+	}
+	if v.entry != nil && v.entry.Settings != nil {
+		path, _ = v.entry.Settings.MapPath(path)
+	}
+	return path, s.exists(path)
 }
 
 // included returns the files the include x of the document pulls in,

@@ -498,3 +498,31 @@ func TestDidChangeConfiguration(t *testing.T) {
 		t.Errorf("after clearing the rules: %q", got)
 	}
 }
+
+// TestCertificateDefinition: definition on a certificate's path opens
+// its file (relative to the conf prefix) when it exists, nothing when it
+// does not; references on it list every directive that names the same
+// path.
+func TestCertificateDefinition(t *testing.T) {
+	s, c, dir := setup(t, map[string]string{"certs/site.crt": "x"})
+	text := "events {}\nhttp {\n    server {\n        listen 443 ssl;\n        ssl_certificate certs/site.crt;\n        ssl_certificate_key certs/missing.key;\n    }\n" +
+		"    server {\n        listen 8443 ssl;\n        ssl_certificate certs/site.crt;\n    }\n}\n"
+	uri := open(t, s, c, filepath.Join(dir, "nginx.conf"), text)
+	def, err := s.definition(bg, &protocol.DefinitionParams{TextDocumentPositionParams: tdpp(uri, 4, 30)})
+	want := pathToURI(filepath.Join(dir, "certs", "site.crt"))
+	if locs, _ := def.([]protocol.Location); err != nil || len(locs) != 1 || locs[0].URI != want {
+		t.Errorf("definition on the certificate: %+v %v, want %s", def, err, want)
+	}
+	def, err = s.definition(bg, &protocol.DefinitionParams{TextDocumentPositionParams: tdpp(uri, 5, 32)})
+	if locs, _ := def.([]protocol.Location); err != nil || len(locs) != 0 {
+		t.Errorf("definition on a missing key: %+v %v, want none", def, err)
+	}
+	refs, err := s.references(bg, &protocol.ReferenceParams{TextDocumentPositionParams: tdpp(uri, 4, 30), Context: protocol.ReferenceContext{IncludeDeclaration: true}})
+	var lines []int
+	for _, r := range refs {
+		lines = append(lines, int(r.Range.Start.Line))
+	}
+	if err != nil || fmt.Sprint(lines) != "[4 9]" {
+		t.Errorf("references to certs/site.crt on lines %v %v, want [4 9]", lines, err)
+	}
+}

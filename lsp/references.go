@@ -47,15 +47,15 @@ func (s *Server) symbolOf(ctx context.Context, uri protocol.DocumentUri, pos pro
 
 // symbols returns the symbol table of the configuration the document is
 // read in: its entry's (the nginx.conf that includes it) when that was
-// parsed with this text, else the document's own. Built on first use,
-// once: typing does not pay for it.
+// parsed with this text, the very table the lint's rules read, else the
+// document's own, built on first use, once: typing does not pay for it.
 func (v *view) symbols() *symbols.Table {
 	v.symOnce.Do(func() {
-		c := v.config
 		if v.entry != nil && v.entry.Config != nil && v.entryFile != nil && v.entryFile.Src == v.file.Src {
-			c = v.entry.Config
+			v.syms = v.entry.Symbols()
+			return
 		}
-		v.syms = symbols.Build(v.index(c))
+		v.syms = symbols.Build(v.index(v.config))
 	})
 	return v.syms
 }
@@ -109,10 +109,8 @@ func renameable(sv *symbolView) string {
 	if sv.sym.Kind == symbols.Capture {
 		return "$" + sv.v.file.Src[sv.r.Start:sv.r.End] + " is a numbered capture of a regex"
 	}
-	if sv.sym.Kind == symbols.Variable {
-		if _, builtin := directives.LookupVariable(sv.sym.Name); builtin {
-			return fmt.Sprintf("$%s is a built-in variable", sv.sym.Name)
-		}
+	if sv.sym.BuiltIn() {
+		return fmt.Sprintf("$%s is a built-in variable", sv.sym.Name)
 	}
 	defined := false
 	for _, o := range sv.occs {
@@ -150,11 +148,8 @@ func (s *Server) rename(ctx context.Context, p *protocol.RenameParams) (*protoco
 	}
 	name := p.NewName
 	// The sigil may come with the new name, as the editor shows it.
-	switch sv.sym.Kind {
-	case symbols.Variable:
-		name = strings.TrimPrefix(name, "$")
-	case symbols.NamedLocation:
-		name = strings.TrimPrefix(name, "@")
+	if sigil := sv.sym.Kind.Sigil(); sigil != "" {
+		name = strings.TrimPrefix(name, sigil)
 	}
 	if why := symbols.ValidName(sv.sym.Kind, name); why != "" {
 		return nil, errorf(codeInvalidParams, "cannot rename: %s", why)
@@ -182,10 +177,14 @@ func (s *Server) symbolHover(ctx context.Context, uri protocol.DocumentUri, off 
 		return "", parser.Range{}
 	}
 	sym := o.Symbol
-	sigil := map[symbols.Kind]string{symbols.Variable: "$", symbols.NamedLocation: "@", symbols.Upstream: "upstream ",
-		symbols.Zone: "zone ", symbols.LogFormat: "log_format ", symbols.Capture: "$"}[sym.Kind]
+	// A name is shown as it is written: "$x", "@x", or after what it
+	// is ("upstream backend").
+	lead := sym.Kind.Sigil()
+	if lead == "" {
+		lead = sym.Kind.String() + " "
+	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "**%s%s**", sigil, v.file.Src[o.Range.Start:o.Range.End])
+	fmt.Fprintf(&b, "**%s%s**", lead, v.file.Src[o.Range.Start:o.Range.End])
 	defs := tab.Definitions(sym)
 	if len(defs) == 0 {
 		if sym.Kind != symbols.Variable {

@@ -70,6 +70,27 @@ func TestValueCompletion(t *testing.T) {
 	if !found {
 		t.Errorf("no $request_uri item replacing from the $")
 	}
+	// The configuration's own variables too, as written where they are
+	// defined, from its http {} only.
+	text3 := "events {}\nstream { map $remote_addr $Pool { default a; } }\n" +
+		"http { map $uri $Kind { default page; } server { listen 80; set $who x; return 200 $; } }\n"
+	uri3 := open(t, s, c, filepath.Join(dir, "own.conf"), text3)
+	res, _ = s.completion(bg, &protocol.CompletionParams{TextDocumentPositionParams: tdpp(uri3, 2, 84)})
+	details := map[string]string{}
+	for _, it := range res.([]protocol.CompletionItem) {
+		if it.Detail != nil {
+			details[it.Label] = *it.Detail
+		}
+	}
+	if details["$Kind"] != "defined by map" || details["$who"] != "defined by set" {
+		t.Errorf("own variables: $Kind %q, $who %q", details["$Kind"], details["$who"])
+	}
+	if _, ok := details["$Pool"]; ok {
+		t.Errorf("offers $Pool, a variable of stream {}, in http {}")
+	}
+	if details["$request_uri"] == "" {
+		t.Errorf("no built-in variables beside the own ones")
+	}
 }
 
 // TestValueQuickFixes: a bad value's finding gets a fix per close value.

@@ -56,6 +56,10 @@ type Diagnostic struct {
 	Related []Related
 	// Edits is a suggested fix, applied all together.
 	Edits []Edit
+	// Target names the nginx the finding or its fix assumed when either
+	// depends on the version ("nginx 1.22.1"; with no target named, the
+	// newest release the tables know); empty when neither does.
+	Target string
 }
 
 // Related is a secondary location of a diagnostic.

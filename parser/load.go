@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"errors"
 	"fmt"
 	"hash/maphash"
 	"io"
@@ -129,6 +130,10 @@ type Config struct {
 	// Context names the blocks a fragment was loaded inside (for example
 	// ["http", "server"]); empty for a main configuration.
 	Context []string
+	// Elsewhere are the included files that only the deployment host has
+	// (the file system said ErrElsewhere): no finding, but the
+	// configuration is incomplete.
+	Elsewhere []string
 
 	// included maps each resolved include directive to its files. It lives
 	// here, not on the directive, because a cached file is shared between
@@ -405,6 +410,10 @@ func (ld *load) include(d *Directive, context []string) {
 			continue
 		}
 		src, err := ld.l.ReadFile(p)
+		if errors.Is(err, ErrElsewhere) {
+			ld.c.Elsewhere = append(ld.c.Elsewhere, p)
+			continue
+		}
 		if err != nil {
 			code, name, why := ReadErrorFinding(err, true)
 			msg := fmt.Sprintf("cannot open included file %q: %s", p, why)

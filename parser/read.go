@@ -121,6 +121,16 @@ func ReadConfigFile(path string, max int64) ([]byte, error) {
 	return buf[:n], nil
 }
 
+// ErrElsewhere marks a file that is on the deployment host, not here: a
+// symbolic link of a checked-out tree to an absolute path that the
+// checkout does not hold (Debian's modules-enabled/50-mod-stream.conf ->
+// /usr/share/nginx/modules-available/mod-stream.conf, which the module's
+// package installs). This machine's file of that name is not the
+// deployment's, so it is never read. The loader takes an include of it as
+// present but unseen: no finding, and the configuration is incomplete
+// (Config.Elsewhere).
+var ErrElsewhere = errors.New("a file of the deployment host that this checkout does not hold")
+
 // ErrEmptyPipe is the error (inside a *fs.PathError) for a pipe named on
 // the command line that gave nothing: its writer wrote nothing, or there
 // was none when it was opened. Linting nothing must not pass a CI gate

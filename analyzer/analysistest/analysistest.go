@@ -223,6 +223,11 @@ func lintWith(t testing.TB, path string, opts analyzer.Options, rules ...*analyz
 	// Every rule runs, as for a user, so ignore comments know all names;
 	// only the findings of the rules under test are compared.
 	for _, d := range lint.Run(c, Registry, opts) {
+		// The fix test covers the rules marked Fixable: a fix from any
+		// other would go unchecked by nginx.
+		if r := Registry.Lookup(d.Code); len(d.Edits) > 0 && r != nil && !r.Fixable {
+			t.Errorf("%s: %s offers a fix but is not marked Fixable", path, d.Name)
+		}
 		if codes[d.Code] {
 			out = append(out, d)
 		}

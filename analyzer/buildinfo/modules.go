@@ -1,5 +1,7 @@
 package buildinfo
 
+import "slices"
+
 // alwaysModules are part of every build that has http (nginx's auto/modules
 // adds them unconditionally).
 var alwaysModules = []string{
@@ -87,4 +89,11 @@ var thirdPartyMarkers = map[string][]string{
 	"ModSecurity-nginx":                    {"ngx_http_modsecurity_module"},
 	"nginx-auth-ldap":                      {"ngx_http_auth_ldap_module"},
 	"zstd-nginx-module":                    {"ngx_http_zstd_filter_module", "ngx_http_zstd_static_module"},
+}
+
+// InDefaultBuild reports whether a plain ./configure builds module: one
+// nginx always has, or one on unless configure says --without-<name>
+// (stream and mail ones count: they come with their group).
+func InDefaultBuild(module string) bool {
+	return slices.Contains(alwaysModules, module) || slices.Contains(defaultModules, module)
 }

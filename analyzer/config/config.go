@@ -28,6 +28,7 @@ package config
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -721,32 +722,75 @@ type FS struct {
 
 // ReadFile reads p from where the map says it lives.
 func (m FS) ReadFile(p string) ([]byte, error) {
-	return m.Base.ReadFile(m.Local(p))
+	local, err := m.Resolve(p)
+	if err != nil {
+		return nil, err
+	}
+	return m.Base.ReadFile(local)
 }
 
 // ReadFileMax is ReadFile within max bytes.
 func (m FS) ReadFileMax(p string, max int64) ([]byte, error) {
-	return parser.ReadFileMax(m.Base, m.Local(p), max)
+	local, err := m.Resolve(p)
+	if err != nil {
+		return nil, err
+	}
+	return parser.ReadFileMax(m.Base, local, max)
 }
 
 // Local returns where p is here: mapped, and, when it is a symbolic link
 // to an absolute path under a mapped prefix (Debian's sites-enabled/x ->
 // /etc/nginx/sites-available/x), where that target is here, not on this
-// machine.
+// machine. A link to an absolute path no entry maps is returned as it is.
 func (m FS) Local(p string) string {
-	local, _ := m.File.MapPath(p)
+	local, _ := m.resolve(p)
+	return local
+}
+
+// Resolve is Local for reading: a symbolic link of the mapped tree to an
+// absolute path that no entry maps (Debian's modules-enabled/x.conf ->
+// /usr/share/nginx/modules-available/x.conf) is a file of the deployment
+// host, which the checkout does not hold: the error wraps
+// parser.ErrElsewhere, and this machine's file of that name is never
+// read (it is not the deployment's).
+func (m FS) Resolve(p string) (string, error) {
+	local, elsewhere := m.resolve(p)
+	if elsewhere != "" {
+		return local, &fs.PathError{Op: "open", Path: p, Err: fmt.Errorf("a link to %s: %w", elsewhere, parser.ErrElsewhere)}
+	}
+	return local, nil
+}
+
+// resolve returns where p is here and, for a link in a mapped tree (under
+// an entry's local directory) to an absolute path outside every mapped
+// prefix, that path.
+func (m FS) resolve(p string) (local, elsewhere string) {
+	local, _ = m.File.MapPath(p)
 	for range 8 {
 		target, err := os.Readlink(local)
 		if err != nil || !filepath.IsAbs(target) {
-			return local
+			return local, ""
 		}
-		mapped, ok := m.File.MapPath(target)
+		to, ok := m.File.MapPath(target)
 		if !ok {
-			return local
+			if m.inTree(local) {
+				return local, target
+			}
+			return local, ""
 		}
-		local = mapped
+		local = to
 	}
-	return local
+	return local, ""
+}
+
+// inTree reports whether local lies in a directory an entry maps to.
+func (m FS) inTree(local string) bool {
+	for _, e := range m.File.IncludePaths {
+		if _, ok := cutDir(local, e.To); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // Glob expands pattern where the map says, and returns nginx's paths.

@@ -354,3 +354,65 @@ func TestCostOptionsRunWide(t *testing.T) {
 		t.Errorf("conflicting nofile: %v", err)
 	}
 }
+
+// TestMappedFSLinks: a symbolic link of the mapped tree to an absolute
+// path under a mapped prefix is read from the checkout; one to an
+// absolute path no entry maps (Debian's modules-enabled ->
+// /usr/share/nginx/modules-available) is the deployment host's file:
+// parser.ErrElsewhere, whether or not this machine has a file there, and
+// the loader takes its include as present but unseen (Config.Elsewhere,
+// no finding). A link outside the mapped tree, and a relative one, are
+// read as the disk has them.
+func TestMappedFSLinks(t *testing.T) {
+	dir := t.TempDir()
+	here := filepath.Join(dir, "here.conf")
+	write(t, here, "worker_processes 1;\n")
+	write(t, filepath.Join(dir, "nginx", "sites-available", "a"), "server { listen 127.0.0.1:8080; }\n")
+	write(t, filepath.Join(dir, "nginx", "nginx.conf"), "events {}\ninclude /etc/nginx/modules-enabled/*.conf;\nhttp { include /etc/nginx/sites-enabled/*; }\n")
+	links := map[string]string{
+		"nginx/sites-enabled/a":                 "/etc/nginx/sites-available/a",
+		"nginx/sites-enabled/rel":               "../sites-available/a",
+		"nginx/modules-enabled/50-absent.conf":  "/nonexistent/nginx-lint-test/mod-absent.conf",
+		"nginx/modules-enabled/50-present.conf": here, // on this machine, not in the tree
+		"outside.conf":                          here,
+	}
+	for link, to := range links {
+		p := filepath.Join(dir, link)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.Symlink(to, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, err := config.Parse(filepath.Join(dir, ".nginx-lint.yaml"), []byte("include-paths:\n  /etc/nginx/: nginx/\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := config.FS{Base: parser.OSFS{}, File: f}
+	for _, tc := range []struct {
+		path, local string
+		elsewhere   bool
+	}{
+		{"/etc/nginx/sites-enabled/a", filepath.Join(dir, "nginx/sites-available/a"), false},
+		{"/etc/nginx/sites-enabled/rel", filepath.Join(dir, "nginx/sites-enabled/rel"), false},
+		{"/etc/nginx/modules-enabled/50-absent.conf", filepath.Join(dir, "nginx/modules-enabled/50-absent.conf"), true},
+		{"/etc/nginx/modules-enabled/50-present.conf", filepath.Join(dir, "nginx/modules-enabled/50-present.conf"), true},
+		{filepath.Join(dir, "nginx/modules-enabled/50-present.conf"), filepath.Join(dir, "nginx/modules-enabled/50-present.conf"), true},
+		{filepath.Join(dir, "outside.conf"), filepath.Join(dir, "outside.conf"), false},
+	} {
+		local, err := m.Resolve(tc.path)
+		if local != tc.local || errors.Is(err, parser.ErrElsewhere) != tc.elsewhere || err != nil && !tc.elsewhere {
+			t.Errorf("%s: %s, %v; want %s (elsewhere %v)", tc.path, local, err, tc.local, tc.elsewhere)
+		}
+		if _, err := m.ReadFile(tc.path); tc.elsewhere != errors.Is(err, parser.ErrElsewhere) {
+			t.Errorf("%s: read: %v", tc.path, err)
+		}
+	}
+	c, err := (&parser.Loader{FS: m, Kinds: analyzer.Kinds}).Load(filepath.Join(dir, "nginx", "nginx.conf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"/etc/nginx/modules-enabled/50-absent.conf", "/etc/nginx/modules-enabled/50-present.conf"}
+	if !slices.Equal(c.Elsewhere, want) || len(c.Diagnostics) != 0 || len(c.Files) != 3 {
+		t.Errorf("elsewhere %q (want %q), diagnostics %v, %d files", c.Elsewhere, want, c.Diagnostics, len(c.Files))
+	}
+}

@@ -35,6 +35,9 @@ type Change struct {
 	Code    string
 	Name    string
 	Message string
+	// Target is the nginx the fix assumed when its result depends on
+	// the version (parser.Diagnostic.Target), else "".
+	Target string
 }
 
 // Result is what Run did.
@@ -95,7 +98,7 @@ func Run(lint Linter) (*Result, error) {
 		res.Rounds++
 		for _, d := range chosen {
 			res.Changes = append(res.Changes, Change{Round: round, Path: d.FilePath(), Line: d.Start().Line,
-				Code: d.Code, Name: d.Name, Message: d.Message})
+				Code: d.Code, Name: d.Name, Message: d.Message, Target: d.Target})
 		}
 	}
 	for path, text := range overlay {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/config"
+	"github.com/nginx-lint/nginx-lint/parser"
 )
 
 // This file places a checked-in configuration where it deploys: a tree
@@ -62,6 +63,9 @@ func withMirror(path string, f *config.File) *config.File {
 	}
 	prefix, dir, ok := mirrorOf(abs)
 	if !ok {
+		prefix, dir, ok = inferredMirror(abs)
+	}
+	if !ok {
 		return f
 	}
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
@@ -114,4 +118,47 @@ func nearestConfDir(dir, bound string) string {
 			return ""
 		}
 	}
+}
+
+// inferredMirror returns, for a file under no mirrored path, the conf
+// prefix its tree is a copy of and the directory that holds the copy,
+// when the tree's nginx.conf says so: a repository whose root is a copy
+// of /etc/nginx has no etc/nginx in its path, but its nginx.conf says
+// "include /etc/nginx/mime.types;" and mime.types lies beside it. The
+// first absolute include under a conf prefix whose file (or, for a glob,
+// directory) the copy holds decides. A tree at a conf prefix itself (this
+// machine's /etc/nginx) is nginx's own, not a copy.
+func inferredMirror(abs string) (prefix, dir string, ok bool) {
+	dir = nearestConfDir(filepath.Dir(abs), BoundOf(abs))
+	if dir == "" || slices.Contains(MirrorPrefixes, filepath.ToSlash(dir)) {
+		return "", "", false
+	}
+	src, err := parser.ReadFileMax(parser.OSFS{}, filepath.Join(dir, "nginx.conf"), parser.DefaultMaxFileSize)
+	if err != nil {
+		return "", "", false
+	}
+	for line := range strings.Lines(string(src)) {
+		arg, found := strings.CutPrefix(strings.TrimSpace(line), "include")
+		if !found || arg == "" || arg[0] != ' ' && arg[0] != '\t' {
+			continue
+		}
+		if i := strings.IndexByte(arg, ';'); i >= 0 {
+			arg = arg[:i]
+		}
+		arg = strings.Trim(strings.TrimSpace(arg), `"'`)
+		for _, p := range MirrorPrefixes {
+			rest, under := strings.CutPrefix(arg, p+"/")
+			if !under || rest == "" || strings.Contains(rest, "..") {
+				continue
+			}
+			local := filepath.Join(dir, filepath.FromSlash(rest))
+			if strings.ContainsAny(rest, "*?[") {
+				local = filepath.Dir(local)
+			}
+			if _, err := os.Stat(local); err == nil {
+				return p, dir, true
+			}
+		}
+	}
+	return "", "", false
 }

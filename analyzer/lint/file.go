@@ -82,7 +82,7 @@ func (w *Workspace) file(path string, lint bool) (*FileReport, error) {
 	if !lint {
 		return rep, nil
 	}
-	if root, f := w.rootOf(l, name, cfg); root != nil {
+	if root, f := w.rootOf(l, name, cfg); root != nil && w.Context == "" {
 		rep.Entry = &Entry{Target: Target{Path: root.Main.Path}, Config: root, Settings: cfg, Options: opts}
 		rep.EntryFile = f
 	}

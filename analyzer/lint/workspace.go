@@ -14,6 +14,7 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer/config"
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
+	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
 	"github.com/nginx-lint/nginx-lint/internal/didyoumean"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
@@ -92,7 +93,9 @@ type Workspace struct {
 	// Prefix is nginx's conf prefix (-p; "": the settings' prefix, else
 	// the main file's directory, or for a file found in a directory its
 	// nearest nginx.conf). Context lints every file as a fragment of that
-	// context ("": inferred from its top-level directives).
+	// context, never through the nginx.conf that includes it ("": the
+	// context inferred from its top-level directives, and a fragment an
+	// nginx.conf above includes is linted there).
 	Prefix  string
 	Context string
 	// MaxFileSize bounds each file read (0: the settings' max-file-size,
@@ -188,6 +191,21 @@ func (e *Entry) CostModel() *costmodel.Result {
 	}
 	e.mu.Unlock()
 	return rules.CostModel.Of(rs, e.Options.Cost)
+}
+
+// Symbols is the symbol table of the configuration: the one its lint's
+// rules read (symbols.Result of the run), or, when no run's results were
+// kept, one built now and kept, as CostModel does. It is safe to call
+// from several goroutines.
+func (e *Entry) Symbols() *symbols.Table {
+	e.mu.Lock()
+	rs := e.results
+	if rs == nil {
+		_, rs = analyzer.RunResults(e.Config, emptyRegistry, e.Options)
+		e.results = rs
+	}
+	e.mu.Unlock()
+	return symbols.Result.Of(rs, struct{}{})
 }
 
 var emptyRegistry = func() *analyzer.Registry {
@@ -479,9 +497,12 @@ func (w *Workspace) Load(targets []Target) (*Report, error) {
 				c = w.loadSource(l, name, src, cfg)
 			}
 		}
-		if err == nil && named && len(c.Context) > 0 {
+		if err == nil && named && len(c.Context) > 0 && w.Context == "" {
 			// A fragment that an nginx.conf above includes is linted
 			// there, where nginx reads it; its own findings are kept.
+			// --context (Context) asks for the file as a fragment of
+			// that context instead: it is not read through an
+			// nginx.conf (its conf prefix is still found above).
 			if root, f := w.rootOf(l, name, cfg); root != nil {
 				// Findings name the file as it was named, not as the
 				// nginx.conf reaches it (sites-enabled/x for a named
@@ -500,6 +521,15 @@ func (w *Workspace) Load(targets []Target) (*Report, error) {
 		if errors.Is(err, errBinary) {
 			rep.add(seen, &parser.Diagnostic{Path: t.Path, Severity: parser.Info, Code: parser.CodeBinary, Name: parser.NameBinary,
 				Message: "not a configuration file (binary content): skipped"})
+			continue
+		}
+		if errors.Is(err, parser.ErrElsewhere) {
+			// Not an error: nginx reads it on the deployment host. Found
+			// in a directory, it is what an include there reads.
+			if !t.FromDir {
+				rep.add(seen, &parser.Diagnostic{Path: t.Path, Severity: parser.Info, Code: parser.CodeUnreadable, Name: parser.NameUnreadable,
+					Message: "not read: " + errors.Unwrap(err).Error()})
+			}
 			continue
 		}
 		if err != nil {
@@ -625,12 +655,17 @@ func (w *Workspace) readEntry(t Target, cfg *config.File, opts *analyzer.Options
 		}
 	} else if err == nil {
 		at := name
-		if cfg != nil && len(cfg.IncludePaths) > 0 {
+		if _, open := w.Overlay[name]; !open && cfg != nil && len(cfg.IncludePaths) > 0 {
 			// A symbolic link into a mapped prefix (sites-enabled/x ->
 			// /etc/nginx/sites-available/x) is read from the checkout.
-			at = config.FS{Base: disk, File: cfg}.Local(name)
+			// One to an absolute path the checkout does not hold
+			// (modules-enabled/x.conf -> /usr/share/...) is the
+			// deployment host's file: parser.ErrElsewhere.
+			at, err = config.FS{Base: disk, File: cfg}.Resolve(name)
 		}
-		src, err = entry.ReadFile(at)
+		if err == nil {
+			src, err = entry.ReadFile(at)
+		}
 	}
 	if err == nil && t.FromDir && parser.LooksBinary(src) {
 		err = errBinary

@@ -2,6 +2,7 @@ package lint_test
 
 import (
 	"errors"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
 	"github.com/nginx-lint/nginx-lint/analyzer/lint"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
+	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -255,5 +257,129 @@ func TestEstimateSuppressed(t *testing.T) {
 				t.Errorf("lint reports a suppressed finding: %v", d)
 			}
 		}
+	}
+}
+
+// TestEstimateMatchesLint: "nginx-lint cost" and "nginx-lint" report the
+// same cost findings for the same file: the rules' options from the
+// settings, the ignore comments and the dedupe are applied on both paths.
+func TestEstimateMatchesLint(t *testing.T) {
+	dir := t.TempDir()
+	var servers strings.Builder
+	for i := 1; i <= 4; i++ {
+		servers.WriteString("    server { listen 127.0.0." + string(rune('0'+i)) + ":8080; server_name s" + string(rune('0'+i)) + "; }\n")
+	}
+	testfiles.Write(t, dir, map[string]string{
+		".nginx-lint.yaml": "rules:\n  listen-port-aggregation:\n    options: {max-addresses: 2}\n  listen-socket-count:\n    options: {max-sockets: 1}\n",
+		"nginx.conf": "events { worker_connections 2; }\nhttp {\n" + servers.String() +
+			"    server { listen 8080; server_name w; }\n" +
+			"    # nginx-lint ignore=listen-bind-conflict the test says so\n" +
+			"    server { listen 127.0.0.7:8080 bind; server_name b; }\n" +
+			"    server { listen 127.0.0.8:8080 bind; server_name c; }\n" +
+			"    include site.conf;\n}\n",
+		"site.conf": "server { listen 127.0.0.9:8081; server_name site; }\n",
+	})
+	path := filepath.Join(dir, "nginx.conf")
+	w := &lint.Workspace{Cost: costOptionsNoFile(6)}
+	ests, _, err := w.Estimate([]lint.Target{{Path: path}})
+	if err != nil || len(ests) != 1 {
+		t.Fatalf("%v %d", err, len(ests))
+	}
+	rep, err := w.Lint([]lint.Target{{Path: path}})
+	if err != nil || len(rep.Entries) != 1 {
+		t.Fatalf("%v %d", err, len(rep.Entries))
+	}
+	render := func(ds []*parser.Diagnostic) []string {
+		var out []string
+		for _, d := range ds {
+			if strings.HasPrefix(d.Code, "NL4") {
+				out = append(out, fmt.Sprintf("%s %s:%d %s %s", d.Code, filepath.Base(d.FilePath()), d.Start().Line, d.Severity, d.Message))
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
+	cost, lnt := render(ests[0].Findings), render(rep.Entries[0].Findings)
+	distinct := map[string]bool{}
+	for _, f := range cost {
+		distinct[strings.Fields(f)[0]] = true
+	}
+	if len(distinct) < 3 {
+		t.Fatalf("cost reports %d cost rules (%v): the comparison proves little", len(distinct), cost)
+	}
+	if strings.Join(cost, "\n") != strings.Join(lnt, "\n") {
+		t.Errorf("cost reports:\n%s\nlint reports:\n%s", strings.Join(cost, "\n"), strings.Join(lnt, "\n"))
+	}
+	// The ignore comment covers the first bind, not the second.
+	if got := strings.Join(slices.DeleteFunc(slices.Clone(cost), func(f string) bool { return !strings.HasPrefix(f, "NL4003") }), "\n"); !strings.HasPrefix(got, "NL4003 nginx.conf:10 ") || strings.Count(got, "\n") != 0 {
+		t.Errorf("listen-bind-conflict: %q, want the unsuppressed line 10 alone", got)
+	}
+}
+
+// TestContextLintsTheFragment: --context (Workspace.Context) lints a file
+// named alone as a fragment of that context, not through the nginx.conf
+// that includes it elsewhere; its relative includes still resolve against
+// that nginx.conf's directory (the conf prefix), in the command line's
+// lint and the editor's alike. Without it, the file is linted where
+// nginx.conf includes it (in http, where location is not allowed).
+func TestContextLintsTheFragment(t *testing.T) {
+	dir := t.TempDir()
+	testfiles.Write(t, dir, map[string]string{
+		".git/HEAD":             "ref: refs/heads/main\n",
+		"nginx.conf":            "events {}\nhttp {\n    include conf.d/*.conf;\n}\n",
+		"conf.d/a.conf":         "location / {\n    include snippets/headers.conf;\n    return 204;\n}\n",
+		"snippets/headers.conf": "add_header X-Frame-Options DENY;\n",
+	})
+	frag := filepath.Join(dir, "conf.d", "a.conf")
+	lintAs := func(context string) []string {
+		w := &lint.Workspace{NoSettings: true, Context: context}
+		rep, err := w.Lint([]lint.Target{lint.FileTarget(frag)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fr, err := (&lint.Workspace{NoSettings: true, Context: context}).LintFile(frag)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a, b := codes(rep.Findings), codes(fr.Findings); !slices.Equal(a, b) {
+			t.Errorf("--context %q: the command line finds %v, the editor %v", context, a, b)
+		}
+		return codes(rep.Findings)
+	}
+	if got := lintAs(""); !slices.Contains(got, rules.DirectiveNotAllowed.Code+" a.conf") {
+		t.Errorf("through nginx.conf (location in http): %v, want directive-not-allowed", got)
+	}
+	if got := lintAs("server"); len(got) != 0 {
+		t.Errorf("--context server: %v, want nothing (the snippet found under the conf prefix)", got)
+	}
+	if got := lintAs("http"); !slices.Contains(got, rules.DirectiveNotAllowed.Code+" a.conf") {
+		t.Errorf("--context http: %v, want directive-not-allowed", got)
+	}
+}
+
+// TestEntrySymbols: the symbol table of a linted file's configuration is
+// kept with the lint's results (a second call returns it again), and it
+// sees the whole configuration: the site file's proxy_pass names the
+// upstream that nginx.conf defines in another case.
+func TestEntrySymbols(t *testing.T) {
+	dir := t.TempDir()
+	testfiles.Write(t, dir, map[string]string{
+		"nginx.conf":   "events {}\nhttp {\n    upstream Backend { server 127.0.0.1:9000; }\n    include sites/*.conf;\n}\n",
+		"sites/a.conf": "server {\n    listen 127.0.0.1:8080;\n    location / { proxy_pass http://backend; }\n}\n",
+	})
+	rep, err := (&lint.Workspace{Bound: dir}).LintFile(filepath.Join(dir, "sites", "a.conf"))
+	if err != nil || rep.Entry == nil {
+		t.Fatalf("%v %+v", err, rep)
+	}
+	tab := rep.Entry.Symbols()
+	if tab != rep.Entry.Symbols() {
+		t.Error("a second Symbols built another table")
+	}
+	var uses []string
+	for _, o := range tab.Occurrences(symbols.UpstreamSymbol("backend", false)) {
+		uses = append(uses, fmt.Sprintf("%s:%v", filepath.Base(o.File.Path), o.Def))
+	}
+	if got := strings.Join(uses, " "); got != "nginx.conf:true a.conf:false" && got != "a.conf:false nginx.conf:true" {
+		t.Errorf("occurrences of upstream backend: %s", got)
 	}
 }

@@ -13,7 +13,8 @@ import (
 // does not, which glues the rest of the URI to the directory name.
 var AliasSlashMismatch = &analyzer.Rule{
 	Code: "NL2050", Name: "alias-slash-mismatch", Title: "location ends with a slash but its alias does not", Severity: parser.Warning,
-	Run: runAliasSlashMismatch,
+	Fixable: true,
+	Run:     runAliasSlashMismatch,
 	Doc: analyzer.Doc{
 		Text: "`alias` replaces the part of the URI that the location matched. With " +
 			"`location /files/ { alias /data/files; }` the request `/files/a.txt` becomes " +

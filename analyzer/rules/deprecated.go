@@ -15,7 +15,8 @@ import (
 // mark obsolete (http2_push, http2_idle_timeout, ...).
 var Deprecated = &analyzer.Rule{
 	Code: "NL2008", Name: "deprecated", Title: "deprecated directive or parameter", Severity: parser.Warning,
-	Run: runDeprecated,
+	Fixable: true,
+	Run:     runDeprecated,
 	Doc: analyzer.Doc{
 		Text: "Some forms still load but are on their way out, and newer nginx versions warn about " +
 			"them or reject them:\n\n" +
@@ -64,11 +65,11 @@ func runDeprecated(p *analyzer.Pass) {
 				d := p.Reportf(l.Directive.File, l.Directive.Args[prm.Arg].Range,
 					"the \"listen ... http2\" directive is deprecated, use the \"http2\" directive instead")
 				d.Detail = "since nginx 1.25.1; write \"http2 on;\" in the server (nginx 1.25.1 or later)"
-				if !fixAllowed(p, "1.25.1") {
+				if !fixAllowed(p, d, "1.25.1") {
 					// Without a target, nothing says this nginx has
 					// "http2 on": an older one refuses it.
 					d.Detail += "; not fixed automatically: \"http2 on\" needs nginx 1.25.1, which nothing else in this " +
-						"configuration needs; name the target (--nginx-build, or nginx-build in .nginx-lint.yaml) to fix it"
+						"configuration needs; name the target (--nginx-version or --nginx-build, or nginx-version in .nginx-lint.yaml) to fix it"
 					continue
 				}
 				d.Edits = []parser.Edit{removeArgEdit(l.Directive, prm.Arg)}
@@ -96,6 +97,7 @@ func runDeprecated(p *analyzer.Pass) {
 			if !lacks(target, "1.15.0") && lacks(target, "1.25.1") {
 				diag := p.ReportDirective(d, "the \"ssl\" directive is deprecated, use the \"listen ... ssl\" directive instead")
 				diag.Detail = "deprecated since nginx 1.15.0 and removed in 1.25.1, which reports it as an unknown directive"
+				assumeTarget(p, diag)
 				diag.Edits = sslOnEdits(d, serverOfBlock(p, sameFileParent(d, stack)))
 			}
 			return
@@ -123,6 +125,9 @@ func runDeprecated(p *analyzer.Pass) {
 		}
 		if removed, ok := row.Tags.Value("removed-in"); ok {
 			diag.Detail += " (removed in " + removed + ")"
+		}
+		if obsolete {
+			assumeTarget(p, diag) // obsolete only from its release on
 		}
 	})
 }

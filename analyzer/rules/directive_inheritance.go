@@ -16,7 +16,8 @@ import (
 // enclosing level, silently dropping what that level set.
 var DirectiveInheritance = &analyzer.Rule{
 	Code: "NL3023", Name: "directive-inheritance", Title: "a list directive in a nested block drops the entries set outside it", Severity: parser.Warning,
-	Run: runDirectiveInheritance,
+	Fixable: true,
+	Run:     runDirectiveInheritance,
 	Doc: analyzer.Doc{
 		Text: "Like `add_header` (see add-header-redefinition), the list directives `proxy_set_header`, " +
 			"`grpc_set_header`, `fastcgi_param`, `uwsgi_param`, `scgi_param`, the `*_hide_header` " +

@@ -33,6 +33,7 @@ func notYetAllowed(p *analyzer.Pass, d *parser.Directive, ctx directives.Context
 	since := firstSince([]*directives.Directive{newest})
 	diag := p.ReportDirective(d, "%q directive is not allowed here in nginx %s", d.Name.Value, version)
 	diag.Detail = fmt.Sprintf("%s accepts it in %s since nginx %s; here is %s", newest.Module, strings.ReplaceAll(newest.Contexts.String(), ",", ", "), since, ctx)
+	assumeTarget(p, diag)
 }
 
 // firstSince returns the earliest version any row of a directive appeared

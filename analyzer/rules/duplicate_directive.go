@@ -15,7 +15,8 @@ import (
 // nginx accepts it only once.
 var DuplicateDirective = &analyzer.Rule{
 	Code: "NL2007", Name: "duplicate-directive", Title: "directive given twice in one block", Severity: parser.Error,
-	Run: runDuplicateDirective,
+	Fixable: true,
+	Run:     runDuplicateDirective,
 	Doc: analyzer.Doc{
 		Text: "Most directives that hold one value (`sendfile`, `root`, `proxy_pass`, " +
 			"`client_max_body_size`, `worker_processes`, ...) may appear once per block; nginx " +
@@ -33,11 +34,7 @@ var DuplicateDirective = &analyzer.Rule{
 			"format is predefined, so `log_format combined ...` is a duplicate already. " +
 			"`mirror`, `proxy_redirect` and `proxy_cookie_domain`, `_path` and `_flags` may repeat, " +
 			"but their `off` must stand alone in its block.\n\n" +
-			"A module loaded twice (`module \"ngx_http_echo_module\" is already loaded`) and a `map`, " +
-			"`geo`, `split_clients` or `set` that defines one of nginx's own variables again are " +
-			"refused too (`map $scheme $https` gives `the duplicate \"https\" variable`); the " +
-			"variables a configuration may redefine (`$args`, `$limit_rate`, the `$ssl_*` ones, ...) " +
-			"are the ones nginx registers as changeable, read from its source.",
+			"A module loaded twice is refused too: `module \"ngx_http_echo_module\" is already loaded`.",
 		Bad:  "events {}\nhttp {\n    sendfile on;\n    server {\n        location / {\n            root /srv/a;\n            root /srv/b;\n        }\n    }\n}\n",
 		Good: "events {}\nhttp {\n    sendfile on;\n    server {\n        root /srv/a;\n        location / {\n            root /srv/b;\n        }\n    }\n}\n",
 	},
@@ -189,81 +186,6 @@ func runDuplicateDirective(p *analyzer.Pass) {
 	}
 	duplicateNames(p)
 	duplicateModules(p)
-	duplicateVariables(p)
-}
-
-// definedVariableArg is, for the directives that define a variable, which
-// argument names it (-1: the last, geo's).
-var definedVariableArg = map[string]int{
-	"set": 0, "map": 1, "geo": -1, "split_clients": 1,
-	"auth_request_set": 0, "perl_set": 0, "js_set": 0,
-}
-
-// definingDirectives are the keys of definedVariableArg, for the index.
-var definingDirectives = []string{"set", "map", "geo", "split_clients", "auth_request_set", "perl_set", "js_set"}
-
-// alwaysBuilt are the modules whose variables every build has: a
-// configuration linted for no named build is refused only on those.
-var alwaysBuilt = map[string]bool{
-	"ngx_http_core_module": true, "ngx_http_upstream_module": true, "ngx_http_variables": true,
-	"ngx_stream_core_module": true, "ngx_stream_upstream_module": true, "ngx_stream_variables": true,
-}
-
-// duplicateVariables reports a directive defining an embedded variable
-// that nginx registers without the changeable flag (map ... $https):
-// ngx_http_add_variable refuses it with "the duplicate "https" variable".
-func duplicateVariables(p *analyzer.Pass) {
-	var mf *moduleFacts
-	version := p.Target.Version
-	ix := p.Index()
-	for _, i := range ix.Named(definingDirectives...) {
-		e := &ix.Entries[i]
-		d, ctx := e.Directive, e.Context()
-		at := definedVariableArg[d.Name.Value]
-		if ctx == 0 || dataBlock(ctx) || len(d.Args) == 0 {
-			continue
-		}
-		proto := protoOfContext(ctx)
-		fixed := httpFixedVariables
-		if proto == protoStream {
-			fixed = streamFixedVariables
-		} else if proto != protoHTTP {
-			continue
-		}
-		if at < 0 || at >= len(d.Args) {
-			at = len(d.Args) - 1
-		}
-		a := d.Args[at]
-		given, ok := strings.CutPrefix(a.Value, "$")
-		name := strings.ToLower(given) // nginx compares without case
-		if !ok || !fixed[name] {
-			continue
-		}
-		for _, v := range directives.LookupVariables(name) {
-			if v.Prefix || v.ThirdParty || v.Stream != (proto == protoStream) {
-				continue
-			}
-			if since := variableSince(v); version != "" && since != "" && analyzer.CompareVersions(version, since) < 0 {
-				continue
-			}
-			if mf == nil {
-				mf = loadedModules(p)
-			}
-			present := false
-			for _, m := range variableModules(v) {
-				if p.Target.Modules == nil && !alwaysBuilt[m] {
-					continue // a module the unnamed build may lack
-				}
-				present = present || mf.missing(p.Target, m, false) == nil
-			}
-			if !present {
-				continue
-			}
-			diag := p.Reportf(d.File, a.Range, "the duplicate %q variable", given)
-			diag.Detail = "$" + name + " is nginx's own (" + v.Module + ") and cannot be defined again; nginx refuses to start. Use another name"
-			break
-		}
-	}
 }
 
 // duplicateModules reports a module loaded twice: ngx_load_module refuses

@@ -8,6 +8,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -40,14 +41,6 @@ func runHostNotFound(p *analyzer.Pass) {
 		return
 	}
 	ix := p.Index()
-	// The upstream blocks, which *_pass names instead of hosts.
-	blocks := [2]map[string]bool{{}, {}}
-	for _, i := range ix.Named("upstream") {
-		e := &ix.Entries[i]
-		if d := e.Directive; len(d.Args) > 0 && d.Block != nil {
-			blocks[nsOf(e)][strings.ToLower(d.Args[0].Value)] = true
-		}
-	}
 	resolved := map[string]bool{}
 	resolves := func(host string) bool {
 		if ok, seen := resolved[host]; seen {
@@ -73,11 +66,12 @@ func runHostNotFound(p *analyzer.Pass) {
 			if e.Context() == 0 || len(e.Directive.Args) == 0 {
 				continue
 			}
-			u, ok := passUpstream(e.Directive, nsOf(e))
-			if !ok || blocks[nsOf(e)][u.host] {
+			// An upstream block, which a *_pass names instead of a host.
+			u, ok := symbols.ParsePass(e.Directive, nsOf(e) == nsStream)
+			if !ok || isUpstream(p, u.Host, nsOf(e) == nsStream) {
 				continue
 			}
-			report(e.Directive, u.word, u.text, `host not found in upstream "`+u.text+`"`)
+			report(e.Directive, u.Word, u.Text, `host not found in upstream "`+u.Text+`"`)
 		}
 	}
 	for _, i := range ix.Named("server") {

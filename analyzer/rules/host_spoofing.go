@@ -12,7 +12,8 @@ import (
 // request header or argument instead of $host.
 var HostSpoofing = &analyzer.Rule{
 	Code: "NL3003", Name: "host-spoofing", Title: "upstream Host header taken from an unchecked request value", Severity: parser.Warning,
-	Run: runHostSpoofing,
+	Fixable: true,
+	Run:     runHostSpoofing,
 	Doc: analyzer.Doc{
 		Text: "`$http_host` is the Host header exactly as the client sent it: it may differ from the " +
 			"server name nginx matched (a request line with an absolute URI wins over the header), and " +

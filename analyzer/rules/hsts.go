@@ -13,7 +13,8 @@ import (
 // to, HTTPS servers that send none.
 var HSTS = &analyzer.Rule{
 	Code: "NL3029", Name: "hsts", Title: "Strict-Transport-Security missing or weak", Severity: parser.Info,
-	Run: runHSTS,
+	Fixable: true,
+	Run:     runHSTS,
 	Options: []analyzer.Option{
 		{Name: "require", Type: analyzer.BoolOption, Default: "false", Doc: "Also report HTTPS servers that send no Strict-Transport-Security header (opt-in: not every site can commit to HTTPS only)."},
 		{Name: "min-max-age", Type: analyzer.IntOption, Default: "15768000", Doc: "The shortest max-age, in seconds, not reported as weak (default six months)."},

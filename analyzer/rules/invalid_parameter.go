@@ -111,13 +111,15 @@ func checkListen(p *analyzer.Pass, proto parser.Protocol, l *parser.Listen, targ
 	// Before 1.25.5 the stream and mail modules worded an unknown
 	// parameter differently.
 	oldWording := ctx != grammar.ContextHTTP && lacks(target, "1.25.5")
-	invalid := func(arg int, detail string) {
+	invalid := func(arg int, detail string) *parser.Diagnostic {
 		text := d.Args[arg].Value
 		msg := "invalid parameter \"" + text + "\""
 		if oldWording {
 			msg = "the invalid \"" + text + "\" parameter"
 		}
-		p.Reportf(d.File, d.Args[arg].Range, "%s", msg).Detail = detail
+		diag := p.Reportf(d.File, d.Args[arg].Range, "%s", msg)
+		diag.Detail = detail
+		return diag
 	}
 	if err := l.Err(); err != nil {
 		ge, ok := err.(*grammar.Error)
@@ -158,8 +160,8 @@ func checkListen(p *analyzer.Pass, proto parser.Protocol, l *parser.Listen, targ
 		since := grammar.ParamSince(ctx, prm.Kind)
 		if lacks(target, since) {
 			tooNew |= 1 << prm.Kind
-			invalid(prm.Arg, "nginx "+target+" predates it: the "+prm.Kind.String()+" parameter of a "+
-				proto.String()+" listen appeared in nginx "+since)
+			assumeTarget(p, invalid(prm.Arg, "nginx "+target+" predates it: the "+prm.Kind.String()+" parameter of a "+
+				proto.String()+" listen appeared in nginx "+since))
 		}
 	}
 	for _, e := range l.Spec.Check(ctx) {

@@ -3,6 +3,7 @@ package rules
 import (
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -30,7 +31,7 @@ func runInvalidVariableName(p *analyzer.Pass) {
 		p.Reportf(e.d.File, wordSubRange(e.d.File, e.word, e.off, 1), "%s", e.message)
 	}
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, _ []*parser.Directive) {
-		j, ok := DefiningArg(d)
+		j, ok := symbols.DefiningArg(d)
 		if !ok {
 			return
 		}

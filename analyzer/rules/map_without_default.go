@@ -9,7 +9,8 @@ import (
 // MapWithoutDefault reports map and geo blocks with no default entry.
 var MapWithoutDefault = &analyzer.Rule{
 	Code: "NL2009", Name: "map-without-default", Title: "map or geo without a default value", Severity: parser.Info,
-	Run: runMapWithoutDefault,
+	Fixable: true,
+	Run:     runMapWithoutDefault,
 	Doc: analyzer.Doc{
 		Text: "A `map` or `geo` whose entries match nothing yields an empty string. That is sometimes " +
 			"intended, but a variable used as an upstream name, a limit key or a flag usually needs a " +

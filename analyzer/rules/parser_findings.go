@@ -22,7 +22,8 @@ var InternalError = &analyzer.Rule{
 // SyntaxError mirrors what nginx's tokenizer and block parser reject.
 var SyntaxError = &analyzer.Rule{
 	Code: parser.CodeSyntax, Name: parser.NameSyntax, Title: "nginx cannot parse this", Severity: parser.Error,
-	Run: reportedByParser,
+	Fixable: true,
+	Run:     reportedByParser,
 	Doc: analyzer.Doc{
 		Text: "The configuration breaks nginx's syntax: an unbalanced brace, an unterminated quote or " +
 			"directive, a character glued to a closing quote, a `{` inside `map` or `types`, a block " +
@@ -37,7 +38,8 @@ var SyntaxError = &analyzer.Rule{
 // MissingSemicolon finds a line's directive swallowed by the line above.
 var MissingSemicolon = &analyzer.Rule{
 	Code: parser.CodeMissingSemicolon, Name: parser.NameMissingSemicolon, Title: "a missing \";\" joins two directives", Severity: parser.Error,
-	Run: reportedByParser,
+	Fixable: true,
+	Run:     reportedByParser,
 	Doc: analyzer.Doc{
 		Text: "Without a `;` at the end of a line, nginx reads the next line's directive as more " +
 			"arguments of this one and then fails with a confusing argument error (`invalid parameter " +

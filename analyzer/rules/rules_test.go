@@ -69,11 +69,20 @@ func TestExamples(t *testing.T) {
 		}
 		t.Run(r.Name, func(t *testing.T) {
 			opts := analyzer.Options{RuleOptions: map[string]map[string]any{r.Name: exampleOptions[r.Name]}, Target: exampleTargets[r.Name]}
-			if !fires(lintTextWith(t, r.Doc.Bad, opts), r) {
+			bad := lintTextWith(t, r.Doc.Bad, opts)
+			if !fires(bad, r) {
 				t.Errorf("bad example does not fire:\n%s", r.Doc.Bad)
 			}
-			if ds := lintTextWith(t, r.Doc.Good, opts); fires(ds, r) {
-				t.Errorf("good example fires:\n%s\n%v", r.Doc.Good, ds)
+			good := lintTextWith(t, r.Doc.Good, opts)
+			if fires(good, r) {
+				t.Errorf("good example fires:\n%s\n%v", r.Doc.Good, good)
+			}
+			// TestFixesKeepNginxWorking (analyzer/fix) runs the fixes of
+			// the rules marked Fixable through nginx: no other may fix.
+			for _, d := range append(bad, good...) {
+				if o := rules.All().Lookup(d.Code); len(d.Edits) > 0 && o != nil && !o.Fixable {
+					t.Errorf("%s offers a fix but is not marked Fixable", d.Name)
+				}
 			}
 		})
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
 	"github.com/nginx-lint/nginx-lint/internal/ipaddr"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
@@ -103,30 +104,28 @@ type dnsIndex struct {
 	// resolverIn holds the entries of blocks with a resolver; -1 is the
 	// top level.
 	resolverIn map[int32]bool
-	upstreams  map[upstreamKey]int32
 	// implicit holds "host:port" of fixed pass URLs: nginx makes an
 	// upstream of each, which a variable URL with that host and port uses
 	// instead of the resolver.
 	implicit map[upstreamKey]bool
-	// sets holds, per variable and per scope (setScope) its "set"
-	// entries, and maps the entries of the maps that define each
-	// variable (both built on first use): a lookup then costs the depth
-	// of the directive, not the number of servers.
-	sets map[string]map[int32][]int32
-	maps map[string][]int32
+	// defs holds, per variable, its "set" entries by scope (setScope)
+	// and its maps, from the symbol table's definitions, made on the
+	// variable's first lookup: a lookup then costs the depth of the
+	// directive, not the number of servers.
+	defs map[symbols.Symbol]*varDefs
+}
+
+// varDefs are the set and map directives that define a variable.
+type varDefs struct {
+	sets map[int32][]int32
+	maps []int32
 }
 
 func runStaleDNSCache(p *analyzer.Pass) {
 	ix := p.Index()
-	dx := &dnsIndex{p: p, ix: ix, resolverIn: map[int32]bool{}, upstreams: map[upstreamKey]int32{}, implicit: map[upstreamKey]bool{}}
+	dx := &dnsIndex{p: p, ix: ix, resolverIn: map[int32]bool{}, implicit: map[upstreamKey]bool{}}
 	for _, i := range ix.Named("resolver") {
 		dx.resolverIn[ix.Entries[i].Parent] = true
-	}
-	for _, i := range ix.Named("upstream") {
-		e := &ix.Entries[i]
-		if e.Directive.Block != nil && len(e.Directive.Args) == 1 && e.Context()&(directives.HTTP|directives.Stream) != 0 {
-			dx.upstreams[upstreamKey{e.Context() == directives.Stream, strings.ToLower(e.Directive.Args[0].Value)}] = i
-		}
 	}
 	passes := ix.Named(directives.PassDirectives()...)
 	for _, i := range passes {
@@ -214,7 +213,7 @@ func (dx *dnsIndex) checkPass(p *analyzer.Pass, i int32) {
 		if t.host == "" {
 			return
 		}
-		if _, ok := dx.upstreams[upstreamKey{stream, t.host}]; ok {
+		if isUpstream(p, t.host, stream) {
 			return // its servers are checked where they are declared
 		}
 		if !strings.Contains(t.host, ".") && !wholeConfig(p) {
@@ -235,7 +234,7 @@ func (dx *dnsIndex) checkPass(p *analyzer.Pass, i int32) {
 		if h.host == "" || dx.hasResolver(i) {
 			continue
 		}
-		if _, ok := dx.upstreams[upstreamKey{stream, h.host}]; ok {
+		if isUpstream(p, h.host, stream) {
 			continue
 		}
 		if dx.implicit[upstreamKey{stream, h.host + ":" + h.port}] {
@@ -304,38 +303,36 @@ func (dx *dnsIndex) hostCandidates(s string, at int32) []string {
 // all of them are literal text: the values of its "set" directives that
 // run there, or of its map. nil means unknown.
 func (dx *dnsIndex) varValues(name string, at int32) []string {
-	if dx.sets == nil {
-		dx.sets = map[string]map[int32][]int32{}
-		for _, i := range dx.ix.Named("set") {
-			d := dx.ix.Entries[i].Directive
-			if len(d.Args) == 2 && strings.HasPrefix(d.Args[0].Value, "$") {
-				v := strings.TrimPrefix(d.Args[0].Value, "$")
-				if dx.sets[v] == nil {
-					dx.sets[v] = map[int32][]int32{}
-				}
+	// The definitions of the variable in at's http or stream block are
+	// the symbol table's (names folded as nginx folds them), every
+	// inclusion of a file apart. Definitions other than set and map
+	// (geo, a regex's group, ...) are not followed.
+	sym := symbols.VariableSymbol(name, dx.inStream(at))
+	vd := dx.defs[sym]
+	if vd == nil {
+		vd = &varDefs{sets: map[int32][]int32{}}
+		for _, i := range symbolTable(dx.p).DefinedBy(sym) {
+			switch d := dx.ix.Entries[i].Directive; {
+			case d.Is("set") && len(d.Args) == 2:
 				scope := dx.setScope(i)
-				dx.sets[v][scope] = append(dx.sets[v][scope], i)
+				vd.sets[scope] = append(vd.sets[scope], i)
+			case d.Is("map") && d.Block != nil && len(d.Args) == 2:
+				vd.maps = append(vd.maps, i)
 			}
 		}
-		dx.maps = map[string][]int32{}
-		for _, i := range dx.ix.Named("map") {
-			d := dx.ix.Entries[i].Directive
-			if d.Block != nil && len(d.Args) == 2 {
-				v := strings.TrimPrefix(d.Args[1].Value, "$")
-				dx.maps[v] = append(dx.maps[v], i)
-			}
+		if dx.defs == nil {
+			dx.defs = map[symbols.Symbol]*varDefs{}
 		}
+		dx.defs[sym] = vd
 	}
 	// The sets that run at "at": those whose scope is the top level or
 	// an ancestor of at, in the order of the configuration.
-	var sets []int32
-	if byScope := dx.sets[name]; byScope != nil {
-		sets = append(sets, byScope[-1]...)
-		for p := dx.ix.Entries[at].Parent; p >= 0; p = dx.ix.Entries[p].Parent {
-			sets = append(sets, byScope[p]...)
-		}
-		slices.Sort(sets)
+	sets := slices.Clone(vd.sets[-1])
+	for p := dx.ix.Entries[at].Parent; p >= 0; p = dx.ix.Entries[p].Parent {
+		sets = append(sets, vd.sets[p]...)
 	}
+	slices.Sort(sets)
+	maps := vd.maps
 	var out []string
 	for _, i := range sets {
 		v := dx.ix.Entries[i].Directive.Args[1].Value
@@ -344,11 +341,8 @@ func (dx *dnsIndex) varValues(name string, at int32) []string {
 		}
 		out = append(out, v)
 	}
-	for _, i := range dx.maps[name] {
+	for _, i := range maps {
 		d := dx.ix.Entries[i].Directive
-		if d.Args[1].Value != "$"+name {
-			continue
-		}
 		for _, c := range body(dx.p, d) {
 			switch {
 			case c.Is("hostnames") || c.Is("volatile"):

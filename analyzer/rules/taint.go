@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
-	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
@@ -456,56 +456,66 @@ type taintDefs struct {
 	maps map[string][]mapEntry
 }
 
-// variableDefs collects every set, map and geo of the configuration from the
-// shared index, once per run.
+// variableDefs collects every set, map and geo of the configuration's
+// http variables, once per run: the symbol table's definitions (names
+// folded as nginx folds them; stream {} keeps its own variables, which
+// the rules that read these, all about http, do not see), every
+// inclusion of a file apart, in reading order.
 var variableDefs = &analyzer.Result[struct{}, *taintDefs]{
 	Name: "set and map definitions",
 	Compute: func(p *analyzer.Pass, _ struct{}) *taintDefs {
 		defs := &taintDefs{sets: map[string]map[*parser.Directive][]setDef{}, maps: map[string][]mapEntry{}}
-		p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
-			switch {
-			case d.Is("set") && len(d.Args) == 2 && strings.HasPrefix(d.Args[0].Value, "$"):
-				name := strings.ToLower(strings.TrimPrefix(d.Args[0].Value, "$"))
-				byScope := defs.sets[name]
-				if byScope == nil {
-					byScope = map[*parser.Directive][]setDef{}
-					defs.sets[name] = byScope
-				}
-				scope := outerScope(stack)
-				byScope[scope] = append(byScope[scope], setDef{d: d, stack: append([]*parser.Directive(nil), stack...)})
-			case d.Is("map") && d.Block != nil && len(d.Args) == 2 && strings.HasPrefix(d.Args[1].Value, "$"):
-				name := strings.ToLower(strings.TrimPrefix(d.Args[1].Value, "$"))
-				subject := strings.ToLower(strings.TrimPrefix(d.Args[0].Value, "$"))
-				if len(splitVars(d.Args[0].Value)) != 1 {
-					subject = "" // a composite key: captures come from several variables
-				}
-				hasDefault := false
-				for _, e := range d.Block.Directives {
-					if len(e.Args) == 1 {
-						defs.maps[name] = append(defs.maps[name], mapEntry{key: e.Name.Value, value: e.Args[0].Value, subject: subject})
+		ix, tab := p.Index(), symbolTable(p)
+		var stack []*parser.Directive
+		for _, sym := range tab.Symbols(symbols.Variable) {
+			if sym.Stream {
+				continue
+			}
+			name := sym.Name
+			for _, i := range tab.DefinedBy(sym) {
+				d := ix.Entries[i].Directive
+				switch {
+				case d.Is("set") && len(d.Args) == 2:
+					stack = ix.Stack(i, stack)
+					byScope := defs.sets[name]
+					if byScope == nil {
+						byScope = map[*parser.Directive][]setDef{}
+						defs.sets[name] = byScope
+					}
+					scope := outerScope(stack)
+					byScope[scope] = append(byScope[scope], setDef{d: d, stack: append([]*parser.Directive(nil), stack...)})
+				case d.Is("map") && d.Block != nil && len(d.Args) == 2:
+					subject := strings.ToLower(strings.TrimPrefix(d.Args[0].Value, "$"))
+					if len(splitVars(d.Args[0].Value)) != 1 {
+						subject = "" // a composite key: captures come from several variables
+					}
+					hasDefault := false
+					for _, e := range d.Block.Directives {
+						if len(e.Args) == 1 {
+							defs.maps[name] = append(defs.maps[name], mapEntry{key: e.Name.Value, value: e.Args[0].Value, subject: subject})
+							hasDefault = hasDefault || e.Is("default")
+						}
+					}
+					if !hasDefault {
+						// Without a default the map is empty when no key
+						// matches: it may add nothing before what follows.
+						defs.maps[name] = append(defs.maps[name], mapEntry{key: "default", literal: true})
+					}
+				case d.Is("geo") && d.Block != nil:
+					hasDefault := false
+					for _, e := range d.Block.Directives {
+						if len(e.Args) != 1 || e.Is("proxy") || e.Is("delete") || e.Is("include") {
+							continue // parameters, not values
+						}
+						defs.maps[name] = append(defs.maps[name], mapEntry{key: e.Name.Value, value: e.Args[0].Value, literal: true})
 						hasDefault = hasDefault || e.Is("default")
 					}
-				}
-				if !hasDefault {
-					// Without a default the map is empty when no key
-					// matches: it may add nothing before what follows.
-					defs.maps[name] = append(defs.maps[name], mapEntry{key: "default", literal: true})
-				}
-			case d.Is("geo") && d.Block != nil && (len(d.Args) == 1 || len(d.Args) == 2):
-				name := strings.ToLower(strings.TrimPrefix(d.Args[len(d.Args)-1].Value, "$"))
-				hasDefault := false
-				for _, e := range d.Block.Directives {
-					if len(e.Args) != 1 || e.Is("proxy") || e.Is("delete") || e.Is("include") {
-						continue // parameters, not values
+					if !hasDefault {
+						defs.maps[name] = append(defs.maps[name], mapEntry{key: "default", literal: true})
 					}
-					defs.maps[name] = append(defs.maps[name], mapEntry{key: e.Name.Value, value: e.Args[0].Value, literal: true})
-					hasDefault = hasDefault || e.Is("default")
-				}
-				if !hasDefault {
-					defs.maps[name] = append(defs.maps[name], mapEntry{key: "default", literal: true})
 				}
 			}
-		}, "set", "map", "geo")
+		}
 		return defs
 	},
 }

@@ -71,11 +71,11 @@ func TestRegexCharacterQuestions(t *testing.T) {
 	}
 }
 
-// taintOf lints src and returns what the argument of the first directive
-// called name may hold where it stands.
+// taintOf lints src, the body of http {}, and returns what the argument
+// of the first directive called name may hold where it stands.
 func taintOf(t *testing.T, src, name string, arg int) taint {
 	t.Helper()
-	f := parser.ParseString("/x/nginx.conf", src, nil)
+	f := parser.ParseString("/x/nginx.conf", "http {\n"+src+"\n}\n", nil)
 	c := &parser.Config{Main: f, Files: []*parser.File{f}}
 	var out *taint
 	probe := &analyzer.Rule{Code: "NL5998", Name: "taint-probe", Title: "probe", Doc: analyzer.Doc{Text: "t", Bad: "b", Good: "g"},
@@ -110,17 +110,17 @@ func TestTaint(t *testing.T) {
 		{"add_header X $unknown_module_var;", taint{}},
 		{"add_header X $host;", taint{known: true}},
 		// A capture of $request_uri stays free of CR/LF whatever the class.
-		{"if ($request_uri ~ ^/e/(.*)$) { add_header X $1; }", taint{user: true, wide: true, known: true}},
+		{"server { if ($request_uri ~ ^/e/(.*)$) { add_header X $1; } }", taint{user: true, wide: true, known: true}},
 		// One host label at most: not wide.
-		{"location ~ ^/h/([a-z0-9_-]+)$ { add_header X $1; }", taint{user: true, known: true}},
+		{"server { location ~ ^/h/([a-z0-9_-]+)$ { add_header X $1; } }", taint{user: true, known: true}},
 		// set in the same location; the map resolves through two levels.
-		{"location ~ ^/p/(\\W*)$ { set $p $1; add_header X $p; }", taint{user: true, lf: true, cr: true, wide: true, known: true}},
+		{"server { location ~ ^/p/(\\W*)$ { set $p $1; add_header X $p; } }", taint{user: true, lf: true, cr: true, wide: true, known: true}},
 		{"map $host $a { x $uri; default 1; } map $host $b { y $a; default 2; } add_header X $b;",
 			taint{user: true, lf: true, cr: true, wide: true, known: true}},
 		// A capture of $host: header values never hold CR or LF.
 		{"map $host $sub { ~^(?<s>[^.]+)\\. $s; default x; } add_header X $sub;", taint{wide: true, known: true}},
 		// A set in another location is not seen.
-		{"location /a/ { set $v $uri; } location /b/ { set $v fixed; add_header X $v; }", taint{known: true}},
+		{"server { location /a/ { set $v $uri; } location /b/ { set $v fixed; add_header X $v; } }", taint{known: true}},
 	} {
 		if got := taintOf(t, c.src, "add_header", 1); got != c.want {
 			t.Errorf("%s:\n got %+v\nwant %+v", c.src, got, c.want)
@@ -129,7 +129,7 @@ func TestTaint(t *testing.T) {
 }
 
 func TestTaintCycleTerminates(t *testing.T) {
-	got := taintOf(t, "set $a $b; set $b $a; add_header X $a;", "add_header", 1)
+	got := taintOf(t, "server { set $a $b; set $b $a; add_header X $a; }", "add_header", 1)
 	if got.user {
 		t.Errorf("a cycle of sets became user-controlled: %+v", got)
 	}

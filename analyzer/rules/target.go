@@ -3,6 +3,7 @@ package rules
 import (
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/parser"
 )
 
 // targetVersion returns the nginx version the run lints for (from
@@ -38,15 +39,27 @@ var requiredVersion = &analyzer.Result[struct{}, string]{
 	},
 }
 
-// fixAllowed reports whether a fix whose result needs nginx version (""
-// for any) may be applied: the target accepts it. With a named build that
-// is its version; with none (the newest nginx assumed), the fix may not
-// need a newer nginx than the configuration already does, so that --fix
-// never breaks a server running an older nginx than the newest.
-func fixAllowed(p *analyzer.Pass, version string) bool {
+// assumeTarget records in d the nginx its verdict or fix assumed, for a
+// finding whose report, wording or fix depends on the target's version:
+// the output says which nginx that was (issue 21: the target is "said in
+// the output when a version-dependent finding or fix depends on it").
+func assumeTarget(p *analyzer.Pass, d *parser.Diagnostic) {
+	if d != nil {
+		d.Target = p.Target.Label()
+	}
+}
+
+// fixAllowed reports whether the fix of d, whose result needs nginx
+// version ("" for any), may be applied: the target accepts it. With a
+// named build that is its version; with none (the newest nginx assumed),
+// the fix may not need a newer nginx than the configuration already does,
+// so that --fix never breaks a server running an older nginx than the
+// newest. A fix that needs a version records the target in d.
+func fixAllowed(p *analyzer.Pass, d *parser.Diagnostic, version string) bool {
 	if version == "" {
 		return true
 	}
+	assumeTarget(p, d)
 	if v := targetVersion(p); v != "" {
 		return analyzer.CompareVersions(v, version) >= 0
 	}

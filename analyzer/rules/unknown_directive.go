@@ -13,7 +13,8 @@ import (
 // module of the build, and no module the configuration loads, defines them.
 var UnknownDirective = &analyzer.Rule{
 	Code: "NL2001", Name: "unknown-directive", Title: "directive is not known to nginx", Severity: parser.Error,
-	Run: runUnknownDirective,
+	Fixable: true,
+	Run:     runUnknownDirective,
 	Options: []analyzer.Option{{Name: "custom", Type: analyzer.StringListOption, Default: "[]",
 		Doc: "Directive names to accept, for third-party modules (besides the settings' custom-directives)."}},
 	Doc: analyzer.Doc{
@@ -74,7 +75,7 @@ func runUnknownDirective(p *analyzer.Pass) {
 			diag.Message += fmt.Sprintf("; did you mean %s?", quoteList(s))
 			// The fix renames to the one candidate, when the target has
 			// it: not newer than the target, its module present.
-			if len(s) == 1 && fixAllowed(p, firstSince(directives.Lookup(s[0]))) && !missingAll(p, mf, directives.Lookup(s[0])) {
+			if len(s) == 1 && fixAllowed(p, diag, firstSince(directives.Lookup(s[0]))) && !missingAll(p, mf, directives.Lookup(s[0])) {
 				diag.Edits = []parser.Edit{{File: d.File, Range: d.Name.Range, NewText: s[0]}}
 			}
 			diag.Detail = "a near miss of a known directive; nginx refuses to start on it. " +
@@ -118,6 +119,7 @@ func reportKnownUnknown(p *analyzer.Pass, mf *moduleFacts, d *parser.Directive, 
 		diag.Detail = "upgrade nginx or use the older form; nginx " + version + " refuses to start with this directive. " +
 			"Distribution packages sometimes backport newer directives (Debian's 1.22.1 accepts max_headers, for one): " +
 			"if nginx -t accepts it, declare it as a custom directive"
+		assumeTarget(p, diag)
 		return diag
 	}
 	if removed := removedIn(rows); removed != "" && (version == "" || analyzer.CompareVersions(version, removed) >= 0) {
@@ -130,6 +132,7 @@ func reportKnownUnknown(p *analyzer.Pass, mf *moduleFacts, d *parser.Directive, 
 		if r := removedReplacements[name]; r != "" {
 			diag.Detail += "; " + r
 		}
+		assumeTarget(p, diag)
 		return diag
 	}
 	var why, maybe *absence

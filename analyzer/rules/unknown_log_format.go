@@ -5,6 +5,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -35,12 +36,12 @@ func runUnknownLogFormat(p *analyzer.Pass) {
 		}
 	}
 	ix := p.Index()
-	defined := [2]map[string]bool{{"combined": true}, {}}
+	tab := symbolTable(p)
 	// open is set from the first include that finds no file on this
 	// machine: it may define a format, but only for the access_logs
 	// after it, since nginx looks the name up as it reads.
 	open := false
-	for _, i := range ix.Named("log_format", "access_log", "include") {
+	for _, i := range ix.Named("access_log", "include") {
 		e := &ix.Entries[i]
 		d := e.Directive
 		if d.Is("include") {
@@ -55,10 +56,6 @@ func runUnknownLogFormat(p *analyzer.Pass) {
 		if e.Context()&directives.StreamContexts != 0 {
 			ns = nsStream
 		}
-		if d.Is("log_format") {
-			defined[ns][strings.ToLower(d.Args[0].Value)] = true
-			continue
-		}
 		if d.Args[0].Value == "off" || open {
 			continue
 		}
@@ -69,8 +66,11 @@ func runUnknownLogFormat(p *analyzer.Pass) {
 			}
 			continue
 		}
+		// nginx reads formats in order: one defined below is unknown
+		// here. http has "combined" built in.
 		name := d.Args[1]
-		if !defined[ns][strings.ToLower(name.Value)] {
+		def, ok := tab.FirstDefinition(symbols.LogFormatSymbol(name.Value, ns == nsStream))
+		if !(ok && def.Entry < i) && !(ns == nsHTTP && strings.EqualFold(name.Value, "combined")) {
 			diag := p.Reportf(d.File, name.Range, "unknown log format %q", name.Value)
 			diag.Detail = "no log_format " + name.Value + " is defined above this access_log (nginx reads formats in order); define it first or fix the name"
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -51,14 +52,19 @@ func runUnknownVariable(p *analyzer.Pass) {
 			maybe = fmt.Sprintf("the module of %q (%s:%d)", d.Name.Value, filepath.Base(d.File.Path), d.Line())
 		}
 	}
+	tab := symbolTable(p)
 	for _, u := range vf.uses {
 		name := strings.ToLower(u.name)
-		if vf.defined[u.ns][name] {
+		if tab.Defined(symbols.VariableSymbol(name, u.ns == nsStream)) {
 			continue
 		}
 		// nginx lower-cases the name it reports (ngx_http_get_variable_index).
 		diag := p.Reportf(u.d.File, u.r, "unknown \"%s\" variable", name)
-		diag.Detail = unknownVarDetail(p, mf, name, u.ns)
+		var byVersion bool
+		diag.Detail, byVersion = unknownVarDetail(p, mf, name, u.ns)
+		if byVersion {
+			assumeTarget(p, diag)
+		}
 		if maybe != "" && len(directives.LookupVariables(name)) == 0 {
 			diag.Severity = parser.Warning
 			diag.Detail += "; but " + maybe + ", which nginx-lint does not know, may define it " +
@@ -91,26 +97,26 @@ func unknownModuleDirective(p *analyzer.Pass) *parser.Directive {
 }
 
 // unknownVarDetail says why a name is unknown: a variable of a missing or
-// unloaded module or of a later version, or none at all.
-func unknownVarDetail(p *analyzer.Pass, mf *moduleFacts, name string, ns varNamespace) string {
+// unloaded module or of a later version (byVersion), or none at all.
+func unknownVarDetail(p *analyzer.Pass, mf *moduleFacts, name string, ns varNamespace) (detail string, byVersion bool) {
 	version := p.Target.Version
 	for _, v := range directives.LookupVariables(name) {
 		if v.Stream != (ns == nsStream) {
 			continue
 		}
 		if since := variableSince(v); version != "" && since != "" && analyzer.CompareVersions(version, since) < 0 {
-			return "nginx " + version + " predates " + v.String() + " (since " + since + "); nginx refuses to start"
+			return "nginx " + version + " predates " + v.String() + " (since " + since + "); nginx refuses to start", true
 		}
 		for _, m := range variableModules(v) {
 			if a := mf.missing(p.Target, m, v.ThirdParty); a != nil {
-				return v.String() + " comes from " + a.why + "; nginx refuses to start"
+				return v.String() + " comes from " + a.why + "; nginx refuses to start", false
 			}
 			if v.Tags.Has("if-module-used") {
-				return v.String() + " exists only where a directive of " + m + " is used; nginx refuses to start"
+				return v.String() + " exists only where a directive of " + m + " is used; nginx refuses to start", false
 			}
 		}
 		if p.Target.Modules != nil {
-			return v.String() + " comes from " + v.Module + ", which this build lacks; nginx refuses to start"
+			return v.String() + " comes from " + v.Module + ", which this build lacks; nginx refuses to start", false
 		}
 	}
 	where, other := "http", "stream"
@@ -119,10 +125,10 @@ func unknownVarDetail(p *analyzer.Pass, mf *moduleFacts, name string, ns varName
 	}
 	if vs := directives.LookupVariables(name); len(vs) > 0 {
 		// Only the other family has it ($upstream_addr in stream {}).
-		return vs[0].String() + " is a variable of " + other + ", not of " + where + "; nginx refuses to start"
+		return vs[0].String() + " is a variable of " + other + ", not of " + where + "; nginx refuses to start", false
 	}
 	return "no module and no set, map, geo, split_clients, perl_set, js_set or named regex group in " + where +
-		" defines it; nginx refuses to start (check the spelling)"
+		" defines it; nginx refuses to start (check the spelling)", false
 }
 
 // variableModules is the modules that register a variable: its source

@@ -1,10 +1,8 @@
 package rules
 
 import (
-	"strings"
-
 	"github.com/nginx-lint/nginx-lint/analyzer"
-	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -29,71 +27,6 @@ var UnknownZone = &analyzer.Rule{
 	},
 }
 
-// zoneRef is one directive that adds a shared memory zone
-// (ngx_shared_memory_add): a definition with a size, or a use.
-type zoneRef struct {
-	name string
-	// tag is the module that owns the zone (nginx compares tags).
-	tag   string
-	sized bool
-	d     *parser.Directive
-	word  parser.Word
-}
-
-// zoneOf returns the zone a directive adds, if any.
-func zoneOf(e *analyzer.Entry) (zoneRef, bool) {
-	d := e.Directive
-	stream := e.Context()&directives.StreamContexts != 0
-	proto := "http "
-	if stream {
-		proto = "stream "
-	}
-	byPrefix := func(prefix, tag string) (zoneRef, bool) {
-		for _, a := range d.Args {
-			if v, ok := strings.CutPrefix(a.Value, prefix); ok {
-				name, size, _ := strings.Cut(v, ":")
-				return zoneRef{name: name, tag: tag, sized: size != "" || !strings.Contains(v, ":"), d: d, word: a}, true
-			}
-		}
-		return zoneRef{}, false
-	}
-	switch name := d.Name.Value; name {
-	case "limit_req_zone":
-		return byPrefix("zone=", proto+"limit_req")
-	case "limit_conn_zone":
-		return byPrefix("zone=", proto+"limit_conn")
-	case "limit_req":
-		r, ok := byPrefix("zone=", proto+"limit_req")
-		r.sized = false
-		return r, ok
-	case "limit_conn":
-		if len(d.Args) == 2 {
-			return zoneRef{name: d.Args[0].Value, tag: proto + "limit_conn", d: d, word: d.Args[0]}, true
-		}
-	case "proxy_cache_path", "fastcgi_cache_path", "scgi_cache_path", "uwsgi_cache_path":
-		return byPrefix("keys_zone=", strings.TrimSuffix(name, "_path"))
-	case "proxy_cache", "fastcgi_cache", "scgi_cache", "uwsgi_cache":
-		// "off", and a zone chosen by a variable, add no zone at startup.
-		if len(d.Args) == 1 && d.Args[0].Value != "off" && !strings.Contains(d.Args[0].Value, "$") {
-			return zoneRef{name: d.Args[0].Value, tag: name, d: d, word: d.Args[0]}, true
-		}
-	case "zone":
-		if e.Context()&(directives.Upstream|directives.StreamUpstream) != 0 {
-			if len(d.Args) >= 1 {
-				return zoneRef{name: d.Args[0].Value, tag: proto + "upstream", sized: len(d.Args) >= 2, d: d, word: d.Args[0]}, true
-			}
-		}
-	case "ssl_session_cache":
-		for _, a := range d.Args {
-			if v, ok := strings.CutPrefix(a.Value, "shared:"); ok {
-				name, _, _ := strings.Cut(v, ":")
-				return zoneRef{name: name, tag: proto + "ssl", sized: true, d: d, word: a}, true
-			}
-		}
-	}
-	return zoneRef{}, false
-}
-
 func runUnknownZone(p *analyzer.Pass) {
 	if !wholeConfig(p) {
 		return
@@ -102,35 +35,33 @@ func runUnknownZone(p *analyzer.Pass) {
 	type zone struct {
 		tag   string
 		sized bool
-		first *zoneRef
-		uses  []zoneRef
+		first *symbols.ZoneRef
+		uses  []symbols.ZoneRef
 	}
 	zones := map[string]*zone{}
 	var order []string
-	for _, i := range ix.Named("limit_req_zone", "limit_conn_zone", "limit_req", "limit_conn", "proxy_cache_path",
-		"fastcgi_cache_path", "scgi_cache_path", "uwsgi_cache_path", "proxy_cache", "fastcgi_cache", "scgi_cache",
-		"uwsgi_cache", "zone", "ssl_session_cache") {
+	for _, i := range ix.Named(symbols.ZoneDirectives()...) {
 		e := &ix.Entries[i]
 		if e.Context() == 0 {
 			continue
 		}
-		r, ok := zoneOf(e)
-		if !ok || r.name == "" {
+		r, ok := symbols.ZoneOf(e)
+		if !ok || r.Name == "" {
 			continue
 		}
-		z := zones[r.name]
+		z := zones[r.Name]
 		if z == nil {
 			rc := r
-			z = &zone{tag: r.tag, first: &rc}
-			zones[r.name] = z
-			order = append(order, r.name)
-		} else if z.tag != r.tag {
-			diag := p.Reportf(r.d.File, r.word.Range, "the shared memory zone %q is already declared for a different use", r.name)
-			diag.Detail = "zone names are shared by all modules: " + z.first.d.Name.Value + " uses it already; give each its own name"
-			diag.Related = []parser.Related{{File: z.first.d.File, Range: z.first.word.Range, Message: "first declared here by " + z.first.d.Name.Value}}
+			z = &zone{tag: r.Tag, first: &rc}
+			zones[r.Name] = z
+			order = append(order, r.Name)
+		} else if z.tag != r.Tag {
+			diag := p.Reportf(r.D.File, r.Word.Range, "the shared memory zone %q is already declared for a different use", r.Name)
+			diag.Detail = "zone names are shared by all modules: " + z.first.D.Name.Value + " uses it already; give each its own name"
+			diag.Related = []parser.Related{{File: z.first.D.File, Range: z.first.Word.Range, Message: "first declared here by " + z.first.D.Name.Value}}
 			continue
 		}
-		if r.sized {
+		if r.Sized {
 			z.sized = true
 		} else {
 			z.uses = append(z.uses, r)
@@ -143,13 +74,13 @@ func runUnknownZone(p *analyzer.Pass) {
 		}
 		for _, u := range z.uses {
 			var diag *parser.Diagnostic
-			switch u.d.Name.Value {
+			switch u.D.Name.Value {
 			case "proxy_cache", "fastcgi_cache", "scgi_cache", "uwsgi_cache":
-				diag = p.Reportf(u.d.File, u.word.Range, "%q zone %q is unknown", u.d.Name.Value, name)
-				diag.Detail = "no " + u.d.Name.Value + "_path defines keys_zone=" + name + ":SIZE; nginx refuses to start (it reports this at the end of http)"
+				diag = p.Reportf(u.D.File, u.Word.Range, "%q zone %q is unknown", u.D.Name.Value, name)
+				diag.Detail = "no " + u.D.Name.Value + "_path defines keys_zone=" + name + ":SIZE; nginx refuses to start (it reports this at the end of http)"
 			default:
-				diag = p.Reportf(u.d.File, u.word.Range, "zero size shared memory zone %q", name)
-				diag.Detail = "no " + zoneDefiner(u.d.Name.Value) + " gives zone " + name + " a size; nginx refuses to start"
+				diag = p.Reportf(u.D.File, u.Word.Range, "zero size shared memory zone %q", name)
+				diag.Detail = "no " + zoneDefiner(u.D.Name.Value) + " gives zone " + name + " a size; nginx refuses to start"
 			}
 		}
 	}

@@ -20,8 +20,9 @@ import (
 // TestDuplicateVariableParity defines every embedded variable of the
 // table again, in its own family (http or stream), with map and with set,
 // and lets the real nginx label each: where nginx says `the duplicate
-// "x" variable` at a line, duplicate-directive must report an error at
-// that line; where nginx accepts, no error from it.
+// "x" variable` at a line, builtin-variable-redefined must report an
+// error at that line with nginx's message; where nginx accepts, no error
+// from it.
 func TestDuplicateVariableParity(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs nginx about a thousand times")
@@ -92,7 +93,7 @@ func TestDuplicateVariableParity(t *testing.T) {
 		}
 		var errs []*parser.Diagnostic
 		for _, d := range ours {
-			if d.Severity == parser.Error && d.Name == rules.DuplicateDirective.Name {
+			if d.Severity == parser.Error && d.Name == rules.BuiltinVariableRedefined.Name {
 				errs = append(errs, d)
 			}
 		}

@@ -4,11 +4,11 @@ import (
 	"iter"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -62,9 +62,8 @@ type varSyntaxError struct {
 
 // varFacts is what the configuration says about variables.
 type varFacts struct {
-	uses    []varUse
-	errs    []varSyntaxError
-	defined [2]map[string]bool
+	uses []varUse
+	errs []varSyntaxError
 	// builtin is the target's built-in variables, which uses leaves out.
 	builtin *builtinVars
 }
@@ -77,9 +76,6 @@ type argSpec struct {
 	at   []int
 	// kind is how the argument is read.
 	kind argKind
-	// defines is the index of an argument "$name" that defines a
-	// variable, -1 for none.
-	defines int
 }
 
 type argKind uint8
@@ -92,9 +88,9 @@ const (
 	kindWhole                    // "$name" names a variable whole (charset)
 )
 
-func compiled(from int) argSpec { return argSpec{from: from, defines: -1} }
+func compiled(from int) argSpec { return argSpec{from: from} }
 func compiledAt(at ...int) argSpec {
-	return argSpec{at: at, defines: -1}
+	return argSpec{at: at}
 }
 
 // compiledArgs lists the directives whose arguments nginx 1.22 compiles
@@ -102,7 +98,7 @@ func compiledAt(at ...int) argSpec {
 // Directives that take their argument literally (server_name, listen,
 // ssl_protocols, ...) are absent: a "$" there is just a character.
 var compiledArgs = map[string]argSpec{
-	"set":                       argSpec{at: []int{1}, defines: 0},
+	"set":                       compiledAt(1),
 	"return":                    compiled(0),
 	"rewrite":                   compiledAt(1),
 	"root":                      compiled(0),
@@ -162,10 +158,10 @@ var compiledArgs = map[string]argSpec{
 	"scgi_bind":                 compiled(0),
 	"grpc_bind":                 compiled(0),
 	"memcached_bind":            compiled(0),
-	"charset":                   {kind: kindWhole, defines: -1},
-	"proxy_redirect":            {kind: kindRegexOK, defines: -1},
-	"proxy_cookie_domain":       {kind: kindRegexOK, defines: -1},
-	"proxy_cookie_path":         {kind: kindRegexOK, defines: -1},
+	"charset":                   {kind: kindWhole},
+	"proxy_redirect":            {kind: kindRegexOK},
+	"proxy_cookie_domain":       {kind: kindRegexOK},
+	"proxy_cookie_path":         {kind: kindRegexOK},
 	"limit_req_zone":            compiledAt(0),
 	"limit_conn_zone":           compiledAt(0),
 	"limit_rate":                compiled(0),
@@ -175,138 +171,30 @@ var compiledArgs = map[string]argSpec{
 	"proxy_download_rate":       compiled(0), // stream
 	"auth_basic":                compiled(0),
 	"auth_basic_user_file":      compiled(0),
-	"auth_request_set":          argSpec{at: []int{1}, defines: 0},
+	"auth_request_set":          compiledAt(1),
 	"secure_link":               compiled(0),
 	"secure_link_md5":           compiled(0),
 	"sub_filter":                compiled(0),
 	"hash":                      compiledAt(0),
-	"map":                       argSpec{at: []int{0}, defines: 1},
-	"split_clients":             argSpec{at: []int{0}, defines: 1},
-	"access_log":                {kind: kindAccessLog, defines: -1},
-	"log_format":                {kind: kindLogFormat, from: 1, defines: -1},
-	"perl_set":                  argSpec{at: []int{}, defines: 0},
-	"js_set":                    argSpec{at: []int{}, defines: 0},
-	"js_var":                    argSpec{from: 1, defines: 0},
-	"set_by_lua":                argSpec{at: []int{}, defines: 0},
-	"set_by_lua_block":          argSpec{at: []int{}, defines: 0},
-	"set_by_lua_file":           argSpec{at: []int{}, defines: 0},
+	"map":                       compiledAt(0),
+	"split_clients":             compiledAt(0),
+	"access_log":                {kind: kindAccessLog},
+	"log_format":                {kind: kindLogFormat, from: 1},
+	"perl_set":                  argSpec{at: []int{}},
+	"js_set":                    argSpec{at: []int{}},
+	"js_var":                    compiled(1),
+	"set_by_lua":                argSpec{at: []int{}},
+	"set_by_lua_block":          argSpec{at: []int{}},
+	"set_by_lua_file":           argSpec{at: []int{}},
 }
 
-// DefiningArg returns the index of d's argument that names the variable
-// d defines (its "$name": set, map, geo, split_clients, perl_set, js_set,
-// js_var, auth_request_set, set_by_lua*), from the table the variable
-// rules read, so that the language server's references and rename find
-// definitions as these rules do; ok is false when d defines none or has
-// too few arguments.
-func DefiningArg(d *parser.Directive) (i int, ok bool) {
-	if d.Is("geo") {
-		// geo [$src] $dst
-		switch len(d.Args) {
-		case 1, 2:
-			return len(d.Args) - 1, true
-		}
-		return 0, false
-	}
-	spec, ok := compiledArgs[d.Name.Value]
-	if !ok {
-		// A third-party directive the tables say defines one.
-		for _, row := range directives.Lookup(d.Name.Value) {
-			if i, ok := row.DefinesArg(); ok && i < len(d.Args) {
-				return i, true
-			}
-		}
-		return 0, false
-	}
-	if spec.defines < 0 || spec.defines >= len(d.Args) {
-		return 0, false
-	}
-	return spec.defines, true
-}
-
-// VariableDefiners returns the names of the directives DefiningArg
-// answers for, sorted.
-func VariableDefiners() []string {
-	out := []string{"geo"}
-	for name, spec := range compiledArgs {
-		if spec.defines >= 0 {
-			out = append(out, name)
-		}
-	}
-	slices.Sort(out)
-	return out
-}
-
-// regexArgs yields the arguments of d that are regexes nginx compiles
-// (with ngx_http_regex_compile, whose named groups become variables),
-// and whether each is caseless. Used by the variable facts and by the
-// regex-syntax rule. (A sequence rather than a slice: it is read twice
-// per run, and a slice per directive would be garbage each time.)
+// regexArgs yields the arguments of d that are regexes nginx compiles,
+// as symbols.RegexArgs reads them, in the form the regex-syntax rule
+// and the variable facts read.
 func regexArgs(e *analyzer.Entry, yield func(regexArg) bool) {
-	d := e.Directive
-	args := d.Args
-	switch {
-	case e.Context()&(directives.Map|directives.StreamMap) != 0:
-		// A map entry: the key is the directive's name.
-		if n := d.Name.Value; strings.HasPrefix(n, "~") && !d.Is("~") {
-			yield(regexArg{rng: d.Name.Range, quote: d.Name.Quote(d.File), expr: strings.TrimPrefix(strings.TrimPrefix(n, "~"), "*"), caseless: strings.HasPrefix(n, "~*")})
-		}
-		return
-	case e.Context() == 0:
-		return
-	}
-	switch d.Name.Value {
-	case "location":
-		if len(args) >= 2 && (args[0].Value == "~" || args[0].Value == "~*") {
-			yield(regexArg{rng: args[1].Range, quote: args[1].Quote(d.File), expr: args[1].Value, caseless: args[0].Value == "~*"})
-		} else if len(args) == 1 && len(args[0].Value) > 1 && args[0].Value[0] == '~' {
-			// "location ~^/x" is nginx's "~" followed by the regex.
-			v := args[0].Value[1:]
-			caseless := false
-			if v[0] == '*' {
-				v, caseless = v[1:], true
-			}
-			if v != "" {
-				yield(regexArg{rng: args[0].Range, quote: args[0].Quote(d.File), expr: v, caseless: caseless})
-			}
-		}
-	case "rewrite":
-		if len(args) >= 2 {
-			yield(regexArg{rng: args[0].Range, quote: args[0].Quote(d.File), expr: args[0].Value})
-		}
-	case "server_name":
-		for _, a := range args {
-			if len(a.Value) > 1 && a.Value[0] == '~' && !yield(regexArg{rng: a.Range, quote: a.Quote(d.File), expr: a.Value[1:]}) {
-				return
-			}
-		}
-	case "valid_referers":
-		for _, a := range args {
-			// ngx_http_add_regex_referer compiles with
-			// ngx_regex_compile: caseless, and its named groups define
-			// no variables.
-			if len(a.Value) > 1 && a.Value[0] == '~' && !yield(regexArg{rng: a.Range, quote: a.Quote(d.File), expr: a.Value[1:], caseless: true, noVars: true}) {
-				return
-			}
-		}
-	case "if":
-		if c, ok := splitIf(d); ok && c.op != "" && c.op[len(c.op)-1] != '=' && c.op[0] != '-' && c.op != "!-" {
-			yield(regexArg{rng: c.rhsWord.Range, quote: c.rhsWord.Quote(d.File), expr: c.rhs, caseless: strings.HasSuffix(c.op, "*")})
-		}
-	case "fastcgi_split_path_info":
-		// Compiled with ngx_regex_compile: no variables from its groups.
-		if len(args) == 1 {
-			yield(regexArg{rng: args[0].Range, quote: args[0].Quote(d.File), expr: args[0].Value, noVars: true})
-		}
-	case "proxy_redirect", "proxy_cookie_domain", "proxy_cookie_path":
-		if len(args) == 2 && len(args[0].Value) > 1 && args[0].Value[0] == '~' {
-			v := args[0].Value[1:]
-			caseless := false
-			if v[0] == '*' {
-				v, caseless = v[1:], true
-			}
-			yield(regexArg{rng: args[0].Range, quote: args[0].Quote(d.File), expr: v, caseless: caseless})
-		}
-	}
+	symbols.RegexArgs(e, func(r symbols.Regex) bool {
+		return yield(regexArg{rng: r.Range, quote: r.Quote, expr: r.Expr, caseless: r.Caseless, noVars: r.NoVars})
+	})
 }
 
 // regexArg is one regex argument.
@@ -319,65 +207,6 @@ type regexArg struct {
 	caseless bool
 	// noVars is set for a regex whose named groups define no variables.
 	noVars bool
-}
-
-// ifCond is an if condition split as ngx_http_rewrite_if_condition does.
-type ifCond struct {
-	// lhs is the first operand with the parenthesis removed, lhsWord its
-	// word; op the operator ("" for a lone variable); rhs the last
-	// operand.
-	lhs, op, rhs     string
-	lhsWord, rhsWord parser.Word
-}
-
-// splitIf follows ngx_http_rewrite_if_condition; ok is false for a
-// condition nginx rejects (another rule reports those).
-func splitIf(d *parser.Directive) (ifCond, bool) {
-	a := d.Args
-	if len(a) == 0 || a[0].Value == "" || a[0].Value[0] != '(' {
-		return ifCond{}, false
-	}
-	val := make([]string, len(a))
-	for i, w := range a {
-		val[i] = w.Value
-	}
-	cur, last := 0, len(a)-1
-	if val[0] == "(" {
-		cur = 1
-	} else {
-		val[0] = val[0][1:]
-	}
-	if val[last] == "" || val[last][len(val[last])-1] != ')' {
-		return ifCond{}, false
-	}
-	if val[last] == ")" {
-		last--
-	} else {
-		val[last] = val[last][:len(val[last])-1]
-	}
-	if cur > last {
-		return ifCond{}, false
-	}
-	c := ifCond{lhs: val[cur], lhsWord: a[cur]}
-	if len(c.lhs) > 1 && c.lhs[0] == '$' {
-		if cur == last {
-			return c, true
-		}
-		if cur+2 != last {
-			return ifCond{}, false
-		}
-		c.op, c.rhs, c.rhsWord = val[cur+1], val[last], a[last]
-		switch c.op {
-		case "=", "!=", "~", "~*", "!~", "!~*":
-			return c, true
-		}
-		return ifCond{}, false
-	}
-	if (len(c.lhs) == 2 && c.lhs[0] == '-' || len(c.lhs) == 3 && c.lhs[:2] == "!-") && cur+1 == last {
-		c.op, c.rhs, c.rhsWord = "-", val[last], a[last]
-		return c, true
-	}
-	return ifCond{}, false
 }
 
 // variableFacts computes the uses and definitions of variables once per
@@ -427,20 +256,10 @@ func regexes(ix *analyzer.Index) iter.Seq2[*analyzer.Entry, regexArg] {
 }
 
 // regexDirectives are the directives with regex arguments (regexArgs).
-var regexDirectives = []string{"location", "rewrite", "server_name", "valid_referers", "if", "proxy_redirect",
-	"proxy_cookie_domain", "proxy_cookie_path", "fastcgi_split_path_info"}
+var regexDirectives = symbols.RegexDirectives()
 
 func collectVariables(ix *analyzer.Index, builtin *builtinVars) *varFacts {
-	vf := &varFacts{defined: [2]map[string]bool{{}, {}}, builtin: builtin}
-	for e, r := range regexes(ix) {
-		if !r.noVars && e.Context() != 0 {
-			ns := nsHTTP
-			if e.Context()&directives.StreamContexts != 0 {
-				ns = nsStream
-			}
-			vf.defineGroups(r.expr, ns)
-		}
-	}
+	vf := &varFacts{builtin: builtin}
 	// Only the directives that can matter are visited, by name, so that
 	// a configuration of a hundred thousand listens costs nothing here.
 	visit := func(name string) {
@@ -461,51 +280,11 @@ func collectVariables(ix *analyzer.Index, builtin *builtinVars) *varFacts {
 			}
 		}
 	}
-	for _, name := range ix.Names() {
-		rows := directives.Lookup(name)
-		if len(rows) == 0 {
-			visit(name)
-			continue
-		}
-		// Third-party directives that define a variable: by an argument
-		// (set-misc's set_md5 $x ...), or by each line of their block
-		// (geoip2's "$country_code country iso_code;").
-		for _, row := range rows {
-			if _, ok := row.DefinesArg(); ok {
-				visit(name)
-				break
-			}
-			if row.DefinesBlockLines() {
-				for _, i := range ix.Named(name) {
-					vf.blockLines(ix, i)
-				}
-				break
-			}
-		}
-	}
 	return vf
 }
 
-// blockLines defines the variable each line of the block at entry i
-// names with its first word.
-func (vf *varFacts) blockLines(ix *analyzer.Index, i int32) {
-	e := &ix.Entries[i]
-	if row := e.Row(); row == nil || !row.DefinesBlockLines() {
-		return
-	}
-	ns := nsHTTP
-	if e.Context()&directives.StreamContexts != 0 {
-		ns = nsStream
-	}
-	for j, end := i+1, ix.End(i); j < end; j++ {
-		if w := ix.Entries[j].Directive.Name; ix.Entries[j].Parent == i && len(w.Value) > 1 && w.Value[0] == '$' {
-			vf.define(w.Value[1:], ns)
-		}
-	}
-}
-
-// mapEntry reads one line of a map block: a regex key defines its named
-// groups, a value with "$" is a complex value.
+// mapEntry reads one line of a map block: a value with "$" is a complex
+// value.
 func (vf *varFacts) mapEntry(e *analyzer.Entry) {
 	d := e.Directive
 	if e.Context()&(directives.Map|directives.StreamMap) == 0 {
@@ -520,7 +299,8 @@ func (vf *varFacts) mapEntry(e *analyzer.Entry) {
 	}
 }
 
-// entry reads the variables one directive uses and defines.
+// entry reads the variables one directive uses (the symbol table holds
+// those it defines).
 func (vf *varFacts) entry(e *analyzer.Entry) {
 	d := e.Directive
 	ns := nsHTTP
@@ -530,23 +310,11 @@ func (vf *varFacts) entry(e *analyzer.Entry) {
 	if e.Context() == 0 || e.Context()&(directives.Map|directives.StreamMap|directives.Geo|directives.StreamGeo) != 0 {
 		return
 	}
-	if d.RawBlock() {
-		// A Lua block's body is Lua, not nginx variables; only
-		// set_by_lua_block's "$name" defines one.
-		if spec, ok := compiledArgs[d.Name.Value]; ok && spec.defines >= 0 && spec.defines < len(d.Args) {
-			vf.defineArg(d.Args[spec.defines], ns)
-		}
-		return
-	}
-	if !e.Known {
-		// A directive nginx-lint does not know may well define the
-		// variables it names (set-misc's set_* and the like): count
-		// them as defined rather than guess.
-		for _, a := range d.Args {
-			if len(a.Value) > 1 && a.Value[0] == '$' {
-				vf.define(a.Value[1:], ns)
-			}
-		}
+	if d.RawBlock() || !e.Known {
+		// A Lua block's body is Lua, not nginx variables; a directive
+		// nginx-lint does not know may well define the variables it
+		// names (set-misc's set_* and the like), which the symbol table
+		// counts as defined rather than guess.
 		return
 	}
 	name := d.Name.Value
@@ -555,25 +323,14 @@ func (vf *varFacts) entry(e *analyzer.Entry) {
 		return
 	}
 	if name == "geo" {
-		if i, ok := DefiningArg(d); ok {
-			if i == 1 {
-				vf.script(d, d.Args[0], ns)
-			}
-			vf.defineArg(d.Args[i], ns)
+		if i, ok := symbols.DefiningArg(d); ok && i == 1 {
+			vf.script(d, d.Args[0], ns)
 		}
 		return
 	}
 	spec, ok := compiledArgs[name]
 	if !ok {
-		if row := e.Row(); row != nil {
-			if i, ok := row.DefinesArg(); ok && i < len(d.Args) {
-				vf.defineArg(d.Args[i], ns)
-			}
-		}
 		return
-	}
-	if spec.defines >= 0 && spec.defines < len(d.Args) {
-		vf.defineArg(d.Args[spec.defines], ns)
 	}
 	switch spec.kind {
 	case kindLogFormat:
@@ -610,90 +367,6 @@ func (vf *varFacts) entry(e *analyzer.Entry) {
 			continue
 		}
 		vf.script(d, a, ns)
-	}
-}
-
-func (vf *varFacts) define(name string, ns varNamespace) {
-	vf.defined[ns][strings.ToLower(name)] = true
-}
-
-// defineArg defines the variable of a "$name" argument.
-func (vf *varFacts) defineArg(w parser.Word, ns varNamespace) {
-	if len(w.Value) > 1 && w.Value[0] == '$' {
-		vf.define(w.Value[1:], ns)
-	}
-}
-
-// defineGroups defines the named groups of a regex.
-func (vf *varFacts) defineGroups(expr string, ns varNamespace) {
-	namedGroups(expr, func(name string, _ int) { vf.define(name, ns) })
-}
-
-// namedGroups calls fn with each named group of a regex, (?<name>...),
-// (?'name'...) and (?P<name>...), and the name's offset in expr.
-func namedGroups(expr string, fn func(name string, at int)) {
-	for i := 0; i+2 < len(expr); i++ {
-		if expr[i] == '\\' {
-			i++
-			continue
-		}
-		if expr[i] != '(' || expr[i+1] != '?' {
-			continue
-		}
-		j := i + 2
-		if j < len(expr) && expr[j] == 'P' {
-			j++
-		}
-		if j >= len(expr) || expr[j] != '<' && expr[j] != '\'' {
-			continue
-		}
-		j++
-		k := j
-		for k < len(expr) && isNameChar(expr[k]) {
-			k++
-		}
-		if k > j && k < len(expr) && (expr[k] == '>' || expr[k] == '\'') {
-			fn(expr[j:k], j)
-		}
-	}
-}
-
-// CaptureNames calls fn with each variable a named group of a regex of
-// e defines (the regexes nginx compiles with ngx_http_regex_compile:
-// location, if, server_name, rewrite, map keys, ...): the word the regex
-// is written in, the group's name, and the name's offset in the word's
-// value (-1 when the regex is not a slice of the value as written).
-func CaptureNames(e *analyzer.Entry, fn func(w parser.Word, name string, at int)) {
-	d := e.Directive
-	for r := range func(yield func(regexArg) bool) { regexArgs(e, yield) } {
-		if r.noVars {
-			continue
-		}
-		w := d.Name
-		for _, a := range d.Args {
-			if a.Range == r.rng {
-				w = a
-			}
-		}
-		if w.Range != r.rng {
-			continue
-		}
-		// The regex is the value with a prefix ("~", "~*") or a suffix
-		// (an "if" condition's ")") cut off.
-		base := -1
-		switch {
-		case strings.HasSuffix(w.Value, r.expr):
-			base = len(w.Value) - len(r.expr)
-		case strings.HasPrefix(w.Value, r.expr):
-			base = 0
-		}
-		namedGroups(r.expr, func(name string, at int) {
-			if base < 0 {
-				fn(w, name, -1)
-			} else {
-				fn(w, name, base+at)
-			}
-		})
 	}
 }
 
@@ -818,18 +491,18 @@ func (vf *varFacts) logFormat(d *parser.Directive, ns varNamespace) {
 // looked up whole (ngx_http_rewrite_variable), the right side of = and !=
 // and the operand of -f and the like are complex values.
 func (vf *varFacts) ifUses(d *parser.Directive, ns varNamespace) {
-	c, ok := splitIf(d)
+	c, ok := symbols.SplitIf(d)
 	if !ok {
 		return
 	}
-	if c.op != "-" {
-		off := strings.IndexByte(c.lhsWord.Value, '$')
-		vf.use(d, c.lhsWord, off, c.lhs[1:], ns)
+	if c.Op != "-" {
+		off := strings.IndexByte(c.LHSWord.Value, '$')
+		vf.use(d, c.LHSWord, off, c.LHS[1:], ns)
 	}
-	switch c.op {
+	switch c.Op {
 	case "=", "!=", "-":
-		w := c.rhsWord
-		w.Value = c.rhs
+		w := c.RHSWord
+		w.Value = c.RHS
 		vf.script(d, w, ns)
 	}
 }
@@ -856,7 +529,8 @@ func wordSubRange(f *parser.File, w parser.Word, off, n int) parser.Range {
 // certificate) stay quiet otherwise, since the missing part may hold it.
 // An include glob that matched nothing counts as missing when its
 // directory does not exist either: a checkout of /etc/nginx/nginx.conf
-// without its conf.d, say.
+// without its conf.d, say; so does a file only the deployment host has
+// (Config.Elsewhere: Debian's modules-enabled links).
 func wholeConfig(p *analyzer.Pass) bool { return wholeConfigResult.Get(p, struct{}{}) }
 
 var wholeConfigResult = &analyzer.Result[struct{}, bool]{
@@ -866,8 +540,8 @@ var wholeConfigResult = &analyzer.Result[struct{}, bool]{
 
 func isWholeConfig(p *analyzer.Pass) bool {
 	c := p.Config
-	if len(c.Context) > 0 {
-		return false
+	if len(c.Context) > 0 || len(c.Elsewhere) > 0 {
+		return false // a fragment, or files only the deployment host has
 	}
 	for _, d := range c.Diagnostics {
 		if d.Name == parser.NameIncludeNotFound || d.Name == parser.NameUnreadable || d.Name == parser.NameIncludeCycle {

@@ -12,7 +12,8 @@ import (
 // version in the Server header and error pages.
 var VersionDisclosure = &analyzer.Rule{
 	Code: "NL3009", Name: "version-disclosure", Title: "nginx version sent in the Server header and error pages", Severity: parser.Warning,
-	Run: runVersionDisclosure,
+	Fixable: true,
+	Run:     runVersionDisclosure,
 	Options: []analyzer.Option{{Name: "missing", Type: analyzer.BoolOption, Default: "false",
 		Doc: "Also report a configuration whose http block never sets server_tokens (it defaults to on)."}},
 	Doc: analyzer.Doc{

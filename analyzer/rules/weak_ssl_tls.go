@@ -11,7 +11,8 @@ import (
 // WeakSSLTLS reports obsolete protocol versions and weak cipher suites.
 var WeakSSLTLS = &analyzer.Rule{
 	Code: "NL3010", Name: "weak-ssl-tls", Title: "obsolete TLS protocol or weak cipher enabled", Severity: parser.Warning,
-	Run: runWeakSSLTLS,
+	Fixable: true,
+	Run:     runWeakSSLTLS,
 	Doc: analyzer.Doc{
 		Text: "SSLv2 and SSLv3 are broken (DROWN, POODLE); TLS 1.0 and 1.1 are deprecated (RFC 8996) " +
 			"and refused by current browsers. RC4, DES and 3DES, MD5-based, export-grade, NULL and " +
@@ -31,7 +32,7 @@ func runWeakSSLTLS(p *analyzer.Pass) {
 	// What each block says of its protocols, read once per block: an
 	// http block's list is asked about by every server in it.
 	protocols := map[blockProtocols]protocolList{}
-	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
+	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive) {
 		switch d.Name.Value {
 		case "ssl_protocols", "proxy_ssl_protocols", "grpc_ssl_protocols", "uwsgi_ssl_protocols":
 			var weak, kept []string
@@ -46,9 +47,15 @@ func runWeakSSLTLS(p *analyzer.Pass) {
 				diag := p.ReportDirective(d, "%q enables obsolete %s", d.Name.Value, strings.Join(weak, ", "))
 				diag.Detail = "SSLv2/SSLv3 are broken and TLS 1.0/1.1 deprecated (RFC 8996); use \"TLSv1.2 TLSv1.3\""
 				// The fix keeps the strong versions listed; a list of
-				// only weak ones becomes the modern pair.
+				// only weak ones becomes the modern pair, or TLSv1.2
+				// alone for a target that predates the value TLSv1.3
+				// (nginx 1.13.0), which it refuses.
 				if len(kept) == 0 {
 					kept = []string{"TLSv1.2", "TLSv1.3"}
+					if since := protocolSince(d.Name.Value, ctx, "TLSv1.3"); lacks(targetVersion(p), since) {
+						kept = kept[:1]
+					}
+					assumeTarget(p, diag)
 				}
 				args := parser.Range{Start: d.Args[0].Range.Start, End: d.Args[len(d.Args)-1].Range.End}
 				diag.Edits = []parser.Edit{{File: d.File, Range: args, NewText: strings.Join(kept, " ")}}
@@ -303,4 +310,15 @@ func without(fams, rm []string) []string {
 		}
 	}
 	return out
+}
+
+// protocolSince is the first nginx release whose directive name (in ctx)
+// accepts the protocol value v, from the tables ("": every release).
+func protocolSince(name string, ctx directives.Context, v string) string {
+	if r := directives.InContext(name, ctx); r != nil && r.Value != nil {
+		if since, ok := r.Value.ValueSince(v); ok {
+			return since
+		}
+	}
+	return ""
 }

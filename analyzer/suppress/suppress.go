@@ -59,7 +59,8 @@ var (
 	// be read as one, or names no rule.
 	InvalidIgnore = &analyzer.Rule{
 		Code: "NL5003", Name: "invalid-ignore", Title: "malformed suppression comment", Severity: parser.Warning,
-		Run: reportedByApply,
+		Fixable: true,
+		Run:     reportedByApply,
 		Doc: analyzer.Doc{
 			Text: "A comment starting with `nginx-lint` must read `ignore=NAME[,NAME] reason` or " +
 				"`file-ignore=NAME[,NAME] reason`, where each NAME is a rule name or code " +

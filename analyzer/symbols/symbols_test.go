@@ -1,20 +1,14 @@
 package symbols_test
 
 import (
-	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/txtar"
-
 	"github.com/nginx-lint/nginx-lint/analyzer"
-	"github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
 	"github.com/nginx-lint/nginx-lint/parser"
-	"github.com/nginx-lint/nginx-lint/parser/corpustest"
 )
 
 // build parses text as nginx.conf and returns its table.
@@ -215,78 +209,86 @@ func TestNumberedCaptures(t *testing.T) {
 	}
 }
 
-// TestDefinedVariablesMatchRules: the table defines exactly the variables
-// the unknown-variable rule's facts define, on every configuration of
-// the rules' testdata and of the corpus.
-func TestDefinedVariablesMatchRules(t *testing.T) {
-	// Each testdata case's first file is its nginx.conf; the rest are
-	// what it includes.
-	var paths []string
-	filepath.WalkDir("../rules/testdata", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".txtar") {
-			return nil
-		}
-		ar, err := txtar.ParseFile(p)
-		if err != nil || len(ar.Files) == 0 {
-			return nil
-		}
-		dir := t.TempDir()
-		for _, f := range ar.Files {
-			full := filepath.Join(dir, filepath.FromSlash(f.Name))
-			if os.MkdirAll(filepath.Dir(full), 0o755) != nil || os.WriteFile(full, f.Data, 0o644) != nil {
-				t.Fatalf("%s: cannot write %s", p, f.Name)
-			}
-		}
-		paths = append(paths, filepath.Join(dir, filepath.FromSlash(ar.Files[0].Name)))
-		return nil
-	})
-	if len(paths) < 50 {
-		t.Fatalf("only %d testdata configurations", len(paths))
+// TestUpstreamOnlyInHTTPAndStream: nginx defines an upstream block only
+// in http {} and stream {} (elsewhere it refuses the directive), so the
+// table, and the rules that ask it (host-not-found, stale-dns-cache),
+// do not count one written in a server.
+func TestUpstreamOnlyInHTTPAndStream(t *testing.T) {
+	tab, _ := build(t, "events {}\nhttp {\n    upstream good { server 127.0.0.1:1; }\n    server {\n        upstream bad { server 127.0.0.1:2; }\n    }\n}\n")
+	if !tab.Defined(symbols.UpstreamSymbol("Good", false)) {
+		t.Error("upstream good in http {} is not defined")
 	}
-	root := corpustest.Root(t)
-	for _, e := range corpustest.Manifest(t) {
-		if e["kind"] == "main" {
-			paths = append(paths, filepath.Join(root, e["path"]))
-		}
-	}
-	compared, withVars := 0, 0
-	for _, p := range paths {
-		c, err := (&parser.Loader{Kinds: analyzer.Kinds}).Load(p)
-		if err != nil || c == nil {
-			continue
-		}
-		ix := analyzer.NewIndex(c)
-		want := rules.DefinedVariables(ix)
-		tab := symbols.Build(ix)
-		got := [2]map[string]bool{{}, {}}
-		for _, s := range tab.Symbols(symbols.Variable) {
-			ns := 0
-			if s.Stream {
-				ns = 1
-			}
-			got[ns][s.Name] = true
-		}
-		for ns := range 2 {
-			if a, b := keys(got[ns]), keys(want[ns]); a != b {
-				t.Errorf("%s (stream %v): table defines [%s], rules [%s]", p, ns == 1, a, b)
-			}
-		}
-		compared++
-		if len(want[0])+len(want[1]) > 0 {
-			withVars++
-		}
-	}
-	t.Logf("%d configurations compared, %d of them define variables", compared, withVars)
-	if withVars < 20 {
-		t.Errorf("only %d configurations define variables: the comparison proves little", withVars)
+	if tab.Defined(symbols.UpstreamSymbol("bad", false)) {
+		t.Error("upstream bad in server {} is defined")
 	}
 }
 
-func keys(m map[string]bool) string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
+// TestDefinedByEveryInclusion: a file included in two servers defines
+// its variable in both (DefinedBy lists both directives, for the rules
+// that ask which definition applies where), though its text is one
+// place (Definitions and Occurrences list each place once, for the
+// editor).
+func TestDefinedByEveryInclusion(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"nginx.conf": "events {}\nhttp {\n    server { include set.conf; }\n    server { include set.conf; }\n}\n",
+		"set.conf":   "set $Backend a.example;\nreturn 200 $backend;\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
-	sort.Strings(out)
-	return strings.Join(out, " ")
+	c, err := (&parser.Loader{Kinds: analyzer.Kinds}).Load(filepath.Join(dir, "nginx.conf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix := analyzer.NewIndex(c)
+	tab := symbols.Build(ix)
+	sym := symbols.VariableSymbol("backend", false)
+	by := tab.DefinedBy(sym)
+	if len(by) != 2 || by[0] >= by[1] {
+		t.Fatalf("DefinedBy = %v, want the two set entries in order", by)
+	}
+	for _, i := range by {
+		if d := ix.Entries[i].Directive; !d.Is("set") {
+			t.Errorf("entry %d is %s, not set", i, d.Name.Value)
+		}
+	}
+	if n := len(tab.Definitions(sym)); n != 1 {
+		t.Errorf("Definitions has %d places, want 1", n)
+	}
+	if n := len(tab.Occurrences(sym)); n != 2 {
+		t.Errorf("Occurrences has %d places, want 2 (the set and the return, once each)", n)
+	}
+}
+
+// TestCertificates: the paths of certificates, keys and CAs are symbols
+// named by the path as written, one per path however many directives
+// name it; a path with variables (read per request) and inline data:
+// name none.
+func TestCertificates(t *testing.T) {
+	text := "events {}\n" +
+		"http {\n" +
+		"    ssl_certificate certs/a.crt;\n" +
+		"    ssl_certificate_key \"certs/a.key\";\n" +
+		"    server { listen 443 ssl; ssl_certificate certs/a.crt; ssl_certificate $ssl_server_name.crt; }\n" +
+		"    server { listen 444 ssl; proxy_ssl_trusted_certificate /etc/ca.pem; ssl_certificate data:$x; }\n" +
+		"}\n" +
+		"stream { server { listen 445 ssl; ssl_certificate certs/a.crt; } }\n"
+	tab, f := build(t, text)
+	cert := func(path string) symbols.Symbol { return symbols.Symbol{Kind: symbols.Certificate, Name: path} }
+	for _, c := range []struct {
+		sym  symbols.Symbol
+		want string
+	}{
+		{cert("certs/a.crt"), "3:certs/a.crt 5:certs/a.crt 8:certs/a.crt"},
+		{cert("certs/a.key"), "4:certs/a.key"},
+		{cert("/etc/ca.pem"), "6:/etc/ca.pem"},
+		{cert("$ssl_server_name.crt"), ""},
+		{cert("data:$x"), ""},
+	} {
+		if got := occs(f, tab.Occurrences(c.sym)); got != c.want {
+			t.Errorf("%s: %s, want %s", c.sym.Name, got, c.want)
+		}
+	}
 }

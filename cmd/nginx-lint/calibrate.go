@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -22,9 +23,9 @@ type calibrateCmd struct {
 	Sizes    []int  `default:"1000,3000,6000,12000" help:"Server counts to fit on."`
 	Runs     int    `default:"3" help:"Runs per configuration (three times as many for a configuration nginx -t reads in under 0.15 s); the median counts."`
 	Validate bool   `help:"Also time the nine layouts at 2000, 5000, 10000 and 19900 servers and print predicted against measured (timing never fails the command)."`
-	Reload   bool   `help:"Also start nginx on L1c, L2c and L3c at 2000, 5000 and 10000 servers and time the start and a reload (wall clock), against the predictions."`
+	Reload   bool   `help:"Also start nginx on L1c, L2c and L3c at 2000, 5000 and 10000 servers and time the start and a reload (wall clock, --runs times each, the median counting), against the predictions."`
 	Clock    string `enum:"cpu,wall" default:"cpu" help:"What to fit and compare: the CPU time (user + system) of nginx -t, which other load on the machine disturbs little, or its wall time: ${enum}."`
-	Force    bool   `help:"Write the profile even when the fit is degenerate (a cost fitted at zero, or held-out predictions off by more than 35%)."`
+	Force    bool   `help:"Write the profile even when the fit is degenerate (a cost fitted at zero beyond the noise, held-out predictions off by more than 35% beyond the noise, or runs too noisy to judge)."`
 }
 
 func (cmd *calibrateCmd) run(e *env) (int, error) {
@@ -47,10 +48,11 @@ func (cmd *calibrateCmd) run(e *env) (int, error) {
 		return code, err
 	}
 	if cmd.Reload {
-		fmt.Fprintf(e.stdout, "\nstart and reload (wall clock, one run each):\n| layout | servers | start predicted | start measured | reload predicted | reload measured |\n|---|---|---|---|---|---|\n")
-		_, err := calibrate.TimeReloads(ctx, calibrate.ReloadOptions{Nginx: ngx, Profile: p, Each: func(r calibrate.ReloadRun) {
-			fmt.Fprintf(e.stdout, "| %s | %d | %.3f s | %.3f s | %.3f s | %.3f s |\n", r.Layout, r.Servers,
-				r.PredictedStart, r.Start, r.PredictedReload, r.Reload)
+		runs := max(cmd.Runs, 1)
+		fmt.Fprintf(e.stdout, "\nstart and reload (wall clock, median of %d runs each, ± half their range):\n", runs)
+		fmt.Fprint(e.stdout, "| layout | servers | start predicted | start measured | error | reload predicted | reload measured | error |\n|---|---|---|---|---|---|---|---|\n")
+		_, err := calibrate.TimeReloads(ctx, calibrate.ReloadOptions{Nginx: ngx, Profile: p, Runs: runs, Each: func(r calibrate.ReloadRun) {
+			writeReloadRow(e.stdout, r)
 		}})
 		if err != nil {
 			return exitError, err
@@ -87,9 +89,11 @@ func (cmd *calibrateCmd) calibrate(ctx context.Context, e *env, measure calibrat
 
 	fmt.Fprintf(e.stdout, "costs (clock: %s time of nginx -t):\n", cmd.Clock)
 	for _, k := range calibrate.TimeKeys() {
-		note := ""
-		if p.IsAssumed(k) {
-			note = " (too small a share of these runs to measure: kept from the reference profile)"
+		note := " measured"
+		if i := slices.IndexFunc(res.Unidentified, func(u calibrate.Unidentified) bool { return u.Key == k }); i >= 0 {
+			note = " unidentified, kept from the reference profile: " + res.Unidentified[i].Why
+		} else if p.IsAssumed(k) {
+			note = " assumed (reference profile)"
 		}
 		fmt.Fprintf(e.stdout, "  %-15s %s%s\n", k, costmodel.Seconds(p.Costs[k]), note)
 	}
@@ -97,7 +101,8 @@ func (cmd *calibrateCmd) calibrate(ctx context.Context, e *env, measure calibrat
 		fmt.Fprintf(e.stdout, "  %-15s %.0f bytes\n", k, p.Costs[k])
 	}
 	writeFitTable(e.stdout, "fit (the runs the costs were fitted on: not a validation)", res.Fitted)
-	writeHeldOutTable(e.stdout, res.HeldOut)
+	writeExtrasTable(e.stdout, res.Extras)
+	writeHeldOutTable(e.stdout, res.HeldOut, res.HeldOutSizes)
 	if cmd.Validate {
 		writeFitTable(e.stdout, "validation (sizes never fitted)", res.Validation)
 	}
@@ -135,9 +140,25 @@ func (c calibrateProgress) Timed(label string, m calibrate.Measurement) {
 	c.p.printf("  %s: wall %.3f s, cpu %.3f s\n", label, m.Wall, m.CPU)
 }
 
+// writeReloadRow prints one layout's start and reload, predicted against
+// the medians measured.
+func writeReloadRow(w io.Writer, r calibrate.ReloadRun) {
+	fmt.Fprintf(w, "| %s | %d | %.3f s | %.3f s ±%.3f | %+.0f%% | %.3f s | %.3f s ±%.3f | %+.0f%% |\n", r.Layout, r.Servers,
+		r.PredictedStart, r.Start, spreadOf(r.StartRuns), 100*(r.PredictedStart-r.Start)/r.Start,
+		r.PredictedReload, r.Reload, spreadOf(r.ReloadRuns), 100*(r.PredictedReload-r.Reload)/r.Reload)
+}
+
+// spreadOf is half the range of v, as calibrate reports a spread.
+func spreadOf(v []float64) float64 {
+	if len(v) < 2 {
+		return 0
+	}
+	return (slices.Max(v) - slices.Min(v)) / 2
+}
+
 // writeHeldOutTable prints the held-out predictions against the
-// measurements.
-func writeHeldOutTable(w io.Writer, runs []calibrate.Prediction) {
+// measurements, and the verdict on each size.
+func writeHeldOutTable(w io.Writer, runs []calibrate.Prediction, sizes []calibrate.SizeCheck) {
 	fmt.Fprintln(w, "\nheld out (each size predicted by costs fitted on the other sizes):")
 	if len(runs) == 0 {
 		fmt.Fprintln(w, "none: no size can be predicted from the others alone")
@@ -151,17 +172,34 @@ func writeHeldOutTable(w io.Writer, runs []calibrate.Prediction) {
 	}
 	med, worst, rank := costmodel.Errors(pred, meas)
 	fmt.Fprintf(w, "held-out median |error| %.1f%%, worst %.1f%%, rank correlation %.3f\n", 100*med, 100*worst, rank)
+	for _, c := range sizes {
+		verdict := fmt.Sprintf("judged (%.0f%% allowed)", 100*calibrate.MaxHeldOutError)
+		if !c.Judged {
+			verdict = "not judged: the runs spread too far to tell"
+		}
+		fmt.Fprintf(w, "  size %d: median |error| %.1f%%, %.1f%% beyond the noise (runs spread ±%.1f%%): %s\n",
+			c.Servers, 100*c.Error, 100*c.Beyond, 100*c.Spread, verdict)
+	}
+}
+
+// writeExtrasTable prints the L3c variants that price locations, regexes
+// and certificates.
+func writeExtrasTable(w io.Writer, runs []calibrate.ExtraRun) {
+	fmt.Fprint(w, "\nlocations, regexes and certificates (L3c variants):\n| configuration | measured (median) | spread | runs |\n|---|---|---|---|\n")
+	for _, r := range runs {
+		fmt.Fprintf(w, "| %s | %.3f s | ±%.3f s | %d |\n", r.Label, r.Seconds, r.Noise, len(r.Runs))
+	}
 }
 
 // writeFitTable prints predicted against measured seconds with the error
 // summary: median and worst |error| and Spearman's rank correlation.
 func writeFitTable(w io.Writer, title string, runs []calibrate.LayoutRun) {
-	fmt.Fprintf(w, "\n%s:\n| layout | servers | predicted | measured (median) | error | wall (median) | peak RSS |\n|---|---|---|---|---|---|---|\n", title)
+	fmt.Fprintf(w, "\n%s:\n| layout | servers | predicted | measured (median) | spread | runs | error | wall (median) | peak RSS |\n|---|---|---|---|---|---|---|---|---|\n", title)
 	var pred, meas []float64
 	for _, r := range runs {
 		pred, meas = append(pred, r.Predicted), append(meas, r.Seconds)
-		fmt.Fprintf(w, "| %s | %d | %.3f s | %.3f s | %+.0f%% | %.3f s | %s |\n", r.Layout, r.Servers, r.Predicted, r.Seconds,
-			100*(r.Predicted-r.Seconds)/r.Seconds, r.Median.Wall, mb(r.Median.RSS))
+		fmt.Fprintf(w, "| %s | %d | %.3f s | %.3f s | ±%.1f%% | %d | %+.0f%% | %.3f s | %s |\n", r.Layout, r.Servers, r.Predicted, r.Seconds,
+			100*r.Noise()/r.Seconds, len(r.Runs), 100*(r.Predicted-r.Seconds)/r.Seconds, r.Median.Wall, mb(r.Median.RSS))
 	}
 	med, worst, rank := costmodel.Errors(pred, meas)
 	fmt.Fprintf(w, "median |error| %.1f%%, worst %.1f%%, rank correlation %.3f\n", 100*med, 100*worst, rank)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -15,6 +16,7 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel/calibrate"
+	"github.com/nginx-lint/nginx-lint/analyzer/costmodel/layout"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -27,6 +29,10 @@ import (
 // those costs again. calls counts the runs.
 type syntheticMachine struct {
 	costs map[string]float64
+	// noise, when set, multiplies each run by a factor drawn evenly from
+	// [1-noise, 1+noise], seeded.
+	noise float64
+	rng   *rand.Rand
 	calls int
 }
 
@@ -41,6 +47,12 @@ func (m *syntheticMachine) measure(_ context.Context, conf string) (calibrate.Me
 	s := 0.0
 	for k, v := range res.Ops() {
 		s += v * m.costs[k]
+	}
+	if m.noise != 0 {
+		if m.rng == nil {
+			m.rng = rand.New(rand.NewPCG(3, 4))
+		}
+		s *= 1 + m.noise*(2*m.rng.Float64()-1)
 	}
 	rss := m.costs[costmodel.MemBase] + m.costs[costmodel.MemServer]*float64(res.Counts.Servers) + m.costs[costmodel.MemSocket]*float64(res.Counts.Addrs)
 	return calibrate.Measurement{Wall: s, CPU: s, RSS: int64(rss)}, nil
@@ -60,6 +72,9 @@ func testCalibrate(t *testing.T, m *syntheticMachine, tty bool, args ...string) 
 	path = filepath.Join(t.TempDir(), "profile.json")
 	var cmd calibrateCmd
 	cmd.Output, cmd.Runs, cmd.Clock = path, 1, "cpu"
+	if m.noise != 0 {
+		cmd.Runs = 3
+	}
 	cmd.Sizes = []int{60, 180, 540}
 	for _, a := range args {
 		switch {
@@ -104,7 +119,8 @@ func TestCalibrateWritesTheProfile(t *testing.T) {
 		t.Errorf("no 'wrote' line:\n%s", out)
 	}
 	// The cost lines: an assumed cost says so; memory in bytes.
-	if !regexp.MustCompile(`(?m)^  name-warning +[^(]+ \(too small a share`).MatchString(out) ||
+	if !regexp.MustCompile(`(?m)^  name-warning +\S+ \S+ unidentified, kept from the reference profile: at most 0\.\d\d% of any run's time`).MatchString(out) ||
+		!regexp.MustCompile(`(?m)^  server +\S+ \S+ measured$`).MatchString(out) ||
 		!regexp.MustCompile(`(?m)^  memory-server +\d+ bytes$`).MatchString(out) {
 		t.Errorf("cost lines:\n%s", out)
 	}
@@ -161,6 +177,45 @@ func TestCalibrateRefusesDegenerateFits(t *testing.T) {
 	}
 }
 
+// TestCalibrateNoisy: runs that spread by ±10% on a machine that follows
+// the model still write the profile, the costs the noise hides marked
+// unidentified and kept; runs spread by ±90% are refused with the reason.
+// Each size's verdict and each run's spread are printed.
+func TestCalibrateNoisy(t *testing.T) {
+	noisy := &syntheticMachine{costs: twiceAsSlow(), noise: 0.1}
+	p, code, out, errs, path := testCalibrate(t, noisy, false)
+	if code != exitClean {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Fatal(err)
+	}
+	un := regexp.MustCompile(`(?m)^  (\S+) +\S+ \S+ unidentified, kept from the reference profile: .*noise`).FindAllStringSubmatch(out, -1)
+	if len(un) == 0 {
+		t.Errorf("no cost unidentified for noise:\n%s", out)
+	}
+	for _, u := range un {
+		if p.Costs[u[1]] != costmodel.DefaultProfile().Costs[u[1]] || !p.IsAssumed(u[1]) {
+			t.Errorf("%s unidentified but %v", u[1], p.Costs[u[1]])
+		}
+	}
+	if !regexp.MustCompile(`(?m)^\| L2c \| 540 \| [0-9.]+ s \| [0-9.]+ s \| ±[1-9]\d?\.\d% \| 9 \|`).MatchString(out) ||
+		!regexp.MustCompile(`(?m)^  size 540: median \|error\| [0-9.]+%, [0-9.]+% beyond the noise \(runs spread ±[0-9.]+%\): judged`).MatchString(out) ||
+		!regexp.MustCompile(`(?m)^\| L3c 3000 regex \| [0-9.]+ s \| ±[0-9.]+ s \| 3 \|$`).MatchString(out) {
+		t.Errorf("measurements not shown:\n%s", out)
+	}
+
+	chaotic := &syntheticMachine{costs: twiceAsSlow(), noise: 0.9}
+	_, code, out, errs, path = testCalibrate(t, chaotic, false)
+	if code != exitFindings || !strings.Contains(errs, "  - no held-out size can be judged: the runs of every size spread too far") ||
+		!strings.Contains(out, "not judged: the runs spread too far to tell") {
+		t.Errorf("exit %d\n%s\n%s", code, out, errs)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Errorf("profile written: %v", err)
+	}
+}
+
 // TestCalibrateProgress: on a terminal, an n/N line with the time left,
 // whose last N is the number of runs made.
 func TestCalibrateProgress(t *testing.T) {
@@ -185,5 +240,18 @@ func TestCalibrateProgress(t *testing.T) {
 	}
 	if !strings.HasSuffix(errs, "\r\x1b[K") && !strings.Contains(errs[strings.LastIndex(errs, last[0])+len(last[0]):], "\r\x1b[K") {
 		t.Errorf("progress line not cleared at the end: %q", errs[max(0, len(errs)-200):])
+	}
+}
+
+// TestWriteReloadRow: a --reload row shows the medians with their spread
+// and the error of each prediction.
+func TestWriteReloadRow(t *testing.T) {
+	l, _ := layout.ParseName("L2c")
+	l2c := calibrate.ReloadRun{Layout: l, Servers: 5000, Start: 0.2, Reload: 0.5, StartRuns: []float64{0.25, 0.2, 0.19}, ReloadRuns: []float64{0.5},
+		PredictedStart: 0.22, PredictedReload: 0.4}
+	var b bytes.Buffer
+	writeReloadRow(&b, l2c)
+	if got, want := b.String(), "| L2c | 5000 | 0.220 s | 0.200 s ±0.030 | +10% | 0.400 s | 0.500 s ±0.000 | -20% |\n"; got != want {
+		t.Errorf("row %q, want %q", got, want)
 	}
 }

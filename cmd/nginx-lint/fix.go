@@ -86,7 +86,11 @@ func (cmd *lintCmd) fix(e *env, w *lint.Workspace, targets []lint.Target, base *
 			break
 		}
 		if _, ok := res.Fixed[c.Path]; ok && !failed[c.Path] {
-			fmt.Fprintf(e.stderr, "fixed %s:%d: %s (%s)\n", terminalSafe(displayPath(c.Path, cwd)), c.Line, terminalSafe(c.Message), c.Name)
+			by := c.Name
+			if c.Target != "" {
+				by += "; for " + terminalSafe(c.Target)
+			}
+			fmt.Fprintf(e.stderr, "fixed %s:%d: %s (%s)\n", terminalSafe(displayPath(c.Path, cwd)), c.Line, terminalSafe(c.Message), by)
 		}
 	}
 	// What is left is reported as a plain lint of the fixed files would.

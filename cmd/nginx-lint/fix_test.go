@@ -1,10 +1,13 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 )
 
 const fixConf = `events {}
@@ -208,5 +211,57 @@ func TestFixWriteKeepsAnEdit(t *testing.T) {
 	runCLI(t, "", "--fix", p)
 	if b, _ := os.ReadFile(p); !strings.Contains(string(b), "server_tokens off;") || !strings.Contains(string(b), "gzip on;") {
 		t.Errorf("second run wrote %q", b)
+	}
+}
+
+// TestOutputNamesTarget: a finding or fix that depends on the version
+// says which nginx it assumed: the text summary ("linted for ..."), JSON's
+// target, SARIF's target property, and --fix's "fixed" line; a finding
+// that does not depend on it says nothing of the target.
+func TestOutputNamesTarget(t *testing.T) {
+	const newest = "nginx " + directives.NginxVersion + " (newest; no target named)"
+	dir := writeConf(t, map[string]string{
+		"http2.conf": "events {}\nhttp {\n    server_tokens off;\n    server {\n        listen 127.0.0.1:18443 http2;\n        return 204;\n    }\n}\n",
+		"plain.conf": "events {}\nhttp {\n    server {\n        listen 127.0.0.1:18080;\n        root /srv/a;\n        root /srv/b;\n    }\n}\n",
+	})
+	http2, plain := filepath.Join(dir, "http2.conf"), filepath.Join(dir, "plain.conf")
+	code, out, _ := runCLI(t, "", "--no-config", "--color", "never", http2)
+	if code != exitFindings || !strings.Contains(out, "; linted for "+newest+"\n") || !strings.Contains(out, "not fixed automatically") {
+		t.Errorf("no target: exit %d, the summary does not name the target assumed or the detail why nothing is fixed:\n%s", code, out)
+	}
+	code, out, _ = runCLI(t, "", "--no-config", "--color", "never", "--nginx-version", "1.26.0", http2)
+	if code != exitFindings || !strings.Contains(out, "; linted for nginx 1.26.0\n") {
+		t.Errorf("--nginx-version 1.26.0: exit %d:\n%s", code, out)
+	}
+	code, out, _ = runCLI(t, "", "--no-config", "--color", "never", plain)
+	if code != exitFindings || strings.Contains(out, "linted for") {
+		t.Errorf("a finding that does not depend on the version names a target: exit %d:\n%s", code, out)
+	}
+	code, out, _ = runCLI(t, "", "--no-config", "--format", "json", http2)
+	if code != exitFindings || !strings.Contains(out, `"target":"`+newest+`"`) && !strings.Contains(out, `"target": "`+newest+`"`) {
+		t.Errorf("JSON has no target:\n%s", out)
+	}
+	code, out, _ = runCLI(t, "", "--no-config", "--format", "json", plain)
+	if code != exitFindings || strings.Contains(out, `"target"`) {
+		t.Errorf("JSON names a target for a finding that does not depend on it:\n%s", out)
+	}
+	code, out, _ = runCLI(t, "", "--no-config", "--format", "sarif", http2)
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				Properties map[string]string `json:"properties"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(out), &log); err != nil || code != exitFindings || len(log.Runs) != 1 ||
+		len(log.Runs[0].Results) != 1 || log.Runs[0].Results[0].Properties["target"] != newest {
+		t.Errorf("SARIF has no target property (exit %d, %v):\n%s", code, err, out)
+	}
+	code, _, errOut := runCLI(t, "", "--no-config", "--fix", "--nginx-version", "1.25.1", http2)
+	if code != exitClean || !strings.Contains(errOut, "(deprecated; for nginx 1.25.1)") {
+		t.Errorf("--fix for 1.25.1: exit %d, the fixed line does not name the target:\n%s", code, errOut)
+	}
+	if b, err := os.ReadFile(http2); err != nil || !strings.Contains(string(b), "http2 on;") {
+		t.Errorf("--fix for 1.25.1 did not write http2 on (%v):\n%s", err, b)
 	}
 }

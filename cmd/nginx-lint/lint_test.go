@@ -79,13 +79,16 @@ func TestSettingsFileFoundUpward(t *testing.T) {
 
 func TestSettingsFileFlags(t *testing.T) {
 	conf := testdata("cli/project/nginx.conf")
+	// strict.yaml has no include-paths: conf.d is still read from the
+	// checkout, which its nginx.conf shows to be a copy of /etc/nginx.
 	_, fs := lintJSON(t, "--config", testdata("cli/project/strict.yaml"), conf)
-	want := []string{"nginx.conf:4 unknown-directive error", "nginx.conf:5 directive-not-allowed error", "nginx.conf:6 invalid-arguments error"}
+	want := []string{"site.conf:6 unused-ignore", "site.conf:10 unknown-directive error",
+		"nginx.conf:4 unknown-directive error", "nginx.conf:5 directive-not-allowed error", "nginx.conf:6 invalid-arguments error"}
 	if got := keys(fs, ruleNames...); !slices.Equal(got, want) {
 		t.Errorf("--config: got %q\nwant %q", got, want)
 	}
 	_, fs = lintJSON(t, "--no-config", conf)
-	if got := keys(fs, "unknown-directive"); !slices.Equal(got, []string{"nginx.conf:4 unknown-directive"}) {
+	if got := keys(fs, "unknown-directive"); !slices.Equal(got, []string{"site.conf:10 unknown-directive error", "nginx.conf:4 unknown-directive"}) {
 		t.Errorf("--no-config: %q", got)
 	}
 	// The command line wins over the file.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -26,6 +27,9 @@ type jsonDiagnostic struct {
 	Name      string `json:"name"`
 	Message   string `json:"message"`
 	Detail    string `json:"detail,omitempty"`
+	// Target is the nginx a version-dependent finding or its fix assumed
+	// ("nginx 1.22.1", "nginx 1.31.5 (newest; no target named)").
+	Target string `json:"target,omitempty"`
 }
 
 // toJSON converts one finding, its path shown as displayPath shows it.
@@ -39,6 +43,7 @@ func toJSONIn(d *parser.Diagnostic, cwd string) jsonDiagnostic {
 	return jsonDiagnostic{
 		File: displayPath(d.FilePath(), cwd), Line: s.Line, Column: s.Column, EndLine: e.Line, EndColumn: e.Column,
 		Severity: d.Severity.String(), Code: d.Code, Name: d.Name, Message: d.Message, Detail: d.Detail,
+		Target: d.Target,
 	}
 }
 
@@ -172,6 +177,9 @@ func writeTextOpts(w io.Writer, ds []*parser.Diagnostic, colored, quiet bool) er
 	if len(groups) > 1 {
 		summary += fmt.Sprintf(" in %d files", len(groups))
 	}
+	if ts := assumedTargets(ds); ts != "" {
+		summary += "; linted for " + ts
+	}
 	_, err := fmt.Fprintln(w, p.summBad.Sprint(summary))
 	return err
 }
@@ -227,4 +235,17 @@ func writeSnippet(w io.Writer, p palette, d *parser.Diagnostic) {
 	width := max(1, utf8.RuneCountInString(marked))
 	mark.WriteString("^" + strings.Repeat("~", width-1))
 	fmt.Fprintf(w, "    %s%s%s\n    %s\n", before, marked, terminalSafe(line[to:]), p.caret.Sprint(mark.String()))
+}
+
+// assumedTargets names the targets that version-dependent findings or
+// fixes assumed, each once, in order of appearance ("" when none did):
+// files linted under different settings may have different targets.
+func assumedTargets(ds []*parser.Diagnostic) string {
+	var ts []string
+	for _, d := range ds {
+		if d.Target != "" && !slices.Contains(ts, d.Target) {
+			ts = append(ts, d.Target)
+		}
+	}
+	return terminalSafe(strings.Join(ts, ", "))
 }

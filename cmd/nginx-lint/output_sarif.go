@@ -81,6 +81,9 @@ type sarifResult struct {
 	PartialFingerprints map[string]string `json:"partialFingerprints,omitempty"`
 	RelatedLocations    []sarifLocation   `json:"relatedLocations,omitempty"`
 	Fixes               []sarifFix        `json:"fixes,omitempty"`
+	// Properties carry the nginx a version-dependent finding or its fix
+	// assumed ({"target": "nginx 1.22.1"}).
+	Properties map[string]string `json:"properties,omitempty"`
 }
 
 type sarifLocation struct {
@@ -232,6 +235,9 @@ func writeSARIF(w io.Writer, ds []*parser.Diagnostic, reg *analyzer.Registry, cw
 		}
 		if fix, ok := sarifFixOf(d, cwd); ok {
 			res.Fixes = []sarifFix{fix}
+		}
+		if d.Target != "" {
+			res.Properties = map[string]string{"target": d.Target}
 		}
 		return res
 	}, true)

@@ -77,6 +77,10 @@ type LayoutRun struct {
 	Servers int
 	// Seconds is the median of the fitted clock (Options.Wall).
 	Seconds float64
+	// Runs are the fitted clock's seconds of every run, in the order
+	// they ran: their spread is the machine's noise, which the
+	// degenerate-fit guard allows for.
+	Runs []float64
 	// Median holds the medians of both clocks and the largest peak
 	// resident set of the runs.
 	Median Measurement
@@ -108,20 +112,40 @@ type Result struct {
 	// Validation are the runs at sizes never fitted (Options.Validate).
 	Validation []LayoutRun
 	// HeldOut predicts each size's runs from costs fitted on the other
-	// sizes alone; HeldOutErrors is the median |error| per held-out size
-	// (+Inf when the other sizes cannot be fitted). Both are empty with
-	// fewer than two sizes.
+	// sizes alone; HeldOutSizes is the verdict on each size, and
+	// HeldOutErrors its median |error| (+Inf when the other sizes cannot
+	// be fitted). All are empty with fewer than two sizes.
 	HeldOut       []Prediction
+	HeldOutSizes  []SizeCheck
 	HeldOutErrors map[int]float64
+	// Unidentified are the time costs the runs could not measure, each
+	// kept at its Options.Base value (and assumed in Profile), with why.
+	Unidentified []Unidentified
+	// Extras are the L3c variants that price locations, regexes and
+	// certificates, as timed.
+	Extras []ExtraRun
 	// Degenerate says why Profile is unfit to use, one reason each: a
-	// measured cost fitted at zero, or a held-out size predicted with a
-	// median error above MaxHeldOutError. Empty for a usable fit.
+	// measured cost fitted at zero well beyond the noise, a held-out size
+	// predicted with a median error beyond the noise above
+	// MaxHeldOutError, or no size steady enough to judge. Empty for a
+	// usable fit.
 	Degenerate []string
 }
 
-// MaxHeldOutError is the largest median |error| accepted on the layouts
-// of a held-out size; past it the costs do not describe how nginx's time
-// grows and the profile would mislead.
+// ExtraRun is one L3c variant of the extra costs, timed.
+type ExtraRun struct {
+	// Label names it ("L3c 3000 regex").
+	Label string
+	// Seconds is the median of the fitted clock, Noise the spread of the
+	// runs (half their range).
+	Seconds, Noise float64
+	// Runs are the fitted clock's seconds of every run.
+	Runs []float64
+}
+
+// MaxHeldOutError is the largest median |error| beyond the runs' noise
+// accepted on the layouts of a held-out size; past it the costs do not
+// describe how nginx's time grows and the profile would mislead.
 const MaxHeldOutError = 0.35
 
 // validationSizes are the server counts Options.Validate checks the
@@ -189,13 +213,17 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	cut := len(opts.Sizes) * len(layout.All())
 	res := &Result{Fitted: timed[:cut:cut], Validation: timed[cut:]}
-	p, err := fitRuns(res.Fitted, base)
+	f, err := fitRuns(res.Fitted, base)
 	if err != nil {
 		return nil, err
 	}
-	if err := timeExtras(ctx, measure, p, runs, opts.Wall, prog); err != nil {
+	p := f.p
+	extras, unpriced, err := timeExtras(ctx, measure, p, runs, opts.Wall, prog)
+	if err != nil {
 		return nil, err
 	}
+	res.Extras = extras
+	res.Unidentified = append(f.unidentified, unpriced...)
 	p.Source = "fitted by nginx-lint calibrate on " + time.Now().UTC().Format("2006-01-02")
 	if opts.Machine != "" {
 		p.Source = opts.Machine + ", " + p.Source
@@ -211,8 +239,9 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 			rs[i].Predicted = predict(rs[i].Ops, p)
 		}
 	}
-	res.HeldOut, res.HeldOutErrors = heldOut(res.Fitted, base)
-	res.Degenerate = degenerate(p, res.HeldOutErrors)
+	res.HeldOut, res.HeldOutSizes = heldOut(res.Fitted, base)
+	res.HeldOutErrors = heldOutErrors(res.HeldOutSizes)
+	res.Degenerate = degenerate(p, res.HeldOutSizes)
 	return res, nil
 }
 

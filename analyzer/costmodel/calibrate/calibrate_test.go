@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"math/rand/v2"
 	"os"
 	"slices"
 	"strings"
@@ -26,7 +27,12 @@ type syntheticMachine struct {
 	// wallFactor, when set, makes the wall time this multiple of the CPU
 	// time, so that a test can tell which clock was fitted.
 	wallFactor float64
-	calls      int
+	// noise, when set, multiplies each run by a factor drawn evenly from
+	// [1-noise, 1+noise] (seeded, so every test run draws alike): a
+	// machine that follows the model, measured on a busy host.
+	noise float64
+	rng   *rand.Rand
+	calls int
 }
 
 func (m *syntheticMachine) measure(_ context.Context, conf string) (Measurement, error) {
@@ -43,6 +49,12 @@ func (m *syntheticMachine) measure(_ context.Context, conf string) (Measurement,
 	}
 	if m.scale != nil {
 		s *= m.scale(res.Counts.Servers)
+	}
+	if m.noise != 0 {
+		if m.rng == nil {
+			m.rng = rand.New(rand.NewPCG(1, 2))
+		}
+		s *= 1 + m.noise*(2*m.rng.Float64()-1)
 	}
 	wall := s
 	if m.wallFactor != 0 {
@@ -235,13 +247,27 @@ func TestHeldOut(t *testing.T) {
 
 func TestDegenerate(t *testing.T) {
 	p := costmodel.DefaultProfile()
-	got := degenerate(p, map[int]float64{1000: 0.2, 3000: 0.36, 6000: math.Inf(1)})
+	got := degenerate(p, []SizeCheck{
+		{Servers: 1000, Error: 0.2, Beyond: 0.2, Judged: true},
+		{Servers: 3000, Error: 0.36, Beyond: 0.36, Judged: true},
+		{Servers: 4000, Error: 0.6, Beyond: 0.4, Judged: true},
+		{Servers: 5000, Error: 0.6, Beyond: 0.3, Judged: true},
+		{Servers: 500, Error: 0.9, Beyond: 0.9, Spread: 0.25},
+		{Servers: 6000, Error: math.Inf(1), Beyond: math.Inf(1), Judged: true},
+	})
 	want := []string{
 		"held-out size 3000 predicted with a median error of 36% (more than 35%)",
+		"held-out size 4000 predicted with a median error of 60%, 40% beyond the runs' noise (more than 35%)",
 		"held-out size 6000: the other sizes alone cannot separate the costs (time three or more sizes)",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("degenerate:\n%q\nwant\n%q", got, want)
+	}
+	// No size steady enough to judge is a reason of its own.
+	got = degenerate(p, []SizeCheck{{Servers: 300, Error: 0.9, Spread: 0.4}, {Servers: 100, Error: 0.1, Spread: 0.25}})
+	want = []string{"no held-out size can be judged: the runs of every size spread too far (100: ±25%, 300: ±40%; 2 times that must stay under 35%): time larger sizes or more runs"}
+	if !slices.Equal(got, want) {
+		t.Errorf("nothing judged:\n%q\nwant\n%q", got, want)
 	}
 	// A cost at zero is degenerate unless it is assumed (not measured).
 	p.Costs[costmodel.CostSocket] = 0

@@ -12,6 +12,18 @@
 // reported as degenerate (Result.Degenerate) rather than returned as if it
 // were usable; whether to write it anyway is the caller's choice.
 //
+// The guard allows for the machine's noise. Every run's time is kept
+// (LayoutRun.Runs), and their spread gives each median a noise. A cost
+// whose estimate is within noiseMargin standard errors of that noise (or
+// one fitted at zero whose base value the noise cannot rule out) is not
+// identified by the layouts: it keeps its base value, is marked assumed
+// and is listed in Result.Unidentified, instead of failing the fit. A
+// held-out prediction counts only its error beyond the noise of the runs
+// it compares, and a size whose runs spread too far is not judged
+// (Result.HeldOutSizes). What remains degenerate contradicts the model
+// beyond the noise: a cost at zero that the runs put there, a held-out
+// size predicted badly, or no size steady enough to judge.
+//
 // The timing is a dependency (Options.Measure): NginxT times the real
 // nginx, and tests pass a synthetic machine whose costs the fit must find
 // again, so the fitting logic is tested without nginx and without timing.

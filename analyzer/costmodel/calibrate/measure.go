@@ -8,6 +8,7 @@ import (
 	"crypto/x509/pkix"
 	"encoding/pem"
 	"fmt"
+	"math"
 	"math/big"
 	"os"
 	"path/filepath"
@@ -92,6 +93,12 @@ func timeLayouts(ctx context.Context, measure Measure, sizes []int, runs int, wa
 	}
 	for j := range out {
 		r := &out[j]
+		// The runs of the fitted clock are kept before median sorts
+		// them: their spread is the noise the guard allows for.
+		r.Runs = slices.Clone(cpus[j])
+		if wall {
+			r.Runs = slices.Clone(walls[j])
+		}
 		r.Median.Wall, r.Median.CPU = median(walls[j]), median(cpus[j])
 		r.Seconds = r.Median.CPU
 		if wall {
@@ -144,16 +151,18 @@ const extraServers = 3000
 // with four prefix locations per server, with four regex locations per
 // server, and with a shared RSA-2048 certificate per server, and charges
 // the difference from plain L3c to each location, regex and SSL server.
-// The keys become measured in p.
-func timeExtras(ctx context.Context, measure Measure, p *costmodel.Profile, runs int, wall bool, prog *tracker) error {
+// The keys become measured in p, except those whose difference is within
+// the runs' noise: they keep p's value, stay assumed and are returned.
+// The variants' timings are returned too.
+func timeExtras(ctx context.Context, measure Measure, p *costmodel.Profile, runs int, wall bool, prog *tracker) ([]ExtraRun, []Unidentified, error) {
 	dir, err := os.MkdirTemp("", "nginx-lint-calibrate-")
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	defer os.RemoveAll(dir)
 	cert, key, err := writeTestCertificate(dir)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	l3c, _ := layout.ParseName("L3c")
 	variants := []struct {
@@ -168,6 +177,8 @@ func timeExtras(ctx context.Context, measure Measure, p *costmodel.Profile, runs
 		{name: "ssl", http: []string{"ssl_certificate " + cert + ";", "ssl_certificate_key " + key + ";"}, ssl: true},
 	}
 	t := map[string]float64{}
+	noise := map[string]float64{}
+	var extras []ExtraRun
 	prog.plan(len(variants) * runs)
 	for vi, v := range variants {
 		opts := layout.Options{Layout: l3c, N: extraServers, HTTP: v.http, Server: func(s *layout.Server) {
@@ -178,23 +189,29 @@ func timeExtras(ctx context.Context, measure Measure, p *costmodel.Profile, runs
 		}}
 		conf := filepath.Join(dir, "nginx.conf")
 		if err := os.WriteFile(conf, layout.Generate(opts), 0o644); err != nil {
-			return err
+			return nil, nil, err
 		}
 		label := fmt.Sprintf("L3c %d %s", extraServers, v.name)
 		var walls, cpus []float64
 		var rss int64
 		for i := 0; i < runs; i++ {
 			if err := ctx.Err(); err != nil {
-				return err
+				return nil, nil, err
 			}
 			m, err := measure(ctx, conf)
 			if err != nil {
-				return fmt.Errorf("%s: %w", v.name, err)
+				return nil, nil, fmt.Errorf("%s: %w", v.name, err)
 			}
 			walls, cpus, rss = append(walls, m.Wall), append(cpus, m.CPU), max(rss, m.RSS)
 			// The variants left take about as long as this one.
 			prog.measured(label, time.Duration(float64((len(variants)-vi)*runs-i-1)*m.Wall*float64(time.Second)))
 		}
+		fitted := cpus
+		if wall {
+			fitted = walls
+		}
+		noise[v.name] = spread(fitted)
+		extras = append(extras, ExtraRun{Label: label, Seconds: median(slices.Clone(fitted)), Noise: noise[v.name], Runs: slices.Clone(fitted)})
 		med := Measurement{Wall: median(walls), CPU: median(cpus), RSS: rss}
 		t[v.name] = med.CPU
 		if wall {
@@ -202,17 +219,54 @@ func timeExtras(ctx context.Context, measure Measure, p *costmodel.Profile, runs
 		}
 		prog.timed(label, med)
 	}
-	n := float64(extraServers)
-	loc := max(0, (t["locations"]-t["plain"])/(4*n))
-	set := func(k string, v float64) {
-		p.Costs[k] = v
-		p.Assumed = slices.DeleteFunc(p.Assumed, func(a string) bool { return a == k })
-	}
-	set(costmodel.CostLocation, loc)
-	set(costmodel.CostRegex, max(0, (t["regex"]-t["plain"])/(4*n)-loc))
-	set(costmodel.CostSSLServer, max(0, (t["ssl"]-t["plain"])/n))
-	return nil
+	return extras, priceExtras(p, t, noise), nil
 }
+
+// extraCost is one cost the L3c variants price: the difference between
+// two variants' medians, divided by the operations it adds.
+type extraCost struct {
+	key        string
+	with, than string
+	per        float64
+	what       string
+}
+
+// extraCosts are the costs timeExtras prices, each on the variant before
+// it, so that a regex is charged only what it adds to a prefix location.
+var extraCosts = []extraCost{
+	{costmodel.CostLocation, "locations", "plain", 4 * extraServers, "four prefix locations per server"},
+	{costmodel.CostRegex, "regex", "locations", 4 * extraServers, "four regex locations per server"},
+	{costmodel.CostSSLServer, "ssl", "plain", extraServers, "an SSL certificate per server"},
+}
+
+// priceExtras sets the extra costs in p from the variants' medians t and
+// spreads noise (seconds). A difference within noiseMargin times the two
+// variants' spreads is not a measurement: that cost keeps p's value,
+// stays assumed and is returned. Without a spread (one run each, or a
+// machine without noise) every difference counts; one at or below zero,
+// or below zero beyond the noise, is fitted at zero, which the guard
+// reports.
+func priceExtras(p *costmodel.Profile, t, noise map[string]float64) []Unidentified {
+	var out []Unidentified
+	for _, c := range extraCosts {
+		d, n := t[c.with]-t[c.than], noise[c.with]+noise[c.than]
+		if n > 0 && math.Abs(d) <= noiseMargin*n {
+			out = append(out, Unidentified{Key: c.key, Kept: p.Costs[c.key], Why: fmt.Sprintf(
+				"L3c %d with %s took %.3f s against %.3f s for %s: a difference within %d times the runs' spread (±%.3f s)",
+				extraServers, c.what, t[c.with], t[c.than], variantWords[c.than], noiseMargin, n)})
+			if !p.IsAssumed(c.key) {
+				p.Assumed = append(p.Assumed, c.key)
+			}
+			continue
+		}
+		p.Costs[c.key] = max(0, d/c.per)
+		p.Assumed = slices.DeleteFunc(p.Assumed, func(a string) bool { return a == c.key })
+	}
+	return out
+}
+
+// variantWords name the variants extraCosts compare against.
+var variantWords = map[string]string{"plain": "plain L3c", "locations": "four prefix locations per server"}
 
 // writeTestCertificate writes a self-signed RSA-2048 certificate and key
 // for localhost, the common kind of certificate, for timing only.

@@ -14,8 +14,12 @@ type ReloadOptions struct {
 	// Sizes are the server counts to start L1c, L2c and L3c at; nil means
 	// 2000, 5000 and 10000.
 	Sizes []int
-	// Each, when set, receives every row as soon as it is timed: a start
-	// of the larger layouts takes seconds.
+	// Runs is how often each layout is started and reloaded, round-robin
+	// over the layouts so that a shared machine's drift reaches all of
+	// them; the medians count. Less than 1 means 1.
+	Runs int
+	// Each, when set, receives every row as soon as its last run is
+	// timed: a start of the larger layouts takes seconds.
 	Each func(ReloadRun)
 }
 
@@ -35,8 +39,10 @@ type ReloadRun struct {
 	Servers int
 	// Start is the seconds until the pid file appeared, after every
 	// socket was bound; Reload the seconds from running `nginx -s reload`
-	// until the old workers were gone and a new one ran.
-	Start, Reload float64
+	// until the old workers were gone and a new one ran: the medians of
+	// StartRuns and ReloadRuns, every run's seconds in the order timed.
+	Start, Reload         float64
+	StartRuns, ReloadRuns []float64
 	// PredictedStart and PredictedReload are the model's
 	// (costmodel.Result.StartupSeconds and ReloadSeconds).
 	PredictedStart, PredictedReload float64

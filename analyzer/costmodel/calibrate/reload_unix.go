@@ -22,12 +22,17 @@ import (
 
 // TimeReloads starts nginx (loopback only, temporary prefix, stopped by
 // its pid: nginxrun.Start) on L1c, L2c and L3c at each size, times the
-// start and one reload, and returns them with the model's predictions,
-// one run each.
+// start and one reload, o.Runs times round-robin, and returns the medians
+// with the model's predictions.
 func TimeReloads(ctx context.Context, o ReloadOptions) ([]ReloadRun, error) {
 	sizes := o.Sizes
 	if sizes == nil {
 		sizes = reloadSizes
+	}
+	for _, n := range sizes {
+		if n < 1 {
+			return nil, fmt.Errorf("%d is not a server count", n)
+		}
 	}
 	dir, err := os.MkdirTemp("", "nginx-lint-reload-")
 	if err != nil {
@@ -35,28 +40,35 @@ func TimeReloads(ctx context.Context, o ReloadOptions) ([]ReloadRun, error) {
 	}
 	defer os.RemoveAll(dir)
 	var out []ReloadRun
+	var confs []string
 	for _, n := range sizes {
-		if n < 1 {
-			return out, fmt.Errorf("%d is not a server count", n)
-		}
 		for _, name := range reloadLayouts {
 			l, _ := layout.ParseName(name)
 			src := layout.Generate(layout.Options{Layout: l, N: n})
-			conf := filepath.Join(dir, "nginx.conf")
+			conf := filepath.Join(dir, fmt.Sprintf("%s-%d.conf", name, n))
 			if err := os.WriteFile(conf, src, 0o644); err != nil {
-				return out, err
+				return nil, err
 			}
 			c := (&parser.Loader{Kinds: analyzer.Kinds}).LoadSource(conf, src, nil)
 			res := costmodel.Compute(parser.BuildModel(c), costmodel.Options{Profile: o.Profile})
+			out = append(out, ReloadRun{Layout: l, Servers: n, PredictedStart: res.StartupSeconds, PredictedReload: res.ReloadSeconds})
+			confs = append(confs, conf)
+		}
+	}
+	runs := max(o.Runs, 1)
+	for i := range runs {
+		for j, conf := range confs {
+			r := &out[j]
 			start, reload, err := timeStartReload(ctx, o.Nginx, conf)
 			if err != nil {
-				return out, fmt.Errorf("%s at %d servers: %w", name, n, err)
+				return nil, fmt.Errorf("%v at %d servers: %w", r.Layout, r.Servers, err)
 			}
-			r := ReloadRun{Layout: l, Servers: n, Start: start, Reload: reload,
-				PredictedStart: res.StartupSeconds, PredictedReload: res.ReloadSeconds}
-			out = append(out, r)
-			if o.Each != nil {
-				o.Each(r)
+			r.StartRuns, r.ReloadRuns = append(r.StartRuns, start), append(r.ReloadRuns, reload)
+			if i == runs-1 {
+				r.Start, r.Reload = medianOf(r.StartRuns), medianOf(r.ReloadRuns)
+				if o.Each != nil {
+					o.Each(*r)
+				}
 			}
 		}
 	}

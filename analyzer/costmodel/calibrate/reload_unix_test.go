@@ -43,17 +43,22 @@ func TestTimeReloads(t *testing.T) {
 		t.Skip("skipping: timing a reload needs /proc")
 	}
 	var each []ReloadRun
-	rows, err := TimeReloads(context.Background(), ReloadOptions{Nginx: ngx, Sizes: []int{10}, Each: func(r ReloadRun) { each = append(each, r) }})
+	rows, err := TimeReloads(context.Background(), ReloadOptions{Nginx: ngx, Sizes: []int{10}, Runs: 3, Each: func(r ReloadRun) { each = append(each, r) }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rows) != 3 || !slices.Equal(rows, each) {
+	if len(rows) != 3 || len(each) != 3 {
 		t.Fatalf("rows %+v, each %+v", rows, each)
 	}
 	for i, r := range rows {
 		if r.Layout.String() != reloadLayouts[i] || r.Servers != 10 || r.Start <= 0 || r.Reload <= 0 ||
-			r.PredictedStart <= 0 || r.PredictedReload <= r.PredictedStart {
+			r.PredictedStart <= 0 || r.PredictedReload <= r.PredictedStart ||
+			len(r.StartRuns) != 3 || len(r.ReloadRuns) != 3 ||
+			r.Start != medianOf(r.StartRuns) || r.Reload != medianOf(r.ReloadRuns) {
 			t.Errorf("row %d: %+v", i, r)
+		}
+		if e := each[i]; e.Layout != r.Layout || e.Start != r.Start || e.Reload != r.Reload {
+			t.Errorf("each %d: %+v, row %+v", i, e, r)
 		}
 	}
 	if _, err := TimeReloads(context.Background(), ReloadOptions{Nginx: ngx, Sizes: []int{0}}); err == nil {
