@@ -27,6 +27,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -726,7 +727,8 @@ func (m FS) ReadFile(p string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return m.Base.ReadFile(local)
+	b, err := m.Base.ReadFile(local)
+	return b, m.packageFile(p, err)
 }
 
 // ReadFileMax is ReadFile within max bytes.
@@ -735,7 +737,35 @@ func (m FS) ReadFileMax(p string, max int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return parser.ReadFileMax(m.Base, local, max)
+	b, err := parser.ReadFileMax(m.Base, local, max)
+	return b, m.packageFile(p, err)
+}
+
+// packageFiles are the files nginx's packages install in the conf prefix
+// (nginx's own conf/ directory, Debian's proxy_params and snippets): a
+// copy of a configuration in a repository often leaves them to the
+// package or image it deploys onto.
+var packageFiles = map[string]bool{
+	"mime.types": true, "fastcgi_params": true, "fastcgi.conf": true, "scgi_params": true,
+	"uwsgi_params": true, "koi-utf": true, "koi-win": true, "win-utf": true, "proxy_params": true,
+	"snippets/fastcgi-php.conf": true, "snippets/snakeoil.conf": true,
+}
+
+// packageFile turns err, from reading the mapped path p, into
+// parser.ErrElsewhere when the checkout lacks p and p is a file the
+// nginx package installs under the mapped prefix
+// (/etc/nginx/mime.types): the deployment host has it, so its absence
+// here is no error, only an incomplete configuration.
+func (m FS) packageFile(p string, err error) error {
+	if err == nil || !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	for _, e := range m.File.IncludePaths {
+		if rest, ok := cutDir(p, e.From); ok && packageFiles[filepath.ToSlash(rest)] {
+			return &fs.PathError{Op: "open", Path: p, Err: fmt.Errorf("a file of the nginx package: %w", parser.ErrElsewhere)}
+		}
+	}
+	return err
 }
 
 // Local returns where p is here: mapped, and, when it is a symbolic link

@@ -223,7 +223,7 @@ func TestCustomDirectivesReachTheRule(t *testing.T) {
 func TestMappedFS(t *testing.T) {
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "nginx", "conf.d", "a.conf"), "server { listen 80; }\n")
-	write(t, filepath.Join(dir, "nginx", "nginx.conf"), "events {}\nhttp { include /etc/nginx/conf.d/*.conf; include /etc/nginx/mime.types; }\n")
+	write(t, filepath.Join(dir, "nginx", "nginx.conf"), "events {}\nhttp { include /etc/nginx/conf.d/*.conf; include /etc/nginx/mime.types; include /etc/nginx/app.conf; }\n")
 	f, err := config.Parse(filepath.Join(dir, ".nginx-lint.yaml"), []byte("include-paths:\n  /etc/nginx/: nginx/\n"))
 	if err != nil {
 		t.Fatal(err)
@@ -241,9 +241,13 @@ func TestMappedFS(t *testing.T) {
 	if !slices.Equal(paths, want) {
 		t.Errorf("files %q, want %q", paths, want)
 	}
-	// mime.types is missing here too: reported with nginx's path.
-	if len(c.Diagnostics) != 1 || !strings.Contains(c.Diagnostics[0].Message, "/etc/nginx/mime.types") {
+	// app.conf is missing here too: reported with nginx's path.
+	if len(c.Diagnostics) != 1 || !strings.Contains(c.Diagnostics[0].Message, "/etc/nginx/app.conf") {
 		t.Errorf("diagnostics %v", c.Diagnostics)
+	}
+	// mime.types, a file of the nginx package, is the deployment host's.
+	if !slices.Equal(c.Elsewhere, []string{"/etc/nginx/mime.types"}) {
+		t.Errorf("elsewhere %q", c.Elsewhere)
 	}
 }
 

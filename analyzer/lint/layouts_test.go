@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/lint"
+	"github.com/nginx-lint/nginx-lint/internal/testfiles"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -306,5 +307,42 @@ func TestStockLayoutsAtTheRoot(t *testing.T) {
 			files := layoutFiles(t, dir)
 			lintLayoutEveryWay(t, dir, files, mainOf(files))
 		})
+	}
+}
+
+// TestPartialCopyLeavesPackageFiles: a repository that holds only its own
+// part of /etc/nginx (nginx.conf and conf.d/, at its root or under
+// etc/nginx) and leaves mime.types and fastcgi_params to the package or
+// image it deploys onto gets no error for those, and never reads this
+// machine's; a missing file of its own is still an error.
+func TestPartialCopyLeavesPackageFiles(t *testing.T) {
+	conf := "user nginx;\nevents {}\nhttp {\n    include /etc/nginx/mime.types;\n    include /etc/nginx/fastcgi_params;\n" +
+		"    include /etc/nginx/conf.d/*.conf;\n    include /etc/nginx/app/missing.conf;\n}\n"
+	site := "server {\n    listen 127.0.0.1:8080;\n    root /srv;\n}\n"
+	dir := t.TempDir()
+	for _, base := range []string{"root", "etc/nginx"} {
+		repo := filepath.Join(dir, strings.ReplaceAll(base, "/", "-"))
+		at := filepath.Join(repo, base)
+		if base == "root" {
+			at = repo
+		}
+		testfiles.Write(t, repo, map[string]string{".git/HEAD": "ref: refs/heads/main\n"})
+		testfiles.Write(t, at, map[string]string{"nginx.conf": conf, "conf.d/site.conf": site})
+		rep, err := (&lint.Workspace{NoSettings: true}).Lint([]lint.Target{lint.FileTarget(filepath.Join(at, "nginx.conf"))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var errs []string
+		for _, d := range rep.Findings {
+			if d.Severity == parser.Error {
+				errs = append(errs, d.Message)
+			}
+		}
+		if len(errs) != 1 || !strings.Contains(errs[0], "/etc/nginx/app/missing.conf") {
+			t.Errorf("%s: errors %q, want the one for app/missing.conf", base, errs)
+		}
+		if want := []string{"/etc/nginx/mime.types", "/etc/nginx/fastcgi_params"}; len(rep.Entries) != 1 || !slices.Equal(rep.Entries[0].Config.Elsewhere, want) {
+			t.Errorf("%s: elsewhere: want %q", base, want)
+		}
 	}
 }
