@@ -753,15 +753,22 @@ var packageFiles = map[string]bool{
 
 // packageFile turns err, from reading the mapped path p, into
 // parser.ErrElsewhere when the checkout lacks p and p is a file the
-// nginx package installs under the mapped prefix
-// (/etc/nginx/mime.types): the deployment host has it, so its absence
+// nginx package installs under the mapped prefix (/etc/nginx/mime.types,
+// or fastcgi_params in the checkout's directory that stands for it): the deployment host has it, so its absence
 // here is no error, only an incomplete configuration.
 func (m FS) packageFile(p string, err error) error {
 	if err == nil || !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
 	for _, e := range m.File.IncludePaths {
-		if rest, ok := cutDir(p, e.From); ok && packageFiles[filepath.ToSlash(rest)] {
+		// A relative include ("include fastcgi_params;") comes here
+		// resolved against the conf prefix, which is the mapped
+		// directory of the checkout.
+		rest, ok := cutDir(p, e.From)
+		if !ok {
+			rest, ok = cutDir(p, e.To)
+		}
+		if ok && packageFiles[filepath.ToSlash(rest)] {
 			return &fs.PathError{Op: "open", Path: p, Err: fmt.Errorf("a file of the nginx package: %w", parser.ErrElsewhere)}
 		}
 	}

@@ -313,12 +313,13 @@ func TestStockLayoutsAtTheRoot(t *testing.T) {
 // TestPartialCopyLeavesPackageFiles: a repository that holds only its own
 // part of /etc/nginx (nginx.conf and conf.d/, at its root or under
 // etc/nginx) and leaves mime.types and fastcgi_params to the package or
-// image it deploys onto gets no error for those, and never reads this
-// machine's; a missing file of its own is still an error.
+// image it deploys onto gets no error for those, by absolute path or
+// relative to the conf prefix, and never reads this machine's; a missing
+// file of its own is still an error.
 func TestPartialCopyLeavesPackageFiles(t *testing.T) {
 	conf := "user nginx;\nevents {}\nhttp {\n    include /etc/nginx/mime.types;\n    include /etc/nginx/fastcgi_params;\n" +
 		"    include /etc/nginx/conf.d/*.conf;\n    include /etc/nginx/app/missing.conf;\n}\n"
-	site := "server {\n    listen 127.0.0.1:8080;\n    root /srv;\n}\n"
+	site := "server {\n    listen 127.0.0.1:8080;\n    root /srv;\n    location ~ \\.php$ {\n        include fastcgi_params;\n        fastcgi_pass 127.0.0.1:9000;\n    }\n}\n"
 	dir := t.TempDir()
 	for _, base := range []string{"root", "etc/nginx"} {
 		repo := filepath.Join(dir, strings.ReplaceAll(base, "/", "-"))
@@ -341,7 +342,7 @@ func TestPartialCopyLeavesPackageFiles(t *testing.T) {
 		if len(errs) != 1 || !strings.Contains(errs[0], "/etc/nginx/app/missing.conf") {
 			t.Errorf("%s: errors %q, want the one for app/missing.conf", base, errs)
 		}
-		if want := []string{"/etc/nginx/mime.types", "/etc/nginx/fastcgi_params"}; len(rep.Entries) != 1 || !slices.Equal(rep.Entries[0].Config.Elsewhere, want) {
+		if want := []string{"/etc/nginx/mime.types", "/etc/nginx/fastcgi_params", filepath.Join(at, "fastcgi_params")}; len(rep.Entries) != 1 || !slices.Equal(rep.Entries[0].Config.Elsewhere, want) {
 			t.Errorf("%s: elsewhere: want %q", base, want)
 		}
 	}
