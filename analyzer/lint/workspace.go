@@ -70,8 +70,9 @@ type Workspace struct {
 	// (an editor's setting). Either wins over the settings' nginx-build.
 	Build     *buildinfo.Info
 	BuildFile string
-	// Version, when no build is named, is the nginx version to lint for
-	// (--nginx-version); it wins over the settings' nginx-version.
+	// Version, when Build and BuildFile name no build, is the nginx
+	// version to lint for (--nginx-version), every module possible; it
+	// wins over the settings' nginx-build and nginx-version.
 	Version string
 
 	// Switches over the settings, as the command line's flags give them.
@@ -401,7 +402,9 @@ func (w *Workspace) Options(cfg *config.File) (analyzer.Options, error) {
 	build := w.Build
 	if build == nil {
 		path := w.BuildFile
-		if path == "" && cfg != nil {
+		// The flag's version wins over the settings' build: the order is
+		// the command line, the settings, the newest nginx.
+		if path == "" && cfg != nil && w.Version == "" {
 			path = cfg.NginxBuild
 		}
 		if path != "" {

@@ -305,7 +305,8 @@ func TestCheckFiles(t *testing.T) {
 
 // TestTargetOrder: the target is the flag (--nginx-build, --nginx or
 // --nginx-version), else the settings (nginx-build or nginx-version), else
-// the newest nginx; "http2 on" is unknown to 1.22.1 only.
+// the newest nginx; "http2 on" is unknown to 1.22.1 only. Of the flags, a
+// build named wins over a version.
 func TestTargetOrder(t *testing.T) {
 	dir := writeConf(t, map[string]string{
 		"site/.nginx-lint.yaml": "nginx-version: 1.22.1\n",
@@ -329,6 +330,27 @@ func TestTargetOrder(t *testing.T) {
 	}
 	if http2("--no-config") {
 		t.Error("with no target, the newest nginx is not assumed")
+	}
+	// A settings file that names a build (nginx 1.22.1's nginx -V): the
+	// flag's version still wins, and --nginx-build wins over the flag's.
+	build := filepath.Join(dir, "built", "nginx-V.txt")
+	if err := os.MkdirAll(filepath.Dir(build), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(build, []byte("nginx version: nginx/1.22.1\nbuilt with OpenSSL 3.0.2\nconfigure arguments: --with-http_ssl_module --with-http_v2_module\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "site", ".nginx-lint.yaml"), []byte("nginx-build: ../built/nginx-V.txt\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if !http2() {
+		t.Error("the settings' nginx-build (1.22.1) does not apply")
+	}
+	if http2("--nginx-version", "1.25.1") {
+		t.Error("--nginx-version does not win over the settings' nginx-build")
+	}
+	if !http2("--nginx-version", "1.25.1", "--nginx-build", build) {
+		t.Error("--nginx-build does not win over --nginx-version")
 	}
 	if code, _, errOut := runCLI(t, "", "--nginx-version", "1.22", conf); code != exitUsage || !strings.Contains(errOut, "not a version") {
 		t.Errorf("bad --nginx-version: exit %d, %q", code, errOut)

@@ -169,7 +169,7 @@ type settingsFlags struct {
 	// The target build, for unknown-directive.
 	NginxBuild string `name:"nginx-build" help:"Lint for the nginx this saved \"nginx -V\" output describes: directives of modules it lacks, or newer than its version, are unknown." placeholder:"FILE"`
 	Nginx      string `help:"Lint for this nginx binary (asks it with -V)." placeholder:"PATH"`
-	Version    string `name:"nginx-version" help:"Lint for this nginx version when no build is named (every module possible); the settings' nginx-version, else the newest release, otherwise." placeholder:"X.Y.Z"`
+	Version    string `name:"nginx-version" help:"Lint for this nginx version, every module possible (over the settings' nginx-build and nginx-version; --nginx-build and --nginx win over it)." placeholder:"X.Y.Z"`
 }
 
 // apply sets w's settings and target build from the flags.
