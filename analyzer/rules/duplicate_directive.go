@@ -186,6 +186,7 @@ func runDuplicateDirective(p *analyzer.Pass) {
 	}
 	duplicateNames(p)
 	duplicateModules(p)
+	reportReferers(p, refererConflict)
 }
 
 // duplicateModules reports a module loaded twice: ngx_load_module refuses

@@ -48,6 +48,7 @@ var InvalidParameter = &analyzer.Rule{
 }
 
 func runInvalidParameter(p *analyzer.Pass) {
+	reportReferers(p, refererInvalid)
 	target := targetVersion(p)
 	m := p.Model()
 	for _, s := range m.Servers {

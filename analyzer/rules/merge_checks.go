@@ -52,6 +52,7 @@ var mergedNames = func() []string {
 }()
 
 func runSettingConflict(p *analyzer.Pass) {
+	reportReferers(p, refererEmpty)
 	ix := p.Index()
 	// The directives of mergedNames each block sets, by the block's
 	// entry: a configuration with few of them costs little.
