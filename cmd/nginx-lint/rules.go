@@ -26,9 +26,12 @@ type jsonRule struct {
 	// page SARIF's helpUri and the editor's code link point at.
 	DocsURL string `json:"docs_url"`
 	// NginxURL is the nginx documentation the rule is about, if any.
-	NginxURL string       `json:"nginx_url,omitempty"`
-	Since    string       `json:"since,omitempty"`
-	Options  []jsonOption `json:"options"`
+	NginxURL string `json:"nginx_url,omitempty"`
+	Since    string `json:"since,omitempty"`
+	// Fixable is set for a rule whose findings may carry a fix that
+	// --fix applies (when the target accepts its result).
+	Fixable bool         `json:"fixable"`
+	Options []jsonOption `json:"options"`
 }
 
 // jsonOption is one option of a rule. Default is written as a user
@@ -71,7 +74,7 @@ func (cmd rulesCmd) run(e *env) (int, error) {
 func toJSONRule(r *analyzer.Rule) jsonRule {
 	j := jsonRule{
 		Code: r.Code, Name: r.Name, Severity: r.Severity.String(), Category: r.Category().String(), Title: r.Title,
-		DocsURL: ruleHelpURI(r.Name), NginxURL: r.Doc.URL, Since: r.Doc.Since, Options: []jsonOption{},
+		DocsURL: ruleHelpURI(r.Name), NginxURL: r.Doc.URL, Since: r.Doc.Since, Fixable: r.Fixable, Options: []jsonOption{},
 	}
 	for _, o := range r.Options {
 		j.Options = append(j.Options, jsonOption{Name: o.Name, Type: o.Type.String(), Default: o.Default, Doc: o.Doc, Deprecated: o.Deprecated})

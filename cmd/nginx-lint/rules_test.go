@@ -31,7 +31,7 @@ func TestRulesJSON(t *testing.T) {
 	for i, r := range all {
 		j := got.Rules[i]
 		if j.Code != r.Code || j.Name != r.Name || j.Title != r.Title || j.Severity != r.Severity.String() ||
-			j.Category != r.Category().String() || j.NginxURL != r.Doc.URL {
+			j.Category != r.Category().String() || j.NginxURL != r.Doc.URL || j.Fixable != r.Fixable {
 			t.Errorf("rule %d: %+v, want %s %s", i, j, r.Code, r.Name)
 		}
 		if j.DocsURL != rules.ReferenceURL(r.Name) {
@@ -46,6 +46,15 @@ func TestRulesJSON(t *testing.T) {
 				t.Errorf("%s: option %+v, want %+v", r.Name, jo, o)
 			}
 		}
+	}
+	fixable := 0
+	for _, j := range got.Rules {
+		if j.Fixable {
+			fixable++
+		}
+	}
+	if fixable == 0 || fixable == len(got.Rules) {
+		t.Errorf("%d of %d rules fixable", fixable, len(got.Rules))
 	}
 	// A rule without options has an empty list, not null; one with
 	// options spells them out.
