@@ -64,12 +64,26 @@ func runSettingConflict(p *analyzer.Pass) {
 		}
 	}
 	reported := map[*parser.Directive]bool{}
+	// nginx finds these when it merges, after reading the http block,
+	// and names the line of its "}": the finding stays at the directive
+	// to change and points there too.
+	var merged *parser.Related
+	if hs := ix.Named("http"); len(hs) == 1 {
+		if h := ix.Entries[hs[0]].Directive; h.RBrace() >= 0 {
+			merged = &parser.Related{File: h.File, Range: parser.Range{Start: h.RBrace(), End: h.RBrace() + 1},
+				Message: "nginx reports it here, at the end of the http block, where it merges the settings"}
+		}
+	}
 	report := func(d *parser.Directive, format string, args ...any) *parser.Diagnostic {
 		if reported[d] {
 			return nil
 		}
 		reported[d] = true
-		return p.ReportDirective(d, format, args...)
+		diag := p.ReportDirective(d, format, args...)
+		if merged != nil {
+			diag.Related = append(diag.Related, *merged)
+		}
+		return diag
 	}
 	var charsets []charsetUse
 	if len(set) > 0 {

@@ -11,8 +11,12 @@ import (
 )
 
 type finding struct {
-	File     string `json:"file"`
-	Line     int    `json:"line"`
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Related []struct {
+		File string `json:"file"`
+		Line int    `json:"line"`
+	} `json:"related"`
 	Severity string `json:"severity"`
 	Code     string `json:"code"`
 	Name     string `json:"name"`
@@ -355,4 +359,26 @@ func TestTargetOrder(t *testing.T) {
 	if code, _, errOut := runCLI(t, "", "--nginx-version", "1.22", conf); code != exitUsage || !strings.Contains(errOut, "not a version") {
 		t.Errorf("bad --nginx-version: exit %d, %q", code, errOut)
 	}
+}
+
+// TestMergeFindingNamesNginxLine: a check nginx makes when it merges the
+// http block is reported at the directive, with the line nginx names
+// (the block's "}") as its related location in JSON.
+func TestMergeFindingNamesNginxLine(t *testing.T) {
+	dir := writeConf(t, map[string]string{
+		"nginx.conf": "events {}\nhttp {\n    server {\n        listen 127.0.0.1:8080;\n        location / {\n" +
+			"            proxy_pass http://127.0.0.1:9;\n            proxy_buffers 4 4k;\n            proxy_busy_buffers_size 64k;\n" +
+			"        }\n    }\n}\n",
+	})
+	_, fs := lintJSON(t, filepath.Join(dir, "nginx.conf"))
+	for _, f := range fs {
+		if f.Name != "setting-conflict" {
+			continue
+		}
+		if f.Line != 8 || len(f.Related) != 1 || f.Related[0].Line != 11 || filepath.Base(f.Related[0].File) != "nginx.conf" {
+			t.Errorf("setting-conflict at line %d, related %+v; want line 8, related line 11", f.Line, f.Related)
+		}
+		return
+	}
+	t.Errorf("no setting-conflict: %v", keys(fs))
 }

@@ -30,6 +30,17 @@ type jsonDiagnostic struct {
 	// Target is the nginx a version-dependent finding or its fix assumed
 	// ("nginx 1.22.1", "nginx 1.31.5 (newest; no target named)").
 	Target string `json:"target,omitempty"`
+	// Related are the other places the finding points at ("first
+	// defined here", where nginx reports it).
+	Related []jsonRelated `json:"related,omitempty"`
+}
+
+// jsonRelated is one secondary location of a finding.
+type jsonRelated struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Column  int    `json:"column"`
+	Message string `json:"message"`
 }
 
 // toJSON converts one finding, its path shown as displayPath shows it.
@@ -40,11 +51,19 @@ func toJSON(d *parser.Diagnostic) jsonDiagnostic {
 
 func toJSONIn(d *parser.Diagnostic, cwd string) jsonDiagnostic {
 	s, e := d.Start(), d.End()
-	return jsonDiagnostic{
+	j := jsonDiagnostic{
 		File: displayPath(d.FilePath(), cwd), Line: s.Line, Column: s.Column, EndLine: e.Line, EndColumn: e.Column,
 		Severity: d.Severity.String(), Code: d.Code, Name: d.Name, Message: d.Message, Detail: d.Detail,
 		Target: d.Target,
 	}
+	for _, r := range d.Related {
+		if r.File == nil {
+			continue
+		}
+		pos := r.File.Position(int(r.Range.Start))
+		j.Related = append(j.Related, jsonRelated{File: displayPath(r.File.Path, cwd), Line: pos.Line, Column: pos.Column, Message: r.Message})
+	}
+	return j
 }
 
 func writeJSON(w io.Writer, ds []*parser.Diagnostic) error {
@@ -161,6 +180,13 @@ func writeTextOpts(w io.Writer, ds []*parser.Diagnostic, colored, quiet bool) er
 			}
 			if d.Detail != "" {
 				fmt.Fprintf(w, "    %s\n", terminalSafe(d.Detail))
+			}
+			for _, r := range d.Related {
+				if r.File == nil || r.Message == "" {
+					continue
+				}
+				pos := r.File.Position(int(r.Range.Start))
+				fmt.Fprintf(w, "    %s %s\n", p.file.Sprintf("%s:%d:%d:", terminalSafe(displayPath(r.File.Path, cwd)), pos.Line, pos.Column), terminalSafe(r.Message))
 			}
 		}
 	}

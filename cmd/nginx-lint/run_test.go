@@ -55,6 +55,7 @@ func TestTextOutput(t *testing.T) {
             }
             ^
     directive "root" is not terminated by ";": it is probably missing after "root /var/www/html" on line 17
+    ` + abs + `:17:31: insert ";" here
 1 error
 `
 	if out != want {
