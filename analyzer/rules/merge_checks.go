@@ -67,13 +67,7 @@ func runSettingConflict(p *analyzer.Pass) {
 	// nginx finds these when it merges, after reading the http block,
 	// and names the line of its "}": the finding stays at the directive
 	// to change and points there too.
-	var merged *parser.Related
-	if hs := ix.Named("http"); len(hs) == 1 {
-		if h := ix.Entries[hs[0]].Directive; h.RBrace() >= 0 {
-			merged = &parser.Related{File: h.File, Range: parser.Range{Start: h.RBrace(), End: h.RBrace() + 1},
-				Message: "nginx reports it here, at the end of the http block, where it merges the settings"}
-		}
-	}
+	merged := mergeReportedAt(ix)
 	report := func(d *parser.Directive, format string, args ...any) *parser.Diagnostic {
 		if reported[d] {
 			return nil
@@ -124,6 +118,22 @@ func runSettingConflict(p *analyzer.Pass) {
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
 		checkRedirectDefault(p, d, stack)
 	}, "proxy_redirect")
+}
+
+// mergeReportedAt is where nginx reports what it finds when it merges
+// the http block's settings: the block's "}" (nil when the configuration
+// has no single, closed http block).
+func mergeReportedAt(ix *analyzer.Index) *parser.Related {
+	hs := ix.Named("http")
+	if len(hs) != 1 {
+		return nil
+	}
+	h := ix.Entries[hs[0]].Directive
+	if h.RBrace() < 0 {
+		return nil
+	}
+	return &parser.Related{File: h.File, Range: parser.Range{Start: h.RBrace(), End: h.RBrace() + 1},
+		Message: "nginx reports it here, at the end of the http block, where it merges the settings"}
 }
 
 // checkUpstreamBuffers makes ngx_http_<m>_merge_loc_conf's checks of the

@@ -202,7 +202,10 @@ func reportReferers(p *analyzer.Pass, kind refererKind) {
 		case kind == refererEmpty:
 			diag.Detail = "with \"none\" or \"blocked\" nginx needs a host name or wildcard in the block's valid_referers (a regex does not count); add the hosts to allow"
 		case f.merged:
-			diag.Detail = "\"server_names\" adds the server's names to valid_referers, and one of them is already there; nginx finds it when it merges the block (it reports the end of the http block)"
+			if r := mergeReportedAt(p.Index()); r != nil {
+				diag.Related = append(diag.Related, *r)
+			}
+			diag.Detail = "\"server_names\" adds the server's names to valid_referers, and one of them is already there; nginx finds it when it merges the block"
 		case kind == refererConflict:
 			diag.Detail = "valid_referers already has this host (names are compared without case, a URI part after \"/\" aside, and \".example.com\" stands for example.com and *.example.com); remove one"
 		default:
