@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
@@ -93,13 +94,46 @@ func settingOf(d *parser.Directive, ctx directives.Context) (string, bool) {
 	case "mirror", "proxy_redirect", "proxy_cookie_domain", "proxy_cookie_path", "proxy_cookie_flags":
 		return name, protoOfContext(ctx) == protoHTTP
 	}
-	if duplicateChecked[name]&protoOfContext(ctx) == 0 {
+	if (duplicateChecked[name]|thirdPartyDuplicates()[name])&protoOfContext(ctx) == 0 {
 		return "", false
 	}
 	if s, ok := sameSetting[name]; ok {
 		return s, true
 	}
 	return name, true
+}
+
+// thirdPartyDuplicates are the directives of the third-party modules
+// nginx-lint knows whose handler is one of nginx's slots that refuse a
+// second setting ("is duplicate"), read from the modules' command tables
+// like duplicateChecked from nginx's; a name nginx itself defines keeps
+// nginx's verdict.
+var thirdPartyDuplicates = sync.OnceValue(func() map[string]protoSet {
+	refuse := map[directives.ValueKind]bool{directives.ValueFlag: true, directives.ValueStr: true, directives.ValueNum: true,
+		directives.ValueSize: true, directives.ValueOff: true, directives.ValueMsec: true, directives.ValueSec: true,
+		directives.ValueBufs: true, directives.ValueEnum: true}
+	out := map[string]protoSet{}
+	for _, row := range directives.All() {
+		if !row.ThirdParty || row.Value == nil || !refuse[row.Value.Kind] {
+			continue
+		}
+		if nginxDefines(row.Name) {
+			continue
+		}
+		out[row.Name] |= protoOfContext(row.Contexts)
+	}
+	return out
+})
+
+// nginxDefines reports whether nginx (or njs, nginx-acme) has a
+// directive of that name, whose own handler decides.
+func nginxDefines(name string) bool {
+	for _, r := range directives.Lookup(name) {
+		if !r.ThirdParty {
+			return true
+		}
+	}
+	return false
 }
 
 // offExclusive are directives that repeat to list values but whose "off"

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
@@ -35,6 +36,16 @@ func runInvalidArguments(p *analyzer.Pass) {
 				diag.Detail = "syntax: " + row.Syntax
 			}
 			return
+		}
+		// NGX_CONF_FLAG only counts one argument; "on" or "off" is the
+		// flag slot's check, which custom handlers of FLAG commands call
+		// too (lua_code_cache). A module that gives a FLAG command
+		// another generic slot (fancyindex_css_href has
+		// ngx_conf_set_str_slot) takes any word.
+		if row.Value != nil {
+			if spec := row.Value.For(p.Target.Version); spec == nil || spec.Kind != directives.ValueFlag && spec.Kind != directives.ValueCustom {
+				return
+			}
 		}
 		if args.IsFlag() && len(d.Args) == 1 {
 			v := d.Args[0].Value

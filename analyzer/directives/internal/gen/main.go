@@ -63,7 +63,7 @@ func main() {
 	}
 
 	if *nginxSrc != "" {
-		if err := scan(*handlers, *nginxSrc, *nginxGit, *njsSrc, *luaSrc, *hmSrc); err != nil {
+		if err := scan(*handlers, *nginxSrc, *nginxGit, *njsSrc, *luaSrc, *hmSrc, *modSrc); err != nil {
 			fail(err)
 		}
 	}
@@ -84,14 +84,30 @@ func main() {
 // scan reads the handlers of every source tree given and writes the
 // handlers file. Modules of different trees never share a name, so the
 // rows are simply concatenated.
-func scan(path, nginxSrc, nginxGit, njs, lua, hm string) error {
+func scan(path, nginxSrc, nginxGit, njs, lua, hm, modSrc string) error {
 	var comments []string
 	var all []*tablegen.Handler
 	var nginxRows []*tablegen.Handler
-	for _, s := range []struct{ label, dir string }{
+	type source struct{ label, dir string }
+	sources := []source{
 		{"github.com/nginx/nginx", nginxSrc}, {"github.com/nginx/njs", njs},
 		{"github.com/openresty/lua-nginx-module", lua}, {"github.com/openresty/headers-more-nginx-module", hm},
-	} {
+	}
+	// The other third-party modules' commands get their handler kinds
+	// too, so that their values and duplicates are checked as nginx's
+	// slots check them.
+	if modSrc != "" {
+		ents, err := os.ReadDir(modSrc)
+		if err != nil {
+			return err
+		}
+		for _, e := range ents {
+			if e.IsDir() && strings.Contains(e.Name(), "+") {
+				sources = append(sources, source{"github.com/" + strings.Replace(e.Name(), "+", "/", 1), filepath.Join(modSrc, e.Name())})
+			}
+		}
+	}
+	for _, s := range sources {
 		if s.dir == "" {
 			continue
 		}

@@ -1,0 +1,123 @@
+package rules_test
+
+import (
+	"context"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/buildinfo"
+	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/rules"
+	"github.com/nginx-lint/nginx-lint/parser"
+	"github.com/nginx-lint/nginx-lint/parser/nginxtest"
+)
+
+// TestThirdPartySlotsNginx has the real nginx judge the directives of the
+// third-party modules installed beside it whose handler is one of nginx's
+// generic slots (read from the modules' command tables): each given
+// twice, with a bogus value, and with a valid one. Where nginx refuses at
+// a line, the rules must report an error there; where it accepts, none.
+// A directive this build's older copy of the module lacks ("unknown
+// directive") gives no verdict on the slot and is counted apart.
+func TestThirdPartySlotsNginx(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs nginx a few hundred times")
+	}
+	nginx := nginxtest.Require(t)
+	out, err := exec.Command(nginx, "-V").CombinedOutput()
+	if err != nil {
+		t.Fatalf("nginx -V: %v: %s", err, out)
+	}
+	info, err := buildinfo.Parse(string(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	objects := installedObjects(info)
+	opts := analyzer.Options{Target: analyzer.BuildTarget(info)}
+	reg := rules.All()
+	good := map[directives.ValueKind]string{directives.ValueFlag: "on", directives.ValueNum: "1", directives.ValueSize: "1k",
+		directives.ValueOff: "1k", directives.ValueMsec: "1s", directives.ValueSec: "1s", directives.ValueStr: "x",
+		directives.ValueStrArray: "x", directives.ValueBufs: "4 8k", directives.ValueKeyval: "a b"}
+	type probe struct{ what, conf string }
+	var probes []probe
+	for _, row := range directives.All() {
+		if !row.ThirdParty || row.Value == nil || row.Value.Kind == directives.ValueCustom || row.Contexts&directives.Location == 0 {
+			continue
+		}
+		load, ok := loadLines(row, info, objects)
+		if !ok || load == "" {
+			continue
+		}
+		v := good[row.Value.Kind]
+		if row.Value.Kind == directives.ValueEnum || row.Value.Kind == directives.ValueBitmask {
+			if len(row.Value.Values) == 0 {
+				continue
+			}
+			v = row.Value.Values[0]
+		}
+		if v == "" {
+			continue
+		}
+		for _, c := range []struct{ how, body string }{
+			{"twice", row.Name + " " + v + ";\n            " + row.Name + " " + v + ";"},
+			{"bogus", row.Name + " bogus_x;"},
+			{"valid", row.Name + " " + v + ";"},
+		} {
+			probes = append(probes, probe{row.Name + " " + c.how, load + "events {}\nhttp {\n    server {\n        listen 127.0.0.1:18937;\n" +
+				"        location / {\n            " + c.body + "\n        }\n    }\n}\n"})
+		}
+	}
+	var (
+		wg                                sync.WaitGroup
+		mu                                sync.Mutex
+		refused, accepted, older, checked int
+		sem                               = make(chan struct{}, 2)
+	)
+	for _, pr := range probes {
+		f := parser.ParseFile("/t/nginx.conf", []byte(pr.conf), &parser.Options{Kinds: analyzer.Kinds})
+		cfg := &parser.Config{Main: f, Files: []*parser.File{f}}
+		errLines := map[int]string{}
+		for _, d := range analyzer.Run(cfg, reg, opts) {
+			if d.Severity == parser.Error {
+				errLines[f.Line(int(d.Range.Start))] = d.Message
+			}
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			res, err := nginxtest.TestData(context.Background(), nginx, []byte(pr.conf), nginxtest.Quiet())
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			checked++
+			errs := res.Errors()
+			switch {
+			case len(errs) == 0:
+				accepted++
+				if len(errLines) > 0 {
+					t.Errorf("%s: nginx accepts, the rules report %v:\n%s", pr.what, errLines, pr.conf)
+				}
+			case strings.HasPrefix(errs[0].Text, "unknown directive"):
+				older++
+			default:
+				refused++
+				if _, ok := errLines[errs[0].Line]; !ok {
+					t.Errorf("%s: nginx says %q at line %d, the rules %v:\n%s", pr.what, errs[0].Text, errs[0].Line, errLines, pr.conf)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	t.Logf("%d probes: nginx refuses %d, accepts %d; %d name a directive this build's module lacks", checked, refused, accepted, older)
+	if refused < 50 || accepted < 30 {
+		t.Errorf("too few verdicts (refused %d, accepted %d): are the third-party modules installed (.ci/run)?", refused, accepted)
+	}
+}
