@@ -175,13 +175,22 @@ func TestModelSmallFile(t *testing.T) {
 		runtime.ReadMemStats(&ms)
 		return int64(ms.HeapAlloc)
 	}
-	before := live()
-	m := parser.BuildModel(c)
-	size := live() - before
-	if len(m.Servers) != 1 || len(m.Servers[0].Locations()) != 2 {
-		t.Fatalf("model of %d servers", len(m.Servers))
+	// The least of five builds: what else the process allocates
+	// meanwhile (the test runner, the runtime's own buffers) can only
+	// add to one measurement, and the model is the same each time.
+	size := int64(-1)
+	for range 5 {
+		before := live()
+		m := parser.BuildModel(c)
+		n := live() - before
+		if len(m.Servers) != 1 || len(m.Servers[0].Locations()) != 2 {
+			t.Fatalf("model of %d servers", len(m.Servers))
+		}
+		runtime.KeepAlive(m)
+		if size < 0 || n < size {
+			size = n
+		}
 	}
-	runtime.KeepAlive(m)
 	t.Logf("the model of a one-server file keeps %d bytes", size)
 	if size > 8<<10 {
 		t.Errorf("the model of a one-server file keeps %d bytes, want at most 8 KiB", size)
