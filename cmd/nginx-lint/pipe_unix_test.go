@@ -76,16 +76,19 @@ func TestNamedPipe(t *testing.T) {
 		}
 		done := make(chan error, 1)
 		go func() {
-			defer f.Close()
+			// Closed before done is sent: a FIFO keeps what its last
+			// reader left unread while any end is open, so the next
+			// case's open must find this one's closed.
 			for _, c := range chunks {
 				time.Sleep(50 * time.Millisecond)
 				if _, err := f.WriteString(c); err != nil {
+					f.Close()
 					done <- err
 					return
 				}
 			}
 			time.Sleep(50 * time.Millisecond)
-			done <- nil
+			done <- f.Close()
 		}()
 		return done
 	}
