@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -50,14 +49,7 @@ func TestBuildParity(t *testing.T) {
 		t.Skip("runs nginx a few thousand times")
 	}
 	nginx := nginxtest.Require(t)
-	out, err := exec.Command(nginx, "-V").CombinedOutput()
-	if err != nil {
-		t.Fatalf("nginx -V: %v: %s", err, out)
-	}
-	info, err := buildinfo.Parse(string(out))
-	if err != nil {
-		t.Fatal(err)
-	}
+	info := nginxBuild(t, nginx)
 	loads, _ := dynamicModules(info)
 	objects := installedObjects(info)
 	if os.Getenv("CI") == "true" {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -488,14 +487,7 @@ func TestHandlerParity(t *testing.T) {
 		t.Skip("runs nginx a few hundred times")
 	}
 	nginx := nginxtest.Require(t)
-	out, err := exec.Command(nginx, "-V").CombinedOutput()
-	if err != nil {
-		t.Fatalf("nginx -V: %v: %s", err, out)
-	}
-	info, err := buildinfo.Parse(string(out))
-	if err != nil {
-		t.Fatal(err)
-	}
+	info := nginxBuild(t, nginx)
 	loads, loaded := dynamicModules(info)
 	info = loaded
 	if _, ok := loads["stream"]; !ok && os.Getenv("CI") == "true" {

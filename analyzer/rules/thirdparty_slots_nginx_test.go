@@ -2,13 +2,11 @@ package rules_test
 
 import (
 	"context"
-	"os/exec"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
-	"github.com/nginx-lint/nginx-lint/analyzer/buildinfo"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"github.com/nginx-lint/nginx-lint/parser"
@@ -27,14 +25,7 @@ func TestThirdPartySlotsNginx(t *testing.T) {
 		t.Skip("runs nginx a few hundred times")
 	}
 	nginx := nginxtest.Require(t)
-	out, err := exec.Command(nginx, "-V").CombinedOutput()
-	if err != nil {
-		t.Fatalf("nginx -V: %v: %s", err, out)
-	}
-	info, err := buildinfo.Parse(string(out))
-	if err != nil {
-		t.Fatal(err)
-	}
+	info := nginxBuild(t, nginx)
 	objects := installedObjects(info)
 	opts := analyzer.Options{Target: analyzer.BuildTarget(info)}
 	reg := rules.All()

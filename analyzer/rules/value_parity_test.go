@@ -41,14 +41,7 @@ func TestValueParity(t *testing.T) {
 		t.Skip("runs nginx a few thousand times")
 	}
 	nginx := nginxtest.Require(t)
-	out, err := exec.Command(nginx, "-V").CombinedOutput()
-	if err != nil {
-		t.Fatalf("nginx -V: %v: %s", err, out)
-	}
-	info, err := buildinfo.Parse(string(out))
-	if err != nil {
-		t.Fatal(err)
-	}
+	info := nginxBuild(t, nginx)
 	loads, loaded := dynamicModules(info)
 	info = loaded
 	_, stream := loads["stream"]
@@ -174,6 +167,20 @@ func lintValues(path string, opts analyzer.Options) ([]*parser.Diagnostic, error
 		return nil, err
 	}
 	return analyzer.Run(c, rules.All(), opts), nil
+}
+
+// nginxBuild returns the build of the local nginx, from its nginx -V.
+func nginxBuild(t *testing.T, nginx string) *buildinfo.Info {
+	t.Helper()
+	out, err := exec.Command(nginx, "-V").CombinedOutput()
+	if err != nil {
+		t.Fatalf("nginx -V: %v: %s", err, out)
+	}
+	info, err := buildinfo.Parse(string(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return info
 }
 
 // dynamicModules returns the load_module lines for the build's stream

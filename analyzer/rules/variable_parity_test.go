@@ -4,13 +4,11 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
-	"github.com/nginx-lint/nginx-lint/analyzer/buildinfo"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"github.com/nginx-lint/nginx-lint/parser"
@@ -28,14 +26,7 @@ func TestDuplicateVariableParity(t *testing.T) {
 		t.Skip("runs nginx about a thousand times")
 	}
 	nginx := nginxtest.Require(t)
-	out, err := exec.Command(nginx, "-V").CombinedOutput()
-	if err != nil {
-		t.Fatalf("nginx -V: %v: %s", err, out)
-	}
-	info, err := buildinfo.Parse(string(out))
-	if err != nil {
-		t.Fatal(err)
-	}
+	info := nginxBuild(t, nginx)
 	loads, loaded := dynamicModules(info)
 	opts := analyzer.Options{Target: analyzer.BuildTarget(loaded)}
 	type varCase struct{ how, src string }

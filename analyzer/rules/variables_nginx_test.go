@@ -4,13 +4,11 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
-	"github.com/nginx-lint/nginx-lint/analyzer/buildinfo"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/nginxtest"
@@ -82,14 +80,7 @@ func TestVariableDirectivesNginx(t *testing.T) {
 	results := make([]result, len(variableCases))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, 2)
-	out, err := exec.Command(nginx, "-V").CombinedOutput()
-	if err != nil {
-		t.Fatalf("nginx -V: %v: %s", err, out)
-	}
-	info, err := buildinfo.Parse(string(out))
-	if err != nil {
-		t.Fatal(err)
-	}
+	info := nginxBuild(t, nginx)
 	loads, _ := dynamicModules(info)
 	streamLoad, stream := loads["stream"]
 	if !stream {
