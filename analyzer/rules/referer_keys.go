@@ -5,6 +5,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/parser"
+	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
 
 // refererFinding is a host of valid_referers that nginx's hash of
@@ -103,7 +104,7 @@ func collectRefererFindings(ix *analyzer.Index) []refererFinding {
 }
 
 // serverNamesAround returns the names of the server block that holds
-// entry b (or is it), lower-cased, without regexes; "" when the server
+// entry b (or is it), without regexes; "" when the server
 // names none, as nginx then gives it the empty name.
 func serverNamesAround(ix *analyzer.Index, b int32) []string {
 	for b >= 0 && ix.Entries[b].Directive.Name.Value != "server" {
@@ -124,7 +125,7 @@ func serverNamesAround(ix *analyzer.Index, b int32) []string {
 			if a.Value != "" && a.Value[0] == '~' {
 				continue
 			}
-			names = append(names, strings.ToLower(a.Value))
+			names = append(names, a.Value) // add folds case as nginx does
 		}
 	}
 	if !set {
@@ -152,42 +153,35 @@ func newRefererKeys() *refererKeys {
 // add adds key as ngx_hash_add_key does and returns nginx's message when
 // it refuses the key, "" when it takes it.
 func (k *refererKeys) add(key string) string {
-	stars := strings.Count(key, "*")
-	if stars > 1 || strings.Contains(key, "..") || strings.Contains(key, "\x00") {
+	sn := grammar.ParseServerName(key)
+	if !sn.ValidHashKey() {
 		return `invalid hostname or wildcard "` + key + `"`
 	}
 	conflict := func(shown string) string { return `conflicting parameter "` + shown + `"` }
-	switch {
-	case len(key) > 1 && key[0] == '.':
-		rest := strings.ToLower(key[1:])
-		if k.exact[rest] || k.head[rest] {
-			return conflict("." + rest)
+	d := sn.Domain
+	switch sn.Kind {
+	case grammar.NameDotWildcard:
+		// ".example.com" is example.com and *.example.com at once.
+		if k.exact[d] || k.head[d] {
+			return conflict("." + d)
 		}
-		k.exact[rest] = true
-		k.head[rest] = true
-		return ""
-	case len(key) > 2 && key[0] == '*' && key[1] == '.':
-		rest := strings.ToLower(key[2:])
-		if k.head[rest] {
-			return conflict("*." + rest)
+		k.exact[d], k.head[d] = true, true
+	case grammar.NameWildcardHead:
+		if k.head[d] {
+			return conflict("*." + d)
 		}
-		k.head[rest] = true
-		return ""
-	case len(key) > 2 && strings.HasSuffix(key, ".*"):
-		rest := strings.ToLower(key[:len(key)-2])
-		if k.tail[rest] {
-			return conflict(rest + ".*")
+		k.head[d] = true
+	case grammar.NameWildcardTail:
+		if k.tail[d] {
+			return conflict(d + ".*")
 		}
-		k.tail[rest] = true
-		return ""
-	case stars > 0:
-		return `invalid hostname or wildcard "` + key + `"`
+		k.tail[d] = true
+	default:
+		if k.exact[d] {
+			return conflict(d)
+		}
+		k.exact[d] = true
 	}
-	lower := strings.ToLower(key)
-	if k.exact[lower] {
-		return conflict(lower)
-	}
-	k.exact[lower] = true
 	return ""
 }
 

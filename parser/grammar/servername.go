@@ -185,6 +185,17 @@ func (sn ServerName) Validate() error {
 		}
 		return nil
 	}
+	if !sn.ValidHashKey() {
+		return newError(0, "invalid server name or wildcard ", raw, "")
+	}
+	return nil
+}
+
+// ValidHashKey reports whether ngx_hash_add_key takes the name as a key
+// of a hash with wildcards (server names, valid_referers): at most one
+// '*', and only in a head or tail wildcard; no "..", no NUL byte.
+func (sn ServerName) ValidHashKey() bool {
+	raw := sn.Raw
 	// One pass for ngx_hash_add_key's three character checks.
 	stars := 0
 	var prev byte
@@ -194,13 +205,10 @@ func (sn ServerName) Validate() error {
 			stars++
 		}
 		if stars > 1 || c == 0 || (c == '.' && prev == '.') {
-			return newError(0, "invalid server name or wildcard ", raw, "")
+			return false
 		}
 		prev = c
 	}
-	if stars == 1 && sn.Kind == NameExact {
-		// A single '*' that did not make a head or tail wildcard.
-		return newError(0, "invalid server name or wildcard ", raw, "")
-	}
-	return nil
+	// A single '*' that did not make a head or tail wildcard.
+	return stars == 0 || sn.Kind != NameExact
 }
