@@ -1,6 +1,7 @@
 package grammar
 
 import (
+	"github.com/nginx-lint/nginx-lint/internal/ngxparse"
 	"math"
 	"net/netip"
 	"strconv"
@@ -537,12 +538,12 @@ func convKeepAlive(ka *KeepAlive, v string) bool {
 	parts := strings.SplitN(v, ":", 3)
 	var ok bool
 	if parts[0] != "" {
-		if k.Idle, ok = parseTimeSec(parts[0]); !ok {
+		if k.Idle, ok = ngxparse.ParseTime(parts[0], true); !ok {
 			return false
 		}
 	}
 	if len(parts) > 1 && parts[1] != "" {
-		if k.Interval, ok = parseTimeSec(parts[1]); !ok {
+		if k.Interval, ok = ngxparse.ParseTime(parts[1], true); !ok {
 			return false
 		}
 	}
@@ -711,87 +712,4 @@ func hexWord(f string) (uint16, bool) {
 	}
 	n, err := strconv.ParseUint(f, 16, 16)
 	return uint16(n), err == nil
-}
-
-// parseTimeSec is ngx_parse_time(s, 1): a sum of "<n><unit>" terms with
-// units y M w d h m s in decreasing order (or a bare number of seconds),
-// refusing "ms" and overflow.
-func parseTimeSec(s string) (int, bool) {
-	const (
-		stStart = iota
-		stYear
-		stMonth
-		stWeek
-		stDay
-		stHour
-		stMin
-		stSec
-		stLast
-	)
-	const cutoff, cutlim = math.MaxInt / 10, math.MaxInt % 10
-	valid := false
-	value, total, step := 0, 0, stStart
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= '0' && c <= '9' {
-			d := int(c - '0')
-			if value >= cutoff && (value > cutoff || d > cutlim) {
-				return 0, false
-			}
-			value = value*10 + d
-			valid = true
-			i++
-			continue
-		}
-		i++
-		var next, scale int
-		switch c {
-		case 'y':
-			next, scale = stYear, 60*60*24*365
-		case 'M':
-			next, scale = stMonth, 60*60*24*30
-		case 'w':
-			next, scale = stWeek, 60*60*24*7
-		case 'd':
-			next, scale = stDay, 60*60*24
-		case 'h':
-			next, scale = stHour, 60*60
-		case 'm':
-			if i < len(s) && s[i] == 's' {
-				return 0, false // milliseconds are not allowed in seconds
-			}
-			next, scale = stMin, 60
-		case 's':
-			next, scale = stSec, 1
-		case ' ':
-			if step >= stSec {
-				return 0, false
-			}
-			next, scale = stLast, 1
-		default:
-			return 0, false
-		}
-		// 'y' may only come first; every other unit must come after the
-		// previous one.
-		if (c == 'y' && step > stStart) || (c != 'y' && c != ' ' && step >= next) {
-			return 0, false
-		}
-		step = next
-		if value > math.MaxInt/scale {
-			return 0, false
-		}
-		value *= scale
-		if total > math.MaxInt-value {
-			return 0, false
-		}
-		total += value
-		value = 0
-		for i < len(s) && s[i] == ' ' {
-			i++
-		}
-	}
-	if !valid || total > math.MaxInt-value {
-		return 0, false
-	}
-	return total + value, true
 }

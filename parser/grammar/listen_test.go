@@ -2,6 +2,7 @@ package grammar
 
 import (
 	"errors"
+	"github.com/nginx-lint/nginx-lint/internal/ngxparse"
 	"net/netip"
 	"strings"
 	"testing"
@@ -370,15 +371,17 @@ func TestKindStrings(t *testing.T) {
 	}
 }
 
+// TestParseTimeSec: so_keepalive's times are ngx_parse_time(s, 1), read
+// with ngxparse.ParseTime.
 func TestParseTimeSec(t *testing.T) {
 	for s, want := range map[string]int{"0": 0, "30": 30, "30s": 30, "5m": 300, "1h30m": 5400, "1d": 86400, "1w": 604800, "1M": 2592000, "1y": 31536000, "1y 1s": 31536001, "1 2": 3} {
-		if got, ok := parseTimeSec(s); !ok || got != want {
-			t.Errorf("parseTimeSec(%q) = %d, %v; want %d", s, got, ok, want)
+		if got, ok := ngxparse.ParseTime(s, true); !ok || got != want {
+			t.Errorf("ParseTime(%q, true) = %d, %v; want %d", s, got, ok, want)
 		}
 	}
 	for _, s := range []string{"", "s", "1ms", "1s1m", "1m1h", "1x", "1s1y", "-1", "99999999999999999999"} {
-		if got, ok := parseTimeSec(s); ok {
-			t.Errorf("parseTimeSec(%q) = %d, want failure", s, got)
+		if got, ok := ngxparse.ParseTime(s, true); ok {
+			t.Errorf("ParseTime(%q, true) = %d, want failure", s, got)
 		}
 	}
 }
