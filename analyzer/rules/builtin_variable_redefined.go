@@ -18,7 +18,8 @@ var BuiltinVariableRedefined = &analyzer.Rule{
 	Code: "NL2056", Name: "builtin-variable-redefined", Title: "a variable defined with the name of one of nginx's own", Severity: parser.Error,
 	Run: runBuiltinVariableRedefined,
 	Doc: analyzer.Doc{
-		Text: "`set`, `map`, `geo`, `split_clients`, `perl_set`, `auth_request_set`, `js_set` and the " +
+		Text: "`set`, `map`, `geo`, `split_clients`, `perl_set`, `auth_request_set`, `js_set`, `js_var`, " +
+			"`set_by_lua*` and the " +
 			"named groups of a regex (`(?<name>...)`) each add a variable to nginx's table " +
 			"(`ngx_http_add_variable`). When the name, compared without regard to case, is already " +
 			"one of nginx's own variables that is not marked changeable, nginx refuses to start: " +
@@ -35,13 +36,6 @@ var BuiltinVariableRedefined = &analyzer.Rule{
 		Good: "events {}\nhttp {\n    server {\n        listen 80;\n        set $canonical_host example.com;\n    }\n}\n",
 		URL:  "https://nginx.org/en/docs/http/ngx_http_rewrite_module.html#set",
 	},
-}
-
-// definedArg gives, for each directive that defines a variable with one
-// of its arguments, the argument's index; -1 means the last (geo takes
-// an optional source address before the variable).
-var definedArg = map[string]int{
-	"set": 0, "map": 1, "geo": -1, "split_clients": 1, "perl_set": 0, "auth_request_set": 0, "js_set": 0,
 }
 
 // changeableModules are the modules whose variables are all registered
@@ -105,15 +99,12 @@ func runBuiltinVariableRedefined(p *analyzer.Pass) {
 			}
 		}
 	}
-	for name, at := range definedArg {
+	for _, name := range symbols.VariableDefiners() {
 		for _, i := range ix.Named(name) {
 			e := &ix.Entries[i]
 			d := e.Directive
-			j := at
-			if j < 0 {
-				j = len(d.Args) - 1
-			}
-			if j < 0 || j >= len(d.Args) {
+			j, ok := symbols.DefiningArg(d)
+			if !ok {
 				continue
 			}
 			w := d.Args[j]
