@@ -1,9 +1,11 @@
 package rules
 
 import (
+	"maps"
 	"math/bits"
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"strings"
 )
 
@@ -80,7 +82,11 @@ const maxPositions = 400
 type positionNFA struct {
 	label  []byteSet
 	follow []map[int32]uint8
-	final  []bool
+	// next lists the states follow[i] reaches, in increasing order: the
+	// searches walk it rather than the map, so that the subject a
+	// finding shows is the same on every run.
+	next  [][]int32
+	final []bool
 }
 
 // countSet is a set of positions with the number of ways to reach each.
@@ -111,6 +117,10 @@ func buildNFA(re *syntax.Regexp) (*positionNFA, bool) {
 		n.final[p] = true
 	}
 	n.final[0] = f.nullable
+	n.next = make([][]int32, len(n.follow))
+	for i, m := range n.follow {
+		n.next[i] = slices.Sorted(maps.Keys(m))
+	}
 	return n, true
 }
 
@@ -295,7 +305,7 @@ func (n *positionNFA) sccs() (comp []int32, cyclic []bool) {
 		next++
 		stack = append(stack, v)
 		on[v] = true
-		for w := range n.follow[v] {
+		for _, w := range n.next[v] {
 			if index[w] < 0 {
 				visit(w)
 				low[v] = min(low[v], low[w])
@@ -389,11 +399,12 @@ func (n *positionNFA) exponential(comp []int32, cyclic []bool) (*backtracking, i
 		for len(queue) > 0 && len(prev) < 40000 {
 			s := queue[0]
 			queue = queue[1:]
-			for a2, ca := range n.follow[s.a] {
+			for _, a2 := range n.next[s.a] {
+				ca := n.follow[s.a][a2]
 				if comp[a2] != c {
 					continue
 				}
-				for b2 := range n.follow[s.b] {
+				for _, b2 := range n.next[s.b] {
 					if comp[b2] != c {
 						continue
 					}
@@ -452,16 +463,16 @@ func (n *positionNFA) polynomial(comp []int32, cyclic []bool) (*backtracking, in
 			for len(queue) > 0 && len(prev) < 40000 {
 				s := queue[0]
 				queue = queue[1:]
-				for a2 := range n.follow[s.a] {
+				for _, a2 := range n.next[s.a] {
 					if comp[a2] != comp[p] {
 						continue
 					}
-					for b2 := range n.follow[s.b] {
+					for _, b2 := range n.next[s.b] {
 						ab := n.label[a2].and(n.label[b2])
 						if ab.empty() {
 							continue
 						}
-						for c2 := range n.follow[s.c] {
+						for _, c2 := range n.next[s.c] {
 							if comp[c2] != comp[q] {
 								continue
 							}
@@ -501,7 +512,7 @@ func (n *positionNFA) polynomial(comp []int32, cyclic []bool) (*backtracking, in
 // backtracking; the time spent rescanning it is still quadratic, but not
 // what this check is about.
 func (n *positionNFA) possessive(q int32, comp []int32) bool {
-	for t := range n.follow[q] {
+	for _, t := range n.next[q] {
 		if comp[t] != comp[q] && !n.label[t].and(n.label[q]).empty() {
 			return false
 		}
@@ -519,7 +530,7 @@ func (n *positionNFA) pathTo(q int32) string {
 		if s == q {
 			break
 		}
-		for t := range n.follow[s] {
+		for _, t := range n.next[s] {
 			if _, seen := prev[t]; !seen {
 				prev[t] = s
 				queue = append(queue, t)
@@ -581,7 +592,7 @@ func (n *positionNFA) completion(q int32) string {
 			end = s
 			break
 		}
-		for t := range n.follow[s] {
+		for _, t := range n.next[s] {
 			if _, seen := prev[t]; !seen {
 				prev[t] = s
 				queue = append(queue, t)
