@@ -7,6 +7,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/regex"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -166,7 +167,7 @@ func checkMapCaptures(p *analyzer.Pass, m *parser.Directive, v string) {
 		if !ok {
 			continue
 		}
-		re := nginxRegex(expr, ci)
+		re := regex.Parse(expr, ci)
 		if re == nil || !hasUnnamedCapture(re) {
 			continue
 		}

@@ -1,8 +1,9 @@
 package rules
 
 import (
-	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"strings"
+
+	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/parser"

@@ -7,7 +7,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
-	"github.com/nginx-lint/nginx-lint/analyzer/rules/internal/pcre"
+	"github.com/nginx-lint/nginx-lint/analyzer/regex"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -106,8 +106,8 @@ const anyCaptures = 9
 // regexes of locations, ifs, rewrites, server names and maps.
 func captureScopes(p *analyzer.Pass) *captureScope {
 	sc := &captureScope{server: map[*parser.Directive]int{}, outer: map[*parser.Directive]int{}}
-	var groups regexMemo[int]
-	regexGroups := func(expr string, caseless bool) int { return groups.get(expr, caseless, regexGroupCount) }
+	var groups regex.VerdictMemo[int]
+	regexGroups := func(expr string, caseless bool) int { return groups.Get(expr, caseless, regexGroupCount) }
 	add := func(stack []*parser.Directive, n int) {
 		if s := innermost(stack, "server"); s != nil {
 			sc.server[s] = max(sc.server[s], n)
@@ -179,7 +179,7 @@ func checkMapValues(p *analyzer.Pass, m *parser.Directive) {
 		if !ok {
 			continue
 		}
-		if re := nginxRegex(expr, ci); re != nil {
+		if re := regex.Parse(expr, ci); re != nil {
 			checkGroupRefs(p, e, e.Args, re.MaxCap(), e.Name.Value)
 		}
 	}
@@ -197,7 +197,7 @@ func checkScopeRefs(p *analyzer.Pass, d *parser.Directive, stack []*parser.Direc
 			if strings.HasPrefix(expr, "*") {
 				expr, ci = expr[1:], true
 			}
-			if re := nginxRegex(expr, ci); re != nil {
+			if re := regex.Parse(expr, ci); re != nil {
 				checkGroupRefs(p, d, d.Args[1:], re.MaxCap(), d.Args[0].Value)
 			}
 			return
@@ -255,10 +255,10 @@ func hasCaptureRef(d *parser.Directive) bool {
 // branch reset group (?|...) numbers its alternatives alike, which the
 // count does not follow, so such regexes are not judged.
 func pcreGroups(expr string) (int, bool) {
-	if pcre.Check(expr) != nil || strings.Contains(expr, "(?|") {
+	if regex.Check(expr) != nil || strings.Contains(expr, "(?|") {
 		return 0, false
 	}
-	return pcre.Groups(expr), true
+	return regex.Groups(expr), true
 }
 
 // checkGroupRefs reports the first $N in args above groups.

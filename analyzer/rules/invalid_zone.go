@@ -1,8 +1,9 @@
 package rules
 
 import (
-	"github.com/nginx-lint/nginx-lint/internal/ngxparse"
 	"strings"
+
+	"github.com/nginx-lint/nginx-lint/internal/ngxparse"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"

@@ -7,6 +7,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/regex"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -53,7 +54,7 @@ func runOrigins(p *analyzer.Pass) {
 			diag.Detail = "the HTTP header is spelt Referer: use $http_referer"
 			return
 		}
-		re := nginxRegex(expr, caseless)
+		re := regex.Parse(expr, caseless)
 		if re == nil {
 			return
 		}
@@ -272,8 +273,8 @@ func sequenceFlaw(seq []atom, origin bool, opt originOptions) string {
 // onlyStartsWithSlash reports whether a non-empty match of re always
 // begins with "/" (an optional path such as "/?").
 func onlyStartsWithSlash(re *syntax.Regexp) bool {
-	slash, _ := mayStart(re, runeSet{r: '/'})
-	other, _ := mayStart(re, runeSet{r: '/', other: true})
+	slash, _ := regex.MayStart(re, regex.RuneSet{Rune: '/'})
+	other, _ := regex.MayStart(re, regex.RuneSet{Rune: '/', Other: true})
 	return slash && !other
 }
 
@@ -322,7 +323,7 @@ func optionalLabel(a atom) bool {
 			return false
 		}
 		for _, x := range seq {
-			if x.node != nil && mayContain(x.node, runeSet{r: '/'}) {
+			if x.node != nil && regex.MayContain(x.node, regex.RuneSet{Rune: '/'}) {
 				return false
 			}
 		}

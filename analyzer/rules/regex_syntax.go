@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
-	"github.com/nginx-lint/nginx-lint/analyzer/rules/internal/pcre"
+	"github.com/nginx-lint/nginx-lint/analyzer/regex"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -24,18 +24,18 @@ var RegexSyntax = &analyzer.Rule{
 			"`location ~ ^/([a-z]{2})/ {` is read as the regex `^/([a-z]`; quote such regexes.",
 		Bad:  "events {}\nhttp {\n    server {\n        listen 80;\n        location ~ ^/([a-z]{2})/ {\n        }\n    }\n}\n",
 		Good: "events {}\nhttp {\n    server {\n        listen 80;\n        location ~ \"^/([a-z]{2})/\" {\n        }\n    }\n}\n",
-		URL:  "https://www.pcre.org/current/doc/html/pcre2pattern.html",
+		URL:  "https://www.regex.org/current/doc/html/pcre2pattern.html",
 	},
 }
 
 func runRegexSyntax(p *analyzer.Pass) {
 	// PCRE2's verdict once per distinct pattern (see memo).
-	var checked memo[string, *pcre.Error]
+	var checked regex.Memo[string, *regex.Error]
 	for e, r := range regexes(p.Index()) {
 		if e.Context() == 0 {
 			continue
 		}
-		err := checked.get(r.expr, pcre.Check)
+		err := checked.Get(r.expr, regex.Check)
 		d := e.Directive
 		if err == nil {
 			if d.Name.Value == "fastcgi_split_path_info" {
@@ -60,7 +60,7 @@ func runRegexSyntax(p *analyzer.Pass) {
 // exactly two captures (the script name and the path info): nginx
 // refuses it after compiling (ngx_http_fastcgi_split_path_info).
 func splitPathCaptures(p *analyzer.Pass, d *parser.Directive, r regexArg) {
-	if n := pcre.Groups(r.expr); n != 2 {
+	if n := regex.Groups(r.expr); n != 2 {
 		diag := p.Reportf(d.File, r.rng, "pattern \"%s\" must have 2 captures", r.expr)
 		diag.Detail = fmt.Sprintf("it has %d; nginx refuses to start: the first capture is $fastcgi_script_name, the second $fastcgi_path_info", n)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/regex"
 	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
@@ -15,155 +16,6 @@ import (
 // nginx regexes (PCRE, read with Go's regexp/syntax, which accepts the
 // subset real configs use) and a small taint tracker that says what a
 // variable may hold when a directive uses it.
-
-// nginxRegex parses an nginx (PCRE) regex. It returns nil for syntax Go's
-// parser does not know (look-arounds, possessive quantifiers, ...), and
-// callers then stay quiet rather than guess.
-func nginxRegex(expr string, caseless bool) *syntax.Regexp {
-	flags := syntax.Perl
-	if caseless {
-		flags |= syntax.FoldCase
-	}
-	re, err := syntax.Parse(expr, flags)
-	if err != nil {
-		return nil
-	}
-	return re
-}
-
-// runeSet is a question about one character of a match: does it equal
-// (or differ from) r.
-type runeSet struct {
-	r     rune
-	other bool // any rune except r
-}
-
-// leafHas reports whether a single-character node can produce a rune of s.
-func leafHas(re *syntax.Regexp, s runeSet) bool {
-	switch re.Op {
-	case syntax.OpAnyChar:
-		return true
-	case syntax.OpAnyCharNotNL:
-		return s.other || s.r != '\n'
-	case syntax.OpCharClass:
-		for i := 0; i+1 < len(re.Rune); i += 2 {
-			lo, hi := re.Rune[i], re.Rune[i+1]
-			if s.other {
-				if lo != s.r || hi != s.r {
-					return true
-				}
-			} else if lo <= s.r && s.r <= hi {
-				return true
-			}
-		}
-	case syntax.OpLiteral:
-		for _, c := range re.Rune {
-			if re.Flags&syntax.FoldCase != 0 {
-				if s.other {
-					return true
-				}
-				if strings.EqualFold(string(c), string(s.r)) {
-					return true
-				}
-				continue
-			}
-			if (c == s.r) != s.other {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// mayContain reports whether a string matched by re may contain a rune of s.
-func mayContain(re *syntax.Regexp, s runeSet) bool {
-	if leafHas(re, s) {
-		return true
-	}
-	for _, sub := range re.Sub {
-		if mayContain(sub, s) {
-			return true
-		}
-	}
-	return false
-}
-
-// mayStart reports whether a non-empty match of re may start with a rune of
-// s, and whether re matches the empty string (so what follows it may
-// start the match instead).
-func mayStart(re *syntax.Regexp, s runeSet) (can, nullable bool) {
-	switch re.Op {
-	case syntax.OpLiteral:
-		if len(re.Rune) == 0 {
-			return false, true
-		}
-		first := *re
-		first.Rune = re.Rune[:1]
-		return leafHas(&first, s), false
-	case syntax.OpAnyChar, syntax.OpAnyCharNotNL, syntax.OpCharClass:
-		return leafHas(re, s), false
-	case syntax.OpCapture:
-		return mayStart(re.Sub[0], s)
-	case syntax.OpStar, syntax.OpQuest:
-		c, _ := mayStart(re.Sub[0], s)
-		return c, true
-	case syntax.OpPlus:
-		return mayStart(re.Sub[0], s)
-	case syntax.OpRepeat:
-		c, n := mayStart(re.Sub[0], s)
-		return c, n || re.Min == 0
-	case syntax.OpConcat:
-		for _, sub := range re.Sub {
-			c, n := mayStart(sub, s)
-			can = can || c
-			if !n {
-				return can, false
-			}
-		}
-		return can, true
-	case syntax.OpAlternate:
-		for _, sub := range re.Sub {
-			c, n := mayStart(sub, s)
-			can, nullable = can || c, nullable || n
-		}
-		return can, nullable
-	}
-	// Empty-width assertions and empty matches.
-	return false, true
-}
-
-// capture returns the capture group with index n (1-based) or name.
-func capture(re *syntax.Regexp, n int, name string) *syntax.Regexp {
-	if re.Op == syntax.OpCapture && ((n > 0 && re.Cap == n) || (name != "" && strings.EqualFold(re.Name, name))) {
-		return re
-	}
-	for _, sub := range re.Sub {
-		if c := capture(sub, n, name); c != nil {
-			return c
-		}
-	}
-	return nil
-}
-
-// beforeCapture returns the node matched just before group n in its
-// concatenation, or nil when the group starts its sequence.
-func beforeCapture(re *syntax.Regexp, n int) *syntax.Regexp {
-	for i, sub := range re.Sub {
-		if sub.Op == syntax.OpCapture && sub.Cap == n {
-			if re.Op == syntax.OpConcat && i > 0 {
-				return re.Sub[i-1]
-			}
-			return nil
-		}
-		if b := beforeCapture(sub, n); b != nil {
-			return b
-		}
-		if capture(sub, n, "") != nil {
-			return nil
-		}
-	}
-	return nil
-}
 
 // varRef is one piece of an argument: literal text or a variable.
 type varRef struct {
@@ -299,20 +151,20 @@ type regexScope struct {
 
 // captureTaint says what group n (or the named group) of m may hold.
 func captureTaint(env *taintEnv, m regexScope, n int, name string, stack []*parser.Directive) (taint, bool) {
-	g := capture(m.re, n, name)
+	g := regex.Group(m.re, n, name)
 	if g == nil {
 		return taint{}, false
 	}
 	subj := env.varTaint(m.subject, stack)
 	t := taint{user: subj.user || !subj.known, known: true}
 	if !rawSubject(m.subject) {
-		t.lf = mayContain(g, runeSet{r: '\n'})
-		t.cr = mayContain(g, runeSet{r: '\r'})
+		t.lf = regex.MayContain(g, regex.RuneSet{Rune: '\n'})
+		t.cr = regex.MayContain(g, regex.RuneSet{Rune: '\r'})
 	}
-	other, _ := mayStart(g, runeSet{r: '/', other: true})
+	other, _ := regex.MayStart(g, regex.RuneSet{Rune: '/', Other: true})
 	t.slash = !other
 	for _, r := range ".:@/?#\\" {
-		t.wide = t.wide || mayContain(g, runeSet{r: r})
+		t.wide = t.wide || regex.MayContain(g, regex.RuneSet{Rune: r})
 	}
 	return t, true
 }
@@ -432,7 +284,7 @@ type taintEnv struct {
 	// regexes are the parsed regexes of the env's rule, each distinct
 	// pattern parsed once (a location regex is read again for every
 	// capture used inside it). The trees are only read.
-	regexes memo[regexKey, *syntax.Regexp]
+	regexes regex.Memo[regex.Key, *syntax.Regexp]
 	// raw says, per block, where a rewrite makes $uri the raw request
 	// URI (see rawURIRewrite).
 	raw *perBlock[rawRewrites]
@@ -441,9 +293,9 @@ type taintEnv struct {
 // maxRegexTrees bounds taintEnv.regexes: a tree is a few kilobytes.
 const maxRegexTrees = 256
 
-// regex is nginxRegex(expr, caseless), parsed once per distinct pattern.
+// regex is regex.Parse(expr, caseless), parsed once per distinct pattern.
 func (env *taintEnv) regex(expr string, caseless bool) *syntax.Regexp {
-	return env.regexes.get(regexKey{expr, caseless}, func(k regexKey) *syntax.Regexp { return nginxRegex(k.expr, k.caseless) })
+	return env.regexes.Get(regex.Key{Expr: expr, Caseless: caseless}, func(k regex.Key) *syntax.Regexp { return regex.Parse(k.Expr, k.Caseless) })
 }
 
 // taintDefs are the set and map definitions of a configuration. They are
@@ -523,7 +375,7 @@ var variableDefs = &analyzer.Result[struct{}, *taintDefs]{
 // newTaintEnv returns a rule's own resolver over the run's definitions.
 func newTaintEnv(p *analyzer.Pass) *taintEnv {
 	return &taintEnv{taintDefs: variableDefs.Get(p, struct{}{}), busy: map[string]bool{}, mapMemo: map[string]taint{},
-		regexes: memo[regexKey, *syntax.Regexp]{max: maxRegexTrees}, raw: newPerBlock(p, rawRewritesOf)}
+		regexes: regex.Memo[regex.Key, *syntax.Regexp]{Max: maxRegexTrees}, raw: newPerBlock(p, rawRewritesOf)}
 }
 
 // visibleSets returns the sets of variable name that run for a
@@ -589,7 +441,7 @@ func (env *taintEnv) varTaint(name string, stack []*parser.Directive) taint {
 				re = nil // a negated match sets no captures
 			}
 		}
-		if re != nil && capture(re, 0, name) != nil {
+		if re != nil && regex.Group(re, 0, name) != nil {
 			t, _ := captureTaint(env, regexScope{re: re, subject: subject}, 0, name, stack)
 			return t
 		}
@@ -663,7 +515,7 @@ func (env *taintEnv) valueTaintWith(s string, stack []*parser.Directive, m *rege
 			continue
 		}
 		var t taint
-		if m != nil && (len(p.name) == 1 && p.name[0] >= '1' && p.name[0] <= '9' || capture(m.re, 0, p.name) != nil) {
+		if m != nil && (len(p.name) == 1 && p.name[0] >= '1' && p.name[0] <= '9' || regex.Group(m.re, 0, p.name) != nil) {
 			n := 0
 			if len(p.name) == 1 {
 				n = int(p.name[0] - '0')

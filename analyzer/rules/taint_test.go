@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/regex"
 
 	"github.com/nginx-lint/nginx-lint/parser"
 )
@@ -39,7 +40,7 @@ func TestSplitVars(t *testing.T) {
 
 func mustRegex(t *testing.T, expr string) *syntax.Regexp {
 	t.Helper()
-	re := nginxRegex(expr, false)
+	re := regex.Parse(expr, false)
 	if re == nil {
 		t.Fatalf("cannot parse %q", expr)
 	}
@@ -59,12 +60,12 @@ func TestRegexCharacterQuestions(t *testing.T) {
 		{`^/a/(en|fr)$`, false, false, true},
 		{`(?s)^/a/(.*)$`, true, true, true},
 	} {
-		g := capture(mustRegex(t, c.expr), 1, "")
+		g := regex.Group(mustRegex(t, c.expr), 1, "")
 		if g == nil {
 			t.Fatalf("%s: no group 1", c.expr)
 		}
-		other, _ := mayStart(g, runeSet{r: '/', other: true})
-		got := [3]bool{mayContain(g, runeSet{r: '\n'}), mayContain(g, runeSet{r: '\r'}), other}
+		other, _ := regex.MayStart(g, regex.RuneSet{Rune: '/', Other: true})
+		got := [3]bool{regex.MayContain(g, regex.RuneSet{Rune: '\n'}), regex.MayContain(g, regex.RuneSet{Rune: '\r'}), other}
 		if want := [3]bool{c.lf, c.cr, c.slash}; got != want {
 			t.Errorf("%s: lf, cr, non-slash start = %v, want %v", c.expr, got, want)
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/regex"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -427,35 +428,6 @@ func SplitIf(d *parser.Directive) (IfCond, bool) {
 	return IfCond{}, false
 }
 
-// NamedGroups calls fn with each named group of a regex, (?<name>...),
-// (?'name'...) and (?P<name>...), and the name's offset in expr.
-func NamedGroups(expr string, fn func(name string, at int)) {
-	for i := 0; i+2 < len(expr); i++ {
-		if expr[i] == '\\' {
-			i++
-			continue
-		}
-		if expr[i] != '(' || expr[i+1] != '?' {
-			continue
-		}
-		j := i + 2
-		if j < len(expr) && expr[j] == 'P' {
-			j++
-		}
-		if j >= len(expr) || expr[j] != '<' && expr[j] != '\'' {
-			continue
-		}
-		j++
-		k := j
-		for k < len(expr) && IsVarChar(expr[k]) {
-			k++
-		}
-		if k > j && k < len(expr) && (expr[k] == '>' || expr[k] == '\'') {
-			fn(expr[j:k], j)
-		}
-	}
-}
-
 // CaptureNames calls fn with each variable a named group of a regex of
 // e defines (the regexes nginx compiles with ngx_http_regex_compile):
 // the word the regex is written in, the group's name, and the name's
@@ -485,7 +457,7 @@ func CaptureNames(e *analyzer.Entry, fn func(w parser.Word, name string, at int)
 		case strings.HasPrefix(w.Value, r.Expr):
 			base = 0
 		}
-		NamedGroups(r.Expr, func(name string, at int) {
+		regex.NamedGroups(r.Expr, func(name string, at int) {
 			if base < 0 {
 				fn(w, name, -1)
 			} else {

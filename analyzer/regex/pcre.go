@@ -1,4 +1,4 @@
-// Package pcre checks the syntax of regular expressions as PCRE2 10.42
+// This file checks the syntax of regular expressions as PCRE2 10.42
 // compiles them for nginx (8-bit, not UTF, options only from the pattern
 // and from "~*"), and reports PCRE2's own error text and offset, so the
 // linter can say what nginx's "pcre2_compile() failed: ..." will say.
@@ -11,7 +11,8 @@
 // PCRE and rejects much that PCRE accepts (possessive quantifiers,
 // lookaround, backreferences, \Q...\E), and accepts some that PCRE
 // rejects.
-package pcre
+
+package regex
 
 import (
 	"strings"

@@ -1,6 +1,6 @@
 // The property names below were read from libpcre2-8 10.42 (Debian), the library nginx links.
 
-package pcre
+package regex
 
 // propertyNames are the Unicode property, script and binary property
 // names PCRE2 10.42 knows, lower-cased without separators.

@@ -1,4 +1,4 @@
-package rules
+package regex
 
 import (
 	"maps"
@@ -341,24 +341,25 @@ func (n *positionNFA) sccs() (comp []int32, cyclic []bool) {
 	return comp, cyclic
 }
 
-// backtracking is what the analysis found: a growth class, and the parts
-// of a subject that shows it: prefix, then pump repeated, then suffix.
-type backtracking struct {
-	exponential          bool
-	prefix, pump, suffix string
+// Backtracking is what the analysis found: a growth class, and the parts
+// of a subject that shows it: Prefix, then Pump repeated, then Suffix.
+type Backtracking struct {
+	// Exponential: about 2^n steps on n pumps; otherwise about n^2.
+	Exponential          bool
+	Prefix, Pump, Suffix string
 }
 
-// attack returns a subject with the pump repeated n times.
-func (b *backtracking) attack(n int) string {
-	return b.prefix + strings.Repeat(b.pump, n) + b.suffix
+// Attack returns a subject with the pump repeated n times.
+func (b *Backtracking) Attack(n int) string {
+	return b.Prefix + strings.Repeat(b.Pump, n) + b.Suffix
 }
 
-// analyzeBacktracking returns how a backtracking matcher can blow up on
+// AnalyzeBacktracking returns how a backtracking matcher can blow up on
 // re (read as nginx reads expr, caseless or not), or nil when it cannot
 // (or the regex is too big to judge). match decides whether a subject
 // matches at all: a pumped subject that matches is found quickly, so an
 // attack needs a suffix that makes it fail.
-func analyzeBacktracking(re *syntax.Regexp, match func(string) bool) *backtracking {
+func AnalyzeBacktracking(re *syntax.Regexp, match func(string) bool) *Backtracking {
 	n, ok := buildNFA(re)
 	if !ok {
 		return nil
@@ -383,7 +384,7 @@ type pair struct {
 
 // exponential looks, in each cyclic component, for a state q from which
 // two different runs read the same string back to q.
-func (n *positionNFA) exponential(comp []int32, cyclic []bool) (*backtracking, int32) {
+func (n *positionNFA) exponential(comp []int32, cyclic []bool) (*Backtracking, int32) {
 	for q := int32(1); q < int32(len(n.label)); q++ {
 		if !cyclic[comp[q]] {
 			continue
@@ -414,7 +415,7 @@ func (n *positionNFA) exponential(comp []int32, cyclic []bool) (*backtracking, i
 					}
 					t := pair{a2, b2, s.apart || a2 != b2 || s.a == s.b && a2 == b2 && ca > 1}
 					if t.a == q && t.b == q && t.apart {
-						return &backtracking{exponential: true, prefix: n.pathTo(q), pump: spell(prev, via, s, start) + string(common.pick())}, q
+						return &Backtracking{Exponential: true, Prefix: n.pathTo(q), Pump: spell(prev, via, s, start) + string(common.pick())}, q
 					}
 					if _, seen := prev[t]; seen {
 						continue
@@ -447,7 +448,7 @@ type triple struct{ a, b, c int32 }
 // polynomial looks for two states p != q in different cyclic components
 // with p -> p, p -> q and q -> q each reading one string w: the runs that
 // move from p to q at any point of w^n are about n^2.
-func (n *positionNFA) polynomial(comp []int32, cyclic []bool) (*backtracking, int32) {
+func (n *positionNFA) polynomial(comp []int32, cyclic []bool) (*Backtracking, int32) {
 	for p := int32(1); p < int32(len(n.label)); p++ {
 		if !cyclic[comp[p]] {
 			continue
@@ -493,7 +494,7 @@ func (n *positionNFA) polynomial(comp []int32, cyclic []bool) (*backtracking, in
 								for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
 									out[i], out[j] = out[j], out[i]
 								}
-								return &backtracking{prefix: n.pathTo(p), pump: string(out)}, q
+								return &Backtracking{Prefix: n.pathTo(p), Pump: string(out)}, q
 							}
 							queue = append(queue, t)
 						}
@@ -558,8 +559,8 @@ var failing = []string{"!", "#", "%", "~", "\"", "'", "\n\n", ""}
 // the pumped state to a match), since PCRE fails at once a subject that
 // lacks a character every match needs (the "h" of /path$) without
 // backtracking at all.
-func (n *positionNFA) finish(b *backtracking, from int32, match func(string) bool) bool {
-	if b.pump == "" {
+func (n *positionNFA) finish(b *Backtracking, from int32, match func(string) bool) bool {
+	if b.Pump == "" {
 		return false
 	}
 	rest := n.completion(from)
@@ -572,8 +573,8 @@ func (n *positionNFA) finish(b *backtracking, from int32, match func(string) boo
 	}
 	tails = append(tails, failing...)
 	for _, s := range tails {
-		b.suffix = s
-		if !match(b.attack(12)) && !match(b.attack(13)) {
+		b.Suffix = s
+		if !match(b.Attack(12)) && !match(b.Attack(13)) {
 			return true
 		}
 	}
@@ -612,10 +613,10 @@ func (n *positionNFA) completion(q int32) string {
 	return string(out)
 }
 
-// regexMatcher returns the match function analyzeBacktracking needs for a
+// Matcher returns the match function AnalyzeBacktracking needs for a
 // regex nginx reads from expr: Go's regexp, which agrees with PCRE on
 // whether a subject matches for the regexes Go accepts.
-func regexMatcher(expr string, caseless bool) func(string) bool {
+func Matcher(expr string, caseless bool) func(string) bool {
 	if caseless {
 		expr = "(?i)" + expr
 	}
@@ -630,13 +631,13 @@ func regexMatcher(expr string, caseless bool) func(string) bool {
 	}
 }
 
-// unfactored parses expr for the ambiguity analysis. Go's parser rewrites
+// Unfactored parses expr for the ambiguity analysis. Go's parser rewrites
 // alternations (x|. becomes one character class, ab|ac becomes a(?:b|c)),
 // which keeps the language but not the ways to read a string, and PCRE
 // does no such thing: (.|x)+ backtracks exponentially in PCRE. An empty
 // group at the start of every alternative keeps the parser from merging
 // them; the analysis reads it as empty.
-func unfactored(expr string, caseless bool) *syntax.Regexp {
+func Unfactored(expr string, caseless bool) *syntax.Regexp {
 	var b strings.Builder
 	b.Grow(len(expr) + 16)
 	b.WriteString("()")
@@ -689,8 +690,8 @@ func unfactored(expr string, caseless bool) *syntax.Regexp {
 		}
 		b.WriteByte(c)
 	}
-	if re := nginxRegex(b.String(), caseless); re != nil {
+	if re := Parse(b.String(), caseless); re != nil {
 		return re
 	}
-	return nginxRegex(expr, caseless)
+	return Parse(expr, caseless)
 }

@@ -1,4 +1,4 @@
-package rules
+package regex
 
 import (
 	"fmt"
@@ -43,18 +43,18 @@ var redosCases = []struct{ expr, want string }{
 // TestReDoSAnalysis checks the growth class the analysis gives each case.
 func TestReDoSAnalysis(t *testing.T) {
 	for _, tc := range redosCases {
-		b := analyzeBacktracking(unfactored(tc.expr, false), regexMatcher(tc.expr, false))
+		b := AnalyzeBacktracking(Unfactored(tc.expr, false), Matcher(tc.expr, false))
 		if got := growth(b); got != tc.want {
 			t.Errorf("%s: %q, want %q (%+v)", tc.expr, got, tc.want, b)
 		}
 	}
 }
 
-func growth(b *backtracking) string {
+func growth(b *Backtracking) string {
 	switch {
 	case b == nil:
 		return ""
-	case b.exponential:
+	case b.Exponential:
 		return "exp"
 	}
 	return "poly"
@@ -97,18 +97,18 @@ func TestReDoSMeasured(t *testing.T) {
 		return n
 	}
 	for _, tc := range redosCases {
-		b := analyzeBacktracking(unfactored(tc.expr, false), regexMatcher(tc.expr, false))
+		b := AnalyzeBacktracking(Unfactored(tc.expr, false), Matcher(tc.expr, false))
 		switch growth(b) {
 		case "exp":
-			small, large := limit(tc.expr, b.attack(3)), limit(tc.expr, b.attack(8))
-			t.Logf("%s: exponential, %q: %d → %d", tc.expr, b.attack(2), small, large)
+			small, large := limit(tc.expr, b.Attack(3)), limit(tc.expr, b.Attack(8))
+			t.Logf("%s: exponential, %q: %d → %d", tc.expr, b.Attack(2), small, large)
 			if large < small*(1<<5)/4 {
-				t.Errorf("%s: the attack %q grows from %d to %d steps from 3 to 8 repetitions, not exponentially", tc.expr, b.attack(2), small, large)
+				t.Errorf("%s: the attack %q grows from %d to %d steps from 3 to 8 repetitions, not exponentially", tc.expr, b.Attack(2), small, large)
 			}
 		case "poly":
-			small, large := limit(tc.expr, b.attack(100)), limit(tc.expr, b.attack(200))
+			small, large := limit(tc.expr, b.Attack(100)), limit(tc.expr, b.Attack(200))
 			ratio := float64(large) / float64(small)
-			t.Logf("%s: polynomial, %q: %d → %d (%.1f×)", tc.expr, b.attack(2), small, large, ratio)
+			t.Logf("%s: polynomial, %q: %d → %d (%.1f×)", tc.expr, b.Attack(2), small, large, ratio)
 			if ratio < 3 || ratio > 6 {
 				t.Errorf("%s: the attack grows %.1f× when it doubles, not quadratically", tc.expr, ratio)
 			}
