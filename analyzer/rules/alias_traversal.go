@@ -8,6 +8,7 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/analyzer/regex"
+	"github.com/nginx-lint/nginx-lint/analyzer/script"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
@@ -52,7 +53,7 @@ func runAliasTraversal(p *analyzer.Pass) {
 			}
 			return
 		}
-		if strings.HasSuffix(l.Path, "/") || hasVars(alias) {
+		if strings.HasSuffix(l.Path, "/") || script.HasVars(alias) {
 			return
 		}
 		if !strings.HasSuffix(alias, "/") && strings.Contains(path.Base(alias), ".") {
@@ -78,16 +79,16 @@ func runAliasTraversal(p *analyzer.Pass) {
 // something other than "/", and is not placed right after a slash both
 // in the regex and in the alias.
 func regexAliasTraversal(re *syntax.Regexp, alias string) bool {
-	parts := splitVars(alias)
+	parts := script.Split(alias)
 	for i, r := range parts {
-		if r.name == "" {
+		if r.Name == "" {
 			continue
 		}
 		n := 0
-		if len(r.name) == 1 && r.name[0] >= '1' && r.name[0] <= '9' {
-			n = int(r.name[0] - '0')
+		if len(r.Name) == 1 && r.Name[0] >= '1' && r.Name[0] <= '9' {
+			n = int(r.Name[0] - '0')
 		}
-		g := regex.Group(re, n, r.name)
+		g := regex.Group(re, n, r.Name)
 		if g == nil {
 			return false
 		}
@@ -97,7 +98,7 @@ func regexAliasTraversal(re *syntax.Regexp, alias string) bool {
 		if other, _ := regex.MayStart(g, regex.RuneSet{Rune: '/', Other: true}); !other {
 			return false
 		}
-		aliasSlash := i > 0 && strings.HasSuffix(parts[i-1].lit, "/")
+		aliasSlash := i > 0 && strings.HasSuffix(parts[i-1].Text, "/")
 		prev := regex.BeforeGroup(re, g.Cap)
 		regexSlash := prev != nil && prev.Op == syntax.OpLiteral && len(prev.Rune) > 0 && prev.Rune[len(prev.Rune)-1] == '/'
 		if first := firstConsuming(re); first == g {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/script"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -33,7 +34,7 @@ var CORSOriginReflection = &analyzer.Rule{
 func runCORSOriginReflection(p *analyzer.Pass) {
 	var env *taintEnv
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
-		if len(d.Args) < 2 || !strings.EqualFold(d.Args[0].Value, "Access-Control-Allow-Origin") || !hasVars(d.Args[1].Value) {
+		if len(d.Args) < 2 || !strings.EqualFold(d.Args[0].Value, "Access-Control-Allow-Origin") || !script.HasVars(d.Args[1].Value) {
 			return
 		}
 		if env == nil {
@@ -66,24 +67,24 @@ func reflectsOrigin(env *taintEnv, value string, stack []*parser.Directive, dept
 	if depth > 4 {
 		return "", false
 	}
-	for _, r := range splitVars(value) {
+	for _, r := range script.Split(value) {
 		switch {
-		case r.name == "":
+		case r.Name == "":
 			continue
-		case r.name == "http_origin":
+		case r.Name == "http_origin":
 			return "", true
 		}
-		for _, s := range env.visibleSets(r.name, stack) {
+		for _, s := range env.visibleSets(r.Name, stack) {
 			if _, ok := reflectsOrigin(env, s.d.Args[1].Value, s.stack, depth+1); ok {
-				return r.name, true
+				return r.Name, true
 			}
 		}
-		for _, e := range env.maps[r.name] {
+		for _, e := range env.maps[r.Name] {
 			if e.key != "default" {
 				continue
 			}
 			if _, ok := reflectsOrigin(env, e.value, nil, depth+1); ok {
-				return r.name, true
+				return r.Name, true
 			}
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/analyzer/regex"
+	"github.com/nginx-lint/nginx-lint/analyzer/script"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -76,9 +77,9 @@ func (c cveRange) fixedIn() string {
 
 // firstUnnamedRef returns the first $1..$9 in s, "" if none.
 func firstUnnamedRef(s string) string {
-	for _, r := range splitVars(s) {
-		if len(r.name) == 1 && r.name[0] >= '1' && r.name[0] <= '9' {
-			return "$" + r.name
+	for _, r := range script.Split(s) {
+		if len(r.Name) == 1 && r.Name[0] >= '1' && r.Name[0] <= '9' {
+			return "$" + r.Name
 		}
 	}
 	return ""

@@ -37,7 +37,7 @@ var HostNotFound = &analyzer.Rule{
 const lookupTimeout = 3 * time.Second
 
 func runHostNotFound(p *analyzer.Pass) {
-	if on, _ := p.Options[CheckFilesOption].(bool); !on || !wholeConfig(p) {
+	if on, _ := p.Options[CheckFilesOption].(bool); !on || !p.WholeConfig() {
 		return
 	}
 	ix := p.Index()

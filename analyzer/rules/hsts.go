@@ -6,6 +6,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/script"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -81,7 +82,7 @@ func runHSTS(p *analyzer.Pass) {
 		} else if h := innermost(stack, "http"); h != nil {
 			withHSTS[h] = true
 		}
-		if hasVars(v) {
+		if script.HasVars(v) {
 			return
 		}
 		age, ok := maxAge(v)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/script"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -31,7 +32,7 @@ func runHTTPSplitting(p *analyzer.Pass) {
 	var env *taintEnv
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive) {
 		arg, lfOnly := splittingSink(d)
-		if arg < 0 || inStream(stack, ctx) || !hasVars(d.Args[arg].Value) {
+		if arg < 0 || inStream(stack, ctx) || !script.HasVars(d.Args[arg].Value) {
 			return
 		}
 		if env == nil {

@@ -31,7 +31,7 @@ var ImplicitDefaultServer = &analyzer.Rule{
 }
 
 func runImplicitDefaultServer(p *analyzer.Pass) {
-	if !wholeConfig(p) {
+	if !p.WholeConfig() {
 		return
 	}
 	for _, port := range costModel(p).Ports {

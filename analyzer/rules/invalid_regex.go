@@ -8,6 +8,7 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/analyzer/regex"
+	"github.com/nginx-lint/nginx-lint/analyzer/script"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -215,15 +216,15 @@ func checkScopeRefs(p *analyzer.Pass, d *parser.Directive, stack []*parser.Direc
 		return
 	}
 	for _, a := range d.Args {
-		for _, r := range splitVars(a.Value) {
-			if len(r.name) != 1 || r.name[0] < '1' || r.name[0] > '9' || int(r.name[0]-'0') <= groups {
+		for _, r := range script.Split(a.Value) {
+			if len(r.Name) != 1 || r.Name[0] < '1' || r.Name[0] > '9' || int(r.Name[0]-'0') <= groups {
 				continue
 			}
 			var diag *parser.Diagnostic
 			if groups == 0 {
-				diag = p.Reportf(d.File, a.Range, "\"$%s\" refers to a capture, but no regex here captures anything: it is always empty", r.name)
+				diag = p.Reportf(d.File, a.Range, "\"$%s\" refers to a capture, but no regex here captures anything: it is always empty", r.Name)
 			} else {
-				diag = p.Reportf(d.File, a.Range, "\"$%s\" refers to a capture that no regex here has (at most $%d): it is always empty", r.name, groups)
+				diag = p.Reportf(d.File, a.Range, "\"$%s\" refers to a capture that no regex here has (at most $%d): it is always empty", r.Name, groups)
 			}
 			diag.Detail = "$1..$9 hold the groups of the last regex matched (a regex location, if, rewrite, server_name or map); " +
 				"use a regex location with the group, or a named capture"
@@ -264,8 +265,8 @@ func pcreGroups(expr string) (int, bool) {
 // checkGroupRefs reports the first $N in args above groups.
 func checkGroupRefs(p *analyzer.Pass, d *parser.Directive, args []parser.Word, groups int, expr string) {
 	for _, a := range args {
-		for _, r := range splitVars(a.Value) {
-			if len(r.name) != 1 || r.name[0] < '1' || r.name[0] > '9' || int(r.name[0]-'0') <= groups {
+		for _, r := range script.Split(a.Value) {
+			if len(r.Name) != 1 || r.Name[0] < '1' || r.Name[0] > '9' || int(r.Name[0]-'0') <= groups {
 				continue
 			}
 			has := "no capture groups"
@@ -275,7 +276,7 @@ func checkGroupRefs(p *analyzer.Pass, d *parser.Directive, args []parser.Word, g
 					has = "only $1"
 				}
 			}
-			diag := p.Reportf(d.File, a.Range, "\"$%s\" refers to a group the regex %q does not have: it is always empty", r.name, expr)
+			diag := p.Reportf(d.File, a.Range, "\"$%s\" refers to a group the regex %q does not have: it is always empty", r.Name, expr)
 			diag.Detail = "the regex has " + has + " (each match replaces the captures of the one before); " +
 				"add the group or fix the number"
 			return

@@ -74,7 +74,7 @@ func mainIncludesFound(p *analyzer.Pass) (bool, *parser.Directive) {
 		if e.Context() != directives.Main || len(d.Args) != 1 || len(c.Included(d)) > 0 {
 			continue
 		}
-		if strings.ContainsAny(d.Args[0].Value, "*?[") && globDirExists(p, d.Args[0].Value) {
+		if strings.ContainsAny(d.Args[0].Value, "*?[") && p.GlobDirExists(d.Args[0].Value) {
 			continue // a glob over a directory that is there and holds no match
 		}
 		return false, d

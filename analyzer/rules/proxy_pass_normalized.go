@@ -6,6 +6,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/script"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
@@ -111,12 +112,12 @@ func proxyPassPath(u string) (path string, vars, ok bool) {
 	return host, v >= 0, true
 }
 
-// firstVar returns where the first variable use of s starts and ends
-// (as splitVars cuts them), start -1 for none.
+// firstVar returns where the first variable or capture of s starts and
+// ends, start -1 for none.
 func firstVar(s string) (start, end int) {
-	for i := range len(s) {
-		if name, j := varAt(s, i); name != "" {
-			return i, j
+	for t := range script.Tokens(s) {
+		if t.Kind == script.Variable || t.Kind == script.Capture {
+			return t.Start, t.End
 		}
 	}
 	return -1, 0
@@ -129,9 +130,9 @@ func firstVar(s string) (start, end int) {
 // other requests $uri is still the decoded path.
 func normalizedVarPass(p *analyzer.Pass, d *parser.Directive, rewrites *perBlock[rawRewrites], stack []*parser.Directive) {
 	name := ""
-	for _, part := range splitVars(d.Args[0].Value) {
-		if part.name == "uri" || part.name == "document_uri" {
-			name = part.name
+	for _, part := range script.Split(d.Args[0].Value) {
+		if part.Name == "uri" || part.Name == "document_uri" {
+			name = part.Name
 			break
 		}
 	}

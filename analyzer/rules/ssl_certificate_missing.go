@@ -171,7 +171,7 @@ func (m *tlsConf) hasContext() bool {
 }
 
 func runSSLCertificateMissing(p *analyzer.Pass) {
-	if !wholeConfig(p) {
+	if !p.WholeConfig() {
 		return
 	}
 	streamMailTLS(p)

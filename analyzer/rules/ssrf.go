@@ -5,6 +5,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/script"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -29,7 +30,7 @@ var SSRF = &analyzer.Rule{
 
 // urlPart is a piece of an expanded URL with the blocks it is evaluated in.
 type urlPart struct {
-	varRef
+	script.Token
 	stack []*parser.Directive
 }
 
@@ -38,15 +39,15 @@ type urlPart struct {
 // "http://$h". Maps and several definitions stay opaque variables.
 func expandURL(env *taintEnv, s string, stack []*parser.Directive, depth int) []urlPart {
 	var out []urlPart
-	for _, r := range splitVars(s) {
-		if r.name != "" && depth < 4 {
-			visible := env.visibleSets(r.name, stack)
-			if len(visible) == 1 && env.maps[r.name] == nil {
+	for _, r := range script.Split(s) {
+		if r.Name != "" && depth < 4 {
+			visible := env.visibleSets(r.Name, stack)
+			if len(visible) == 1 && env.maps[r.Name] == nil {
 				out = append(out, expandURL(env, visible[0].d.Args[1].Value, visible[0].stack, depth+1)...)
 				continue
 			}
 		}
-		out = append(out, urlPart{varRef: r, stack: stack})
+		out = append(out, urlPart{Token: r, stack: stack})
 	}
 	return out
 }
@@ -61,28 +62,28 @@ func hostVariable(env *taintEnv, parts []urlPart) (string, bool) {
 	var hostVars []string
 	fixedText := false
 	for _, p := range parts {
-		if p.name == "" {
+		if p.Name == "" {
 			if !inHost {
-				i := strings.Index(p.lit, "://")
+				i := strings.Index(p.Text, "://")
 				if i < 0 {
 					return "", false // a relative or odd target: no host here
 				}
 				inHost = true
-				host, _, cut := strings.Cut(p.lit[i+3:], "/")
+				host, _, cut := strings.Cut(p.Text[i+3:], "/")
 				fixedText = fixedText || strings.Trim(host, "?#") != ""
 				if cut {
 					break
 				}
 				continue
 			}
-			host, _, cut := strings.Cut(p.lit, "/")
+			host, _, cut := strings.Cut(p.Text, "/")
 			fixedText = fixedText || host != ""
-			if cut || strings.ContainsAny(p.lit, "?#") {
+			if cut || strings.ContainsAny(p.Text, "?#") {
 				break
 			}
 			continue
 		}
-		t := env.varTaint(p.name, p.stack)
+		t := env.varTaint(p.Name, p.stack)
 		if t.slash {
 			break // "$request_uri" and the like start the path
 		}
@@ -90,10 +91,10 @@ func hostVariable(env *taintEnv, parts []urlPart) (string, bool) {
 			continue
 		}
 		if t.wide {
-			return p.name, true // it can hold a whole host, or URL
+			return p.Name, true // it can hold a whole host, or URL
 		}
 		if inHost {
-			hostVars = append(hostVars, p.name)
+			hostVars = append(hostVars, p.Name)
 		}
 	}
 	if len(hostVars) > 0 && !fixedText {
@@ -110,7 +111,7 @@ var ssrfSinks = directives.PassDirectives()
 func runSSRF(p *analyzer.Pass) {
 	var env *taintEnv
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive) {
-		if len(d.Args) != 1 || !hasVars(d.Args[0].Value) || inStream(stack, ctx) {
+		if len(d.Args) != 1 || !script.HasVars(d.Args[0].Value) || inStream(stack, ctx) {
 			return
 		}
 		if loc := innermost(stack, "location"); loc != nil && hasChild(loc, "internal") {
@@ -123,10 +124,10 @@ func runSSRF(p *analyzer.Pass) {
 		if !d.Is("proxy_pass") && !(d.Is("grpc_pass") && strings.Contains(d.Args[0].Value, "://")) {
 			// An address: read it as the host part of a URL. A unix:
 			// socket path names no host.
-			if len(parts) > 0 && parts[0].name == "" && strings.HasPrefix(parts[0].lit, "unix:") {
+			if len(parts) > 0 && parts[0].Name == "" && strings.HasPrefix(parts[0].Text, "unix:") {
 				return
 			}
-			parts = append([]urlPart{{varRef: varRef{lit: "tcp://"}}}, parts...)
+			parts = append([]urlPart{{Token: script.Token{Text: "tcp://"}}}, parts...)
 		}
 		name, ok := hostVariable(env, parts)
 		if !ok {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/regex"
+	"github.com/nginx-lint/nginx-lint/analyzer/script"
 	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
@@ -16,70 +17,6 @@ import (
 // nginx regexes (PCRE, read with Go's regexp/syntax, which accepts the
 // subset real configs use) and a small taint tracker that says what a
 // variable may hold when a directive uses it.
-
-// varRef is one piece of an argument: literal text or a variable.
-type varRef struct {
-	lit  string
-	name string // variable name without "$"; "" for literal text
-}
-
-// splitVars cuts an argument into literal text and $var / ${var} uses.
-// The literal pieces are substrings of s: a "$" that starts no variable
-// is text like any other.
-func splitVars(s string) []varRef {
-	var out []varRef
-	lit := 0 // start of the literal text not yet cut
-	for i := 0; i < len(s); i++ {
-		name, j := varAt(s, i)
-		if name == "" {
-			continue
-		}
-		if lit < i {
-			out = append(out, varRef{lit: s[lit:i]})
-		}
-		// nginx lowercases variable names: $HTTP_HOST is $http_host.
-		out = append(out, varRef{name: strings.ToLower(name)})
-		i, lit = j-1, j
-	}
-	if lit < len(s) {
-		out = append(out, varRef{lit: s[lit:]})
-	}
-	return out
-}
-
-// varAt returns the name of the variable whose "$" is s[i] ("" when
-// there is none) and the index just past its use.
-func varAt(s string, i int) (name string, end int) {
-	if s[i] != '$' || i+1 == len(s) {
-		return "", 0
-	}
-	j := i + 1
-	switch {
-	case s[j] == '{':
-		k := strings.IndexByte(s[j:], '}')
-		if k < 0 {
-			return "", 0
-		}
-		return s[j+1 : j+k], j + k + 1
-	case s[j] >= '1' && s[j] <= '9':
-		return s[j : j+1], j + 1
-	}
-	for j < len(s) && (s[j] == '_' || s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z' || s[j] >= '0' && s[j] <= '9') {
-		j++
-	}
-	return s[i+1 : j], j
-}
-
-// hasVars reports whether s uses any variable. (It allocates nothing:
-// rules ask it of every argument of some directives.)
-func hasVars(s string) bool {
-	for i := range len(s) {
-		if name, _ := varAt(s, i); name != "" {
-			return true
-		}
-	}
-	return false
-}
 
 // taint says what a value may hold.
 type taint struct {
@@ -338,7 +275,7 @@ var variableDefs = &analyzer.Result[struct{}, *taintDefs]{
 					byScope[scope] = append(byScope[scope], setDef{d: d, stack: append([]*parser.Directive(nil), stack...)})
 				case d.Is("map") && d.Block != nil && len(d.Args) == 2:
 					subject := strings.ToLower(strings.TrimPrefix(d.Args[0].Value, "$"))
-					if len(splitVars(d.Args[0].Value)) != 1 {
+					if len(script.Split(d.Args[0].Value)) != 1 {
 						subject = "" // a composite key: captures come from several variables
 					}
 					hasDefault := false
@@ -505,27 +442,27 @@ func (env *taintEnv) valueTaint(s string, stack []*parser.Directive) taint {
 // rewrite regex) take precedence over the enclosing blocks' captures;
 // with clean set they count as harmless (rewrite escapes them).
 func (env *taintEnv) valueTaintWith(s string, stack []*parser.Directive, m *regexScope, clean bool) taint {
-	parts := splitVars(s)
-	out := taint{slash: len(parts) > 0 && strings.HasPrefix(parts[0].lit, "/")}
+	parts := script.Split(s)
+	out := taint{slash: len(parts) > 0 && strings.HasPrefix(parts[0].Text, "/")}
 	first := true
 	for _, p := range parts {
-		if p.name == "" {
+		if p.Name == "" {
 			out.known = true
 			first = false
 			continue
 		}
 		var t taint
-		if m != nil && (len(p.name) == 1 && p.name[0] >= '1' && p.name[0] <= '9' || regex.Group(m.re, 0, p.name) != nil) {
+		if m != nil && (len(p.Name) == 1 && p.Name[0] >= '1' && p.Name[0] <= '9' || regex.Group(m.re, 0, p.Name) != nil) {
 			n := 0
-			if len(p.name) == 1 {
-				n = int(p.name[0] - '0')
+			if len(p.Name) == 1 {
+				n = int(p.Name[0] - '0')
 			}
-			t, _ = captureTaint(env, *m, n, p.name, stack)
+			t, _ = captureTaint(env, *m, n, p.Name, stack)
 			if clean {
 				t = taint{known: true}
 			}
 		} else {
-			t = env.varTaint(p.name, stack)
+			t = env.varTaint(p.Name, stack)
 		}
 		out.user, out.lf, out.cr, out.wide = out.user || t.user, out.lf || t.lf, out.cr || t.cr, out.wide || t.wide
 		out.known = out.known || t.known

@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"reflect"
 	"regexp/syntax"
 	"testing"
 
@@ -10,33 +9,6 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/parser"
 )
-
-func TestSplitVars(t *testing.T) {
-	for _, c := range []struct {
-		in   string
-		want []varRef
-	}{
-		{"http://a$request_uri", []varRef{{lit: "http://a"}, {name: "request_uri"}}},
-		{"${scheme}://$host$1x", []varRef{{name: "scheme"}, {lit: "://"}, {name: "host"}, {name: "1"}, {lit: "x"}}},
-		{"cost $ 5", []varRef{{lit: "cost $ 5"}}},
-		{"end$", []varRef{{lit: "end$"}}},
-		{"${broken", []varRef{{lit: "${broken"}}},
-		{"a${}b$0$HTTP_Host", []varRef{{lit: "a${}b"}, {name: "0"}, {name: "http_host"}}},
-		{"$$x", []varRef{{lit: "$"}, {name: "x"}}},
-		{"", nil},
-	} {
-		if got := splitVars(c.in); !reflect.DeepEqual(got, c.want) {
-			t.Errorf("splitVars(%q) = %+v, want %+v", c.in, got, c.want)
-		}
-		named := false
-		for _, r := range c.want {
-			named = named || r.name != ""
-		}
-		if got := hasVars(c.in); got != named {
-			t.Errorf("hasVars(%q) = %v, want %v", c.in, got, named)
-		}
-	}
-}
 
 func mustRegex(t *testing.T, expr string) *syntax.Regexp {
 	t.Helper()

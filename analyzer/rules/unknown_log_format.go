@@ -46,7 +46,7 @@ func runUnknownLogFormat(p *analyzer.Pass) {
 		d := e.Directive
 		if d.Is("include") {
 			open = open || len(d.Args) == 1 && len(c.Included(d)) == 0 &&
-				!(strings.ContainsAny(d.Args[0].Value, "*?[") && globDirExists(p, d.Args[0].Value))
+				!(strings.ContainsAny(d.Args[0].Value, "*?[") && p.GlobDirExists(d.Args[0].Value))
 			continue
 		}
 		if e.Context() == 0 || len(d.Args) == 0 {

@@ -35,11 +35,11 @@ var UnknownVariable = &analyzer.Rule{
 }
 
 func runUnknownVariable(p *analyzer.Pass) {
-	if !wholeConfig(p) {
+	if !p.WholeConfig() {
 		return
 	}
 	vf := variableFacts(p)
-	if len(vf.uses) == 0 {
+	if len(vf.Uses) == 0 {
 		return
 	}
 	mf := loadedModules(p)
@@ -53,15 +53,15 @@ func runUnknownVariable(p *analyzer.Pass) {
 		}
 	}
 	tab := symbolTable(p)
-	for _, u := range vf.uses {
-		name := strings.ToLower(u.name)
-		if tab.Defined(symbols.VariableSymbol(name, u.ns == nsStream)) {
+	for _, u := range vf.Uses {
+		name := strings.ToLower(u.Name)
+		if tab.Defined(symbols.VariableSymbol(name, u.Stream)) {
 			continue
 		}
 		// nginx lower-cases the name it reports (ngx_http_get_variable_index).
-		diag := p.Reportf(u.d.File, u.r, "unknown \"%s\" variable", name)
+		diag := p.Reportf(u.Directive.File, u.Range, "unknown \"%s\" variable", name)
 		var byVersion bool
-		diag.Detail, byVersion = unknownVarDetail(p, mf, name, u.ns)
+		diag.Detail, byVersion = unknownVarDetail(p, mf, name, namespace(u.Stream))
 		if byVersion {
 			assumeTarget(p, diag)
 		}
@@ -164,6 +164,44 @@ func usedModules(ix *analyzer.Index) map[string]bool {
 		}
 	}
 	return out
+}
+
+// varNamespace separates http variables from stream ones: nginx keeps
+// one table per protocol.
+type varNamespace uint8
+
+const (
+	nsHTTP varNamespace = iota
+	nsStream
+)
+
+// namespace is the table of a variable of stream {} (stream) or http {}.
+func namespace(stream bool) varNamespace {
+	if stream {
+		return nsStream
+	}
+	return nsHTTP
+}
+
+// varFacts is what the configuration's compiled arguments say about
+// variables (symbols.ReadUses), the target's built-in variables left out.
+type varFacts struct {
+	*symbols.VarUses
+	// builtin is the target's built-in variables, which Uses leaves out.
+	builtin *builtinVars
+}
+
+// variableFacts reads the uses of variables once per run, for the rules
+// about variables.
+func variableFacts(p *analyzer.Pass) *varFacts { return varFactsResult.Get(p, struct{}{}) }
+
+var varFactsResult = &analyzer.Result[struct{}, *varFacts]{
+	Name: "variable uses",
+	Compute: func(p *analyzer.Pass, _ struct{}) *varFacts {
+		b := newBuiltinVars(p)
+		skip := func(name string, stream bool) bool { return b.has(name, namespace(stream)) }
+		return &varFacts{symbols.ReadUses(p.Index(), skip), b}
+	},
 }
 
 // builtinVars is the embedded variables of one build, per namespace.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/script"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -177,7 +178,7 @@ func connectionHeader(ix *analyzer.Index, headers map[int32][]*parser.Directive,
 // it has no port and no variables (a URL with a port never names an
 // upstream block).
 func upstreamRef(url string, scheme bool) (string, bool) {
-	if hasVars(url) {
+	if script.HasVars(url) {
 		return "", false
 	}
 	if scheme {

@@ -28,7 +28,7 @@ var WorkerProcessesUnset = &analyzer.Rule{
 
 func runWorkerProcessesUnset(p *analyzer.Pass) {
 	ix := p.Index()
-	if !p.Option("report").(bool) || !wholeConfig(p) || len(ix.Named("worker_processes")) > 0 {
+	if !p.Option("report").(bool) || !p.WholeConfig() || len(ix.Named("worker_processes")) > 0 {
 		return
 	}
 	for _, i := range ix.Named("events") {

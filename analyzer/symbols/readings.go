@@ -1,6 +1,7 @@
 package symbols
 
 import (
+	"iter"
 	"maps"
 	"slices"
 	"strconv"
@@ -369,6 +370,39 @@ func RegexArgs(e *analyzer.Entry, yield func(Regex) bool) {
 	}
 }
 
+// Regexes yields every regex argument of the configuration ix indexes
+// (RegexArgs) with its entry. It reads the index again each time rather
+// than keep a list for the run: the list was the largest fact a dense
+// configuration kept (40 bytes a regex location).
+func Regexes(ix *analyzer.Index) iter.Seq2[*analyzer.Entry, Regex] {
+	return func(yield func(*analyzer.Entry, Regex) bool) {
+		more := true
+		each := func(e *analyzer.Entry) {
+			RegexArgs(e, func(r Regex) bool {
+				more = yield(e, r)
+				return more
+			})
+		}
+		for _, name := range regexDirectives {
+			for _, i := range ix.Named(name) {
+				if each(&ix.Entries[i]); !more {
+					return
+				}
+			}
+		}
+		// Map entries are named by their keys: visit the map blocks' bodies.
+		for _, i := range ix.Named("map") {
+			for j, end := i+1, ix.End(i); j < end; j++ {
+				if ix.Entries[j].Parent == i {
+					if each(&ix.Entries[j]); !more {
+						return
+					}
+				}
+			}
+		}
+	}
+}
+
 // IfCond is an if condition split as ngx_http_rewrite_if_condition does.
 type IfCond struct {
 	// LHS is the first operand with the parenthesis removed, LHSWord its
@@ -492,58 +526,4 @@ func IsCertificate(name string) bool { return certificateDirectives[name] }
 func ReadsFile(name string) bool {
 	return certificateDirectives[name] || name == "auth_basic_user_file" || name == "ssl_password_file" ||
 		name == "ssl_dhparam" || name == "ssl_stapling_file" || name == "ssl_session_ticket_key"
-}
-
-// ServerLabel names a server block by what it serves: the first name of
-// its server_name, else its first listen address ("" for neither).
-func ServerLabel(d *parser.Directive) string {
-	listen := ""
-	if d.Block == nil {
-		return ""
-	}
-	for _, c := range d.Block.Directives {
-		switch {
-		case c.Name.Value == "server_name" && len(c.Args) > 0 && c.Args[0].Value != "":
-			return c.Args[0].Value
-		case c.Name.Value == "listen" && len(c.Args) > 0 && listen == "":
-			listen = c.Args[0].Value
-		}
-	}
-	return listen
-}
-
-// ServerDetail lists a server block's names (server_name) and addresses
-// (the first argument of each listen), in that order.
-func ServerDetail(d *parser.Directive) string {
-	if d.Block == nil {
-		return ""
-	}
-	var names, listens []string
-	for _, c := range d.Block.Directives {
-		switch c.Name.Value {
-		case "server_name":
-			names = append(names, c.ArgValues()...)
-		case "listen":
-			if len(c.Args) > 0 {
-				listens = append(listens, c.Args[0].Value)
-			}
-		}
-	}
-	return strings.TrimSpace(strings.Join(names, " ") + " " + strings.Join(listens, " "))
-}
-
-// TypedWord returns where the word that ends at off of src starts (what
-// a completion replaces) and, when the word is a variable being typed,
-// the offset of its "$" (-1 otherwise). A word runs over the characters
-// of variable names and "$", ".", "-" and "{" ("${name").
-func TypedWord(src string, off int) (start, dollar int) {
-	start = off
-	for start > 0 && (IsVarChar(src[start-1]) || strings.IndexByte("$.-{", src[start-1]) >= 0) {
-		start--
-	}
-	dollar = strings.LastIndexByte(src[start:off], '$')
-	if dollar >= 0 {
-		dollar += start
-	}
-	return start, dollar
 }
