@@ -214,7 +214,7 @@ func (dx *dnsIndex) checkPass(p *analyzer.Pass, i int32) {
 		if t.host == "" {
 			return
 		}
-		if isUpstream(p, t.host, stream) {
+		if symbols.Of(p).Defined(symbols.UpstreamSymbol(t.host, stream)) {
 			return // its servers are checked where they are declared
 		}
 		if !strings.Contains(t.host, ".") && !p.WholeConfig() {
@@ -235,7 +235,7 @@ func (dx *dnsIndex) checkPass(p *analyzer.Pass, i int32) {
 		if h.host == "" || dx.hasResolver(i) {
 			continue
 		}
-		if isUpstream(p, h.host, stream) {
+		if symbols.Of(p).Defined(symbols.UpstreamSymbol(h.host, stream)) {
 			continue
 		}
 		if dx.implicit[upstreamKey{stream, h.host + ":" + h.port}] {
@@ -312,7 +312,7 @@ func (dx *dnsIndex) varValues(name string, at int32) []string {
 	vd := dx.defs[sym]
 	if vd == nil {
 		vd = &varDefs{sets: map[int32][]int32{}}
-		for _, i := range symbolTable(dx.p).DefinedBy(sym) {
+		for _, i := range symbols.Of(dx.p).DefinedBy(sym) {
 			switch d := dx.ix.Entries[i].Directive; {
 			case d.Is("set") && len(d.Args) == 2:
 				scope := dx.setScope(i)

@@ -254,7 +254,7 @@ var variableDefs = &analyzer.Result[struct{}, *taintDefs]{
 	Name: "set and map definitions",
 	Compute: func(p *analyzer.Pass, _ struct{}) *taintDefs {
 		defs := &taintDefs{sets: map[string]map[*parser.Directive][]setDef{}, maps: map[string][]mapEntry{}}
-		ix, tab := p.Index(), symbolTable(p)
+		ix, tab := p.Index(), symbols.Of(p)
 		var stack []*parser.Directive
 		for _, sym := range tab.Symbols(symbols.Variable) {
 			if sym.Stream {

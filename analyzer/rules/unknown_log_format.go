@@ -36,7 +36,7 @@ func runUnknownLogFormat(p *analyzer.Pass) {
 		}
 	}
 	ix := p.Index()
-	tab := symbolTable(p)
+	tab := symbols.Of(p)
 	// open is set from the first include that finds no file on this
 	// machine: it may define a format, but only for the access_logs
 	// after it, since nginx looks the name up as it reads.

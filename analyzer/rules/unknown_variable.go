@@ -52,7 +52,7 @@ func runUnknownVariable(p *analyzer.Pass) {
 			maybe = fmt.Sprintf("the module of %q (%s:%d)", d.Name.Value, filepath.Base(d.File.Path), d.Line())
 		}
 	}
-	tab := symbolTable(p)
+	tab := symbols.Of(p)
 	for _, u := range vf.Uses {
 		name := strings.ToLower(u.Name)
 		if tab.Defined(symbols.VariableSymbol(name, u.Stream)) {

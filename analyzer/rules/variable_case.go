@@ -27,7 +27,7 @@ var VariableCase = &analyzer.Rule{
 
 func runVariableCase(p *analyzer.Pass) {
 	vf := variableFacts(p)
-	tab := symbolTable(p)
+	tab := symbols.Of(p)
 	// first holds each variable's first definition and its spelling.
 	type def struct {
 		o       symbols.Occurrence

@@ -183,6 +183,10 @@ var Result = &analyzer.Result[struct{}, *Table]{
 	Compute: func(p *analyzer.Pass, _ struct{}) *Table { return Build(p.Index()) },
 }
 
+// Of returns the run's symbol table (Result), built once and shared by
+// the rules.
+func Of(p *analyzer.Pass) *Table { return Result.Get(p, struct{}{}) }
+
 // namedLocationUses are the directives whose last argument may name a
 // location "@name".
 var namedLocationUses = map[string]bool{"try_files": true, "error_page": true, "post_action": true}
