@@ -290,7 +290,7 @@ func readLevelAccess(body []*parser.Directive) levelAccess {
 // accessAt returns the access in force in the innermost block of stack:
 // the allow/deny list, the authentication and satisfy of the nearest
 // level that sets them (nginx merges each apart from the others).
-func accessAt(blocks *perBlock[levelAccess], stack []*parser.Directive) access {
+func accessAt(blocks *analyzer.PerBlock[levelAccess], stack []*parser.Directive) access {
 	var rules []accessRule
 	var auth *parser.Directive
 	rulesFound, authFound := false, false
@@ -299,7 +299,7 @@ func accessAt(blocks *perBlock[levelAccess], stack []*parser.Directive) access {
 		if !stack[i].Is("location") && !stack[i].Is("server") && !stack[i].Is("http") && !stack[i].Is("limit_except") {
 			continue
 		}
-		b := blocks.of(stack, stack[i])
+		b := blocks.Of(stack, stack[i])
 		if !rulesFound && b.hasRules {
 			rules, rulesFound = b.rules, true
 		}

@@ -117,7 +117,7 @@ func runAccessListLogic(p *analyzer.Pass) {
 // IPv6 (deny all, deny ::/0).
 func denyLater(p *analyzer.Pass, block, d *parser.Directive) bool {
 	after := false
-	for _, s := range body(p, block) {
+	for _, s := range p.Body(block) {
 		if s == d {
 			after = true
 			continue
@@ -140,7 +140,7 @@ func checkSatisfyAny(p *analyzer.Pass, d *parser.Directive, stack []*parser.Dire
 	// The list in force is the block's own, or the nearest enclosing
 	// block's when it has none (nginx inherits the list as a whole).
 	for i := len(stack) - 1; i >= 0; i-- {
-		for _, s := range body(p, stack[i]) {
+		for _, s := range p.Body(stack[i]) {
 			if !s.Is("allow") && !s.Is("deny") || len(s.Args) != 1 {
 				continue
 			}

@@ -38,7 +38,7 @@ func runAliasSlashMismatch(p *analyzer.Pass) {
 		if loc == nil || (len(stack) > 0 && stack[len(stack)-1] != loc) {
 			return // alias is not allowed in "if in location"; nginx says so
 		}
-		l, err := locationSpec(loc)
+		l, err := parser.LocationSpec(loc)
 		if err != nil || l.Named || l.IsRegex || l.Modifier == grammar.ModExact || !strings.HasSuffix(l.Path, "/") {
 			return
 		}

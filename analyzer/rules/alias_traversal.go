@@ -40,7 +40,7 @@ func runAliasTraversal(p *analyzer.Pass) {
 		if loc == nil {
 			return
 		}
-		l, err := locationSpec(loc)
+		l, err := parser.LocationSpec(loc)
 		if err != nil || l.Named || l.Modifier == grammar.ModExact {
 			return
 		}

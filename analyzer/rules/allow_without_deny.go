@@ -52,11 +52,11 @@ func runAllowWithoutDeny(p *analyzer.Pass) {
 		}
 		for _, d := range dirs {
 			if d.Block != nil && !d.Is("map") && !d.Is("geo") && !d.Is("types") && !d.Is("upstream") {
-				visit(body(p, d), access)
+				visit(p.Body(d), access)
 			}
 		}
 	}
-	visit(expandIncludes(p.Config, p.Config.Main.Directives, 0), accessSettings{})
+	visit(analyzer.ExpandIncludes(p.Config, p.Config.Main.Directives), accessSettings{})
 }
 
 // accessSettings are the inherited settings that decide what an access

@@ -163,7 +163,7 @@ func runCVEConfigPattern(p *analyzer.Pass) {
 }
 
 func checkMapCaptures(p *analyzer.Pass, m *parser.Directive, v string) {
-	for _, e := range body(p, m) {
+	for _, e := range p.Body(m) {
 		expr, ci, ok := mapRegexKey(e)
 		if !ok {
 			continue

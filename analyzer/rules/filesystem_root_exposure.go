@@ -48,7 +48,7 @@ func runFilesystemRootExposure(p *analyzer.Pass) {
 			if loc == nil {
 				return
 			}
-			l, err := locationSpec(loc)
+			l, err := parser.LocationSpec(loc)
 			// A regex or exact location's alias is the whole file name:
 			// nothing of the URI is appended, so no directory is listed
 			// or walked through it.

@@ -111,7 +111,7 @@ func runHSTS(p *analyzer.Pass) {
 		if h == nil && len(stack) > 0 || d.Block == nil || withHSTS[d] || h != nil && withHSTS[h] {
 			return
 		}
-		for _, l := range body(p, d) {
+		for _, l := range p.Body(d) {
 			if !l.Is("listen") {
 				continue
 			}

@@ -43,7 +43,7 @@ func runInvalidEntry(p *analyzer.Pass) {
 		if ctx&(directives.HTTP|directives.Stream) == 0 || d.Block == nil {
 			return
 		}
-		entries := body(p, d)
+		entries := p.Body(d)
 		switch d.Name.Value {
 		case "geo":
 			// volatile arrived in geo in 1.29.3.

@@ -221,7 +221,7 @@ func checkUpstreamServers(p *analyzer.Pass, target string) {
 			continue
 		}
 		noBackup := ""
-		for _, d := range body(p, u.Directive) {
+		for _, d := range p.Body(u.Directive) {
 			switch name := d.Name.Value; {
 			case noBackupBalancers[name]:
 				noBackup = name

@@ -120,7 +120,7 @@ func captureScopes(p *analyzer.Pass) *captureScope {
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
 		switch {
 		case d.Is("location"):
-			if l, err := locationSpec(d); err == nil && l.IsRegex {
+			if l, err := parser.LocationSpec(d); err == nil && l.IsRegex {
 				add(stack, regexGroups(l.Path, l.CaseInsensitive))
 			}
 		case d.Is("if"):
@@ -138,7 +138,7 @@ func captureScopes(p *analyzer.Pass) *captureScope {
 				}
 			}
 		case d.Is("map"):
-			for _, e := range body(p, d) {
+			for _, e := range p.Body(d) {
 				if expr, ci, ok := mapRegexKey(e); ok {
 					n := regexGroups(expr, ci)
 					sc.maps = max(sc.maps, n)
@@ -175,7 +175,7 @@ func mapRegexKey(e *parser.Directive) (expr string, caseless, ok bool) {
 // own key. Static and default entries run no regex; their $N read whatever
 // matched last and are not judged.
 func checkMapValues(p *analyzer.Pass, m *parser.Directive) {
-	for _, e := range body(p, m) {
+	for _, e := range p.Body(m) {
 		expr, ci, ok := mapRegexKey(e)
 		if !ok {
 			continue
@@ -287,7 +287,7 @@ func checkGroupRefs(p *analyzer.Pass, d *parser.Directive, args []parser.Word, g
 // rewriteBefore reports whether a rewrite precedes d in the if block,
 // whose regex would then have replaced the condition's captures.
 func rewriteBefore(p *analyzer.Pass, ifd, d *parser.Directive) bool {
-	for _, s := range body(p, ifd) {
+	for _, s := range p.Body(ifd) {
 		if s == d {
 			return false
 		}

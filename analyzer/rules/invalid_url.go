@@ -191,7 +191,7 @@ func checkProxyPass(p *analyzer.Pass, d *parser.Directive, stack []*parser.Direc
 	case "limit_except":
 		where = "inside \"limit_except\""
 	case "location":
-		if l, err := locationSpec(inner); err == nil {
+		if l, err := parser.LocationSpec(inner); err == nil {
 			if l.IsRegex {
 				where = "in the regex location \"" + l.Path + "\""
 			} else if l.Named {

@@ -293,7 +293,7 @@ func checkRedirectDefault(p *analyzer.Pass, d *parser.Directive, stack []*parser
 		return
 	}
 	var pass *parser.Directive
-	for _, x := range body(p, stack[len(stack)-1]) {
+	for _, x := range p.Body(stack[len(stack)-1]) {
 		if x == d {
 			break
 		}

@@ -34,13 +34,13 @@ var ProxyPassNormalized = &analyzer.Rule{
 }
 
 func runProxyPassNormalized(p *analyzer.Pass) {
-	rewrites := newPerBlock(p, rawRewritesOf)
+	rewrites := analyzer.NewPerBlock(p, rawRewritesOf)
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive) {
 		if !d.Is("proxy_pass") || len(d.Args) != 1 || inStream(stack, ctx) {
 			return
 		}
 		if loc := innermost(stack, "location"); loc != nil {
-			if l, err := locationSpec(loc); err == nil && l.Modifier == grammar.ModExact {
+			if l, err := parser.LocationSpec(loc); err == nil && l.Modifier == grammar.ModExact {
 				return // the whole URI is fixed: nothing of the client's path is passed
 			}
 		}
@@ -128,7 +128,7 @@ func firstVar(s string) (start, end int) {
 // $request_uri has replaced it with the raw one on every way to it. A
 // rewrite inside an "if" does so only when the condition holds: on the
 // other requests $uri is still the decoded path.
-func normalizedVarPass(p *analyzer.Pass, d *parser.Directive, rewrites *perBlock[rawRewrites], stack []*parser.Directive) {
+func normalizedVarPass(p *analyzer.Pass, d *parser.Directive, rewrites *analyzer.PerBlock[rawRewrites], stack []*parser.Directive) {
 	name := ""
 	for _, part := range script.Split(d.Args[0].Value) {
 		if part.Name == "uri" || part.Name == "document_uri" {
@@ -187,9 +187,9 @@ func isRawRewrite(x *parser.Directive) bool {
 // up to the location, or the server's, which runs before any location is
 // chosen), else nil and an "if" of those blocks that has one: the rewrite
 // then runs on some requests only.
-func rawURIRewrite(blocks *perBlock[rawRewrites], stack []*parser.Directive) (always, inIf *parser.Directive) {
+func rawURIRewrite(blocks *analyzer.PerBlock[rawRewrites], stack []*parser.Directive) (always, inIf *parser.Directive) {
 	if len(stack) == 0 {
-		r := blocks.of(stack, nil)
+		r := blocks.Of(stack, nil)
 		return r.rewrite, r.inIf
 	}
 	inLocation := true
@@ -198,7 +198,7 @@ func rawURIRewrite(blocks *perBlock[rawRewrites], stack []*parser.Directive) (al
 		if !inLocation && !b.Is("server") {
 			continue
 		}
-		r := blocks.of(stack, b)
+		r := blocks.Of(stack, b)
 		if r.rewrite != nil {
 			return r.rewrite, nil
 		}

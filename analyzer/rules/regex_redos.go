@@ -65,7 +65,7 @@ func runRegexReDoS(p *analyzer.Pass) {
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, _ []*parser.Directive) {
 		switch d.Name.Value {
 		case "location":
-			if l, err := locationSpec(d); err == nil && l.IsRegex {
+			if l, err := parser.LocationSpec(d); err == nil && l.IsRegex {
 				check(d.File, d.Args[len(d.Args)-1], l.Path, l.CaseInsensitive)
 			}
 		case "if":

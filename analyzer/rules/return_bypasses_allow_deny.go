@@ -28,7 +28,7 @@ var ReturnBypassesAllowDeny = &analyzer.Rule{
 }
 
 func runReturnBypassesAllowDeny(p *analyzer.Pass) {
-	guards := newPerBlock(p, blockAccessOf)
+	guards := analyzer.NewPerBlock(p, blockAccessOf)
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive) {
 		// stream's return is a content handler: access checks run first.
 		if !d.Is("return") || len(d.Args) == 0 || inStream(stack, ctx) {
@@ -47,7 +47,7 @@ func runReturnBypassesAllowDeny(p *analyzer.Pass) {
 		// the access rules were checked where the request came in; its own
 		// rules, if it has any, are still bypassed.
 		if loc := innermost(stack, "location"); loc != nil && (hasChild(loc, "internal") || strings.HasPrefix(firstArg(loc), "@")) &&
-			!guards.of(stack, loc).rules {
+			!guards.Of(stack, loc).rules {
 			return
 		}
 		diag := p.ReportDirective(d, "%q runs before the %q and %q rules and answers denied clients too", "return", "allow", "deny")
@@ -80,13 +80,13 @@ func blockAccessOf(body []*parser.Directive) blockAccess {
 // accessGuard returns the first deny rule in force for a directive with
 // the given enclosing blocks (access rules come from the nearest level
 // that has any), or nil.
-func accessGuard(blocks *perBlock[blockAccess], stack []*parser.Directive) *parser.Directive {
+func accessGuard(blocks *analyzer.PerBlock[blockAccess], stack []*parser.Directive) *parser.Directive {
 	for i := len(stack) - 1; i >= 0; i-- {
 		b := stack[i]
 		if !b.Is("location") && !b.Is("server") && !b.Is("http") {
 			continue
 		}
-		if a := blocks.of(stack, b); a.rules {
+		if a := blocks.Of(stack, b); a.rules {
 			return a.deny
 		}
 	}

@@ -37,7 +37,7 @@ func runRewriteBypassesAllowDeny(p *analyzer.Pass) {
 			return a
 		}
 		var first *parser.Directive
-		for _, c := range body(p, b) {
+		for _, c := range p.Body(b) {
 			if (c.Is("allow") || c.Is("deny")) && len(c.Args) == 1 {
 				first = c
 				break
@@ -55,7 +55,7 @@ func runRewriteBypassesAllowDeny(p *analyzer.Pass) {
 		// list counts, the enclosing ones ran for the original location.
 		ownOnly := false
 		if loc != nil {
-			l, err := locationSpec(loc)
+			l, err := parser.LocationSpec(loc)
 			ownOnly = err == nil && l.Named || hasChild(loc, "internal")
 		}
 		for i := len(stack) - 1; i >= 0; i-- {

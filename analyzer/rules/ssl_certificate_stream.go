@@ -27,10 +27,10 @@ func streamMailTLS(p *analyzer.Pass) {
 		}
 		has, ok := outer[parent]
 		if !ok {
-			has = hasCertificate(body(p, parent))
+			has = hasCertificate(p.Body(parent))
 			outer[parent] = has
 		}
-		dirs := body(p, d)
+		dirs := p.Body(d)
 		if has || hasCertificate(dirs) {
 			return
 		}

@@ -344,7 +344,7 @@ func (dx *dnsIndex) varValues(name string, at int32) []string {
 	}
 	for _, i := range maps {
 		d := dx.ix.Entries[i].Directive
-		for _, c := range body(dx.p, d) {
+		for _, c := range dx.p.Body(d) {
 			switch {
 			case c.Is("hostnames") || c.Is("volatile"):
 			case len(c.Args) != 1 || script.HasVars(c.Args[0].Value):

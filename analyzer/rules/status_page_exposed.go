@@ -27,7 +27,7 @@ var StatusPageExposed = &analyzer.Rule{
 }
 
 func runStatusPageExposed(p *analyzer.Pass) {
-	blocks := newPerBlock(p, readLevelAccess)
+	blocks := analyzer.NewPerBlock(p, readLevelAccess)
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
 		if (!d.Is("stub_status") && !d.Is("api")) || (len(d.Args) == 1 && strings.EqualFold(d.Args[0].Value, "off")) {
 			return

@@ -2,7 +2,6 @@ package rules
 
 import (
 	"regexp/syntax"
-	"slices"
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
@@ -10,7 +9,6 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer/script"
 	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
 	"github.com/nginx-lint/nginx-lint/parser"
-	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
 
 // This file holds what several security rules share: a compiled view of
@@ -106,26 +104,12 @@ func captureTaint(env *taintEnv, m regexScope, n int, name string, stack []*pars
 	return t, true
 }
 
-// locationSpec parses a location's arguments as grammar.ParseLocation
-// does, without the slice ArgValues allocates: several rules read every
-// location of the configuration.
-func locationSpec(d *parser.Directive) (grammar.Location, error) {
-	if len(d.Args) > 2 {
-		return grammar.ParseLocation(d.ArgValues())
-	}
-	var args [2]string
-	for i, a := range d.Args {
-		args[i] = a.Value
-	}
-	return grammar.ParseLocation(args[:len(d.Args)])
-}
-
 // locationRegex returns the regex of a "location ~ re" block, or nil.
 func (env *taintEnv) locationRegex(d *parser.Directive) *syntax.Regexp {
 	if !d.Is("location") {
 		return nil
 	}
-	loc, err := locationSpec(d)
+	loc, err := parser.LocationSpec(d)
 	if err != nil || !loc.IsRegex {
 		return nil
 	}
@@ -224,7 +208,7 @@ type taintEnv struct {
 	regexes regex.Memo[regex.Key, *syntax.Regexp]
 	// raw says, per block, where a rewrite makes $uri the raw request
 	// URI (see rawURIRewrite).
-	raw *perBlock[rawRewrites]
+	raw *analyzer.PerBlock[rawRewrites]
 }
 
 // maxRegexTrees bounds taintEnv.regexes: a tree is a few kilobytes.
@@ -312,7 +296,7 @@ var variableDefs = &analyzer.Result[struct{}, *taintDefs]{
 // newTaintEnv returns a rule's own resolver over the run's definitions.
 func newTaintEnv(p *analyzer.Pass) *taintEnv {
 	return &taintEnv{taintDefs: variableDefs.Get(p, struct{}{}), busy: map[string]bool{}, mapMemo: map[string]taint{},
-		regexes: regex.Memo[regex.Key, *syntax.Regexp]{Max: maxRegexTrees}, raw: newPerBlock(p, rawRewritesOf)}
+		regexes: regex.Memo[regex.Key, *syntax.Regexp]{Max: maxRegexTrees}, raw: analyzer.NewPerBlock(p, rawRewritesOf)}
 }
 
 // visibleSets returns the sets of variable name that run for a
@@ -472,96 +456,4 @@ func (env *taintEnv) valueTaintWith(s string, stack []*parser.Directive, m *rege
 		first = false
 	}
 	return out
-}
-
-// body returns the directives of block b as nginx reads them: included
-// files are expanded in place (the include directive itself is dropped).
-func body(p *analyzer.Pass, b *parser.Directive) []*parser.Directive {
-	dirs := expandIncludes(p.Config, b.Children(), 0)
-	p.CountOps(len(dirs))
-	return dirs
-}
-
-func hasInclude(dirs []*parser.Directive) bool {
-	for _, d := range dirs {
-		if d.Is("include") {
-			return true
-		}
-	}
-	return false
-}
-
-func expandIncludes(c *parser.Config, dirs []*parser.Directive, depth int) []*parser.Directive {
-	// Most blocks include nothing: hand back the block's own list (callers
-	// only read it) instead of a copy.
-	if !hasInclude(dirs) {
-		return dirs
-	}
-	var out []*parser.Directive
-	for _, d := range dirs {
-		if d.Is("include") && depth < 16 {
-			for _, f := range c.Included(d) {
-				out = append(out, expandIncludes(c, f.Directives, depth+1)...)
-			}
-			continue
-		}
-		out = append(out, d)
-	}
-	return out
-}
-
-// perBlock remembers a summary of each block's body (includes expanded),
-// computed the first time a rule asks. Rules that look at the enclosing
-// blocks of every directive of some kind (is this return guarded, is this
-// header hidden) then read each block once, not once per directive: a
-// return in each of 40,000 servers must not rescan the http block 40,000
-// times. The rules walk in reading order, which leaves a block for good
-// once past it, so only the summaries of the blocks around the current
-// directive are kept, by depth (a map of every block's was the largest
-// allocation of some rules on a big configuration).
-type perBlock[T any] struct {
-	p       *analyzer.Pass
-	summary func(body []*parser.Directive) T
-	// main is the main context's summary, once mainSet.
-	main    T
-	mainSet bool
-	// path holds the summary of the block at each depth of the stack
-	// last asked about.
-	path []blockSummary[T]
-}
-
-type blockSummary[T any] struct {
-	b *parser.Directive
-	v T
-}
-
-func newPerBlock[T any](p *analyzer.Pass, summary func(body []*parser.Directive) T) *perBlock[T] {
-	return &perBlock[T]{p: p, summary: summary}
-}
-
-// of returns the summary of block b, one of the blocks of stack (the
-// enclosing blocks of the directive being looked at), or of the main
-// context when b is nil.
-func (pb *perBlock[T]) of(stack []*parser.Directive, b *parser.Directive) T {
-	if b == nil {
-		if !pb.mainSet {
-			dirs := expandIncludes(pb.p.Config, pb.p.Config.Main.Directives, 0)
-			pb.p.CountOps(len(dirs))
-			pb.main, pb.mainSet = pb.summary(dirs), true
-		}
-		return pb.main
-	}
-	i := slices.Index(stack, b)
-	if i < 0 {
-		return pb.summary(body(pb.p, b)) // not on the stack: not kept
-	}
-	for len(pb.path) <= i {
-		pb.path = append(pb.path, blockSummary[T]{})
-	}
-	if e := &pb.path[i]; e.b == b {
-		return e.v
-	}
-	v := pb.summary(body(pb.p, b))
-	pb.path[i] = blockSummary[T]{b, v}
-	return v
 }

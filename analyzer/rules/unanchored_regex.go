@@ -32,7 +32,7 @@ func runUnanchoredRegex(p *analyzer.Pass) {
 		if !d.Is("location") || len(d.Args) == 0 {
 			return
 		}
-		l, err := locationSpec(d)
+		l, err := parser.LocationSpec(d)
 		if err != nil || !l.IsRegex || refusesOnly(d) {
 			return
 		}

@@ -114,7 +114,7 @@ func tls13Only(p *analyzer.Pass, seen map[blockProtocols]protocolList, d *parser
 		if !ok {
 			dirs := p.Config.Main.Directives
 			if b != nil {
-				dirs = body(p, b)
+				dirs = p.Body(b)
 			}
 			l = readProtocols(dirs, want)
 			seen[k] = l
