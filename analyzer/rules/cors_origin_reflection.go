@@ -6,6 +6,7 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/analyzer/script"
+	"github.com/nginx-lint/nginx-lint/analyzer/taint"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -32,13 +33,13 @@ var CORSOriginReflection = &analyzer.Rule{
 }
 
 func runCORSOriginReflection(p *analyzer.Pass) {
-	var env *taintEnv
+	var env *taint.Env
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
 		if len(d.Args) < 2 || !strings.EqualFold(d.Args[0].Value, "Access-Control-Allow-Origin") || !script.HasVars(d.Args[1].Value) {
 			return
 		}
 		if env == nil {
-			env = newTaintEnv(p)
+			env = taint.NewEnv(p)
 		}
 		via, ok := reflectsOrigin(env, d.Args[1].Value, stack, 0)
 		if !ok {
@@ -63,7 +64,7 @@ func runCORSOriginReflection(p *analyzer.Pass) {
 // reflectsOrigin reports whether value may be the request's Origin header
 // unchecked: $http_origin itself, a variable set to it, or a map that
 // falls back to it. via names the variable it went through, if any.
-func reflectsOrigin(env *taintEnv, value string, stack []*parser.Directive, depth int) (via string, ok bool) {
+func reflectsOrigin(env *taint.Env, value string, stack []*parser.Directive, depth int) (via string, ok bool) {
 	if depth > 4 {
 		return "", false
 	}
@@ -74,16 +75,16 @@ func reflectsOrigin(env *taintEnv, value string, stack []*parser.Directive, dept
 		case r.Name == "http_origin":
 			return "", true
 		}
-		for _, s := range env.visibleSets(r.Name, stack) {
-			if _, ok := reflectsOrigin(env, s.d.Args[1].Value, s.stack, depth+1); ok {
+		for _, s := range env.VisibleSets(r.Name, stack) {
+			if _, ok := reflectsOrigin(env, s.Directive.Args[1].Value, s.Stack, depth+1); ok {
 				return r.Name, true
 			}
 		}
-		for _, e := range env.maps[r.Name] {
-			if e.key != "default" {
+		for _, e := range env.Map(r.Name) {
+			if e.Key != "default" {
 				continue
 			}
-			if _, ok := reflectsOrigin(env, e.value, nil, depth+1); ok {
+			if _, ok := reflectsOrigin(env, e.Value, nil, depth+1); ok {
 				return r.Name, true
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/analyzer/regex"
 	"github.com/nginx-lint/nginx-lint/analyzer/script"
+	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -53,7 +54,7 @@ func runInvalidRegex(p *analyzer.Pass) {
 			return
 		case (d.Is("set") || d.Is("return")) && len(stack) > 0:
 			ifd := stack[len(stack)-1]
-			if _, op, expr, ok := ifMatch(ifd); ok && op[0] != '!' {
+			if _, op, expr, ok := symbols.IfMatch(ifd); ok && op[0] != '!' {
 				// A matching if's own regex sets the captures.
 				if rewriteBefore(p, ifd, d) {
 					return
@@ -124,7 +125,7 @@ func captureScopes(p *analyzer.Pass) *captureScope {
 				add(stack, regexGroups(l.Path, l.CaseInsensitive))
 			}
 		case d.Is("if"):
-			if _, _, expr, ok := ifMatch(d); ok {
+			if _, _, expr, ok := symbols.IfMatch(d); ok {
 				add(stack, regexGroups(expr, false))
 			}
 		case d.Is("rewrite"):

@@ -8,6 +8,7 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/analyzer/regex"
+	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -71,7 +72,7 @@ func runOrigins(p *analyzer.Pass) {
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, _ []*parser.Directive) {
 		switch {
 		case d.Is("if"):
-			v, op, expr, ok := ifMatch(d)
+			v, op, expr, ok := symbols.IfMatch(d)
 			if ok && originVariable(v) {
 				w := d.Args[len(d.Args)-1]
 				if w.Value == ")" && len(d.Args) >= 2 {

@@ -7,6 +7,7 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/analyzer/regex"
+	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -69,7 +70,7 @@ func runRegexReDoS(p *analyzer.Pass) {
 				check(d.File, d.Args[len(d.Args)-1], l.Path, l.CaseInsensitive)
 			}
 		case "if":
-			if _, op, expr, ok := ifMatch(d); ok {
+			if _, op, expr, ok := symbols.IfMatch(d); ok {
 				w := d.Args[len(d.Args)-1]
 				if w.Value == ")" && len(d.Args) >= 2 {
 					w = d.Args[len(d.Args)-2]

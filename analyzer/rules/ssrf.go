@@ -6,6 +6,7 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/analyzer/script"
+	"github.com/nginx-lint/nginx-lint/analyzer/taint"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -37,13 +38,13 @@ type urlPart struct {
 // expandURL replaces variables that a single visible "set" defines with
 // that set's text, so "set $u http://$h; proxy_pass $u;" is seen as
 // "http://$h". Maps and several definitions stay opaque variables.
-func expandURL(env *taintEnv, s string, stack []*parser.Directive, depth int) []urlPart {
+func expandURL(env *taint.Env, s string, stack []*parser.Directive, depth int) []urlPart {
 	var out []urlPart
 	for _, r := range script.Split(s) {
 		if r.Name != "" && depth < 4 {
-			visible := env.visibleSets(r.Name, stack)
-			if len(visible) == 1 && env.maps[r.Name] == nil {
-				out = append(out, expandURL(env, visible[0].d.Args[1].Value, visible[0].stack, depth+1)...)
+			visible := env.VisibleSets(r.Name, stack)
+			if len(visible) == 1 && env.Map(r.Name) == nil {
+				out = append(out, expandURL(env, visible[0].Directive.Args[1].Value, visible[0].Stack, depth+1)...)
 				continue
 			}
 		}
@@ -57,7 +58,7 @@ func expandURL(env *taintEnv, s string, stack []*parser.Directive, depth int) []
 // can only hold a single host label (no dots, colons, slashes) next to
 // fixed host text merely picks among fixed names ("api_v$1"); alone it
 // can still name "localhost" or an internal host.
-func hostVariable(env *taintEnv, parts []urlPart) (string, bool) {
+func hostVariable(env *taint.Env, parts []urlPart) (string, bool) {
 	inHost := false
 	var hostVars []string
 	fixedText := false
@@ -83,14 +84,14 @@ func hostVariable(env *taintEnv, parts []urlPart) (string, bool) {
 			}
 			continue
 		}
-		t := env.varTaint(p.Name, p.stack)
-		if t.slash {
+		t := env.Var(p.Name, p.stack)
+		if t.Slash {
 			break // "$request_uri" and the like start the path
 		}
-		if !t.user {
+		if !t.User {
 			continue
 		}
-		if t.wide {
+		if t.Wide {
 			return p.Name, true // it can hold a whole host, or URL
 		}
 		if inHost {
@@ -109,7 +110,7 @@ func hostVariable(env *taintEnv, parts []urlPart) (string, bool) {
 var ssrfSinks = directives.PassDirectives()
 
 func runSSRF(p *analyzer.Pass) {
-	var env *taintEnv
+	var env *taint.Env
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive) {
 		if len(d.Args) != 1 || !script.HasVars(d.Args[0].Value) || inStream(stack, ctx) {
 			return
@@ -118,7 +119,7 @@ func runSSRF(p *analyzer.Pass) {
 			return // only internal redirects reach it
 		}
 		if env == nil {
-			env = newTaintEnv(p)
+			env = taint.NewEnv(p)
 		}
 		parts := expandURL(env, d.Args[0].Value, stack, 0)
 		if !d.Is("proxy_pass") && !(d.Is("grpc_pass") && strings.Contains(d.Args[0].Value, "://")) {

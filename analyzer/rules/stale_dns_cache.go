@@ -8,6 +8,7 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/analyzer/script"
 	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
+	"github.com/nginx-lint/nginx-lint/analyzer/taint"
 	"github.com/nginx-lint/nginx-lint/internal/ipaddr"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
@@ -279,7 +280,7 @@ func (dx *dnsIndex) hostCandidates(s string, at int32) []string {
 		if !afterScheme {
 			return nil // the scheme itself comes from a variable
 		}
-		if t, ok := builtinTaint(part.Name); ok && t.slash {
+		if t, ok := taint.Builtin(part.Name); ok && t.Slash {
 			break // $request_uri, $uri: the path starts here
 		}
 		values := dx.varValues(part.Name, at)

@@ -462,6 +462,24 @@ func SplitIf(d *parser.Directive) (IfCond, bool) {
 	return IfCond{}, false
 }
 
+// IfMatch returns the variable (lower-cased, without "$"), the operator
+// and the regex of "if ($v op re)" when op is one of the regex operators
+// (~, ~*, !~, !~*), the condition read as nginx reads it (SplitIf).
+func IfMatch(d *parser.Directive) (v, op, expr string, ok bool) {
+	if !d.Is("if") {
+		return "", "", "", false
+	}
+	c, ok := SplitIf(d)
+	if !ok {
+		return "", "", "", false
+	}
+	switch c.Op {
+	case "~", "~*", "!~", "!~*":
+		return strings.ToLower(c.LHS[1:]), c.Op, c.RHS, true
+	}
+	return "", "", "", false
+}
+
 // CaptureNames calls fn with each variable a named group of a regex of
 // e defines (the regexes nginx compiles with ngx_http_regex_compile):
 // the word the regex is written in, the group's name, and the name's

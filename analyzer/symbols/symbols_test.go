@@ -345,3 +345,25 @@ func TestUsesReadAsTable(t *testing.T) {
 		}
 	}
 }
+
+// TestIfMatch: the regex match of an if condition, read as nginx reads
+// the condition (SplitIf): the ")" leaves a quoted last word too.
+func TestIfMatch(t *testing.T) {
+	for _, c := range []struct {
+		src, v, op, expr string
+		ok               bool
+	}{
+		{`if ($uri ~* ^/echo/(.*)$) {}`, "uri", "~*", `^/echo/(.*)$`, true},
+		{`if ($http_origin !~ "^https://(a|b)$" ) {}`, "http_origin", "!~", `^https://(a|b)$`, true},
+		{`if ( $x ~ "(a|b)" ) {}`, "x", "~", `(a|b)`, true},
+		{`if ($x = y) {}`, "", "", "", false},
+		{`if ($x) {}`, "", "", "", false},
+		{`if ($Host ~ "^(a))" {}`, "host", "~", `^(a)`, true},
+	} {
+		f := parser.ParseString("/x.conf", c.src, nil)
+		v, op, expr, ok := symbols.IfMatch(f.Directives[0])
+		if v != c.v || op != c.op || expr != c.expr || ok != c.ok {
+			t.Errorf("%s: got %q %q %q %v", c.src, v, op, expr, ok)
+		}
+	}
+}
