@@ -1,4 +1,4 @@
-package rules
+package access
 
 import (
 	"fmt"
@@ -10,40 +10,36 @@ import (
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
-// This file computes who can reach a location: the clients an access list
-// lets in, per address family, as nginx's access module decides
-// (ngx_http_access_handler: the rules in order, the first that matches the
-// client decides, and a client no rule matches is let in), with the
-// location's authentication, satisfy and internal.
-
 // addrRange is the addresses lo..hi of one family, inclusive.
 type addrRange struct{ lo, hi netip.Addr }
 
 // addrSet is a set of addresses of one family: sorted disjoint ranges.
 type addrSet []addrRange
 
-// family is an address family of clients.
-type family uint8
+// Family is an address family of clients.
+type Family uint8
 
+// The families of clients.
 const (
-	fam4 family = iota
-	fam6
-	famUnix
+	IPv4 Family = iota
+	IPv6
+	Unix
 )
 
-func (f family) String() string {
+// String names the family for messages.
+func (f Family) String() string {
 	switch f {
-	case fam4:
+	case IPv4:
 		return "IPv4"
-	case fam6:
+	case IPv6:
 		return "IPv6"
 	}
 	return "unix-socket"
 }
 
 // everyone returns the whole address space of a family.
-func everyone(f family) addrSet {
-	if f == fam4 {
+func everyone(f Family) addrSet {
+	if f == IPv4 {
 		return addrSet{{netip.AddrFrom4([4]byte{}), netip.AddrFrom4([4]byte{255, 255, 255, 255})}}
 	}
 	var top [16]byte
@@ -143,7 +139,7 @@ type accessRule struct {
 	allow bool
 	all   bool   // "all"
 	unix  bool   // "unix:"
-	fam   family // of r, when neither all nor unix
+	fam   Family // of r, when neither all nor unix
 	r     addrRange
 }
 
@@ -179,33 +175,34 @@ func parseAccessRule(d *parser.Directive) (accessRule, bool) {
 	if p.Addr().Is4In6() {
 		// nginx reads ::ffff:a.b.c.d as an IPv6 rule; an IPv4 client
 		// on a dual-stack socket is compared as IPv4.
-		rule.fam = fam6
+		rule.fam = IPv6
 	} else if p.Addr().Is6() {
-		rule.fam = fam6
+		rule.fam = IPv6
 	}
 	rule.r = prefixRange(p)
 	return rule, true
 }
 
-// access is who gets into one place: per family, the clients the access
+// Access is who gets into one place: per family, the clients the access
 // list lets in, and why the rest is open or closed.
-type access struct {
+type Access struct {
 	in       [2]addrSet // IPv4, IPv6 clients the allow/deny list lets in
 	unixIn   bool
 	admitted [2]*parser.Directive // the rule that lets most of a family in; nil: no rule matched them
-	// auth is the directive of an authentication in force ("off" is
-	// none); internal, whether the location is internal.
-	auth      *parser.Directive
-	satisfy   string // "all" (the default) or "any"
-	internal  bool
-	hasAccess bool // an allow or deny is in force
+	// Auth is the directive of an authentication in force ("off" is
+	// none).
+	Auth     *parser.Directive
+	satisfy  string // "all" (the default) or "any"
+	internal bool   // the location is internal
+	// Restricted: an allow or deny is in force.
+	Restricted bool
 }
 
 // evalAccess runs an access list the way nginx does.
-func evalAccess(rules []accessRule) access {
-	var a access
-	a.hasAccess = len(rules) > 0
-	for f := fam4; f <= fam6; f++ {
+func evalAccess(rules []accessRule) Access {
+	var a Access
+	a.Restricted = len(rules) > 0
+	for f := IPv4; f <= IPv6; f++ {
 		rest := everyone(f) // clients no earlier rule matched
 		var best *big.Int
 		for _, r := range rules {
@@ -244,7 +241,7 @@ func evalAccess(rules []accessRule) access {
 
 // open reports whether clients of family f get in as if unrestricted:
 // more public addresses than openThreshold.
-func (a *access) open(f family) bool {
+func (a *Access) open(f Family) bool {
 	return a.in[f].public().size().Cmp(openThreshold[f]) >= 0
 }
 
@@ -252,8 +249,9 @@ func (a *access) open(f family) bool {
 // is: nginx's, NGINX Plus's and the third-party ones nginx-lint knows.
 var authDirectives = []string{"auth_basic", "auth_request", "auth_jwt", "auth_oidc", "auth_ldap", "auth_pam", "auth_gss", "auth_digest", "auth_spnego"}
 
-// levelAccess is what one block says about access.
-type levelAccess struct {
+// Level is what one block says about access (ReadLevel): a summary for
+// analyzer.NewPerBlock.
+type Level struct {
 	rules    []accessRule
 	hasRules bool
 	auth     *parser.Directive // the first auth directive, "off" included
@@ -261,8 +259,10 @@ type levelAccess struct {
 	internal bool
 }
 
-func readLevelAccess(body []*parser.Directive) levelAccess {
-	var b levelAccess
+// ReadLevel reads the allow, deny, satisfy, internal and authentication
+// directives of a block's body.
+func ReadLevel(body []*parser.Directive) Level {
+	var b Level
 	for _, d := range body {
 		switch {
 		case d.Is("allow") || d.Is("deny"):
@@ -287,10 +287,10 @@ func readLevelAccess(body []*parser.Directive) levelAccess {
 	return b
 }
 
-// accessAt returns the access in force in the innermost block of stack:
-// the allow/deny list, the authentication and satisfy of the nearest
-// level that sets them (nginx merges each apart from the others).
-func accessAt(blocks *analyzer.PerBlock[levelAccess], stack []*parser.Directive) access {
+// At returns the access in force in the innermost block of stack: the
+// allow/deny list, the authentication and satisfy of the nearest level
+// that sets them (nginx merges each apart from the others).
+func At(blocks *analyzer.PerBlock[Level], stack []*parser.Directive) Access {
 	var rules []accessRule
 	var auth *parser.Directive
 	rulesFound, authFound := false, false
@@ -312,9 +312,9 @@ func accessAt(blocks *analyzer.PerBlock[levelAccess], stack []*parser.Directive)
 		internal = internal || b.internal && stack[i].Is("location")
 	}
 	a := evalAccess(rules)
-	a.hasAccess = rulesFound
+	a.Restricted = rulesFound
 	if auth != nil && !strings.EqualFold(auth.Args[0].Value, "off") {
-		a.auth = auth
+		a.Auth = auth
 	}
 	a.satisfy = satisfy
 	if a.satisfy == "" {
@@ -324,13 +324,13 @@ func accessAt(blocks *analyzer.PerBlock[levelAccess], stack []*parser.Directive)
 	return a
 }
 
-// exposure says how clients of family f reach a place guarded by a, ""
+// Exposure says how clients of family f reach a place guarded by a, ""
 // when they cannot without a password or a trusted address.
-func (a *access) exposure(f family) string {
+func (a *Access) Exposure(f Family) string {
 	if a.internal {
 		return ""
 	}
-	if a.auth != nil && a.satisfy != "any" {
+	if a.Auth != nil && a.satisfy != "any" {
 		return "" // a password (or token) is needed whatever the address
 	}
 	if !a.open(f) {
@@ -340,22 +340,22 @@ func (a *access) exposure(f family) string {
 	switch {
 	case a.admitted[f] != nil:
 		why = fmt.Sprintf("%q at line %d lets them in", strings.Join(append([]string{a.admitted[f].Name.Value}, a.admitted[f].ArgValues()...), " "), a.admitted[f].Line())
-	case a.hasAccess:
+	case a.Restricted:
 		why = "no rule matches them, and nginx lets in a client no rule matches"
 	}
-	if a.auth != nil {
-		why += fmt.Sprintf(", and with \"satisfy any\" that skips %q", a.auth.Name.Value)
+	if a.Auth != nil {
+		why += fmt.Sprintf(", and with \"satisfy any\" that skips %q", a.Auth.Name.Value)
 	}
 	return fmt.Sprintf("every %s client: %s", f, why)
 }
 
-// listenFamilies returns the client families a server's listens accept:
+// ListenFamilies returns the client families a server's listens accept:
 // "listen 80" and IPv4 addresses take IPv4, an IPv6 address IPv6 (both
 // with ipv6only=off), a host name whatever it resolves to, a unix socket
 // local clients only. A server without listen gets *:80.
-func listenFamilies(s *parser.Server) (fams []family) {
-	seen := map[family]bool{}
-	add := func(f family) {
+func ListenFamilies(s *parser.Server) (fams []Family) {
+	seen := map[Family]bool{}
+	add := func(f Family) {
 		if !seen[f] {
 			seen[f] = true
 			fams = append(fams, f)
@@ -363,7 +363,7 @@ func listenFamilies(s *parser.Server) (fams []family) {
 	}
 	ls := s.Listens()
 	if len(ls) == 0 {
-		add(fam4)
+		add(IPv4)
 	}
 	for _, l := range ls {
 		d := l.Directive
@@ -373,12 +373,12 @@ func listenFamilies(s *parser.Server) (fams []family) {
 		addr := d.Args[0].Value
 		switch {
 		case strings.HasPrefix(addr, "unix:"):
-			add(famUnix)
+			add(Unix)
 		case strings.HasPrefix(addr, "["):
-			add(fam6)
+			add(IPv6)
 			for _, a := range d.Args[1:] {
 				if a.Value == "ipv6only=off" {
-					add(fam4)
+					add(IPv4)
 				}
 			}
 		default:
@@ -387,10 +387,10 @@ func listenFamilies(s *parser.Server) (fams []family) {
 				host = addr
 			}
 			if _, err := netip.ParseAddr(host); err == nil || isPort(host) || host == "*" {
-				add(fam4)
+				add(IPv4)
 			} else {
-				add(fam4) // a host name: whatever it resolves to
-				add(fam6)
+				add(IPv4) // a host name: whatever it resolves to
+				add(IPv6)
 			}
 		}
 	}
@@ -407,10 +407,4 @@ func isPort(s string) bool {
 		}
 	}
 	return true
-}
-
-// serverOf returns the model's server of the innermost server block of
-// stack, nil when there is none.
-func serverOf(p *analyzer.Pass, stack []*parser.Directive) *parser.Server {
-	return serverOfBlock(p, innermost(stack, "server"))
 }
