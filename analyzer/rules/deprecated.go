@@ -87,7 +87,7 @@ func runDeprecated(p *analyzer.Pass) {
 	}
 	p.WalkEntries(func(e *analyzer.Entry, stack []*parser.Directive) {
 		d, ctx := e.Directive, e.Context()
-		if dataBlock(ctx) {
+		if directives.DataBlock(ctx) {
 			return
 		}
 		name := d.Name.Value

@@ -29,7 +29,7 @@ func runDirectiveNotAllowed(p *analyzer.Pass) {
 	version := p.Target.Version
 	p.WalkEntries(func(e *analyzer.Entry, _ []*parser.Directive) {
 		d, ctx := e.Directive, e.Context()
-		if dataBlock(ctx) || !e.Known {
+		if directives.DataBlock(ctx) || !e.Known {
 			return
 		}
 		if e.Row() != nil {
@@ -56,8 +56,35 @@ func runDirectiveNotAllowed(p *analyzer.Pass) {
 // the directive stands, and unknown-directive reports it.
 func absentFromTarget(p *analyzer.Pass, rows []*directives.Directive) bool {
 	version := p.Target.Version
-	if since := firstSince(rows); version != "" && since != "" && analyzer.CompareVersions(version, since) < 0 {
+	if since := directives.FirstSince(rows); version != "" && since != "" && analyzer.CompareVersions(version, since) < 0 {
 		return true
 	}
 	return p.Target.Modules != nil && missingAll(p, loadedModules(p), rows)
+}
+
+// notYetAllowed reports d when every table row that allows it in ctx
+// appeared after nginx version.
+func notYetAllowed(p *analyzer.Pass, d *parser.Directive, ctx directives.Context, version string) {
+	rows := directives.Lookup(d.Name.Value)
+	if first := directives.FirstSince(rows); first != "" && analyzer.CompareVersions(version, first) < 0 {
+		return // unknown to that nginx altogether: unknown-directive says so
+	}
+	var newest *directives.Directive
+	for _, r := range rows {
+		if !r.AllowedIn(ctx) {
+			continue
+		}
+		since := directives.FirstSince([]*directives.Directive{r})
+		if since == "" || analyzer.CompareVersions(version, since) >= 0 {
+			return // some row allowed it here already
+		}
+		newest = r
+	}
+	if newest == nil {
+		return
+	}
+	since := directives.FirstSince([]*directives.Directive{newest})
+	diag := p.ReportDirective(d, "%q directive is not allowed here in nginx %s", d.Name.Value, version)
+	diag.Detail = fmt.Sprintf("%s accepts it in %s since nginx %s; here is %s", newest.Module, strings.ReplaceAll(newest.Contexts.String(), ",", ", "), since, ctx)
+	assumeTarget(p, diag)
 }

@@ -112,7 +112,7 @@ func runDuplicateDirective(p *analyzer.Pass) {
 			// unless it is forgotten here (its first setting clears).
 			levels[len(stack)+1].block = nil
 		}
-		if dataBlock(ctx) {
+		if directives.DataBlock(ctx) {
 			return
 		}
 		name := d.Name.Value
@@ -232,7 +232,7 @@ func duplicateNames(p *analyzer.Pass) {
 	combined := fmt.Sprint(directives.HTTPFamily, "log_format", "\x00", "combined")
 	p.WalkContext(func(d *parser.Directive, ctx directives.Context, _ []*parser.Directive) {
 		format, ok := namedDefinitions[d.Name.Value]
-		if !ok || dataBlock(ctx) {
+		if !ok || directives.DataBlock(ctx) {
 			return
 		}
 		proto := directives.FamilyOf(ctx)

@@ -24,7 +24,7 @@ var InvalidArguments = &analyzer.Rule{
 func runInvalidArguments(p *analyzer.Pass) {
 	p.WalkEntries(func(e *analyzer.Entry, _ []*parser.Directive) {
 		d, row := e.Directive, e.Row()
-		if dataBlock(e.Context()) || d.RawBlock() || d.Unterminated() || row == nil {
+		if directives.DataBlock(e.Context()) || d.RawBlock() || d.Unterminated() || row == nil {
 			return
 		}
 		args, ok := row.ArgRule()

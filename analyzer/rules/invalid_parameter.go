@@ -59,19 +59,19 @@ func runInvalidParameter(p *analyzer.Pass) {
 	}
 	checkUpstreamServers(p, target)
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, _ []*parser.Directive) {
-		if dataBlock(ctx) || len(d.Args) != 3 || d.Args[2].Value == "always" {
+		if directives.DataBlock(ctx) || len(d.Args) != 3 || d.Args[2].Value == "always" {
 			return
 		}
 		p.Reportf(d.File, d.Args[2].Range, "invalid parameter \"%s\"", d.Args[2].Value).Detail =
 			"the only parameter " + d.Name.Value + " takes after the value is \"always\""
 	}, "add_header", "add_trailer")
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, _ []*parser.Directive) {
-		if !dataBlock(ctx) {
+		if !directives.DataBlock(ctx) {
 			checkResolver(p, d, ctx, target)
 		}
 	}, "resolver")
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, _ []*parser.Directive) {
-		if dataBlock(ctx) || len(d.Args) < 2 {
+		if directives.DataBlock(ctx) || len(d.Args) < 2 {
 			return
 		}
 		if d.Args[1].Value == "" {

@@ -83,7 +83,7 @@ func runInvalidURL(p *analyzer.Pass) {
 	}
 	var noPort []implicitUpstream
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive) {
-		if dataBlock(ctx) || len(d.Args) != 1 {
+		if directives.DataBlock(ctx) || len(d.Args) != 1 {
 			return
 		}
 		name, arg := d.Name.Value, d.Args[0]

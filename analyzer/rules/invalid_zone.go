@@ -42,7 +42,7 @@ const pageSize = 4096
 
 func runInvalidZone(p *analyzer.Pass) {
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, _ []*parser.Directive) {
-		if dataBlock(ctx) || len(d.Args) < 2 {
+		if directives.DataBlock(ctx) || len(d.Args) < 2 {
 			return
 		}
 		switch name := d.Name.Value; {

@@ -341,3 +341,21 @@ func trustedDomain(host string, domains []string) bool {
 	}
 	return false
 }
+
+// stringSet reads a rule option that is a list of strings.
+func stringSet(v any) map[string]bool {
+	out := map[string]bool{}
+	switch x := v.(type) {
+	case []string:
+		for _, s := range x {
+			out[s] = true
+		}
+	case []any:
+		for _, s := range x {
+			if str, ok := s.(string); ok {
+				out[str] = true
+			}
+		}
+	}
+	return out
+}

@@ -31,7 +31,7 @@ var requiredVersion = &analyzer.Result[struct{}, string]{
 			if len(rows) == 0 {
 				continue
 			}
-			if s := firstSince(rows); s != "" && (need == "" || analyzer.CompareVersions(s, need) > 0) {
+			if s := directives.FirstSince(rows); s != "" && (need == "" || analyzer.CompareVersions(s, need) > 0) {
 				need = s
 			}
 		}

@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
@@ -50,7 +51,7 @@ func runUnknownDirective(p *analyzer.Pass) {
 	present := map[string]bool{}
 	p.WalkEntries(func(e *analyzer.Entry, stack []*parser.Directive) {
 		d, name := e.Directive, e.Directive.Name.Value
-		if dataBlock(e.Context()) || custom[name] || p.CustomDirectives[name] {
+		if directives.DataBlock(e.Context()) || custom[name] || p.CustomDirectives[name] {
 			return
 		}
 		if mf == nil {
@@ -75,7 +76,7 @@ func runUnknownDirective(p *analyzer.Pass) {
 			diag.Message += fmt.Sprintf("; did you mean %s?", quoteList(s))
 			// The fix renames to the one candidate, when the target has
 			// it: not newer than the target, its module present.
-			if len(s) == 1 && fixAllowed(p, diag, firstSince(directives.Lookup(s[0]))) && !missingAll(p, mf, directives.Lookup(s[0])) {
+			if len(s) == 1 && fixAllowed(p, diag, directives.FirstSince(directives.Lookup(s[0]))) && !missingAll(p, mf, directives.Lookup(s[0])) {
 				diag.Edits = []parser.Edit{{File: d.File, Range: d.Name.Range, NewText: s[0]}}
 			}
 			diag.Detail = "a near miss of a known directive; nginx refuses to start on it. " +
@@ -114,7 +115,7 @@ func reportKnownUnknown(p *analyzer.Pass, mf *moduleFacts, d *parser.Directive, 
 	rows := directives.Lookup(name)
 	// The version first: a build older than the directive lacks its
 	// module too, and the version is the reason.
-	if since := firstSince(rows); version != "" && since != "" && analyzer.CompareVersions(version, since) < 0 {
+	if since := directives.FirstSince(rows); version != "" && since != "" && analyzer.CompareVersions(version, since) < 0 {
 		diag := p.ReportDirective(d, "unknown directive %q: nginx %s predates it (since %s)", name, version, since)
 		diag.Detail = "upgrade nginx or use the older form; nginx " + version + " refuses to start with this directive. " +
 			"Distribution packages sometimes backport newer directives (Debian's 1.22.1 accepts max_headers, for one): " +
@@ -260,4 +261,12 @@ func missingAll(p *analyzer.Pass, mf *moduleFacts, rows []*directives.Directive)
 		}
 	}
 	return len(rows) > 0
+}
+
+func quoteList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	return strings.Join(q, " or ")
 }

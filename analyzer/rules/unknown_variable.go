@@ -84,7 +84,7 @@ func unknownModuleDirective(p *analyzer.Pass) *parser.Directive {
 		}
 		for _, i := range ix.Named(name) {
 			e := &ix.Entries[i]
-			if e.Context() == 0 || dataBlock(e.Context()) {
+			if e.Context() == 0 || directives.DataBlock(e.Context()) {
 				continue
 			}
 			if len(directives.Suggest(name)) == 0 {
