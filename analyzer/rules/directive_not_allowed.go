@@ -6,6 +6,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/modules"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -59,7 +60,7 @@ func absentFromTarget(p *analyzer.Pass, rows []*directives.Directive) bool {
 	if since := directives.FirstSince(rows); version != "" && since != "" && analyzer.CompareVersions(version, since) < 0 {
 		return true
 	}
-	return p.Target.Modules != nil && missingAll(p, loadedModules(p), rows)
+	return p.Target.Modules != nil && missingAll(p, modules.Of(p), rows)
 }
 
 // notYetAllowed reports d when every table row that allows it in ctx

@@ -7,6 +7,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/modules"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -45,7 +46,7 @@ var UnknownDirective = &analyzer.Rule{
 func runUnknownDirective(p *analyzer.Pass) {
 	custom := stringSet(p.Options["custom"])
 	version := p.Target.Version
-	var mf *moduleFacts // computed at the first unknown name
+	var mf *modules.Loaded // computed at the first unknown name
 	// The verdict on a known name is the same wherever it is: a name
 	// found present once is not looked at again.
 	present := map[string]bool{}
@@ -55,7 +56,7 @@ func runUnknownDirective(p *analyzer.Pass) {
 			return
 		}
 		if mf == nil {
-			mf = loadedModules(p)
+			mf = modules.Of(p)
 		}
 		if e.Known {
 			if present[name] {
@@ -88,13 +89,13 @@ func runUnknownDirective(p *analyzer.Pass) {
 				"underscores); nginx refuses to start. A comment starts with #"
 			return
 		}
-		if who := mf.unknownModuleSays(p); who != "" {
+		if who := mf.UnknownModuleSays(p); who != "" {
 			diag.Severity = parser.Warning
 			diag.Detail = "no module nginx-lint knows defines it; " + who + " may. " +
 				"If so, declare it under custom-directives in .nginx-lint.yaml; if not, nginx refuses to start"
 			return
 		}
-		if p.Target.Modules != nil && mf.complete {
+		if p.Target.Modules != nil && mf.Complete {
 			diag.Detail = "no module of this nginx build (nginx -V) and no module the configuration loads defines it; " +
 				"nginx refuses to start"
 			return
@@ -110,7 +111,7 @@ func runUnknownDirective(p *analyzer.Pass) {
 // reportKnownUnknown reports a directive of the tables that the targeted
 // nginx does not have: removed, newer than it, or of a module it lacks.
 // It returns the finding, or nil.
-func reportKnownUnknown(p *analyzer.Pass, mf *moduleFacts, d *parser.Directive, version string) *parser.Diagnostic {
+func reportKnownUnknown(p *analyzer.Pass, mf *modules.Loaded, d *parser.Directive, version string) *parser.Diagnostic {
 	name := d.Name.Value
 	rows := directives.Lookup(name)
 	// The version first: a build older than the directive lacks its
@@ -136,17 +137,17 @@ func reportKnownUnknown(p *analyzer.Pass, mf *moduleFacts, d *parser.Directive, 
 		assumeTarget(p, diag)
 		return diag
 	}
-	var why, maybe *absence
+	var why, maybe *modules.Absence
 	plusOnly := true
 	for _, r := range rows {
 		if r.Tags.Has("commercial") {
 			continue // NGINX Plus: see below
 		}
 		plusOnly = false
-		var a *absence
+		var a *modules.Absence
 		for _, m := range rowSourceModules(r) {
-			if a = mf.missing(p.Target, m, r.ThirdParty); a == nil {
-				sa := mf.strictMissing(p.Target, m, r.ThirdParty)
+			if a = mf.Missing(p.Target, m, r.ThirdParty); a == nil {
+				sa := mf.StrictMissing(p.Target, m, r.ThirdParty)
 				if sa == nil {
 					return nil // one of its modules is there
 				}
@@ -180,19 +181,19 @@ func reportKnownUnknown(p *analyzer.Pass, mf *moduleFacts, d *parser.Directive, 
 		diag := p.ReportDirective(d, "unknown directive %q: its module is not loaded here", name)
 		diag.Severity = parser.Warning
 		diag.Detail = fmt.Sprintf("%s; the include at %s:%d finds no file here and may load it. If it does not, nginx refuses to start",
-			maybe.why, filepath.Base(mf.open.File.Path), mf.open.Line())
+			maybe.Why, filepath.Base(mf.Open.File.Path), mf.Open.Line())
 		return diag
 	}
 	if why == nil {
 		return nil
 	}
-	if !why.notLoaded {
+	if !why.NotLoaded {
 		diag := p.ReportDirective(d, "unknown directive %q: this nginx build lacks its module", name)
-		diag.Detail = why.why + "; nginx refuses to start. Add the module to the build, or remove the directive"
+		diag.Detail = why.Why + "; nginx refuses to start. Add the module to the build, or remove the directive"
 		return diag
 	}
 	diag := p.ReportDirective(d, "unknown directive %q: its module is not loaded", name)
-	diag.Detail = why.why + "; nginx refuses to start. Load it (load_module modules/" +
+	diag.Detail = why.Why + "; nginx refuses to start. Load it (load_module modules/" +
 		rowModule(rows) + ".so;) or remove the directive"
 	return diag
 }
@@ -252,10 +253,10 @@ func directiveLike(name string) bool {
 
 // missingAll reports whether no row's module is in the configuration
 // linted for the target.
-func missingAll(p *analyzer.Pass, mf *moduleFacts, rows []*directives.Directive) bool {
+func missingAll(p *analyzer.Pass, mf *modules.Loaded, rows []*directives.Directive) bool {
 	for _, r := range rows {
 		for _, m := range rowSourceModules(r) {
-			if mf.missing(p.Target, m, r.ThirdParty) == nil {
+			if mf.Missing(p.Target, m, r.ThirdParty) == nil {
 				return false
 			}
 		}

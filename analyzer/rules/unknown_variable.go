@@ -7,6 +7,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/modules"
 	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
@@ -42,11 +43,11 @@ func runUnknownVariable(p *analyzer.Pass) {
 	if len(vf.Uses) == 0 {
 		return
 	}
-	mf := loadedModules(p)
+	mf := modules.Of(p)
 	// A module nginx-lint does not know may define the variable: one a
 	// load_module loads or the build has, or one whose directives the
 	// configuration uses (an unknown directive that is no typo).
-	maybe := mf.unknownModuleSays(p)
+	maybe := mf.UnknownModuleSays(p)
 	if maybe == "" {
 		if d := unknownModuleDirective(p); d != nil {
 			maybe = fmt.Sprintf("the module of %q (%s:%d)", d.Name.Value, filepath.Base(d.File.Path), d.Line())
@@ -98,7 +99,7 @@ func unknownModuleDirective(p *analyzer.Pass) *parser.Directive {
 
 // unknownVarDetail says why a name is unknown: a variable of a missing or
 // unloaded module or of a later version (byVersion), or none at all.
-func unknownVarDetail(p *analyzer.Pass, mf *moduleFacts, name string, ns varNamespace) (detail string, byVersion bool) {
+func unknownVarDetail(p *analyzer.Pass, mf *modules.Loaded, name string, ns varNamespace) (detail string, byVersion bool) {
 	version := p.Target.Version
 	for _, v := range directives.LookupVariables(name) {
 		if v.Stream != (ns == nsStream) {
@@ -108,8 +109,8 @@ func unknownVarDetail(p *analyzer.Pass, mf *moduleFacts, name string, ns varName
 			return "nginx " + version + " predates " + v.String() + " (since " + since + "); nginx refuses to start", true
 		}
 		for _, m := range variableModules(v) {
-			if a := mf.missing(p.Target, m, v.ThirdParty); a != nil {
-				return v.String() + " comes from " + a.why + "; nginx refuses to start", false
+			if a := mf.Missing(p.Target, m, v.ThirdParty); a != nil {
+				return v.String() + " comes from " + a.Why + "; nginx refuses to start", false
 			}
 			if v.Tags.Has("if-module-used") {
 				return v.String() + " exists only where a directive of " + m + " is used; nginx refuses to start", false
@@ -217,8 +218,8 @@ type builtinVars struct {
 // custom-variables. Variables the table knows only from the docs (NGINX
 // Plus ones) count only when no build is given.
 func newBuiltinVars(p *analyzer.Pass) *builtinVars {
+	mf := modules.Of(p)
 	modules, version := p.Target.Modules, p.Target.Version
-	mf := loadedModules(p)
 	b := &builtinVars{exact: [2]map[string]bool{{}, {}}}
 	var used map[string]bool // modules whose directives the configuration uses
 	for _, v := range directives.AllVariables() {
@@ -227,7 +228,7 @@ func newBuiltinVars(p *analyzer.Pass) *builtinVars {
 		}
 		present := false
 		for _, m := range variableModules(v) {
-			present = present || mf.missing(p.Target, m, v.ThirdParty) == nil
+			present = present || mf.Missing(p.Target, m, v.ThirdParty) == nil
 		}
 		if present && v.Tags.Has("if-module-used") {
 			// memc registers $memc_key only where memc_pass is used.

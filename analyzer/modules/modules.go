@@ -1,8 +1,7 @@
-package rules
+package modules
 
 import (
 	"fmt"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -13,37 +12,38 @@ import (
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
-// moduleFacts is what a configuration's load_module lines load. With the
+// Loaded is what a configuration's load_module lines load. With the
 // target build, it decides which modules a configuration has: nginx knows
 // a directive or a variable only when its module is compiled in, or is a
 // shared object that a load_module loads.
-type moduleFacts struct {
+type Loaded struct {
 	// loaded holds the base names of the loaded objects, without ".so".
 	loaded map[string]bool
-	// unknown are the load_module lines of objects no table knows: a
+	// Unknown are the load_module lines of objects no table knows: a
 	// module nginx-lint does not know may define any unknown name.
-	unknown []*parser.Directive
-	// complete is whether every load_module is seen: a main
+	Unknown []*parser.Directive
+	// Complete is whether every load_module is seen: a main
 	// configuration whose main-context includes were all found
 	// (modules-enabled/). An include in http, stream or deeper cannot
 	// load a module: nginx takes load_module only in the main context.
-	complete bool
-	// open is the first main-context include that found no file here,
+	Complete bool
+	// Open is the first main-context include that found no file here,
 	// when the configuration is a main one: what may load a module this
 	// machine does not show.
-	open *parser.Directive
+	Open *parser.Directive
 }
 
-var moduleFactsResult = &analyzer.Result[struct{}, *moduleFacts]{
+var loadedResult = &analyzer.Result[struct{}, *Loaded]{
 	Name:    "loaded modules",
-	Compute: func(p *analyzer.Pass, _ struct{}) *moduleFacts { return collectModules(p) },
+	Compute: func(p *analyzer.Pass, _ struct{}) *Loaded { return collect(p) },
 }
 
-func loadedModules(p *analyzer.Pass) *moduleFacts { return moduleFactsResult.Get(p, struct{}{}) }
+// Of returns what the configuration of the pass loads, read once per run.
+func Of(p *analyzer.Pass) *Loaded { return loadedResult.Get(p, struct{}{}) }
 
-func collectModules(p *analyzer.Pass) *moduleFacts {
-	mf := &moduleFacts{loaded: map[string]bool{}}
-	mf.complete, mf.open = mainIncludesFound(p)
+func collect(p *analyzer.Pass) *Loaded {
+	mf := &Loaded{loaded: map[string]bool{}}
+	mf.Complete, mf.Open = mainIncludesFound(p)
 	ix := p.Index()
 	for _, i := range ix.Named("load_module") {
 		d := ix.Entries[i].Directive
@@ -53,7 +53,7 @@ func collectModules(p *analyzer.Pass) *moduleFacts {
 		name := strings.TrimSuffix(path.Base(d.Args[0].Value), ".so")
 		mf.loaded[name] = true
 		if !directives.KnownModule(name) {
-			mf.unknown = append(mf.unknown, d)
+			mf.Unknown = append(mf.Unknown, d)
 		}
 	}
 	return mf
@@ -82,29 +82,10 @@ func mainIncludesFound(p *analyzer.Pass) (bool, *parser.Directive) {
 	return true, nil
 }
 
-// globDirExists reports whether the directory of an include glob exists,
-// as the loader sees it (through include-paths and a mirrored tree).
-func globDirExists(p *analyzer.Pass, pattern string) bool {
-	dir := filepath.Dir(pattern)
-	if !filepath.IsAbs(dir) {
-		prefix := p.Config.Prefix
-		if prefix == "" && p.Config.Main != nil {
-			prefix = filepath.Dir(p.Config.Main.Path)
-		}
-		dir = filepath.Join(prefix, dir)
-	}
-	if p.Glob != nil {
-		m, err := p.Glob(dir)
-		return err == nil && len(m) > 0
-	}
-	_, err := os.Stat(dir)
-	return err == nil
-}
-
-// isLoaded reports whether a load_module loads module's object: the one
+// IsLoaded reports whether a load_module loads module's object: the one
 // the build puts it in when the build is named (njs's stream module is not
 // in ngx_stream_module.so), else any of the names its object can have.
-func (mf *moduleFacts) isLoaded(t *analyzer.Target, module string, thirdParty bool) bool {
+func (mf *Loaded) IsLoaded(t *analyzer.Target, module string, thirdParty bool) bool {
 	if obj, ok := t.Dynamic[module]; ok && !thirdParty {
 		for _, n := range buildinfo.ObjectNames(obj) {
 			if mf.loaded[n] && (n == obj || !isGroupObject(n)) {
@@ -122,18 +103,18 @@ func (mf *moduleFacts) isLoaded(t *analyzer.Target, module string, thirdParty bo
 	return false
 }
 
-// absence says why a module is absent from the configuration linted for
+// Absence says why a module is absent from the configuration linted for
 // a target: lacking from the build, or a shared object nothing loads.
-type absence struct {
-	notLoaded bool   // the build may have it, but no load_module loads it
-	why       string // for the finding's detail
+type Absence struct {
+	NotLoaded bool   // the build may have it, but no load_module loads it
+	Why       string // for the finding's detail
 }
 
-// missing says why module is absent from the configuration linted for
+// Missing says why module is absent from the configuration linted for
 // target, nil when it is (or may be) present. thirdParty marks a module
 // outside nginx's source, which only an --add-module build or a
 // load_module brings.
-func (mf *moduleFacts) missing(t *analyzer.Target, module string, thirdParty bool) *absence {
+func (mf *Loaded) Missing(t *analyzer.Target, module string, thirdParty bool) *Absence {
 	// The cheap cases first: this runs for every directive of a
 	// configuration when a build is named.
 	switch {
@@ -142,37 +123,37 @@ func (mf *moduleFacts) missing(t *analyzer.Target, module string, thirdParty boo
 		// builds lua and friends in statically).
 		return nil
 	case thirdParty:
-		if t.Modules[module] || !mf.complete || mf.isLoaded(t, module, true) {
+		if t.Modules[module] || !mf.Complete || mf.IsLoaded(t, module, true) {
 			return nil
 		}
-		return &absence{true, module + " is neither compiled into this nginx (nginx -V) nor loaded with load_module"}
+		return &Absence{true, module + " is neither compiled into this nginx (nginx -V) nor loaded with load_module"}
 	case !t.Modules[module]:
-		return &absence{false, module + " is not in this nginx build (nginx -V)"}
-	case t.Dynamic[module] == "" || !mf.complete || mf.isLoaded(t, module, false):
+		return &Absence{false, module + " is not in this nginx build (nginx -V)"}
+	case t.Dynamic[module] == "" || !mf.Complete || mf.IsLoaded(t, module, false):
 		return nil
 	}
-	return &absence{true, module + " is a shared object in this nginx build, and no load_module loads it"}
+	return &Absence{true, module + " is a shared object in this nginx build, and no load_module loads it"}
 }
 
-// strictMissing is missing as if every load_module were seen: why module
+// StrictMissing is Missing as if every load_module were seen: why module
 // is absent unless the main-context include that finds no file here
 // loads it; nil when it is present regardless, or when the configuration
 // is a fragment (its main configuration is not seen at all).
-func (mf *moduleFacts) strictMissing(t *analyzer.Target, module string, thirdParty bool) *absence {
-	if mf.complete || mf.open == nil {
+func (mf *Loaded) StrictMissing(t *analyzer.Target, module string, thirdParty bool) *Absence {
+	if mf.Complete || mf.Open == nil {
 		return nil
 	}
 	strict := *mf
-	strict.complete = true
-	return strict.missing(t, module, thirdParty)
+	strict.Complete = true
+	return strict.Missing(t, module, thirdParty)
 }
 
-// unknownModuleSays returns, when a module nginx-lint does not know may be
+// UnknownModuleSays returns, when a module nginx-lint does not know may be
 // present, what says so: a load_module line, or the build's third-party
 // modules; "" when none can be.
-func (mf *moduleFacts) unknownModuleSays(p *analyzer.Pass) string {
-	if len(mf.unknown) > 0 {
-		d := mf.unknown[0]
+func (mf *Loaded) UnknownModuleSays(p *analyzer.Pass) string {
+	if len(mf.Unknown) > 0 {
+		d := mf.Unknown[0]
 		return fmt.Sprintf("the module loaded at %s:%d (%s)", filepath.Base(d.File.Path), d.Line(), path.Base(d.Args[0].Value))
 	}
 	if t := p.Target; t != nil && len(t.Unrecognized) > 0 {
