@@ -5,6 +5,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/internal/ngxparse"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
@@ -312,12 +313,12 @@ func checkResolver(p *analyzer.Pass, d *parser.Directive, ctx directives.Context
 			}
 			continue
 		}
-		u := parseNginxURL(v, false, 53)
-		if u.err != "" {
-			p.Reportf(d.File, a.Range, "%s in resolver \"%s\"", u.err, v).Detail = "a name server is an address with an optional port: 127.0.0.53, [::1]:5353"
+		u := ngxparse.ParseURL(v, false, 53)
+		if u.Err != "" {
+			p.Reportf(d.File, a.Range, "%s in resolver \"%s\"", u.Err, v).Detail = "a name server is an address with an optional port: 127.0.0.53, [::1]:5353"
 			return
 		}
-		if strings.IndexByte(u.host, '=') >= 0 {
+		if strings.IndexByte(u.Host, '=') >= 0 {
 			// A parameter this nginx does not know (ipv4= before
 			// 1.23.1) is a host name to nginx, which no lookup finds.
 			p.Reportf(d.File, a.Range, "host not found in resolver \"%s\"", v).Detail =

@@ -6,6 +6,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/internal/ngxparse"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -40,13 +41,6 @@ var InvalidURL = &analyzer.Rule{
 			"            proxy_pass http://127.0.0.1:9000;\n        }\n    }\n}\n",
 		URL: "https://nginx.org/en/docs/http/ngx_http_proxy_module.html#proxy_pass",
 	},
-}
-
-// passSchemes are the optional URL prefixes each *_pass strips before
-// parsing the address.
-var passSchemes = map[string][]string{
-	"grpc_pass":  {"grpc://", "grpcs://"},
-	"uwsgi_pass": {"uwsgi://", "suwsgi://"},
 }
 
 // implicitUpstream is an upstream a *_pass creates by naming an address
@@ -98,31 +92,25 @@ func runInvalidURL(p *analyzer.Pass) {
 			}
 			return
 		}
-		// memcached_pass alone takes no variables.
-		if name != "memcached_pass" && strings.Contains(url, "$") {
+		pp, ok := ngxparse.ParsePass(name, proto == parser.Stream, url)
+		if !ok || pp.Vars {
 			return
 		}
-		for _, s := range passSchemes[name] {
-			if len(url) >= len(s) && strings.EqualFold(url[:len(s)], s) {
-				url = url[len(s):]
-				break
-			}
-		}
-		u := parseNginxURL(url, false, 0)
-		if u.err != "" {
-			p.Reportf(d.File, arg.Range, "%s in upstream \"%s\"", u.err, url)
+		u := pp.URL
+		if u.Err != "" {
+			p.Reportf(d.File, arg.Range, "%s in upstream \"%s\"", u.Err, pp.Address)
 			return
 		}
-		if upstreamHasPort(p, d, arg, u, defined[proto]) || u.unix {
+		if upstreamHasPort(p, d, arg, u, defined[proto]) || u.Unix {
 			return
 		}
-		host := asciiLower(u.host)
-		if u.noPort && !known[proto][host] {
-			noPort = append(noPort, implicitUpstream{d, arg, u.host})
+		host := asciiLower(u.Host)
+		if u.NoPort && !known[proto][host] {
+			noPort = append(noPort, implicitUpstream{d, arg, u.Host})
 		}
 		// ngx_stream_upstream_add, unlike http's, matches ports exactly:
 		// only a portless upstream serves a later portless proxy_pass.
-		if proto == parser.HTTP || u.noPort {
+		if proto == parser.HTTP || u.NoPort {
 			known[proto][host] = true
 		}
 	}, directives.PassDirectives()...)
@@ -140,12 +128,12 @@ func runInvalidURL(p *analyzer.Pass) {
 
 // upstreamHasPort reports (and returns true) a *_pass that gives a port
 // to the name of an upstream block.
-func upstreamHasPort(p *analyzer.Pass, d *parser.Directive, arg parser.Word, u nginxURL, defined map[string]bool) bool {
-	if u.noPort || u.unix || !defined[asciiLower(u.host)] {
+func upstreamHasPort(p *analyzer.Pass, d *parser.Directive, arg parser.Word, u ngxparse.URL, defined map[string]bool) bool {
+	if u.NoPort || u.Unix || !defined[asciiLower(u.Host)] {
 		return false
 	}
-	p.Reportf(d.File, arg.Range, "upstream \"%s\" may not have port %d", u.host, u.port).Detail =
-		"\"" + u.host + "\" is an upstream block, whose servers carry the ports; drop \":" + strconv.Itoa(u.port) + "\""
+	p.Reportf(d.File, arg.Range, "upstream \"%s\" may not have port %d", u.Host, u.Port).Detail =
+		"\"" + u.Host + "\" is an upstream block, whose servers carry the ports; drop \":" + strconv.Itoa(u.Port) + "\""
 	return true
 }
 
@@ -153,34 +141,27 @@ func upstreamHasPort(p *analyzer.Pass, d *parser.Directive, arg parser.Word, u n
 // implicit upstream the directive creates, or "".
 func checkProxyPass(p *analyzer.Pass, d *parser.Directive, stack []*parser.Directive, defined map[string]bool) string {
 	arg := d.Args[0]
-	url := arg.Value
-	if strings.Contains(url, "$") {
-		return ""
-	}
-	var rest string
-	port := 80
+	pp, _ := ngxparse.ParsePass("proxy_pass", false, arg.Value)
 	switch {
-	case len(url) >= 7 && strings.EqualFold(url[:7], "http://"):
-		rest = url[7:]
-	case len(url) >= 8 && strings.EqualFold(url[:8], "https://"):
-		rest, port = url[8:], 443
-	default:
+	case pp.Vars:
+		return ""
+	case pp.BadPrefix:
 		p.Reportf(d.File, arg.Range, "invalid URL prefix").Detail = "proxy_pass takes http:// or https:// and an address, e.g. http://127.0.0.1:8080"
 		return ""
 	}
-	u := parseNginxURL(rest, true, port)
-	if u.err != "" {
-		p.Reportf(d.File, arg.Range, "%s in upstream \"%s\"", u.err, rest)
+	u := pp.URL
+	if u.Err != "" {
+		p.Reportf(d.File, arg.Range, "%s in upstream \"%s\"", u.Err, pp.Address)
 		return ""
 	}
 	if upstreamHasPort(p, d, arg, u, defined) {
 		return ""
 	}
 	host := ""
-	if !u.unix {
-		host = asciiLower(u.host)
+	if !u.Unix {
+		host = asciiLower(u.Host)
 	}
-	if u.uri == "" || len(stack) == 0 {
+	if u.URI == "" || len(stack) == 0 {
 		return host
 	}
 	inner := stack[len(stack)-1]
@@ -204,7 +185,7 @@ func checkProxyPass(p *analyzer.Pass, d *parser.Directive, stack []*parser.Direc
 	}
 	p.Reportf(d.File, arg.Range, "\"proxy_pass\" cannot have URI part in location given by regular expression, "+
 		"or inside named location, or inside \"if\" statement, or inside \"limit_except\" block").Detail =
-		"the URI part \"" + u.uri + "\" replaces the matched location prefix, and there is none " + where +
+		"the URI part \"" + u.URI + "\" replaces the matched location prefix, and there is none " + where +
 			"; drop it (rewrite the URI with rewrite ... break if needed)"
 	return ""
 }
@@ -234,17 +215,17 @@ func checkUpstreamAddrs(p *analyzer.Pass, u *parser.Upstream, target string) {
 			p.Reportf(d.File, arg.Range, "service upstream \"%s\" requires \"resolve\" parameter", arg.Value)
 			continue
 		}
-		url := parseNginxURL(arg.Value, false, defPort)
+		url := ngxparse.ParseURL(arg.Value, false, defPort)
 		switch {
-		case url.err != "":
-			p.Reportf(d.File, arg.Range, "%s in upstream \"%s\"", url.err, arg.Value)
-		case u.Protocol == parser.Stream && url.noPort && !url.unix && !service:
+		case url.Err != "":
+			p.Reportf(d.File, arg.Range, "%s in upstream \"%s\"", url.Err, arg.Value)
+		case u.Protocol == parser.Stream && url.NoPort && !url.Unix && !service:
 			p.Reportf(d.File, arg.Range, "no port in upstream \"%s\"", arg.Value).Detail =
 				"a stream upstream server needs a port: " + arg.Value + ":PORT"
-		case service && !url.noPort:
+		case service && !url.NoPort:
 			p.Reportf(d.File, arg.Range, "service upstream \"%s\" may not have port", arg.Value).Detail =
 				"service= looks the ports up in DNS SRV records"
-		case service && (url.addr || url.unix):
+		case service && (url.Addr || url.Unix):
 			p.Reportf(d.File, arg.Range, "service upstream \"%s\" requires domain name", arg.Value)
 		}
 	}

@@ -4,13 +4,13 @@ import (
 	"iter"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/analyzer/regex"
+	"github.com/nginx-lint/nginx-lint/internal/ngxparse"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -20,27 +20,13 @@ import (
 // named groups. The rules (analyzer/rules) and the table read them from
 // here, so that both decide alike.
 
-// passSchemes are the URL schemes each *_pass accepts, with the port
-// nginx assumes without one (0: none).
-var passSchemes = map[string]map[string]int{
-	"proxy_pass":     {"http://": 80, "https://": 443},
-	"grpc_pass":      {"grpc://": 80, "grpcs://": 443, "": 80},
-	"uwsgi_pass":     {"uwsgi://": 0, "suwsgi://": 0, "": 0},
-	"fastcgi_pass":   {"": 0},
-	"scgi_pass":      {"": 0},
-	"memcached_pass": {"": 0},
-}
-
-// streamSchemes is what stream's proxy_pass accepts: an address, no
-// scheme.
-var streamSchemes = map[string]int{"": 0}
-
 // PassAddress is the address a *_pass names.
 type PassAddress struct {
 	// Host is the host lower-cased, as ngx_http_upstream_add compares
 	// it; Text the host as written.
 	Host, Text string
-	// Port is the port written, or the scheme's default one.
+	// Port is the port written (0 for none; proxy_pass's scheme gives
+	// its own, 80 or 443).
 	Port int
 	// NoPort: the address has no port, so it may name an upstream block
 	// (nginx refuses "upstream may not have port" for a block's name).
@@ -50,55 +36,20 @@ type PassAddress struct {
 }
 
 // ParsePass reads the host and port of a *_pass without variables, as
-// ngx_parse_url would; ok is false for what it cannot judge (unix
-// sockets, IPv6 literals, a scheme the directive does not take,
-// malformed URLs another rule reports). stream is whether d is inside
-// stream {}.
+// its handler does (ngxparse.ParsePass); ok is false for what it cannot
+// judge (unix sockets, IPv6 literals, variables, a scheme the directive
+// does not take, an address nginx refuses, which another rule reports).
+// stream is whether d is inside stream {}.
 func ParsePass(d *parser.Directive, stream bool) (PassAddress, bool) {
-	if len(d.Args) != 1 {
+	if len(d.Args) != 1 || strings.Contains(d.Args[0].Value, "$") {
 		return PassAddress{}, false
 	}
 	w := d.Args[0]
-	v := w.Value
-	if strings.Contains(v, "$") {
+	pp, ok := ngxparse.ParsePass(d.Name.Value, stream, w.Value)
+	if !ok || pp.Vars || pp.BadPrefix || pp.Err != "" || pp.Unix || strings.HasPrefix(pp.Host, "[") {
 		return PassAddress{}, false
 	}
-	schemes := passSchemes[d.Name.Value]
-	if stream {
-		if !d.Is("proxy_pass") {
-			return PassAddress{}, false
-		}
-		schemes = streamSchemes
-	}
-	def, found := -1, ""
-	for s, port := range schemes {
-		if s != "" && len(v) >= len(s) && strings.EqualFold(v[:len(s)], s) && len(s) > len(found) {
-			def, found = port, s
-		}
-	}
-	if def < 0 {
-		p, ok := schemes[""]
-		if !ok {
-			return PassAddress{}, false
-		}
-		def = p
-	}
-	rest := v[len(found):]
-	if i := strings.IndexAny(rest, "/?"); i >= 0 {
-		rest = rest[:i]
-	}
-	if rest == "" || strings.HasPrefix(strings.ToLower(rest), "unix:") || strings.HasPrefix(rest, "[") {
-		return PassAddress{}, false
-	}
-	u := PassAddress{Host: strings.ToLower(rest), Text: rest, Port: def, NoPort: true, Word: w}
-	if h, port, ok := strings.Cut(rest, ":"); ok {
-		n, err := strconv.Atoi(port)
-		if err != nil || n < 1 || n > 65535 || h == "" {
-			return PassAddress{}, false
-		}
-		u.Host, u.Text, u.Port, u.NoPort = strings.ToLower(h), h, n, false
-	}
-	return u, true
+	return PassAddress{Host: strings.ToLower(pp.Host), Text: pp.Host, Port: pp.Port, NoPort: pp.NoPort, Word: w}, true
 }
 
 // passName returns the upstream name the *_pass d names: the host as
