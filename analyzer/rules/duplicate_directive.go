@@ -7,6 +7,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/referer"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
@@ -158,7 +159,7 @@ func runDuplicateDirective(p *analyzer.Pass) {
 	}
 	duplicateNames(p)
 	duplicateModules(p)
-	reportReferers(p, refererConflict)
+	reportReferers(p, referer.Conflict)
 }
 
 // duplicateModules reports a module loaded twice: ngx_load_module refuses

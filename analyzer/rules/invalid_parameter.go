@@ -5,6 +5,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/referer"
 	"github.com/nginx-lint/nginx-lint/internal/ngxparse"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
@@ -49,7 +50,7 @@ var InvalidParameter = &analyzer.Rule{
 }
 
 func runInvalidParameter(p *analyzer.Pass) {
-	reportReferers(p, refererInvalid)
+	reportReferers(p, referer.Invalid)
 	target := targetVersion(p)
 	m := p.Model()
 	for _, s := range m.Servers {
