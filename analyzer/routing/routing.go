@@ -16,13 +16,27 @@
 // that listens there). A request without Host never reaches the tables.
 //
 // The grouping is the cost model's (costmodel.Result.Ports), so the two
-// cannot disagree about which listens share an address.
+// cannot disagree about which listens share an address. It is the one
+// model of which server answers on an address, read at two depths:
+//
+//   - Addresses and Problems replay the listens of every address as
+//     ngx_http_add_addresses and ngx_http_add_server do (for http and, since
+//     nginx 1.25.5 shapes it alike, stream): the servers, the default one,
+//     and what nginx refuses or warns about (a duplicate listen, duplicate
+//     socket options, a second default_server, protocol options
+//     redefined); Address.Names files the server names in nginx's hash
+//     and lists the ones it refuses. The lint rules read these
+//     (duplicate-listen, duplicate-default-server, implicit-default-server,
+//     conflicting-server-name, ssl-certificate-missing); they allocate
+//     nothing per address.
+//   - Build makes a Table from them that answers requests (Route,
+//     RouteTLS) and compares two configurations (Compare), for the
+//     optimizer.
 package routing
 
 import (
 	"fmt"
 	"net/netip"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -77,28 +91,15 @@ type Addr struct {
 	// SSL, HTTP2 and ProxyProtocol are the address's options, combined
 	// over every listen on it (ngx_http_add_addresses ORs them).
 	SSL, HTTP2, ProxyProtocol bool
-	// The name tables; the first server to claim a name keeps it, as
-	// ngx_hash_add_key refuses the later ones ("conflicting server
-	// name").
-	exact map[string]int
-	head  []wild // "*.example.com" and ".example.com": Domain "example.com"
-	tail  []wild // "www.example.*": Domain "www.example"
-	regex []rx
-}
-
-type wild struct {
-	Domain string
-	Server int
-}
-
-type rx struct {
-	Pattern string
-	re      *regexp.Regexp
-	Server  int
+	// names is the address's name tables, nil when one server listens
+	// here: ngx_http_optimize_servers builds none then, and every
+	// request goes to it.
+	names *Names
 }
 
 // Build makes the routing table of the http servers of m, with the
-// listens grouped as res (the cost model of m) groups them.
+// listens grouped as res (the cost model of m) groups them, each address
+// read as Addresses reads it.
 func Build(m *parser.Model, res *costmodel.Result) *Table {
 	t := &Table{byPort: map[portKey]*Port{}}
 	num := map[*parser.Server]int{}
@@ -108,21 +109,14 @@ func Build(m *parser.Model, res *costmodel.Result) *Table {
 			t.Servers = append(t.Servers, s)
 		}
 	}
-	names := make([][]grammar.ServerName, len(t.Servers))
-	for i, s := range t.Servers {
+	for _, s := range t.Servers {
 		for _, n := range s.Names() {
-			sn := n.Spec()
-			if sn.Hostname {
+			if n.Spec().Hostname {
 				t.unsure("server %s uses $hostname, the machine's name", serverRef(s))
 			}
-			names[i] = append(names[i], sn)
-		}
-		if len(names[i]) == 0 {
-			// ngx_http_core_merge_srv_conf names a server without
-			// server_name "", the name a request without Host looks up.
-			names[i] = append(names[i], grammar.ParseServerName(""))
 		}
 	}
+	var ra Address
 	for _, cp := range res.Ports {
 		if cp.Protocol != parser.HTTP || cp.UDP {
 			continue
@@ -134,22 +128,17 @@ func Build(m *parser.Model, res *costmodel.Result) *Table {
 		}
 		p := &Port{Family: cp.Family, Port: cp.Port, byKey: map[string]*Addr{}}
 		for _, ca := range cp.Addrs {
-			a := &Addr{Key: ca.Key, Default: -1, exact: map[string]int{}}
-			a.IP = addrIP(ca.Key)
+			replay(&ra, ca, false, nil)
+			if ra.Servers == 0 {
+				continue
+			}
+			a := &Addr{Key: ca.Key, IP: addrIP(ca.Key), Default: num[ra.Default]}
+			for s := range ra.EachServer() {
+				a.Servers = append(a.Servers, num[s])
+			}
 			for i := range ca.Instances {
-				in := &ca.Instances[i]
-				n, ok := num[in.Server]
-				if !ok {
-					continue
-				}
-				if len(a.Servers) == 0 || a.Servers[len(a.Servers)-1] != n {
-					a.Servers = append(a.Servers, n)
-				}
-				if l := in.Listen; l != nil && l.Spec != nil {
+				if l := ca.Instances[i].Listen; l != nil && l.Spec != nil {
 					sp := l.Spec
-					if sp.Has(grammar.ParamDefaultServer) && a.Default < 0 {
-						a.Default = n
-					}
 					a.SSL = a.SSL || sp.Has(grammar.ParamSSL)
 					a.HTTP2 = a.HTTP2 || sp.Has(grammar.ParamHTTP2)
 					a.ProxyProtocol = a.ProxyProtocol || sp.Has(grammar.ParamProxyProtocol)
@@ -158,16 +147,12 @@ func Build(m *parser.Model, res *costmodel.Result) *Table {
 					}
 				}
 			}
-			if len(a.Servers) == 0 {
-				continue
-			}
-			if a.Default < 0 {
-				a.Default = a.Servers[0]
-			}
-			for _, n := range a.Servers {
-				for _, sn := range names[n] {
-					t.addName(a, sn, n)
+			if len(a.Servers) > 1 {
+				a.names = newNames(len(a.Servers))
+				for s := range ra.EachServer() {
+					a.names.addServer(s, num[s])
 				}
+				a.names.compile(t.unsure)
 			}
 			p.Addrs = append(p.Addrs, a)
 			p.byKey[a.Key] = a
@@ -187,45 +172,6 @@ func (t *Table) unsure(format string, args ...any) {
 	if len(t.Unsure) < 20 {
 		t.Unsure = append(t.Unsure, fmt.Sprintf(format, args...))
 	}
-}
-
-// addName puts one server_name into the address's tables as
-// ngx_http_server_names does.
-func (t *Table) addName(a *Addr, sn grammar.ServerName, n int) {
-	switch sn.Kind {
-	case grammar.NameExact, grammar.NameEmpty:
-		if _, ok := a.exact[sn.Name]; !ok {
-			a.exact[sn.Name] = n
-		}
-	case grammar.NameDotWildcard:
-		if _, ok := a.exact[sn.Domain]; !ok {
-			a.exact[sn.Domain] = n
-		}
-		a.head = addWild(a.head, sn.Domain, n)
-	case grammar.NameWildcardHead:
-		a.head = addWild(a.head, sn.Domain, n)
-	case grammar.NameWildcardTail:
-		a.tail = addWild(a.tail, sn.Domain, n)
-	case grammar.NameRegex:
-		pat := sn.Name
-		if sn.CaseInsensitive {
-			pat = "(?i)" + pat
-		}
-		re, err := regexp.Compile(pat)
-		if err != nil {
-			t.unsure("server_name ~%s: not a regular expression this model can run (%v)", sn.Name, err)
-		}
-		a.regex = append(a.regex, rx{Pattern: sn.Name, re: re, Server: n})
-	}
-}
-
-func addWild(ws []wild, domain string, n int) []wild {
-	for _, w := range ws {
-		if w.Domain == domain {
-			return ws
-		}
-	}
-	return append(ws, wild{domain, n})
 }
 
 // addrIP reads the address of a socket key ("127.0.0.1:80", "[::1]:80").
@@ -371,8 +317,8 @@ func NormalizeHost(h string) (string, bool) {
 // the empty name (ngx_http_process_request_header), which the servers
 // without server_name (or with server_name "") hold, else the default.
 func (a *Addr) NoHost() int {
-	if len(a.Servers) > 1 {
-		if n, ok := a.exact[""]; ok {
+	if a.names != nil {
+		if n, ok := a.names.exact(""); ok {
 			return n
 		}
 	}
@@ -383,37 +329,13 @@ func (a *Addr) NoHost() int {
 // ngx_http_find_virtual_server finds it.
 func (a *Addr) Lookup(host string) int {
 	h, ok := NormalizeHost(host)
-	if !ok {
+	if !ok || a.names == nil {
+		// A host nginx refuses goes to the default server, and so does
+		// every host where one server listens.
 		return a.Default
 	}
-	if len(a.Servers) == 1 {
-		// ngx_http_optimize_servers builds no tables for one server.
-		return a.Default
-	}
-	if n, ok := a.exact[h]; ok {
+	if n, ok := a.names.lookup(h); ok {
 		return n
-	}
-	best, bestLen := -1, -1
-	for _, w := range a.head {
-		if len(h) > len(w.Domain) && strings.HasSuffix(h, w.Domain) && h[len(h)-len(w.Domain)-1] == '.' && len(w.Domain) > bestLen {
-			best, bestLen = w.Server, len(w.Domain)
-		}
-	}
-	if best >= 0 {
-		return best
-	}
-	for _, w := range a.tail {
-		if len(h) > len(w.Domain)+1 && strings.HasPrefix(h, w.Domain) && h[len(w.Domain)] == '.' && len(w.Domain) > bestLen {
-			best, bestLen = w.Server, len(w.Domain)
-		}
-	}
-	if best >= 0 {
-		return best
-	}
-	for _, r := range a.regex {
-		if r.re != nil && r.re.MatchString(h) {
-			return r.Server
-		}
 	}
 	return a.Default
 }
@@ -431,17 +353,19 @@ func candidates(as ...*Addr) []string {
 		}
 	}
 	for _, a := range as {
-		if a == nil {
+		if a == nil || a.names == nil {
 			continue
 		}
-		for h := range a.exact {
-			add(h)
+		for k := range a.names.claims {
+			if k.Table == '=' {
+				add(k.Name)
+			}
 		}
-		for _, w := range a.head {
+		for _, w := range a.names.head {
 			add(w.Domain)
 			add("nginx-lint-probe." + w.Domain)
 		}
-		for _, w := range a.tail {
+		for _, w := range a.names.tail {
 			add(w.Domain + ".nginx-lint-probe")
 		}
 	}

@@ -5,9 +5,8 @@ import (
 	"path/filepath"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
-	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
+	"github.com/nginx-lint/nginx-lint/analyzer/routing"
 	"github.com/nginx-lint/nginx-lint/parser"
-	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
 
 // ImplicitDefaultServer reports an address several HTTP servers share
@@ -34,60 +33,23 @@ func runImplicitDefaultServer(p *analyzer.Pass) {
 	if !p.WholeConfig() {
 		return
 	}
-	for _, port := range costModel(p).Ports {
-		if port.Protocol != parser.HTTP {
+	// TCP and QUIC sockets of one address keep their own servers.
+	for a := range routing.Addresses(costModel(p), parser.HTTP) {
+		if a.DefaultBy != nil || a.Servers < 2 {
 			continue
 		}
-		for _, a := range port.Addrs {
-			// TCP and QUIC sockets of one address keep their own servers.
-			for _, udp := range []bool{false, true} {
-				implicitDefault(p, a.Key, a.Instances, udp)
-			}
+		at := a.First.Server.Directive
+		if a.First.Listen != nil {
+			at = a.First.Listen.Directive
 		}
-	}
-}
-
-func implicitDefault(p *analyzer.Pass, addr string, ins []costmodel.Instance, udp bool) {
-	var first, second *costmodel.Instance
-	for i := range ins {
-		in := &ins[i]
-		if in.UDP != udp || !inProtocolBlock(in.Server) {
-			continue
+		what := a.Key()
+		if a.UDP {
+			what += " (QUIC)"
 		}
-		if in.Listen != nil && in.Listen.Spec != nil && in.Listen.Spec.Has(grammar.ParamDefaultServer) {
-			return
-		}
-		switch {
-		case first == nil:
-			first = in
-		case second == nil && in.Server != first.Server:
-			second = in
-		}
+		second := a.Second.Server.Directive
+		diag := p.ReportDirective(at, "%d servers share %s and none is its default_server: this one, the first read, answers every request for a name none of them has", a.Servers, what)
+		diag.Detail = "which server is read first depends on include order; add default_server to the listen of the server meant to answer unknown names (a catch-all with return 444 is the usual choice)"
+		diag.Related = []parser.Related{{File: second.File, Range: second.Name.Range,
+			Message: fmt.Sprintf("another server on %s (%s:%d)", what, filepath.Base(second.File.Path), second.Line())}}
 	}
-	if second == nil {
-		return
-	}
-	at := first.Server.Directive
-	if first.Listen != nil {
-		at = first.Listen.Directive
-	}
-	// A server's listens on one address come one after another (nginx
-	// adds a server's listens together), so counting changes counts
-	// servers.
-	servers := 0
-	var last *parser.Server
-	for i := range ins {
-		if in := &ins[i]; in.UDP == udp && inProtocolBlock(in.Server) && in.Server != last {
-			servers++
-			last = in.Server
-		}
-	}
-	what := addr
-	if udp {
-		what += " (QUIC)"
-	}
-	diag := p.ReportDirective(at, "%d servers share %s and none is its default_server: this one, the first read, answers every request for a name none of them has", servers, what)
-	diag.Detail = "which server is read first depends on include order; add default_server to the listen of the server meant to answer unknown names (a catch-all with return 444 is the usual choice)"
-	diag.Related = []parser.Related{{File: second.Server.Directive.File, Range: second.Server.Directive.Name.Range,
-		Message: fmt.Sprintf("another server on %s (%s:%d)", what, filepath.Base(second.Server.Directive.File.Path), second.Server.Directive.Line())}}
 }

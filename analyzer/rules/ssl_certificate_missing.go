@@ -3,6 +3,7 @@ package rules
 import (
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/routing"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
@@ -209,40 +210,23 @@ func runSSLCertificateMissing(p *analyzer.Pass) {
 	}
 	// ngx_http_ssl_init: the default server of every address with ssl
 	// needs a certificate or ssl_reject_handshake.
-	r := costModel(p)
-	for _, port := range r.Ports {
-		if port.Protocol != parser.HTTP {
-			continue
-		}
-		for _, a := range port.Addrs {
-			ssl := false
-			var dflt *parser.Server
-			for j := range a.Instances {
-				in := &a.Instances[j]
-				if in.Listen == nil || in.Listen.Spec == nil || !inProtocolBlock(in.Server) {
-					continue
-				}
-				if dflt == nil {
-					dflt = in.Server
-				}
+	for a := range routing.Addresses(costModel(p), parser.HTTP) {
+		ssl := false
+		for j := range a.Cost.Instances {
+			in := &a.Cost.Instances[j]
+			if in.Listen != nil && in.Listen.Spec != nil && !in.Server.Misplaced {
 				ssl = ssl || in.Listen.Spec.Has(grammar.ParamSSL)
 			}
-			for j := range a.Instances {
-				in := &a.Instances[j]
-				if in.Listen != nil && in.Listen.Spec != nil && in.Listen.Spec.Has(grammar.ParamDefaultServer) && inProtocolBlock(in.Server) {
-					dflt = in.Server
-					break
-				}
-			}
-			if !ssl || dflt == nil {
-				continue
-			}
-			m := merged(dflt.Directive)
-			if len(m.certs) > 0 || m.reject || !once(dflt.Directive) {
-				continue
-			}
-			diag := p.ReportDirective(dflt.Directive, `no "ssl_certificate" is defined for the "listen ... ssl" directive`)
-			diag.Detail = "this server is the default server of " + a.Key + ", which has ssl: give it ssl_certificate and ssl_certificate_key, or ssl_reject_handshake on"
 		}
+		if !ssl {
+			continue
+		}
+		dflt := a.Default
+		m := merged(dflt.Directive)
+		if len(m.certs) > 0 || m.reject || !once(dflt.Directive) {
+			continue
+		}
+		diag := p.ReportDirective(dflt.Directive, `no "ssl_certificate" is defined for the "listen ... ssl" directive`)
+		diag.Detail = "this server is the default server of " + a.Key() + ", which has ssl: give it ssl_certificate and ssl_certificate_key, or ssl_reject_handshake on"
 	}
 }
