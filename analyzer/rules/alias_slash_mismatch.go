@@ -5,6 +5,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/fix"
 	"github.com/nginx-lint/nginx-lint/analyzer/script"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
@@ -49,6 +50,6 @@ func runAliasSlashMismatch(p *analyzer.Pass) {
 		diag := p.Reportf(d.File, d.Args[0].Range, "location %q ends with a slash but %q %q does not: %q maps to %q",
 			l.Path, "alias", alias, l.Path+"a", alias+"a")
 		diag.Detail = "end the alias with a slash, as the location does"
-		diag.Edits = []parser.Edit{replaceArgEdit(d.File, d.Args[0], alias+"/")}
+		diag.Edits = []parser.Edit{fix.ReplaceArg(d.File, d.Args[0], alias+"/")}
 	}, "alias")
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/fix"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
@@ -72,12 +73,12 @@ func runDeprecated(p *analyzer.Pass) {
 						"configuration needs; name the target (--nginx-version or --nginx-build, or nginx-version in .nginx-lint.yaml) to fix it"
 					continue
 				}
-				d.Edits = []parser.Edit{removeArgEdit(l.Directive, prm.Arg)}
+				d.Edits = []parser.Edit{fix.RemoveArg(l.Directive, prm.Arg)}
 				if !checked {
 					needOn, checked = !hasChild(s.Directive, "http2"), true
 				}
 				if needOn {
-					if e, ok := insertAfterEdit(l.Directive, "http2 on;"); ok {
+					if e, ok := fix.InsertAfter(l.Directive, "http2 on;"); ok {
 						d.Edits = append(d.Edits, e)
 						needOn = false
 					}
@@ -171,7 +172,7 @@ func sslOnEdits(d *parser.Directive, s *parser.Server) []parser.Edit {
 	if len(d.Args) != 1 {
 		return nil
 	}
-	edits := []parser.Edit{deleteDirectiveEdit(d)}
+	edits := []parser.Edit{fix.DeleteDirective(d)}
 	if strings.EqualFold(d.Args[0].Value, "off") {
 		return edits
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/fix"
 	"github.com/nginx-lint/nginx-lint/analyzer/referer"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
@@ -148,7 +149,7 @@ func runDuplicateDirective(p *analyzer.Pass) {
 		}
 		diag.Detail = "nginx accepts it once per block and refuses to start; keep one"
 		if d.Block == nil && d.Semicolon() >= 0 {
-			diag.Edits = []parser.Edit{deleteDirectiveEdit(d)}
+			diag.Edits = []parser.Edit{fix.DeleteDirective(d)}
 		}
 		diag.Related = []parser.Related{{File: first.File, Range: first.Name.Range, Message: "first given here"}}
 	})

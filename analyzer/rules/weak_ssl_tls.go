@@ -5,6 +5,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/fix"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -77,7 +78,7 @@ func runWeakSSLTLS(p *analyzer.Pass) {
 				if !hasEnabling(kept) {
 					kept = []string{"HIGH", "!aNULL", "!MD5"}
 				}
-				diag.Edits = []parser.Edit{replaceArgEdit(d.File, d.Args[0], strings.Join(kept, ":"))}
+				diag.Edits = []parser.Edit{fix.ReplaceArg(d.File, d.Args[0], strings.Join(kept, ":"))}
 			}
 		}
 	}, "ssl_protocols", "proxy_ssl_protocols", "grpc_ssl_protocols", "uwsgi_ssl_protocols", "ssl_ciphers", "proxy_ssl_ciphers", "grpc_ssl_ciphers", "uwsgi_ssl_ciphers")

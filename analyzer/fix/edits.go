@@ -1,4 +1,4 @@
-package rules
+package fix
 
 import (
 	"strings"
@@ -6,12 +6,12 @@ import (
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
-// Edits shared by the rules whose findings carry a mechanical fix. They
-// keep the text around them as written: only the bytes of the change move.
+// The edits of the rules whose findings carry a mechanical fix. They keep
+// the text around them as written: only the bytes of the change move.
 
-// removeArgEdit deletes argument i of d together with the blanks before
+// RemoveArg deletes argument i of d together with the blanks before
 // it, so "listen 443 ssl http2;" becomes "listen 443 ssl;".
-func removeArgEdit(d *parser.Directive, i int) parser.Edit {
+func RemoveArg(d *parser.Directive, i int) parser.Edit {
 	r := d.Args[i].Range
 	src := d.File.Src
 	for r.Start > 0 && (src[r.Start-1] == ' ' || src[r.Start-1] == '\t') {
@@ -20,9 +20,9 @@ func removeArgEdit(d *parser.Directive, i int) parser.Edit {
 	return parser.Edit{File: d.File, Range: r}
 }
 
-// insertAfterEdit adds a directive on its own line after d, indented as d
+// InsertAfter adds a directive on its own line after d, indented as d
 // is. d must end with ";" (not a block or an unterminated directive).
-func insertAfterEdit(d *parser.Directive, text string) (parser.Edit, bool) {
+func InsertAfter(d *parser.Directive, text string) (parser.Edit, bool) {
 	if d.Semicolon() < 0 || d.Block != nil {
 		return parser.Edit{}, false
 	}
@@ -45,9 +45,9 @@ func lineIndent(d *parser.Directive) string {
 	return src[i:start]
 }
 
-// deleteDirectiveEdit removes d; when d stands alone on its lines the
+// DeleteDirective removes d; when d stands alone on its lines the
 // whole lines go, so no blank line is left behind.
-func deleteDirectiveEdit(d *parser.Directive) parser.Edit {
+func DeleteDirective(d *parser.Directive) parser.Edit {
 	r := d.Range()
 	src := d.File.Src
 	start, end := r.Start, r.End
@@ -67,9 +67,9 @@ func deleteDirectiveEdit(d *parser.Directive) parser.Edit {
 	return parser.Edit{File: d.File, Range: r}
 }
 
-// insertFirstChildEdit adds a directive at the top of block directive b,
+// InsertFirstChild adds a directive at the top of block directive b,
 // indented as b's first child is (or one level deeper than b).
-func insertFirstChildEdit(b *parser.Directive, text string) (parser.Edit, bool) {
+func InsertFirstChild(b *parser.Directive, text string) (parser.Edit, bool) {
 	if b.LBrace() < 0 || b.RawBlock() {
 		return parser.Edit{}, false
 	}
@@ -81,8 +81,8 @@ func insertFirstChildEdit(b *parser.Directive, text string) (parser.Edit, bool) 
 	return parser.Edit{File: b.File, Range: parser.Range{Start: at, End: at}, NewText: "\n" + indent + text}, true
 }
 
-// replaceArgEdit replaces argument a with value, quoted as a was.
-func replaceArgEdit(f *parser.File, a parser.Word, value string) parser.Edit {
+// ReplaceArg replaces argument a with value, quoted as a was.
+func ReplaceArg(f *parser.File, a parser.Word, value string) parser.Edit {
 	raw := f.Src[a.Range.Start:a.Range.End]
 	if q := raw[0]; (q == '\'' || q == '"') && len(raw) > 1 && raw[len(raw)-1] == q {
 		value = string(q) + value + string(q)
