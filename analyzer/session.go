@@ -21,9 +21,9 @@ func NewSession(c *parser.Config) *Session {
 }
 
 // RunRule runs r alone and returns its findings (a panic is an
-// internal-error finding, as in Run). Results a rule derives with
-// Pass.Memo are computed afresh for each call, so a rule's cost includes
-// them even when another rule computed them before.
+// internal-error finding, as in Run). The Results a rule reads (Result.Get)
+// are computed afresh for each call, so a rule's cost includes them even
+// when another rule computed them before.
 func (s *Session) RunRule(r *Rule, opts Options) []*parser.Diagnostic {
 	// The session's index, counting into this run's counter: a copy of
 	// its header, the entries shared.

@@ -30,7 +30,7 @@ var RegexSyntax = &analyzer.Rule{
 }
 
 func runRegexSyntax(p *analyzer.Pass) {
-	// PCRE2's verdict once per distinct pattern (see memo).
+	// PCRE2's verdict once per distinct pattern (regex.Memo).
 	var checked regex.Memo[string, *regex.Error]
 	for e, r := range symbols.Regexes(p.Index()) {
 		if e.Context() == 0 {
