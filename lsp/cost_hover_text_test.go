@@ -10,7 +10,10 @@ import (
 
 // TestCostHoverText pins the startup-cost part of the hover, word for
 // word, on a listen with a socket of its own, one served by a wildcard,
-// a names hash that fails and one that fits.
+// a names hash that fails and one that fits. It says the cost report's
+// terms (report.Estimates, report.ListeningSockets, report.HashNames) and
+// counts with plural.Count: "1 compare", "1 bucket", where the hover's
+// own plural said "1 compares", "1 buckets".
 func TestCostHoverText(t *testing.T) {
 	s, c, dir := setup(t, nil)
 	text := "worker_processes 2;\nevents {}\nhttp {\n    server_names_hash_bucket_size 32;\n" +
@@ -36,10 +39,10 @@ func TestCostHoverText(t *testing.T) {
 		{5, 25, "- `127.0.0.2:8080`: 1 server, its own listening socket\n" +
 			"- port 8080: 2 addresses; nginx compares each new listen with the addresses before it: 2 compares ≈ 20 ns\n"},
 		{7, 20, "- `0.0.0.0:8081`: 1 server, its own listening socket\n" +
-			"- port 8081: 2 addresses; nginx compares each new listen with the addresses before it: 1 compares ≈ 10 ns\n"},
+			"- port 8081: 2 addresses; nginx compares each new listen with the addresses before it: 1 compare ≈ 10 ns\n"},
 		{8, 20, "- `127.0.0.3:8081`: 1 server, served by the wildcard socket 0.0.0.0:8081\n" +
-			"- port 8081: 2 addresses; nginx compares each new listen with the addresses before it: 1 compares ≈ 10 ns\n"},
-		{9, 45, "- names hash of `127.0.0.4:8082`: 2 names, 1 buckets of 64 bytes: fits\n"},
+			"- port 8081: 2 addresses; nginx compares each new listen with the addresses before it: 1 compare ≈ 10 ns\n"},
+		{9, 45, "- names hash of `127.0.0.4:8082`: 2 names, 1 bucket of 64 bytes: fits\n"},
 	} {
 		h, err := s.hover(bg, &protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
 			TextDocument: protocol.TextDocumentIdentifier{URI: uri},

@@ -12,6 +12,7 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel/calibrate"
 	"github.com/nginx-lint/nginx-lint/internal/atomicfile"
 	"github.com/nginx-lint/nginx-lint/internal/nginxrun"
+	"github.com/nginx-lint/nginx-lint/internal/report"
 )
 
 // calibrateCmd is `nginx-lint calibrate`: time the local nginx on the
@@ -199,7 +200,7 @@ func writeFitTable(w io.Writer, title string, runs []calibrate.LayoutRun) {
 	for _, r := range runs {
 		pred, meas = append(pred, r.Predicted), append(meas, r.Seconds)
 		fmt.Fprintf(w, "| %s | %d | %.3f s | %.3f s | ±%.1f%% | %d | %+.0f%% | %.3f s | %s |\n", r.Layout, r.Servers, r.Predicted, r.Seconds,
-			100*r.Noise()/r.Seconds, len(r.Runs), 100*(r.Predicted-r.Seconds)/r.Seconds, r.Median.Wall, mb(r.Median.RSS))
+			100*r.Noise()/r.Seconds, len(r.Runs), 100*(r.Predicted-r.Seconds)/r.Seconds, r.Median.Wall, report.Megabytes(r.Median.RSS))
 	}
 	med, worst, rank := costmodel.Errors(pred, meas)
 	fmt.Fprintf(w, "median |error| %.1f%%, worst %.1f%%, rank correlation %.3f\n", 100*med, 100*worst, rank)

@@ -9,6 +9,7 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer/config"
 	"github.com/nginx-lint/nginx-lint/analyzer/lint"
 	"github.com/nginx-lint/nginx-lint/internal/atomicfile"
+	"github.com/nginx-lint/nginx-lint/internal/report"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -125,13 +126,13 @@ func (cmd *fmtCmd) run(e *env) (int, error) {
 			src, err = parser.ReadConfigFile(p, 0)
 		}
 		if err != nil {
-			fmt.Fprintf(e.stderr, "nginx-lint: %s: %s\n", terminalSafe(p), terminalSafe(readError(err)))
+			fmt.Fprintf(e.stderr, "nginx-lint: %s: %s\n", report.TerminalSafe(p), report.TerminalSafe(readError(err)))
 			code = exitError
 			continue
 		}
 		out, err := parser.FormatWith(parser.ParseFile(p, src, nil), opts)
 		if errors.Is(err, parser.ErrNotFormattable) {
-			fmt.Fprintf(e.stderr, "nginx-lint: not formatted: %s\n", terminalSafe(err.Error()))
+			fmt.Fprintf(e.stderr, "nginx-lint: not formatted: %s\n", report.TerminalSafe(err.Error()))
 			code = max(code, exitFindings)
 			continue
 		}
@@ -141,7 +142,7 @@ func (cmd *fmtCmd) run(e *env) (int, error) {
 		switch {
 		case diff:
 			if !bytes.Equal(src, out) {
-				name := displayPath(p, cwd)
+				name := report.DisplayPath(p, cwd)
 				if p == "-" {
 					name = "<stdin>"
 				}
@@ -150,7 +151,7 @@ func (cmd *fmtCmd) run(e *env) (int, error) {
 			}
 		case cmd.Check:
 			if !bytes.Equal(src, out) {
-				fmt.Fprintln(e.stdout, terminalSafe(p))
+				fmt.Fprintln(e.stdout, report.TerminalSafe(p))
 				code = max(code, exitFindings)
 			}
 		case cmd.Write && p != "-":
@@ -164,7 +165,7 @@ func (cmd *fmtCmd) run(e *env) (int, error) {
 					if errors.Is(err, atomicfile.ErrReadOnly) {
 						msg += " (--force writes it)"
 					}
-					fmt.Fprintf(e.stderr, "nginx-lint: %s: %s\n", terminalSafe(p), terminalSafe(msg))
+					fmt.Fprintf(e.stderr, "nginx-lint: %s: %s\n", report.TerminalSafe(p), report.TerminalSafe(msg))
 					code = exitError
 				}
 			}

@@ -74,7 +74,7 @@ func (cmd rulesCmd) run(e *env) (int, error) {
 func toJSONRule(r *analyzer.Rule) jsonRule {
 	j := jsonRule{
 		Code: r.Code, Name: r.Name, Severity: r.Severity.String(), Category: r.Category().String(), Title: r.Title,
-		DocsURL: ruleHelpURI(r.Name), NginxURL: r.Doc.URL, Since: r.Doc.Since, Fixable: r.Fixable, Options: []jsonOption{},
+		DocsURL: rules.ReferenceURL(r.Name), NginxURL: r.Doc.URL, Since: r.Doc.Since, Fixable: r.Fixable, Options: []jsonOption{},
 	}
 	for _, o := range r.Options {
 		j.Options = append(j.Options, jsonOption{Name: o.Name, Type: o.Type.String(), Default: o.Default, Doc: o.Doc, Deprecated: o.Deprecated})

@@ -16,6 +16,7 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/lint"
 	"github.com/nginx-lint/nginx-lint/internal/didyoumean"
+	"github.com/nginx-lint/nginx-lint/internal/report"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/crossplane"
 )
@@ -117,7 +118,7 @@ type loadFlags struct {
 // add their own.
 func (f loadFlags) workspace(e *env) (*lint.Workspace, error) {
 	w := &lint.Workspace{Prefix: f.Prefix, Context: f.Context, Stdin: e.stdin, Cache: &lint.Cache{},
-		Warn: func(msg string) { fmt.Fprintf(e.stderr, "nginx-lint: warning: %s\n", terminalSafe(msg)) }}
+		Warn: func(msg string) { fmt.Fprintf(e.stderr, "nginx-lint: warning: %s\n", report.TerminalSafe(msg)) }}
 	if f.MaxFileSize != "" {
 		n, err := parser.ParseSize(f.MaxFileSize)
 		if err != nil || n <= 0 {
@@ -143,13 +144,13 @@ func sizeError(s string, err error) string {
 type lintCmd struct {
 	loadFlags
 	Paths     []string `arg:"" optional:"" name:"path" help:"Files to lint; \"-\" reads standard input (a config or nginx -T output). Default: ${default_config} if it exists."`
-	Format    string   `short:"f" enum:"text,json,sarif,github,gitlab,checkstyle" default:"text" help:"Output format: ${enum}."`
+	Format    string   `short:"f" enum:"${formats}" default:"text" help:"Output format: ${enum}."`
 	Color     string   `enum:"auto,always,never" default:"auto" help:"Color the text output: ${enum}. With auto, FORCE_COLOR or CLICOLOR_FORCE (not empty, not 0) turn color on, NO_COLOR (not empty) turns it off."`
 	FailLevel string   `enum:"error,warning,info,none" default:"warning" help:"Exit with 1 when a finding is at least this severe: ${enum}."`
 	Strict    bool     `help:"Report every unknown directive as an error, also one a module nginx-lint does not know could define."`
 	Disable   []string `help:"Rules (by name or code) not to run." placeholder:"RULE"`
 	Only      []string `help:"Run only these rules (by name or code, comma-separated or repeated), whatever the settings say; the syntax and file findings (NL1xxx) stay on, and --disable still applies." placeholder:"RULE"`
-	Output    []string `sep:"none" placeholder:"FORMAT=FILE" help:"Also write the findings in FORMAT (text, json, sarif, github, gitlab, checkstyle) to FILE, whatever --format prints, e.g. --format github --output sarif=nginx-lint.sarif; repeatable. Written whole once the lint is done (also on exit 1 or 2), not at all on a usage error."`
+	Output    []string `sep:"none" placeholder:"FORMAT=FILE" help:"Also write the findings in FORMAT (${format_list}) to FILE, whatever --format prints, e.g. --format github --output sarif=nginx-lint.sarif; repeatable. Written whole once the lint is done (also on exit 1 or 2), not at all on a usage error."`
 	Quiet     bool     `short:"q" help:"Print only the findings, one line each: no source line, detail or summary, and with --fix no \"fixed\" lines."`
 	settingsFlags
 	Baseline      string `help:"Report only findings not recorded in this baseline file." placeholder:"FILE"`
@@ -225,7 +226,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		kong.Writers(stdout, stderr),
 		kong.Exit(func(code int) { exited = code }),
 		kong.Vars{"default_config": defaultConfig, "version": currentVersion().Line(),
-			"contexts": strings.Join(analyzer.ContextNames(), ", ")},
+			"contexts": strings.Join(analyzer.ContextNames(), ", "),
+			// The output formats, from their one registry.
+			"formats": strings.Join(report.Names(), ","), "format_list": strings.Join(report.Names(), ", ")},
 		kong.UsageOnError(),
 	)
 	if err != nil {
