@@ -45,6 +45,10 @@ func readBuildInfo(e *env, file, nginx string) (*buildinfo.Info, error) {
 	return buildinfo.Parse(string(out))
 }
 
+// Run is called by kong when the command is chosen (run); the exit
+// code goes to e.
+func (cmd buildInfoCmd) Run(e *env) error { return e.exit(cmd.run(e)) }
+
 func (cmd buildInfoCmd) run(e *env) (int, error) {
 	info, err := readBuildInfo(e, cmd.File, cmd.Nginx)
 	if err != nil {

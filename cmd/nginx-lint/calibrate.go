@@ -29,6 +29,10 @@ type calibrateCmd struct {
 	Force    bool   `help:"Write the profile even when the fit is degenerate (a cost fitted at zero beyond the noise, held-out predictions off by more than 35% beyond the noise, or runs too noisy to judge)."`
 }
 
+// Run is called by kong when the command is chosen (run); the exit
+// code goes to e.
+func (cmd *calibrateCmd) Run(e *env) error { return e.exit(cmd.run(e)) }
+
 func (cmd *calibrateCmd) run(e *env) (int, error) {
 	ngx := cmd.Nginx
 	if ngx == "" {

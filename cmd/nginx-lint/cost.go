@@ -48,6 +48,10 @@ func (cmd *costCmd) options() (costmodel.Options, error) {
 	return o, nil
 }
 
+// Run is called by kong when the command is chosen (run); the exit
+// code goes to e.
+func (cmd *costCmd) Run(e *env) error { return e.exit(cmd.run(e)) }
+
 func (cmd *costCmd) run(e *env) (int, error) {
 	w, err := cmd.loadFlags.workspace(e)
 	if err != nil {

@@ -67,6 +67,10 @@ func (cmd *fmtCmd) options(cfg *config.File) (parser.FormatOptions, error) {
 // writing it back, to change the file at the worst moment.
 var beforeWrite func(path string)
 
+// Run is called by kong when the command is chosen (run); the exit
+// code goes to e.
+func (cmd *fmtCmd) Run(e *env) error { return e.exit(cmd.run(e)) }
+
 // run formats each file. A file with syntax errors is left alone (exit
 // 1): a formatter must not guess at structure nginx cannot read.
 func (cmd *fmtCmd) run(e *env) (int, error) {

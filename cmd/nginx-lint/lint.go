@@ -20,6 +20,10 @@ import (
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
+// Run is called by kong when the command is chosen (run); the exit
+// code goes to e.
+func (cmd *lintCmd) Run(e *env) error { return e.exit(cmd.run(e)) }
+
 func (cmd *lintCmd) run(e *env) (int, error) {
 	paths := cmd.Paths
 	if len(paths) == 0 {

@@ -45,6 +45,10 @@ type jsonOption struct {
 	Deprecated []string `json:"deprecated_names,omitempty"`
 }
 
+// Run is called by kong when the command is chosen (run); the exit
+// code goes to e.
+func (cmd rulesCmd) Run(e *env) error { return e.exit(cmd.run(e)) }
+
 func (cmd rulesCmd) run(e *env) (int, error) {
 	all := rules.All().Rules()
 	if cmd.Format == "json" {
@@ -87,6 +91,10 @@ type explainCmd struct {
 	Format string `short:"f" enum:"auto,text,markdown" default:"auto" help:"text: rendered for a terminal (wrapped, code indented); markdown: the reference page's source; auto: text on a terminal, else markdown."`
 	Color  string `enum:"auto,always,never" default:"auto" help:"Color the text format: ${enum}, as for lint."`
 }
+
+// Run is called by kong when the command is chosen (run); the exit
+// code goes to e.
+func (cmd explainCmd) Run(e *env) error { return e.exit(cmd.run(e)) }
 
 func (cmd explainCmd) run(e *env) (int, error) {
 	reg := rules.All()

@@ -41,7 +41,21 @@ type env struct {
 	// stderrTerminal reports whether stderr is a terminal (for progress
 	// lines).
 	stderrTerminal bool
+	// code is the exit code the command chose: kong's Run methods
+	// return only an error.
+	code int
 }
+
+// exit records a command's exit code and passes its error on, for a Run
+// method over a run that returns both.
+func (e *env) exit(code int, err error) error {
+	e.code = code
+	return err
+}
+
+// server is a command that serves until told to stop (the language
+// server) rather than one run over some input.
+type server interface{ serves() }
 
 type cli struct {
 	Version   kong.VersionFlag `help:"Print the version and exit."`
@@ -63,12 +77,25 @@ type helpCmd struct {
 	Command []string `arg:"" optional:"" name:"command" help:"The command to describe."`
 }
 
+// Run prints the same text as --help, through the same path.
+func (cmd *helpCmd) Run(e *env) error {
+	e.code = run(append(slices.Clone(cmd.Command), "--help"), e.stdin, e.stdout, e.stderr)
+	return nil
+}
+
 // versionCmd is "nginx-lint version", the same as --version.
 type versionCmd struct{}
 
-// check refuses a --context nginx-lint does not know, with the closest
-// names.
-func (f loadFlags) check() error {
+// Run prints what --version prints.
+func (versionCmd) Run(e *env) error {
+	e.code = run([]string{"--version"}, e.stdin, e.stdout, e.stderr)
+	return nil
+}
+
+// AfterApply refuses a --context nginx-lint does not know, with the
+// closest names, before any command that reads configurations runs
+// (kong calls it once the flags are set).
+func (f loadFlags) AfterApply() error {
 	if f.Context == "" {
 		return nil
 	}
@@ -253,42 +280,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "nginx-lint: %v\n", err)
 		return exitUsage
 	}
-	if ctx.Command() != "lsp" {
+	if _, ok := ctx.Selected().Target.Addr().Interface().(server); !ok {
 		batchGC()
 	}
-	for _, f := range []loadFlags{c.Lint.loadFlags, c.Parse.loadFlags, c.Cost.loadFlags} {
-		if err := f.check(); err != nil {
-			fmt.Fprintf(stderr, "nginx-lint: %v\n", err)
-			return exitUsage
-		}
-	}
-	var code int
-	switch ctx.Command() {
-	case "help", "help <command>":
-		// The same text as --help, through the same path.
-		return run(append(slices.Clone(c.Help.Command), "--help"), stdin, stdout, stderr)
-	case "version":
-		return run([]string{"--version"}, stdin, stdout, stderr)
-	case "parse <file>":
-		code, err = c.Parse.run(e)
-	case "rules":
-		code, err = c.Rules.run(e)
-	case "fmt <file>":
-		code, err = c.Fmt.run(e)
-	case "lsp":
-		code, err = c.LSP.run(e)
-	case "build-info", "build-info <file>":
-		code, err = c.BuildInfo.run(e)
-	case "explain <rule>":
-		code, err = c.Explain.run(e)
-	case "cost <path>":
-		code, err = c.Cost.run(e)
-	case "calibrate":
-		code, err = c.Calibrate.run(e)
-	default:
-		code, err = c.Lint.run(e)
-	}
-	if err != nil {
+	// The chosen command's Run method (each command's file), given e.
+	if err := ctx.Run(e); err != nil {
 		fmt.Fprintf(stderr, "nginx-lint: %v\n", err)
 		var ue usageError
 		var le *lint.UsageError
@@ -297,8 +293,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return exitError
 	}
-	return code
+	return e.code
 }
+
+// Run is called by kong when the command is chosen (run); the exit
+// code goes to e.
+func (cmd *parseCmd) Run(e *env) error { return e.exit(cmd.run(e)) }
 
 func (cmd *parseCmd) run(e *env) (int, error) {
 	w, err := cmd.workspace(e)
