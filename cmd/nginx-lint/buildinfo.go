@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/buildinfo"
+	"github.com/nginx-lint/nginx-lint/analyzer/lint"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
@@ -37,7 +38,7 @@ func readBuildInfo(e *env, file, nginx string) (*buildinfo.Info, error) {
 	case file != "":
 		out, err = parser.ReadConfigFile(file, 0)
 	default:
-		return nil, usageError{"give a file with nginx -V output, \"-\", or --nginx PATH"}
+		return nil, &lint.UsageError{Msg: "give a file with nginx -V output, \"-\", or --nginx PATH"}
 	}
 	if err != nil {
 		return nil, err

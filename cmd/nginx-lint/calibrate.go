@@ -10,6 +10,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel/calibrate"
+	"github.com/nginx-lint/nginx-lint/analyzer/lint"
 	"github.com/nginx-lint/nginx-lint/internal/atomicfile"
 	"github.com/nginx-lint/nginx-lint/internal/nginxrun"
 	"github.com/nginx-lint/nginx-lint/internal/report"
@@ -74,7 +75,7 @@ func (cmd *calibrateCmd) calibrate(ctx context.Context, e *env, measure calibrat
 	// Checked here as well as in calibrate.Run so that the mistake is a
 	// usage error naming the flag.
 	if err := calibrate.CheckSizes(cmd.Sizes); err != nil {
-		return nil, exitUsage, usageError{"--sizes: " + err.Error()}
+		return nil, exitUsage, &lint.UsageError{Msg: "--sizes: " + err.Error()}
 	}
 	prog := newProgress(e.stderr, e.stderrTerminal)
 	res, err := calibrate.Run(ctx, calibrate.Options{

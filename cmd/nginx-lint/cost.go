@@ -41,7 +41,7 @@ func (cmd *costCmd) options() (costmodel.Options, error) {
 		}
 		p, err := costmodel.ParseProfile(b)
 		if err != nil {
-			return o, usageError{"--profile: " + err.Error()}
+			return o, &lint.UsageError{Msg: "--profile: " + err.Error()}
 		}
 		o.Profile = p
 	}
@@ -96,7 +96,7 @@ func (cmd *costCmd) run(e *env) (int, error) {
 		reports = append(reports, report.Cost{Name: est.Entry.Target.Path, Result: est.Model, Findings: est.Findings, NoFileGiven: est.NoFileGiven})
 	}
 	if isDir && len(reports) == 0 {
-		return 0, usageError{"no configuration with a server block under " + cmd.Path}
+		return 0, &lint.UsageError{Msg: "no configuration with a server block under " + cmd.Path}
 	}
 	cwd, _ := os.Getwd()
 	if cmd.Format == "json" {

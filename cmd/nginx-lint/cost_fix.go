@@ -48,10 +48,10 @@ func optimizeOne(w *lint.Workspace, targets []lint.Target, est lint.Estimate, as
 // runOptimize is cost --fix, --diff and --verify.
 func (cmd *costCmd) runOptimize(e *env, w *lint.Workspace, targets []lint.Target, ests []lint.Estimate) (int, error) {
 	if cmd.Path == "-" {
-		return 0, usageError{"--fix, --diff and --verify need files, not standard input"}
+		return 0, &lint.UsageError{Msg: "--fix, --diff and --verify need files, not standard input"}
 	}
 	if cmd.Format != "text" || cmd.SVG != "" {
-		return 0, usageError{"--fix, --diff and --verify print a text report: --format json and --svg do not go with them"}
+		return 0, &lint.UsageError{Msg: "--fix, --diff and --verify print a text report: --format json and --svg do not go with them"}
 	}
 	cwd, _ := os.Getwd()
 	changed, failed := false, false

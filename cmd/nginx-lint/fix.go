@@ -22,7 +22,7 @@ import (
 func (cmd *lintCmd) fix(e *env, w *lint.Workspace, targets []lint.Target, base *baseline.Baseline) (int, error) {
 	for _, t := range targets {
 		if t.Path == "-" || t.Pipe {
-			return 0, usageError{"--fix and --diff need files, not standard input or a pipe"}
+			return 0, &lint.UsageError{Msg: "--fix and --diff need files, not standard input or a pipe"}
 		}
 	}
 	res, err := fix.Run(func(overlay map[string][]byte) ([]*parser.Diagnostic, error) {

@@ -37,10 +37,10 @@ func (cmd *fmtCmd) options(cfg *config.File) (parser.FormatOptions, error) {
 	if cmd.Indent != "" {
 		in, err := config.ParseIndent(cmd.Indent)
 		if err != nil {
-			return o, usageError{"--indent: " + err.Error()}
+			return o, &lint.UsageError{Msg: "--indent: " + err.Error()}
 		}
 		if cmd.Tabs && !in.Tabs {
-			return o, usageError{"--tabs and --indent " + cmd.Indent + " together"}
+			return o, &lint.UsageError{Msg: "--tabs and --indent " + cmd.Indent + " together"}
 		}
 		o.Tabs, o.Spaces = in.Tabs, in.Spaces
 	}
@@ -50,13 +50,13 @@ func (cmd *fmtCmd) options(cfg *config.File) (parser.FormatOptions, error) {
 	if cmd.Spacing != "" {
 		sp, err := config.ParseSpacing(cmd.Spacing)
 		if err != nil {
-			return o, usageError{"--spacing: " + err.Error()}
+			return o, &lint.UsageError{Msg: "--spacing: " + err.Error()}
 		}
 		o.Spacing = sp
 	}
 	switch {
 	case cmd.MaxBlankLines < 0:
-		return o, usageError{fmt.Sprintf("--max-blank-lines %d: give 1 or more", cmd.MaxBlankLines)}
+		return o, &lint.UsageError{Msg: fmt.Sprintf("--max-blank-lines %d: give 1 or more", cmd.MaxBlankLines)}
 	case cmd.MaxBlankLines > 0:
 		o.MaxBlankLines = cmd.MaxBlankLines
 	}
@@ -75,7 +75,7 @@ func (cmd *fmtCmd) Run(e *env) error { return e.exit(cmd.run(e)) }
 // 1): a formatter must not guess at structure nginx cannot read.
 func (cmd *fmtCmd) run(e *env) (int, error) {
 	if cmd.Write && (cmd.Check || cmd.Diff) {
-		return 0, usageError{"--write with --check or --diff"}
+		return 0, &lint.UsageError{Msg: "--write with --check or --diff"}
 	}
 	// --check --diff is --diff: the diff instead of the names, as
 	// gofmt -d prints one where gofmt -l prints names.
@@ -84,7 +84,7 @@ func (cmd *fmtCmd) run(e *env) (int, error) {
 		return 0, err
 	}
 	if cmd.Config != "" && cmd.NoConfig {
-		return 0, usageError{"--config and --no-config together"}
+		return 0, &lint.UsageError{Msg: "--config and --no-config together"}
 	}
 	w := &lint.Workspace{NoSettings: cmd.NoConfig}
 	if cmd.Config != "" {

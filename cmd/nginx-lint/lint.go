@@ -28,7 +28,7 @@ func (cmd *lintCmd) run(e *env) (int, error) {
 	paths := cmd.Paths
 	if len(paths) == 0 {
 		if _, err := os.Stat(defaultConfig); err != nil {
-			return 0, usageError{"no path given and " + defaultConfig + " does not exist"}
+			return 0, &lint.UsageError{Msg: "no path given and " + defaultConfig + " does not exist"}
 		}
 		paths = []string{defaultConfig}
 	}
@@ -42,7 +42,7 @@ func (cmd *lintCmd) run(e *env) (int, error) {
 		return 0, err
 	}
 	if len(cmd.Output) > 0 && (cmd.WriteBaseline != "" || cmd.Diff) {
-		return 0, usageError{"--output writes the findings: not with --write-baseline or --diff"}
+		return 0, &lint.UsageError{Msg: "--output writes the findings: not with --write-baseline or --diff"}
 	}
 	var base *baseline.Baseline
 	if cmd.Baseline != "" {
@@ -51,7 +51,7 @@ func (cmd *lintCmd) run(e *env) (int, error) {
 			if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
 				return 0, fmt.Errorf("--baseline: %w", err)
 			}
-			return 0, usageError{"--baseline: " + err.Error()}
+			return 0, &lint.UsageError{Msg: "--baseline: " + err.Error()}
 		}
 		base = b
 	}
@@ -143,13 +143,13 @@ func (cmd *lintCmd) outputs() ([]reportFile, error) {
 	for _, spec := range cmd.Output {
 		format, path, ok := strings.Cut(spec, "=")
 		if !ok || path == "" {
-			return nil, usageError{fmt.Sprintf("--output %q: want FORMAT=FILE, e.g. sarif=nginx-lint.sarif", spec)}
+			return nil, &lint.UsageError{Msg: fmt.Sprintf("--output %q: want FORMAT=FILE, e.g. sarif=nginx-lint.sarif", spec)}
 		}
 		// A file is never colored; -q shortens it as it does stdout.
 		f, ok := report.New(format, report.Options{Quiet: cmd.Quiet})
 		if !ok {
 			names := report.Names()
-			return nil, usageError{fmt.Sprintf("--output %q: unknown format %q%s (one of %s)", spec, format,
+			return nil, &lint.UsageError{Msg: fmt.Sprintf("--output %q: unknown format %q%s (one of %s)", spec, format,
 				didyoumean.Suffix(didyoumean.Closest(format, names)), strings.Join(names, ", "))}
 		}
 		abs, err := filepath.Abs(path)
@@ -157,7 +157,7 @@ func (cmd *lintCmd) outputs() ([]reportFile, error) {
 			return nil, err
 		}
 		if seen[abs] {
-			return nil, usageError{fmt.Sprintf("--output: %s is named twice", path)}
+			return nil, &lint.UsageError{Msg: fmt.Sprintf("--output: %s is named twice", path)}
 		}
 		seen[abs] = true
 		out = append(out, reportFile{f, abs})

@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/lint"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"github.com/nginx-lint/nginx-lint/internal/didyoumean"
 )
@@ -100,7 +101,7 @@ func (cmd explainCmd) run(e *env) (int, error) {
 	reg := rules.All()
 	r := reg.Lookup(cmd.Rule)
 	if r == nil {
-		return 0, usageError{fmt.Sprintf("no rule %q%s (see nginx-lint rules)", cmd.Rule, didyoumean.Suffix(reg.Suggest(cmd.Rule)))}
+		return 0, &lint.UsageError{Msg: fmt.Sprintf("no rule %q%s (see nginx-lint rules)", cmd.Rule, didyoumean.Suffix(reg.Suggest(cmd.Rule)))}
 	}
 	md := rules.Markdown(r)
 	if cmd.Format == "markdown" || (cmd.Format == "auto" && !e.isTerminal) {

@@ -103,7 +103,7 @@ func (f loadFlags) AfterApply() error {
 		return nil
 	}
 	names := analyzer.ContextNames()
-	return usageError{fmt.Sprintf("--context: unknown context %q%s (one of %s)", f.Context,
+	return &lint.UsageError{Msg: fmt.Sprintf("--context: unknown context %q%s (one of %s)", f.Context,
 		didyoumean.Suffix(didyoumean.Closest(f.Context, names)), strings.Join(names, ", "))}
 }
 
@@ -149,13 +149,13 @@ func (f loadFlags) workspace(e *env) (*lint.Workspace, error) {
 	if f.MaxFileSize != "" {
 		n, err := parser.ParseSize(f.MaxFileSize)
 		if err != nil || n <= 0 {
-			return nil, usageError{"--max-file-size: " + sizeError(f.MaxFileSize, err)}
+			return nil, &lint.UsageError{Msg: "--max-file-size: " + sizeError(f.MaxFileSize, err)}
 		}
 		w.MaxFileSize = n
 	}
 	n, err := parser.ParseSize(f.MaxTotalSize)
 	if err != nil || n <= 0 {
-		return nil, usageError{"--max-total-size: " + sizeError(f.MaxTotalSize, err)}
+		return nil, &lint.UsageError{Msg: "--max-total-size: " + sizeError(f.MaxTotalSize, err)}
 	}
 	w.MaxTotalSize = n
 	return w, nil
@@ -203,7 +203,7 @@ type settingsFlags struct {
 // apply sets w's settings and target build from the flags.
 func (f settingsFlags) apply(e *env, w *lint.Workspace) error {
 	if f.Config != "" && f.NoConfig {
-		return usageError{"--config and --no-config together"}
+		return &lint.UsageError{Msg: "--config and --no-config together"}
 	}
 	w.NoSettings = f.NoConfig
 	if f.Config != "" {
@@ -214,11 +214,11 @@ func (f settingsFlags) apply(e *env, w *lint.Workspace) error {
 	}
 	w.Version = f.Version
 	if f.Version != "" && !regexp.MustCompile(`^[0-9]+\.[0-9]+\.[0-9]+$`).MatchString(f.Version) {
-		return usageError{"--nginx-version " + f.Version + ": not a version such as 1.22.1"}
+		return &lint.UsageError{Msg: "--nginx-version " + f.Version + ": not a version such as 1.22.1"}
 	}
 	if f.NginxBuild != "" || f.Nginx != "" {
 		if f.NginxBuild != "" && f.Nginx != "" {
-			return usageError{"--nginx-build and --nginx together"}
+			return &lint.UsageError{Msg: "--nginx-build and --nginx together"}
 		}
 		var err error
 		if w.Build, err = readBuildInfo(e, f.NginxBuild, f.Nginx); err != nil {
@@ -236,11 +236,6 @@ type parseCmd struct {
 	IncludeComments bool   `help:"Emit comments as \"#\" directives."`
 	Indent          int    `default:"2" help:"JSON indentation (0: one line)."`
 }
-
-// usageError marks errors that deserve exit code 3.
-type usageError struct{ msg string }
-
-func (e usageError) Error() string { return e.msg }
 
 // run is the whole program: parse flags, do the work, return the exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -286,9 +281,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// The chosen command's Run method (each command's file), given e.
 	if err := ctx.Run(e); err != nil {
 		fmt.Fprintf(stderr, "nginx-lint: %v\n", err)
-		var ue usageError
-		var le *lint.UsageError
-		if errors.As(err, &ue) || errors.As(err, &le) {
+		var ue *lint.UsageError
+		if errors.As(err, &ue) {
 			return exitUsage
 		}
 		return exitError
