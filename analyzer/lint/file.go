@@ -117,7 +117,7 @@ func (w *Workspace) rootOf(l *parser.Loader, path string, cfg *config.File) (*pa
 		if cand != path {
 			// Load fails at once where there is no nginx.conf.
 			if c, err := l.Load(cand); err == nil {
-				LocalizePaths(c, cfg)
+				localizePaths(c, cfg)
 				for _, f := range c.Files[1:] {
 					if f.Path == path || parser.RealPath(f.Path) == want {
 						return c, f

@@ -709,7 +709,7 @@ func (w *Workspace) loadSource(l *parser.Loader, name string, src []byte, cfg *c
 		ancestors, _ := analyzer.ContextAncestors(w.Context)
 		c = l.LoadSource(name, src, ancestors)
 	}
-	LocalizePaths(c, cfg)
+	localizePaths(c, cfg)
 	return c
 }
 
