@@ -195,6 +195,6 @@ func (s *Server) makeView(snap *snapshot, rep *lint.FileReport, err error, linte
 		return v
 	}
 	v.config, v.file, v.diags, v.dumpLines = rep.Config, rep.File, rep.Findings, rep.DumpLines
-	v.entry, v.entryFile = rep.Entry, rep.EntryFile
+	v.unit, v.unitFile = rep.Unit, rep.UnitFile
 	return v
 }

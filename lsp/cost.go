@@ -20,10 +20,10 @@ func costHover(d *view, dir *parser.Directive, stack []*parser.Directive) string
 	default:
 		return ""
 	}
-	if d.entry == nil || d.entryFile == nil {
+	if d.unit == nil || d.unitFile == nil {
 		return ""
 	}
-	r := d.entry.CostModel()
+	r := d.unit.CostModel()
 	if r == nil {
 		return ""
 	}
@@ -31,7 +31,7 @@ func costHover(d *view, dir *parser.Directive, stack []*parser.Directive) string
 	// that includes the document: its directives are matched by where
 	// they are in the document, not by identity.
 	at := func(x *parser.Directive) bool {
-		return x != nil && x.File == d.entryFile && x.Name.Range.Start == dir.Name.Range.Start
+		return x != nil && x.File == d.unitFile && x.Name.Range.Start == dir.Name.Range.Start
 	}
 	var b strings.Builder
 	if dir.Name.Value == "listen" {
@@ -46,7 +46,7 @@ func costHover(d *view, dir *parser.Directive, stack []*parser.Directive) string
 		if server != nil {
 			start := server.Name.Range.Start
 			namesCost(&b, r, func(x *parser.Directive) bool {
-				return x != nil && x.File == d.entryFile && x.Name.Range.Start == start
+				return x != nil && x.File == d.unitFile && x.Name.Range.Start == start
 			})
 		}
 	}

@@ -93,7 +93,7 @@ func (cmd *costCmd) run(e *env) (int, error) {
 			skipped++
 			continue
 		}
-		reports = append(reports, report.Cost{Name: est.Entry.Target.Path, Result: est.Model, Findings: est.Findings, NoFileGiven: est.NoFileGiven})
+		reports = append(reports, report.Cost{Name: est.Unit.Target.Path, Result: est.Model, Findings: est.Findings, NoFileGiven: est.NoFileGiven})
 	}
 	if isDir && len(reports) == 0 {
 		return 0, &lint.UsageError{Msg: "no configuration with a server block under " + cmd.Path}

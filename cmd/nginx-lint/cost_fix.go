@@ -27,7 +27,7 @@ func (f optimizeFlags) any() bool { return f.Fix || f.Diff || f.Verify }
 
 // optimizeOne plans the rewrite of one estimated configuration.
 func optimizeOne(w *lint.Workspace, targets []lint.Target, est lint.Estimate, assumeHost bool) (*optimize.Plan, error) {
-	main := est.Entry.Config.Main.Path
+	main := est.Unit.Config.Main.Path
 	load := func(overlay map[string][]byte) (*parser.Model, error) {
 		round := *w
 		round.Overlay = overlay
@@ -35,14 +35,14 @@ func optimizeOne(w *lint.Workspace, targets []lint.Target, est lint.Estimate, as
 		if err != nil {
 			return nil, err
 		}
-		for _, e := range rep.Entries {
+		for _, e := range rep.Units {
 			if e.Config.Main.Path == main {
 				return parser.BuildModel(e.Config), nil
 			}
 		}
 		return nil, errors.New(main + ": not found after the rewrite")
 	}
-	return optimize.Optimize(load, optimize.Options{Cost: est.Entry.Options.Cost, AssumeHost: assumeHost})
+	return optimize.Optimize(load, optimize.Options{Cost: est.Unit.Options.Cost, AssumeHost: assumeHost})
 }
 
 // runOptimize is cost --fix, --diff and --verify.
@@ -63,7 +63,7 @@ func (cmd *costCmd) runOptimize(e *env, w *lint.Workspace, targets []lint.Target
 		if err != nil {
 			return exitError, err
 		}
-		name := report.DisplayPath(est.Entry.Config.Main.Path, cwd)
+		name := report.DisplayPath(est.Unit.Config.Main.Path, cwd)
 		out := e.stdout
 		if cmd.Diff {
 			out = e.stderr
@@ -85,7 +85,7 @@ func (cmd *costCmd) runOptimize(e *env, w *lint.Workspace, targets []lint.Target
 		case cmd.Fix:
 			for _, p := range sortedKeys(plan.Fixed) {
 				root := ""
-				if t := est.Entry.Target; t.Root != "" && lint.Within(p, t.Root) {
+				if t := est.Unit.Target; t.Root != "" && lint.Within(p, t.Root) {
 					root = t.Root
 				}
 				if real, err := atomicfile.WriteFile(p, plan.Fixed[p], atomicfile.Options{Root: root}); err != nil {

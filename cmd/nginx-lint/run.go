@@ -308,10 +308,10 @@ func (cmd *parseCmd) run(e *env) (int, error) {
 	if len(rep.Unreadable) > 0 {
 		return exitError, rep.Unreadable[0].Err
 	}
-	if len(rep.Entries) == 0 {
+	if len(rep.Units) == 0 {
 		return exitError, fmt.Errorf("%s: nothing to parse", cmd.Path)
 	}
-	c := rep.Entries[0].Config
+	c := rep.Units[0].Config
 	p := crossplane.Build(c, crossplane.Options{SingleFile: cmd.SingleFile, IncludeComments: cmd.IncludeComments, Check: analyzer.ArgCountError})
 	enc := json.NewEncoder(e.stdout)
 	if cmd.Indent > 0 {
