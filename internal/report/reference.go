@@ -1,6 +1,4 @@
-package rules
-
-//go:generate go run ./internal/refgen
+package report
 
 import (
 	"fmt"
@@ -10,19 +8,18 @@ import (
 )
 
 // ReferenceDir is where `go generate ./analyzer/rules` writes the rule
-// reference pages, relative to this package's directory: docs/rules of the
-// repository.
-const ReferenceDir = "../../docs/rules"
+// reference pages (ReferencePages), relative to the repository's top.
+const ReferenceDir = "docs/rules"
 
-// ReferenceURL is where the page of the rule called name is published.
-func ReferenceURL(name string) string {
+// RuleURL is where the page of the rule called name is published.
+func RuleURL(name string) string {
 	return "https://github.com/nginx-lint/nginx-lint/blob/main/docs/rules/" + name + ".md"
 }
 
-// Markdown renders a rule's documentation as a Markdown page: the same
-// text `nginx-lint explain` prints and the reference page under docs/rules
-// holds, so the two cannot drift apart.
-func Markdown(r *analyzer.Rule) string {
+// RuleMarkdown renders a rule's documentation as a Markdown page: the
+// same text `nginx-lint explain` prints, SARIF carries as help and the
+// reference page under docs/rules holds, so they cannot drift apart.
+func RuleMarkdown(r *analyzer.Rule) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s %s\n\n%s (%s, %s by default)\n\n%s\n", r.Code, r.Name, r.Title, r.Category(), r.Severity, r.Doc.Text)
 	fmt.Fprintf(&b, "\n## Bad\n\n```nginx\n%s```\n\n## Good\n\n```nginx\n%s```\n", r.Doc.Bad, r.Doc.Good)
@@ -72,7 +69,7 @@ func ReferenceIndex(rs []*analyzer.Rule) string {
 func ReferencePages(rs []*analyzer.Rule) map[string]string {
 	pages := map[string]string{"README.md": ReferenceIndex(rs), OptionsPage: OptionsTable(rs)}
 	for _, r := range rs {
-		pages[ReferencePage(r)] = Markdown(r)
+		pages[ReferencePage(r)] = RuleMarkdown(r)
 	}
 	return pages
 }
