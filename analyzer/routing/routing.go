@@ -92,9 +92,10 @@ type wild struct {
 }
 
 type rx struct {
-	Pattern string
-	re      *regexp.Regexp
-	Server  int
+	Pattern  string
+	caseless bool
+	re       *regexp.Regexp
+	Server   int
 }
 
 // Build makes the routing table of the http servers of m, with the
@@ -215,7 +216,7 @@ func (t *Table) addName(a *Addr, sn grammar.ServerName, n int) {
 		if err != nil {
 			t.unsure("server_name ~%s: not a regular expression this model can run (%v)", sn.Name, err)
 		}
-		a.regex = append(a.regex, rx{Pattern: sn.Name, re: re, Server: n})
+		a.regex = append(a.regex, rx{Pattern: sn.Name, caseless: sn.CaseInsensitive, re: re, Server: n})
 	}
 }
 
@@ -386,36 +387,8 @@ func (a *Addr) Lookup(host string) int {
 	if !ok {
 		return a.Default
 	}
-	if len(a.Servers) == 1 {
-		// ngx_http_optimize_servers builds no tables for one server.
-		return a.Default
-	}
-	if n, ok := a.exact[h]; ok {
-		return n
-	}
-	best, bestLen := -1, -1
-	for _, w := range a.head {
-		if len(h) > len(w.Domain) && strings.HasSuffix(h, w.Domain) && h[len(h)-len(w.Domain)-1] == '.' && len(w.Domain) > bestLen {
-			best, bestLen = w.Server, len(w.Domain)
-		}
-	}
-	if best >= 0 {
-		return best
-	}
-	for _, w := range a.tail {
-		if len(h) > len(w.Domain)+1 && strings.HasPrefix(h, w.Domain) && h[len(w.Domain)] == '.' && len(w.Domain) > bestLen {
-			best, bestLen = w.Server, len(w.Domain)
-		}
-	}
-	if best >= 0 {
-		return best
-	}
-	for _, r := range a.regex {
-		if r.re != nil && r.re.MatchString(h) {
-			return r.Server
-		}
-	}
-	return a.Default
+	n, _ := a.lookup(h)
+	return n
 }
 
 // candidates are the hosts that can tell two addresses' tables apart:

@@ -1,0 +1,356 @@
+//go:build unix
+
+package routing_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/netip"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nginx-lint/nginx-lint/analyzer/routing"
+	"github.com/nginx-lint/nginx-lint/parser/nginxtest"
+)
+
+// response is what nginx answered one probe.
+type response struct {
+	status   int
+	location string
+	body     string
+}
+
+// send writes one raw HTTP request to addr (the target as given,
+// undecoded) and reads the response.
+func send(addr, host, target string) (response, error) {
+	c, err := net.DialTimeout("tcp", addr, 3*time.Second)
+	if err != nil {
+		return response{}, err
+	}
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(5 * time.Second))
+	if host == "" {
+		_, err = fmt.Fprintf(c, "GET %s HTTP/1.0\r\n\r\n", target)
+	} else {
+		_, err = fmt.Fprintf(c, "GET %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n", target, host)
+	}
+	if err != nil {
+		return response{}, err
+	}
+	br := bufio.NewReader(c)
+	line, err := br.ReadString('\n')
+	if err != nil {
+		return response{}, fmt.Errorf("status line: %w", err)
+	}
+	f := strings.Fields(line)
+	if len(f) < 2 {
+		return response{}, fmt.Errorf("status line %q", line)
+	}
+	var r response
+	r.status, _ = strconv.Atoi(f[1])
+	for {
+		h, err := br.ReadString('\n')
+		if err != nil {
+			return r, fmt.Errorf("headers: %w", err)
+		}
+		h = strings.TrimRight(h, "\r\n")
+		if h == "" {
+			break
+		}
+		if k, v, ok := strings.Cut(h, ":"); ok && strings.EqualFold(k, "location") {
+			r.location = strings.TrimSpace(v)
+		}
+	}
+	b, _ := io.ReadAll(br)
+	r.body = string(b)
+	return r, nil
+}
+
+// expected is what the model says nginx answers: the status, and for a
+// 200 the body (a return's text, or a static file's content), for a
+// redirect the Location.
+func expected(a *routing.Answer) (response, bool) {
+	r := response{status: a.Status}
+	switch a.Handler.Kind {
+	case routing.HandlerUnknown:
+		return r, false
+	case routing.HandlerReturn:
+		if a.Status >= 300 && a.Status < 400 {
+			r.location = a.Handler.Target
+		} else if a.Status == 200 {
+			r.body = a.Handler.Target
+		}
+	case routing.HandlerStatic:
+		b, err := os.ReadFile(a.Handler.Target)
+		if err != nil {
+			return r, false
+		}
+		r.body = string(b)
+	case routing.HandlerProxy:
+		// The tests proxy to a closed port.
+		if r.status == 0 {
+			r.status = 502
+		}
+	}
+	return r, true
+}
+
+// routeCase is one configuration started once and probed many times.
+type routeCase struct {
+	conf   string
+	hosts  []string
+	probes []string
+	root   string
+}
+
+// runCase starts nginx on c and requires every probe's answer to be
+// the model's. It returns the number of probes compared.
+func runCase(t *testing.T, ngx string, c routeCase, port int) int {
+	t.Helper()
+	dir := t.TempDir()
+	confPath := filepath.Join(dir, "nginx.conf")
+	if err := os.WriteFile(confPath, []byte(c.conf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := model(t, c.conf, routing.Options{Prefix: dir + "/"})
+	inst, err := nginxtest.Start(context.Background(), ngx, confPath, nginxtest.WithPrefix(dir))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, c.conf)
+	}
+	defer func() {
+		if err := inst.Stop(context.Background()); err != nil {
+			t.Error(err)
+		}
+	}()
+	addr := netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), uint16(port))
+	compared, failed, skipped := 0, 0, 0
+	for _, h := range c.hosts {
+		for _, target := range c.probes {
+			req := routing.HTTPRequest{Request: routing.Request{Addr: addr.Addr(), Port: port, Host: h, NoHost: h == ""},
+				Target: target, Remote: netip.MustParseAddr("127.0.0.1")}
+			a := m.Route(req)
+			want, ok := expected(a)
+			if !ok {
+				skipped++
+				if skipped <= 3 {
+					t.Logf("unsure: Host %q, %q: %v", h, target, a.Unsure)
+				}
+				continue
+			}
+			got, err := send(addr.String(), h, target)
+			if err != nil {
+				t.Fatalf("%s %q: %v", h, target, err)
+			}
+			if got.status != 200 {
+				got.body = "" // nginx's own page
+			}
+			if want.status != 200 {
+				want.body = ""
+			}
+			compared++
+			if got != want {
+				failed++
+				if failed <= 10 {
+					t.Errorf("Host %q, %q: nginx %+v, the model %+v (%s; location %v, steps %d, unsure %v)",
+						h, target, got, want, a.Describe(), a.Location, len(a.Steps), a.Unsure)
+				}
+			}
+		}
+	}
+	if failed > 0 {
+		t.Logf("%d of %d probes differ; configuration:\n%s", failed, compared, c.conf)
+	}
+	if skipped > compared/10 {
+		t.Errorf("the model is unsure of %d probes, and answers %d", skipped, compared)
+	}
+	return compared
+}
+
+// publicDir is a temporary directory nginx's workers can read: run as
+// root, nginx switches them to nobody, and t.TempDir's 0700 would make
+// every file a 403.
+func publicDir(t *testing.T) string {
+	d := t.TempDir()
+	for _, p := range []string{filepath.Dir(d), d} {
+		if err := os.Chmod(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return d
+}
+
+// head is the start of every test configuration: loopback only, its
+// own logs and temp paths, relative redirects.
+func head(extra string) string {
+	return "worker_processes 1;\nerror_log error.log;\npid nginx.pid;\nevents {}\nhttp {\n    access_log off;\n" +
+		"    client_body_temp_path cb; proxy_temp_path pt; fastcgi_temp_path ft; uwsgi_temp_path ut; scgi_temp_path st;\n" +
+		"    absolute_redirect off;\n" + extra
+}
+
+// A generated location tree.
+type genLoc struct {
+	mod, path string
+	id        string
+	children  []*genLoc
+	proxy     bool
+}
+
+var (
+	prefixPaths = []string{"/", "/a", "/a/", "/ab", "/a/b", "/a/b/", "/b", "/b/c", "/a.b", "/A", "/a/b/c", "/%61", "/\xc3\xa9", "/a-", "/a/bc"}
+	exactPaths  = []string{"/", "/a", "/a/", "/a/b", "/ab", "/b/c", "/x.php", "/a.b", "/A"}
+	regexPaths  = []string{`^/a`, `^/a/b$`, `\.php$`, `/b`, `^/(a|b)/c`, `^/A/`, `\.(gif|jpg)$`, `^/a/b/\.`, `^/[^/]+$`, `c$`,
+		`^/(?<first>[a-z]+)/`, `\xc3`, `^/a[.]b`, `%`, `^/a\+`, `[?#]`}
+)
+
+// genTree draws the locations of one level; parent is the path that
+// nested prefix locations must start with ("" at the server level).
+func genTree(r *rand.Rand, parent string, depth int, next *int) []*genLoc {
+	var out []*genLoc
+	seen := map[string]bool{}
+	n := 1 + r.IntN(6)
+	if depth > 0 {
+		n = r.IntN(4)
+	}
+	for range n {
+		l := &genLoc{}
+		switch k := r.IntN(10); {
+		case k < 4:
+			l.path = prefixPaths[r.IntN(len(prefixPaths))]
+			if r.IntN(4) == 0 {
+				l.mod = "^~"
+			}
+		case k < 6:
+			l.mod, l.path = "=", exactPaths[r.IntN(len(exactPaths))]
+		default:
+			l.mod, l.path = "~", regexPaths[r.IntN(len(regexPaths))]
+			if r.IntN(3) == 0 {
+				l.mod = "~*"
+			}
+		}
+		if l.mod != "~" && l.mod != "~*" && !strings.HasPrefix(l.path, parent) {
+			continue
+		}
+		key := l.path
+		if l.mod == "=" {
+			key = "=" + key
+		}
+		if l.mod == "~" || l.mod == "~*" {
+			key = l.mod + key + strconv.Itoa(*next)
+		}
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		*next++
+		l.id = "L" + strconv.Itoa(*next)
+		if l.mod != "=" && depth < 2 && l.mod != "~" && l.mod != "~*" {
+			l.children = genTree(r, l.path, depth+1, next)
+		}
+		if l.mod != "~" && l.mod != "~*" && strings.HasSuffix(l.path, "/") && len(l.children) == 0 && r.IntN(4) == 0 {
+			l.proxy = true
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+func writeLocs(b *strings.Builder, locs []*genLoc, indent string) {
+	for _, l := range locs {
+		m := l.mod
+		if m != "" {
+			m += " "
+		}
+		fmt.Fprintf(b, "%slocation %s%q {\n", indent, m, l.path)
+		if l.proxy {
+			fmt.Fprintf(b, "%s    proxy_pass http://127.0.0.1:1;\n", indent)
+		} else {
+			fmt.Fprintf(b, "%s    return 200 \"%s\";\n", indent, l.id)
+		}
+		writeLocs(b, l.children, indent+"    ")
+		fmt.Fprintf(b, "%s}\n", indent)
+	}
+}
+
+// probeTargets are raw request targets, normalized or not.
+var probeTargets = []string{"/", "/a", "/a/", "/ab", "/a/b", "/a/b/", "/a/b/c", "/b", "/b/c", "/A", "/A/B", "/a.b", "/x.php", "/X.PHP",
+	"//a", "/a//b", "///", "/a/./b", "/a/../b", "/a/b/..", "/a/b/../", "/a/.", "/a.", "/a..", "/..", "/../a", "/a/%2e%2e/b", "/%2e%2e",
+	"/%61", "/%2561", "/a%2Fb", "/a%2fb/c", "/%2F%2Fa", "/a?x=1", "/a?", "/a#frag", "/a%23b", "/a%3Fb", "/a%3fb?c=d",
+	"/a%00", "/a%zz", "/a%2", "/a+b", "/a%2Bb", "/\xc3\xa9", "/%C3%A9", "/%c3%a9/x", "/a/b.gif", "/b/x.JPG", "/a-b", "/a/bc",
+	"/a/b/.x", "/a%20b", "/a/./../a/b", "/a/b/%2e/c", "/a/%2e/", "/a.b/c", "/%41/", "/a%2F..%2Fb"}
+
+func moreTargets(r *rand.Rand, n int) []string {
+	segs := []string{"a", "b", "c", "ab", "A", "a.b", "x.php", "X.PHP", "\xc3\xa9", "%61", "%2F", "%2e", "%2E%2E", ".", "..", "", "b.gif", "bc", "a+"}
+	var out []string
+	for range n {
+		var b strings.Builder
+		if r.IntN(5) == 0 {
+			b.WriteString("/")
+		}
+		for range 1 + r.IntN(4) {
+			b.WriteString("/" + segs[r.IntN(len(segs))])
+		}
+		switch r.IntN(6) {
+		case 0:
+			b.WriteString("/")
+		case 1:
+			b.WriteString("?q=1")
+		}
+		out = append(out, b.String())
+	}
+	return out
+}
+
+func seedOf(t *testing.T) uint64 {
+	seed := uint64(time.Now().UnixNano())
+	if s := os.Getenv("ROUTING_SEED"); s != "" {
+		seed, _ = strconv.ParseUint(s, 10, 64)
+	}
+	t.Logf("seed %d (ROUTING_SEED repeats it)", seed)
+	return seed
+}
+
+// TestLocationsAgainstNginx is the property test of the location
+// search: random location trees (exact, prefix, ^~, regexes, nested,
+// proxied prefixes that redirect the URI without their slash) in a few
+// servers, every location answering with its own id, probed with
+// normalized and raw targets; the model's answer is nginx's on every
+// probe.
+func TestLocationsAgainstNginx(t *testing.T) {
+	ngx := nginxtest.Require(t)
+	rng := rand.New(rand.NewPCG(seedOf(t), 2))
+	total := 0
+	for round := range 16 {
+		port := freePort(t)
+		var b strings.Builder
+		b.WriteString(head(""))
+		root := publicDir(t)
+		next := 0
+		var hosts []string
+		for s := range 1 + rng.IntN(3) {
+			name := fmt.Sprintf("s%d.example", s)
+			hosts = append(hosts, name)
+			fmt.Fprintf(&b, "server {\n    listen 127.0.0.1:%d;\n    server_name %s;\n    root %s;\n", port, name, root)
+			if s == 0 && round%3 == 1 {
+				b.WriteString("    merge_slashes off;\n")
+			}
+			writeLocs(&b, genTree(rng, "", 0, &next), "    ")
+			b.WriteString("}\n")
+		}
+		b.WriteString("}\n")
+		hosts = append(hosts, "other.example", "")
+		c := routeCase{conf: b.String(), hosts: hosts, probes: append(probeTargets, moreTargets(rng, 60)...)}
+		total += runCase(t, ngx, c, port)
+		if t.Failed() {
+			break
+		}
+	}
+	t.Logf("%d probes agree with nginx", total)
+}
