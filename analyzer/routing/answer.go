@@ -78,10 +78,13 @@ type HandlerKind uint8
 const (
 	// HandlerUnknown: the model stopped before knowing (see Unsure).
 	HandlerUnknown HandlerKind = iota
-	// HandlerReturn: a return directive, a rewrite redirect, or nginx's
-	// own redirect (a directory without its slash, a proxied prefix
-	// location asked without its slash); Status and Target say what.
+	// HandlerReturn: a return directive with a text (Target) or none.
 	HandlerReturn
+	// HandlerRedirect: a redirect to Target (the Location header) by
+	// return, rewrite or error_page, or nginx's own (a directory asked
+	// without its slash, a proxied prefix location asked without its
+	// slash).
+	HandlerRedirect
 	// HandlerStatic: a file (Target is its path on the nginx host).
 	HandlerStatic
 	// HandlerError: nginx's own error response for Status.
@@ -105,7 +108,7 @@ const (
 )
 
 var handlerNames = [...]string{
-	HandlerUnknown: "unknown", HandlerReturn: "return", HandlerStatic: "static", HandlerError: "error",
+	HandlerUnknown: "unknown", HandlerReturn: "return", HandlerRedirect: "redirect", HandlerStatic: "static", HandlerError: "error",
 	HandlerAutoindex: "autoindex", HandlerProxy: "proxy", HandlerFastCGI: "fastcgi", HandlerUWSGI: "uwsgi",
 	HandlerSCGI: "scgi", HandlerGRPC: "grpc", HandlerMemcached: "memcached", HandlerModule: "module",
 	HandlerClose: "close",
@@ -137,10 +140,9 @@ type Handler struct {
 func (a *Answer) Describe() string {
 	h := a.Handler
 	switch h.Kind {
+	case HandlerRedirect:
+		return fmt.Sprintf("%d redirect to %s", a.Status, h.Target)
 	case HandlerReturn:
-		if a.Status >= 300 && a.Status < 400 || h.Target != "" && isRedirect(a.Status) {
-			return fmt.Sprintf("%d redirect to %s", a.Status, h.Target)
-		}
 		if h.Target != "" {
 			return fmt.Sprintf("%d with the text %q", a.Status, h.Target)
 		}

@@ -226,7 +226,7 @@ func (st *state) findConfig() {
 		if st.args != "" {
 			target += "?" + st.args
 		}
-		st.finalize(301, Handler{Kind: HandlerReturn, Target: target})
+		st.finalize(301, Handler{Kind: HandlerRedirect, Target: target})
 		return
 	}
 	st.next = phaseRewrite
@@ -357,7 +357,7 @@ func (st *state) run(prog []op) bool {
 					}
 					target += sep + st.args
 				}
-				st.finalize(o.status, Handler{Kind: HandlerReturn, Directive: o.d, Target: target})
+				st.finalize(o.status, Handler{Kind: HandlerRedirect, Directive: o.d, Target: target})
 				return false
 			}
 			uri, args, hasArgs, err := o.script.eval(st, escaping{request: st.quoted})
@@ -415,7 +415,7 @@ func (st *state) doReturn(o *op) {
 			text = v
 		}
 		if isRedirect(o.status) {
-			st.finalize(o.status, Handler{Kind: HandlerReturn, Directive: o.d, Target: text})
+			st.finalize(o.status, Handler{Kind: HandlerRedirect, Directive: o.d, Target: text})
 			return
 		}
 		st.answer(o.status, Handler{Kind: HandlerReturn, Directive: o.d, Target: text})
@@ -533,7 +533,7 @@ func (st *state) sendErrorPage(p *errorPage) {
 			status = 302
 		}
 		st.errStatus = status
-		st.finish(status, Handler{Kind: HandlerReturn, Directive: p.d, Target: uri})
+		st.finish(status, Handler{Kind: HandlerRedirect, Directive: p.d, Target: uri})
 	}
 }
 
@@ -668,7 +668,7 @@ func (st *state) tryFiles() bool {
 	}
 	for i, s := range args[:len(args)-1] {
 		raw := d.Args[i].Value
-		testDir := strings.HasSuffix(raw, "/") && i+2 < len(d.Args)
+		testDir := strings.HasSuffix(raw, "/") && i+1 < len(d.Args)
 		if testDir {
 			s = compileScript(raw[:len(raw)-1], false)
 		}
@@ -798,7 +798,7 @@ func (st *state) content() {
 		if st.args != "" {
 			target += "?" + st.args
 		}
-		st.finalize(301, Handler{Kind: HandlerReturn, Target: target})
+		st.finalize(301, Handler{Kind: HandlerRedirect, Target: target})
 	case kindFile:
 		if st.method == "POST" {
 			st.finalize(405, Handler{Kind: HandlerError})
