@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
+	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -112,14 +113,36 @@ func NewWithTable(m *parser.Model, t *Table, o Options) *Model {
 			}
 		}
 	}
-	// The variables set defines: before its set runs, such a variable
-	// is empty, not unknown.
+	// The variables set and the regexes' named groups define: before
+	// a set runs or a regex matches, such a variable is empty, not
+	// unknown.
 	if m.Config != nil {
 		m.Config.Walk(func(d *parser.Directive, stack []*parser.Directive) bool {
-			if d.Name.Value == "set" && len(d.Args) == 2 && strings.HasPrefix(d.Args[0].Value, "$") {
-				md.setNames[strings.ToLower(d.Args[0].Value[1:])] = true
+			switch d.Name.Value {
+			case "set":
+				if len(d.Args) == 2 && strings.HasPrefix(d.Args[0].Value, "$") {
+					md.setNames[strings.ToLower(d.Args[0].Value[1:])] = true
+				}
+			case "location", "rewrite", "if", "server_name", "map":
+				for _, a := range d.Args {
+					if strings.Contains(a.Value, "(?") {
+						symbols.NamedGroups(a.Value, func(name string, _ int) { md.setNames[strings.ToLower(name)] = true })
+					}
+				}
 			}
-			return d.Name.Value == "http" || d.Name.Value == "server" || d.Name.Value == "location" || d.Name.Value == "if" || d.Name.Value == "include"
+			if d.Name.Value == "map" && d.Block != nil {
+				for _, e := range d.Block.Directives {
+					if strings.HasPrefix(e.Name.Value, "~") {
+						symbols.NamedGroups(e.Name.Value, func(name string, _ int) { md.setNames[strings.ToLower(name)] = true })
+					}
+				}
+				return false
+			}
+			switch d.Name.Value {
+			case "http", "server", "location", "if", "include":
+				return true
+			}
+			return false
 		})
 	}
 	return md

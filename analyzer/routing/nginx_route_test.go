@@ -30,17 +30,21 @@ type response struct {
 
 // send writes one raw HTTP request to addr (the target as given,
 // undecoded) and reads the response.
-func send(addr, host, target string) (response, error) {
+func send(addr, host, target string, headers ...routing.Header) (response, error) {
 	c, err := net.DialTimeout("tcp", addr, 3*time.Second)
 	if err != nil {
 		return response{}, err
 	}
 	defer c.Close()
 	_ = c.SetDeadline(time.Now().Add(5 * time.Second))
+	var hs strings.Builder
+	for _, h := range headers {
+		fmt.Fprintf(&hs, "%s: %s\r\n", h.Name, h.Value)
+	}
 	if host == "" {
-		_, err = fmt.Fprintf(c, "GET %s HTTP/1.0\r\n\r\n", target)
+		_, err = fmt.Fprintf(c, "GET %s HTTP/1.0\r\n%s\r\n", target, hs.String())
 	} else {
-		_, err = fmt.Fprintf(c, "GET %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n", target, host)
+		_, err = fmt.Fprintf(c, "GET %s HTTP/1.1\r\nHost: %s\r\n%sConnection: close\r\n\r\n", target, host, hs.String())
 	}
 	if err != nil {
 		return response{}, err
@@ -106,7 +110,8 @@ type routeCase struct {
 	conf   string
 	hosts  []string
 	probes []string
-	root   string
+	// headers, when set, are sent with every probe in turn (nil: none).
+	headers [][]routing.Header
 }
 
 // runCase starts nginx on c and requires every probe's answer to be
@@ -130,35 +135,41 @@ func runCase(t *testing.T, ngx string, c routeCase, port int) int {
 	}()
 	addr := netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), uint16(port))
 	compared, failed, skipped := 0, 0, 0
+	hsets := c.headers
+	if hsets == nil {
+		hsets = [][]routing.Header{nil}
+	}
 	for _, h := range c.hosts {
 		for _, target := range c.probes {
-			req := routing.HTTPRequest{Request: routing.Request{Addr: addr.Addr(), Port: port, Host: h, NoHost: h == ""},
-				Target: target, Remote: netip.MustParseAddr("127.0.0.1")}
-			a := m.Route(req)
-			want, ok := expected(a)
-			if !ok {
-				skipped++
-				if skipped <= 3 {
-					t.Logf("unsure: Host %q, %q: %v", h, target, a.Unsure)
+			for _, hs := range hsets {
+				req := routing.HTTPRequest{Request: routing.Request{Addr: addr.Addr(), Port: port, Host: h, NoHost: h == ""},
+					Target: target, Remote: netip.MustParseAddr("127.0.0.1"), Headers: hs}
+				a := m.Route(req)
+				want, ok := expected(a)
+				if !ok {
+					skipped++
+					if skipped <= 3 {
+						t.Logf("unsure: Host %q, %q: %v", h, target, a.Unsure)
+					}
+					continue
 				}
-				continue
-			}
-			got, err := send(addr.String(), h, target)
-			if err != nil {
-				t.Fatalf("%s %q: %v", h, target, err)
-			}
-			if got.status != 200 {
-				got.body = "" // nginx's own page
-			}
-			if want.status != 200 {
-				want.body = ""
-			}
-			compared++
-			if got != want {
-				failed++
-				if failed <= 10 {
-					t.Errorf("Host %q, %q: nginx %+v, the model %+v (%s; location %v, steps %d, unsure %v)",
-						h, target, got, want, a.Describe(), a.Location, len(a.Steps), a.Unsure)
+				got, err := send(addr.String(), h, target, hs...)
+				if err != nil {
+					t.Fatalf("%s %q: %v", h, target, err)
+				}
+				if got.status != 200 || a.Handler.Kind == routing.HandlerAutoindex {
+					got.body = "" // nginx's own page
+				}
+				if want.status != 200 {
+					want.body = ""
+				}
+				compared++
+				if got != want {
+					failed++
+					if failed <= 10 {
+						t.Errorf("Host %q, %q %v: nginx %+v, the model %+v (%s; location %v, steps %d, unsure %v)",
+							h, target, hs, got, want, a.Describe(), a.Location, len(a.Steps), a.Unsure)
+					}
 				}
 			}
 		}
@@ -472,4 +483,64 @@ func TestRedirectsAgainstNginx(t *testing.T) {
 		}
 	}
 	t.Logf("%d probes agree with nginx", total)
+}
+
+// featuresConf exercises what the random tests do not draw: maps (exact
+// without case, hostnames, regexes with captures, default), allow and
+// deny, internal locations, if's file tests, autoindex, header and
+// cookie variables, alias with try_files, an absolute index, a named
+// location that does not exist, recursive_error_pages.
+const featuresConf = `
+    map $http_x_kind $kind { default none; Alpha a; ~^b(?<bnum>\d+)$ b$bnum; ~*^C c; }
+    map $host $hostkind { hostnames; default other; .f.example f; *.sub.example sub; www.x.* wx; }
+    map $arg_m $mapped { "" empty; 1 one; }
+    server {
+        listen 127.0.0.1:PORT;
+        server_name f.example www.sub.example www.x.org;
+        root ROOT;
+        location /map { return 200 "$kind $bnum $hostkind $mapped"; }
+        location /deny { deny 127.0.0.1; allow all; return 200 "denied?"; }
+        location /allow { allow 127.0.0.0/8; deny all; return 200 "allowed"; }
+        location /int { internal; return 200 "internal"; }
+        location /toint { rewrite ^ /int last; }
+        location /ftest {
+            if (-f $document_root/f.txt) { return 200 "f"; }
+            return 200 "no f";
+        }
+        location /dtest { if (!-d $request_filename) { return 200 "not dir $request_filename"; } return 200 "dir"; }
+        location /etest { if (-e $document_root$arg_p) { return 200 "exists $arg_p"; } return 404; }
+        location /d/ { autoindex on; }
+        location /e/ { autoindex on; }
+        location /hdr { return 200 "$http_x_kind|$http_user_agent|$cookie_sid|$cookie_other|$http_cookie"; }
+        location /al/ { alias ROOT/d/; try_files $uri $uri/ =404; }
+        location /ali/ { alias ROOT/d/; index nothere.html /absolute-index; }
+        location /absolute-index { return 200 "abs $uri $args"; }
+        location /nonamed { try_files /nothere @missing; }
+        location /rec { recursive_error_pages on; error_page 404 /rec2; return 404; }
+        location /rec2 { error_page 404 @n; return 404; }
+        location @n { return 200 "named after $uri"; }
+        location /eq { if ($arg_a = $arg_b) { return 200 "eq"; } if ($arg_a != "") { return 200 "ne $arg_a"; } return 200 "empty"; }
+        location /re { if ($uri ~* ^/RE/(\w+)) { return 200 "re $1"; } if ($args !~ x) { return 200 "no x $1"; } return 200 "x"; }
+        location /st { set $a "$uri$is_args$args"; set $b $a-$a; return 200 "$b"; }
+    }
+`
+
+// TestFeaturesAgainstNginx probes featuresConf with headers and
+// cookies; the model answers as nginx on every probe.
+func TestFeaturesAgainstNginx(t *testing.T) {
+	ngx := nginxtest.Require(t)
+	root := makeSite(t)
+	port := freePort(t)
+	conf := head("") + strings.NewReplacer("PORT", strconv.Itoa(port), "ROOT", root).Replace(featuresConf) + "}\n"
+	probes := []string{"/map", "/map?m=1", "/map?m=2", "/deny", "/allow", "/int", "/toint", "/ftest", "/dtest", "/dtest/d", "/d",
+		"/etest?p=/f.txt", "/etest?p=/nope", "/etest?p=/d", "/d/", "/e/", "/e/nope/", "/hdr", "/al/x.txt", "/al/", "/al/nope", "/ali/",
+		"/nonamed", "/rec", "/eq?a=1&b=1", "/eq?a=1&b=2", "/eq", "/eq?A=1&b=1", "/re/Abc", "/RE/x?y", "/re?x", "/st?q=1", "/st"}
+	headers := [][]routing.Header{nil,
+		{{Name: "X-Kind", Value: "ALPHA"}, {Name: "User-Agent", Value: "t/1"}, {Name: "Cookie", Value: "sid=42; other = x y"}},
+		{{Name: "X-Kind", Value: "b12"}, {Name: "Cookie", Value: "a=1"}, {Name: "Cookie", Value: "SID=7"}},
+		{{Name: "X-Kind", Value: "cat"}, {Name: "X_Kind", Value: "underscore"}},
+	}
+	hosts := []string{"f.example", "a.f.example", "www.sub.example", "www.x.org", ""}
+	n := runCase(t, ngx, routeCase{conf: conf, hosts: hosts, probes: probes, headers: headers}, port)
+	t.Logf("%d probes agree with nginx", n)
 }
