@@ -156,9 +156,12 @@ func (a *Answer) Describe() string {
 	case HandlerClose:
 		return "connection closed without a response (444)"
 	case HandlerProxy, HandlerFastCGI, HandlerUWSGI, HandlerSCGI, HandlerGRPC, HandlerMemcached, HandlerModule:
-		s := h.Directive.Name.Value
+		s := h.Kind.String()
+		if h.Directive != nil {
+			s = h.Directive.Name.Value
+		}
 		if h.Target != "" {
-			s += " " + h.Target
+			s = "passed by " + s + " to " + h.Target
 		}
 		if a.Status != 0 {
 			s = fmt.Sprintf("%d from %s", a.Status, s)

@@ -3,12 +3,9 @@
 package routing_test
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"io"
 	"math/rand/v2"
-	"net"
 	"net/netip"
 	"os"
 	"path/filepath"
@@ -31,51 +28,12 @@ type response struct {
 // send writes one raw HTTP request to addr (the target as given,
 // undecoded) and reads the response.
 func send(addr, host, target string, headers ...routing.Header) (response, error) {
-	c, err := net.DialTimeout("tcp", addr, 3*time.Second)
-	if err != nil {
-		return response{}, err
-	}
-	defer c.Close()
-	_ = c.SetDeadline(time.Now().Add(5 * time.Second))
-	var hs strings.Builder
+	var hs []string
 	for _, h := range headers {
-		fmt.Fprintf(&hs, "%s: %s\r\n", h.Name, h.Value)
+		hs = append(hs, h.Name+": "+h.Value)
 	}
-	if host == "" {
-		_, err = fmt.Fprintf(c, "GET %s HTTP/1.0\r\n%s\r\n", target, hs.String())
-	} else {
-		_, err = fmt.Fprintf(c, "GET %s HTTP/1.1\r\nHost: %s\r\n%sConnection: close\r\n\r\n", target, host, hs.String())
-	}
-	if err != nil {
-		return response{}, err
-	}
-	br := bufio.NewReader(c)
-	line, err := br.ReadString('\n')
-	if err != nil {
-		return response{}, fmt.Errorf("status line: %w", err)
-	}
-	f := strings.Fields(line)
-	if len(f) < 2 {
-		return response{}, fmt.Errorf("status line %q", line)
-	}
-	var r response
-	r.status, _ = strconv.Atoi(f[1])
-	for {
-		h, err := br.ReadString('\n')
-		if err != nil {
-			return r, fmt.Errorf("headers: %w", err)
-		}
-		h = strings.TrimRight(h, "\r\n")
-		if h == "" {
-			break
-		}
-		if k, v, ok := strings.Cut(h, ":"); ok && strings.EqualFold(k, "location") {
-			r.location = strings.TrimSpace(v)
-		}
-	}
-	b, _ := io.ReadAll(br)
-	r.body = string(b)
-	return r, nil
+	r, err := nginxtest.Send(addr, host, target, hs...)
+	return response{r.Status, r.Location, r.Body}, err
 }
 
 // expected is what the model says nginx answers: the status, and for a

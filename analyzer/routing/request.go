@@ -499,10 +499,7 @@ func (st *state) finalize(status int, h Handler) {
 			}
 		}
 	}
-	st.a.Status = status
-	st.a.Handler = h
-	st.a.Location = st.loc
-	st.next = phaseDone
+	st.finish(status, h)
 }
 
 // sendErrorPage is ngx_http_send_error_page.
