@@ -54,6 +54,7 @@ type cli struct {
 	Cost      costCmd          `cmd:"" help:"Estimate nginx's startup and reload cost of a configuration."`
 	Calibrate calibrateCmd     `cmd:"" help:"Time the local nginx on generated layouts and write a cost profile."`
 	Route     routeCmd         `cmd:"" help:"Say which server and location answer URLs, through which redirects, with what."`
+	Diff      diffCmd          `cmd:"" help:"List the requests two configurations answer differently (server, location, redirects, handler)."`
 	Help      helpCmd          `cmd:"" help:"Show help for nginx-lint or one of its commands."`
 	VersionC  versionCmd       `cmd:"" name:"version" help:"Print the version."`
 }
@@ -254,7 +255,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if ctx.Command() != "lsp" {
 		batchGC()
 	}
-	for _, f := range []loadFlags{c.Lint.loadFlags, c.Parse.loadFlags, c.Cost.loadFlags, c.Route.loadFlags} {
+	for _, f := range []loadFlags{c.Lint.loadFlags, c.Parse.loadFlags, c.Cost.loadFlags, c.Route.loadFlags, c.Diff.loadFlags} {
 		if err := f.check(); err != nil {
 			fmt.Fprintf(stderr, "nginx-lint: %v\n", err)
 			return exitUsage
@@ -285,6 +286,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		code, err = c.Calibrate.run(e)
 	case "route <config> <url>":
 		code, err = c.Route.run(e)
+	case "diff <path>":
+		code, err = c.Diff.run(e)
 	default:
 		code, err = c.Lint.run(e)
 	}
