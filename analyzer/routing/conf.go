@@ -4,6 +4,7 @@ import (
 	"net/netip"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
 	"github.com/nginx-lint/nginx-lint/parser"
@@ -266,6 +267,58 @@ func eachDirective(c *parser.Config, dirs []*parser.Directive, fn func(*parser.D
 type builder struct {
 	c      *parser.Config
 	server int
+	// regexes, when set, keeps the regexes compiled for a model: the
+	// servers of a big configuration repeat the same few.
+	regexes *regexCache
+}
+
+// regexCache shares compiled regexes between the servers of a model.
+type regexCache struct {
+	mu      sync.Mutex
+	m       map[regexKey]*Regex
+	scripts map[regexKey]*Script
+}
+
+type regexKey struct {
+	pattern  string
+	caseless bool
+}
+
+// script compiles a value, once per model.
+func (b *builder) script(src string, withArgs bool) *Script {
+	if b.regexes == nil {
+		return compileScript(src, withArgs)
+	}
+	c := b.regexes
+	k := regexKey{src, withArgs}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if sc, ok := c.scripts[k]; ok {
+		return sc
+	}
+	sc := compileScript(src, withArgs)
+	c.scripts[k] = sc
+	return sc
+}
+
+// regex compiles a pattern, once per model.
+func (b *builder) regex(pattern string, caseless bool) *Regex {
+	if b.regexes == nil {
+		return CompileRegex(pattern, caseless)
+	}
+	c := b.regexes
+	k := regexKey{pattern, caseless}
+	c.mu.Lock()
+	r, ok := c.m[k]
+	c.mu.Unlock()
+	if ok {
+		return r
+	}
+	r = CompileRegex(pattern, caseless)
+	c.mu.Lock()
+	c.m[k] = r
+	c.mu.Unlock()
+	return r
 }
 
 // readLevel reads the directives of one block (not its locations, which
@@ -284,18 +337,18 @@ func (b *builder) readLevel(lv *level, dirs []*parser.Directive, locs *[]*parser
 			}
 			o := op{kind: opIf, d: d}
 			if c, ok := symbols.SplitIf(d); ok {
-				o.cond = ifCond{lhs: compileScript(c.LHS, false), op: c.Op}
+				o.cond = ifCond{lhs: b.script(c.LHS, false), op: c.Op}
 				switch c.Op {
 				case "-":
 					o.cond.op = c.LHS
-					o.cond.lhs = compileScript(c.RHS, false)
+					o.cond.lhs = b.script(c.RHS, false)
 				case "":
 				case "~", "!~":
-					o.cond.re = CompileRegex(c.RHS, false)
+					o.cond.re = b.regex(c.RHS, false)
 				case "~*", "!~*":
-					o.cond.re = CompileRegex(c.RHS, true)
+					o.cond.re = b.regex(c.RHS, true)
 				default:
-					o.cond.rhs = compileScript(c.RHS, false)
+					o.cond.rhs = b.script(c.RHS, false)
 				}
 			} else {
 				o.cond.op = "?"
@@ -311,7 +364,7 @@ func (b *builder) readLevel(lv *level, dirs []*parser.Directive, locs *[]*parser
 			}
 			lv.prog[at].end = len(lv.prog)
 		case "rewrite", "return", "set", "break":
-			if o, ok := readOp(d); ok {
+			if o, ok := readOp(d, b.regex, b.script); ok {
 				lv.prog = append(lv.prog, o)
 			}
 		case "try_files":
@@ -319,20 +372,20 @@ func (b *builder) readLevel(lv *level, dirs []*parser.Directive, locs *[]*parser
 				lv.tryFiles = d
 				lv.tryFilesArgs = nil
 				for _, a := range d.Args {
-					lv.tryFilesArgs = append(lv.tryFilesArgs, compileScript(a.Value, false))
+					lv.tryFilesArgs = append(lv.tryFilesArgs, b.script(a.Value, false))
 				}
 			}
 		case "root", "alias":
 			if len(d.Args) == 1 && lv.root == nil {
 				lv.root, lv.alias = d, name == "alias"
-				lv.rootScript = compileScript(d.Args[0].Value, false)
+				lv.rootScript = b.script(d.Args[0].Value, false)
 			}
 		case "index":
 			if lv.index == nil {
 				lv.index = d
 			}
 			for _, a := range d.Args {
-				lv.indexScripts = append(lv.indexScripts, compileScript(a.Value, false))
+				lv.indexScripts = append(lv.indexScripts, b.script(a.Value, false))
 			}
 		case "error_page":
 			lv.hasErrorPages = true
@@ -402,7 +455,7 @@ func (b *builder) readIf(outer, inner *level, d *parser.Directive) {
 
 // readOp reads rewrite, return, set and break as the rewrite module
 // compiles them; ok is false for arguments nginx refuses.
-func readOp(d *parser.Directive) (op, bool) {
+func readOp(d *parser.Directive, compile func(string, bool) *Regex, script func(string, bool) *Script) (op, bool) {
 	a := d.ArgValues()
 	o := op{d: d}
 	switch d.Name.Value {
@@ -413,7 +466,7 @@ func readOp(d *parser.Directive) (op, bool) {
 		if len(a) != 2 || len(a[0]) < 2 || a[0][0] != '$' {
 			return o, false
 		}
-		o.kind, o.name, o.script = opSet, strings.ToLower(a[0][1:]), compileScript(a[1], false)
+		o.kind, o.name, o.script = opSet, strings.ToLower(a[0][1:]), script(a[1], false)
 		return o, true
 	case "return":
 		o.kind = opReturn
@@ -423,7 +476,7 @@ func readOp(d *parser.Directive) (op, bool) {
 		code, err := strconv.Atoi(a[0])
 		if err != nil || code < 0 {
 			if len(a) == 1 && (strings.HasPrefix(a[0], "http://") || strings.HasPrefix(a[0], "https://") || strings.HasPrefix(a[0], "$scheme")) {
-				o.status, o.script = 302, compileScript(a[0], false)
+				o.status, o.script = 302, script(a[0], false)
 				return o, true
 			}
 			return o, false
@@ -433,7 +486,7 @@ func readOp(d *parser.Directive) (op, bool) {
 		}
 		o.status = code
 		if len(a) == 2 {
-			o.script = compileScript(a[1], false)
+			o.script = script(a[1], false)
 		}
 		return o, true
 	case "rewrite":
@@ -441,7 +494,7 @@ func readOp(d *parser.Directive) (op, bool) {
 		if len(a) < 2 || len(a) > 3 || a[1] == "" {
 			return o, false
 		}
-		o.re = CompileRegex(a[0], false)
+		o.re = compile(a[0], false)
 		repl := a[1]
 		if strings.HasSuffix(repl, "?") {
 			repl = repl[:len(repl)-1]
@@ -465,7 +518,7 @@ func readOp(d *parser.Directive) (op, bool) {
 				return o, false
 			}
 		}
-		o.script = compileScript(repl, !o.redirect)
+		o.script = script(repl, !o.redirect)
 		return o, true
 	}
 	return o, false
@@ -540,8 +593,9 @@ func readAccess(d *parser.Directive) accessRule {
 // buildServer reads server n's block into its locations.
 func (m *Model) buildServer(n int) *serverRoutes {
 	s := m.Table.Servers[n]
-	b := &builder{c: m.cfg, server: n}
-	root := &Location{Server: n, conf: &level{parent: m.http, block: s.Directive}}
+	b := &builder{c: m.cfg, server: n, regexes: &m.regexes}
+	root := newLocation()
+	root.Server, root.conf.parent, root.conf.block = n, m.http, s.Directive
 	var locs []*parser.Directive
 	if s.Directive.Block != nil {
 		b.readLevel(root.conf, s.Directive.Block.Directives, &locs, false)
@@ -554,15 +608,42 @@ func (m *Model) buildServer(n int) *serverRoutes {
 	return sr
 }
 
+// newLocation allocates a Location with its level in one piece: a big
+// configuration has hundreds of thousands.
+func newLocation() *Location {
+	a := &struct {
+		l  Location
+		lv level
+	}{}
+	a.l.conf = &a.lv
+	return &a.l
+}
+
+// locationSpec parses a location's arguments without allocating.
+func locationSpec(d *parser.Directive) (grammar.Location, bool) {
+	var buf [2]string
+	if len(d.Args) == 0 || len(d.Args) > 2 {
+		return grammar.Location{}, false
+	}
+	vals := buf[:len(d.Args)]
+	for i, a := range d.Args {
+		vals[i] = a.Value
+	}
+	spec, err := grammar.ParseLocation(vals)
+	return spec, err == nil
+}
+
 // children reads the location directives of parent.
 func (b *builder) children(parent *Location, locs []*parser.Directive, sr *serverRoutes) {
 	var static []*Location
 	for _, d := range locs {
-		spec, err := grammar.ParseLocation(d.ArgValues())
-		if err != nil {
+		spec, ok := locationSpec(d)
+		if !ok {
 			continue
 		}
-		l := &Location{Directive: d, Spec: spec, Server: b.server, conf: &level{parent: parent.conf, block: d}}
+		l := newLocation()
+		l.Directive, l.Spec, l.Server = d, spec, b.server
+		l.conf.parent, l.conf.block = parent.conf, d
 		if parent.Directive != nil {
 			l.Parent = parent
 		}
@@ -577,7 +658,7 @@ func (b *builder) children(parent *Location, locs []*parser.Directive, sr *serve
 			}
 			continue
 		case spec.IsRegex:
-			l.regex = CompileRegex(spec.Path, spec.CaseInsensitive)
+			l.regex = b.regex(spec.Path, spec.CaseInsensitive)
 			parent.regexes = append(parent.regexes, l)
 		default:
 			static = append(static, l)

@@ -32,6 +32,7 @@ type Model struct {
 	upstreams map[string]*parser.Upstream
 
 	servers []serverSlot
+	regexes regexCache
 }
 
 type serverSlot struct {
@@ -98,8 +99,9 @@ func NewWithTable(m *parser.Model, t *Table, o Options) *Model {
 	}
 	md := &Model{Table: t, opts: o, cfg: m.Config, servers: make([]serverSlot, len(t.Servers)),
 		maps: map[string]*mapDef{}, setNames: map[string]bool{}, upstreams: map[string]*parser.Upstream{}}
+	md.regexes.m, md.regexes.scripts = map[regexKey]*Regex{}, map[regexKey]*Script{}
 	md.http = &level{}
-	b := &builder{c: m.Config}
+	b := &builder{c: m.Config, regexes: &md.regexes}
 	if len(m.HTTP) > 0 && m.HTTP[0].Block != nil {
 		h := m.HTTP[0]
 		md.http.block = h
