@@ -44,7 +44,7 @@ func Probes(models ...*Model) []HTTPRequest {
 	for _, k := range ports {
 		// The addresses: every one listed, and one none lists when a
 		// wildcard takes the others.
-		var conns []Request
+		var conns []HTTPRequest
 		seen := map[string]bool{}
 		wild := false
 		for _, m := range models {
@@ -58,9 +58,9 @@ func Probes(models ...*Model) []HTTPRequest {
 					continue
 				}
 				seen[a.Key] = true
-				r := Request{Addr: a.IP, Port: k.port}
+				r := HTTPRequest{Request: Request{Addr: a.IP, Port: k.port}}
 				if k.fam == costmodel.Unix {
-					r = Request{Unix: a.Key}
+					r.Request = Request{Unix: a.Key}
 				}
 				conns = append(conns, r)
 			}
@@ -70,7 +70,7 @@ func Probes(models ...*Model) []HTTPRequest {
 			for _, c := range conns {
 				listed[c.Addr] = true
 			}
-			conns = append(conns, Request{Addr: unlisted(portKey{k.fam, k.port}, listed), Port: k.port})
+			conns = append(conns, HTTPRequest{Request: Request{Addr: unlisted(portKey{k.fam, k.port}, listed), Port: k.port}})
 		}
 		for _, c := range conns {
 			var addrs []*Addr
@@ -85,6 +85,9 @@ func Probes(models ...*Model) []HTTPRequest {
 			}
 			hosts := append(candidates(addrs...), regexHosts(addrs...)...)
 			hosts = append(hosts, "")
+			for _, a := range addrs {
+				c.HTTPS = c.HTTPS || a.SSL
+			}
 			for _, h := range hosts {
 				r := c
 				if h == "" {
@@ -94,7 +97,7 @@ func Probes(models ...*Model) []HTTPRequest {
 				}
 				paths := map[string]bool{"/": true, "/nginx-lint-probe": true}
 				for _, m := range models {
-					if n := m.Table.Route(r); n >= 0 {
+					if n := m.Table.Route(r.Request); n >= 0 {
 						m.serverPaths(n, paths)
 					}
 				}
@@ -104,7 +107,9 @@ func Probes(models ...*Model) []HTTPRequest {
 				}
 				sort.Strings(sorted)
 				for _, p := range sorted {
-					out = append(out, HTTPRequest{Request: r, Target: p})
+					q := r
+					q.Target = p
+					out = append(out, q)
 				}
 			}
 		}
@@ -142,22 +147,42 @@ func regexHosts(as ...*Addr) []string {
 	return out
 }
 
-// serverPaths adds the paths that reach server n's locations.
+// serverPaths adds the paths that reach server n's locations: each
+// prefix itself, below it and without its final slash; each exact
+// path; an example of each regex (a location's or a rewrite's); and
+// below each prefix, an example of each regex that is not anchored at
+// the start, which is where a prefix and a regex compete.
 func (m *Model) serverPaths(n int, paths map[string]bool) {
-	var walk func(l *Location)
+	var prefixes []string
+	var floating []*Regex // regexes not anchored at the start
+	example := func(re *Regex) {
+		ex, ok := Example(re.Pattern, re.Caseless)
+		if !ok {
+			return
+		}
+		for _, p := range []string{ex, "/" + ex, "/nginx-lint-probe" + ex} {
+			if _, ok, _ := re.Match(p); ok && strings.HasPrefix(p, "/") {
+				paths[p] = true
+				break
+			}
+		}
+		if !strings.HasPrefix(re.Pattern, "^") {
+			floating = append(floating, re)
+		}
+	}
+	rewrites := func(lv *level) {
+		for _, o := range lv.prog {
+			if o.kind == opRewrite && o.re != nil {
+				example(o.re)
+			}
+		}
+	}
 	add := func(l *Location) {
+		rewrites(l.conf)
 		switch {
 		case l.Spec.Named:
 		case l.regex != nil:
-			pat := l.Spec.Path
-			if ex, ok := Example(pat, l.Spec.CaseInsensitive); ok {
-				for _, p := range []string{ex, "/" + ex, "/nginx-lint-probe" + ex} {
-					if _, ok, _ := l.regex.Match(p); ok && strings.HasPrefix(p, "/") {
-						paths[p] = true
-						break
-					}
-				}
-			}
+			example(l.regex)
 		default:
 			p := l.Spec.Path
 			if p == "" || p[0] != '/' {
@@ -166,12 +191,14 @@ func (m *Model) serverPaths(n int, paths map[string]bool) {
 			paths[p] = true
 			if l.Spec.Modifier != grammar.ModExact { // below it, and without its slash
 				paths[strings.TrimSuffix(p, "/")+"/nginx-lint-probe"] = true
+				prefixes = append(prefixes, strings.TrimSuffix(p, "/")+"/nginx-lint-probe")
 				if len(p) > 1 && strings.HasSuffix(p, "/") {
 					paths[p[:len(p)-1]] = true
 				}
 			}
 		}
 	}
+	var walk func(l *Location)
 	walk = func(l *Location) {
 		var each func(t *treeNode)
 		each = func(t *treeNode) {
@@ -194,7 +221,20 @@ func (m *Model) serverPaths(n int, paths map[string]bool) {
 			walk(r)
 		}
 	}
-	walk(m.Locations(n))
+	root := m.Locations(n)
+	rewrites(root.conf)
+	walk(root)
+	for _, re := range floating {
+		ex, ok := Example(re.Pattern, re.Caseless)
+		if !ok {
+			continue
+		}
+		for _, p := range prefixes {
+			if _, ok, _ := re.Match(p + ex); ok {
+				paths[p+ex] = true
+			}
+		}
+	}
 }
 
 // Example returns a string the regex matches, for probing: the
@@ -337,12 +377,16 @@ func locationID(l *Location) string {
 	return id
 }
 
-// chainID is the redirect chain: the URIs and the directives that
-// moved the request (the locations are compared on their own).
+// chainID is the redirect chain: the URIs, the locations on the way
+// (the last is compared on its own) and the directives that moved the
+// request.
 func chainID(a *Answer) string {
 	var b strings.Builder
-	for _, s := range a.Steps {
+	for i, s := range a.Steps {
 		b.WriteString(s.URI + "?" + s.Args)
+		if i < len(a.Steps)-1 {
+			b.WriteString(" " + locationID(s.Location))
+		}
 		if s.Via != nil {
 			b.WriteString(" -" + s.How + "-> " + directiveID(s.Via))
 		}

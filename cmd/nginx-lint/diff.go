@@ -397,19 +397,32 @@ type changeJSON struct {
 	After  routeJSON `json:"after"`
 }
 
-// summary is one answer in a line: server, location, handler.
+// summary is one answer in a line: the server, the location (or the
+// locations and redirects on the way) and the handler.
 func summary(j routeJSON) string {
 	if j.Server == nil {
 		return "refused"
 	}
 	s := "server " + orDash(j.Server.Name)
-	if j.Location != nil {
+	if len(j.Chain) > 1 {
+		for i, st := range j.Chain {
+			if i > 0 {
+				uri := st.URI
+				if st.Args != "" {
+					uri += "?" + st.Args
+				}
+				s += " -" + j.Chain[i-1].How + "-> " + uri
+			}
+			if st.Location != nil {
+				s += " in " + st.Location.Name
+			} else {
+				s += " in no location"
+			}
+		}
+	} else if j.Location != nil {
 		s += ", location " + j.Location.Name
 	} else {
 		s += ", no location"
-	}
-	if n := len(j.Chain); n > 1 {
-		s += fmt.Sprintf(" (after %d redirects)", n-1)
 	}
 	return s + ": " + j.Handler.Text
 }

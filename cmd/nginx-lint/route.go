@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/netip"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
@@ -264,6 +265,13 @@ func answerJSON(m *routing.Model, url string, r routing.HTTPRequest, a *routing.
 	}
 	if j.Unsure == nil {
 		j.Unsure = []string{}
+	}
+	if cwd != "" {
+		// The model names files by their absolute path; shown as the
+		// other paths are.
+		for i, u := range j.Unsure {
+			j.Unsure[i] = strings.ReplaceAll(u, cwd+string(filepath.Separator), "")
+		}
 	}
 	if a.Server >= 0 {
 		s := m.Table.Servers[a.Server]
