@@ -26,9 +26,6 @@ type level struct {
 	// compiled into the enclosing block's).
 	prog []op
 
-	tryFiles     *parser.Directive
-	tryFilesArgs []*Script
-
 	// handler is the directive that makes the block's content handler
 	// (clcf->handler), nil for none.
 	handler     *parser.Directive
@@ -37,7 +34,21 @@ type level struct {
 	// of the *_pass directives (clcf->auto_redirect).
 	autoRedirect bool
 
-	// Inherited settings: set is false when the block does not set it.
+	recursiveErrorPages, internal, autoindex, randomIndex, mergeSlashes, satisfyAny setting
+
+	// The settings most blocks leave alone, behind one pointer (to
+	// noExtra until the block sets one): a big configuration has a
+	// level for each of its locations.
+	*levelExtra
+}
+
+// levelExtra holds the settings of a level that most blocks do not
+// set. What nginx inherits is looked up through the parent's.
+type levelExtra struct {
+	// try_files is the block's own (not inherited).
+	tryFiles     *parser.Directive
+	tryFilesArgs []*Script
+
 	root       *parser.Directive // root or alias
 	rootScript *Script
 	alias      bool
@@ -47,8 +58,6 @@ type level struct {
 
 	errorPages    []errorPage
 	hasErrorPages bool
-
-	recursiveErrorPages, internal, autoindex, randomIndex, mergeSlashes, satisfyAny setting
 
 	access    []accessRule
 	hasAccess bool
@@ -60,6 +69,23 @@ type level struct {
 	opaque []*parser.Directive
 
 	limitExcept *parser.Directive
+}
+
+// noExtra is the levelExtra of every level that sets none of it; it is
+// never written.
+var noExtra = &levelExtra{}
+
+// newLevel returns a level below parent for block.
+func newLevel(parent *level, block *parser.Directive) *level {
+	return &level{parent: parent, block: block, levelExtra: noExtra}
+}
+
+// own returns the level's own levelExtra, to write.
+func (l *level) own() *levelExtra {
+	if l.levelExtra == noExtra {
+		l.levelExtra = &levelExtra{}
+	}
+	return l.levelExtra
 }
 
 // setting is an inherited on/off value: 0 when not set in the block.
@@ -356,7 +382,7 @@ func (b *builder) readLevel(lv *level, dirs []*parser.Directive, locs *[]*parser
 			at := len(lv.prog)
 			lv.prog = append(lv.prog, o)
 			if lv.block != nil && lv.block.Name.Value == "location" {
-				inner := &level{parent: lv, block: d}
+				inner := newLevel(lv, d)
 				lv.prog[at].lif = inner
 				b.readIf(lv, inner, d)
 			} else {
@@ -369,27 +395,31 @@ func (b *builder) readLevel(lv *level, dirs []*parser.Directive, locs *[]*parser
 			}
 		case "try_files":
 			if len(d.Args) >= 2 {
-				lv.tryFiles = d
-				lv.tryFilesArgs = nil
+				x := lv.own()
+				x.tryFiles = d
+				x.tryFilesArgs = nil
 				for _, a := range d.Args {
-					lv.tryFilesArgs = append(lv.tryFilesArgs, b.script(a.Value, false))
+					x.tryFilesArgs = append(x.tryFilesArgs, b.script(a.Value, false))
 				}
 			}
 		case "root", "alias":
 			if len(d.Args) == 1 && lv.root == nil {
-				lv.root, lv.alias = d, name == "alias"
-				lv.rootScript = b.script(d.Args[0].Value, false)
+				x := lv.own()
+				x.root, x.alias = d, name == "alias"
+				x.rootScript = b.script(d.Args[0].Value, false)
 			}
 		case "index":
-			if lv.index == nil {
-				lv.index = d
+			x := lv.own()
+			if x.index == nil {
+				x.index = d
 			}
 			for _, a := range d.Args {
-				lv.indexScripts = append(lv.indexScripts, b.script(a.Value, false))
+				x.indexScripts = append(x.indexScripts, b.script(a.Value, false))
 			}
 		case "error_page":
-			lv.hasErrorPages = true
-			lv.errorPages = append(lv.errorPages, readErrorPage(d)...)
+			x := lv.own()
+			x.hasErrorPages = true
+			x.errorPages = append(x.errorPages, readErrorPage(d)...)
 		case "recursive_error_pages":
 			lv.recursiveErrorPages = flag(d)
 		case "internal":
@@ -408,16 +438,18 @@ func (b *builder) readLevel(lv *level, dirs []*parser.Directive, locs *[]*parser
 			}
 		case "allow", "deny":
 			if len(d.Args) == 1 {
-				lv.hasAccess = true
-				lv.access = append(lv.access, readAccess(d))
+				x := lv.own()
+				x.hasAccess = true
+				x.access = append(x.access, readAccess(d))
 			}
 		case "auth_basic":
-			lv.authSet = true
+			x := lv.own()
+			x.authSet = true
 			if len(d.Args) == 1 && d.Args[0].Value != "off" {
-				lv.authBasic = d
+				x.authBasic = d
 			}
 		case "limit_except":
-			lv.limitExcept = d
+			lv.own().limitExcept = d
 		default:
 			if k, ok := contentHandlers[name]; ok {
 				if name == "perl" && (lv.block == nil || lv.block.Name.Value == "http") {
@@ -433,7 +465,8 @@ func (b *builder) readLevel(lv *level, dirs []*parser.Directive, locs *[]*parser
 				return
 			}
 			if opaqueDirectives[name] {
-				lv.opaque = append(lv.opaque, d)
+				x := lv.own()
+				x.opaque = append(x.opaque, d)
 			}
 		}
 	})
@@ -444,7 +477,7 @@ func (b *builder) readLevel(lv *level, dirs []*parser.Directive, locs *[]*parser
 // which has no configuration of its own).
 func (b *builder) readIf(outer, inner *level, d *parser.Directive) {
 	if inner == nil {
-		inner = &level{}
+		inner = newLevel(nil, nil)
 	}
 	// The if's own directives, with its rewrite program compiled into
 	// the enclosing block's.
@@ -615,6 +648,7 @@ func newLocation() *Location {
 		l  Location
 		lv level
 	}{}
+	a.lv.levelExtra = noExtra
 	a.l.conf = &a.lv
 	return &a.l
 }
