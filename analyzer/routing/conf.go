@@ -68,7 +68,10 @@ type levelExtra struct {
 	// the model does not evaluate (auth_request, access_by_lua, ...).
 	opaque []*parser.Directive
 
+	// limitExcept is the block's limit_except and limit its
+	// configuration, which a request of another method is handled in.
 	limitExcept *parser.Directive
+	limit       *level
 }
 
 // noExtra is the levelExtra of every level that sets none of it; it is
@@ -449,7 +452,14 @@ func (b *builder) readLevel(lv *level, dirs []*parser.Directive, locs *[]*parser
 				x.authBasic = d
 			}
 		case "limit_except":
-			lv.own().limitExcept = d
+			if d.Block != nil && !inIf {
+				// ngx_http_core_limit_except: a configuration of its
+				// own below the location, for the other methods.
+				x := lv.own()
+				x.limitExcept = d
+				x.limit = newLevel(lv, d)
+				b.readLevel(x.limit, d.Block.Directives, nil, true)
+			}
 		default:
 			if k, ok := contentHandlers[name]; ok {
 				if name == "perl" && (lv.block == nil || lv.block.Name.Value == "http") {

@@ -27,12 +27,12 @@ type response struct {
 
 // send writes one raw HTTP request to addr (the target as given,
 // undecoded) and reads the response.
-func send(addr, host, target string, headers ...routing.Header) (response, error) {
+func send(method, addr, host, target string, headers ...routing.Header) (response, error) {
 	var hs []string
 	for _, h := range headers {
 		hs = append(hs, h.Name+": "+h.Value)
 	}
-	r, err := nginxtest.Send(addr, host, target, hs...)
+	r, err := nginxtest.SendMethod(method, addr, host, target, hs...)
 	return response{r.Status, r.Location, r.Body}, err
 }
 
@@ -70,6 +70,8 @@ type routeCase struct {
 	probes []string
 	// headers, when set, are sent with every probe in turn (nil: none).
 	headers [][]routing.Header
+	// methods are the methods of every probe (nil: GET).
+	methods []string
 }
 
 // runCase starts nginx on c and requires every probe's answer to be
@@ -97,36 +99,45 @@ func runCase(t *testing.T, ngx string, c routeCase, port int) int {
 	if hsets == nil {
 		hsets = [][]routing.Header{nil}
 	}
+	methods := c.methods
+	if methods == nil {
+		methods = []string{"GET"}
+	}
 	for _, h := range c.hosts {
 		for _, target := range c.probes {
 			for _, hs := range hsets {
-				req := routing.HTTPRequest{Request: routing.Request{Addr: addr.Addr(), Port: port, Host: h, NoHost: h == ""},
-					Target: target, Remote: netip.MustParseAddr("127.0.0.1"), Headers: hs}
-				a := m.Route(req)
-				want, ok := expected(a)
-				if !ok {
-					skipped++
-					if skipped <= 3 {
-						t.Logf("unsure: Host %q, %q: %v", h, target, a.Unsure)
+				for _, method := range methods {
+					req := routing.HTTPRequest{Request: routing.Request{Addr: addr.Addr(), Port: port, Host: h, NoHost: h == ""},
+						Target: target, Remote: netip.MustParseAddr("127.0.0.1"), Headers: hs, Method: method}
+					a := m.Route(req)
+					want, ok := expected(a)
+					if !ok {
+						skipped++
+						if skipped <= 3 {
+							t.Logf("unsure: Host %q, %q: %v", h, target, a.Unsure)
+						}
+						continue
 					}
-					continue
-				}
-				got, err := send(addr.String(), h, target, hs...)
-				if err != nil {
-					t.Fatalf("%s %q: %v", h, target, err)
-				}
-				if got.status != 200 || a.Handler.Kind == routing.HandlerAutoindex {
-					got.body = "" // nginx's own page
-				}
-				if want.status != 200 {
-					want.body = ""
-				}
-				compared++
-				if got != want {
-					failed++
-					if failed <= 10 {
-						t.Errorf("Host %q, %q %v: nginx %+v, the model %+v (%s; location %v, steps %d, unsure %v)",
-							h, target, hs, got, want, a.Describe(), a.Location, len(a.Steps), a.Unsure)
+					got, err := send(method, addr.String(), h, target, hs...)
+					if err != nil {
+						t.Fatalf("%s %q: %v", h, target, err)
+					}
+					if method == "HEAD" {
+						want.body = ""
+					}
+					if got.status != 200 || a.Handler.Kind == routing.HandlerAutoindex {
+						got.body = "" // nginx's own page
+					}
+					if want.status != 200 {
+						want.body = ""
+					}
+					compared++
+					if got != want {
+						failed++
+						if failed <= 10 {
+							t.Errorf("%s, Host %q, %q %v: nginx %+v, the model %+v (%s; location %v, steps %d, unsure %v)",
+								method, h, target, hs, got, want, a.Describe(), a.Location, len(a.Steps), a.Unsure)
+						}
 					}
 				}
 			}
@@ -480,6 +491,10 @@ const featuresConf = `
         location /eq { if ($arg_a = $arg_b) { return 200 "eq"; } if ($arg_a != "") { return 200 "ne $arg_a"; } return 200 "empty"; }
         location /re { if ($uri ~* ^/RE/(\w+)) { return 200 "re $1"; } if ($args !~ x) { return 200 "no x $1"; } return 200 "x"; }
         location /st { set $a "$uri$is_args$args"; set $b $a-$a; return 200 "$b"; }
+        location /lx/ { limit_except GET { deny all; } alias ROOT/d/; }
+        location /lp/ { limit_except POST PUT { allow 127.0.0.1; deny all; } alias ROOT/d/; }
+        location /m/ { alias ROOT/d/; error_page 405 = /leaf-m; }
+        location /leaf-m { return 200 "m $request_method $uri"; }
     }
 `
 
@@ -492,13 +507,14 @@ func TestFeaturesAgainstNginx(t *testing.T) {
 	conf := head("") + strings.NewReplacer("PORT", strconv.Itoa(port), "ROOT", root).Replace(featuresConf) + "}\n"
 	probes := []string{"/map", "/map?m=1", "/map?m=2", "/deny", "/allow", "/int", "/toint", "/ftest", "/dtest", "/dtest/d", "/d",
 		"/etest?p=/f.txt", "/etest?p=/nope", "/etest?p=/d", "/d/", "/e/", "/e/nope/", "/hdr", "/al/x.txt", "/al/", "/al/nope", "/ali/",
-		"/nonamed", "/rec", "/eq?a=1&b=1", "/eq?a=1&b=2", "/eq", "/eq?A=1&b=1", "/re/Abc", "/RE/x?y", "/re?x", "/st?q=1", "/st"}
+		"/nonamed", "/rec", "/eq?a=1&b=1", "/eq?a=1&b=2", "/eq", "/eq?A=1&b=1", "/re/Abc", "/RE/x?y", "/re?x", "/st?q=1", "/st",
+		"/lx/x.txt", "/lx/", "/lp/x.txt", "/m/x.txt", "/m/", "/m/nope"}
 	headers := [][]routing.Header{nil,
 		{{Name: "X-Kind", Value: "ALPHA"}, {Name: "User-Agent", Value: "t/1"}, {Name: "Cookie", Value: "sid=42; other = x y"}},
 		{{Name: "X-Kind", Value: "b12"}, {Name: "Cookie", Value: "a=1"}, {Name: "Cookie", Value: "SID=7"}},
 		{{Name: "X-Kind", Value: "cat"}, {Name: "X_Kind", Value: "underscore"}},
 	}
 	hosts := []string{"f.example", "a.f.example", "www.sub.example", "www.x.org", ""}
-	n := runCase(t, ngx, routeCase{conf: conf, hosts: hosts, probes: probes, headers: headers}, port)
+	n := runCase(t, ngx, routeCase{conf: conf, hosts: hosts, probes: probes, headers: headers, methods: []string{"GET", "HEAD", "POST", "PUT", "DELETE"}}, port)
 	t.Logf("%d probes agree with nginx", n)
 }

@@ -244,6 +244,15 @@ func (st *state) enter(loc *Location) {
 	if st.cur.handler != nil {
 		st.handler = st.cur
 	}
+	// ngx_http_update_location_config: a method limit_except does not
+	// list is handled in limit_except's configuration, which keeps the
+	// location's *_pass unless it has its own.
+	if lx := st.cur.limit; lx != nil && !methodIn(st.method, st.cur.limitExcept) {
+		st.cur = lx
+		if lx.handler != nil {
+			st.handler = lx
+		}
+	}
 }
 
 // afterFind runs the location's rewrite phase and what follows: the
@@ -269,10 +278,6 @@ func (st *state) afterFind() {
 		return
 	}
 	if !st.access() {
-		return
-	}
-	if st.cur.limitExcept != nil && !methodIn(st.method, st.cur.limitExcept) {
-		st.stop(&unsure{fmt.Sprintf("limit_except at %s does not allow %s: its access rules are not modelled", pos(st.cur.limitExcept), st.method)})
 		return
 	}
 	if done := st.tryFiles(); done {

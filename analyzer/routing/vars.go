@@ -173,6 +173,15 @@ func (st *state) variable(name string) (string, error) {
 		return st.header("content-type")
 	case "content_length":
 		return st.header("content-length")
+	case "ssl_server_name":
+		// The SNI name, which a client sends as the URL's host.
+		if r.HTTPS && !r.NoHost {
+			return st.host, nil
+		}
+		return "", nil
+	case "http2", "http3":
+		// The model's requests are HTTP/1.x.
+		return "", nil
 	case "http_host":
 		if r.NoHost {
 			return "", nil

@@ -26,6 +26,12 @@ type Response struct {
 // headers ("Name: value" each), or without host an HTTP/1.0 request
 // without Host. It reads the whole response.
 func Send(addr, host, target string, headers ...string) (Response, error) {
+	return SendMethod("GET", addr, host, target, headers...)
+}
+
+// SendMethod is Send with another method than GET. A HEAD response's
+// body is empty.
+func SendMethod(method, addr, host, target string, headers ...string) (Response, error) {
 	c, err := net.DialTimeout("tcp", addr, 3*time.Second)
 	if err != nil {
 		return Response{}, err
@@ -34,9 +40,12 @@ func Send(addr, host, target string, headers ...string) (Response, error) {
 	_ = c.SetDeadline(time.Now().Add(5 * time.Second))
 	var b strings.Builder
 	if host == "" {
-		fmt.Fprintf(&b, "GET %s HTTP/1.0\r\n", target)
+		fmt.Fprintf(&b, "%s %s HTTP/1.0\r\n", method, target)
 	} else {
-		fmt.Fprintf(&b, "GET %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n", target, host)
+		fmt.Fprintf(&b, "%s %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n", method, target, host)
+	}
+	if method == "POST" || method == "PUT" {
+		b.WriteString("Content-Length: 0\r\n")
 	}
 	for _, h := range headers {
 		b.WriteString(h + "\r\n")
