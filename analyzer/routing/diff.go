@@ -12,9 +12,6 @@ import (
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
 
-// unknownHost is a Host no configuration names (".invalid" is reserved).
-const unknownHost = "unknown.nginx-lint.invalid"
-
 // Probes is the request set that tells configurations apart by what
 // they do with requests: on every port and address any of them listens
 // on (and one address none lists, where a wildcard takes it), every
@@ -26,15 +23,11 @@ const unknownHost = "unknown.nginx-lint.invalid"
 // location names.
 func Probes(models ...*Model) []HTTPRequest {
 	var out []HTTPRequest
-	type portID struct {
-		fam  costmodel.Family
-		port int
-	}
-	var ports []portID
-	seenPort := map[portID]bool{}
+	var ports []portKey
+	seenPort := map[portKey]bool{}
 	for _, m := range models {
 		for _, p := range m.Table.Ports {
-			k := portID{p.Family, p.Port}
+			k := portKey{p.Family, p.Port}
 			if !seenPort[k] {
 				seenPort[k] = true
 				ports = append(ports, k)
@@ -48,7 +41,7 @@ func Probes(models ...*Model) []HTTPRequest {
 		seen := map[string]bool{}
 		wild := false
 		for _, m := range models {
-			p := m.Table.byPort[portKey{k.fam, k.port}]
+			p := m.Table.byPort[k]
 			if p == nil {
 				continue
 			}
@@ -70,7 +63,7 @@ func Probes(models ...*Model) []HTTPRequest {
 			for _, c := range conns {
 				listed[c.Addr] = true
 			}
-			conns = append(conns, HTTPRequest{Request: Request{Addr: unlisted(portKey{k.fam, k.port}, listed), Port: k.port}})
+			conns = append(conns, HTTPRequest{Request: Request{Addr: unlisted(k, listed), Port: k.port}})
 		}
 		for _, c := range conns {
 			var addrs []*Addr

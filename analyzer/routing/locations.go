@@ -257,9 +257,6 @@ func findStatic(node *treeNode, uri string) (findResult, *Location) {
 // match is the outcome of the location search for one URI.
 type match struct {
 	loc *Location
-	// redirect is set when nginx answers 301 with the location's name
-	// plus "/" (ngx_http_core_find_config_phase on NGX_DONE).
-	redirect bool
 	// captures of the regex location that matched, if any.
 	captures *captures
 	unsure   string

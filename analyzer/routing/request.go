@@ -84,7 +84,7 @@ func (m *Model) Route(req HTTPRequest) *Answer {
 		return a
 	}
 	st.uri, st.args, st.quoted = t.URI, t.Args, t.Quoted || t.Plus
-	n := addr.Default
+	var n int
 	switch {
 	case req.NoHost:
 		n = addr.NoHost()

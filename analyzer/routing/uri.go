@@ -32,20 +32,6 @@ func badTarget(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrBadRequest, fmt.Sprintf(format, args...))
 }
 
-// usualURI marks the bytes that need no attention in a URI, as the table
-// of ngx_http_parse.c does (a copy of its meaning, not of its code):
-// every printable byte and every byte above 0x7f except space, '#', '%',
-// '+', '.', '/', '?' and DEL.
-var usualURI = func() (t [256]bool) {
-	for c := 0x21; c < 256; c++ {
-		t[c] = true
-	}
-	for _, c := range []byte{'#', '%', '+', '.', '/', '?', 0x7f} {
-		t[c] = false
-	}
-	return t
-}()
-
 // ParseTarget reads an origin-form request target ("/path?query") as
 // nginx 1.22 to 1.31 do: the states of ngx_http_parse_request_line that
 // find the query string and tell a plain path from one that needs
