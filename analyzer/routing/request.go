@@ -70,7 +70,7 @@ func (m *Model) Route(req HTTPRequest) *Answer {
 		a.Handler.Kind = HandlerClose
 		return a
 	}
-	st := &state{m: m, req: &req, a: a, method: req.Method, vars: map[string]string{}, mapCache: map[string]string{},
+	st := &state{m: m, req: &req, a: a, method: req.Method,
 		changes: maxURIChanges + 1, validLocation: true}
 	if st.method == "" {
 		st.method = "GET"
@@ -171,6 +171,14 @@ func (st *state) stop(err error) {
 	}
 	st.note(why)
 	st.finish(0, Handler{Kind: HandlerUnknown})
+}
+
+// setVar assigns a variable of the request (set, a named capture).
+func (st *state) setVar(name, v string) {
+	if st.vars == nil {
+		st.vars = map[string]string{}
+	}
+	st.vars[name] = v
 }
 
 // answer ends the request with a response.
@@ -308,7 +316,7 @@ func (st *state) run(prog []op) bool {
 				st.stop(err)
 				return false
 			}
-			st.vars[o.name] = v
+			st.setVar(o.name, v)
 			pc++
 		case opBreak:
 			if st.uriChanged {

@@ -218,7 +218,7 @@ func (st *state) setCaptures(c *captures) {
 	}
 	for i, n := range c.names {
 		if n != "" {
-			st.vars[strings.ToLower(n)] = c.vals[i]
+			st.setVar(strings.ToLower(n), c.vals[i])
 		}
 	}
 }
@@ -323,6 +323,9 @@ func (st *state) mapValue(md *mapDef) (string, error) {
 		}
 	}
 	if !md.volatile {
+		if st.mapCache == nil {
+			st.mapCache = map[string]string{}
+		}
 		st.mapCache[md.name] = out
 	}
 	return out, nil
