@@ -478,7 +478,9 @@ const featuresConf = `
         }
         location /dtest { if (!-d $request_filename) { return 200 "not dir $request_filename"; } return 200 "dir"; }
         location /etest { if (-e $document_root$arg_p) { return 200 "exists $arg_p"; } return 404; }
-        location /d/ { autoindex on; }
+        location /d/ { autoindex on; if ($arg_r) { root ROOT/nope; } }
+        location ~ ^/rxa/(.*)$ { alias ROOT/d/$1; }
+        location /tif { if ($arg_t) { set $x 1; } try_files /nope /leaf-m; }
         location /e/ { autoindex on; }
         location /hdr { return 200 "$http_x_kind|$http_user_agent|$cookie_sid|$cookie_other|$http_cookie"; }
         location /al/ { alias ROOT/d/; try_files $uri $uri/ =404; }
@@ -496,6 +498,12 @@ const featuresConf = `
         location /m/ { alias ROOT/d/; error_page 405 = /leaf-m; }
         location /leaf-m { return 200 "m $request_method $uri"; }
     }
+    server {
+        listen 127.0.0.1:PORT;
+        server_name ~^(?<sub>[a-z]+)\.(rx)\.example$;
+        location / { return 200 "rx $sub $2 $host $server_name"; }
+        location ~ ^/(?<p>[a-z]+)/ { return 200 "rx $sub $1 $p"; }
+    }
 `
 
 // TestFeaturesAgainstNginx probes featuresConf with headers and
@@ -508,13 +516,14 @@ func TestFeaturesAgainstNginx(t *testing.T) {
 	probes := []string{"/map", "/map?m=1", "/map?m=2", "/deny", "/allow", "/int", "/toint", "/ftest", "/dtest", "/dtest/d", "/d",
 		"/etest?p=/f.txt", "/etest?p=/nope", "/etest?p=/d", "/d/", "/e/", "/e/nope/", "/hdr", "/al/x.txt", "/al/", "/al/nope", "/ali/",
 		"/nonamed", "/rec", "/eq?a=1&b=1", "/eq?a=1&b=2", "/eq", "/eq?A=1&b=1", "/re/Abc", "/RE/x?y", "/re?x", "/st?q=1", "/st",
-		"/lx/x.txt", "/lx/", "/lp/x.txt", "/m/x.txt", "/m/", "/m/nope"}
+		"/lx/x.txt", "/lx/", "/lp/x.txt", "/m/x.txt", "/m/", "/m/nope", "/d/x.txt?r=1", "/d/?r=1", "/rxa/x.txt", "/rxa/nope",
+		"/rxa/", "/tif", "/tif?t=1", "/ab/c"}
 	headers := [][]routing.Header{nil,
 		{{Name: "X-Kind", Value: "ALPHA"}, {Name: "User-Agent", Value: "t/1"}, {Name: "Cookie", Value: "sid=42; other = x y"}},
 		{{Name: "X-Kind", Value: "b12"}, {Name: "Cookie", Value: "a=1"}, {Name: "Cookie", Value: "SID=7"}},
 		{{Name: "X-Kind", Value: "cat"}, {Name: "X_Kind", Value: "underscore"}},
 	}
-	hosts := []string{"f.example", "a.f.example", "www.sub.example", "www.x.org", ""}
+	hosts := []string{"f.example", "a.f.example", "www.sub.example", "www.x.org", "", "abc.rx.example", "ABC.RX.EXAMPLE."}
 	n := runCase(t, ngx, routeCase{conf: conf, hosts: hosts, probes: probes, headers: headers, methods: []string{"GET", "HEAD", "POST", "PUT", "DELETE"}}, port)
 	t.Logf("%d probes agree with nginx", n)
 }

@@ -939,6 +939,28 @@ func (st *state) rootPath(rl *level) (string, error) {
 	return v, nil
 }
 
+// literalDir is the directory a root or alias script names before its
+// first variable ("/srv/$host/www" is below "/srv/").
+func literalDir(s *Script, prefix string) string {
+	lit := s.Source
+	for i, p := range s.parts {
+		if p.name != "" || p.capture > 0 {
+			lit = ""
+			for _, q := range s.parts[:i] {
+				lit += q.lit
+			}
+			break
+		}
+	}
+	if !strings.HasPrefix(lit, "/") {
+		lit = prefix + lit
+	}
+	if i := strings.LastIndexByte(lit, '/'); i >= 0 {
+		return lit[:i+1]
+	}
+	return "/"
+}
+
 // rootOf is $document_root of lv.
 func (st *state) rootOf(lv *level) (string, *level, error) {
 	rl := lv.effRoot()
@@ -961,8 +983,9 @@ func (st *state) mapURI(uri string) (file, root string, err error) {
 		return "", "", &unsure{fmt.Sprintf("%s: nginx answers 500, \"alias\" cannot be used where the URI was rewritten", pos(rl.root))}
 	}
 	if st.loc != nil && st.loc.regex != nil && rl == st.loc.conf {
-		// An alias in a regex location is the whole path.
-		return root, root, nil
+		// An alias in a regex location is the whole path; the
+		// directory it names is the part before its variables.
+		return root, literalDir(rl.rootScript, st.m.opts.Prefix), nil
 	}
 	n := aliasLen(rl)
 	if n > len(uri) {
