@@ -1,22 +1,3 @@
-// Package routing models how nginx picks the server block of an http
-// request: by the local address and port the connection arrived on, then
-// by the Host header (or the TLS SNI name) among the servers listening
-// there.
-//
-// It follows nginx 1.22 to 1.31, which do not differ here:
-// ngx_http_add_addresses and ngx_http_optimize_servers group the listens
-// of every port by address (a wildcard address serves the port's other
-// addresses only when they are not listed at all: a listed address has
-// its own list of servers, wherever its socket is); ngx_http_server_names
-// builds each address's name tables; ngx_http_find_virtual_server looks a
-// host up in them: exact names, then the longest "*.domain" (or
-// ".domain") match, then "head.*", then the regular expressions in the
-// order they were written, and otherwise the address's default server
-// (the first listen marked default_server there, else the first server
-// that listens there). A request without Host never reaches the tables.
-//
-// The grouping is the cost model's (costmodel.Result.Ports), so the two
-// cannot disagree about which listens share an address.
 package routing
 
 import (
