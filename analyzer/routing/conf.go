@@ -30,6 +30,8 @@ type level struct {
 	// (clcf->handler), nil for none.
 	handler     *parser.Directive
 	handlerKind HandlerKind
+	// handlerTarget is the handler's address, as a value to evaluate.
+	handlerTarget *Script
 	// autoRedirect: a prefix location whose name ends in "/" with one
 	// of the *_pass directives (clcf->auto_redirect).
 	autoRedirect bool
@@ -466,6 +468,9 @@ func (b *builder) readLevel(lv *level, dirs []*parser.Directive, locs *[]*parser
 					return
 				}
 				lv.handler, lv.handlerKind = d, k
+				if len(d.Args) > 0 {
+					lv.handlerTarget = b.script(d.Args[0].Value, false)
+				}
 				if autoRedirects(name) && lv.block != nil && lv.block.Name.Value == "location" {
 					loc := (&parser.Location{Directive: lv.block}).Spec()
 					if strings.HasSuffix(loc.Path, "/") && !loc.IsRegex && !loc.Named {

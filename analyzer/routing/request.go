@@ -878,9 +878,8 @@ func (st *state) index() bool {
 func (st *state) passTo(h *level) {
 	d := h.handler
 	out := Handler{Kind: h.handlerKind, Directive: d}
-	if len(d.Args) > 0 && h.handlerKind != HandlerModule {
-		s := compileScript(d.Args[0].Value, false)
-		v, err := s.value(st)
+	if h.handlerTarget != nil && h.handlerKind != HandlerModule {
+		v, err := h.handlerTarget.value(st)
 		if err != nil {
 			st.note(err.Error())
 			v = d.Args[0].Value

@@ -45,6 +45,8 @@ type Port struct {
 	Wildcard *Addr
 
 	byKey map[string]*Addr
+	// byIP finds an IP address's entry without formatting its key.
+	byIP map[netip.Addr]*Addr
 }
 
 // Addr is one listened address with the servers nginx chooses among.
@@ -114,7 +116,7 @@ func Build(m *parser.Model, res *costmodel.Result) *Table {
 			t.unsure("%s: a listen on a host name, resolved when nginx starts", cp.Name())
 			continue
 		}
-		p := &Port{Family: cp.Family, Port: cp.Port, byKey: map[string]*Addr{}}
+		p := &Port{Family: cp.Family, Port: cp.Port, byKey: map[string]*Addr{}, byIP: map[netip.Addr]*Addr{}}
 		for _, ca := range cp.Addrs {
 			a := &Addr{Key: ca.Key, Default: -1, exact: map[string]int{}}
 			a.IP = addrIP(ca.Key)
@@ -153,6 +155,9 @@ func Build(m *parser.Model, res *costmodel.Result) *Table {
 			}
 			p.Addrs = append(p.Addrs, a)
 			p.byKey[a.Key] = a
+			if a.IP.IsValid() && a.Key == netip.AddrPortFrom(a.IP, uint16(cp.Port)).String() {
+				p.byIP[a.IP] = a
+			}
 			if ca.Wildcard {
 				p.Wildcard = a
 			}
@@ -264,7 +269,7 @@ func (t *Table) Address(ip netip.Addr, port int) *Addr {
 	if p == nil {
 		return nil
 	}
-	if a := p.byKey[netip.AddrPortFrom(ip.Unmap(), uint16(port)).String()]; a != nil {
+	if a := p.byIP[ip.Unmap()]; a != nil {
 		return a
 	}
 	return p.Wildcard
