@@ -38,9 +38,12 @@ func TestCorpusRoutes(t *testing.T) {
 			}()
 			m := parser.BuildModel(c)
 			md := routing.New(m, costmodel.Compute(m, costmodel.Options{}), routing.Options{NoFiles: true})
-			reqs := routing.Probes(md)
-			if len(reqs) > 3000 {
-				reqs = reqs[:3000]
+			var reqs []routing.HTTPRequest
+			for r := range routing.Probes(md) {
+				if len(reqs) == 3000 {
+					break
+				}
+				reqs = append(reqs, r)
 			}
 			n := len(reqs)
 			for i := 0; i < n && i < 50; i++ {

@@ -2,6 +2,7 @@ package routing
 
 import (
 	"fmt"
+	"iter"
 	"net/netip"
 	"regexp/syntax"
 	"sort"
@@ -21,8 +22,15 @@ import (
 // requests reach (a prefix itself, below it and without its final
 // slash; an exact path; an example of each regex), "/" and a path no
 // location names.
-func Probes(models ...*Model) []HTTPRequest {
-	var out []HTTPRequest
+//
+// The requests are yielded one by one, so that a configuration of tens
+// of thousands of servers is compared without holding its million
+// requests.
+func Probes(models ...*Model) iter.Seq[HTTPRequest] {
+	return func(yield func(HTTPRequest) bool) { probes(models, yield) }
+}
+
+func probes(models []*Model, yield func(HTTPRequest) bool) {
 	var ports []portKey
 	seenPort := map[portKey]bool{}
 	for _, m := range models {
@@ -102,12 +110,13 @@ func Probes(models ...*Model) []HTTPRequest {
 				for _, p := range sorted {
 					q := r
 					q.Target = p
-					out = append(out, q)
+					if !yield(q) {
+						return
+					}
 				}
 			}
 		}
 	}
-	return out
 }
 
 // Unlisted reports whether ip is one of the addresses Probes uses for
@@ -300,15 +309,16 @@ type Change struct {
 }
 
 // Diff answers each request under both models and returns those whose
-// server, location, redirect chain, handler or status differ. Servers
-// and locations are compared by what they are, not by number or line:
-// a server by its names (and its place among servers of the same
-// names), a location by its modifier and path and those of the
-// locations around it, a handler by its directive as written.
-func Diff(before, after *Model, reqs []HTTPRequest) []Change {
-	var out []Change
+// server, location, redirect chain, handler or status differ, and the
+// number of requests. Servers and locations are compared by what they
+// are, not by number or line: a server by its names (and its place
+// among servers of the same names), a location by its modifier and path
+// and those of the locations around it, a handler by its directive as
+// written.
+func Diff(before, after *Model, reqs iter.Seq[HTTPRequest]) (changes []Change, n int) {
 	bi, ai := before.identities(), after.identities()
-	for _, r := range reqs {
+	for r := range reqs {
+		n++
 		a, b := before.Route(r), after.Route(r)
 		var what []string
 		if serverID(bi, a.Server) != serverID(ai, b.Server) {
@@ -327,10 +337,10 @@ func Diff(before, after *Model, reqs []HTTPRequest) []Change {
 			what = append(what, "status")
 		}
 		if len(what) > 0 {
-			out = append(out, Change{Request: r, Before: a, After: b, What: what})
+			changes = append(changes, Change{Request: r, Before: a, After: b, What: what})
 		}
 	}
-	return out
+	return changes, n
 }
 
 // identities names the servers of m as Diff compares them.

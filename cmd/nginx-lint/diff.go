@@ -29,6 +29,8 @@ type diffCmd struct {
 	FailOnChange bool     `name:"fail-on-change" help:"Exit with 1 when any request changes."`
 	Max          int      `default:"50" help:"Show at most this many changed requests in text and Markdown (0: all); JSON lists all."`
 	requestFlags
+
+	read int64 // bytes read from both sides' directories
 }
 
 // configPair is one configuration before and after.
@@ -91,12 +93,17 @@ func (cmd *diffCmd) run(e *env) (int, error) {
 		if after == nil {
 			after = empty
 		}
-		reqs := routing.Probes(models...)
-		for i := range reqs {
-			cmd.apply(&reqs[i])
+		reqs := func(yield func(routing.HTTPRequest) bool) {
+			for r := range routing.Probes(models...) {
+				cmd.apply(&r)
+				if !yield(r) {
+					return
+				}
+			}
 		}
-		cd.Requests = len(reqs)
-		for _, c := range routing.Diff(before, after, reqs) {
+		changes, n := routing.Diff(before, after, reqs)
+		cd.Requests = n
+		for _, c := range changes {
 			url := requestURL(c.Request)
 			ch := changeJSON{URL: url, What: c.What,
 				Before: answerJSON(before, url, c.Request, c.Before, cwd), After: answerJSON(after, url, c.Request, c.After, cwd)}
@@ -149,14 +156,16 @@ func (cmd *diffCmd) load(e *env, oldPath, newPath string, o routing.Options) ([]
 		return nil, usageError{fmt.Sprintf("%s and %s: compare a file with a file, or a directory with a directory", oldPath, newPath)}
 	}
 	if !oldDir {
-		before, err := loadRoutes(e, cmd.loadFlags, oldPath, o)
+		before, r1, err := loadRoutesRead(e, cmd.loadFlags, oldPath, o)
 		if err != nil {
 			return nil, err
 		}
-		after, err := loadRoutes(e, cmd.loadFlags, newPath, o)
+		after, r2, err := loadRoutesRead(e, cmd.loadFlags, newPath, o)
 		if err != nil {
 			return nil, err
 		}
+		// Both models live to the end: size the collector for both.
+		routeGC(r1 + r2)
 		return []configPair{{name: newPath, oldPath: oldPath, newPath: newPath, before: before, after: after}}, nil
 	}
 	olds, err := cmd.loadDir(e, oldPath, o)
@@ -167,6 +176,7 @@ func (cmd *diffCmd) load(e *env, oldPath, newPath string, o routing.Options) ([]
 	if err != nil {
 		return nil, err
 	}
+	routeGC(cmd.read)
 	var names []string
 	for n := range olds {
 		names = append(names, n)
@@ -207,6 +217,7 @@ func (cmd *diffCmd) loadDir(e *env, dir string, o routing.Options) (map[string]*
 	if err != nil {
 		return nil, err
 	}
+	cmd.read += rep.Read
 	out := map[string]*routing.Model{}
 	for _, en := range rep.Entries {
 		rel, err := filepath.Rel(dir, en.Target.Path)

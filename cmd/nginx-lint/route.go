@@ -7,6 +7,7 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
@@ -101,22 +102,40 @@ func (f requestFlags) request(t *routing.Table, raw string) (routing.HTTPRequest
 
 // loadRoutes reads one configuration and makes its request model.
 func loadRoutes(e *env, lf loadFlags, path string, o routing.Options) (*routing.Model, error) {
+	m, _, err := loadRoutesRead(e, lf, path, o)
+	return m, err
+}
+
+// loadRoutesRead is loadRoutes that also says how many bytes it read,
+// for sizing the garbage collector (bigInputGC).
+func loadRoutesRead(e *env, lf loadFlags, path string, o routing.Options) (*routing.Model, int64, error) {
 	w, err := lf.workspace(e)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	w.NoSettings = true
 	rep, err := w.Load([]lint.Target{lint.FileTarget(path)})
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if len(rep.Unreadable) > 0 {
-		return nil, fmt.Errorf("%s: %s", path, readError(rep.Unreadable[0].Err))
+		return nil, rep.Read, fmt.Errorf("%s: %s", path, readError(rep.Unreadable[0].Err))
 	}
 	if len(rep.Entries) == 0 {
-		return nil, fmt.Errorf("%s: nothing to route", path)
+		return nil, rep.Read, fmt.Errorf("%s: nothing to route", path)
 	}
-	return modelOf(rep.Entries[0].Config, o), nil
+	return modelOf(rep.Entries[0].Config, o), rep.Read, nil
+}
+
+// routeGC undoes batchGC's GOGC=400 for route and diff on a big
+// configuration: a request model holds several times what a lint does
+// (every server's locations, twice for diff), and five times its live
+// heap would be gigabytes for 19,900 servers. bigInputGC's memory limit
+// is sized for a lint's heap and would collect without end here.
+func routeGC(read int64) {
+	if _, set := os.LookupEnv("GOGC"); !set && read > 8<<20 {
+		debug.SetGCPercent(100)
+	}
 }
 
 // modelOf is the request model of a loaded configuration.
@@ -130,10 +149,11 @@ func (cmd *routeCmd) run(e *env) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	m, err := loadRoutes(e, cmd.loadFlags, cmd.Config, o)
+	m, read, err := loadRoutesRead(e, cmd.loadFlags, cmd.Config, o)
 	if err != nil {
 		return exitError, err
 	}
+	routeGC(read)
 	var reqs []routing.HTTPRequest
 	for _, u := range cmd.URLs {
 		r, err := cmd.requestFlags.request(m.Table, u)
