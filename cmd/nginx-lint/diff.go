@@ -16,6 +16,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer/lint"
 	"github.com/nginx-lint/nginx-lint/analyzer/routing"
+	"github.com/nginx-lint/nginx-lint/internal/report"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -41,6 +42,9 @@ type configPair struct {
 	before, after *routing.Model
 }
 
+// Run compares the configurations.
+func (cmd *diffCmd) Run(e *env) error { return e.exit(cmd.run(e)) }
+
 func (cmd *diffCmd) run(e *env) (int, error) {
 	o, err := cmd.requestFlags.options(cmd.Prefix)
 	if err != nil {
@@ -62,23 +66,23 @@ func (cmd *diffCmd) run(e *env) (int, error) {
 		defer cleanup()
 		oldPath, checkout = dir, tree
 	case cmd.Git != "":
-		return 0, usageError{"--git takes one path, the configuration in the working tree"}
+		return 0, &lint.UsageError{Msg: "--git takes one path, the configuration in the working tree"}
 	case len(cmd.Paths) == 2:
 		oldPath, newPath = cmd.Paths[0], cmd.Paths[1]
 	default:
-		return 0, usageError{"diff takes two paths, OLD and NEW (or one with --git REV)"}
+		return 0, &lint.UsageError{Msg: "diff takes two paths, OLD and NEW (or one with --git REV)"}
 	}
 	pairs, err := cmd.load(e, oldPath, newPath, o)
 	if err != nil {
 		return exitError, err
 	}
-	rep := diffReport{Old: oldPath, New: newPath, Configurations: []configDiff{}}
+	rep := report.Diff{Old: oldPath, New: newPath, Configurations: []report.ConfigDiff{}}
 	if cmd.Git != "" {
 		rep.Old = cmd.Git + ":" + newPath
 	}
 	cwd, _ := os.Getwd()
 	for _, p := range pairs {
-		cd := configDiff{Name: p.name, Changes: []changeJSON{}}
+		cd := report.ConfigDiff{Name: p.name, Changes: []report.Change{}}
 		var models []*routing.Model
 		for _, m := range []*routing.Model{p.before, p.after} {
 			if m != nil {
@@ -104,11 +108,11 @@ func (cmd *diffCmd) run(e *env) (int, error) {
 		changes, n := routing.Diff(before, after, reqs)
 		cd.Requests = n
 		for _, c := range changes {
-			url := requestURL(c.Request)
-			ch := changeJSON{URL: url, What: c.What,
-				Before: answerJSON(before, url, c.Request, c.Before, cwd), After: answerJSON(after, url, c.Request, c.After, cwd)}
+			url := report.RequestURL(c.Request)
+			ch := report.Change{URL: url, What: c.What,
+				Before: report.RouteOf(before, url, c.Request, c.Before, cwd), After: report.RouteOf(after, url, c.Request, c.After, cwd)}
 			if checkout != "" {
-				renameFiles(&ch.Before, displayPath(checkout, cwd)+"/", cmd.Git+":")
+				ch.Before.RenameFiles(report.DisplayPath(checkout, cwd)+"/", cmd.Git+":")
 			}
 			cd.Changes = append(cd.Changes, ch)
 		}
@@ -122,9 +126,9 @@ func (cmd *diffCmd) run(e *env) (int, error) {
 		enc.SetIndent("", "  ")
 		err = enc.Encode(rep)
 	case "markdown":
-		err = writeDiffMarkdown(e.stdout, rep, cmd.Max)
+		err = report.WriteDiffMarkdown(e.stdout, rep, cmd.Max)
 	default:
-		err = writeDiffText(e.stdout, rep, cmd.Max)
+		err = report.WriteDiffText(e.stdout, rep, cmd.Max)
 	}
 	if err != nil {
 		return exitError, err
@@ -153,7 +157,7 @@ func (cmd *diffCmd) apply(r *routing.HTTPRequest) {
 func (cmd *diffCmd) load(e *env, oldPath, newPath string, o routing.Options) ([]configPair, error) {
 	oldDir, newDir := isDir(oldPath), isDir(newPath)
 	if oldDir != newDir {
-		return nil, usageError{fmt.Sprintf("%s and %s: compare a file with a file, or a directory with a directory", oldPath, newPath)}
+		return nil, &lint.UsageError{Msg: fmt.Sprintf("%s and %s: compare a file with a file, or a directory with a directory", oldPath, newPath)}
 	}
 	if !oldDir {
 		before, r1, err := loadRoutesRead(e, cmd.loadFlags, oldPath, o)
@@ -219,7 +223,7 @@ func (cmd *diffCmd) loadDir(e *env, dir string, o routing.Options) (map[string]*
 	}
 	cmd.read += rep.Read
 	out := map[string]*routing.Model{}
-	for _, en := range rep.Entries {
+	for _, en := range rep.Units {
 		rel, err := filepath.Rel(dir, en.Target.Path)
 		if err != nil {
 			rel = en.Target.Path
@@ -232,25 +236,6 @@ func (cmd *diffCmd) loadDir(e *env, dir string, o routing.Options) (map[string]*
 func isDir(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && st.IsDir()
-}
-
-// renameFiles replaces the prefix from of the files an answer names.
-func renameFiles(j *routeJSON, from, to string) {
-	fix := func(p *placeJSON) {
-		if p != nil && strings.HasPrefix(p.File, from) {
-			p.File = to + p.File[len(from):]
-		}
-	}
-	fix(j.Server)
-	fix(j.Location)
-	fix(j.Handler.Directive)
-	for i := range j.Chain {
-		fix(j.Chain[i].Location)
-		fix(j.Chain[i].Directive)
-	}
-	if u := j.Handler.Upstream; u != nil && strings.HasPrefix(u.File, from) {
-		u.File = to + u.File[len(from):]
-	}
 }
 
 // gitCheckout writes the tree of the repository holding path, at rev,
@@ -281,7 +266,7 @@ func gitCheckout(path, rev string) (string, string, func(), error) {
 		return "", "", nil, fmt.Errorf("--git: %s is outside the repository %s", path, top)
 	}
 	if _, err := gitOutput(top, "rev-parse", "--verify", "--quiet", rev+"^{commit}"); err != nil {
-		return "", "", nil, usageError{fmt.Sprintf("--git %s: not a revision of %s", rev, top)}
+		return "", "", nil, &lint.UsageError{Msg: fmt.Sprintf("--git %s: not a revision of %s", rev, top)}
 	}
 	archive, err := gitOutput(top, "archive", "--format=tar", rev)
 	if err != nil {
@@ -371,202 +356,4 @@ func untar(dir string, archive string) error {
 			_ = os.Symlink(target, p)
 		}
 	}
-}
-
-// requestURL writes a probe as the URL a client would ask for.
-func requestURL(r routing.HTTPRequest) string {
-	scheme := "http"
-	if r.HTTPS {
-		scheme = "https"
-	}
-	host := r.Host
-	if r.NoHost || host == "" {
-		host = "(no Host)"
-	}
-	return scheme + "://" + host + r.Target
-}
-
-// The JSON of a diff.
-type diffReport struct {
-	Old            string       `json:"old"`
-	New            string       `json:"new"`
-	Requests       int          `json:"requests"`
-	Changed        int          `json:"changed"`
-	Configurations []configDiff `json:"configurations"`
-}
-
-type configDiff struct {
-	Name     string       `json:"name"`
-	Requests int          `json:"requests"`
-	Changes  []changeJSON `json:"changes"`
-}
-
-type changeJSON struct {
-	URL    string    `json:"url"`
-	What   []string  `json:"what"`
-	Before routeJSON `json:"before"`
-	After  routeJSON `json:"after"`
-}
-
-// summary is one answer in a line: the server, the location (or the
-// locations and redirects on the way) and the handler.
-func summary(j routeJSON) string {
-	if j.Server == nil {
-		return "refused"
-	}
-	s := "server " + orDash(j.Server.Name)
-	if len(j.Chain) > 1 {
-		for i, st := range j.Chain {
-			if i > 0 {
-				uri := st.URI
-				if st.Args != "" {
-					uri += "?" + st.Args
-				}
-				s += " -" + j.Chain[i-1].How + "-> " + uri
-			}
-			if st.Location != nil {
-				s += " in " + st.Location.Name
-			} else {
-				s += " in no location"
-			}
-		}
-	} else if j.Location != nil {
-		s += ", location " + j.Location.Name
-	} else {
-		s += ", no location"
-	}
-	return s + ": " + j.Handler.Text
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return `""`
-	}
-	return s
-}
-
-func where(p *placeJSON) string {
-	if p == nil {
-		return ""
-	}
-	return fmt.Sprintf("%s:%d", p.File, p.Line)
-}
-
-// changeGroup is the changes of one target on one address whose
-// answers read alike, for requests with different Hosts.
-type changeGroup struct {
-	first changeJSON
-	also  []string
-}
-
-// groups gathers the changes that differ only by a Host the same
-// servers answer alike (an unknown Host and none, often).
-func groups(cd configDiff) []*changeGroup {
-	var out []*changeGroup
-	byKey := map[string]*changeGroup{}
-	for _, c := range cd.Changes {
-		key := c.Before.Request.Local + " " + c.Before.Request.Target + " " + summary(c.Before) + placeOf(c.Before) + " | " + summary(c.After) + placeOf(c.After)
-		if g := byKey[key]; g != nil {
-			h := "Host " + c.Before.Request.Host
-			if c.Before.Request.NoHost {
-				h = "no Host"
-			}
-			g.also = append(g.also, h)
-			continue
-		}
-		g := &changeGroup{first: c}
-		byKey[key] = g
-		out = append(out, g)
-	}
-	return out
-}
-
-// local is where a request arrives, in words.
-func local(r requestJSON) string {
-	if ap, err := netip.ParseAddrPort(r.Local); err == nil && routing.Unlisted(ap.Addr()) {
-		return fmt.Sprintf("any address of port %d", ap.Port())
-	}
-	return orDash(r.Local)
-}
-
-func writeDiffText(w io.Writer, rep diffReport, max int) error {
-	if rep.Changed == 0 {
-		_, err := fmt.Fprintf(w, "no change: %d requests answered alike\n", rep.Requests)
-		return err
-	}
-	fmt.Fprintf(w, "%d of %d requests change\n", rep.Changed, rep.Requests)
-	shown := 0
-	for _, cd := range rep.Configurations {
-		if len(cd.Changes) == 0 {
-			continue
-		}
-		if len(rep.Configurations) > 1 {
-			fmt.Fprintf(w, "\n%s: %d of %d requests change\n", cd.Name, len(cd.Changes), cd.Requests)
-		}
-		gs := groups(cd)
-		for i, g := range gs {
-			if max > 0 && shown == max {
-				fmt.Fprintf(w, "\n... and %d more (--max 0 shows all)\n", len(gs)-i)
-				break
-			}
-			shown++
-			c := g.first
-			fmt.Fprintf(w, "\n%s %s (on %s)\n", c.Before.Request.Method, terminalSafe(c.URL), local(c.Before.Request))
-			if len(g.also) > 0 {
-				fmt.Fprintf(w, "  also    %s\n", terminalSafe(strings.Join(g.also, ", ")))
-			}
-			fmt.Fprintf(w, "  before  %s", terminalSafe(summary(c.Before)))
-			if p := placeOf(c.Before); p != "" {
-				fmt.Fprintf(w, " (%s)", p)
-			}
-			fmt.Fprintf(w, "\n  after   %s", terminalSafe(summary(c.After)))
-			if p := placeOf(c.After); p != "" {
-				fmt.Fprintf(w, " (%s)", p)
-			}
-			fmt.Fprintf(w, "\n  changed %s\n", strings.Join(c.What, ", "))
-		}
-	}
-	return nil
-}
-
-// placeOf is where an answer's location (or server) is written.
-func placeOf(j routeJSON) string {
-	if j.Location != nil {
-		return where(j.Location)
-	}
-	return where(j.Server)
-}
-
-func writeDiffMarkdown(w io.Writer, rep diffReport, max int) error {
-	if rep.Changed == 0 {
-		_, err := fmt.Fprintf(w, "**nginx-lint diff**: no change, %d requests answered alike.\n", rep.Requests)
-		return err
-	}
-	fmt.Fprintf(w, "**nginx-lint diff**: %d of %d requests change.\n\n", rep.Changed, rep.Requests)
-	fmt.Fprintf(w, "| Request | Before | After | Changed |\n|---|---|---|---|\n")
-	shown := 0
-	for _, cd := range rep.Configurations {
-		gs := groups(cd)
-		for i, g := range gs {
-			if max > 0 && shown == max {
-				fmt.Fprintf(w, "\n…and %d more.\n", len(gs)-i)
-				break
-			}
-			shown++
-			c := g.first
-			req := c.Before.Request.Method + " " + c.URL
-			if len(g.also) > 0 {
-				req += " (also " + strings.Join(g.also, ", ") + ")"
-			}
-			fmt.Fprintf(w, "| %s | %s | %s | %s |\n", mdCell(req), mdCell(summary(c.Before)+" "+placeOf(c.Before)),
-				mdCell(summary(c.After)+" "+placeOf(c.After)), strings.Join(c.What, ", "))
-		}
-	}
-	return nil
-}
-
-// mdCell is s as code in a Markdown table cell.
-func mdCell(s string) string {
-	s = strings.NewReplacer("|", `\|`, "`", "'", "\n", " ").Replace(s)
-	return "`" + s + "`"
 }

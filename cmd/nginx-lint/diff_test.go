@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nginx-lint/nginx-lint/internal/report"
 	"github.com/nginx-lint/nginx-lint/internal/testfiles"
 )
 
@@ -86,7 +87,7 @@ func TestDiffFiles(t *testing.T) {
 	}
 
 	_, out, _ = runCLI(t, "", "diff", "--format", "json", a, b)
-	var rep diffReport
+	var rep report.Diff
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatal(err)
 	}

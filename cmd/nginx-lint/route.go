@@ -3,16 +3,15 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/netip"
 	"os"
-	"path/filepath"
 	"runtime/debug"
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
 	"github.com/nginx-lint/nginx-lint/analyzer/lint"
 	"github.com/nginx-lint/nginx-lint/analyzer/routing"
+	"github.com/nginx-lint/nginx-lint/internal/report"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -47,7 +46,7 @@ func (f requestFlags) options(prefix string) (routing.Options, error) {
 	for _, m := range f.RootMap {
 		from, to, ok := strings.Cut(m, "=")
 		if !ok || from == "" || to == "" {
-			return o, usageError{fmt.Sprintf("--root-map %q: want FROM=TO", m)}
+			return o, &lint.UsageError{Msg: fmt.Sprintf("--root-map %q: want FROM=TO", m)}
 		}
 		o.Roots[from] = to
 	}
@@ -58,7 +57,7 @@ func (f requestFlags) options(prefix string) (routing.Options, error) {
 func (f requestFlags) request(t *routing.Table, raw string) (routing.HTTPRequest, error) {
 	r, err := routing.ParseURL(raw)
 	if err != nil {
-		return r, usageError{err.Error()}
+		return r, &lint.UsageError{Msg: err.Error()}
 	}
 	r.Method = f.Method
 	r.NoHost = f.NoHost
@@ -68,7 +67,7 @@ func (f requestFlags) request(t *routing.Table, raw string) (routing.HTTPRequest
 	for _, h := range f.Header {
 		name, value, ok := strings.Cut(h, ":")
 		if !ok || strings.TrimSpace(name) == "" {
-			return r, usageError{fmt.Sprintf("--header %q: want NAME:VALUE", h)}
+			return r, &lint.UsageError{Msg: fmt.Sprintf("--header %q: want NAME:VALUE", h)}
 		}
 		name, value = strings.TrimSpace(name), strings.TrimSpace(value)
 		if strings.EqualFold(name, "host") {
@@ -80,7 +79,7 @@ func (f requestFlags) request(t *routing.Table, raw string) (routing.HTTPRequest
 	if f.Remote != "" {
 		a, err := netip.ParseAddr(f.Remote)
 		if err != nil {
-			return r, usageError{fmt.Sprintf("--remote %q: not an address", f.Remote)}
+			return r, &lint.UsageError{Msg: fmt.Sprintf("--remote %q: not an address", f.Remote)}
 		}
 		r.Remote = a
 	}
@@ -90,7 +89,7 @@ func (f requestFlags) request(t *routing.Table, raw string) (routing.HTTPRequest
 	case f.Local != "":
 		ap, err := netip.ParseAddrPort(f.Local)
 		if err != nil {
-			return r, usageError{fmt.Sprintf("--local %q: want ADDR:PORT or unix:PATH", f.Local)}
+			return r, &lint.UsageError{Msg: fmt.Sprintf("--local %q: want ADDR:PORT or unix:PATH", f.Local)}
 		}
 		r.Addr, r.Port = ap.Addr(), int(ap.Port())
 	}
@@ -121,10 +120,10 @@ func loadRoutesRead(e *env, lf loadFlags, path string, o routing.Options) (*rout
 	if len(rep.Unreadable) > 0 {
 		return nil, rep.Read, fmt.Errorf("%s: %s", path, readError(rep.Unreadable[0].Err))
 	}
-	if len(rep.Entries) == 0 {
+	if len(rep.Units) == 0 {
 		return nil, rep.Read, fmt.Errorf("%s: nothing to route", path)
 	}
-	return modelOf(rep.Entries[0].Config, o), rep.Read, nil
+	return modelOf(rep.Units[0].Config, o), rep.Read, nil
 }
 
 // routeGC undoes batchGC's GOGC=400 for route and diff on a big
@@ -143,6 +142,9 @@ func modelOf(c *parser.Config, o routing.Options) *routing.Model {
 	m := parser.BuildModel(c)
 	return routing.New(m, costmodel.Compute(m, costmodel.Options{}), o)
 }
+
+// Run answers the URLs.
+func (cmd *routeCmd) Run(e *env) error { return e.exit(cmd.run(e)) }
 
 func (cmd *routeCmd) run(e *env) (int, error) {
 	o, err := cmd.requestFlags.options(cmd.Prefix)
@@ -163,10 +165,10 @@ func (cmd *routeCmd) run(e *env) (int, error) {
 		reqs = append(reqs, r)
 	}
 	cwd, _ := os.Getwd()
-	var out []routeJSON
+	var out []report.Route
 	for i, r := range reqs {
 		a := m.Route(r)
-		j := answerJSON(m, cmd.URLs[i], r, a, cwd)
+		j := report.RouteOf(m, cmd.URLs[i], r, a, cwd)
 		if cmd.Format == "json" {
 			out = append(out, j)
 			continue
@@ -174,214 +176,17 @@ func (cmd *routeCmd) run(e *env) (int, error) {
 		if i > 0 {
 			fmt.Fprintln(e.stdout)
 		}
-		writeRouteText(e.stdout, j)
+		report.WriteRouteText(e.stdout, j)
 	}
 	if cmd.Format == "json" {
 		enc := json.NewEncoder(e.stdout)
 		enc.SetIndent("", "  ")
 		if out == nil {
-			out = []routeJSON{}
+			out = []report.Route{}
 		}
 		if err := enc.Encode(out); err != nil {
 			return exitError, err
 		}
 	}
 	return exitClean, nil
-}
-
-// The JSON of one routed request.
-type routeJSON struct {
-	URL      string      `json:"url"`
-	Request  requestJSON `json:"request"`
-	Server   *placeJSON  `json:"server"`
-	Location *placeJSON  `json:"location"`
-	Status   int         `json:"status"`
-	URI      string      `json:"uri"`
-	Args     string      `json:"args"`
-	Chain    []stepJSON  `json:"chain"`
-	Handler  handlerJSON `json:"handler"`
-	Unsure   []string    `json:"unsure"`
-}
-
-type requestJSON struct {
-	Method string `json:"method"`
-	Local  string `json:"local"`
-	Host   string `json:"host,omitempty"`
-	NoHost bool   `json:"no_host,omitempty"`
-	Target string `json:"target"`
-	HTTPS  bool   `json:"https,omitempty"`
-}
-
-// placeJSON is a block or directive of the configuration: the file and
-// line of its directive, and its name ("= /x", "@fallback", a server's
-// first name).
-type placeJSON struct {
-	File string `json:"file"`
-	Line int    `json:"line"`
-	Name string `json:"name"`
-}
-
-type stepJSON struct {
-	URI       string     `json:"uri"`
-	Args      string     `json:"args"`
-	Location  *placeJSON `json:"location"`
-	Directive *placeJSON `json:"directive,omitempty"`
-	How       string     `json:"how,omitempty"`
-}
-
-type handlerJSON struct {
-	Kind      string        `json:"kind"`
-	Directive *placeJSON    `json:"directive"`
-	Target    string        `json:"target,omitempty"`
-	Upstream  *upstreamJSON `json:"upstream,omitempty"`
-	Text      string        `json:"text"`
-}
-
-type upstreamJSON struct {
-	Name    string   `json:"name"`
-	File    string   `json:"file"`
-	Line    int      `json:"line"`
-	Servers []string `json:"servers"`
-}
-
-func place(d *parser.Directive, name, cwd string) *placeJSON {
-	if d == nil || d.File == nil {
-		return nil
-	}
-	return &placeJSON{File: displayPath(d.File.Path, cwd), Line: d.Line(), Name: name}
-}
-
-// directiveText is a directive as written on one line, shortened.
-func directiveText(d *parser.Directive) string {
-	s := d.Name.Value
-	for _, a := range d.Args {
-		s += " " + a.Raw(d.File)
-	}
-	if len(s) > 120 {
-		s = s[:117] + "..."
-	}
-	return s
-}
-
-func locPlace(l *routing.Location, cwd string) *placeJSON {
-	if l == nil {
-		return nil
-	}
-	return place(l.Directive, l.String(), cwd)
-}
-
-// answerJSON is the JSON of an answer.
-func answerJSON(m *routing.Model, url string, r routing.HTTPRequest, a *routing.Answer, cwd string) routeJSON {
-	j := routeJSON{URL: url, Status: a.Status, URI: a.URI, Args: a.Args, Unsure: a.Unsure, Chain: []stepJSON{}}
-	j.Request = requestJSON{Method: r.Method, Host: r.Host, NoHost: r.NoHost, Target: r.Target, HTTPS: r.HTTPS}
-	if j.Request.Method == "" {
-		j.Request.Method = "GET"
-	}
-	switch {
-	case r.Unix != "":
-		j.Request.Local = r.Unix
-	case r.Addr.IsValid():
-		j.Request.Local = netip.AddrPortFrom(r.Addr, uint16(r.Port)).String()
-	}
-	if j.Unsure == nil {
-		j.Unsure = []string{}
-	}
-	if cwd != "" {
-		// The model names files by their absolute path; shown as the
-		// other paths are.
-		for i, u := range j.Unsure {
-			j.Unsure[i] = strings.ReplaceAll(u, cwd+string(filepath.Separator), "")
-		}
-	}
-	if a.Server >= 0 {
-		s := m.Table.Servers[a.Server]
-		name := ""
-		if ns := s.Names(); len(ns) > 0 {
-			name = ns[0].Directive.Args[ns[0].Arg].Value
-		}
-		j.Server = place(s.Directive, name, cwd)
-	}
-	j.Location = locPlace(a.Location, cwd)
-	for _, s := range a.Steps {
-		st := stepJSON{URI: s.URI, Args: s.Args, Location: locPlace(s.Location, cwd), How: s.How}
-		if s.Via != nil {
-			st.Directive = place(s.Via, directiveText(s.Via), cwd)
-		}
-		j.Chain = append(j.Chain, st)
-	}
-	h := a.Handler
-	j.Handler = handlerJSON{Kind: h.Kind.String(), Target: h.Target, Text: a.Describe()}
-	if h.Directive != nil {
-		j.Handler.Directive = place(h.Directive, directiveText(h.Directive), cwd)
-	}
-	if u := h.Upstream; u != nil {
-		uj := &upstreamJSON{Name: u.Name, Servers: []string{}}
-		if u.Directive != nil && u.Directive.File != nil {
-			uj.File, uj.Line = displayPath(u.Directive.File.Path, cwd), u.Directive.Line()
-		}
-		for _, d := range u.Servers {
-			if len(d.Args) > 0 {
-				uj.Servers = append(uj.Servers, d.Args[0].Value)
-			}
-		}
-		j.Handler.Upstream = uj
-	}
-	return j
-}
-
-func (p *placeJSON) String() string {
-	if p == nil {
-		return "(none)"
-	}
-	return fmt.Sprintf("%s (%s:%d)", p.Name, p.File, p.Line)
-}
-
-// writeRouteText prints one answer for a person.
-func writeRouteText(w io.Writer, j routeJSON) {
-	local := j.Request.Local
-	if local == "" {
-		local = "nothing listening"
-	}
-	fmt.Fprintf(w, "%s %s (on %s)\n", j.Request.Method, terminalSafe(j.URL), local)
-	if j.Server == nil {
-		fmt.Fprintf(w, "  refused: no server listens there\n")
-		return
-	}
-	name := j.Server.Name
-	if name == "" {
-		name = "server"
-	}
-	fmt.Fprintf(w, "  server    %s (%s:%d)\n", terminalSafe(name), j.Server.File, j.Server.Line)
-	if len(j.Chain) > 1 {
-		for i, s := range j.Chain {
-			loc := "no location"
-			if s.Location != nil {
-				loc = "location " + terminalSafe(s.Location.String())
-			}
-			uri := s.URI
-			if s.Args != "" {
-				uri += "?" + s.Args
-			}
-			fmt.Fprintf(w, "  %-9s %s in %s\n", map[bool]string{true: "chain", false: ""}[i == 0], terminalSafe(uri), loc)
-			if s.Directive != nil {
-				fmt.Fprintf(w, "            -> %s: %s (%s:%d)\n", s.How, terminalSafe(s.Directive.Name), s.Directive.File, s.Directive.Line)
-			}
-		}
-	}
-	if j.Location != nil {
-		fmt.Fprintf(w, "  location  %s\n", terminalSafe(j.Location.String()))
-	} else {
-		fmt.Fprintf(w, "  location  none (the server level)\n")
-	}
-	if d := j.Handler.Directive; d != nil {
-		fmt.Fprintf(w, "  handler   %s\n            by %s (%s:%d)\n", terminalSafe(j.Handler.Text), terminalSafe(d.Name), d.File, d.Line)
-	} else {
-		fmt.Fprintf(w, "  handler   %s\n", terminalSafe(j.Handler.Text))
-	}
-	if u := j.Handler.Upstream; u != nil {
-		fmt.Fprintf(w, "            upstream %s (%s:%d): %s\n", terminalSafe(u.Name), u.File, u.Line, terminalSafe(strings.Join(u.Servers, ", ")))
-	}
-	for _, u := range j.Unsure {
-		fmt.Fprintf(w, "  unsure    %s\n", terminalSafe(u))
-	}
 }

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nginx-lint/nginx-lint/internal/report"
 	"github.com/nginx-lint/nginx-lint/parser/nginxtest"
 )
 
@@ -86,7 +87,7 @@ func TestRouteCommandAgainstNginx(t *testing.T) {
 		if code != exitClean {
 			t.Fatalf("exit %d: %s", code, errs)
 		}
-		var answers []routeJSON
+		var answers []report.Route
 		if err := json.Unmarshal([]byte(out), &answers); err != nil {
 			t.Fatal(err)
 		}

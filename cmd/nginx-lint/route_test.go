@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/nginx-lint/nginx-lint/internal/report"
 )
 
 const routeExample = `events {}
@@ -59,7 +61,7 @@ func TestRouteJSON(t *testing.T) {
 	if code != exitClean {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	var got []routeJSON
+	var got []report.Route
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
