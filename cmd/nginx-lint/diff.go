@@ -160,11 +160,11 @@ func (cmd *diffCmd) load(e *env, oldPath, newPath string, o routing.Options) ([]
 		return nil, &lint.UsageError{Msg: fmt.Sprintf("%s and %s: compare a file with a file, or a directory with a directory", oldPath, newPath)}
 	}
 	if !oldDir {
-		before, r1, err := loadRoutesRead(e, cmd.loadFlags, oldPath, o)
+		before, r1, err := loadRoutes(e, cmd.loadFlags, oldPath, o)
 		if err != nil {
 			return nil, err
 		}
-		after, r2, err := loadRoutesRead(e, cmd.loadFlags, newPath, o)
+		after, r2, err := loadRoutes(e, cmd.loadFlags, newPath, o)
 		if err != nil {
 			return nil, err
 		}

@@ -99,15 +99,10 @@ func (f requestFlags) request(t *routing.Table, raw string) (routing.HTTPRequest
 	return r, nil
 }
 
-// loadRoutes reads one configuration and makes its request model.
-func loadRoutes(e *env, lf loadFlags, path string, o routing.Options) (*routing.Model, error) {
-	m, _, err := loadRoutesRead(e, lf, path, o)
-	return m, err
-}
-
-// loadRoutesRead is loadRoutes that also says how many bytes it read,
-// for sizing the garbage collector (bigInputGC).
-func loadRoutesRead(e *env, lf loadFlags, path string, o routing.Options) (*routing.Model, int64, error) {
+// loadRoutes reads one configuration and makes its request model; it
+// says how many bytes it read, for sizing the garbage collector
+// (routeGC).
+func loadRoutes(e *env, lf loadFlags, path string, o routing.Options) (*routing.Model, int64, error) {
 	w, err := lf.workspace(e)
 	if err != nil {
 		return nil, 0, err
@@ -151,7 +146,7 @@ func (cmd *routeCmd) run(e *env) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	m, read, err := loadRoutesRead(e, cmd.loadFlags, cmd.Config, o)
+	m, read, err := loadRoutes(e, cmd.loadFlags, cmd.Config, o)
 	if err != nil {
 		return exitError, err
 	}
