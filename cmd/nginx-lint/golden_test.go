@@ -26,6 +26,18 @@ var goldenConfs = map[string]string{
 	"multi/one.conf": costConf,
 	"multi/two.conf": "events {}\nhttp { server { listen 127.0.0.1:80; gzip maybe; } }\n",
 	"hash.conf":      hashConf(),
+	// route and diff read the shop of docs/routing.md.
+	"route/shop.conf":    readTestdata("route/shop.conf"),
+	"route/shop-pr.conf": readTestdata("route/shop-pr.conf"),
+}
+
+// readTestdata is a file of the repository's testdata directory.
+func readTestdata(name string) string {
+	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", name))
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
 }
 
 // hashConf is 40 names on one address with a names hash too small for
@@ -84,6 +96,12 @@ func TestGoldenOutputs(t *testing.T) {
 		{"cost-json-dir", []string{"cost", "--format", "json", "multi"}, nil},
 		{"cost-svg", []string{"cost", "--svg", "hash.svg", "--startup-budget", "20ms", "hash.conf"}, []string{"hash.svg"}},
 		{"cost-svg-small", []string{"cost", "--svg", "small.svg", "multi/one.conf"}, []string{"small.svg"}},
+		{"route-text", []string{"route", "--no-files", "route/shop.conf", "https://shop.example/catalog/42", "https://shop.example/img/../assets/app.css",
+			"https://shop.example/api/v2/orders", "http://shop.example/cart", "https://unknown.example/", "https://shop.example/admin/"}, nil},
+		{"route-json", []string{"route", "--format", "json", "--no-files", "--remote", "10.1.2.3", "route/shop.conf", "https://shop.example/catalog/42", "https://shop.example/admin/x"}, nil},
+		{"diff-text", []string{"diff", "--no-files", "route/shop.conf", "route/shop-pr.conf"}, nil},
+		{"diff-json", []string{"diff", "--format", "json", "--no-files", "route/shop.conf", "route/shop-pr.conf"}, nil},
+		{"diff-markdown", []string{"diff", "--format", "markdown", "--no-files", "--fail-on-change", "route/shop.conf", "route/shop-pr.conf"}, nil},
 		{"help-lint", []string{"help", "lint"}, nil},
 		{"help-cost", []string{"cost", "--help"}, nil},
 		{"unknown-command", []string{"lnt", "site.conf"}, nil},
