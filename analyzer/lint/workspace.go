@@ -399,40 +399,18 @@ func (w *Workspace) Options(cfg *config.File) (analyzer.Options, error) {
 		}
 	}
 	opts.Cost = overCost(w.Cost, opts.Cost)
-	build := w.Build
-	if build == nil {
-		path := w.BuildFile
-		// The flag's version wins over the settings' build: the order is
-		// the command line, the settings, the newest nginx.
-		if path == "" && cfg != nil && w.Version == "" {
-			path = cfg.NginxBuild
-		}
-		if path != "" {
-			b, err := w.cache().build(path)
-			if err != nil {
-				where := "nginx-build"
-				if cfg != nil && path == cfg.NginxBuild && w.BuildFile == "" {
-					where = cfg.Path + ": nginx-build"
-				}
-				if err := w.problem(fmt.Errorf("%s: %w", where, err)); err != nil {
-					return opts, err
-				}
-			}
-			build = b
+	front := analyzer.TargetChoice{Build: w.Build, BuildFile: w.BuildFile, Version: w.Version, Where: "nginx-build"}
+	var settings analyzer.TargetChoice
+	if cfg != nil {
+		settings = analyzer.TargetChoice{BuildFile: cfg.NginxBuild, Version: cfg.NginxVersion, Where: cfg.Path + ": nginx-build"}
+	}
+	target, err := analyzer.ResolveTarget(w.cache().build, front, settings)
+	if err != nil {
+		if err := w.problem(err); err != nil {
+			return opts, err
 		}
 	}
-	TargetBuild(&opts, build)
-	// Without a build, a version alone: the flag's, else the settings'.
-	// The order is the flag, the settings, and the newest nginx.
-	if build == nil {
-		v := w.Version
-		if v == "" && cfg != nil {
-			v = cfg.NginxVersion
-		}
-		if v != "" {
-			opts.Target = &analyzer.Target{Version: v}
-		}
-	}
+	opts.Target = target
 	return opts, nil
 }
 

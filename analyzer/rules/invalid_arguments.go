@@ -43,7 +43,7 @@ func runInvalidArguments(p *analyzer.Pass) {
 		// another generic slot (fancyindex_css_href has
 		// ngx_conf_set_str_slot) takes any word.
 		if row.Value != nil {
-			if spec := row.Value.For(p.Target.Version); spec == nil || spec.Kind != directives.ValueFlag && spec.Kind != directives.ValueCustom {
+			if spec := row.Value.For(p.Target.NamedVersion()); spec == nil || spec.Kind != directives.ValueFlag && spec.Kind != directives.ValueCustom {
 				return
 			}
 		}

@@ -38,7 +38,7 @@ var InvalidEntry = &analyzer.Rule{
 }
 
 func runInvalidEntry(p *analyzer.Pass) {
-	target := targetVersion(p)
+	target := p.Target
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, _ []*parser.Directive) {
 		if ctx&(directives.HTTP|directives.Stream) == 0 || d.Block == nil {
 			return
@@ -48,7 +48,7 @@ func runInvalidEntry(p *analyzer.Pass) {
 		case "geo":
 			// volatile arrived in geo in 1.29.3.
 			// The stream geo has no proxy entries (no X-Forwarded-For).
-			checkGeo(p, entries, !lacks(target, "1.29.3"), ctx&directives.HTTP != 0)
+			checkGeo(p, entries, !target.Lacks("1.29.3"), ctx&directives.HTTP != 0)
 		case "map":
 			checkMap(p, entries)
 		default:

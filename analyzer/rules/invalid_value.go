@@ -43,7 +43,7 @@ var InvalidValue = &analyzer.Rule{
 func runInvalidValue(p *analyzer.Pass) {
 	// The targeted nginx's version (from nginx -V); words newer than it
 	// are invalid.
-	version := p.Target.Version
+	version := p.Target.NamedVersion()
 	ix := p.Index()
 	var args []string // reused: Check does not keep it
 	var checker valuecheck.CustomChecker
