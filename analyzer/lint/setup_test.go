@@ -23,7 +23,7 @@ func TestTargetBuild(t *testing.T) {
 		t.Fatalf("target %+v, %v", target, err)
 	}
 	f := parser.ParseFile("/x/nginx.conf", []byte("events {}\nhttp { gzip on; }\n"), &parser.Options{Kinds: analyzer.Kinds})
-	ds := lint.Run(&parser.Config{Main: f, Files: []*parser.File{f}}, rules.All(), analyzer.Options{Target: target})
+	ds, _ := lint.Run(&parser.Config{Main: f, Files: []*parser.File{f}}, rules.All(), analyzer.Options{Target: target})
 	if len(ds) != 1 || ds[0].Code != rules.UnknownDirective.Code {
 		t.Errorf("findings %v", ds)
 	}
@@ -79,7 +79,8 @@ func TestCostOptionsFromSettings(t *testing.T) {
 		}
 		f := parser.ParseFile("/x/nginx.conf", []byte(src), &parser.Options{Kinds: analyzer.Kinds})
 		var out []parser.Severity
-		for _, d := range lint.Run(&parser.Config{Main: f, Files: []*parser.File{f}}, rules.All(), opts) {
+		ds, _ := lint.Run(&parser.Config{Main: f, Files: []*parser.File{f}}, rules.All(), opts)
+		for _, d := range ds {
 			if d.Code == rules.OpenFilesLimit.Code {
 				out = append(out, d.Severity)
 			}

@@ -13,7 +13,8 @@ import (
 // does not accept it.
 var DirectiveNotAllowed = &analyzer.Rule{
 	Code: "NL2002", Name: "directive-not-allowed", Title: "directive is not allowed in this block", Severity: parser.Error,
-	Run: runDirectiveNotAllowed,
+	Refuses: true,
+	Run:     runDirectiveNotAllowed,
 	Doc: analyzer.Doc{
 		Text: "Each directive is accepted only in some blocks (`proxy_pass` in `location`, `listen` in " +
 			"`server`, ...). nginx refuses to start with `\"x\" directive is not allowed here`. The " +

@@ -68,20 +68,11 @@ func quoteList(names []string) string {
 	return strings.Join(q, " or ")
 }
 
-// stringSet reads a rule option that is a list of strings.
-func stringSet(v any) map[string]bool {
-	out := map[string]bool{}
-	switch x := v.(type) {
-	case []string:
-		for _, s := range x {
-			out[s] = true
-		}
-	case []any:
-		for _, s := range x {
-			if str, ok := s.(string); ok {
-				out[str] = true
-			}
-		}
+// stringSet is the set of a list option's strings.
+func stringSet(list []string) map[string]bool {
+	out := make(map[string]bool, len(list))
+	for _, s := range list {
+		out[s] = true
 	}
 	return out
 }

@@ -14,7 +14,8 @@ import (
 // nginx refuses.
 var InvalidEntry = &analyzer.Rule{
 	Code: "NL2020", Name: "invalid-entry", Title: "map, geo or split_clients entry nginx refuses", Severity: parser.Error,
-	Run: runInvalidEntry,
+	Refuses: true,
+	Run:     runInvalidEntry,
 	Doc: analyzer.Doc{
 		Text: "The lines of `map`, `geo` and `split_clients` blocks are not directives but entries, " +
 			"which each module reads its own way (http and stream alike):\n\n" +

@@ -14,7 +14,8 @@ import (
 // version or in NGINX Plus.
 var InvalidParameter = &analyzer.Rule{
 	Code: "NL2015", Name: "invalid-parameter", Title: "parameter nginx does not accept", Severity: parser.Error,
-	Run: runInvalidParameter,
+	Refuses: true,
+	Run:     runInvalidParameter,
 	Doc: analyzer.Doc{
 		Text: "nginx reads the parameters of a few directives with hand-written code and refuses to start " +
 			"on one it does not know (`invalid parameter \"X\"`) or on a bad value (`invalid backlog " +

@@ -14,7 +14,8 @@ import (
 // stream proxy_pass and an upstream's server.
 var InvalidURL = &analyzer.Rule{
 	Code: "NL2016", Name: "invalid-url", Title: "upstream address nginx cannot use", Severity: parser.Error,
-	Run: runInvalidURL,
+	Refuses: true,
+	Run:     runInvalidURL,
 	Doc: analyzer.Doc{
 		Text: "nginx parses the address of every `*_pass` and upstream `server` when it reads the " +
 			"configuration and refuses to start when:\n\n" +

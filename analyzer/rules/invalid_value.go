@@ -16,7 +16,8 @@ import (
 // the directive-specific handlers valuecheck.CheckCustom reads reject.
 var InvalidValue = &analyzer.Rule{
 	Code: "NL2012", Name: "invalid-value", Title: "value nginx does not accept", Severity: parser.Error,
-	Run: runInvalidValue,
+	Refuses: true,
+	Run:     runInvalidValue,
 	Doc: analyzer.Doc{
 		Text: "Most directives are parsed by one of nginx's generic handlers, and nginx-lint knows which " +
 			"from nginx's source: sizes (`16k`, `1m`), offsets (also `g`), times (`1h30m`, `500ms`: units in " +

@@ -9,14 +9,16 @@ import (
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
+// customDirectives are directive names unknown-directive accepts.
+var customDirectives = analyzer.StringListOption("custom", []string{}, "Directive names to accept, for third-party modules (besides the settings' custom-directives).")
+
 // UnknownDirective reports names the targeted nginx does not know: no
 // module of the build, and no module the configuration loads, defines them.
 var UnknownDirective = &analyzer.Rule{
 	Code: "NL2001", Name: "unknown-directive", Title: "directive is not known to nginx", Severity: parser.Error,
 	Fixable: true,
 	Run:     runUnknownDirective,
-	Options: []analyzer.Option{{Name: "custom", Type: analyzer.StringListOption, Default: "[]",
-		Doc: "Directive names to accept, for third-party modules (besides the settings' custom-directives)."}},
+	Options: []analyzer.Option{customDirectives.Decl()},
 	Doc: analyzer.Doc{
 		Text: "nginx refuses to start on a directive no module of the build or loaded with `load_module` " +
 			"defines (`unknown directive`). nginx-lint reports an error, at the directive, when:\n\n" +
@@ -42,7 +44,7 @@ var UnknownDirective = &analyzer.Rule{
 }
 
 func runUnknownDirective(p *analyzer.Pass) {
-	custom := stringSet(p.Options["custom"])
+	custom := stringSet(customDirectives.Get(p))
 	var mf *moduleFacts // computed at the first unknown name
 	// The verdict on a known name is the same wherever it is: a name
 	// found present once is not looked at again.

@@ -15,7 +15,8 @@ import (
 // directive of the configuration defines.
 var UnknownVariable = &analyzer.Rule{
 	Code: "NL2035", Name: "unknown-variable", Title: "variable is not defined", Severity: parser.Error,
-	Run: runUnknownVariable,
+	Refuses: true,
+	Run:     runUnknownVariable,
 	Doc: analyzer.Doc{
 		Text: "nginx refuses to start (`unknown \"x\" variable`) when an argument it compiles names a " +
 			"variable that neither a module of the build (`$host`, `$arg_*`, `$http_*`, ...) nor the " +

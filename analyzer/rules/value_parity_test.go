@@ -166,7 +166,7 @@ func lintValues(path string, opts analyzer.Options) ([]*parser.Diagnostic, error
 	if err != nil {
 		return nil, err
 	}
-	return analyzer.Run(c, rules.All(), opts), nil
+	return ruleFindings(c, rules.All(), opts), nil
 }
 
 // nginxBuild returns the build of the local nginx, from its nginx -V.
