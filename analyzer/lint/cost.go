@@ -11,7 +11,7 @@ import (
 
 // Estimate is the startup and reload cost of one configuration.
 type Estimate struct {
-	Entry *Entry
+	Unit *Unit
 	// Model is the cost model the cost rules computed, once, for every
 	// rule and the report.
 	Model *costmodel.Result
@@ -41,7 +41,7 @@ func (w *Workspace) Estimate(targets []Target) ([]Estimate, *Report, error) {
 	}
 	reg := w.registry()
 	var out []Estimate
-	for _, e := range rep.Entries {
+	for _, e := range rep.Units {
 		if e.Options.Host.CPUs == 0 {
 			e.Options.Host.CPUs = runtime.NumCPU()
 		}
@@ -57,7 +57,7 @@ func (w *Workspace) Estimate(targets []Target) ([]Estimate, *Report, error) {
 		}
 		ds, rs := Run(e.Config, reg, opts)
 		e.results = rs
-		est := Estimate{Entry: e, Model: rules.CostModel.Of(rs, struct{}{}), NoFileGiven: e.Options.Host.NoFile > 0}
+		est := Estimate{Unit: e, Model: rules.CostModel.Of(rs, struct{}{}), NoFileGiven: e.Options.Host.NoFile > 0}
 		for _, d := range ds {
 			// The cost rules' findings: the parser's own belong to a
 			// plain lint.

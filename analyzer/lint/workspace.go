@@ -154,9 +154,12 @@ type Target struct {
 	Pipe bool
 }
 
-// Entry is one configuration read and, after Lint, linted: a target that
-// no other target includes.
-type Entry struct {
+// Unit is one unit of linting: a configuration read with everything it
+// includes, as nginx -c reads it, and after Lint linted: a target that
+// no other target includes, or the nginx.conf that includes a named
+// fragment. (analyzer.Entry is something else: one directive in the
+// index the rules walk.)
+type Unit struct {
 	Target   Target
 	Config   *parser.Config
 	Settings *config.File // nil: none applies
@@ -166,15 +169,15 @@ type Entry struct {
 
 	mu      sync.Mutex
 	results *analyzer.Results
-	// only, when set, are the files whose findings the entry reports:
+	// only, when set, are the files whose findings the unit reports:
 	// the fragments named alone that this nginx.conf includes.
 	only map[string]bool
 }
 
-// entryNamed reports whether the main file of e, an nginx.conf reached
-// from a fragment, was itself among the entries read.
-func entryNamed(entries []*Entry, e *Entry) bool {
-	for _, x := range entries {
+// unitNamed reports whether the main file of e, an nginx.conf reached
+// from a fragment, was itself among the units read.
+func unitNamed(units []*Unit, e *Unit) bool {
+	for _, x := range units {
 		if x != e && x.only == nil && x.Config.Main.Path == e.Config.Main.Path {
 			return true
 		}
@@ -184,22 +187,22 @@ func entryNamed(entries []*Entry, e *Entry) bool {
 
 // CostModel is the startup cost model of the configuration with its
 // options' host facts: the one the cost rules of LintFile or Estimate
-// computed, or, when none ran (they are disabled, the entry was only
+// computed, or, when none ran (they are disabled, the unit was only
 // loaded, or it was linted by Lint, which keeps no run's results),
 // computed now and kept. It is safe to call from several goroutines.
-func (e *Entry) CostModel() *costmodel.Result {
+func (e *Unit) CostModel() *costmodel.Result {
 	return rules.CostModel.Of(e.runResults(), struct{}{})
 }
 
 // CostOptions are the cost model's options of the configuration: its
 // host facts and profile, for the optimizer's estimates of rewrites.
-func (e *Entry) CostOptions() costmodel.Options {
+func (e *Unit) CostOptions() costmodel.Options {
 	return rules.CostOptions(e.Options.Host, rules.CostProfile.Of(e.Options))
 }
 
-// runResults returns the shared results of the entry's run, or, when no
+// runResults returns the shared results of the unit's run, or, when no
 // run's results were kept, those of a run of no rule, kept.
-func (e *Entry) runResults() *analyzer.Results {
+func (e *Unit) runResults() *analyzer.Results {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.results == nil {
@@ -212,7 +215,7 @@ func (e *Entry) runResults() *analyzer.Results {
 // rules read (symbols.Result of the run), or, when no run's results were
 // kept, one built now and kept, as CostModel does. It is safe to call
 // from several goroutines.
-func (e *Entry) Symbols() *symbols.Table {
+func (e *Unit) Symbols() *symbols.Table {
 	return symbols.Result.Of(e.runResults(), struct{}{})
 }
 
@@ -225,14 +228,14 @@ type Unreadable struct {
 // Report is the outcome of a Lint (or a Load: no findings but the
 // unreadable targets').
 type Report struct {
-	// Findings of every entry, each once (a file included by several
-	// entries is reported once per place it is read in, not per entry),
+	// Findings of every unit, each once (a file included by several
+	// units is reported once per place it is read in, not per unit),
 	// with a finding per unreadable or skipped target.
 	Findings []*parser.Diagnostic
-	// Entries are the configurations linted, in target order. A target
+	// Units are the configurations linted, in target order. A target
 	// that another includes is linted through that one, in the context
-	// nginx reads it in, and is not an entry of its own.
-	Entries []*Entry
+	// nginx reads it in, and is not a unit of its own.
+	Units []*Unit
 	// Unreadable are the targets that could not be read (binary files
 	// found in a directory are skipped, not unreadable).
 	Unreadable []Unreadable
@@ -436,8 +439,8 @@ func (w *Workspace) Load(targets []Target) (*Report, error) {
 	}
 	seen := map[findingKey]bool{}
 	included := map[string]bool{}
-	var entries []*Entry
-	roots := map[string]*Entry{} // the nginx.conf entries of files named alone
+	var units []*Unit
+	roots := map[string]*Unit{} // the nginx.conf units of files named alone
 	for _, t := range targets {
 		cfg, err := w.SettingsFor(t.settingsFrom())
 		if err != nil {
@@ -473,9 +476,9 @@ func (w *Workspace) Load(targets []Target) (*Report, error) {
 				f.Path = name
 				e := roots[root.Main.Path]
 				if e == nil {
-					e = &Entry{Target: Target{Path: root.Main.Path}, Config: root, Settings: cfg, Options: opts, only: map[string]bool{}}
+					e = &Unit{Target: Target{Path: root.Main.Path}, Config: root, Settings: cfg, Options: opts, only: map[string]bool{}}
 					roots[root.Main.Path] = e
-					entries = append(entries, e)
+					units = append(units, e)
 				}
 				e.only[f.Path] = true
 				continue
@@ -504,21 +507,21 @@ func (w *Workspace) Load(targets []Target) (*Report, error) {
 		for _, f := range c.Files[1:] {
 			included[parser.RealPath(f.Path)] = true
 		}
-		entries = append(entries, &Entry{Target: t, Config: c, Settings: cfg, Options: opts})
+		units = append(units, &Unit{Target: t, Config: c, Settings: cfg, Options: opts})
 	}
-	for _, e := range entries {
-		if e.only != nil && entryNamed(entries, e) {
+	for _, e := range units {
+		if e.only != nil && unitNamed(units, e) {
 			continue // the nginx.conf is linted in full as named
 		}
 		if !included[parser.RealPath(e.Config.Main.Path)] || e.only != nil {
-			rep.Entries = append(rep.Entries, e)
+			rep.Units = append(rep.Units, e)
 		}
 	}
 	rep.Read = budget.Used()
 	return rep, nil
 }
 
-// Lint reads and lints every target: Load, then Run on each entry, then
+// Lint reads and lints every target: Load, then Run on each unit, then
 // the baseline on the whole report (a finding's fingerprint counts the
 // identical findings before it in the report, as --write-baseline
 // recorded them).
@@ -535,11 +538,11 @@ func (w *Workspace) Lint(targets []Target) (*Report, error) {
 		seen[keyOf(d)] = true
 	}
 	reg := w.registry()
-	for _, e := range rep.Entries {
+	for _, e := range rep.Units {
 		// The run's shared results (index, typed model, facts) are not
 		// kept: nothing reads them after a lint of many files, and each
-		// entry's would stay alive while the next one is linted, up to
-		// twice the size of every configuration. Entry.CostModel computes
+		// unit's would stay alive while the next one is linted, up to
+		// twice the size of every configuration. Unit.CostModel computes
 		// the model again if asked.
 		e.Findings, _ = Run(e.Config, reg, e.Options)
 		if e.only != nil {
@@ -674,6 +677,6 @@ func (w *Workspace) loadSource(l *parser.Loader, name string, src []byte, cfg *c
 		ancestors, _ := analyzer.ContextAncestors(w.Context)
 		c = l.LoadSource(name, src, ancestors)
 	}
-	LocalizePaths(c, cfg)
+	localizePaths(c, cfg)
 	return c
 }
