@@ -10,6 +10,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/internal/testfiles"
 
+	"github.com/nginx-lint/nginx-lint/analyzer/baseline"
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
 	"github.com/nginx-lint/nginx-lint/analyzer/lint"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
@@ -381,5 +382,28 @@ func TestUnitSymbols(t *testing.T) {
 	}
 	if got := strings.Join(uses, " "); got != "nginx.conf:true a.conf:false" && got != "a.conf:false nginx.conf:true" {
 		t.Errorf("occurrences of upstream backend: %s", got)
+	}
+}
+
+// TestLintBaseline: with a Baseline, Lint reports only the findings the
+// baseline does not hold: none for the configuration it was written
+// from, the one new copy of a line (the third identical finding).
+func TestLintBaseline(t *testing.T) {
+	dir := t.TempDir()
+	conf := "events {}\nhttp {\n    gzipp on;\n    gzipp on;\n}\n"
+	testfiles.Write(t, dir, map[string]string{"nginx.conf": conf})
+	targets := []lint.Target{{Path: filepath.Join(dir, "nginx.conf")}}
+	w := &lint.Workspace{NoSettings: true}
+	rep, err := w.Lint(targets)
+	if err != nil || len(rep.Findings) != 2 {
+		t.Fatalf("%v %v", err, codes(rep.Findings))
+	}
+	w.Baseline = baseline.New(dir, rep.Findings)
+	if rep, err = w.Lint(targets); err != nil || len(rep.Findings) != 0 {
+		t.Errorf("the baseline's own configuration: %v %v", err, codes(rep.Findings))
+	}
+	testfiles.Write(t, dir, map[string]string{"nginx.conf": "events {}\nhttp {\n    gzipp on;\n    gzipp on;\n    gzipp on;\n}\n"})
+	if rep, err = w.Lint(targets); err != nil || len(rep.Findings) != 1 || rep.Findings[0].Start().Line != 5 {
+		t.Errorf("a third copy: %v %v", err, codes(rep.Findings))
 	}
 }
