@@ -147,10 +147,10 @@ func (t *Names) exact(h string) (int, bool) {
 // lookup finds the server of a normalized host as
 // ngx_http_find_virtual_server does: the exact name, then the longest
 // head wildcard, then the longest tail wildcard, then the regexes in
-// order; ok is false when none matches.
-func (t *Names) lookup(h string) (int, bool) {
+// order (r is the regex that took it); ok is false when none matches.
+func (t *Names) lookup(h string) (server int, r *rx, ok bool) {
 	if n, ok := t.exact(h); ok {
-		return n, true
+		return n, nil, true
 	}
 	best, bestLen := -1, -1
 	for _, w := range t.head {
@@ -160,7 +160,7 @@ func (t *Names) lookup(h string) (int, bool) {
 		}
 	}
 	if best >= 0 {
-		return best, true
+		return best, nil, true
 	}
 	for _, w := range t.tail {
 		if len(h) > len(w.Domain)+1 && strings.HasPrefix(h, w.Domain) && h[len(w.Domain)] == '.' && len(w.Domain) > bestLen {
@@ -168,12 +168,12 @@ func (t *Names) lookup(h string) (int, bool) {
 		}
 	}
 	if best >= 0 {
-		return best, true
+		return best, nil, true
 	}
-	for _, r := range t.regex {
-		if r.re != nil && r.re.MatchString(h) {
-			return r.Server, true
+	for i := range t.regex {
+		if r := &t.regex[i]; r.re != nil && r.re.MatchString(h) {
+			return r.Server, r, true
 		}
 	}
-	return 0, false
+	return 0, nil, false
 }

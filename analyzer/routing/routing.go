@@ -1,37 +1,3 @@
-// Package routing models how nginx picks the server block of an http
-// request: by the local address and port the connection arrived on, then
-// by the Host header (or the TLS SNI name) among the servers listening
-// there.
-//
-// It follows nginx 1.22 to 1.31, which do not differ here:
-// ngx_http_add_addresses and ngx_http_optimize_servers group the listens
-// of every port by address (a wildcard address serves the port's other
-// addresses only when they are not listed at all: a listed address has
-// its own list of servers, wherever its socket is); ngx_http_server_names
-// builds each address's name tables; ngx_http_find_virtual_server looks a
-// host up in them: exact names, then the longest "*.domain" (or
-// ".domain") match, then "head.*", then the regular expressions in the
-// order they were written, and otherwise the address's default server
-// (the first listen marked default_server there, else the first server
-// that listens there). A request without Host never reaches the tables.
-//
-// The grouping is the cost model's (costmodel.Result.Ports), so the two
-// cannot disagree about which listens share an address. It is the one
-// model of which server answers on an address, read at two depths:
-//
-//   - Addresses and Problems replay the listens of every address as
-//     ngx_http_add_addresses and ngx_http_add_server do (for http and, since
-//     nginx 1.25.5 shapes it alike, stream): the servers, the default one,
-//     and what nginx refuses or warns about (a duplicate listen, duplicate
-//     socket options, a second default_server, protocol options
-//     redefined); Address.Names files the server names in nginx's hash
-//     and lists the ones it refuses. The lint rules read these
-//     (duplicate-listen, duplicate-default-server, implicit-default-server,
-//     conflicting-server-name, ssl-certificate-missing); they allocate
-//     nothing per address.
-//   - Build makes a Table from them that answers requests (Route,
-//     RouteTLS) and compares two configurations (Compare), for the
-//     optimizer.
 package routing
 
 import (
@@ -78,6 +44,8 @@ type Port struct {
 	Wildcard *Addr
 
 	byKey map[string]*Addr
+	// byIP finds an IP address's entry without formatting its key.
+	byIP map[netip.Addr]*Addr
 }
 
 // Addr is one listened address with the servers nginx chooses among.
@@ -126,7 +94,7 @@ func Build(m *parser.Model, res *costmodel.Result) *Table {
 			t.unsure("%s: a listen on a host name, resolved when nginx starts", cp.Name())
 			continue
 		}
-		p := &Port{Family: cp.Family, Port: cp.Port, byKey: map[string]*Addr{}}
+		p := &Port{Family: cp.Family, Port: cp.Port, byKey: map[string]*Addr{}, byIP: map[netip.Addr]*Addr{}}
 		for _, ca := range cp.Addrs {
 			replay(&ra, ca, false, nil)
 			if ra.Servers == 0 {
@@ -156,6 +124,9 @@ func Build(m *parser.Model, res *costmodel.Result) *Table {
 			}
 			p.Addrs = append(p.Addrs, a)
 			p.byKey[a.Key] = a
+			if a.IP.IsValid() && a.Key == netip.AddrPortFrom(a.IP, uint16(cp.Port)).String() {
+				p.byIP[a.IP] = a
+			}
 			if ca.Wildcard {
 				p.Wildcard = a
 			}
@@ -228,7 +199,7 @@ func (t *Table) Address(ip netip.Addr, port int) *Addr {
 	if p == nil {
 		return nil
 	}
-	if a := p.byKey[netip.AddrPortFrom(ip.Unmap(), uint16(port)).String()]; a != nil {
+	if a := p.byIP[ip.Unmap()]; a != nil {
 		return a
 	}
 	return p.Wildcard
@@ -329,15 +300,11 @@ func (a *Addr) NoHost() int {
 // ngx_http_find_virtual_server finds it.
 func (a *Addr) Lookup(host string) int {
 	h, ok := NormalizeHost(host)
-	if !ok || a.names == nil {
-		// A host nginx refuses goes to the default server, and so does
-		// every host where one server listens.
+	if !ok {
 		return a.Default
 	}
-	if n, ok := a.names.lookup(h); ok {
-		return n
-	}
-	return a.Default
+	n, _ := a.lookup(h)
+	return n
 }
 
 // candidates are the hosts that can tell two addresses' tables apart:

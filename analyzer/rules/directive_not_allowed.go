@@ -14,7 +14,8 @@ import (
 // does not accept it.
 var DirectiveNotAllowed = &analyzer.Rule{
 	Code: "NL2002", Name: "directive-not-allowed", Title: "directive is not allowed in this block", Severity: parser.Error,
-	Run: runDirectiveNotAllowed,
+	Refuses: true,
+	Run:     runDirectiveNotAllowed,
 	Doc: analyzer.Doc{
 		Text: "Each directive is accepted only in some blocks (`proxy_pass` in `location`, `listen` in " +
 			"`server`, ...). nginx refuses to start with `\"x\" directive is not allowed here`. The " +
@@ -25,17 +26,16 @@ var DirectiveNotAllowed = &analyzer.Rule{
 }
 
 func runDirectiveNotAllowed(p *analyzer.Pass) {
-	// The targeted nginx's version (from nginx -V): a block that accepts
-	// the directive only in later versions does not count.
-	version := p.Target.Version
 	p.WalkEntries(func(e *analyzer.Entry, _ []*parser.Directive) {
 		d, ctx := e.Directive, e.Context()
 		if directives.DataBlock(ctx) || !e.Known {
 			return
 		}
 		if e.Row() != nil {
-			if version != "" {
-				notYetAllowed(p, d, ctx, version)
+			// The targeted nginx's version (from nginx -V): a block that
+			// accepts the directive only in later versions does not count.
+			if p.Target.Known() {
+				notYetAllowed(p, d, ctx)
 			}
 			return
 		}
@@ -56,18 +56,17 @@ func runDirectiveNotAllowed(p *analyzer.Pass) {
 // of rows, or predates them: nginx then says "unknown directive" wherever
 // the directive stands, and unknown-directive reports it.
 func absentFromTarget(p *analyzer.Pass, rows []*directives.Directive) bool {
-	version := p.Target.Version
-	if since := directives.FirstSince(rows); version != "" && since != "" && analyzer.CompareVersions(version, since) < 0 {
+	if p.Target.Lacks(directives.FirstSince(rows)) {
 		return true
 	}
 	return p.Target.Modules != nil && missingAll(p, modules.Of(p), rows)
 }
 
 // notYetAllowed reports d when every table row that allows it in ctx
-// appeared after nginx version.
-func notYetAllowed(p *analyzer.Pass, d *parser.Directive, ctx directives.Context, version string) {
+// appeared after the targeted nginx.
+func notYetAllowed(p *analyzer.Pass, d *parser.Directive, ctx directives.Context) {
 	rows := directives.Lookup(d.Name.Value)
-	if first := directives.FirstSince(rows); first != "" && analyzer.CompareVersions(version, first) < 0 {
+	if p.Target.Lacks(directives.FirstSince(rows)) {
 		return // unknown to that nginx altogether: unknown-directive says so
 	}
 	var newest *directives.Directive
@@ -76,7 +75,7 @@ func notYetAllowed(p *analyzer.Pass, d *parser.Directive, ctx directives.Context
 			continue
 		}
 		since := directives.FirstSince([]*directives.Directive{r})
-		if since == "" || analyzer.CompareVersions(version, since) >= 0 {
+		if !p.Target.Lacks(since) {
 			return // some row allowed it here already
 		}
 		newest = r
@@ -85,7 +84,7 @@ func notYetAllowed(p *analyzer.Pass, d *parser.Directive, ctx directives.Context
 		return
 	}
 	since := directives.FirstSince([]*directives.Directive{newest})
-	diag := p.ReportDirective(d, "%q directive is not allowed here in nginx %s", d.Name.Value, version)
+	diag := p.ReportDirective(d, "%q directive is not allowed here in nginx %s", d.Name.Value, p.Target.NginxVersion())
 	diag.Detail = fmt.Sprintf("%s accepts it in %s since nginx %s; here is %s", newest.Module, strings.ReplaceAll(newest.Contexts.String(), ",", ", "), since, ctx)
 	assumeTarget(p, diag)
 }

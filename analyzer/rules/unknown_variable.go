@@ -16,7 +16,8 @@ import (
 // directive of the configuration defines.
 var UnknownVariable = &analyzer.Rule{
 	Code: "NL2035", Name: "unknown-variable", Title: "variable is not defined", Severity: parser.Error,
-	Run: runUnknownVariable,
+	Refuses: true,
+	Run:     runUnknownVariable,
 	Doc: analyzer.Doc{
 		Text: "nginx refuses to start (`unknown \"x\" variable`) when an argument it compiles names a " +
 			"variable that neither a module of the build (`$host`, `$arg_*`, `$http_*`, ...) nor the " +
@@ -100,13 +101,12 @@ func unknownModuleDirective(p *analyzer.Pass) *parser.Directive {
 // unknownVarDetail says why a name is unknown: a variable of a missing or
 // unloaded module or of a later version (byVersion), or none at all.
 func unknownVarDetail(p *analyzer.Pass, mf *modules.Loaded, name string, ns varNamespace) (detail string, byVersion bool) {
-	version := p.Target.Version
 	for _, v := range directives.LookupVariables(name) {
 		if v.Stream != (ns == nsStream) {
 			continue
 		}
-		if since := variableSince(v); version != "" && since != "" && analyzer.CompareVersions(version, since) < 0 {
-			return "nginx " + version + " predates " + v.String() + " (since " + since + "); nginx refuses to start", true
+		if since := variableSince(v); p.Target.Lacks(since) {
+			return "nginx " + p.Target.NginxVersion() + " predates " + v.String() + " (since " + since + "); nginx refuses to start", true
 		}
 		for _, m := range variableModules(v) {
 			if a := mf.Missing(p.Target, m, v.ThirdParty); a != nil {
@@ -219,7 +219,7 @@ type builtinVars struct {
 // Plus ones) count only when no build is given.
 func newBuiltinVars(p *analyzer.Pass) *builtinVars {
 	mf := modules.Of(p)
-	modules, version := p.Target.Modules, p.Target.Version
+	modules := p.Target.Modules
 	b := &builtinVars{exact: [2]map[string]bool{{}, {}}}
 	var used map[string]bool // modules whose directives the configuration uses
 	for _, v := range directives.AllVariables() {
@@ -243,7 +243,7 @@ func newBuiltinVars(p *analyzer.Pass) *builtinVars {
 		if !present {
 			continue
 		}
-		if since := variableSince(v); version != "" && since != "" && analyzer.CompareVersions(version, since) < 0 || handlerless[v.Name] && !v.Stream {
+		if p.Target.Lacks(variableSince(v)) || handlerless[v.Name] && !v.Stream {
 			continue
 		}
 		ns := nsHTTP
