@@ -243,15 +243,8 @@ func compareAddr(a, b *Addr) (Difference, bool) {
 // them: wildcards as sets, regexes as ordered lists. A one-server
 // address matches no names at all.
 func tablesEqual(a, b *Addr) bool {
-	var empty Names
-	x, y := &empty, &empty
-	if a.names != nil {
-		x = a.names
-	}
-	if b.names != nil {
-		y = b.names
-	}
-	if a.names == nil || b.names == nil {
+	x, y := a.names, b.names
+	if len(a.Servers) == 1 || len(b.Servers) == 1 {
 		// One side ignores names: equal only if the other's names all
 		// lead to its default, which the candidates checked for exact
 		// names but cannot for patterns.

@@ -136,9 +136,6 @@ func regexHosts(as ...*Addr) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, a := range as {
-		if a.names == nil {
-			continue // one server: its names are never looked up
-		}
 		for _, r := range a.names.regex {
 			if ex, ok := Example(r.Pattern, r.caseless); ok && !seen[ex] {
 				if _, valid := NormalizeHost(ex); valid {

@@ -177,3 +177,28 @@ func (t *Names) lookup(h string) (server int, r *rx, ok bool) {
 	}
 	return 0, nil, false
 }
+
+// named says a normalized host is one of the names filed, as written
+// (an exact name, ".example.com"'s example.com, under a wildcard, or a
+// regex's match), whether or not the hash would take it there.
+func (t *Names) named(h string) bool {
+	if _, ok := t.claims[grammar.HashKey{Table: '=', Name: h}]; ok {
+		return true
+	}
+	for _, w := range t.head {
+		if strings.HasSuffix(h, "."+w.Domain) {
+			return true
+		}
+	}
+	for _, w := range t.tail {
+		if strings.HasPrefix(h, w.Domain+".") {
+			return true
+		}
+	}
+	for _, r := range t.regex {
+		if r.re != nil && r.re.MatchString(h) {
+			return true
+		}
+	}
+	return false
+}

@@ -1071,7 +1071,7 @@ func pos(d *parser.Directive) string {
 // lookup returns the server of a Host (already normalized) and the
 // server_name regex that took it, if one did.
 func (a *Addr) lookup(h string) (int, *rx) {
-	if a.names == nil {
+	if len(a.Servers) == 1 {
 		// ngx_http_optimize_servers builds no tables for one server.
 		return a.Default, nil
 	}

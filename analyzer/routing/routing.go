@@ -59,9 +59,10 @@ type Addr struct {
 	// SSL, HTTP2 and ProxyProtocol are the address's options, combined
 	// over every listen on it (ngx_http_add_addresses ORs them).
 	SSL, HTTP2, ProxyProtocol bool
-	// names is the address's name tables, nil when one server listens
-	// here: ngx_http_optimize_servers builds none then, and every
-	// request goes to it.
+	// names is the address's name tables. With one server here
+	// ngx_http_optimize_servers builds none and every request goes to
+	// it; the names are filed all the same, for what names a request
+	// (Probes, the route command's URLs).
 	names *Names
 }
 
@@ -115,13 +116,11 @@ func Build(m *parser.Model, res *costmodel.Result) *Table {
 					}
 				}
 			}
-			if len(a.Servers) > 1 {
-				a.names = newNames(len(a.Servers))
-				for s := range ra.EachServer() {
-					a.names.addServer(s, num[s])
-				}
-				a.names.compile(t.unsure)
+			a.names = newNames(len(a.Servers))
+			for s := range ra.EachServer() {
+				a.names.addServer(s, num[s])
 			}
+			a.names.compile(t.unsure)
 			p.Addrs = append(p.Addrs, a)
 			p.byKey[a.Key] = a
 			if a.IP.IsValid() && a.Key == netip.AddrPortFrom(a.IP, uint16(cp.Port)).String() {
@@ -288,7 +287,7 @@ func NormalizeHost(h string) (string, bool) {
 // the empty name (ngx_http_process_request_header), which the servers
 // without server_name (or with server_name "") hold, else the default.
 func (a *Addr) NoHost() int {
-	if a.names != nil {
+	if len(a.Servers) > 1 {
 		if n, ok := a.names.exact(""); ok {
 			return n
 		}
@@ -320,7 +319,7 @@ func candidates(as ...*Addr) []string {
 		}
 	}
 	for _, a := range as {
-		if a == nil || a.names == nil {
+		if a == nil {
 			continue
 		}
 		for k := range a.names.claims {
