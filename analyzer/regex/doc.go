@@ -7,6 +7,11 @@
 //   - Parse: a regex as Go's regexp/syntax tree, for the patterns Go reads
 //     as PCRE does, and the questions the security rules ask of a tree
 //     (MayContain, MayStart, Group, BeforeGroup);
+//   - Compile and Regex.Match: a regex run on a request's bytes as PCRE
+//     runs it (without UTF, bytes above 0x7f as Latin-1), with its
+//     Captures, and saying so rather than answering where Go's regexp
+//     might not answer as PCRE (the request model of analyzer/routing);
+//     Example, a subject it matches, for probes;
 //   - NamedGroups: the (?<name>...) groups, which nginx makes variables;
 //   - AnalyzeBacktracking, Matcher, Unfactored: whether a backtracking
 //     matcher can take super-linear time on a regex, with a subject that

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/nginx-lint/nginx-lint/analyzer/regex"
 	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
@@ -215,7 +216,7 @@ type op struct {
 	d    *parser.Directive
 
 	// rewrite
-	re       *Regex
+	re       *regex.Regex
 	script   *Script // the replacement, return's text or URL, set's value
 	last     bool    // last, break, redirect, permanent or an implicit redirect stop the program
 	brk      bool    // the break flag
@@ -235,7 +236,7 @@ type op struct {
 type ifCond struct {
 	lhs, rhs *Script
 	op       string // "", "=", "!=", "~", "~*", "!~", "!~*", "-f", "!-f", "-d", "!-d", "-e", "!-e", "-x", "!-x"
-	re       *Regex
+	re       *regex.Regex
 }
 
 // contentHandlers are the directives that set a location's content
@@ -306,7 +307,7 @@ type builder struct {
 // regexCache shares compiled regexes between the servers of a model.
 type regexCache struct {
 	mu      sync.Mutex
-	m       map[regexKey]*Regex
+	m       map[regexKey]*regex.Regex
 	scripts map[regexKey]*Script
 }
 
@@ -333,9 +334,9 @@ func (b *builder) script(src string, withArgs bool) *Script {
 }
 
 // regex compiles a pattern, once per model.
-func (b *builder) regex(pattern string, caseless bool) *Regex {
+func (b *builder) regex(pattern string, caseless bool) *regex.Regex {
 	if b.regexes == nil {
-		return CompileRegex(pattern, caseless)
+		return regex.Compile(pattern, caseless)
 	}
 	c := b.regexes
 	k := regexKey{pattern, caseless}
@@ -345,7 +346,7 @@ func (b *builder) regex(pattern string, caseless bool) *Regex {
 	if ok {
 		return r
 	}
-	r = CompileRegex(pattern, caseless)
+	r = regex.Compile(pattern, caseless)
 	c.mu.Lock()
 	c.m[k] = r
 	c.mu.Unlock()
@@ -503,7 +504,7 @@ func (b *builder) readIf(outer, inner *level, d *parser.Directive) {
 
 // readOp reads rewrite, return, set and break as the rewrite module
 // compiles them; ok is false for arguments nginx refuses.
-func readOp(d *parser.Directive, compile func(string, bool) *Regex, script func(string, bool) *Script) (op, bool) {
+func readOp(d *parser.Directive, compile func(string, bool) *regex.Regex, script func(string, bool) *Script) (op, bool) {
 	a := d.ArgValues()
 	o := op{d: d}
 	switch d.Name.Value {

@@ -62,6 +62,7 @@
 // Probes and Diff compare two configurations by what they do with
 // requests (nginx-lint diff).
 //
-// Regexes (Regex) and values with variables (Script) are read here for
-// now; they move to the engines of issue 27 when those land.
+// Regexes run with analyzer/regex (Compile, Match, Example) and values
+// with variables are read with analyzer/script's scanner (Script), the
+// engines the rules read them with.
 package routing

@@ -99,7 +99,7 @@ func NewWithTable(m *parser.Model, t *Table, o Options) *Model {
 	}
 	md := &Model{Table: t, opts: o, cfg: m.Config, servers: make([]serverSlot, len(t.Servers)),
 		maps: map[string]*mapDef{}, setNames: map[string]bool{}, upstreams: map[string]*parser.Upstream{}}
-	md.regexes.m, md.regexes.scripts = map[regexKey]*Regex{}, map[regexKey]*Script{}
+	md.regexes.m, md.regexes.scripts = map[regexKey]*regex.Regex{}, map[regexKey]*Script{}
 	md.http = newLevel(nil, nil)
 	b := &builder{c: m.Config, regexes: &md.regexes}
 	if len(m.HTTP) > 0 && m.HTTP[0].Block != nil {

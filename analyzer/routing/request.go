@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/nginx-lint/nginx-lint/analyzer/regex"
 	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
@@ -43,7 +44,7 @@ type state struct {
 	loc        *Location
 	cur        *level // the configuration the request is in (r->loc_conf)
 	handler    *level // the level whose content handler runs (r->content_handler)
-	caps       *captures
+	caps       *regex.Captures
 	vars       map[string]string
 	mapCache   map[string]string
 	mapDepth   int
@@ -100,7 +101,7 @@ func (m *Model) Route(req HTTPRequest) *Answer {
 		if rx != nil {
 			// A server_name regex that matched leaves its captures,
 			// and its named groups as variables.
-			c, ok, why := CompileRegex(rx.Pattern, rx.caseless).Match(h)
+			c, ok, why := regex.Compile(rx.Pattern, rx.caseless).Match(h)
 			if why != "" {
 				st.note(why)
 			} else if ok {

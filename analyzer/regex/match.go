@@ -1,14 +1,15 @@
-package routing
+package regex
 
 import (
 	"fmt"
 	"regexp"
+	"regexp/syntax"
 	"strings"
 	"unicode/utf8"
 )
 
-// Regex is a regular expression as nginx compiles it: PCRE without UTF
-// mode, so a pattern and a subject are bytes, not characters. It runs
+// Regex is a regular expression as nginx runs it on a request: PCRE
+// without UTF mode, so a pattern and a subject are bytes, not characters. It runs
 // with Go's regexp where the two mean the same; where they might not for
 // a given subject, Match says so instead of answering.
 //
@@ -26,10 +27,10 @@ type Regex struct {
 	err string
 }
 
-// CompileRegex compiles a pattern nginx reads with PCRE. A pattern
+// Compile compiles a pattern nginx reads with PCRE, for matching. A pattern
 // Go's regexp does not accept, or reads another way, is kept: Match
 // then reports it unsure.
-func CompileRegex(pattern string, caseless bool) *Regex {
+func Compile(pattern string, caseless bool) *Regex {
 	r := &Regex{Pattern: pattern, Caseless: caseless}
 	expr := latin1(pattern)
 	if strings.Contains(pattern, `\`) {
@@ -123,21 +124,22 @@ func fromLatin1(s string) string {
 	return string(b)
 }
 
-// captures are what a match leaves for $0..$9 and the named groups.
-type captures struct {
-	// vals are $0, $1, ... ("" for a group that took no part).
-	vals []string
-	// names are the groups' names ("" for a numbered one), parallel
-	// to vals.
-	names []string
+// Captures are what a match leaves for $1..$9 and the named groups.
+type Captures struct {
+	// Values are the whole match and the groups, $0, $1, ... ("" for a
+	// group that took no part).
+	Values []string
+	// Names are the groups' names ("" for a numbered one), parallel to
+	// Values.
+	Names []string
 }
 
-// get returns capture n ("" when there is none).
-func (c *captures) get(n int) string {
-	if c == nil || n >= len(c.vals) {
+// Get returns capture n ("" when there is none).
+func (c *Captures) Get(n int) string {
+	if c == nil || n >= len(c.Values) {
 		return ""
 	}
-	return c.vals[n]
+	return c.Values[n]
 }
 
 // Err says why the regex cannot be run as PCRE runs it ("" when it can).
@@ -145,7 +147,7 @@ func (r *Regex) Err() string { return r.err }
 
 // Match runs the regex on s. why is set, and the rest meaningless, when
 // the answer for this subject might not be PCRE's.
-func (r *Regex) Match(s string) (c *captures, ok bool, why string) {
+func (r *Regex) Match(s string) (c *Captures, ok bool, why string) {
 	if r.re == nil {
 		return nil, false, fmt.Sprintf("regex %q: %s", r.Pattern, r.err)
 	}
@@ -157,10 +159,10 @@ func (r *Regex) Match(s string) (c *captures, ok bool, why string) {
 	if idx == nil {
 		return nil, false, ""
 	}
-	c = &captures{vals: make([]string, len(idx)/2), names: r.re.SubexpNames()}
-	for i := range c.vals {
+	c = &Captures{Values: make([]string, len(idx)/2), Names: r.re.SubexpNames()}
+	for i := range c.Values {
 		if idx[2*i] >= 0 {
-			c.vals[i] = fromLatin1(subject[idx[2*i]:idx[2*i+1]])
+			c.Values[i] = fromLatin1(subject[idx[2*i]:idx[2*i+1]])
 		}
 	}
 	return c, true, ""
@@ -206,4 +208,64 @@ func (r *Regex) foldsHigh() bool {
 		}
 	}
 	return false
+}
+
+// Example returns a string the regex matches, for probing: the
+// shortest reading of each part (the first alternative, the fewest
+// repetitions, the first byte of a class); ok is false when none is
+// found that the regex matches as nginx would.
+func Example(pattern string, caseless bool) (string, bool) {
+	re, err := syntax.Parse(latin1(pattern), syntax.Perl)
+	if err != nil {
+		return "", false
+	}
+	var b strings.Builder
+	var walk func(r *syntax.Regexp)
+	walk = func(r *syntax.Regexp) {
+		switch r.Op {
+		case syntax.OpLiteral:
+			for _, c := range r.Rune {
+				b.WriteRune(c)
+			}
+		case syntax.OpCharClass:
+			if len(r.Rune) >= 2 {
+				c := r.Rune[0]
+				// A printable byte, preferably a letter.
+				for i := 0; i+1 < len(r.Rune); i += 2 {
+					lo, hi := r.Rune[i], r.Rune[i+1]
+					if lo <= 'a' && 'a' <= hi {
+						c = 'a'
+						break
+					}
+					if lo > ' ' && lo < 0x7f {
+						c = lo
+					}
+				}
+				b.WriteRune(c)
+			}
+		case syntax.OpAnyCharNotNL, syntax.OpAnyChar:
+			b.WriteByte('x')
+		case syntax.OpCapture:
+			walk(r.Sub[0])
+		case syntax.OpPlus:
+			walk(r.Sub[0])
+		case syntax.OpRepeat:
+			for range r.Min {
+				walk(r.Sub[0])
+			}
+		case syntax.OpConcat:
+			for _, s := range r.Sub {
+				walk(s)
+			}
+		case syntax.OpAlternate:
+			walk(r.Sub[0])
+		}
+	}
+	walk(re)
+	ex := fromLatin1(b.String())
+	rx := Compile(pattern, caseless)
+	if _, ok, why := rx.Match(ex); !ok || why != "" {
+		return "", false
+	}
+	return ex, true
 }
