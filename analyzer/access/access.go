@@ -133,30 +133,36 @@ func (s addrSet) public() addrSet {
 // (a whole provider).
 var openThreshold = [2]*big.Int{new(big.Int).Lsh(big.NewInt(1), 24), new(big.Int).Lsh(big.NewInt(1), 96)}
 
-// accessRule is one allow or deny.
-type accessRule struct {
-	d     *parser.Directive
-	allow bool
-	all   bool   // "all"
-	unix  bool   // "unix:"
-	fam   Family // of r, when neither all nor unix
-	r     addrRange
+// Rule is one allow or deny.
+type Rule struct {
+	Directive *parser.Directive
+	Allow     bool
+	All       bool // "all"
+	Unix      bool // "unix:"
+	// Prefix is the network (an address is a network of one), its host
+	// bits cleared as nginx clears them; not valid for All, Unix and an
+	// argument nginx refuses.
+	Prefix netip.Prefix
+	fam    Family // of r, when neither all nor unix
+	r      addrRange
 }
 
-// parseAccessRule reads an allow or deny as ngx_http_access_rule does:
-// "all", "unix:", an address or a network (whose host bits nginx clears).
-func parseAccessRule(d *parser.Directive) (accessRule, bool) {
+// ParseRule reads an allow or deny as ngx_http_access_rule does: "all",
+// "unix:", an address or a network (whose host bits nginx clears). ok is
+// false for an argument nginx refuses (invalid-parameter reports it); the
+// Rule then matches no client.
+func ParseRule(d *parser.Directive) (rule Rule, ok bool) {
+	rule = Rule{Directive: d, Allow: d.Is("allow")}
 	if len(d.Args) != 1 {
-		return accessRule{}, false
+		return rule, false
 	}
-	rule := accessRule{d: d, allow: d.Is("allow")}
 	arg := d.Args[0].Value
 	switch {
 	case arg == "all":
-		rule.all = true
+		rule.All = true
 		return rule, true
 	case arg == "unix:":
-		rule.unix = true
+		rule.Unix = true
 		return rule, true
 	}
 	var p netip.Prefix
@@ -179,7 +185,7 @@ func parseAccessRule(d *parser.Directive) (accessRule, bool) {
 	} else if p.Addr().Is6() {
 		rule.fam = IPv6
 	}
-	rule.r = prefixRange(p)
+	rule.Prefix, rule.r = p.Masked(), prefixRange(p)
 	return rule, true
 }
 
@@ -199,27 +205,27 @@ type Access struct {
 }
 
 // evalAccess runs an access list the way nginx does.
-func evalAccess(rules []accessRule) Access {
+func evalAccess(rules []Rule) Access {
 	var a Access
 	a.Restricted = len(rules) > 0
 	for f := IPv4; f <= IPv6; f++ {
 		rest := everyone(f) // clients no earlier rule matched
 		var best *big.Int
 		for _, r := range rules {
-			if r.unix || !r.all && r.fam != f {
+			if r.Unix || !r.All && r.fam != f {
 				continue
 			}
 			matched := rest
-			if !r.all {
+			if !r.All {
 				matched = rest.intersect(r.r)
 				rest = rest.minus(r.r)
 			} else {
 				rest = nil
 			}
-			if r.allow {
+			if r.Allow {
 				a.in[f] = append(a.in[f], matched...)
 				if n := matched.public().size(); best == nil || n.Cmp(best) > 0 {
-					best, a.admitted[f] = n, r.d
+					best, a.admitted[f] = n, r.Directive
 				}
 			}
 		}
@@ -231,8 +237,8 @@ func evalAccess(rules []accessRule) Access {
 	}
 	a.unixIn = true
 	for _, r := range rules {
-		if r.unix || r.all {
-			a.unixIn = r.allow
+		if r.Unix || r.All {
+			a.unixIn = r.Allow
 			break
 		}
 	}
@@ -252,7 +258,7 @@ var authDirectives = []string{"auth_basic", "auth_request", "auth_jwt", "auth_oi
 // Level is what one block says about access (ReadLevel): a summary for
 // analyzer.NewPerBlock.
 type Level struct {
-	rules    []accessRule
+	rules    []Rule
 	hasRules bool
 	auth     *parser.Directive // the first auth directive, "off" included
 	satisfy  string
@@ -267,7 +273,7 @@ func ReadLevel(body []*parser.Directive) Level {
 		switch {
 		case d.Is("allow") || d.Is("deny"):
 			b.hasRules = true
-			if r, ok := parseAccessRule(d); ok {
+			if r, ok := ParseRule(d); ok {
 				b.rules = append(b.rules, r)
 			}
 		case d.Is("satisfy") && len(d.Args) == 1:
@@ -291,7 +297,7 @@ func ReadLevel(body []*parser.Directive) Level {
 // allow/deny list, the authentication and satisfy of the nearest level
 // that sets them (nginx merges each apart from the others).
 func At(blocks *analyzer.PerBlock[Level], stack []*parser.Directive) Access {
-	var rules []accessRule
+	var rules []Rule
 	var auth *parser.Directive
 	rulesFound, authFound := false, false
 	satisfy, internal := "", false

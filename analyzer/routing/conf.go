@@ -1,11 +1,11 @@
 package routing
 
 import (
-	"net/netip"
 	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/nginx-lint/nginx-lint/analyzer/access"
 	"github.com/nginx-lint/nginx-lint/analyzer/regex"
 	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
 	"github.com/nginx-lint/nginx-lint/parser"
@@ -62,7 +62,7 @@ type levelExtra struct {
 	errorPages    []errorPage
 	hasErrorPages bool
 
-	access    []accessRule
+	access    []access.Rule
 	hasAccess bool
 	authBasic *parser.Directive // auth_basic other than "off"
 	authSet   bool
@@ -153,7 +153,7 @@ func (l *level) effErrorPages() []errorPage {
 	return nil
 }
 
-func (l *level) effAccess() []accessRule {
+func (l *level) effAccess() []access.Rule {
 	for ; l != nil; l = l.parent {
 		if l.hasAccess {
 			return l.access
@@ -188,15 +188,6 @@ type errorPage struct {
 	target    *Script
 	// args are the query string of a literal URI target.
 	args string
-}
-
-// accessRule is an allow or deny.
-type accessRule struct {
-	d      *parser.Directive
-	allow  bool
-	all    bool
-	unix   bool
-	prefix netip.Prefix
 }
 
 // opKind is what a rewrite-module directive does.
@@ -446,7 +437,10 @@ func (b *builder) readLevel(lv *level, dirs []*parser.Directive, locs *[]*parser
 			if len(d.Args) == 1 {
 				x := lv.own()
 				x.hasAccess = true
-				x.access = append(x.access, readAccess(d))
+				// A rule nginx refuses matches no client, but the level
+				// has its list all the same.
+				r, _ := access.ParseRule(d)
+				x.access = append(x.access, r)
 			}
 		case "auth_basic":
 			x := lv.own()
@@ -619,24 +613,6 @@ func readErrorPage(d *parser.Directive) []errorPage {
 		out = append(out, errorPage{d: d, status: code, overwrite: ow, target: target, args: args})
 	}
 	return out
-}
-
-func readAccess(d *parser.Directive) accessRule {
-	r := accessRule{d: d, allow: d.Name.Value == "allow"}
-	v := d.Args[0].Value
-	switch {
-	case v == "all":
-		r.all = true
-	case v == "unix:":
-		r.unix = true
-	default:
-		if p, err := netip.ParsePrefix(v); err == nil {
-			r.prefix = p.Masked()
-		} else if a, err := netip.ParseAddr(v); err == nil {
-			r.prefix = netip.PrefixFrom(a, a.BitLen())
-		}
-	}
-	return r
 }
 
 // buildServer reads server n's block into its locations.

@@ -600,22 +600,22 @@ func (st *state) access() bool {
 	// address decides; none, or no rules, decline.
 	accessRC := 0 // 0 declined, 200 allowed, 403 denied
 	for _, r := range st.cur.effAccess() {
-		match := r.all
+		match := r.All
 		switch {
-		case r.all:
-		case r.unix:
+		case r.All:
+		case r.Unix:
 			match = st.req.Unix != ""
 		case st.req.Unix != "":
-		case !r.prefix.IsValid():
+		case !r.Prefix.IsValid():
 		case !st.req.Remote.IsValid():
-			st.stop(&unsure{fmt.Sprintf("%s at %s: the client's address decides", r.d.Name.Value, pos(r.d))})
+			st.stop(&unsure{fmt.Sprintf("%s at %s: the client's address decides", r.Directive.Name.Value, pos(r.Directive))})
 			return false
 		default:
-			match = r.prefix.Contains(st.req.Remote.Unmap()) || st.req.Remote.Is4In6() && r.prefix.Contains(st.req.Remote)
+			match = r.Prefix.Contains(st.req.Remote.Unmap()) || st.req.Remote.Is4In6() && r.Prefix.Contains(st.req.Remote)
 		}
 		if match {
 			accessRC = 403
-			if r.allow {
+			if r.Allow {
 				accessRC = 200
 			}
 			break
