@@ -35,6 +35,9 @@ type Address struct {
 	// DefaultBy's, else the first.
 	DefaultBy *parser.Directive
 	Default   *parser.Server
+	// Protocols are the protocol parameters any of its listens gives
+	// (ssl, http2, proxy_protocol).
+	Protocols Protocols
 }
 
 // Key is the address as nginx prints it ("0.0.0.0:80").
@@ -131,25 +134,37 @@ type Problem struct {
 	At, First *parser.Directive
 	// Addr is the address as nginx prints it ("0.0.0.0:80").
 	Addr string
-	// Protocols is what every server on the address gets
-	// (ProtocolsRedefined).
+	// Protocols is, for ProtocolsRedefined, what every server on the
+	// address gets; for the others, the listen's own.
 	Protocols Protocols
 }
 
 // Problems replays every listen of protocol proto in the cost model r as
 // nginx adds them, and returns what it refuses or warns about.
 func Problems(r *costmodel.Result, proto parser.Protocol) []Problem {
-	var out []Problem
+	problems, _ := Replay(r, proto, nil)
+	return problems
+}
+
+// Replay replays every listen of protocol proto in the cost model r once,
+// as nginx adds them: it returns what nginx refuses or warns about, and a
+// copy of each address keep keeps (nil: none), in nginx's order. The rules
+// of a run read one replay: a configuration of 20,000 addresses with one
+// server each keeps none of them for a rule about shared addresses.
+func Replay(r *costmodel.Result, proto parser.Protocol, keep func(*Address) bool) (problems []Problem, kept []Address) {
 	var a Address
 	for _, port := range r.Ports {
 		if port.Protocol != proto {
 			continue
 		}
 		for _, ca := range port.Addrs {
-			replay(&a, ca, port.UDP, &out)
+			replay(&a, ca, port.UDP, &problems)
+			if a.Servers > 0 && keep != nil && keep(&a) {
+				kept = append(kept, a)
+			}
 		}
 	}
-	return out
+	return problems, kept
 }
 
 // addrState is what nginx has accumulated on one ngx_http_conf_addr_t
@@ -204,6 +219,7 @@ func replay(a *Address, ca *costmodel.Addr, udp bool, out *[]Problem) {
 		if ok && out != nil {
 			*out = append(*out, p)
 		}
+		a.Protocols |= p.Protocols
 	}
 }
 
@@ -240,28 +256,28 @@ func (st *addrState) add(a *Address, s *parser.Server, d *parser.Directive, l *g
 			st.protoBy = d
 		}
 		st.protoOr = protocols
-		return Problem{}, false
+		return Problem{Protocols: protocols}, false
 	}
 	// ngx_http_add_server: a server may use a socket once. A server's
 	// listens are replayed together, so only the last server can repeat.
 	if st.last == s {
 		if d != nil {
-			return Problem{Kind: DuplicateListen, At: d, First: st.lastListen, Addr: addr}, true
+			return Problem{Kind: DuplicateListen, At: d, First: st.lastListen, Addr: addr, Protocols: protocols}, true
 		}
-		return Problem{}, false
+		return Problem{Protocols: protocols}, false
 	}
 	st.last, st.lastListen = s, d
 
 	prev := st.protoOr
 	if set {
 		if st.optsBy != nil {
-			return Problem{Kind: DuplicateOptions, At: d, First: st.optsBy, Addr: addr}, true
+			return Problem{Kind: DuplicateOptions, At: d, First: st.optsBy, Addr: addr, Protocols: protocols}, true
 		}
 		st.optsBy = d
 	}
 	if dflt {
 		if a.DefaultBy != nil {
-			return Problem{Kind: DuplicateDefault, At: d, First: a.DefaultBy, Addr: addr}, true
+			return Problem{Kind: DuplicateDefault, At: d, First: a.DefaultBy, Addr: addr, Protocols: protocols}, true
 		}
 		a.DefaultBy, a.Default = d, s
 	}
@@ -287,5 +303,5 @@ func (st *addrState) add(a *Address, s *parser.Server, d *parser.Directive, l *g
 	if warn && d != nil {
 		return Problem{Kind: ProtocolsRedefined, At: d, First: st.protoBy, Addr: addr, Protocols: union}, true
 	}
-	return Problem{}, false
+	return Problem{Protocols: protocols}, false
 }

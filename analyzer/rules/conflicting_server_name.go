@@ -40,7 +40,9 @@ func runConflictingServerName(p *analyzer.Pass) {
 	}
 	reported := map[place]bool{}
 	for _, proto := range []parser.Protocol{parser.HTTP, parser.Stream} {
-		for a := range routing.Addresses(costModel(p), proto) {
+		shared := sharedAddresses(p, proto)
+		for i := range shared {
+			a := &shared[i]
 			// ngx_http_optimize_servers (and its stream twin) builds the
 			// name hash only for an address shared by several servers (or
 			// with a regex default server, whose names cannot conflict

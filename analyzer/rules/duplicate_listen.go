@@ -130,21 +130,38 @@ func reportSocketFinding(p *analyzer.Pass, f socketProblem) {
 	}
 }
 
-// socketGrouping is routing.Problems computed once per run and protocol:
-// two rules read it.
-var socketGrouping = &analyzer.Result[parser.Protocol, []routing.Problem]{
+// listenReplay is what the rules about listens read of one replay of a
+// protocol's listens (routing.Replay), computed once per run and
+// protocol: what nginx refuses or warns about, and the addresses several
+// servers share or that have ssl (a configuration of an address per
+// server keeps none).
+type listenReplay struct {
+	problems []routing.Problem
+	shared   []routing.Address
+}
+
+var socketGrouping = &analyzer.Result[parser.Protocol, *listenReplay]{
 	Name: "socket grouping",
-	Compute: func(p *analyzer.Pass, proto parser.Protocol) []routing.Problem {
+	Compute: func(p *analyzer.Pass, proto parser.Protocol) *listenReplay {
 		// The run's one model: the host facts do not change how listens
 		// group into sockets, so no second model is computed for them.
-		return routing.Problems(costModel(p), proto)
+		problems, shared := routing.Replay(costModel(p), proto, func(a *routing.Address) bool {
+			return a.Servers >= 2 || a.Protocols&routing.SSL != 0
+		})
+		return &listenReplay{problems, shared}
 	},
 }
 
 // sharedSockets returns what nginx says about the listens of a protocol's
 // servers that share sockets.
 func sharedSockets(p *analyzer.Pass, proto parser.Protocol) []routing.Problem {
-	return socketGrouping.Get(p, proto)
+	return socketGrouping.Get(p, proto).problems
+}
+
+// sharedAddresses returns the addresses of a protocol that several
+// servers share, or that have ssl, in nginx's order.
+func sharedAddresses(p *analyzer.Pass, proto parser.Protocol) []routing.Address {
+	return socketGrouping.Get(p, proto).shared
 }
 
 func protoNames(bits routing.Protocols) string {

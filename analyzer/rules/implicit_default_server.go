@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
-	"github.com/nginx-lint/nginx-lint/analyzer/routing"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -34,7 +33,9 @@ func runImplicitDefaultServer(p *analyzer.Pass) {
 		return
 	}
 	// TCP and QUIC sockets of one address keep their own servers.
-	for a := range routing.Addresses(costModel(p), parser.HTTP) {
+	shared := sharedAddresses(p, parser.HTTP)
+	for i := range shared {
+		a := &shared[i]
 		if a.DefaultBy != nil || a.Servers < 2 {
 			continue
 		}

@@ -212,15 +212,10 @@ func runSSLCertificateMissing(p *analyzer.Pass) {
 	}
 	// ngx_http_ssl_init: the default server of every address with ssl
 	// needs a certificate or ssl_reject_handshake.
-	for a := range routing.Addresses(costModel(p), parser.HTTP) {
-		ssl := false
-		for j := range a.Cost.Instances {
-			in := &a.Cost.Instances[j]
-			if in.Listen != nil && in.Listen.Spec != nil && !in.Server.Misplaced {
-				ssl = ssl || in.Listen.Spec.Has(grammar.ParamSSL)
-			}
-		}
-		if !ssl {
+	shared := sharedAddresses(p, parser.HTTP)
+	for i := range shared {
+		a := &shared[i]
+		if a.Protocols&routing.SSL == 0 {
 			continue
 		}
 		dflt := a.Default
