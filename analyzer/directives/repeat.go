@@ -1,6 +1,9 @@
 package directives
 
-import "sync"
+import (
+	"maps"
+	"sync"
+)
 
 // RefusesRepeat reports whether nginx refuses a second name in one block
 // of context ctx with "is duplicate": nginx's command handlers that do
@@ -9,8 +12,19 @@ import "sync"
 // Handlers that refuse only some repeats (limit_req with the same zone,
 // mirror off) are the duplicate-directive rule's.
 func RefusesRepeat(name string, ctx Context) bool {
-	return (duplicateChecked[name]|thirdPartyDuplicates()[name])&FamilyOf(ctx) != 0
+	return refusesRepeat()[name]&FamilyOf(ctx) != 0
 }
+
+// refusesRepeat is duplicateChecked and thirdPartyDuplicates in one map,
+// made once: RefusesRepeat is asked of every directive of a
+// configuration.
+var refusesRepeat = sync.OnceValue(func() map[string]Family {
+	m := maps.Clone(duplicateChecked)
+	for name, f := range thirdPartyDuplicates() {
+		m[name] |= f
+	}
+	return m
+})
 
 // Family is a set of module families (core, http, stream, mail): which
 // modules' copy of a directive refuses repeats, say. The same name can be

@@ -151,7 +151,7 @@ func Problems(r *costmodel.Result, proto parser.Protocol) []Problem {
 // copy of each address keep keeps (nil: none), in nginx's order. The rules
 // of a run read one replay: a configuration of 20,000 addresses with one
 // server each keeps none of them for a rule about shared addresses.
-func Replay(r *costmodel.Result, proto parser.Protocol, keep func(*Address) bool) (problems []Problem, kept []Address) {
+func Replay(r *costmodel.Result, proto parser.Protocol, keep func(Address) bool) (problems []Problem, kept []Address) {
 	var a Address
 	for _, port := range r.Ports {
 		if port.Protocol != proto {
@@ -159,7 +159,9 @@ func Replay(r *costmodel.Result, proto parser.Protocol, keep func(*Address) bool
 		}
 		for _, ca := range port.Addrs {
 			replay(&a, ca, port.UDP, &problems)
-			if a.Servers > 0 && keep != nil && keep(&a) {
+			// keep takes a copy: a pointer would move a to the heap, and
+			// every address's writes to it would pass the write barrier.
+			if a.Servers > 0 && keep != nil && keep(a) {
 				kept = append(kept, a)
 			}
 		}
