@@ -631,6 +631,10 @@ func (w *Workspace) readEntry(t Target, cfg *config.File, opts *analyzer.Options
 			l.Prefix = abs
 		}
 	}
+	// A checkout's include of a file that only the deployment host has
+	// (certbot's, the nginx package's) is no error; the rules read as
+	// before.
+	l.FS = withHostFiles(l.FS, t, l.Prefix)
 	l.MayInclude = nil
 	if w.Bound != "" {
 		bound := w.Bound
@@ -708,6 +712,9 @@ func (w *Workspace) loadSource(l *parser.Loader, name string, src []byte, cfg *c
 	} else {
 		ancestors, _ := analyzer.ContextAncestors(w.Context)
 		c = l.LoadSource(name, src, ancestors)
+	}
+	if h, ok := l.FS.(*hostFS); ok {
+		h.hint(c)
 	}
 	LocalizePaths(c, cfg)
 	return c
