@@ -185,11 +185,13 @@ func (b *builder) block(depth int, ctx BlockContext, freeForm bool) (dirs []*Dir
 		name := d.Name.Value
 		switch {
 		case isRawBlock(name):
-			body, rb := lx.rawBlock()
+			body, rb, _ := lx.rawBlock(at)
 			d.rbrace = int32(rb)
 			d.Args = append(d.Args, Word{Value: b.f.Src[body.Start:body.End], Range: body})
 			if rb < 0 {
-				b.errorf(rng(len(b.f.Src), len(b.f.Src)), "unexpected end of file, expecting \"}\"")
+				// The reader of the Lua block reported why, where nginx
+				// does; the enclosing blocks need no second message.
+				return nil, comments, -1
 			}
 			prev, prevEnd = d, lx.pos
 			continue
