@@ -39,6 +39,19 @@ func (tableKinds) BlockKind(ctx parser.BlockContext, name string) (block, known 
 	return directives.BlockKind(name, directives.Context(ctx))
 }
 
+// ModuleBlockKind implements parser.ModuleKinds: BlockKind, also for the
+// directives of the third-party modules the tables read from their
+// sources.
+func (tableKinds) ModuleBlockKind(ctx parser.BlockContext, name string) (block, known bool) {
+	if block, known := directives.BlockKind(name, directives.Context(ctx)); known {
+		return block, true
+	}
+	if d := directives.InContext(name, directives.Context(ctx)); d != nil && d.ArgsKnown && d.ThirdParty {
+		return d.Block, true
+	}
+	return false, false
+}
+
 // Fits implements parser.DirectiveKinds.
 func (tableKinds) Fits(ctx parser.BlockContext, name string, args []parser.Word) bool {
 	d := directives.InContext(name, directives.Context(ctx))
