@@ -541,7 +541,7 @@ func runSafely(p *Pass) {
 	defer func() {
 		if v := recover(); v != nil {
 			p.report(&parser.Diagnostic{File: p.Config.Main, Path: p.Config.Main.Path, Severity: parser.Error,
-				Code: "NL1000", Name: "internal-error", Message: fmt.Sprintf("rule %s crashed: %v", p.Rule.Name, v)})
+				Code: parser.CodeInternal, Name: parser.NameInternal, Message: fmt.Sprintf("rule %s crashed: %v", p.Rule.Name, v)})
 		}
 	}()
 	p.Rule.Run(p)

@@ -23,7 +23,7 @@ var costRules = func() *analyzer.Registry {
 
 // Estimate is the startup and reload cost of one configuration.
 type Estimate struct {
-	Entry *Entry
+	Unit *Unit
 	// Model is the cost model the cost rules computed, once, for every
 	// rule and the report.
 	Model *costmodel.Result
@@ -48,7 +48,7 @@ func (w *Workspace) Estimate(targets []Target) ([]Estimate, *Report, error) {
 		w.Loaded(rep.Read)
 	}
 	var out []Estimate
-	for _, e := range rep.Entries {
+	for _, e := range rep.Units {
 		if e.Options.Cost.CPUs == 0 {
 			e.Options.Cost.CPUs = runtime.NumCPU()
 		}
@@ -57,7 +57,7 @@ func (w *Workspace) Estimate(targets []Target) ([]Estimate, *Report, error) {
 		// under "nginx-lint" stays suppressed under "nginx-lint cost".
 		ds = suppressRan(e.Config, w.registry(), costRules, e.Options, ds)
 		e.results = rs
-		est := Estimate{Entry: e, Model: rules.CostModel.Of(rs, e.Options.Cost), NoFileGiven: e.Options.Cost.NoFile > 0}
+		est := Estimate{Unit: e, Model: rules.CostModel.Of(rs, e.Options.Cost), NoFileGiven: e.Options.Cost.NoFile > 0}
 		for _, d := range ds {
 			if strings.HasPrefix(d.Code, "NL4") {
 				est.Findings = append(est.Findings, d)

@@ -32,7 +32,7 @@ func lintNamed(t *testing.T, wd, path string) ([]*parser.Diagnostic, []string) {
 		t.Fatal(err)
 	}
 	var read []string
-	for _, e := range rep.Entries {
+	for _, e := range rep.Units {
 		for _, f := range e.Config.Files {
 			read = append(read, filepath.Base(f.Path))
 		}

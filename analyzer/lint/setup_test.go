@@ -33,37 +33,6 @@ func TestTargetBuild(t *testing.T) {
 	}
 }
 
-func TestIncludePathsAndLocalize(t *testing.T) {
-	cfg, err := config.Parse("/repo/.nginx-lint.yaml", []byte("include-paths:\n  /etc/nginx/: ./conf/\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	disk := &parser.Overlay{Files: map[string][]byte{
-		"/repo/conf/nginx.conf":      []byte("events {}\nhttp { include /etc/nginx/snippets/x.conf; }\n"),
-		"/repo/conf/snippets/x.conf": []byte("gzip on;\n"),
-	}}
-	if fs := lint.FileSystem(disk, nil); fs != parser.FileSystem(disk) {
-		t.Errorf("no settings: the file system is not the base")
-	}
-	l := &parser.Loader{FS: lint.FileSystem(disk, cfg), Kinds: analyzer.Kinds}
-	c, err := l.Load("/repo/conf/nginx.conf")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(c.Diagnostics) != 0 || len(c.Files) != 2 || c.Files[1].Path != "/etc/nginx/snippets/x.conf" {
-		t.Fatalf("load: %v %d", c.Diagnostics, len(c.Files))
-	}
-	lint.LocalizePaths(c, cfg)
-	if c.Files[1].Path != "/repo/conf/snippets/x.conf" {
-		t.Errorf("localized %q", c.Files[1].Path)
-	}
-	// Again (a cached tree loaded twice): unchanged.
-	lint.LocalizePaths(c, cfg)
-	if c.Files[1].Path != "/repo/conf/snippets/x.conf" {
-		t.Errorf("localized twice %q", c.Files[1].Path)
-	}
-}
-
 // TestCostOptionsFromSettings: a cost rule's host option in the settings
 // file reaches the run's one cost model, so open-files-limit treats the
 // limit as given (an error, not a warning).

@@ -150,9 +150,12 @@ type Target struct {
 	Pipe bool
 }
 
-// Entry is one configuration read and, after Lint, linted: a target that
-// no other target includes.
-type Entry struct {
+// Unit is one unit of linting: a configuration read with everything it
+// includes, as nginx -c reads it, and after Lint linted: a target that
+// no other target includes, or the nginx.conf that includes a named
+// fragment. (analyzer.Entry is something else: one directive in the
+// index the rules walk.)
+type Unit struct {
 	Target   Target
 	Config   *parser.Config
 	Settings *config.File // nil: none applies
@@ -162,15 +165,15 @@ type Entry struct {
 
 	mu      sync.Mutex
 	results *analyzer.Results
-	// only, when set, are the files whose findings the entry reports:
+	// only, when set, are the files whose findings the unit reports:
 	// the fragments named alone that this nginx.conf includes.
 	only map[string]bool
 }
 
-// entryNamed reports whether the main file of e, an nginx.conf reached
-// from a fragment, was itself among the entries read.
-func entryNamed(entries []*Entry, e *Entry) bool {
-	for _, x := range entries {
+// unitNamed reports whether the main file of e, an nginx.conf reached
+// from a fragment, was itself among the units read.
+func unitNamed(units []*Unit, e *Unit) bool {
+	for _, x := range units {
 		if x != e && x.only == nil && x.Config.Main.Path == e.Config.Main.Path {
 			return true
 		}
@@ -180,10 +183,10 @@ func entryNamed(entries []*Entry, e *Entry) bool {
 
 // CostModel is the startup cost model of the configuration with its
 // options' host facts: the one the cost rules of LintFile or Estimate
-// computed, or, when none ran (they are disabled, the entry was only
+// computed, or, when none ran (they are disabled, the unit was only
 // loaded, or it was linted by Lint, which keeps no run's results),
 // computed now and kept. It is safe to call from several goroutines.
-func (e *Entry) CostModel() *costmodel.Result {
+func (e *Unit) CostModel() *costmodel.Result {
 	e.mu.Lock()
 	rs := e.results
 	if rs == nil {
@@ -198,7 +201,7 @@ func (e *Entry) CostModel() *costmodel.Result {
 // rules read (symbols.Result of the run), or, when no run's results were
 // kept, one built now and kept, as CostModel does. It is safe to call
 // from several goroutines.
-func (e *Entry) Symbols() *symbols.Table {
+func (e *Unit) Symbols() *symbols.Table {
 	e.mu.Lock()
 	rs := e.results
 	if rs == nil {
@@ -226,14 +229,14 @@ type Unreadable struct {
 // Report is the outcome of a Lint (or a Load: no findings but the
 // unreadable targets').
 type Report struct {
-	// Findings of every entry, each once (a file included by several
-	// entries is reported once per place it is read in, not per entry),
+	// Findings of every unit, each once (a file included by several
+	// units is reported once per place it is read in, not per unit),
 	// with a finding per unreadable or skipped target.
 	Findings []*parser.Diagnostic
-	// Entries are the configurations linted, in target order. A target
+	// Units are the configurations linted, in target order. A target
 	// that another includes is linted through that one, in the context
-	// nginx reads it in, and is not an entry of its own.
-	Entries []*Entry
+	// nginx reads it in, and is not a unit of its own.
+	Units []*Unit
 	// Unreadable are the targets that could not be read (binary files
 	// found in a directory are skipped, not unreadable).
 	Unreadable []Unreadable
@@ -476,8 +479,8 @@ func (w *Workspace) Load(targets []Target) (*Report, error) {
 	}
 	seen := map[findingKey]bool{}
 	included := map[string]bool{}
-	var entries []*Entry
-	roots := map[string]*Entry{} // the nginx.conf entries of files named alone
+	var units []*Unit
+	roots := map[string]*Unit{} // the nginx.conf units of files named alone
 	for _, t := range targets {
 		cfg, err := w.SettingsFor(t.settingsFrom())
 		if err != nil {
@@ -513,9 +516,9 @@ func (w *Workspace) Load(targets []Target) (*Report, error) {
 				f.Path = name
 				e := roots[root.Main.Path]
 				if e == nil {
-					e = &Entry{Target: Target{Path: root.Main.Path}, Config: root, Settings: cfg, Options: opts, only: map[string]bool{}}
+					e = &Unit{Target: Target{Path: root.Main.Path}, Config: root, Settings: cfg, Options: opts, only: map[string]bool{}}
 					roots[root.Main.Path] = e
-					entries = append(entries, e)
+					units = append(units, e)
 				}
 				e.only[f.Path] = true
 				continue
@@ -544,21 +547,21 @@ func (w *Workspace) Load(targets []Target) (*Report, error) {
 		for _, f := range c.Files[1:] {
 			included[parser.RealPath(f.Path)] = true
 		}
-		entries = append(entries, &Entry{Target: t, Config: c, Settings: cfg, Options: opts})
+		units = append(units, &Unit{Target: t, Config: c, Settings: cfg, Options: opts})
 	}
-	for _, e := range entries {
-		if e.only != nil && entryNamed(entries, e) {
+	for _, e := range units {
+		if e.only != nil && unitNamed(units, e) {
 			continue // the nginx.conf is linted in full as named
 		}
 		if !included[parser.RealPath(e.Config.Main.Path)] || e.only != nil {
-			rep.Entries = append(rep.Entries, e)
+			rep.Units = append(rep.Units, e)
 		}
 	}
 	rep.Read = budget.Used()
 	return rep, nil
 }
 
-// Lint reads and lints every target: Load, then each entry's rules and
+// Lint reads and lints every target: Load, then each unit's rules and
 // suppression comments.
 func (w *Workspace) Lint(targets []Target) (*Report, error) {
 	rep, err := w.Load(targets)
@@ -573,11 +576,11 @@ func (w *Workspace) Lint(targets []Target) (*Report, error) {
 		seen[keyOf(d)] = true
 	}
 	reg := w.registry()
-	for _, e := range rep.Entries {
+	for _, e := range rep.Units {
 		// The run's shared results (index, typed model, facts) are not
 		// kept: nothing reads them after a lint of many files, and each
-		// entry's would stay alive while the next one is linted, up to
-		// twice the size of every configuration. Entry.CostModel computes
+		// unit's would stay alive while the next one is linted, up to
+		// twice the size of every configuration. Unit.CostModel computes
 		// the model again if asked.
 		e.Findings, _ = RunResults(e.Config, reg, e.Options)
 		if e.only != nil {
@@ -716,7 +719,7 @@ func (w *Workspace) loadSource(l *parser.Loader, name string, src []byte, cfg *c
 	if h, ok := l.FS.(*hostFS); ok {
 		h.hint(c)
 	}
-	LocalizePaths(c, cfg)
+	localizePaths(c, cfg)
 	return c
 }
 

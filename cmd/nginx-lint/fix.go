@@ -12,6 +12,7 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer/fix"
 	"github.com/nginx-lint/nginx-lint/analyzer/lint"
 	"github.com/nginx-lint/nginx-lint/internal/atomicfile"
+	"github.com/nginx-lint/nginx-lint/internal/report"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -21,7 +22,7 @@ import (
 func (cmd *lintCmd) fix(e *env, w *lint.Workspace, targets []lint.Target, base *baseline.Baseline) (int, error) {
 	for _, t := range targets {
 		if t.Path == "-" || t.Pipe {
-			return 0, usageError{"--fix and --diff need files, not standard input or a pipe"}
+			return 0, &lint.UsageError{Msg: "--fix and --diff need files, not standard input or a pipe"}
 		}
 	}
 	res, err := fix.Run(func(overlay map[string][]byte) ([]*parser.Diagnostic, error) {
@@ -42,12 +43,12 @@ func (cmd *lintCmd) fix(e *env, w *lint.Workspace, targets []lint.Target, base *
 	}
 	cwd, _ := os.Getwd()
 	for _, p := range res.Refused {
-		fmt.Fprintf(e.stderr, "nginx-lint: %s: not fixed: the fixed text would not parse\n", terminalSafe(displayPath(p, cwd)))
+		fmt.Fprintf(e.stderr, "nginx-lint: %s: not fixed: the fixed text would not parse\n", report.TerminalSafe(report.DisplayPath(p, cwd)))
 	}
 	paths := res.Paths()
 	if cmd.Diff {
 		for _, p := range paths {
-			name := displayPath(p, cwd)
+			name := report.DisplayPath(p, cwd)
 			fmt.Fprint(e.stdout, unifiedDiff(name, string(res.Original[p]), string(res.Fixed[p])))
 		}
 		if len(paths) > 0 {
@@ -77,7 +78,7 @@ func (cmd *lintCmd) fix(e *env, w *lint.Workspace, targets []lint.Target, base *
 			if errors.Is(err, atomicfile.ErrReadOnly) {
 				msg += " (--force writes it)"
 			}
-			fmt.Fprintf(e.stderr, "nginx-lint: %s: %s\n", terminalSafe(displayPath(p, cwd)), terminalSafe(msg))
+			fmt.Fprintf(e.stderr, "nginx-lint: %s: %s\n", report.TerminalSafe(report.DisplayPath(p, cwd)), report.TerminalSafe(msg))
 			failed[p] = true
 		}
 	}
@@ -88,9 +89,9 @@ func (cmd *lintCmd) fix(e *env, w *lint.Workspace, targets []lint.Target, base *
 		if _, ok := res.Fixed[c.Path]; ok && !failed[c.Path] {
 			by := c.Name
 			if c.Target != "" {
-				by += "; for " + terminalSafe(c.Target)
+				by += "; for " + report.TerminalSafe(c.Target)
 			}
-			fmt.Fprintf(e.stderr, "fixed %s:%d: %s (%s)\n", terminalSafe(displayPath(c.Path, cwd)), c.Line, terminalSafe(c.Message), by)
+			fmt.Fprintf(e.stderr, "fixed %s:%d: %s (%s)\n", report.TerminalSafe(report.DisplayPath(c.Path, cwd)), c.Line, report.TerminalSafe(c.Message), by)
 		}
 	}
 	// What is left is reported as a plain lint of the fixed files would.
