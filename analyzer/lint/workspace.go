@@ -470,6 +470,12 @@ func ruleOptions(opts analyzer.Options, name string) map[string]any {
 // errBinary marks a file found in a directory whose content is not text.
 var errBinary = errors.New("binary content")
 
+// foreignError marks a file found in a directory that is another
+// program's configuration (parser.ForeignConfig), not nginx's.
+type foreignError string
+
+func (e foreignError) Error() string { return string(e) }
+
 // Load reads every target as Lint does, without running the rules.
 func (w *Workspace) Load(targets []Target) (*Report, error) {
 	rep := &Report{}
@@ -523,6 +529,12 @@ func (w *Workspace) Load(targets []Target) (*Report, error) {
 				e.only[f.Path] = true
 				continue
 			}
+		}
+		var foreign foreignError
+		if errors.As(err, &foreign) {
+			rep.add(seen, &parser.Diagnostic{Path: t.Path, Severity: parser.Info, Code: parser.CodeBinary, Name: parser.NameBinary,
+				Message: "not an nginx configuration (" + string(foreign) + "): skipped"})
+			continue
 		}
 		if errors.Is(err, errBinary) {
 			rep.add(seen, &parser.Diagnostic{Path: t.Path, Severity: parser.Info, Code: parser.CodeBinary, Name: parser.NameBinary,
@@ -679,6 +691,10 @@ func (w *Workspace) readEntry(t Target, cfg *config.File, opts *analyzer.Options
 	}
 	if err == nil && t.FromDir && parser.LooksBinary(src) {
 		err = errBinary
+	} else if err == nil && t.FromDir {
+		if kind := parser.ForeignConfig(src); kind != "" {
+			err = foreignError(kind)
+		}
 	}
 	return l, name, src, err
 }
