@@ -196,3 +196,22 @@ func TestModSecurityRulesInDirectory(t *testing.T) {
 		t.Errorf("skipped %q, errors %q", skipped, errs)
 	}
 }
+
+// TestIncludesOnlyFragment: a snippet made only of includes (h5bp's
+// basic.conf) says nothing about where it goes, since include is allowed
+// everywhere; once its includes resolve it is linted in the context the
+// files it includes suggest (a server's add_header and location), not in
+// the main context, where each of their directives would be an error.
+func TestIncludesOnlyFragment(t *testing.T) {
+	dir := t.TempDir()
+	testfiles.Write(t, dir, map[string]string{
+		"nginx.conf":                  "events {}\nhttp {\n    include conf.d/*.conf;\n}\n",
+		"h5bp/basic.conf":             "include h5bp/security/headers.conf;\ninclude h5bp/location/*.conf;\n",
+		"h5bp/security/headers.conf":  "add_header X-Content-Type-Options nosniff always;\n",
+		"h5bp/location/dotfiles.conf": "location ~* /\\.(?!well-known\\/) {\n    deny all;\n}\n",
+	})
+	found, read := lintNamed(t, dir, "h5bp/basic.conf")
+	if errs := errorsOf(found); len(errs) > 0 || !slices.Contains(read, "headers.conf") || !slices.Contains(read, "dotfiles.conf") {
+		t.Errorf("errors %q, read %q", errs, read)
+	}
+}

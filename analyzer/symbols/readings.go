@@ -27,6 +27,7 @@ var passSchemes = map[string]map[string]int{
 	"fastcgi_pass":   {"": 0},
 	"scgi_pass":      {"": 0},
 	"memcached_pass": {"": 0},
+	"memc_pass":      {"": 0},
 }
 
 // streamSchemes is what stream's proxy_pass accepts: an address, no
