@@ -317,36 +317,6 @@ func ParseSize(s string) (int64, error) {
 	return n << shift, nil
 }
 
-// ForeignConfig says what a file found by walking a directory is when it
-// is the configuration of another program that only looks like nginx's:
-// "ModSecurity rules" for the rules Debian's libnginx-mod-http-modsecurity
-// installs in /etc/nginx for modsecurity_rules_file to name
-// (modsecurity.conf, and modsecurity_includes.conf, which holds only
-// "include modsecurity.conf"). Such a file starts with one of
-// ModSecurity's directives (SecRuleEngine, SecRule, Include, ...; nginx's
-// and every module's directives are lower case), or holds no ";" at all
-// and only include lines. It returns "" for anything else.
-func ForeignConfig(src []byte) string {
-	head := src[:min(len(src), 64<<10)]
-	includesOnly, lines := true, 0
-	for line := range bytes.Lines(head) {
-		fields := bytes.Fields(line)
-		if len(fields) == 0 || fields[0][0] == '#' {
-			continue
-		}
-		w := fields[0]
-		if lines == 0 && (bytes.Equal(w, []byte("Include")) || len(w) > 3 && bytes.HasPrefix(w, []byte("Sec")) && 'A' <= w[3] && w[3] <= 'Z') {
-			return "ModSecurity rules"
-		}
-		lines++
-		includesOnly = includesOnly && bytes.EqualFold(w, []byte("include"))
-	}
-	if lines > 0 && includesOnly && len(head) == len(src) && bytes.IndexByte(src, ';') < 0 {
-		return "ModSecurity rules"
-	}
-	return ""
-}
-
 // LooksBinary reports whether src, a file found by walking a directory,
 // is not a configuration: its first 8000 bytes hold a NUL byte (git's
 // test) or are mostly control characters. nginx-lint skips such files

@@ -285,25 +285,3 @@ func TestGlobSkipsHiddenDirectories(t *testing.T) {
 		t.Errorf("a pattern naming the hidden directory itself: %v", got)
 	}
 }
-
-// TestForeignConfig: the ModSecurity rules that Debian's module package
-// installs in /etc/nginx are told from nginx files; nginx files that
-// start with secure_link, include (with its ";") or a lone "include" line
-// in a file with other directives are not.
-func TestForeignConfig(t *testing.T) {
-	for src, want := range map[string]string{
-		"# comment\n\nSecRuleEngine DetectionOnly\nSecRequestBodyAccess On\n":            "ModSecurity rules",
-		"Include /usr/share/modsecurity-crs/owasp-crs.load\n":                            "ModSecurity rules",
-		"include modsecurity.conf\n#include /usr/share/modsecurity-crs/owasp-crs.load\n": "ModSecurity rules",
-		"include mime.types;\n":                          "",
-		"include mime.types\ndefault_type text/plain;\n": "",
-		"secure_link $arg_md5,$arg_expires;\n":           "",
-		"server {\n    listen 80;\n}\n":                  "",
-		"# only a comment\n":                             "",
-		"":                                               "",
-	} {
-		if got := parser.ForeignConfig([]byte(src)); got != want {
-			t.Errorf("%q: %q, want %q", src, got, want)
-		}
-	}
-}

@@ -161,42 +161,6 @@ func TestDeploymentHostFiles(t *testing.T) {
 	}
 }
 
-// TestModSecurityRulesInDirectory: Debian's libnginx-mod-http-modsecurity
-// installs ModSecurity's rules as /etc/nginx/modsecurity.conf and
-// modsecurity_includes.conf; a lint of the directory skips them with an
-// information instead of reporting their lines as nginx syntax errors,
-// while a broken nginx file beside them is still an error.
-func TestModSecurityRulesInDirectory(t *testing.T) {
-	dir := t.TempDir()
-	testfiles.Write(t, dir, map[string]string{
-		"nginx.conf":                "events {}\nhttp {\n    include conf.d/*.conf;\n}\n",
-		"modsecurity.conf":          "# -- Rule engine initialization --\nSecRuleEngine DetectionOnly\nSecRequestBodyAccess On\nSecRule REQUEST_HEADERS:Content-Type \"(?:application(?:/soap\\+|/)|text/)xml\" \\\n     \"id:'200000',phase:1,t:none,t:lowercase,pass,nolog,ctl:requestBodyProcessor=XML\"\n",
-		"modsecurity_includes.conf": "include modsecurity.conf\n#include /usr/share/modsecurity-crs/owasp-crs.load\n",
-		"conf.d/broken.conf":        "gzip on\n",
-	})
-	ts, err := lint.Targets([]string{dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := (&lint.Workspace{}).Lint(ts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var skipped, errs []string
-	for _, d := range rep.Findings {
-		switch {
-		case d.Severity == parser.Info && strings.Contains(d.Message, "ModSecurity rules"):
-			skipped = append(skipped, filepath.Base(d.FilePath()))
-		case d.Severity == parser.Error:
-			errs = append(errs, filepath.Base(d.FilePath())+": "+d.Message)
-		}
-	}
-	slices.Sort(skipped)
-	if !slices.Equal(skipped, []string{"modsecurity.conf", "modsecurity_includes.conf"}) || len(errs) != 1 || !strings.HasPrefix(errs[0], "broken.conf") {
-		t.Errorf("skipped %q, errors %q", skipped, errs)
-	}
-}
-
 // TestIncludesOnlyFragment: a snippet made only of includes (h5bp's
 // basic.conf) says nothing about where it goes, since include is allowed
 // everywhere; once its includes resolve it is linted in the context the

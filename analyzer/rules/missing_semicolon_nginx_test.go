@@ -66,7 +66,7 @@ func TestMissingSemicolonNginx(t *testing.T) {
 		f := parser.ParseFile("/t/nginx.conf", []byte(src), &parser.Options{Kinds: analyzer.Kinds})
 		cfg := &parser.Config{Main: f, Files: []*parser.File{f}}
 		found := false
-		for _, d := range analyzer.Run(cfg, reg, analyzer.Options{Target: analyzer.BuildTarget(info)}) {
+		for _, d := range ruleFindings(cfg, reg, analyzer.Options{Target: analyzer.BuildTarget(info)}) {
 			if d.Severity != parser.Error {
 				continue
 			}

@@ -147,7 +147,7 @@ func TestThirdPartyHandlersNginx(t *testing.T) {
 			var ours []string
 			lines := map[int]bool{}
 			var calls []string
-			for _, d := range analyzer.Run(cfg, reg, target.opts) {
+			for _, d := range ruleFindings(cfg, reg, target.opts) {
 				if d.Severity == parser.Error {
 					line := f.Line(int(d.Range.Start))
 					ours = append(ours, fmt.Sprintf("%d: %s [%s]", line, d.Message, d.Name))

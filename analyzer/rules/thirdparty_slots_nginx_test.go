@@ -40,7 +40,7 @@ func TestThirdPartySlotsNginx(t *testing.T) {
 	objects := installedObjects(info)
 	// nginx runs on this machine: the files it loads are checked too.
 	opts := analyzer.Options{Target: analyzer.BuildTarget(info),
-		RuleOptions: map[string]map[string]any{rules.MissingFile.Name: {rules.CheckFilesOption: true}}}
+		RuleOptions: map[string]map[string]any{rules.MissingFile.Name: {analyzer.CheckFilesOption.Name(): true}}}
 	reg := rules.All()
 	ca, crl := tlsFiles(t)
 	// Values the module itself reads further than its slot: a cipher
@@ -93,7 +93,7 @@ func TestThirdPartySlotsNginx(t *testing.T) {
 		cfg := &parser.Config{Main: f, Files: []*parser.File{f}}
 		errLines := map[int]string{}
 		var errCalls []string
-		for _, d := range analyzer.Run(cfg, reg, opts) {
+		for _, d := range ruleFindings(cfg, reg, opts) {
 			if d.Severity == parser.Error {
 				errLines[f.Line(int(d.Range.Start))] = d.Message
 				errCalls = append(errCalls, callOf(d.Message))

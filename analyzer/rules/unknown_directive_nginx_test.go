@@ -45,7 +45,7 @@ func TestUnknownDirectiveDefaultNginx(t *testing.T) {
 		f := parser.ParseFile("/t/nginx.conf", []byte(conf), &parser.Options{Kinds: analyzer.Kinds})
 		cfg := &parser.Config{Main: f, Files: []*parser.File{f}}
 		found := false
-		for _, d := range analyzer.Run(cfg, reg, analyzer.Options{}) {
+		for _, d := range ruleFindings(cfg, reg, analyzer.Options{}) {
 			if d.Severity == parser.Error && f.Line(int(d.Range.Start)) == errs[0].Line {
 				found = found || d.Name == "unknown-directive" && strings.HasPrefix(d.Message, errs[0].Text)
 			}

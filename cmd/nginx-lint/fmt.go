@@ -134,9 +134,6 @@ func (cmd *fmtCmd) run(e *env) (int, error) {
 			code = exitError
 			continue
 		}
-		if t.FromDir && parser.ForeignConfig(src) != "" {
-			continue // another program's file (ModSecurity rules), not nginx's
-		}
 		out, err := parser.FormatWith(parser.ParseFile(p, src, nil), opts)
 		if errors.Is(err, parser.ErrNotFormattable) {
 			fmt.Fprintf(e.stderr, "nginx-lint: not formatted: %s\n", report.TerminalSafe(err.Error()))
