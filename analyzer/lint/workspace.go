@@ -478,6 +478,15 @@ func (w *Workspace) Load(targets []Target) (*Report, error) {
 	included := map[string]bool{}
 	var entries []*Entry
 	roots := map[string]*Entry{} // the nginx.conf entries of files named alone
+	// One loader reads every target, so a file that several targets reach
+	// (a snippet every fragment includes, an nginx.conf above a directory
+	// of fragments) is parsed once, and each nginx.conf above the named
+	// fragments is loaded once, not once per fragment.
+	shared := w.Loader
+	if shared == nil {
+		shared = &parser.Loader{}
+	}
+	above := rootMemo{}
 	for _, t := range targets {
 		cfg, err := w.SettingsFor(t.settingsFrom())
 		if err != nil {
@@ -492,7 +501,7 @@ func (w *Workspace) Load(targets []Target) (*Report, error) {
 			w.namedPrefix(&t)
 		}
 		var c *parser.Config
-		l, name, src, err := w.readEntry(t, cfg, &opts, budget)
+		l, name, src, err := w.readEntry(shared, t, cfg, &opts, budget)
 		if err == nil {
 			if files, ok := parser.SplitDump(src); ok {
 				c = l.LoadDump(name, files)
@@ -506,7 +515,7 @@ func (w *Workspace) Load(targets []Target) (*Report, error) {
 			// --context (Context) asks for the file as a fragment of
 			// that context instead: it is not read through an
 			// nginx.conf (its conf prefix is still found above).
-			if root, f := w.rootOf(l, name, cfg); root != nil {
+			if root, f := w.rootOf(l, name, cfg, above); root != nil {
 				// Findings name the file as it was named, not as the
 				// nginx.conf reaches it (sites-enabled/x for a named
 				// sites-available/x).
@@ -606,8 +615,8 @@ func (rep *Report) add(seen map[findingKey]bool, d *parser.Diagnostic) {
 
 // readEntry sets up the loader for target t under settings cfg and reads
 // the target's text; opts gets the file system the rules read through.
-func (w *Workspace) readEntry(t Target, cfg *config.File, opts *analyzer.Options, budget *parser.ReadBudget) (l *parser.Loader, name string, src []byte, err error) {
-	l = w.Loader
+// A nil l is a loader for this read alone.
+func (w *Workspace) readEntry(l *parser.Loader, t Target, cfg *config.File, opts *analyzer.Options, budget *parser.ReadBudget) (_ *parser.Loader, name string, src []byte, err error) {
 	if l == nil {
 		l = &parser.Loader{}
 	}
