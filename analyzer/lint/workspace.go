@@ -113,6 +113,10 @@ type Workspace struct {
 	// nil such problems are returned as errors: the command line refuses
 	// to run on settings it cannot honour.
 	Tolerate func(err error)
+	// Cancel, when closed, stops the rules of the lint under way
+	// (analyzer.Options.Cancel): the language server drops a lint whose
+	// document changed or whose session ended.
+	Cancel <-chan struct{}
 	// Loaded, when set, is called once every target of a Lint is read,
 	// before any rule runs, with the bytes read (the command line sizes
 	// its garbage collector to the input).
@@ -399,6 +403,7 @@ func (w *Workspace) Options(cfg *config.File) (analyzer.Options, error) {
 		}
 	}
 	opts.Cost = overCost(w.Cost, opts.Cost)
+	opts.Cancel = w.Cancel
 	build := w.Build
 	if build == nil {
 		path := w.BuildFile
