@@ -88,6 +88,31 @@ func TestLintIncludeGraphs(t *testing.T) {
 	}
 }
 
+// TestLintDirectoryOfIncludes: a directory whose files include each
+// other (all of c/ in each file of c/) is read once per configuration
+// loaded, not once per file: the files a configuration read before
+// includes are not loaded again as configurations of their own.
+func TestLintDirectoryOfIncludes(t *testing.T) {
+	dir := t.TempDir()
+	testfiles.Write(t, dir, testfiles.IncludeFanOut(300))
+	targets, err := lint.Targets([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	disk := &readCounter{reads: map[string]int{}}
+	rep := lintWithin(t, &lint.Workspace{FS: disk, NoSettings: true}, targets...)
+	for p, n := range disk.reads {
+		// c/f001.conf, first in the directory, and nginx.conf each read
+		// all of c/.
+		if n > 2 {
+			t.Errorf("%s read %d times", p, n)
+		}
+	}
+	if len(rep.Entries) != 1 || filepath.Base(rep.Entries[0].Config.Main.Path) != "nginx.conf" {
+		t.Errorf("%d configurations linted, want nginx.conf alone", len(rep.Entries))
+	}
+}
+
 // TestNamedFragmentsLoadTheirNginxConfOnce: fragments named together
 // (nginx-lint conf.d/*.conf) are linted through the nginx.conf above
 // them, loaded once for all of them (it was loaded again for each: 2,000

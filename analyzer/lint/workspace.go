@@ -483,14 +483,8 @@ func (w *Workspace) Load(targets []Target) (*Report, error) {
 	included := map[string]bool{}
 	var entries []*Entry
 	roots := map[string]*Entry{} // the nginx.conf entries of files named alone
-	// One loader reads every target, so a file that several targets reach
-	// (a snippet every fragment includes, an nginx.conf above a directory
-	// of fragments) is parsed once, and each nginx.conf above the named
-	// fragments is loaded once, not once per fragment.
-	shared := w.Loader
-	if shared == nil {
-		shared = &parser.Loader{}
-	}
+	// Each nginx.conf above the named fragments is loaded once, not once
+	// per fragment.
 	above := rootMemo{}
 	for _, t := range targets {
 		cfg, err := w.SettingsFor(t.settingsFrom())
@@ -506,7 +500,17 @@ func (w *Workspace) Load(targets []Target) (*Report, error) {
 			w.namedPrefix(&t)
 		}
 		var c *parser.Config
-		l, name, src, err := w.readEntry(shared, t, cfg, &opts, budget)
+		if t.FromDir && len(included) > 0 {
+			// A file found in a directory that a configuration read
+			// before includes is linted there (and dropped below
+			// anyway): not loaded again with everything it includes,
+			// which for a directory of files that include each other
+			// is every file once per file.
+			if abs, err := filepath.Abs(t.Path); err == nil && included[parser.RealPath(abs)] {
+				continue
+			}
+		}
+		l, name, src, err := w.readEntry(w.Loader, t, cfg, &opts, budget)
 		if err == nil {
 			if files, ok := parser.SplitDump(src); ok {
 				c = l.LoadDump(name, files)
