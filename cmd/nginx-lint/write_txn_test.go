@@ -279,3 +279,33 @@ func TestFmtWriteRace(t *testing.T) {
 	}
 	noTempFiles(t, filepath.Dir(path))
 }
+
+// TestFixWritesAllOrNone: --fix across several files writes none when one
+// is read-only (it wrote the others and exited 2).
+func TestFixWritesAllOrNone(t *testing.T) {
+	dir := writeConf(t, map[string]string{
+		"nginx.conf":    "events {}\nhttp {\n    include conf.d/*.conf;\n}\n",
+		"conf.d/a.conf": "server {\n    listen 127.0.0.1:8080\n    server_name a.example;\n}\n",
+		"conf.d/b.conf": "server {\n    listen 127.0.0.1:8081\n    server_name b.example;\n}\n",
+	})
+	paths := []string{filepath.Join(dir, "conf.d/a.conf"), filepath.Join(dir, "conf.d/b.conf")}
+	before := snapshot(t, paths...)
+	if err := os.Chmod(paths[1], 0o444); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := runCLI(t, "", "--fix", filepath.Join(dir, "nginx.conf"))
+	if code != exitError || !strings.Contains(errOut, "b.conf: read-only file, not written (--force writes it); none of the 2 files was written") || strings.Contains(errOut, "fixed ") {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	if after := snapshot(t, paths...); strings.Join(after, "") != strings.Join(before, "") {
+		t.Error("a file was written")
+	}
+	if code, _, errOut := runCLI(t, "", "--fix", "--force", filepath.Join(dir, "nginx.conf")); code != exitClean {
+		t.Fatalf("--force: exit %d\n%s", code, errOut)
+	}
+	for i, s := range snapshot(t, paths...) {
+		if !strings.Contains(s, ";\n    server_name") {
+			t.Errorf("%s not fixed:\n%s", paths[i], s)
+		}
+	}
+}
