@@ -197,3 +197,27 @@ func TestExitDuringSlowLint(t *testing.T) {
 		})
 	}
 }
+
+// TestPortRangeDiagnostics: in the editor too, servers that share a port
+// range get one finding about the range, not one per port (65,535, and
+// 21 s before they were published).
+func TestPortRangeDiagnostics(t *testing.T) {
+	c := pipeClient(t, New())
+	c.initialize("")
+	uri := string(pathToURI(filepath.Join(t.TempDir(), "nginx.conf")))
+	text := "events {}\nhttp {\n" + strings.Repeat("    server {\n        listen 127.0.0.1:1-65535;\n        return 200;\n    }\n", 2) + "}\n"
+	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "nginx", "version": 1, "text": text}})
+	diags := c.published(uri, 1)
+	ranged := 0
+	for _, d := range diags {
+		if d["code"] == "NL2054" {
+			ranged++
+			if m, _ := d["message"].(string); !strings.Contains(m, "127.0.0.1:1-65535") {
+				t.Errorf("message %q", m)
+			}
+		}
+	}
+	if ranged != 1 || len(diags) > 10 {
+		t.Errorf("%d findings, %d about the shared range: %v", len(diags), ranged, diags)
+	}
+}
