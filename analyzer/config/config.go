@@ -8,7 +8,7 @@
 //	custom-directives: [vts_status, my_module_flag]
 //	custom-variables: [my_module_var, "my_prefix_*"]
 //	check-files: true            # on the host: missing certificates, unresolvable hosts
-//	max-file-size: 32MiB         # per-file read limit (default 16MiB)
+//	max-file-size: 32MiB         # per-file read limit (default 64MiB)
 //	nginx-build: ./nginx-V.txt   # lint for this build (saved "nginx -V" output)
 //	nginx-version: 1.22.1        # or only for this version (every module possible)
 //	fmt:                         # nginx-lint fmt and the editor's formatting
