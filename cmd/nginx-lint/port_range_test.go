@@ -2,6 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -58,3 +61,21 @@ func TestPortRangeFindings(t *testing.T) {
 }
 
 func serversText(n int) string { return strconv.Itoa(n) + " servers" }
+
+// BenchmarkLintPortRanges lints 2 and 200 servers that listen on
+// 127.0.0.1:1-65535 (before: 19.8 s and 48 s).
+func BenchmarkLintPortRanges(b *testing.B) {
+	for _, n := range []int{2, 200} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			path := filepath.Join(b.TempDir(), "nginx.conf")
+			if err := os.WriteFile(path, []byte(portRangeServers(n)), 0o644); err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				if code := run([]string{"--no-config", "--format", "json", path}, strings.NewReader(""), io.Discard, io.Discard); code != exitFindings {
+					b.Fatalf("exit %d", code)
+				}
+			}
+		})
+	}
+}
