@@ -171,7 +171,7 @@ func (s *Server) lint(ctx context.Context, snap *snapshot) (v *view) {
 		if r := recover(); r != nil {
 			s.logf("lint of %s panicked: %v", snap.path, r)
 			v = &view{gen: snap.gen, uri: snap.uri, path: snap.path, version: snap.version, text: snap.text, linted: true,
-				diags: []*parser.Diagnostic{{Path: snap.path, Severity: parser.Error, Code: "NL1000", Name: "internal-error",
+				diags: []*parser.Diagnostic{{Path: snap.path, Severity: parser.Error, Code: parser.CodeInternal, Name: parser.NameInternal,
 					Message: fmt.Sprintf("nginx-lint failed on this document: %v", r)}}}
 		}
 	}()
@@ -201,6 +201,6 @@ func (s *Server) makeView(snap *snapshot, rep *lint.FileReport, err error, linte
 		return v
 	}
 	v.config, v.file, v.diags, v.dumpLines = rep.Config, rep.File, rep.Findings, rep.DumpLines
-	v.entry, v.entryFile = rep.Entry, rep.EntryFile
+	v.unit, v.unitFile = rep.Unit, rep.UnitFile
 	return v
 }

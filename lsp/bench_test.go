@@ -266,7 +266,7 @@ func BenchmarkDefinitionFirstL2c19900(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		v.symOnce, v.syms = sync.Once{}, nil
-		v.symOnce.Do(func() { v.syms = symbols.Build(v.index(v.entry.Config)) })
+		v.symOnce.Do(func() { v.syms = symbols.Build(v.index(v.unit.Config)) })
 		res, err := s.definition(bg, p)
 		if locs, _ := res.([]protocol.Location); err != nil || len(locs) != 1 {
 			b.Fatalf("definition %v %v", res, err)

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
+	"github.com/nginx-lint/nginx-lint/internal/plural"
+	"github.com/nginx-lint/nginx-lint/internal/report"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -18,10 +20,10 @@ func costHover(d *view, dir *parser.Directive, stack []*parser.Directive) string
 	default:
 		return ""
 	}
-	if d.entry == nil || d.entryFile == nil {
+	if d.unit == nil || d.unitFile == nil {
 		return ""
 	}
-	r := d.entry.CostModel()
+	r := d.unit.CostModel()
 	if r == nil {
 		return ""
 	}
@@ -29,7 +31,7 @@ func costHover(d *view, dir *parser.Directive, stack []*parser.Directive) string
 	// that includes the document: its directives are matched by where
 	// they are in the document, not by identity.
 	at := func(x *parser.Directive) bool {
-		return x != nil && x.File == d.entryFile && x.Name.Range.Start == dir.Name.Range.Start
+		return x != nil && x.File == d.unitFile && x.Name.Range.Start == dir.Name.Range.Start
 	}
 	var b strings.Builder
 	if dir.Name.Value == "listen" {
@@ -44,16 +46,25 @@ func costHover(d *view, dir *parser.Directive, stack []*parser.Directive) string
 		if server != nil {
 			start := server.Name.Range.Start
 			namesCost(&b, r, func(x *parser.Directive) bool {
-				return x != nil && x.File == d.entryFile && x.Name.Range.Start == start
+				return x != nil && x.File == d.unitFile && x.Name.Range.Start == start
 			})
 		}
 	}
 	if b.Len() == 0 {
 		return ""
 	}
-	fmt.Fprintf(&b, "- whole configuration: `nginx -t` ≈ %s, start ≈ %s, reload ≈ %s; %d listening sockets (%d at start)\n",
-		costmodel.Seconds(r.TestSeconds), costmodel.Seconds(r.StartupSeconds), costmodel.Seconds(r.ReloadSeconds),
-		r.Counts.SocketsTest, r.Counts.SocketsStart)
+	b.WriteString("- whole configuration: ")
+	for i, e := range report.Estimates(r) {
+		term := e.Term
+		if term == report.TermTest {
+			term = "`" + term + "`" // a command
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s ≈ %s", term, costmodel.Seconds(e.Seconds))
+	}
+	fmt.Fprintf(&b, "; %s\n", report.ListeningSockets(r.Counts))
 	return "**Startup cost** (estimated; `nginx-lint cost` has the details)\n\n" + b.String()
 }
 
@@ -69,11 +80,11 @@ func listenCost(b *strings.Builder, r *costmodel.Result, isDir func(*parser.Dire
 				if !a.Socket {
 					socket = "served by the wildcard socket " + p.Wildcard.Key
 				}
-				fmt.Fprintf(b, "- `%s`: %s, %s\n", a.Key, plural(a.ServerCount(), "server"), socket)
-				fmt.Fprintf(b, "- %s: %s", p.Name(), plural(len(p.Addrs), "address"))
+				fmt.Fprintf(b, "- `%s`: %s, %s\n", a.Key, plural.Count(a.ServerCount(), "server"), socket)
+				fmt.Fprintf(b, "- %s: %s", p.Name(), plural.Count(len(p.Addrs), "address"))
 				if p.AddrCompares > 0 {
-					fmt.Fprintf(b, "; nginx compares each new listen with the addresses before it: %d compares ≈ %s",
-						p.AddrCompares, costmodel.Seconds(float64(p.AddrCompares)*r.Profile.Cost(costmodel.CostAddrCompare)))
+					fmt.Fprintf(b, "; nginx compares each new listen with the addresses before it: %s ≈ %s",
+						plural.Count(p.AddrCompares, "compare"), costmodel.Seconds(float64(p.AddrCompares)*r.Profile.Cost(costmodel.CostAddrCompare)))
 				}
 				b.WriteString("\n")
 				// A port range lands on several ports; the first tells
@@ -98,10 +109,10 @@ func namesCost(b *strings.Builder, r *costmodel.Result, isServer func(*parser.Di
 		if !mine {
 			continue
 		}
-		fmt.Fprintf(b, "- names hash of `%s`: %s", h.Addr.Key, plural(h.Exact+h.WildcardHead+h.WildcardTail, "name"))
+		fmt.Fprintf(b, "- names hash of `%s`: %s", h.Addr.Key, report.HashNames(h))
 		switch h.Outcome {
 		case costmodel.HashOK:
-			fmt.Fprintf(b, ", %d buckets of %d bytes: fits\n", h.Size, h.BucketSize)
+			fmt.Fprintf(b, ", %s of %d bytes: fits\n", plural.Count(h.Size, "bucket"), h.BucketSize)
 		default:
 			fmt.Fprintf(b, ": %s", h.Message)
 			if maxSize, bucket := h.Fix(); maxSize > 0 {
@@ -112,14 +123,4 @@ func namesCost(b *strings.Builder, r *costmodel.Result, isServer func(*parser.Di
 			b.WriteString("\n")
 		}
 	}
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	if strings.HasSuffix(what, "s") {
-		return fmt.Sprintf("%d %ses", n, what)
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }

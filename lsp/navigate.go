@@ -132,15 +132,15 @@ func (s *Server) documentLink(_ context.Context, p *protocol.DocumentLinkParams)
 // the loader does for includes.
 func (s *Server) fileOf(v *view, arg string) (string, bool) {
 	c := v.config
-	if v.entry != nil && v.entry.Config != nil {
-		c = v.entry.Config
+	if v.unit != nil && v.unit.Config != nil {
+		c = v.unit.Config
 	}
 	path, ok := c.FilePath(arg)
 	if !ok {
 		return "", false
 	}
-	if v.entry != nil && v.entry.Settings != nil {
-		path, _ = v.entry.Settings.MapPath(path)
+	if v.unit != nil && v.unit.Settings != nil {
+		path, _ = v.unit.Settings.MapPath(path)
 	}
 	return path, s.exists(path)
 }
@@ -150,14 +150,14 @@ func (s *Server) fileOf(v *view, arg string) (string, bool) {
 // an nginx.conf includes resolves its relative includes against that
 // configuration's prefix, not its own directory.
 func (v *view) included(x *parser.Directive) []*parser.File {
-	e := v.entry
-	if e != nil && e.Config != nil && v.entryFile == v.file {
+	e := v.unit
+	if e != nil && e.Config != nil && v.unitFile == v.file {
 		return e.Config.Included(x)
 	}
-	if e != nil && e.Config != nil && v.entryFile != nil && v.entryFile.Src == v.file.Src {
-		// The same text parsed in the entry's tree: the same offsets.
+	if e != nil && e.Config != nil && v.unitFile != nil && v.unitFile.Src == v.file.Src {
+		// The same text parsed in the unit's tree: the same offsets.
 		var same *parser.Directive
-		eachDirective(v.entryFile.Directives, func(y *parser.Directive) {
+		eachDirective(v.unitFile.Directives, func(y *parser.Directive) {
 			if y.Name.Range.Start == x.Name.Range.Start && y.Name.Value == x.Name.Value {
 				same = y
 			}

@@ -46,13 +46,13 @@ func (s *Server) symbolOf(ctx context.Context, uri protocol.DocumentUri, pos pro
 }
 
 // symbols returns the symbol table of the configuration the document is
-// read in: its entry's (the nginx.conf that includes it) when that was
+// read in: its unit's (the nginx.conf that includes it) when that was
 // parsed with this text, the very table the lint's rules read, else the
 // document's own, built on first use, once: typing does not pay for it.
 func (v *view) symbols() *symbols.Table {
 	v.symOnce.Do(func() {
-		if v.entry != nil && v.entry.Config != nil && v.entryFile != nil && v.entryFile.Src == v.file.Src {
-			v.syms = v.entry.Symbols()
+		if v.unit != nil && v.unit.Config != nil && v.unitFile != nil && v.unitFile.Src == v.file.Src {
+			v.syms = v.unit.Symbols()
 			return
 		}
 		v.syms = symbols.Build(v.index(v.config))

@@ -109,7 +109,7 @@ type document struct {
 }
 
 // view is an analysis of one text of a document. It is never changed
-// after it is made (its entry builds the cost model on first use, once).
+// after it is made (its unit builds the cost model on first use, once).
 type view struct {
 	gen     uint64
 	uri     protocol.DocumentUri
@@ -125,12 +125,12 @@ type view struct {
 	// where each dumped file starts. Such a view has no tree for editor
 	// features (file is nil).
 	dumpLines map[*parser.File]int
-	// entry is the configuration analysed (the nginx.conf that includes
-	// the document, or the document's own), entryFile the document in it:
+	// unit is the configuration analysed (the nginx.conf that includes
+	// the document, or the document's own), unitFile the document in it:
 	// its cost model is the lint's, or is made on demand (a hover on
 	// listen needs it, typing does not).
-	entry     *lint.Entry
-	entryFile *parser.File
+	unit     *lint.Unit
+	unitFile *parser.File
 	// ix indexes the configuration references and rename search, made
 	// on first use, once.
 	ixOnce sync.Once
@@ -140,7 +140,7 @@ type view struct {
 	syms    *symbols.Table
 }
 
-// index returns the index of c, the view's configuration or its entry's
+// index returns the index of c, the view's configuration or its unit's
 // (a view asks for one of them only, always the same).
 func (v *view) index(c *parser.Config) *analyzer.Index {
 	v.ixOnce.Do(func() { v.ix = analyzer.NewIndex(c) })

@@ -116,6 +116,10 @@ func (d *Diagnostic) FilePath() string {
 // the analyzer continue the numbering (first digit: 1 syntax, 2
 // correctness, 3 security, 4 performance, 5 style).
 const (
+	// CodeInternal is nginx-lint's own failure (a rule or the language
+	// server's lint panicked), not the configuration's.
+	CodeInternal         = "NL1000"
+	NameInternal         = "internal-error"
 	CodeSyntax           = "NL1001"
 	NameSyntax           = "syntax-error"
 	CodeMissingSemicolon = "NL1002"

@@ -487,10 +487,6 @@ func isFreeForm(name string) bool {
 	return false
 }
 
-// IsFreeFormBlock reports whether the block of a directive named name holds
-// data entries (map, geo, types, ...) rather than directives.
-func IsFreeFormBlock(name string) bool { return isFreeForm(name) }
-
 // lineOf returns the line of an offset already passed by the lexer.
 func (b *builder) lineOf(off int) int { return b.f.Line(off) }
 

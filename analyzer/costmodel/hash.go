@@ -71,6 +71,10 @@ type HashResult struct {
 	head, tail        []string
 }
 
+// Names counts the names in the hash (regular expressions are not
+// hashed).
+func (h *HashResult) Names() int { return h.Exact + h.WildcardHead + h.WildcardTail }
+
 // Fix returns the smallest server_names_hash_max_size that avoids the
 // warning with the current bucket size (0 if none up to the search
 // limit), and the smallest bucket size that avoids it with the current

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+
+	"github.com/nginx-lint/nginx-lint/internal/plural"
 )
 
 // WhatIf is a proposed change with its estimated effect.
@@ -150,7 +152,7 @@ func (r *Result) Contributors(n int) []string {
 					worst.Name(), len(worst.Addrs), human(float64(worst.AddrCompares)), Seconds(float64(worst.AddrCompares)*r.Profile.Cost(p.Key)))
 			}
 		case CostPortCompare:
-			s = fmt.Sprintf("%s: %s port compares in ngx_http_add_listen ≈ %s", things(int64(r.Counts.Ports), "port", "ports"), human(float64(p.Ops)), Seconds(p.Seconds))
+			s = fmt.Sprintf("%s: %s port compares in ngx_http_add_listen ≈ %s", plural.Count(r.Counts.Ports, "port"), human(float64(p.Ops)), Seconds(p.Seconds))
 		case CostServerCompare:
 			var worst *Addr
 			for _, q := range r.Ports {
@@ -161,19 +163,15 @@ func (r *Result) Contributors(n int) []string {
 				}
 			}
 			if worst != nil {
-				s = fmt.Sprintf("%s has %s: %s duplicate-server checks ≈ %s", worst.Key, things(int64(worst.nSrv), "server", "servers"), human(float64(p.Ops)), Seconds(p.Seconds))
+				s = fmt.Sprintf("%s has %s: %s duplicate-server checks ≈ %s", worst.Key, plural.Count(worst.nSrv, "server"), human(float64(p.Ops)), Seconds(p.Seconds))
 			}
 		case CostSocket:
-			s = fmt.Sprintf("%s: socket, bind and listen ≈ %s", things(p.Ops, "listening socket", "listening sockets"), Seconds(p.Seconds))
+			s = fmt.Sprintf("%s: socket, bind and listen ≈ %s", plural.Count(p.Ops, "listening socket"), Seconds(p.Seconds))
 		case CostServer:
-			s = fmt.Sprintf("%s: every module's configuration created and merged ≈ %s", things(p.Ops, "server", "servers"), Seconds(p.Seconds))
+			s = fmt.Sprintf("%s: every module's configuration created and merged ≈ %s", plural.Count(p.Ops, "server"), Seconds(p.Seconds))
 		}
 		if s == "" {
-			ops := "operations"
-			if p.Ops == 1 {
-				ops = "operation"
-			}
-			s = fmt.Sprintf("%s: %s %s ≈ %s", p.Name, human(float64(p.Ops)), ops, Seconds(p.Seconds))
+			s = fmt.Sprintf("%s: %s %s ≈ %s", p.Name, human(float64(p.Ops)), plural.Noun(p.Ops, "operation"), Seconds(p.Seconds))
 		}
 		if p.Assumed {
 			s += " (assumed cost)"
@@ -181,14 +179,6 @@ func (r *Result) Contributors(n int) []string {
 		out = append(out, s)
 	}
 	return out
-}
-
-// things words a count of things: "1 server", "2 servers".
-func things(n int64, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }
 
 // human writes a count as 950, 12.3k, 198M, 1.2G.

@@ -19,11 +19,11 @@ type FileReport struct {
 	// DumpLines, for nginx -T output, is the line of the document where
 	// each dumped file starts; every finding is in the document.
 	DumpLines map[*parser.File]int
-	// Entry is the configuration analysed: the nginx.conf that includes
-	// the file, where nginx reads it, or else the file itself. EntryFile
-	// is the file in Entry's tree.
-	Entry     *Entry
-	EntryFile *parser.File
+	// Unit is the configuration analysed: the nginx.conf that includes
+	// the file, where nginx reads it, or else the file itself. UnitFile
+	// is the file in Unit's tree.
+	Unit     *Unit
+	UnitFile *parser.File
 }
 
 // LintFile lints the file at path (absolute; its text from Overlay when it
@@ -69,26 +69,26 @@ func (w *Workspace) file(path string, lint bool) (*FileReport, error) {
 				}
 			}
 		}
-		rep.Entry = &Entry{Target: t, Config: c, Settings: cfg, Options: opts}
+		rep.Unit = &Unit{Target: t, Config: c, Settings: cfg, Options: opts}
 		if lint {
-			rep.Findings, rep.Entry.results = RunResults(c, w.registry(), opts)
-			rep.Entry.Findings = rep.Findings
+			rep.Findings, rep.Unit.results = Run(c, w.registry(), opts)
+			rep.Unit.Findings = rep.Findings
 		}
 		return rep, nil
 	}
 	c := w.loadSource(l, name, src, cfg)
 	rep.Config, rep.File = c, c.Main
-	rep.Entry, rep.EntryFile = &Entry{Target: t, Config: c, Settings: cfg, Options: opts}, c.Main
+	rep.Unit, rep.UnitFile = &Unit{Target: t, Config: c, Settings: cfg, Options: opts}, c.Main
 	if !lint {
 		return rep, nil
 	}
 	if root, f := w.rootOf(l, name, cfg, nil); root != nil && w.Context == "" {
-		rep.Entry = &Entry{Target: Target{Path: root.Main.Path}, Config: root, Settings: cfg, Options: opts}
-		rep.EntryFile = f
+		rep.Unit = &Unit{Target: Target{Path: root.Main.Path}, Config: root, Settings: cfg, Options: opts}
+		rep.UnitFile = f
 	}
-	e := rep.Entry
-	e.Findings, e.results = RunResults(e.Config, w.registry(), opts)
-	mine := rep.EntryFile
+	e := rep.Unit
+	e.Findings, e.results = Run(e.Config, w.registry(), opts)
+	mine := rep.UnitFile
 	for _, d := range e.Findings {
 		if d.File == mine || d.File == nil && d.FilePath() == mine.Path {
 			rep.Findings = append(rep.Findings, d)
@@ -158,7 +158,7 @@ func (m rootMemo) load(l *parser.Loader, cand string, cfg *config.File) *rootFou
 		r = &rootFound{}
 		// Load fails at once where there is no nginx.conf.
 		if c, err := l.Load(cand); err == nil {
-			LocalizePaths(c, cfg)
+			localizePaths(c, cfg)
 			r.c = c
 		}
 		if m != nil {

@@ -108,8 +108,8 @@ func TestLintDirectoryOfIncludes(t *testing.T) {
 			t.Errorf("%s read %d times", p, n)
 		}
 	}
-	if len(rep.Entries) != 1 || filepath.Base(rep.Entries[0].Config.Main.Path) != "nginx.conf" {
-		t.Errorf("%d configurations linted, want nginx.conf alone", len(rep.Entries))
+	if len(rep.Units) != 1 || filepath.Base(rep.Units[0].Config.Main.Path) != "nginx.conf" {
+		t.Errorf("%d configurations linted, want nginx.conf alone", len(rep.Units))
 	}
 }
 

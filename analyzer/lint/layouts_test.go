@@ -183,7 +183,7 @@ func lintLayoutEveryWay(t *testing.T, dir string, files []string, main string) {
 
 func entryFindings(rep *lint.Report) []*parser.Diagnostic {
 	var out []*parser.Diagnostic
-	for _, e := range rep.Entries {
+	for _, e := range rep.Units {
 		out = append(out, e.Findings...)
 	}
 	return out
@@ -274,7 +274,7 @@ func TestLinkToDeploymentHostFile(t *testing.T) {
 			t.Errorf("with the link: %v [%s]", d, d.Name)
 		}
 	}
-	if want := []string{"/etc/nginx/modules-enabled/50-mod-absent.conf"}; len(rep.Entries) != 1 || !slices.Equal(rep.Entries[0].Config.Elsewhere, want) {
+	if want := []string{"/etc/nginx/modules-enabled/50-mod-absent.conf"}; len(rep.Units) != 1 || !slices.Equal(rep.Units[0].Config.Elsewhere, want) {
 		t.Errorf("elsewhere: want %q", want)
 	}
 	rep = lintIt(link)
@@ -342,7 +342,7 @@ func TestPartialCopyLeavesPackageFiles(t *testing.T) {
 		if len(errs) != 1 || !strings.Contains(errs[0], "/etc/nginx/app/missing.conf") {
 			t.Errorf("%s: errors %q, want the one for app/missing.conf", base, errs)
 		}
-		if want := []string{"/etc/nginx/mime.types", "/etc/nginx/fastcgi_params", filepath.Join(at, "fastcgi_params")}; len(rep.Entries) != 1 || !slices.Equal(rep.Entries[0].Config.Elsewhere, want) {
+		if want := []string{"/etc/nginx/mime.types", "/etc/nginx/fastcgi_params", filepath.Join(at, "fastcgi_params")}; len(rep.Units) != 1 || !slices.Equal(rep.Units[0].Config.Elsewhere, want) {
 			t.Errorf("%s: elsewhere: want %q", base, want)
 		}
 	}

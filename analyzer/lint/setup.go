@@ -10,9 +10,9 @@ import (
 )
 
 // This file holds the steps between "which settings apply" and "run the
-// rules" that every front end takes the same way: the command line
-// (cmd/nginx-lint) and the language server (lsp) both call them, so an
-// editor and CI never disagree on a file.
+// rules": the Workspace takes them for every front end (the command
+// line, the language server), so an editor and CI never disagree on a
+// file.
 
 // SettingsOptions returns the analyzer options a settings file gives
 // (cfg may be nil: every rule at its default). The maps are non-nil, so a
@@ -31,14 +31,6 @@ func SettingsOptions(reg *analyzer.Registry, cfg *config.File) (analyzer.Options
 	return opts, nil
 }
 
-// TargetBuild makes opts lint for one nginx build (nil: the newest nginx
-// with every module): its modules, configure arguments and version.
-func TargetBuild(opts *analyzer.Options, build *buildinfo.Info) {
-	if build != nil {
-		opts.Target = analyzer.BuildTarget(build)
-	}
-}
-
 // FileSystem returns the file system a configuration is read through:
 // base, with the settings' include-paths map applied when there is one
 // (absolute include paths under a mapped prefix are read from where the
@@ -50,12 +42,12 @@ func FileSystem(base parser.FileSystem, cfg *config.File) parser.FileSystem {
 	return config.FS{Base: base, File: cfg}
 }
 
-// LocalizePaths renames the files the loader read through include-paths
+// localizePaths renames the files the loader read through include-paths
 // to where they are here, so findings point at files the user can open.
 // Files cut from an nginx -T dump have no local copy and keep their
 // names. A file already renamed (a cached tree loaded again) is left
 // alone, so trees shared between loads are not written twice.
-func LocalizePaths(c *parser.Config, cfg *config.File) {
+func localizePaths(c *parser.Config, cfg *config.File) {
 	if cfg == nil || len(cfg.IncludePaths) == 0 {
 		return
 	}

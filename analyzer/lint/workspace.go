@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/baseline"
 	"github.com/nginx-lint/nginx-lint/analyzer/buildinfo"
 	"github.com/nginx-lint/nginx-lint/analyzer/config"
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
@@ -86,10 +87,13 @@ type Workspace struct {
 	Strict      bool // unknown directives are errors
 	CheckFiles  bool // check files and hosts on this machine
 	RuleOptions map[string]map[string]any
-	// Cost holds host facts for the cost model over the settings' (the
-	// cost rules' nonroot, nofile, cpus, kernel, profile): NonRoot when
-	// set, and every non-zero field, wins.
+	// Cost holds nginx-lint cost's host facts, over the settings' host:
+	// section (NonRoot when set, and every non-zero field, wins), and its
+	// calibration profile (rules.CostProfile).
 	Cost costmodel.Options
+	// Baseline, when set, holds the findings a project has accepted
+	// (--baseline): Lint reports only the others.
+	Baseline *baseline.Baseline
 
 	// Prefix is nginx's conf prefix (-p; "": the settings' prefix, else
 	// the main file's directory, or for a file found in a directory its
@@ -154,9 +158,12 @@ type Target struct {
 	Pipe bool
 }
 
-// Entry is one configuration read and, after Lint, linted: a target that
-// no other target includes.
-type Entry struct {
+// Unit is one unit of linting: a configuration read with everything it
+// includes, as nginx -c reads it, and after Lint linted: a target that
+// no other target includes, or the nginx.conf that includes a named
+// fragment. (analyzer.Entry is something else: one directive in the
+// index the rules walk.)
+type Unit struct {
 	Target   Target
 	Config   *parser.Config
 	Settings *config.File // nil: none applies
@@ -166,15 +173,15 @@ type Entry struct {
 
 	mu      sync.Mutex
 	results *analyzer.Results
-	// only, when set, are the files whose findings the entry reports:
+	// only, when set, are the files whose findings the unit reports:
 	// the fragments named alone that this nginx.conf includes.
 	only map[string]bool
 }
 
-// entryNamed reports whether the main file of e, an nginx.conf reached
-// from a fragment, was itself among the entries read.
-func entryNamed(entries []*Entry, e *Entry) bool {
-	for _, x := range entries {
+// unitNamed reports whether the main file of e, an nginx.conf reached
+// from a fragment, was itself among the units read.
+func unitNamed(units []*Unit, e *Unit) bool {
+	for _, x := range units {
 		if x != e && x.only == nil && x.Config.Main.Path == e.Config.Main.Path {
 			return true
 		}
@@ -184,42 +191,37 @@ func entryNamed(entries []*Entry, e *Entry) bool {
 
 // CostModel is the startup cost model of the configuration with its
 // options' host facts: the one the cost rules of LintFile or Estimate
-// computed, or, when none ran (they are disabled, the entry was only
+// computed, or, when none ran (they are disabled, the unit was only
 // loaded, or it was linted by Lint, which keeps no run's results),
 // computed now and kept. It is safe to call from several goroutines.
-func (e *Entry) CostModel() *costmodel.Result {
+func (e *Unit) CostModel() *costmodel.Result {
+	return rules.CostModel.Of(e.runResults(), struct{}{})
+}
+
+// CostOptions are the cost model's options of the configuration: its
+// host facts and profile, for the optimizer's estimates of rewrites.
+func (e *Unit) CostOptions() costmodel.Options {
+	return rules.CostOptions(e.Options.Host, rules.CostProfile.Of(e.Options))
+}
+
+// runResults returns the shared results of the unit's run, or, when no
+// run's results were kept, those of a run of no rule, kept.
+func (e *Unit) runResults() *analyzer.Results {
 	e.mu.Lock()
-	rs := e.results
-	if rs == nil {
-		_, rs = analyzer.RunResults(e.Config, emptyRegistry, e.Options)
-		e.results = rs
+	defer e.mu.Unlock()
+	if e.results == nil {
+		e.results = analyzer.ResultsFor(e.Config, e.Options)
 	}
-	e.mu.Unlock()
-	return rules.CostModel.Of(rs, e.Options.Cost)
+	return e.results
 }
 
 // Symbols is the symbol table of the configuration: the one its lint's
 // rules read (symbols.Result of the run), or, when no run's results were
 // kept, one built now and kept, as CostModel does. It is safe to call
 // from several goroutines.
-func (e *Entry) Symbols() *symbols.Table {
-	e.mu.Lock()
-	rs := e.results
-	if rs == nil {
-		_, rs = analyzer.RunResults(e.Config, emptyRegistry, e.Options)
-		e.results = rs
-	}
-	e.mu.Unlock()
-	return symbols.Result.Of(rs, struct{}{})
+func (e *Unit) Symbols() *symbols.Table {
+	return symbols.Result.Of(e.runResults(), struct{}{})
 }
-
-var emptyRegistry = func() *analyzer.Registry {
-	r, err := analyzer.NewRegistry()
-	if err != nil {
-		panic(err)
-	}
-	return r
-}()
 
 // Unreadable is a target that could not be read.
 type Unreadable struct {
@@ -230,14 +232,14 @@ type Unreadable struct {
 // Report is the outcome of a Lint (or a Load: no findings but the
 // unreadable targets').
 type Report struct {
-	// Findings of every entry, each once (a file included by several
-	// entries is reported once per place it is read in, not per entry),
+	// Findings of every unit, each once (a file included by several
+	// units is reported once per place it is read in, not per unit),
 	// with a finding per unreadable or skipped target.
 	Findings []*parser.Diagnostic
-	// Entries are the configurations linted, in target order. A target
+	// Units are the configurations linted, in target order. A target
 	// that another includes is linted through that one, in the context
-	// nginx reads it in, and is not an entry of its own.
-	Entries []*Entry
+	// nginx reads it in, and is not a unit of its own.
+	Units []*Unit
 	// Unreadable are the targets that could not be read (binary files
 	// found in a directory are skipped, not unreadable).
 	Unreadable []Unreadable
@@ -392,71 +394,32 @@ func (w *Workspace) Options(cfg *config.File) (analyzer.Options, error) {
 	if w.Strict {
 		opts.Severity[rules.UnknownDirective.Name] = parser.Error
 	}
-	if w.CheckFiles {
-		for _, r := range []*analyzer.Rule{rules.MissingFile, rules.HostNotFound, rules.UnknownUser} {
-			ruleOptions(opts, r.Name)[rules.CheckFilesOption] = true
-		}
-	}
+	opts.CheckFiles = opts.CheckFiles || w.CheckFiles
 	for name, o := range w.RuleOptions {
 		for k, v := range o {
 			ruleOptions(opts, name)[k] = v
 		}
 	}
-	opts.Cost = overCost(w.Cost, opts.Cost)
 	opts.Cancel = w.Cancel
-	build := w.Build
-	if build == nil {
-		path := w.BuildFile
-		// The flag's version wins over the settings' build: the order is
-		// the command line, the settings, the newest nginx.
-		if path == "" && cfg != nil && w.Version == "" {
-			path = cfg.NginxBuild
-		}
-		if path != "" {
-			b, err := w.cache().build(path)
-			if err != nil {
-				where := "nginx-build"
-				if cfg != nil && path == cfg.NginxBuild && w.BuildFile == "" {
-					where = cfg.Path + ": nginx-build"
-				}
-				if err := w.problem(fmt.Errorf("%s: %w", where, err)); err != nil {
-					return opts, err
-				}
-			}
-			build = b
+	// The front end's host facts (nginx-lint cost's flags) over the
+	// settings', and its calibration profile.
+	opts.Host = opts.Host.Over(analyzer.Host{NonRoot: w.Cost.NonRoot, NoFile: w.Cost.NoFile, CPUs: w.Cost.CPUs, Kernel: w.Cost.Kernel})
+	if w.Cost.Profile != nil {
+		rules.CostProfile.Set(&opts, w.Cost.Profile)
+	}
+	front := analyzer.TargetChoice{Build: w.Build, BuildFile: w.BuildFile, Version: w.Version, Where: "nginx-build"}
+	var settings analyzer.TargetChoice
+	if cfg != nil {
+		settings = analyzer.TargetChoice{BuildFile: cfg.NginxBuild, Version: cfg.NginxVersion, Where: cfg.Path + ": nginx-build"}
+	}
+	target, err := analyzer.ResolveTarget(w.cache().build, front, settings)
+	if err != nil {
+		if err := w.problem(err); err != nil {
+			return opts, err
 		}
 	}
-	TargetBuild(&opts, build)
-	// Without a build, a version alone: the flag's, else the settings'.
-	// The order is the flag, the settings, and the newest nginx.
-	if build == nil {
-		v := w.Version
-		if v == "" && cfg != nil {
-			v = cfg.NginxVersion
-		}
-		if v != "" {
-			opts.Target = &analyzer.Target{Version: v}
-		}
-	}
+	opts.Target = target
 	return opts, nil
-}
-
-// overCost lays the front end's host facts over the settings'.
-func overCost(flags, o costmodel.Options) costmodel.Options {
-	o.NonRoot = o.NonRoot || flags.NonRoot
-	if flags.NoFile > 0 {
-		o.NoFile = flags.NoFile
-	}
-	if flags.CPUs > 0 {
-		o.CPUs = flags.CPUs
-	}
-	if flags.Kernel != "" {
-		o.Kernel = flags.Kernel
-	}
-	if flags.Profile != nil {
-		o.Profile = flags.Profile
-	}
-	return o
 }
 
 // ruleOptions returns the options map of a rule, made if absent.
@@ -481,8 +444,8 @@ func (w *Workspace) Load(targets []Target) (*Report, error) {
 	}
 	seen := map[findingKey]bool{}
 	included := map[string]bool{}
-	var entries []*Entry
-	roots := map[string]*Entry{} // the nginx.conf entries of files named alone
+	var units []*Unit
+	roots := map[string]*Unit{} // the nginx.conf units of files named alone
 	// Each nginx.conf above the named fragments is loaded once, not once
 	// per fragment.
 	above := rootMemo{}
@@ -531,9 +494,9 @@ func (w *Workspace) Load(targets []Target) (*Report, error) {
 				f.Path = name
 				e := roots[root.Main.Path]
 				if e == nil {
-					e = &Entry{Target: Target{Path: root.Main.Path}, Config: root, Settings: cfg, Options: opts, only: map[string]bool{}}
+					e = &Unit{Target: Target{Path: root.Main.Path}, Config: root, Settings: cfg, Options: opts, only: map[string]bool{}}
 					roots[root.Main.Path] = e
-					entries = append(entries, e)
+					units = append(units, e)
 				}
 				e.only[f.Path] = true
 				continue
@@ -562,22 +525,24 @@ func (w *Workspace) Load(targets []Target) (*Report, error) {
 		for _, f := range c.Files[1:] {
 			included[parser.RealPath(f.Path)] = true
 		}
-		entries = append(entries, &Entry{Target: t, Config: c, Settings: cfg, Options: opts})
+		units = append(units, &Unit{Target: t, Config: c, Settings: cfg, Options: opts})
 	}
-	for _, e := range entries {
-		if e.only != nil && entryNamed(entries, e) {
+	for _, e := range units {
+		if e.only != nil && unitNamed(units, e) {
 			continue // the nginx.conf is linted in full as named
 		}
 		if !included[parser.RealPath(e.Config.Main.Path)] || e.only != nil {
-			rep.Entries = append(rep.Entries, e)
+			rep.Units = append(rep.Units, e)
 		}
 	}
 	rep.Read = budget.Used()
 	return rep, nil
 }
 
-// Lint reads and lints every target: Load, then each entry's rules and
-// suppression comments.
+// Lint reads and lints every target: Load, then Run on each unit, then
+// the baseline on the whole report (a finding's fingerprint counts the
+// identical findings before it in the report, as --write-baseline
+// recorded them).
 func (w *Workspace) Lint(targets []Target) (*Report, error) {
 	rep, err := w.Load(targets)
 	if err != nil {
@@ -591,13 +556,13 @@ func (w *Workspace) Lint(targets []Target) (*Report, error) {
 		seen[keyOf(d)] = true
 	}
 	reg := w.registry()
-	for _, e := range rep.Entries {
+	for _, e := range rep.Units {
 		// The run's shared results (index, typed model, facts) are not
 		// kept: nothing reads them after a lint of many files, and each
-		// entry's would stay alive while the next one is linted, up to
-		// twice the size of every configuration. Entry.CostModel computes
+		// unit's would stay alive while the next one is linted, up to
+		// twice the size of every configuration. Unit.CostModel computes
 		// the model again if asked.
-		e.Findings, _ = RunResults(e.Config, reg, e.Options)
+		e.Findings, _ = Run(e.Config, reg, e.Options)
 		if e.only != nil {
 			kept := e.Findings[:0]
 			for _, d := range e.Findings {
@@ -610,6 +575,9 @@ func (w *Workspace) Lint(targets []Target) (*Report, error) {
 		for _, d := range e.Findings {
 			rep.add(seen, d)
 		}
+	}
+	if w.Baseline != nil {
+		rep.Findings = w.Baseline.Filter(rep.Findings)
 	}
 	return rep, nil
 }
@@ -727,13 +695,6 @@ func (w *Workspace) loadSource(l *parser.Loader, name string, src []byte, cfg *c
 		ancestors, _ := analyzer.ContextAncestors(w.Context)
 		c = l.LoadSource(name, src, ancestors)
 	}
-	LocalizePaths(c, cfg)
+	localizePaths(c, cfg)
 	return c
-}
-
-// RunResults is Run that also returns the run's shared results (the cost
-// model the cost rules computed).
-func RunResults(c *parser.Config, reg *analyzer.Registry, opts analyzer.Options) ([]*parser.Diagnostic, *analyzer.Results) {
-	ds, rs := analyzer.RunResults(c, reg, opts)
-	return suppressAndSort(c, reg, opts, ds), rs
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/internal/testfiles"
 
+	"github.com/nginx-lint/nginx-lint/analyzer/baseline"
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
 	"github.com/nginx-lint/nginx-lint/analyzer/lint"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
@@ -87,8 +88,8 @@ func TestLintThroughIncluder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.Entries) != 1 || filepath.Base(rep.Entries[0].Config.Main.Path) != "nginx.conf" {
-		t.Fatalf("entries %d", len(rep.Entries))
+	if len(rep.Units) != 1 || filepath.Base(rep.Units[0].Config.Main.Path) != "nginx.conf" {
+		t.Fatalf("entries %d", len(rep.Units))
 	}
 	n := 0
 	for _, d := range rep.Findings {
@@ -168,8 +169,8 @@ func TestLintFileAndIncludePaths(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Entry == nil || rep.Entry.Config.Main.Path != filepath.Join(dir, "nginx.conf") || rep.EntryFile.Path != site {
-		t.Fatalf("not linted through its includer: %+v", rep.Entry)
+	if rep.Unit == nil || rep.Unit.Config.Main.Path != filepath.Join(dir, "nginx.conf") || rep.UnitFile.Path != site {
+		t.Fatalf("not linted through its includer: %+v", rep.Unit)
 	}
 	if got := codes(rep.Findings); len(got) != 1 || got[0] != rules.UnknownDirective.Code+" a.conf" {
 		t.Errorf("editor findings %v", got)
@@ -182,21 +183,21 @@ func TestLintFileAndIncludePaths(t *testing.T) {
 		t.Errorf("command line %s, editor %s", a, b)
 	}
 	// The cost model is the configuration's: both servers' listens.
-	if m := rep.Entry.CostModel(); m.Counts.Servers != 1 || m != rep.Entry.CostModel() {
-		t.Errorf("cost model: %d servers, cached %v", m.Counts.Servers, m == rep.Entry.CostModel())
+	if m := rep.Unit.CostModel(); m.Counts.Servers != 1 || m != rep.Unit.CostModel() {
+		t.Errorf("cost model: %d servers, cached %v", m.Counts.Servers, m == rep.Unit.CostModel())
 	}
 	// Lint keeps no run's results: the entry's model is computed when
 	// asked, the same as the editor's.
-	if len(cli.Entries) != 1 {
-		t.Fatalf("%d entries, want the includer only", len(cli.Entries))
+	if len(cli.Units) != 1 {
+		t.Fatalf("%d entries, want the includer only", len(cli.Units))
 	}
-	if m := cli.Entries[0].CostModel(); m.Counts.Servers != 1 || m != cli.Entries[0].CostModel() {
-		t.Errorf("command line cost model: %d servers, cached %v", m.Counts.Servers, m == cli.Entries[0].CostModel())
+	if m := cli.Units[0].CostModel(); m.Counts.Servers != 1 || m != cli.Units[0].CostModel() {
+		t.Errorf("command line cost model: %d servers, cached %v", m.Counts.Servers, m == cli.Units[0].CostModel())
 	}
 }
 
 // TestEstimateOneModel: the estimate's model is the one the cost rules
-// computed, and Entry.CostModel gives that one, not a second.
+// computed, and Unit.CostModel gives that one, not a second.
 func TestEstimateOneModel(t *testing.T) {
 	dir := t.TempDir()
 	testfiles.Write(t, dir, map[string]string{
@@ -208,8 +209,8 @@ func TestEstimateOneModel(t *testing.T) {
 		t.Fatalf("%v %d", err, len(ests))
 	}
 	e := ests[0]
-	if e.Model != e.Entry.CostModel() || e.Model.Counts.Servers != 2 || !e.NoFileGiven {
-		t.Errorf("model %p vs %p, %d servers, nofile given %v", e.Model, e.Entry.CostModel(), e.Model.Counts.Servers, e.NoFileGiven)
+	if e.Model != e.Unit.CostModel() || e.Model.Counts.Servers != 2 || !e.NoFileGiven {
+		t.Errorf("model %p vs %p, %d servers, nofile given %v", e.Model, e.Unit.CostModel(), e.Model.Counts.Servers, e.NoFileGiven)
 	}
 	if e.Model.Options.NoFile != 10 || e.Model.Options.CPUs == 0 {
 		t.Errorf("host facts %+v", e.Model.Options)
@@ -251,7 +252,7 @@ func TestEstimateSuppressed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, e := range rep.Entries {
+	for _, e := range rep.Units {
 		for _, d := range e.Findings {
 			if slices.Contains(names, d.Name) {
 				t.Errorf("lint reports a suppressed finding: %v", d)
@@ -286,8 +287,8 @@ func TestEstimateMatchesLint(t *testing.T) {
 		t.Fatalf("%v %d", err, len(ests))
 	}
 	rep, err := w.Lint([]lint.Target{{Path: path}})
-	if err != nil || len(rep.Entries) != 1 {
-		t.Fatalf("%v %d", err, len(rep.Entries))
+	if err != nil || len(rep.Units) != 1 {
+		t.Fatalf("%v %d", err, len(rep.Units))
 	}
 	render := func(ds []*parser.Diagnostic) []string {
 		var out []string
@@ -299,7 +300,7 @@ func TestEstimateMatchesLint(t *testing.T) {
 		slices.Sort(out)
 		return out
 	}
-	cost, lnt := render(ests[0].Findings), render(rep.Entries[0].Findings)
+	cost, lnt := render(ests[0].Findings), render(rep.Units[0].Findings)
 	distinct := map[string]bool{}
 	for _, f := range cost {
 		distinct[strings.Fields(f)[0]] = true
@@ -357,22 +358,22 @@ func TestContextLintsTheFragment(t *testing.T) {
 	}
 }
 
-// TestEntrySymbols: the symbol table of a linted file's configuration is
+// TestUnitSymbols: the symbol table of a linted file's configuration is
 // kept with the lint's results (a second call returns it again), and it
 // sees the whole configuration: the site file's proxy_pass names the
 // upstream that nginx.conf defines in another case.
-func TestEntrySymbols(t *testing.T) {
+func TestUnitSymbols(t *testing.T) {
 	dir := t.TempDir()
 	testfiles.Write(t, dir, map[string]string{
 		"nginx.conf":   "events {}\nhttp {\n    upstream Backend { server 127.0.0.1:9000; }\n    include sites/*.conf;\n}\n",
 		"sites/a.conf": "server {\n    listen 127.0.0.1:8080;\n    location / { proxy_pass http://backend; }\n}\n",
 	})
 	rep, err := (&lint.Workspace{Bound: dir}).LintFile(filepath.Join(dir, "sites", "a.conf"))
-	if err != nil || rep.Entry == nil {
+	if err != nil || rep.Unit == nil {
 		t.Fatalf("%v %+v", err, rep)
 	}
-	tab := rep.Entry.Symbols()
-	if tab != rep.Entry.Symbols() {
+	tab := rep.Unit.Symbols()
+	if tab != rep.Unit.Symbols() {
 		t.Error("a second Symbols built another table")
 	}
 	var uses []string
@@ -381,5 +382,28 @@ func TestEntrySymbols(t *testing.T) {
 	}
 	if got := strings.Join(uses, " "); got != "nginx.conf:true a.conf:false" && got != "a.conf:false nginx.conf:true" {
 		t.Errorf("occurrences of upstream backend: %s", got)
+	}
+}
+
+// TestLintBaseline: with a Baseline, Lint reports only the findings the
+// baseline does not hold: none for the configuration it was written
+// from, the one new copy of a line (the third identical finding).
+func TestLintBaseline(t *testing.T) {
+	dir := t.TempDir()
+	conf := "events {}\nhttp {\n    gzipp on;\n    gzipp on;\n}\n"
+	testfiles.Write(t, dir, map[string]string{"nginx.conf": conf})
+	targets := []lint.Target{{Path: filepath.Join(dir, "nginx.conf")}}
+	w := &lint.Workspace{NoSettings: true}
+	rep, err := w.Lint(targets)
+	if err != nil || len(rep.Findings) != 2 {
+		t.Fatalf("%v %v", err, codes(rep.Findings))
+	}
+	w.Baseline = baseline.New(dir, rep.Findings)
+	if rep, err = w.Lint(targets); err != nil || len(rep.Findings) != 0 {
+		t.Errorf("the baseline's own configuration: %v %v", err, codes(rep.Findings))
+	}
+	testfiles.Write(t, dir, map[string]string{"nginx.conf": "events {}\nhttp {\n    gzipp on;\n    gzipp on;\n    gzipp on;\n}\n"})
+	if rep, err = w.Lint(targets); err != nil || len(rep.Findings) != 1 || rep.Findings[0].Start().Line != 5 {
+		t.Errorf("a third copy: %v %v", err, codes(rep.Findings))
 	}
 }

@@ -149,8 +149,9 @@ func featureUse(p *analyzer.Pass, feature string) *parser.Directive {
 	return nil
 }
 
-// vulnerableIn reports whether version is among the advisory's vulnerable
-// versions and not among its fixed ones: "1.16.1+" fixes the 1.16 branch
+// vulnerableIn reports whether version (the target's, or one a test
+// names) is among the advisory's vulnerable versions and not among its
+// fixed ones: "1.16.1+" fixes the 1.16 branch
 // from 1.16.1, and the highest fixed version fixes everything after it.
 func (a *advisory) vulnerableIn(version string) bool {
 	in := false
@@ -163,7 +164,7 @@ func (a *advisory) vulnerableIn(version string) bool {
 		if !ok {
 			hi = lo
 		}
-		if analyzer.CompareVersions(version, lo) >= 0 && analyzer.CompareVersions(version, hi) <= 0 {
+		if directives.CompareVersions(version, lo) >= 0 && directives.CompareVersions(version, hi) <= 0 {
 			in = true
 		}
 	}
@@ -173,13 +174,13 @@ func (a *advisory) vulnerableIn(version string) bool {
 	top := ""
 	for _, g := range a.good {
 		g = strings.TrimSuffix(g, "+")
-		if top == "" || analyzer.CompareVersions(g, top) > 0 {
+		if top == "" || directives.CompareVersions(g, top) > 0 {
 			top = g
 		}
 	}
 	for _, g := range a.good {
 		g = strings.TrimSuffix(g, "+")
-		if analyzer.CompareVersions(version, g) >= 0 && (g == top || branch(version) == branch(g)) {
+		if directives.CompareVersions(version, g) >= 0 && (g == top || branch(version) == branch(g)) {
 			return false
 		}
 	}
@@ -208,7 +209,7 @@ func (a *advisory) fixedIn() string {
 // advisories worth a word when no target is named.
 func (a *advisory) recent() bool {
 	for _, g := range a.good {
-		if analyzer.CompareVersions(strings.TrimSuffix(g, "+"), "1.24.0") >= 0 {
+		if directives.CompareVersions(strings.TrimSuffix(g, "+"), "1.24.0") >= 0 {
 			return true
 		}
 	}
@@ -216,7 +217,7 @@ func (a *advisory) recent() bool {
 }
 
 func runNginxAdvisory(p *analyzer.Pass) {
-	version := targetVersion(p)
+	version := p.Target.NamedVersion()
 	for i := range advisoryTable {
 		a := &advisoryTable[i]
 		feature, ok := advisoryFeature[a.cve]

@@ -54,15 +54,15 @@ var (
 	cveMapCaptures     = cveRange{"CVE-2026-42533", "1.9.8", "1.30.4", [2]string{"1.31.0", "1.31.3"}}
 )
 
-// affects reports whether version v has the flaw.
-func (c cveRange) affects(v string) bool {
-	if analyzer.CompareVersions(v, c.since) < 0 {
+// affects reports whether the targeted nginx has the flaw.
+func (c cveRange) affects(t *analyzer.Target) bool {
+	if !t.AtLeast(c.since) {
 		return false
 	}
-	if analyzer.CompareVersions(v, c.mainline[0]) >= 0 {
-		return analyzer.CompareVersions(v, c.mainline[1]) < 0
+	if t.AtLeast(c.mainline[0]) {
+		return !t.AtLeast(c.mainline[1])
 	}
-	return analyzer.CompareVersions(v, c.fixed) < 0
+	return !t.AtLeast(c.fixed)
 }
 
 // fixedIn names the releases that fix the flaw.
@@ -114,7 +114,7 @@ func runCVEConfigPattern(p *analyzer.Pass) {
 		return
 	}
 	v := p.Target.NginxVersion()
-	args, redirect, maps := cveRewriteArgs.affects(v), cveRewriteRedirect.affects(v), cveMapCaptures.affects(v)
+	args, redirect, maps := cveRewriteArgs.affects(p.Target), cveRewriteRedirect.affects(p.Target), cveMapCaptures.affects(p.Target)
 	if !args && !redirect && !maps {
 		return
 	}
@@ -207,9 +207,13 @@ var cveAdvisories = []struct {
 // whose trigger is a configuration pattern, for an audit of a build
 // whatever its configuration.
 func Advisories(version string) []Advisory {
+	if version == "" {
+		return nil
+	}
 	var out []Advisory
+	t := &analyzer.Target{Version: version}
 	for _, a := range cveAdvisories {
-		if a.r.affects(version) {
+		if a.r.affects(t) {
 			out = append(out, Advisory{ID: a.r.id, Fixed: a.r.fixedIn(), Pattern: a.pattern})
 		}
 	}

@@ -10,7 +10,7 @@ func reportedByParser(*analyzer.Pass) {}
 
 // InternalError is reported when a rule crashes; the run goes on.
 var InternalError = &analyzer.Rule{
-	Code: "NL1000", Name: "internal-error", Title: "nginx-lint failed on this input", Severity: parser.Error,
+	Code: parser.CodeInternal, Name: parser.NameInternal, Title: "nginx-lint failed on this input", Severity: parser.Error,
 	Run: reportedByParser,
 	Doc: analyzer.Doc{
 		Text: "A rule panicked. The other rules still ran. Please report the input that triggers it.",

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/buildinfo"
+	"github.com/nginx-lint/nginx-lint/analyzer/lint"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
@@ -37,13 +38,17 @@ func readBuildInfo(e *env, file, nginx string) (*buildinfo.Info, error) {
 	case file != "":
 		out, err = parser.ReadConfigFile(file, 0)
 	default:
-		return nil, usageError{"give a file with nginx -V output, \"-\", or --nginx PATH"}
+		return nil, &lint.UsageError{Msg: "give a file with nginx -V output, \"-\", or --nginx PATH"}
 	}
 	if err != nil {
 		return nil, err
 	}
 	return buildinfo.Parse(string(out))
 }
+
+// Run is called by kong when the command is chosen (run); the exit
+// code goes to e.
+func (cmd buildInfoCmd) Run(e *env) error { return e.exit(cmd.run(e)) }
 
 func (cmd buildInfoCmd) run(e *env) (int, error) {
 	info, err := readBuildInfo(e, cmd.File, cmd.Nginx)

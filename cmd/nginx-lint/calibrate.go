@@ -10,8 +10,10 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel/calibrate"
+	"github.com/nginx-lint/nginx-lint/analyzer/lint"
 	"github.com/nginx-lint/nginx-lint/internal/atomicfile"
 	"github.com/nginx-lint/nginx-lint/internal/nginxrun"
+	"github.com/nginx-lint/nginx-lint/internal/report"
 )
 
 // calibrateCmd is `nginx-lint calibrate`: time the local nginx on the
@@ -27,6 +29,10 @@ type calibrateCmd struct {
 	Clock    string `enum:"cpu,wall" default:"cpu" help:"What to fit and compare: the CPU time (user + system) of nginx -t, which other load on the machine disturbs little, or its wall time: ${enum}."`
 	Force    bool   `help:"Write the profile even when the fit is degenerate (a cost fitted at zero beyond the noise, held-out predictions off by more than 35% beyond the noise, or runs too noisy to judge)."`
 }
+
+// Run is called by kong when the command is chosen (run); the exit
+// code goes to e.
+func (cmd *calibrateCmd) Run(e *env) error { return e.exit(cmd.run(e)) }
 
 func (cmd *calibrateCmd) run(e *env) (int, error) {
 	ngx := cmd.Nginx
@@ -69,7 +75,7 @@ func (cmd *calibrateCmd) calibrate(ctx context.Context, e *env, measure calibrat
 	// Checked here as well as in calibrate.Run so that the mistake is a
 	// usage error naming the flag.
 	if err := calibrate.CheckSizes(cmd.Sizes); err != nil {
-		return nil, exitUsage, usageError{"--sizes: " + err.Error()}
+		return nil, exitUsage, &lint.UsageError{Msg: "--sizes: " + err.Error()}
 	}
 	prog := newProgress(e.stderr, e.stderrTerminal)
 	res, err := calibrate.Run(ctx, calibrate.Options{
@@ -199,7 +205,7 @@ func writeFitTable(w io.Writer, title string, runs []calibrate.LayoutRun) {
 	for _, r := range runs {
 		pred, meas = append(pred, r.Predicted), append(meas, r.Seconds)
 		fmt.Fprintf(w, "| %s | %d | %.3f s | %.3f s | ±%.1f%% | %d | %+.0f%% | %.3f s | %s |\n", r.Layout, r.Servers, r.Predicted, r.Seconds,
-			100*r.Noise()/r.Seconds, len(r.Runs), 100*(r.Predicted-r.Seconds)/r.Seconds, r.Median.Wall, mb(r.Median.RSS))
+			100*r.Noise()/r.Seconds, len(r.Runs), 100*(r.Predicted-r.Seconds)/r.Seconds, r.Median.Wall, report.Megabytes(r.Median.RSS))
 	}
 	med, worst, rank := costmodel.Errors(pred, meas)
 	fmt.Fprintf(w, "median |error| %.1f%%, worst %.1f%%, rank correlation %.3f\n", 100*med, 100*worst, rank)

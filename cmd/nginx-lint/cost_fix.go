@@ -12,6 +12,7 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer/optimize"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"github.com/nginx-lint/nginx-lint/internal/atomicfile"
+	"github.com/nginx-lint/nginx-lint/internal/report"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -28,7 +29,7 @@ func (f optimizeFlags) any() bool { return f.Fix || f.Diff || f.Verify }
 
 // optimizeOne plans the rewrite of one estimated configuration.
 func optimizeOne(w *lint.Workspace, targets []lint.Target, est lint.Estimate, assumeHost bool) (*optimize.Plan, error) {
-	main := est.Entry.Config.Main.Path
+	main := est.Unit.Config.Main.Path
 	load := func(overlay map[string][]byte) (*parser.Model, error) {
 		round := *w
 		round.Overlay = overlay
@@ -36,23 +37,23 @@ func optimizeOne(w *lint.Workspace, targets []lint.Target, est lint.Estimate, as
 		if err != nil {
 			return nil, err
 		}
-		for _, e := range rep.Entries {
+		for _, e := range rep.Units {
 			if e.Config.Main.Path == main {
 				return parser.BuildModel(e.Config), nil
 			}
 		}
 		return nil, errors.New(main + ": not found after the rewrite")
 	}
-	return optimize.Optimize(load, optimize.Options{Cost: est.Entry.Options.Cost, AssumeHost: assumeHost})
+	return optimize.Optimize(load, optimize.Options{Cost: est.Unit.CostOptions(), AssumeHost: assumeHost})
 }
 
 // runOptimize is cost --fix, --diff and --verify.
 func (cmd *costCmd) runOptimize(e *env, w *lint.Workspace, targets []lint.Target, ests []lint.Estimate) (int, error) {
 	if cmd.Path == "-" {
-		return 0, usageError{"--fix, --diff and --verify need files, not standard input"}
+		return 0, &lint.UsageError{Msg: "--fix, --diff and --verify need files, not standard input"}
 	}
 	if cmd.Format != "text" || cmd.SVG != "" {
-		return 0, usageError{"--fix, --diff and --verify print a text report: --format json and --svg do not go with them"}
+		return 0, &lint.UsageError{Msg: "--fix, --diff and --verify print a text report: --format json and --svg do not go with them"}
 	}
 	cwd, _ := os.Getwd()
 	// Only a configuration nginx accepts is rewritten: the routing proof
@@ -64,7 +65,7 @@ func (cmd *costCmd) runOptimize(e *env, w *lint.Workspace, targets []lint.Target
 		return exitError, err
 	}
 	refused := map[string]*parser.Diagnostic{}
-	for _, en := range lintRep.Entries {
+	for _, en := range lintRep.Units {
 		for _, d := range en.Findings {
 			if refusedByNginx(d, w.Registry) {
 				refused[en.Config.Main.Path] = d
@@ -82,10 +83,10 @@ func (cmd *costCmd) runOptimize(e *env, w *lint.Workspace, targets []lint.Target
 		if est.Model.Counts.Servers == 0 {
 			continue
 		}
-		name := displayPath(est.Entry.Config.Main.Path, cwd)
-		if d := refused[est.Entry.Config.Main.Path]; d != nil {
+		name := report.DisplayPath(est.Unit.Config.Main.Path, cwd)
+		if d := refused[est.Unit.Config.Main.Path]; d != nil {
 			fmt.Fprintf(e.stderr, "nginx-lint: %s: not rewritten: nginx refuses this configuration: %s:%d: %s (%s); fix that first\n",
-				terminalSafe(name), terminalSafe(displayPath(d.FilePath(), cwd)), d.Start().Line, terminalSafe(d.Message), d.Name)
+				report.TerminalSafe(name), report.TerminalSafe(report.DisplayPath(d.FilePath(), cwd)), d.Start().Line, report.TerminalSafe(d.Message), d.Name)
 			refusedAny = true
 			continue
 		}
@@ -109,12 +110,12 @@ func (cmd *costCmd) runOptimize(e *env, w *lint.Workspace, targets []lint.Target
 			}
 		case cmd.Diff:
 			for _, p := range sortedKeys(plan.Fixed) {
-				fmt.Fprint(stdout, unifiedDiff(displayPath(p, cwd), string(plan.Original[p]), string(plan.Fixed[p])))
+				fmt.Fprint(stdout, unifiedDiff(report.DisplayPath(p, cwd), string(plan.Original[p]), string(plan.Fixed[p])))
 			}
 		case cmd.Fix:
 			for _, p := range sortedKeys(plan.Fixed) {
 				root := ""
-				if t := est.Entry.Target; t.Root != "" && lint.Within(p, t.Root) {
+				if t := est.Unit.Target; t.Root != "" && lint.Within(p, t.Root) {
 					root = t.Root
 				}
 				// Expect: a file edited since it was read is not
@@ -183,7 +184,7 @@ func sortedKeys(m map[string][]byte) []string {
 func writePlan(w io.Writer, name string, p *optimize.Plan) {
 	b, a := p.Before, p.After
 	fmt.Fprintf(w, "%s: start ≈ %s → %s, nginx -t ≈ %s → %s, reload ≈ %s → %s; listening sockets at start %d → %d\n",
-		terminalSafe(name), costmodel.Seconds(b.StartupSeconds), costmodel.Seconds(a.StartupSeconds),
+		report.TerminalSafe(name), costmodel.Seconds(b.StartupSeconds), costmodel.Seconds(a.StartupSeconds),
 		costmodel.Seconds(b.TestSeconds), costmodel.Seconds(a.TestSeconds),
 		costmodel.Seconds(b.ReloadSeconds), costmodel.Seconds(a.ReloadSeconds), b.Counts.SocketsStart, a.Counts.SocketsStart)
 	if len(p.Rewrites) == 0 {
@@ -192,25 +193,25 @@ func writePlan(w io.Writer, name string, p *optimize.Plan) {
 	for _, rw := range p.Rewrites {
 		at := ""
 		if rw.Path != "" {
-			at = fmt.Sprintf(" (%s:%d)", terminalSafe(displayPath(rw.Path, "")), rw.Line)
+			at = fmt.Sprintf(" (%s:%d)", report.TerminalSafe(report.DisplayPath(rw.Path, "")), rw.Line)
 		}
 		switch {
 		case rw.Applied && rw.Saving > 0:
-			fmt.Fprintf(w, "  applied: %s: saves ≈ %s at start%s\n", terminalSafe(rw.Title), costmodel.Seconds(rw.Saving), at)
+			fmt.Fprintf(w, "  applied: %s: saves ≈ %s at start%s\n", report.TerminalSafe(rw.Title), costmodel.Seconds(rw.Saving), at)
 		case rw.Applied && rw.Saving < -1e-6:
 			// A setting that fixes a warning or a failure may cost time.
-			fmt.Fprintf(w, "  applied: %s: costs ≈ %s at start%s\n", terminalSafe(rw.Title), costmodel.Seconds(-rw.Saving), at)
+			fmt.Fprintf(w, "  applied: %s: costs ≈ %s at start%s\n", report.TerminalSafe(rw.Title), costmodel.Seconds(-rw.Saving), at)
 		case rw.Applied:
-			fmt.Fprintf(w, "  applied: %s%s\n", terminalSafe(rw.Title), at)
+			fmt.Fprintf(w, "  applied: %s%s\n", report.TerminalSafe(rw.Title), at)
 		default:
 			saving := ""
 			if rw.Saving > 0 {
 				saving = fmt.Sprintf(" (would save ≈ %s)", costmodel.Seconds(rw.Saving))
 			}
-			fmt.Fprintf(w, "  not applied: %s%s: %s%s\n", terminalSafe(rw.Title), saving, terminalSafe(rw.Reason), at)
+			fmt.Fprintf(w, "  not applied: %s%s: %s%s\n", report.TerminalSafe(rw.Title), saving, report.TerminalSafe(rw.Reason), at)
 		}
 		for _, c := range rw.Changes {
-			fmt.Fprintf(w, "    - %s\n", terminalSafe(c))
+			fmt.Fprintf(w, "    - %s\n", report.TerminalSafe(c))
 		}
 	}
 	if len(p.Fixed) > 0 {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
+	"github.com/nginx-lint/nginx-lint/internal/report"
 	"github.com/nginx-lint/nginx-lint/parser/nginxtest"
 )
 
@@ -47,7 +48,7 @@ func TestCostJSON(t *testing.T) {
 			Ops     int64
 			Seconds float64
 		} `json:"phases"`
-		Diagnostics []jsonDiagnostic `json:"diagnostics"`
+		Diagnostics []report.JSONDiagnostic `json:"diagnostics"`
 	}
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("%v\n%s", err, out)

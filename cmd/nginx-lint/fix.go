@@ -9,20 +9,20 @@ import (
 
 	udiff "github.com/aymanbagabas/go-udiff"
 
-	"github.com/nginx-lint/nginx-lint/analyzer/baseline"
 	"github.com/nginx-lint/nginx-lint/analyzer/fix"
 	"github.com/nginx-lint/nginx-lint/analyzer/lint"
 	"github.com/nginx-lint/nginx-lint/internal/atomicfile"
+	"github.com/nginx-lint/nginx-lint/internal/report"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
 // fix applies the findings' suggested edits (--fix) or prints them as a
 // diff (--diff). The rounds lint the edited text in memory; files are
 // written only at the end, each once.
-func (cmd *lintCmd) fix(e *env, w *lint.Workspace, targets []lint.Target, base *baseline.Baseline) (int, error) {
+func (cmd *lintCmd) fix(e *env, w *lint.Workspace, targets []lint.Target) (int, error) {
 	for _, t := range targets {
 		if t.Path == "-" || t.Pipe {
-			return 0, usageError{"--fix and --diff need files, not standard input or a pipe"}
+			return 0, &lint.UsageError{Msg: "--fix and --diff need files, not standard input or a pipe"}
 		}
 	}
 	res, err := fix.Run(func(overlay map[string][]byte) ([]*parser.Diagnostic, error) {
@@ -32,24 +32,20 @@ func (cmd *lintCmd) fix(e *env, w *lint.Workspace, targets []lint.Target, base *
 		if err != nil {
 			return nil, err
 		}
-		all := rep.Findings
-		if base != nil {
-			all = base.Filter(all)
-		}
-		return all, nil
+		return rep.Findings, nil
 	})
 	if err != nil {
 		return 0, err
 	}
 	cwd, _ := os.Getwd()
 	for _, p := range res.Refused {
-		fmt.Fprintf(e.stderr, "nginx-lint: %s: not fixed: the fixed text would not parse\n", terminalSafe(displayPath(p, cwd)))
+		fmt.Fprintf(e.stderr, "nginx-lint: %s: not fixed: the fixed text would not parse\n", report.TerminalSafe(report.DisplayPath(p, cwd)))
 	}
 	paths := res.Paths()
 	if cmd.Diff {
 		out := &checkedWriter{w: e.stdout}
 		for _, p := range paths {
-			name := displayPath(p, cwd)
+			name := report.DisplayPath(p, cwd)
 			fmt.Fprint(out, unifiedDiff(name, string(res.Original[p]), string(res.Fixed[p])))
 		}
 		if out.err != nil {
@@ -90,9 +86,9 @@ func (cmd *lintCmd) fix(e *env, w *lint.Workspace, targets []lint.Target, base *
 		if _, ok := res.Fixed[c.Path]; ok && !failed {
 			by := c.Name
 			if c.Target != "" {
-				by += "; for " + terminalSafe(c.Target)
+				by += "; for " + report.TerminalSafe(c.Target)
 			}
-			fmt.Fprintf(e.stderr, "fixed %s:%d: %s (%s)\n", terminalSafe(displayPath(c.Path, cwd)), c.Line, terminalSafe(c.Message), by)
+			fmt.Fprintf(e.stderr, "fixed %s:%d: %s (%s)\n", report.TerminalSafe(report.DisplayPath(c.Path, cwd)), c.Line, report.TerminalSafe(c.Message), by)
 		}
 	}
 	// What is left is reported as a plain lint of the fixed files would.
@@ -100,11 +96,7 @@ func (cmd *lintCmd) fix(e *env, w *lint.Workspace, targets []lint.Target, base *
 	if err != nil {
 		return 0, err
 	}
-	all, unreadable := rep.Findings, len(rep.Unreadable) > 0
-	if base != nil {
-		all = base.Filter(all)
-	}
-	code, err := cmd.report(e, all, unreadable, w.Registry)
+	code, err := cmd.report(e, rep.Findings, len(rep.Unreadable) > 0, w.Registry)
 	if failed {
 		code = exitError
 	}
@@ -140,7 +132,7 @@ func writeAll(w io.Writer, changes []atomicfile.Change, cwd, forceHint string) b
 	}
 	var fe *atomicfile.FileError
 	if !errors.As(err, &fe) {
-		fmt.Fprintf(w, "nginx-lint: %s; %s\n", terminalSafe(err.Error()), none)
+		fmt.Fprintf(w, "nginx-lint: %s; %s\n", report.TerminalSafe(err.Error()), none)
 		return false
 	}
 	root := ""
@@ -153,7 +145,7 @@ func writeAll(w io.Writer, changes []atomicfile.Change, cwd, forceHint string) b
 	if errors.Is(err, atomicfile.ErrReadOnly) && forceHint != "" {
 		msg += " (" + forceHint + ")"
 	}
-	fmt.Fprintf(w, "nginx-lint: %s: %s; %s\n", terminalSafe(displayPath(fe.Name, cwd)), terminalSafe(msg), none)
+	fmt.Fprintf(w, "nginx-lint: %s: %s; %s\n", report.TerminalSafe(report.DisplayPath(fe.Name, cwd)), report.TerminalSafe(msg), none)
 	return false
 }
 

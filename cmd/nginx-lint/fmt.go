@@ -9,6 +9,7 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer/config"
 	"github.com/nginx-lint/nginx-lint/analyzer/lint"
 	"github.com/nginx-lint/nginx-lint/internal/atomicfile"
+	"github.com/nginx-lint/nginx-lint/internal/report"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -36,10 +37,10 @@ func (cmd *fmtCmd) options(cfg *config.File) (parser.FormatOptions, error) {
 	if cmd.Indent != "" {
 		in, err := config.ParseIndent(cmd.Indent)
 		if err != nil {
-			return o, usageError{"--indent: " + err.Error()}
+			return o, &lint.UsageError{Msg: "--indent: " + err.Error()}
 		}
 		if cmd.Tabs && !in.Tabs {
-			return o, usageError{"--tabs and --indent " + cmd.Indent + " together"}
+			return o, &lint.UsageError{Msg: "--tabs and --indent " + cmd.Indent + " together"}
 		}
 		o.Tabs, o.Spaces = in.Tabs, in.Spaces
 	}
@@ -49,13 +50,13 @@ func (cmd *fmtCmd) options(cfg *config.File) (parser.FormatOptions, error) {
 	if cmd.Spacing != "" {
 		sp, err := config.ParseSpacing(cmd.Spacing)
 		if err != nil {
-			return o, usageError{"--spacing: " + err.Error()}
+			return o, &lint.UsageError{Msg: "--spacing: " + err.Error()}
 		}
 		o.Spacing = sp
 	}
 	switch {
 	case cmd.MaxBlankLines < 0:
-		return o, usageError{fmt.Sprintf("--max-blank-lines %d: give 1 or more", cmd.MaxBlankLines)}
+		return o, &lint.UsageError{Msg: fmt.Sprintf("--max-blank-lines %d: give 1 or more", cmd.MaxBlankLines)}
 	case cmd.MaxBlankLines > 0:
 		o.MaxBlankLines = cmd.MaxBlankLines
 	}
@@ -66,11 +67,15 @@ func (cmd *fmtCmd) options(cfg *config.File) (parser.FormatOptions, error) {
 // writing it back, to change the file at the worst moment.
 var beforeWrite func(path string)
 
+// Run is called by kong when the command is chosen (run); the exit
+// code goes to e.
+func (cmd *fmtCmd) Run(e *env) error { return e.exit(cmd.run(e)) }
+
 // run formats each file. A file with syntax errors is left alone (exit
 // 1): a formatter must not guess at structure nginx cannot read.
 func (cmd *fmtCmd) run(e *env) (int, error) {
 	if cmd.Write && (cmd.Check || cmd.Diff) {
-		return 0, usageError{"--write with --check or --diff"}
+		return 0, &lint.UsageError{Msg: "--write with --check or --diff"}
 	}
 	// --check --diff is --diff: the diff instead of the names, as
 	// gofmt -d prints one where gofmt -l prints names.
@@ -79,7 +84,7 @@ func (cmd *fmtCmd) run(e *env) (int, error) {
 		return 0, err
 	}
 	if cmd.Config != "" && cmd.NoConfig {
-		return 0, usageError{"--config and --no-config together"}
+		return 0, &lint.UsageError{Msg: "--config and --no-config together"}
 	}
 	w := &lint.Workspace{NoSettings: cmd.NoConfig}
 	if cmd.Config != "" {
@@ -125,13 +130,13 @@ func (cmd *fmtCmd) run(e *env) (int, error) {
 			src, err = parser.ReadConfigFile(p, 0)
 		}
 		if err != nil {
-			fmt.Fprintf(e.stderr, "nginx-lint: %s: %s\n", terminalSafe(p), terminalSafe(readError(err)))
+			fmt.Fprintf(e.stderr, "nginx-lint: %s: %s\n", report.TerminalSafe(p), report.TerminalSafe(readError(err)))
 			code = exitError
 			continue
 		}
 		out, err := parser.FormatWith(parser.ParseFile(p, src, nil), opts)
 		if errors.Is(err, parser.ErrNotFormattable) {
-			fmt.Fprintf(e.stderr, "nginx-lint: not formatted: %s\n", terminalSafe(err.Error()))
+			fmt.Fprintf(e.stderr, "nginx-lint: not formatted: %s\n", report.TerminalSafe(err.Error()))
 			code = max(code, exitFindings)
 			continue
 		}
@@ -141,7 +146,7 @@ func (cmd *fmtCmd) run(e *env) (int, error) {
 		switch {
 		case diff:
 			if !bytes.Equal(src, out) {
-				name := displayPath(p, cwd)
+				name := report.DisplayPath(p, cwd)
 				if p == "-" {
 					name = "<stdin>"
 				}
@@ -152,7 +157,7 @@ func (cmd *fmtCmd) run(e *env) (int, error) {
 			}
 		case cmd.Check:
 			if !bytes.Equal(src, out) {
-				if _, err := fmt.Fprintln(e.stdout, terminalSafe(p)); err != nil {
+				if _, err := fmt.Fprintln(e.stdout, report.TerminalSafe(p)); err != nil {
 					return exitError, err
 				}
 				code = max(code, exitFindings)
@@ -168,7 +173,7 @@ func (cmd *fmtCmd) run(e *env) (int, error) {
 					if errors.Is(err, atomicfile.ErrReadOnly) {
 						msg += " (--force writes it)"
 					}
-					fmt.Fprintf(e.stderr, "nginx-lint: %s: %s\n", terminalSafe(p), terminalSafe(msg))
+					fmt.Fprintf(e.stderr, "nginx-lint: %s: %s\n", report.TerminalSafe(p), report.TerminalSafe(msg))
 					code = exitError
 				}
 			}

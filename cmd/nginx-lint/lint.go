@@ -5,11 +5,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
@@ -18,14 +16,19 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"github.com/nginx-lint/nginx-lint/internal/atomicfile"
 	"github.com/nginx-lint/nginx-lint/internal/didyoumean"
+	"github.com/nginx-lint/nginx-lint/internal/report"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
+
+// Run is called by kong when the command is chosen (run); the exit
+// code goes to e.
+func (cmd *lintCmd) Run(e *env) error { return e.exit(cmd.run(e)) }
 
 func (cmd *lintCmd) run(e *env) (int, error) {
 	paths := cmd.Paths
 	if len(paths) == 0 {
 		if _, err := os.Stat(defaultConfig); err != nil {
-			return 0, usageError{"no path given and " + defaultConfig + " does not exist"}
+			return 0, &lint.UsageError{Msg: "no path given and " + defaultConfig + " does not exist"}
 		}
 		paths = []string{defaultConfig}
 	}
@@ -39,7 +42,7 @@ func (cmd *lintCmd) run(e *env) (int, error) {
 		return 0, err
 	}
 	if len(cmd.Output) > 0 && (cmd.WriteBaseline != "" || cmd.Diff) {
-		return 0, usageError{"--output writes the findings: not with --write-baseline or --diff"}
+		return 0, &lint.UsageError{Msg: "--output writes the findings: not with --write-baseline or --diff"}
 	}
 	var base *baseline.Baseline
 	if cmd.Baseline != "" {
@@ -48,7 +51,7 @@ func (cmd *lintCmd) run(e *env) (int, error) {
 			if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
 				return 0, fmt.Errorf("--baseline: %w", err)
 			}
-			return 0, usageError{"--baseline: " + err.Error()}
+			return 0, &lint.UsageError{Msg: "--baseline: " + err.Error()}
 		}
 		base = b
 	}
@@ -56,8 +59,11 @@ func (cmd *lintCmd) run(e *env) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	if cmd.WriteBaseline == "" {
+		w.Baseline = base
+	}
 	if cmd.Fix || cmd.Diff {
-		return cmd.fix(e, w, targets, base)
+		return cmd.fix(e, w, targets)
 	}
 	rep, err := w.Lint(targets)
 	if err != nil {
@@ -66,9 +72,6 @@ func (cmd *lintCmd) run(e *env) (int, error) {
 	all, unreadable := rep.Findings, len(rep.Unreadable) > 0
 	if cmd.WriteBaseline != "" {
 		return cmd.writeBaseline(e, all, unreadable)
-	}
-	if base != nil {
-		all = base.Filter(all)
 	}
 	return cmd.report(e, all, unreadable, w.Registry)
 }
@@ -96,17 +99,21 @@ func (cmd *lintCmd) report(e *env, all []*parser.Diagnostic, unreadable bool, re
 		failAt, _ = parser.ParseSeverity(cmd.FailLevel)
 	}
 	cwd, _ := os.Getwd()
+	v := currentVersion()
+	l := &report.Lint{Findings: all, Registry: reg, Dir: cwd, Tool: report.Tool{Version: v.String(), Semantic: v.Semantic()}}
+	// --format is one of the registry's names (kong's enum).
+	f, _ := report.New(cmd.Format, report.Options{Color: useColor(cmd.Color, e.isTerminal), Quiet: cmd.Quiet})
 	// The writers print a line or a few per finding: buffered, a big
 	// report is not a write system call per line.
 	out := bufio.NewWriter(e.stdout)
-	err := cmd.writeFormat(out, cmd.Format, all, reg, cwd, useColor(cmd.Color, e.isTerminal))
+	err := f.Format(out, l)
 	if ferr := out.Flush(); err == nil {
 		err = ferr
 	}
 	if err != nil {
 		return 0, err
 	}
-	if err := cmd.writeOutputs(all, reg, cwd); err != nil {
+	if err := cmd.writeOutputs(l); err != nil {
 		return 0, err
 	}
 	if unreadable {
@@ -122,29 +129,11 @@ func (cmd *lintCmd) report(e *env, all []*parser.Diagnostic, unreadable bool, re
 	return exitClean, nil
 }
 
-// writeFormat writes the findings to w in format (one of --format's).
-// Color applies to text only.
-func (cmd *lintCmd) writeFormat(w io.Writer, format string, all []*parser.Diagnostic, reg *analyzer.Registry, cwd string, colored bool) error {
-	switch format {
-	case "json":
-		return writeJSON(w, all)
-	case "sarif":
-		return writeSARIF(w, all, reg, cwd)
-	case "github":
-		return writeGitHub(w, all, cwd)
-	case "gitlab":
-		return writeGitLab(w, all, cwd)
-	case "checkstyle":
-		return writeCheckstyle(w, all, cwd)
-	}
-	return writeTextOpts(w, all, colored, cmd.Quiet)
-}
-
-// outputFormats are the formats --output writes: those of --format.
-var outputFormats = []string{"text", "json", "sarif", "github", "gitlab", "checkstyle"}
-
 // reportFile is one --output FORMAT=FILE.
-type reportFile struct{ format, path string }
+type reportFile struct {
+	format report.Formatter
+	path   string
+}
 
 // outputs reads the --output flags. A usage error when one is not
 // FORMAT=FILE with a known format, or when two name one file.
@@ -154,39 +143,42 @@ func (cmd *lintCmd) outputs() ([]reportFile, error) {
 	for _, spec := range cmd.Output {
 		format, path, ok := strings.Cut(spec, "=")
 		if !ok || path == "" {
-			return nil, usageError{fmt.Sprintf("--output %q: want FORMAT=FILE, e.g. sarif=nginx-lint.sarif", spec)}
+			return nil, &lint.UsageError{Msg: fmt.Sprintf("--output %q: want FORMAT=FILE, e.g. sarif=nginx-lint.sarif", spec)}
 		}
-		if !slices.Contains(outputFormats, format) {
-			return nil, usageError{fmt.Sprintf("--output %q: unknown format %q%s (one of %s)", spec, format,
-				didyoumean.Suffix(didyoumean.Closest(format, outputFormats)), strings.Join(outputFormats, ", "))}
+		// A file is never colored; -q shortens it as it does stdout.
+		f, ok := report.New(format, report.Options{Quiet: cmd.Quiet})
+		if !ok {
+			names := report.Names()
+			return nil, &lint.UsageError{Msg: fmt.Sprintf("--output %q: unknown format %q%s (one of %s)", spec, format,
+				didyoumean.Suffix(didyoumean.Closest(format, names)), strings.Join(names, ", "))}
 		}
 		abs, err := filepath.Abs(path)
 		if err != nil {
 			return nil, err
 		}
 		if seen[abs] {
-			return nil, usageError{fmt.Sprintf("--output: %s is named twice", path)}
+			return nil, &lint.UsageError{Msg: fmt.Sprintf("--output: %s is named twice", path)}
 		}
 		seen[abs] = true
-		out = append(out, reportFile{format, abs})
+		out = append(out, reportFile{f, abs})
 	}
 	return out, nil
 }
 
 // writeOutputs writes each --output file, each at once (atomicfile): a
 // file is there, complete, or not at all, never empty or cut short.
-func (cmd *lintCmd) writeOutputs(all []*parser.Diagnostic, reg *analyzer.Registry, cwd string) error {
+func (cmd *lintCmd) writeOutputs(l *report.Lint) error {
 	files, err := cmd.outputs()
 	if err != nil {
 		return err
 	}
 	for _, f := range files {
 		var buf bytes.Buffer
-		if err := cmd.writeFormat(&buf, f.format, all, reg, cwd, false); err != nil {
+		if err := f.format.Format(&buf, l); err != nil {
 			return err
 		}
 		if real, err := atomicfile.WriteFile(f.path, buf.Bytes(), atomicfile.Options{}); err != nil {
-			return fmt.Errorf("--output %s: %s", terminalSafe(displayPath(f.path, cwd)), writeError(err, real, ""))
+			return fmt.Errorf("--output %s: %s", report.TerminalSafe(report.DisplayPath(f.path, l.Dir)), writeError(err, real, ""))
 		}
 	}
 	return nil
@@ -218,7 +210,7 @@ func (cmd *lintCmd) writeBaseline(e *env, all []*parser.Diagnostic, unreadable b
 	if unreadable {
 		for _, d := range all {
 			if d.File == nil {
-				fmt.Fprintf(e.stderr, "%s: %s\n", terminalSafe(d.FilePath()), terminalSafe(d.Message))
+				fmt.Fprintf(e.stderr, "%s: %s\n", report.TerminalSafe(d.FilePath()), report.TerminalSafe(d.Message))
 			}
 		}
 		return exitError, nil

@@ -14,11 +14,16 @@ type lspCmd struct {
 	Stdio bool `help:"Talk over standard input and output (the default and only transport)."`
 }
 
-// run serves until the client exits; the status is the protocol's: 0
+// Run serves until the client exits; the status is the protocol's: 0
 // after a shutdown request, 1 when the client exits (or vanishes)
 // without one.
-func (lspCmd) run(*env) (int, error) {
+func (lspCmd) Run(e *env) error {
 	s := lsp.New()
 	s.Version = currentVersion().String()
-	return s.RunStdio(), nil
+	e.code = s.RunStdio()
+	return nil
 }
+
+// serves marks the language server as a long-lived process: it keeps
+// Go's default garbage collection (batchGC).
+func (lspCmd) serves() {}

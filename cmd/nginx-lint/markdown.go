@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/fatih/color"
+
+	"github.com/nginx-lint/nginx-lint/internal/report"
 )
 
 // renderMarkdown writes the Markdown of a rule's page (rules.Markdown) as
@@ -34,7 +36,7 @@ func renderMarkdown(w io.Writer, md string, width int, colored bool) error {
 					r.b.WriteString("\n")
 					continue
 				}
-				r.b.WriteString("    " + r.styles.code.Sprint(terminalSafe(lines[i])) + "\n")
+				r.b.WriteString("    " + r.styles.code.Sprint(report.TerminalSafe(lines[i])) + "\n")
 			}
 			i++ // the closing fence
 		case strings.HasPrefix(trimmed, "#"):
@@ -245,7 +247,7 @@ func joinWords(ws []mdWord, heading bool, s mdStyles) string {
 // inlineWords splits inline Markdown into words: code spans lose their
 // backticks (and take the code style), "\|" and "\`" lose their
 // backslash, links read "text (url)", ** and __ emphasis markers go.
-// Control characters are escaped (terminalSafe): rule pages are ours,
+// Control characters are escaped (report.TerminalSafe): rule pages are ours,
 // but nothing reaches a terminal raw.
 func inlineWords(text string, s mdStyles) []mdWord {
 	type seg struct {
@@ -323,7 +325,7 @@ func inlineWords(text string, s mdStyles) []mdWord {
 			if piece == "" {
 				continue
 			}
-			piece = terminalSafe(piece)
+			piece = report.TerminalSafe(piece)
 			cur.plain += piece
 			if sg.code {
 				cur.styled += s.code.Sprint(piece)

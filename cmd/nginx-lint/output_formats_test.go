@@ -247,25 +247,6 @@ func TestGitHubOutput(t *testing.T) {
 	}
 }
 
-func TestGitHubEscaping(t *testing.T) {
-	if got := githubData("50% done\r\nnext: a,b"); got != "50%25 done%0D%0Anext: a,b" {
-		t.Errorf("data %q", got)
-	}
-	if got := githubProperty("C:\\x,y%\n"); got != "C%3A\\x%2Cy%25%0A" {
-		t.Errorf("property %q", got)
-	}
-	// Detail goes on a second line of the message, escaped.
-	f := parser.ParseString("/w/x.conf", "events {}\n", nil)
-	d := &parser.Diagnostic{File: f, Range: parser.Range{Start: 0, End: 0}, Severity: parser.Info, Code: "NL5999", Name: "x", Message: "m", Detail: "d"}
-	var b strings.Builder
-	if err := writeGitHub(&b, []*parser.Diagnostic{d}, "/w"); err != nil {
-		t.Fatal(err)
-	}
-	if want := "::notice file=x.conf,line=1,col=1,endLine=1,endColumn=2,title=NL5999 x::m%0Ad\n"; b.String() != want {
-		t.Errorf("got %q, want %q", b.String(), want)
-	}
-}
-
 func TestCheckstyleOutput(t *testing.T) {
 	dir := writeConf(t, map[string]string{
 		"nginx.conf": "events {}\nhttp {\n    gzipp on;\n    include inc.conf;\n}\n",
@@ -336,6 +317,22 @@ func TestSARIFRuleMetadataCoversSuppression(t *testing.T) {
 			t.Errorf("%s missing from the lint registry", code)
 		}
 	}
+}
+
+// gitlabIssue is the part of a Code Quality issue GitLab's merge request
+// widget reads.
+type gitlabIssue struct {
+	Description string `json:"description"`
+	CheckName   string `json:"check_name"`
+	Fingerprint string `json:"fingerprint"`
+	Severity    string `json:"severity"`
+	Location    struct {
+		Path  string `json:"path"`
+		Lines struct {
+			Begin int `json:"begin"`
+			End   int `json:"end"`
+		} `json:"lines"`
+	} `json:"location"`
 }
 
 // TestGitLabOutput: a Code Quality report GitLab's merge request widget

@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/lint"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"github.com/nginx-lint/nginx-lint/internal/didyoumean"
 )
@@ -45,6 +46,10 @@ type jsonOption struct {
 	Deprecated []string `json:"deprecated_names,omitempty"`
 }
 
+// Run is called by kong when the command is chosen (run); the exit
+// code goes to e.
+func (cmd rulesCmd) Run(e *env) error { return e.exit(cmd.run(e)) }
+
 func (cmd rulesCmd) run(e *env) (int, error) {
 	all := rules.All().Rules()
 	if cmd.Format == "json" {
@@ -74,7 +79,7 @@ func (cmd rulesCmd) run(e *env) (int, error) {
 func toJSONRule(r *analyzer.Rule) jsonRule {
 	j := jsonRule{
 		Code: r.Code, Name: r.Name, Severity: r.Severity.String(), Category: r.Category().String(), Title: r.Title,
-		DocsURL: ruleHelpURI(r.Name), NginxURL: r.Doc.URL, Since: r.Doc.Since, Fixable: r.Fixable, Options: []jsonOption{},
+		DocsURL: rules.ReferenceURL(r.Name), NginxURL: r.Doc.URL, Since: r.Doc.Since, Fixable: r.Fixable, Options: []jsonOption{},
 	}
 	for _, o := range r.Options {
 		j.Options = append(j.Options, jsonOption{Name: o.Name, Type: o.Type.String(), Default: o.Default, Doc: o.Doc, Deprecated: o.Deprecated})
@@ -88,11 +93,15 @@ type explainCmd struct {
 	Color  string `enum:"auto,always,never" default:"auto" help:"Color the text format: ${enum}, as for lint."`
 }
 
+// Run is called by kong when the command is chosen (run); the exit
+// code goes to e.
+func (cmd explainCmd) Run(e *env) error { return e.exit(cmd.run(e)) }
+
 func (cmd explainCmd) run(e *env) (int, error) {
 	reg := rules.All()
 	r := reg.Lookup(cmd.Rule)
 	if r == nil {
-		return 0, usageError{fmt.Sprintf("no rule %q%s (see nginx-lint rules)", cmd.Rule, didyoumean.Suffix(reg.Suggest(cmd.Rule)))}
+		return 0, &lint.UsageError{Msg: fmt.Sprintf("no rule %q%s (see nginx-lint rules)", cmd.Rule, didyoumean.Suffix(reg.Suggest(cmd.Rule)))}
 	}
 	md := rules.Markdown(r)
 	if cmd.Format == "markdown" || (cmd.Format == "auto" && !e.isTerminal) {

@@ -15,6 +15,7 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/lint"
 	"github.com/nginx-lint/nginx-lint/internal/didyoumean"
+	"github.com/nginx-lint/nginx-lint/internal/report"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/crossplane"
 )
@@ -39,7 +40,21 @@ type env struct {
 	// stderrTerminal reports whether stderr is a terminal (for progress
 	// lines).
 	stderrTerminal bool
+	// code is the exit code the command chose: kong's Run methods
+	// return only an error.
+	code int
 }
+
+// exit records a command's exit code and passes its error on, for a Run
+// method over a run that returns both.
+func (e *env) exit(code int, err error) error {
+	e.code = code
+	return err
+}
+
+// server is a command that serves until told to stop (the language
+// server) rather than one run over some input.
+type server interface{ serves() }
 
 type cli struct {
 	Version   kong.VersionFlag `help:"Print the version and exit."`
@@ -52,6 +67,8 @@ type cli struct {
 	LSP       lspCmd           `cmd:"" name:"lsp" help:"Run the language server (for editors) on standard input and output."`
 	Cost      costCmd          `cmd:"" help:"Estimate nginx's startup and reload cost of a configuration."`
 	Calibrate calibrateCmd     `cmd:"" help:"Time the local nginx on generated layouts and write a cost profile."`
+	Route     routeCmd         `cmd:"" help:"Say which server and location answer URLs, through which redirects, with what."`
+	Diff      diffCmd          `cmd:"" help:"List the requests two configurations answer differently (server, location, redirects, handler)."`
 	Help      helpCmd          `cmd:"" help:"Show help for nginx-lint or one of its commands."`
 	VersionC  versionCmd       `cmd:"" name:"version" help:"Print the version."`
 }
@@ -61,12 +78,25 @@ type helpCmd struct {
 	Command []string `arg:"" optional:"" name:"command" help:"The command to describe."`
 }
 
+// Run prints the same text as --help, through the same path.
+func (cmd *helpCmd) Run(e *env) error {
+	e.code = run(append(slices.Clone(cmd.Command), "--help"), e.stdin, e.stdout, e.stderr)
+	return nil
+}
+
 // versionCmd is "nginx-lint version", the same as --version.
 type versionCmd struct{}
 
-// check refuses a --context nginx-lint does not know, with the closest
-// names.
-func (f loadFlags) check() error {
+// Run prints what --version prints.
+func (versionCmd) Run(e *env) error {
+	e.code = run([]string{"--version"}, e.stdin, e.stdout, e.stderr)
+	return nil
+}
+
+// AfterApply refuses a --context nginx-lint does not know, with the
+// closest names, before any command that reads configurations runs
+// (kong calls it once the flags are set).
+func (f loadFlags) AfterApply() error {
 	if f.Context == "" {
 		return nil
 	}
@@ -74,7 +104,7 @@ func (f loadFlags) check() error {
 		return nil
 	}
 	names := analyzer.ContextNames()
-	return usageError{fmt.Sprintf("--context: unknown context %q%s (one of %s)", f.Context,
+	return &lint.UsageError{Msg: fmt.Sprintf("--context: unknown context %q%s (one of %s)", f.Context,
 		didyoumean.Suffix(didyoumean.Closest(f.Context, names)), strings.Join(names, ", "))}
 }
 
@@ -116,17 +146,17 @@ type loadFlags struct {
 // add their own.
 func (f loadFlags) workspace(e *env) (*lint.Workspace, error) {
 	w := &lint.Workspace{Prefix: f.Prefix, Context: f.Context, Stdin: e.stdin, Cache: &lint.Cache{},
-		Warn: func(msg string) { fmt.Fprintf(e.stderr, "nginx-lint: warning: %s\n", terminalSafe(msg)) }}
+		Warn: func(msg string) { fmt.Fprintf(e.stderr, "nginx-lint: warning: %s\n", report.TerminalSafe(msg)) }}
 	if f.MaxFileSize != "" {
 		n, err := parser.ParseSize(f.MaxFileSize)
 		if err != nil || n <= 0 {
-			return nil, usageError{"--max-file-size: " + sizeError(f.MaxFileSize, err)}
+			return nil, &lint.UsageError{Msg: "--max-file-size: " + sizeError(f.MaxFileSize, err)}
 		}
 		w.MaxFileSize = n
 	}
 	n, err := parser.ParseSize(f.MaxTotalSize)
 	if err != nil || n <= 0 {
-		return nil, usageError{"--max-total-size: " + sizeError(f.MaxTotalSize, err)}
+		return nil, &lint.UsageError{Msg: "--max-total-size: " + sizeError(f.MaxTotalSize, err)}
 	}
 	w.MaxTotalSize = n
 	return w, nil
@@ -142,13 +172,13 @@ func sizeError(s string, err error) string {
 type lintCmd struct {
 	loadFlags
 	Paths     []string `arg:"" optional:"" name:"path" help:"Files to lint; \"-\" reads standard input (a config or nginx -T output). Default: ${default_config} if it exists."`
-	Format    string   `short:"f" enum:"text,json,sarif,github,gitlab,checkstyle" default:"text" help:"Output format: ${enum}."`
+	Format    string   `short:"f" enum:"${formats}" default:"text" help:"Output format: ${enum}."`
 	Color     string   `enum:"auto,always,never" default:"auto" help:"Color the text output: ${enum}. With auto, FORCE_COLOR or CLICOLOR_FORCE (not empty, not 0) turn color on, NO_COLOR (not empty) turns it off."`
 	FailLevel string   `enum:"error,warning,info,none" default:"warning" help:"Exit with 1 when a finding is at least this severe: ${enum}."`
 	Strict    bool     `help:"Report every unknown directive as an error, also one a module nginx-lint does not know could define."`
 	Disable   []string `help:"Rules (by name or code) not to run." placeholder:"RULE"`
 	Only      []string `help:"Run only these rules (by name or code, comma-separated or repeated), whatever the settings say; the syntax and file findings (NL1xxx) stay on, and --disable still applies." placeholder:"RULE"`
-	Output    []string `sep:"none" placeholder:"FORMAT=FILE" help:"Also write the findings in FORMAT (text, json, sarif, github, gitlab, checkstyle) to FILE, whatever --format prints, e.g. --format github --output sarif=nginx-lint.sarif; repeatable. Written whole once the lint is done (also on exit 1 or 2), not at all on a usage error."`
+	Output    []string `sep:"none" placeholder:"FORMAT=FILE" help:"Also write the findings in FORMAT (${format_list}) to FILE, whatever --format prints, e.g. --format github --output sarif=nginx-lint.sarif; repeatable. Written whole once the lint is done (also on exit 1 or 2), not at all on a usage error."`
 	Quiet     bool     `short:"q" help:"Print only the findings, one line each: no source line, detail or summary, and with --fix no \"fixed\" lines."`
 	settingsFlags
 	Baseline      string `help:"Report only findings not recorded in this baseline file." placeholder:"FILE"`
@@ -174,7 +204,7 @@ type settingsFlags struct {
 // apply sets w's settings and target build from the flags.
 func (f settingsFlags) apply(e *env, w *lint.Workspace) error {
 	if f.Config != "" && f.NoConfig {
-		return usageError{"--config and --no-config together"}
+		return &lint.UsageError{Msg: "--config and --no-config together"}
 	}
 	w.NoSettings = f.NoConfig
 	if f.Config != "" {
@@ -185,11 +215,11 @@ func (f settingsFlags) apply(e *env, w *lint.Workspace) error {
 	}
 	w.Version = f.Version
 	if f.Version != "" && !regexp.MustCompile(`^[0-9]+\.[0-9]+\.[0-9]+$`).MatchString(f.Version) {
-		return usageError{"--nginx-version " + f.Version + ": not a version such as 1.22.1"}
+		return &lint.UsageError{Msg: "--nginx-version " + f.Version + ": not a version such as 1.22.1"}
 	}
 	if f.NginxBuild != "" || f.Nginx != "" {
 		if f.NginxBuild != "" && f.Nginx != "" {
-			return usageError{"--nginx-build and --nginx together"}
+			return &lint.UsageError{Msg: "--nginx-build and --nginx together"}
 		}
 		var err error
 		if w.Build, err = readBuildInfo(e, f.NginxBuild, f.Nginx); err != nil {
@@ -208,11 +238,6 @@ type parseCmd struct {
 	Indent          int    `default:"2" help:"JSON indentation (0: one line)."`
 }
 
-// usageError marks errors that deserve exit code 3.
-type usageError struct{ msg string }
-
-func (e usageError) Error() string { return e.msg }
-
 // run is the whole program: parse flags, do the work, return the exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, isTerminal: isTerminal(stdout), stderrTerminal: isTerminal(stderr)}
@@ -224,7 +249,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		kong.Writers(stdout, stderr),
 		kong.Exit(func(code int) { exited = code }),
 		kong.Vars{"default_config": defaultConfig, "version": currentVersion().Line(),
-			"contexts": strings.Join(analyzer.ContextNames(), ", ")},
+			"contexts": strings.Join(analyzer.ContextNames(), ", "),
+			// The output formats, from their one registry.
+			"formats": strings.Join(report.Names(), ","), "format_list": strings.Join(report.Names(), ", ")},
 		kong.UsageOnError(),
 	)
 	if err != nil {
@@ -249,52 +276,24 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "nginx-lint: %v\n", err)
 		return exitUsage
 	}
-	if ctx.Command() != "lsp" {
+	if _, ok := ctx.Selected().Target.Addr().Interface().(server); !ok {
 		batchGC()
 	}
-	for _, f := range []loadFlags{c.Lint.loadFlags, c.Parse.loadFlags, c.Cost.loadFlags} {
-		if err := f.check(); err != nil {
-			fmt.Fprintf(stderr, "nginx-lint: %v\n", err)
-			return exitUsage
-		}
-	}
-	var code int
-	switch ctx.Command() {
-	case "help", "help <command>":
-		// The same text as --help, through the same path.
-		return run(append(slices.Clone(c.Help.Command), "--help"), stdin, stdout, stderr)
-	case "version":
-		return run([]string{"--version"}, stdin, stdout, stderr)
-	case "parse <file>":
-		code, err = c.Parse.run(e)
-	case "rules":
-		code, err = c.Rules.run(e)
-	case "fmt <file>":
-		code, err = c.Fmt.run(e)
-	case "lsp":
-		code, err = c.LSP.run(e)
-	case "build-info", "build-info <file>":
-		code, err = c.BuildInfo.run(e)
-	case "explain <rule>":
-		code, err = c.Explain.run(e)
-	case "cost <path>":
-		code, err = c.Cost.run(e)
-	case "calibrate":
-		code, err = c.Calibrate.run(e)
-	default:
-		code, err = c.Lint.run(e)
-	}
-	if err != nil {
+	// The chosen command's Run method (each command's file), given e.
+	if err := ctx.Run(e); err != nil {
 		fmt.Fprintf(stderr, "nginx-lint: %v\n", err)
-		var ue usageError
-		var le *lint.UsageError
-		if errors.As(err, &ue) || errors.As(err, &le) {
+		var ue *lint.UsageError
+		if errors.As(err, &ue) {
 			return exitUsage
 		}
 		return exitError
 	}
-	return code
+	return e.code
 }
+
+// Run is called by kong when the command is chosen (run); the exit
+// code goes to e.
+func (cmd *parseCmd) Run(e *env) error { return e.exit(cmd.run(e)) }
 
 func (cmd *parseCmd) run(e *env) (int, error) {
 	w, err := cmd.workspace(e)
@@ -310,11 +309,11 @@ func (cmd *parseCmd) run(e *env) (int, error) {
 	if len(rep.Unreadable) > 0 {
 		return exitError, rep.Unreadable[0].Err
 	}
-	if len(rep.Entries) == 0 {
+	if len(rep.Units) == 0 {
 		return exitError, fmt.Errorf("%s: nothing to parse", cmd.Path)
 	}
 	bigInputGC(rep.Read) // the heap in proportion to the input, as for lint
-	c := rep.Entries[0].Config
+	c := rep.Units[0].Config
 	// Streamed: the payload built and encoded whole took ninety times the
 	// file's size.
 	status, err := crossplane.Write(e.stdout, c, crossplane.Options{SingleFile: cmd.SingleFile, IncludeComments: cmd.IncludeComments, Check: analyzer.ArgCountError},

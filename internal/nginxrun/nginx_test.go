@@ -7,6 +7,7 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -77,6 +78,11 @@ func TestValid(t *testing.T) {
 	}
 	if res.Duration <= 0 {
 		t.Errorf("Duration = %v", res.Duration)
+	}
+	// The peak RSS of any process is some pages (calibrate records it);
+	// CPU time may round to zero for a run this small.
+	if runtime.GOOS == "linux" && (res.MaxRSS < 4096 || res.CPU < 0) {
+		t.Errorf("MaxRSS = %d, CPU = %v", res.MaxRSS, res.CPU)
 	}
 	if !strings.Contains(strings.Join(res.Args, " "), "-g pid ") {
 		t.Errorf("a config without pid should get one with -g: %q", res.Args)

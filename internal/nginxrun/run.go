@@ -77,6 +77,10 @@ type Result struct {
 	Stderr string
 	// Duration is the wall time of the nginx process.
 	Duration time.Duration
+	// CPU is the process's CPU time, user and system; MaxRSS its peak
+	// resident set in bytes (0 where the system does not say).
+	CPU    time.Duration
+	MaxRSS int64
 	// Args are the arguments nginx ran with, for reproducing a run by
 	// hand; the temporary prefix in them is gone after Test returns.
 	Args []string
@@ -189,6 +193,9 @@ func runTest(ctx context.Context, nginxPath, prefix, conf string, o options, add
 		Stderr:   out.String(),
 		Args:     args,
 		ExitCode: cmd.ProcessState.ExitCode(),
+	}
+	if st := cmd.ProcessState; st != nil {
+		res.CPU, res.MaxRSS = st.UserTime()+st.SystemTime(), maxRSS(st)
 	}
 	res.Messages = ParseMessages(res.Stderr)
 	if ctxErr := ctx.Err(); ctxErr != nil {

@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -34,6 +33,7 @@ type Instance struct {
 	// Args are the arguments nginx ran with.
 	Args []string
 
+	nginx   string // the binary, for nginx -s
 	cmd     *exec.Cmd
 	done    chan struct{} // closed when the process has been reaped
 	waitErr error         // valid once done is closed
@@ -115,7 +115,7 @@ func start(ctx context.Context, nginxPath, conf, prefix string, sc *scan, global
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("nginxrun: starting %s: %w", nginxPath, err)
 	}
-	inst := &Instance{Pid: cmd.Process.Pid, Prefix: prefix, PidFile: pidFile, Args: args, cmd: cmd, done: make(chan struct{})}
+	inst := &Instance{Pid: cmd.Process.Pid, Prefix: prefix, PidFile: pidFile, Args: args, nginx: nginxPath, cmd: cmd, done: make(chan struct{})}
 	go func() {
 		inst.waitErr = cmd.Wait()
 		close(inst.done)
@@ -217,31 +217,4 @@ func (in *Instance) signalAndWait(sig syscall.Signal, giveUp <-chan struct{}) bo
 	case <-giveUp:
 		return false
 	}
-}
-
-// Get sends one HTTP/1.1 GET for path with the given Host header to addr
-// (an nginx the test started on loopback) and returns the whole response,
-// read until the server closes the connection or 5 seconds pass.
-func Get(addr, host, path string) (string, error) {
-	c, err := net.DialTimeout("tcp", addr, 5*time.Second)
-	if err != nil {
-		return "", err
-	}
-	defer c.Close()
-	if err := c.SetDeadline(time.Now().Add(5 * time.Second)); err != nil {
-		return "", err
-	}
-	if _, err := fmt.Fprintf(c, "GET %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n", path, host); err != nil {
-		return "", err
-	}
-	var b strings.Builder
-	buf := make([]byte, 4096)
-	for {
-		n, err := c.Read(buf)
-		b.Write(buf[:n])
-		if err != nil {
-			break
-		}
-	}
-	return b.String(), nil
 }

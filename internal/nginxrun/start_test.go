@@ -10,8 +10,10 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -76,6 +78,31 @@ func TestStartStop(t *testing.T) {
 	if !strings.HasPrefix(resp, "HTTP/1.1 200 ") || !strings.Contains(resp, "X-Server: 1\r\n") {
 		t.Errorf("response from the second server:\n%s", resp)
 	}
+	// Without a Host header the default server, the first, answers.
+	if resp, err := nginxrun.GetNoHost(addr, "/"); err != nil || !strings.HasPrefix(resp, "HTTP/1.1 200 ") || !strings.Contains(resp, "X-Server: 0\r\n") {
+		t.Errorf("response without a Host: %v\n%s", err, resp)
+	}
+
+	// A reload replaces every worker.
+	before, err := inst.Workers()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took, err := inst.Reload(ctx); err != nil || took <= 0 {
+		t.Fatalf("Reload: %v, %v", took, err)
+	}
+	after, err := inst.Workers()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range after {
+		if slices.Contains(before, w) {
+			t.Errorf("worker %d outlived the reload (before %v, after %v)", w, before, after)
+		}
+	}
+	if resp := get(t, addr, "perf-test-00002.example"); !strings.Contains(resp, "X-Server: 1\r\n") {
+		t.Errorf("after the reload:\n%s", resp)
+	}
 
 	if err := inst.Stop(ctx); err != nil {
 		t.Fatal(err)
@@ -84,6 +111,9 @@ func TestStartStop(t *testing.T) {
 	if c, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
 		c.Close()
 		t.Errorf("%s still accepts connections after Stop", addr)
+	}
+	if _, err := nginxrun.Get(addr, "x", "/"); !errors.Is(err, syscall.ECONNREFUSED) {
+		t.Errorf("Get after Stop: %v, want connection refused", err)
 	}
 }
 

@@ -6,11 +6,7 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"slices"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
@@ -92,66 +88,9 @@ func timeStartReload(ctx context.Context, ngx, conf string) (start, reload float
 		}
 	}()
 	start = inst.Ready.Seconds()
-	// The reload is over when none of the workers that ran before it is
-	// left and a new one runs, so first wait for the first workers.
-	var old []int
-	for len(old) == 0 {
-		if old, err = childrenOf(inst.Pid); err != nil {
-			return 0, 0, err
-		}
-		if ctx.Err() != nil {
-			return 0, 0, ctx.Err()
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
-	t0 := time.Now()
-	sig := exec.CommandContext(ctx, ngx, "-s", "reload", "-p", inst.Prefix+"/", "-c", conf)
-	if out, err := sig.CombinedOutput(); err != nil {
-		return 0, 0, fmt.Errorf("nginx -s reload: %v: %s", err, out)
-	}
-	for {
-		kids, err := childrenOf(inst.Pid)
-		if err != nil {
-			return 0, 0, err
-		}
-		if len(kids) > 0 && !slices.ContainsFunc(kids, func(k int) bool { return slices.Contains(old, k) }) {
-			return start, time.Since(t0).Seconds(), nil
-		}
-		if ctx.Err() != nil {
-			return 0, 0, ctx.Err()
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
-}
-
-// childrenOf lists the processes whose parent is pid, from /proc.
-func childrenOf(pid int) ([]int, error) {
-	ents, err := os.ReadDir("/proc")
+	took, err := inst.Reload(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("timing a reload needs /proc: %w", err)
+		return 0, 0, err
 	}
-	var out []int
-	for _, e := range ents {
-		n, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		// "pid (comm) state ppid ...": comm may hold spaces, so cut at
-		// the last ')'.
-		i := strings.LastIndexByte(string(b), ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(string(b[i+1:]))
-		if len(f) > 1 {
-			if pp, err := strconv.Atoi(f[1]); err == nil && pp == pid {
-				out = append(out, n)
-			}
-		}
-	}
-	return out, nil
+	return start, took.Seconds(), nil
 }

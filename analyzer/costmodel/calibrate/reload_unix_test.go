@@ -5,33 +5,10 @@ package calibrate
 import (
 	"context"
 	"os"
-	"os/exec"
-	"slices"
 	"testing"
 
 	"github.com/nginx-lint/nginx-lint/parser/nginxtest"
 )
-
-func TestChildrenOf(t *testing.T) {
-	if _, err := os.Stat("/proc/self/stat"); err != nil {
-		t.Skip("skipping: no /proc")
-	}
-	cmd := exec.Command("sleep", "30")
-	if err := cmd.Start(); err != nil {
-		t.Skip("skipping: cannot run sleep:", err)
-	}
-	defer func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	}()
-	kids, err := childrenOf(os.Getpid())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Contains(kids, cmd.Process.Pid) {
-		t.Errorf("children %v lack %d", kids, cmd.Process.Pid)
-	}
-}
 
 // TestTimeReloads starts the real nginx on the three layouts at a small
 // size and reloads each once: the mechanics (a row per layout, each

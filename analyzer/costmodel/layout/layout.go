@@ -220,16 +220,17 @@ func Generate(opts Options) []byte {
 	return b.Bytes()
 }
 
-// Validate reports whether opts describe a configuration that can be
+// Validate reports whether o describes a configuration that can be
 // generated: a known layout, N ≥ 1, a loopback BaseIP, and addresses
 // that stay inside the valid port range and 127.0.0.0/8.
-func (opts Options) Validate() error {
-	_, err := opts.normalize()
+func (o Options) Validate() error {
+	_, err := o.normalize()
 	return err
 }
 
-func (opts Options) normalize() (Options, error) {
-	o := opts
+// normalize returns o with its defaults filled in (o is a copy: the
+// caller's options are unchanged).
+func (o Options) normalize() (Options, error) {
 	if !o.Layout.valid() {
 		return o, fmt.Errorf("layout: invalid layout %v", o.Layout)
 	}

@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/netip"
 	"os"
 	"os/exec"
@@ -191,10 +190,11 @@ func startOnce(ctx context.Context, o Options, conf string, side *Side, probes [
 			}
 		}
 	}
-	if rel, err = reload(sctx, o.Nginx, inst); err != nil {
+	took, err := inst.Reload(sctx)
+	if err != nil {
 		return 0, 0, err
 	}
-	return start, rel, inst.Stop(context.Background())
+	return start, took.Seconds(), inst.Stop(context.Background())
 }
 
 // median returns the middle value (the mean of the two middle ones).
@@ -213,41 +213,29 @@ func median(xs []float64) float64 {
 
 var answerRe = regexp.MustCompile(`nginx-lint-server (\d+)`)
 
-// ask sends one request and returns the number of the server that
-// answered, Refused or Closed.
+// ask sends one request (nginxrun.Get, or GetNoHost for a request
+// without a Host) and returns the number of the server that answered,
+// Refused or Closed.
 func ask(addr, host string, noHost bool) (int, error) {
-	c, err := net.DialTimeout("tcp", addr, 5*time.Second)
+	var answer string
+	var err error
+	if noHost {
+		answer, err = nginxrun.GetNoHost(addr, "/")
+	} else {
+		answer, err = nginxrun.Get(addr, host, "/")
+	}
 	if err != nil {
 		if errors.Is(err, syscall.ECONNREFUSED) {
 			return Refused, nil
 		}
 		return 0, err
 	}
-	defer c.Close()
-	_ = c.SetDeadline(time.Now().Add(5 * time.Second))
-	if noHost {
-		_, err = fmt.Fprint(c, "GET / HTTP/1.0\r\n\r\n")
-	} else {
-		_, err = fmt.Fprintf(c, "GET / HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n", host)
-	}
-	if err != nil {
-		return 0, err
-	}
-	var b strings.Builder
-	buf := make([]byte, 4096)
-	for {
-		n, err := c.Read(buf)
-		b.Write(buf[:n])
-		if err != nil {
-			break
-		}
-	}
-	if b.Len() == 0 {
+	if answer == "" {
 		return Closed, nil
 	}
-	m := answerRe.FindStringSubmatch(b.String())
+	m := answerRe.FindStringSubmatch(answer)
 	if m == nil {
-		return 0, fmt.Errorf("an answer from no numbered server: %q", firstLine(b.String()))
+		return 0, fmt.Errorf("an answer from no numbered server: %q", firstLine(answer))
 	}
 	return strconv.Atoi(m[1])
 }
@@ -280,66 +268,4 @@ func listening() int {
 		fh.Close()
 	}
 	return n
-}
-
-// reload signals a reload and waits until no worker of before it is
-// left and a new one runs.
-func reload(ctx context.Context, ngx string, inst *nginxrun.Instance) (float64, error) {
-	var old []int
-	for len(old) == 0 {
-		var err error
-		if old, err = childrenOf(inst.Pid); err != nil {
-			return 0, err
-		}
-		if ctx.Err() != nil {
-			return 0, ctx.Err()
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
-	t0 := time.Now()
-	// The arguments nginx started with: the same prefix, pid file and -g.
-	sig := exec.CommandContext(ctx, ngx, append([]string{"-s", "reload"}, inst.Args...)...)
-	if out, err := sig.CombinedOutput(); err != nil {
-		return 0, fmt.Errorf("nginx -s reload: %v: %s", err, out)
-	}
-	for {
-		kids, err := childrenOf(inst.Pid)
-		if err != nil {
-			return 0, err
-		}
-		if len(kids) > 0 && !slices.ContainsFunc(kids, func(k int) bool { return slices.Contains(old, k) }) {
-			return time.Since(t0).Seconds(), nil
-		}
-		if ctx.Err() != nil {
-			return 0, ctx.Err()
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
-}
-
-// childrenOf lists the processes whose parent is pid.
-func childrenOf(pid int) ([]int, error) {
-	ents, err := os.ReadDir("/proc")
-	if err != nil {
-		return nil, err
-	}
-	var out []int
-	for _, e := range ents {
-		n, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		s := string(b)
-		if i := strings.LastIndexByte(s, ')'); i >= 0 {
-			fs := strings.Fields(s[i+1:])
-			if len(fs) > 1 && fs[1] == strconv.Itoa(pid) {
-				out = append(out, n)
-			}
-		}
-	}
-	return out, nil
 }

@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"encoding/xml"
@@ -113,7 +113,7 @@ func checkTicks(t *testing.T, what string, es []svgElem, class string) []float64
 
 func TestCostSVGStructure(t *testing.T) {
 	r := costOf(t, "L2c", 19900, nil)
-	svg := costSVG(r, "sites/big.conf", time.Second)
+	svg := CostSVG(r, "sites/big.conf", time.Second)
 	es := parseSVG(t, svg)
 	text := func(class string) []string {
 		var out []string
@@ -192,7 +192,7 @@ func TestCostSVGSmallAndOdd(t *testing.T) {
 	p := costmodel.DefaultProfile()
 	p.Measured = [2]int{}
 	r := costOf(t, "L3c", 3, p)
-	svg := costSVG(r, `a&b<"c">.conf`, time.Hour)
+	svg := CostSVG(r, `a&b<"c">.conf`, time.Hour)
 	es := parseSVG(t, svg)
 	checkTicks(t, "x", es, "xtick")
 	checkTicks(t, "y", es, "ytick")
@@ -219,7 +219,7 @@ func TestCostSVGSmallAndOdd(t *testing.T) {
 	if dashed {
 		t.Error("dashed curves without a measured range")
 	}
-	one := costSVG(costOf(t, "L3c", 1, nil), "one.conf", time.Second)
+	one := CostSVG(costOf(t, "L3c", 1, nil), "one.conf", time.Second)
 	parseSVG(t, one)
 	if !strings.Contains(one, " at 1 server<") || !strings.Contains(one, "measured at 1000–19900 servers, beyond this chart") {
 		t.Errorf("one server:\n%s", one)

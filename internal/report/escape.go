@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"fmt"
@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 )
 
-// terminalSafe shows the characters of s that a terminal would act on
+// TerminalSafe shows the characters of s that a terminal would act on
 // instead of print as escapes: C0 controls but tab (so ESC [ ... cannot
 // recolor, move the cursor or retitle the window, and a CR cannot hide
 // what came before it on the line), DEL, C1 controls (U+0080–U+009F,
@@ -14,7 +14,7 @@ import (
 // overrides of "Trojan Source", and bytes that are not UTF-8. A
 // configuration is untrusted input and its words reach messages and the
 // echoed source line.
-func terminalSafe(s string) string {
+func TerminalSafe(s string) string {
 	i := 0
 	for i < len(s) {
 		b := s[i]
@@ -59,7 +59,7 @@ func terminalSafe(s string) string {
 	return sb.String()
 }
 
-// unsafeRune reports a non-ASCII rune terminalSafe escapes: invalid
+// unsafeRune reports a non-ASCII rune TerminalSafe escapes: invalid
 // UTF-8, C1 controls and the bidirectional embeddings, overrides and
 // isolates.
 func unsafeRune(r rune, size int) bool {

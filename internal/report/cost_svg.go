@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
+	"github.com/nginx-lint/nginx-lint/internal/plural"
 )
 
 // Colors of the chart: the current layout, the best what-if, and the
@@ -22,14 +23,14 @@ const (
 	colorText    = "#333333"
 )
 
-// costSVG draws estimated startup against the number of servers, from
+// CostSVG draws estimated startup against the number of servers, from
 // none to about twice the current count, for the current layout and the
 // best what-if: a title with the configuration's name, axes with round
 // ticks (1, 2 or 5 × 10^k) and a grid, the budget as a line, each curve's
 // value at the configuration's size marked and labelled, and the range of
 // server counts the profile was timed at shaded, with the curves dashed
 // beyond it, where the model is extrapolated.
-func costSVG(r *costmodel.Result, name string, budget time.Duration) string {
+func CostSVG(r *costmodel.Result, name string, budget time.Duration) string {
 	const (
 		w, h                     = 760, 500
 		left, right, top, bottom = 80, 30, 132, 58
@@ -80,9 +81,8 @@ func costSVG(r *costmodel.Result, name string, budget time.Duration) string {
 	p(`<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="12" fill="%s">`, w, h, w, h, colorText)
 	p(`<rect width="%d" height="%d" fill="white"/>`, w, h)
 	p(`<text class="title" x="%d" y="26" font-size="16" font-weight="bold">Estimated nginx startup: %s</text>`, left, xmlEscape(chartName(name)))
-	p(`<text class="subtitle" x="%d" y="44" font-size="11">%s, %s on %s; costs: %s</text>`, left,
-		count(r.Counts.Servers, "server", "servers"), count(r.Counts.Listens, "listen", "listens"), count(r.Counts.Ports, "port", "ports"),
-		xmlEscape(shorten(r.Profile.Source, 70)))
+	p(`<text class="subtitle" x="%d" y="44" font-size="11">%s; costs: %s</text>`, left,
+		LayoutSize(r.Counts), xmlEscape(shorten(r.Profile.Source, 70)))
 
 	// The measured range, shaded behind everything else.
 	lo, hi := r.Profile.Measured[0], r.Profile.Measured[1]
@@ -176,7 +176,7 @@ func costSVG(r *costmodel.Result, name string, budget time.Duration) string {
 		p(`<text class="legend" x="%d" y="%d">%s</text>`, left+34, ly, xmlEscape(text))
 		ly += 17
 	}
-	atN := " at " + count(n, "server", "servers")
+	atN := " at " + plural.Count(n, "server")
 	legend(colorCurrent, "", "current layout: "+costmodel.Seconds(vc)+atN)
 	if alt != nil {
 		// The legend line holds about 95 characters; the value stays whole.

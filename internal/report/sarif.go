@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"io"
@@ -23,9 +23,6 @@ const (
 	// form code-scanning services map onto the repository.
 	srcRoot = "SRCROOT"
 )
-
-// ruleHelpURI is where a rule's reference page is published.
-func ruleHelpURI(name string) string { return rules.ReferenceURL(name) }
 
 type sarifLog struct {
 	Schema  string     `json:"$schema"`
@@ -174,15 +171,18 @@ func sarifLevel(s parser.Severity) string {
 	return "note"
 }
 
-// writeSARIF prints one run with every rule of reg as metadata, so a
-// viewer can show the docs of a rule even for results it has not seen.
-// Paths under cwd are relative to the SRCROOT base, which code-scanning
-// uploads resolve against the checkout.
-func writeSARIF(w io.Writer, ds []*parser.Diagnostic, reg *analyzer.Registry, cwd string) error {
-	v := currentVersion()
+// sarifFormat prints one run with every rule of the registry as
+// metadata, so a viewer can show the docs of a rule even for results it
+// has not seen. Paths under the working directory are relative to the
+// SRCROOT base, which code-scanning uploads resolve against the checkout.
+type sarifFormat struct{}
+
+// Format writes l's findings as a SARIF 2.1.0 log.
+func (sarifFormat) Format(w io.Writer, l *Lint) error {
+	ds, reg, cwd := l.Findings, l.Registry, l.Dir
 	run := sarifRun{
 		Tool: sarifTool{Driver: sarifDriver{Name: "nginx-lint", InformationURI: projectURL, Rules: []sarifRule{},
-			Version: v.String(), SemanticVersion: v.Semantic()}},
+			Version: l.Tool.Version, SemanticVersion: l.Tool.Semantic}},
 		Results:    []sarifResult{},
 		ColumnKind: "utf16CodeUnits",
 	}
@@ -198,7 +198,7 @@ func writeSARIF(w io.Writer, ds []*parser.Diagnostic, reg *analyzer.Registry, cw
 			ShortDescription:     sarifText{Text: r.Title},
 			FullDescription:      sarifText{Text: r.Doc.Text},
 			Help:                 sarifText{Text: r.Doc.Text, Markdown: rules.Markdown(r)},
-			HelpURI:              ruleHelpURI(r.Name),
+			HelpURI:              rules.ReferenceURL(r.Name),
 			DefaultConfiguration: sarifRuleConf{Level: sarifLevel(r.Severity)},
 			Properties:           sarifRuleProperties(r),
 		})

@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"io"
@@ -40,12 +40,16 @@ func gitlabSeverity(s parser.Severity) string {
 	return "info"
 }
 
-// writeGitLab writes a Code Quality report: a JSON array, one issue per
+// gitlabFormat writes a Code Quality report: a JSON array, one issue per
 // finding. GitLab treats issues with one fingerprint as one, and compares
 // the report of a merge request with its target branch's by fingerprint:
 // the baseline's (rule, path, flagged text, occurrence; no line number)
 // keeps a finding the same issue when lines above it move.
-func writeGitLab(w io.Writer, ds []*parser.Diagnostic, cwd string) error {
+type gitlabFormat struct{}
+
+// Format writes l's findings as a GitLab Code Quality report.
+func (gitlabFormat) Format(w io.Writer, l *Lint) error {
+	ds, cwd := l.Findings, l.Dir
 	fps := baseline.New(cwd, nil).Fingerprints(ds)
 	// Written as encoded, one issue at a time (jsonStream); no HTML
 	// escapes: "<stdin>", as the json format writes it.
@@ -56,7 +60,7 @@ func writeGitLab(w io.Writer, ds []*parser.Diagnostic, cwd string) error {
 			CheckName:   d.Code + " " + d.Name,
 			Fingerprint: fps[i],
 			Severity:    gitlabSeverity(d.Severity),
-			Location:    gitlabLocation{Path: displayPath(d.FilePath(), cwd), Lines: gitlabLines{Begin: 1}},
+			Location:    gitlabLocation{Path: DisplayPath(d.FilePath(), cwd), Lines: gitlabLines{Begin: 1}},
 		}
 		if d.File != nil {
 			begin, end := d.Start().Line, d.End().Line
