@@ -97,7 +97,6 @@ type head struct {
 type jsonWriter struct {
 	w   *bufio.Writer
 	ind *indenter
-	buf []byte
 	err error
 }
 
@@ -131,8 +130,7 @@ func (j *jsonWriter) value(v any) {
 func (j *jsonWriter) list(walk func(emitter)) {
 	j.raw("[")
 	n := 0
-	var emit emitter
-	emit = func(x Directive, block func(emitter)) {
+	emit := func(x Directive, block func(emitter)) {
 		if n > 0 {
 			j.raw(",")
 		}
