@@ -27,7 +27,7 @@ func codes(ds []*parser.Diagnostic) []string {
 }
 
 // TestTargets: a directory gives its *.conf files and Debian's site files
-// (no extension), hidden ones aside, each with the conf prefix of its
+// (no extension), hidden ones and ModSecurity's aside, each with the conf prefix of its
 // nearest nginx.conf; a directory with none is a usage error.
 func TestTargets(t *testing.T) {
 	dir := t.TempDir()
@@ -40,6 +40,13 @@ func TestTargets(t *testing.T) {
 		"empty/sub/notes.txt":     "x\n",
 		"other/nginx.conf":        "events {}\n",
 		"other/snippets/ssl.conf": "ssl_protocols TLSv1.2;\n",
+		// ModSecurity's files as Debian's libnginx-mod-http-modsecurity
+		// installs them: not nginx's, skipped; a file of nginx's whose
+		// name only resembles them is kept.
+		"modsecurity.conf":          "# ModSecurity\n\nSecRuleEngine DetectionOnly\nSecRequestBodyAccess On\n",
+		"modsecurity_includes.conf": "include modsecurity.conf\n#include /usr/share/modsecurity-crs/owasp-crs.load\n",
+		"conf.d/crs-setup.conf":     "\tSecAction \"id:900000,phase:1,pass,nolog\"\n",
+		"conf.d/security.conf":      "add_header X-Frame-Options DENY;\n",
 	})
 	ts, err := lint.Targets([]string{dir})
 	if err != nil {
@@ -55,7 +62,7 @@ func TestTargets(t *testing.T) {
 		}
 	}
 	want := map[string]string{"nginx.conf": ".", "sites-enabled/example": ".", "conf.d/a.conf": ".",
-		"other/nginx.conf": "other", "other/snippets/ssl.conf": "other"}
+		"other/nginx.conf": "other", "other/snippets/ssl.conf": "other", "conf.d/security.conf": "."}
 	if len(got) != len(want) {
 		t.Errorf("targets %v, want %v", got, want)
 	}
