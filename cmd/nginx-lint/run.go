@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -139,7 +138,7 @@ type loadFlags struct {
 	// Checked by check, not by a kong enum: an enum's empty default would
 	// show as an empty first choice in the help.
 	Context      string `help:"Lint a fragment as if included in this context: ${contexts}. Default: inferred from its top-level directives." placeholder:"CONTEXT"`
-	MaxFileSize  string `name:"max-file-size" help:"Read at most this much of any one file, e.g. 64MiB (default: max-file-size in .nginx-lint.yaml, else 16MiB); a larger file is a file-too-large finding." placeholder:"SIZE"`
+	MaxFileSize  string `name:"max-file-size" help:"Read at most this much of any one file, e.g. 64MiB (default: max-file-size in .nginx-lint.yaml, else 64MiB); a larger file is a file-too-large finding." placeholder:"SIZE"`
 	MaxTotalSize string `name:"max-total-size" default:"256MiB" help:"Read at most this much in all (a directory of large files cannot exhaust memory); files past it are total-size-limit findings." placeholder:"SIZE"`
 }
 
@@ -313,16 +312,16 @@ func (cmd *parseCmd) run(e *env) (int, error) {
 	if len(rep.Units) == 0 {
 		return exitError, fmt.Errorf("%s: nothing to parse", cmd.Path)
 	}
+	bigInputGC(rep.Read) // the heap in proportion to the input, as for lint
 	c := rep.Units[0].Config
-	p := crossplane.Build(c, crossplane.Options{SingleFile: cmd.SingleFile, IncludeComments: cmd.IncludeComments, Check: analyzer.ArgCountError})
-	enc := json.NewEncoder(e.stdout)
-	if cmd.Indent > 0 {
-		enc.SetIndent("", strings.Repeat(" ", cmd.Indent))
-	}
-	if err := enc.Encode(p); err != nil {
+	// Streamed: the payload built and encoded whole took ninety times the
+	// file's size.
+	status, err := crossplane.Write(e.stdout, c, crossplane.Options{SingleFile: cmd.SingleFile, IncludeComments: cmd.IncludeComments, Check: analyzer.ArgCountError},
+		strings.Repeat(" ", max(cmd.Indent, 0)))
+	if err != nil {
 		return exitError, err
 	}
-	if p.Status != "ok" {
+	if status != "ok" {
 		return exitFindings, nil
 	}
 	return exitClean, nil
