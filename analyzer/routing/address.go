@@ -132,8 +132,10 @@ type Problem struct {
 	// listen with the socket options, the default server's, the first
 	// with protocol parameters.
 	At, First *parser.Directive
-	// Addr is the address as nginx prints it ("0.0.0.0:80").
+	// Addr is the address as nginx prints it ("0.0.0.0:80"), Cost the
+	// cost model's (a port range's run of ports is one).
 	Addr string
+	Cost *costmodel.Addr
 	// Protocols is, for ProtocolsRedefined, what every server on the
 	// address gets; for the others, the listen's own.
 	Protocols Protocols
@@ -264,7 +266,7 @@ func (st *addrState) add(a *Address, s *parser.Server, d *parser.Directive, l *g
 	// listens are replayed together, so only the last server can repeat.
 	if st.last == s {
 		if d != nil {
-			return Problem{Kind: DuplicateListen, At: d, First: st.lastListen, Addr: addr, Protocols: protocols}, true
+			return Problem{Kind: DuplicateListen, At: d, First: st.lastListen, Addr: addr, Cost: a.Cost, Protocols: protocols}, true
 		}
 		return Problem{Protocols: protocols}, false
 	}
@@ -273,13 +275,13 @@ func (st *addrState) add(a *Address, s *parser.Server, d *parser.Directive, l *g
 	prev := st.protoOr
 	if set {
 		if st.optsBy != nil {
-			return Problem{Kind: DuplicateOptions, At: d, First: st.optsBy, Addr: addr, Protocols: protocols}, true
+			return Problem{Kind: DuplicateOptions, At: d, First: st.optsBy, Addr: addr, Cost: a.Cost, Protocols: protocols}, true
 		}
 		st.optsBy = d
 	}
 	if dflt {
 		if a.DefaultBy != nil {
-			return Problem{Kind: DuplicateDefault, At: d, First: a.DefaultBy, Addr: addr, Protocols: protocols}, true
+			return Problem{Kind: DuplicateDefault, At: d, First: a.DefaultBy, Addr: addr, Cost: a.Cost, Protocols: protocols}, true
 		}
 		a.DefaultBy, a.Default = d, s
 	}
@@ -303,7 +305,7 @@ func (st *addrState) add(a *Address, s *parser.Server, d *parser.Directive, l *g
 		st.protoBy = d
 	}
 	if warn && d != nil {
-		return Problem{Kind: ProtocolsRedefined, At: d, First: st.protoBy, Addr: addr, Protocols: union}, true
+		return Problem{Kind: ProtocolsRedefined, At: d, First: st.protoBy, Addr: addr, Cost: a.Cost, Protocols: union}, true
 	}
 	return Problem{Protocols: protocols}, false
 }

@@ -33,6 +33,7 @@ func runImplicitDefaultServer(p *analyzer.Pass) {
 		return
 	}
 	// TCP and QUIC sockets of one address keep their own servers.
+	var found []runOf[implicit]
 	shared := sharedAddresses(p, parser.HTTP)
 	for i := range shared {
 		a := &shared[i]
@@ -43,14 +44,27 @@ func runImplicitDefaultServer(p *analyzer.Pass) {
 		if a.First.Listen != nil {
 			at = a.First.Listen.Directive
 		}
-		what := a.Key()
-		if a.UDP {
+		found = append(found, runOf[implicit]{implicit{at: at, second: a.Second.Server, servers: a.Servers, udp: a.UDP}, a.Cost})
+	}
+	// The runs of ports of one range are one address to the user.
+	merged, addrs := mergeRuns(found, func(a, b implicit) bool { return a == b })
+	for i, f := range merged {
+		what := addrs[i]
+		if f.udp {
 			what += " (QUIC)"
 		}
-		second := a.Second.Server.Directive
-		diag := p.ReportDirective(at, "%d servers share %s and none is its default_server: this one, the first read, answers every request for a name none of them has", a.Servers, what)
+		diag := p.ReportDirective(f.at, "%d servers share %s and none is its default_server: this one, the first read, answers every request for a name none of them has", f.servers, what)
 		diag.Detail = "which server is read first depends on include order; add default_server to the listen of the server meant to answer unknown names (a catch-all with return 444 is the usual choice)"
-		diag.Related = []parser.Related{{File: second.File, Range: second.Name.Range,
-			Message: fmt.Sprintf("another server on %s (%s:%d)", what, filepath.Base(second.File.Path), second.Line())}}
+		diag.Related = []parser.Related{{File: f.second.Directive.File, Range: f.second.Directive.Name.Range,
+			Message: fmt.Sprintf("another server on %s (%s:%d)", what, filepath.Base(f.second.Directive.File.Path), f.second.Directive.Line())}}
 	}
+}
+
+// implicit is an address whose default server is whichever is read
+// first.
+type implicit struct {
+	at      *parser.Directive
+	second  *parser.Server
+	servers int
+	udp     bool
 }

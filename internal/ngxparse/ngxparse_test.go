@@ -129,6 +129,8 @@ func TestParsePass(t *testing.T) {
 		{"fastcgi_pass", false, "http://127.0.0.1:9000", "err:invalid host"},
 		// memcached_pass takes no variables: "$" is part of the host.
 		{"memcached_pass", false, "$memcached:11211", "|$memcached:11211|$memcached:11211|"},
+		{"memc_pass", false, "$backend", "vars|$backend"},
+		{"memc_pass", false, "127.0.0.1:11211", "|127.0.0.1:11211|127.0.0.1:11211|"},
 		{"scgi_pass", true, "x", "none"},
 		{"root", false, "x", "none"},
 	} {

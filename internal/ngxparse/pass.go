@@ -5,7 +5,7 @@ import "strings"
 // Pass is what the handler of a *_pass directive makes of its argument
 // (ngx_http_proxy_pass, ngx_http_fastcgi_pass, ngx_http_grpc_pass,
 // ngx_http_uwsgi_pass, ngx_http_scgi_pass, ngx_http_memcached_pass,
-// ngx_stream_proxy_pass): the scheme it strips, then the address
+// ngx_stream_proxy_pass, and memc-nginx-module's ngx_http_memc_pass): the scheme it strips, then the address
 // ngx_parse_url reads. It is the one reading of a *_pass address: the
 // rules, the symbol table and the cost model take theirs from it.
 type Pass struct {
@@ -64,7 +64,8 @@ func ParsePass(name string, stream bool, arg string) (p Pass, ok bool) {
 			}
 		}
 		return passURL(arg, "", false, 0, true), true
-	case name == "fastcgi_pass" || name == "scgi_pass":
+	case name == "fastcgi_pass" || name == "scgi_pass" || name == "memc_pass":
+		// memc_pass reads its address as fastcgi_pass does.
 		return passURL(arg, "", false, 0, true), true
 	case name == "memcached_pass":
 		return passURL(arg, "", false, 0, false), true
