@@ -7,12 +7,6 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
 )
 
-// addrMark stands for the address in the text of a finding about the
-// address of a run of ports (costmodel.Port): the runs of one listen that
-// get the same finding are reported once, the mark replaced by the ports
-// they span together (mergeRuns).
-const addrMark = "\x00addr\x00"
-
 // runOf is an item found on the address of a run of ports.
 type runOf[T any] struct {
 	item T
@@ -84,6 +78,3 @@ func runParts(a *costmodel.Addr) (host string, lo, hi int) {
 	}
 	return a.Key[:i], a.Port.Port, a.Port.Last()
 }
-
-// withAddr writes addr where s has the mark.
-func withAddr(s, addr string) string { return strings.ReplaceAll(s, addrMark, addr) }
