@@ -132,8 +132,9 @@ type Problem struct {
 	// listen with the socket options, the default server's, the first
 	// with protocol parameters.
 	At, First *parser.Directive
-	// Addr is the address as nginx prints it ("0.0.0.0:80"), Cost the
-	// cost model's (a port range's run of ports is one).
+	// Addr is the address as nginx prints it ("0.0.0.0:80"; a port
+	// range's ports, "127.0.0.1:1-65535", when its runs say the same),
+	// Cost the cost model's (of the first run).
 	Addr string
 	Cost *costmodel.Addr
 	// Protocols is, for ProtocolsRedefined, what every server on the
@@ -168,7 +169,27 @@ func Replay(r *costmodel.Result, proto parser.Protocol, keep func(Address) bool)
 			}
 		}
 	}
-	return problems, kept
+	return mergeProblems(problems), kept
+}
+
+// mergeProblems says once what the runs of ports of one listen (a port
+// range cut by other listens) say alike, with the ports they span as its
+// Addr.
+func mergeProblems(problems []Problem) []Problem {
+	if len(problems) == 0 {
+		return problems
+	}
+	found := make([]Run[Problem], len(problems))
+	for i, pr := range problems {
+		found[i] = Run[Problem]{pr, pr.Cost}
+	}
+	merged, addrs := MergeRuns(found, func(a, b Problem) bool {
+		return a.Kind == b.Kind && a.At == b.At && a.First == b.First && a.Protocols == b.Protocols
+	})
+	for i := range merged {
+		merged[i].Addr = addrs[i]
+	}
+	return merged
 }
 
 // addrState is what nginx has accumulated on one ngx_http_conf_addr_t

@@ -148,21 +148,6 @@ var socketGrouping = &analyzer.Result[parser.Protocol, *listenReplay]{
 		problems, shared := routing.Replay(costModel(p), proto, func(a routing.Address) bool {
 			return a.Servers >= 2 || a.Protocols&routing.SSL != 0
 		})
-		// The runs of ports of one range say the same: once, with its
-		// ports.
-		if len(problems) > 0 {
-			found := make([]runOf[routing.Problem], len(problems))
-			for i, pr := range problems {
-				found[i] = runOf[routing.Problem]{pr, pr.Cost}
-			}
-			merged, addrs := mergeRuns(found, func(a, b routing.Problem) bool {
-				return a.Kind == b.Kind && a.At == b.At && a.First == b.First && a.Protocols == b.Protocols
-			})
-			for i := range merged {
-				merged[i].Addr = addrs[i]
-			}
-			problems = merged
-		}
 		return &listenReplay{problems, shared}
 	},
 }

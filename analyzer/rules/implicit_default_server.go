@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/routing"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -33,7 +34,7 @@ func runImplicitDefaultServer(p *analyzer.Pass) {
 		return
 	}
 	// TCP and QUIC sockets of one address keep their own servers.
-	var found []runOf[implicit]
+	var found []routing.Run[implicit]
 	shared := sharedAddresses(p, parser.HTTP)
 	for i := range shared {
 		a := &shared[i]
@@ -44,10 +45,10 @@ func runImplicitDefaultServer(p *analyzer.Pass) {
 		if a.First.Listen != nil {
 			at = a.First.Listen.Directive
 		}
-		found = append(found, runOf[implicit]{implicit{at: at, second: a.Second.Server, servers: a.Servers, udp: a.UDP}, a.Cost})
+		found = append(found, routing.Run[implicit]{Item: implicit{at: at, second: a.Second.Server, servers: a.Servers, udp: a.UDP}, Addr: a.Cost})
 	}
 	// The runs of ports of one range are one address to the user.
-	merged, addrs := mergeRuns(found, func(a, b implicit) bool { return a == b })
+	merged, addrs := routing.MergeRuns(found, func(a, b implicit) bool { return a == b })
 	for i, f := range merged {
 		what := addrs[i]
 		if f.udp {

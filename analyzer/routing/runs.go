@@ -1,4 +1,4 @@
-package rules
+package routing
 
 import (
 	"strconv"
@@ -7,22 +7,23 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
 )
 
-// runOf is an item found on the address of a run of ports.
-type runOf[T any] struct {
-	item T
-	addr *costmodel.Addr
+// Run is an item found on the address of a run of ports (a port range
+// that no other listen cuts is one run; costmodel.Port).
+type Run[T any] struct {
+	Item T
+	Addr *costmodel.Addr
 }
 
-// mergeRuns merges the items that say the same thing (same) about the
+// MergeRuns merges the items that say the same thing (same) about the
 // addresses of consecutive runs of one host, and returns each remaining
 // item, in the order of its first run, with the address that its runs
 // span written out ("127.0.0.1:1-65535"). A port range that other
 // listens cut into runs (a single port inside it, an overlapping range)
 // then gets one finding, as it is one listen, not one per run, let
 // alone one per port.
-func mergeRuns[T any](items []runOf[T], same func(a, b T) bool) (out []T, addrs []string) {
+func MergeRuns[T any](items []Run[T], same func(a, b T) bool) (out []T, addrs []string) {
 	type span struct {
-		first    runOf[T]
+		first    Run[T]
 		lo, hi   int
 		host     string
 		extended bool
@@ -36,11 +37,11 @@ func mergeRuns[T any](items []runOf[T], same func(a, b T) bool) (out []T, addrs 
 	var spans []*span
 	ends := map[end][]*span{}
 	for _, it := range items {
-		host, lo, hi := runParts(it.addr)
+		host, lo, hi := runParts(it.Addr)
 		k := end{host, lo}
 		var into *span
 		for j, s := range ends[k] {
-			if same(s.first.item, it.item) {
+			if same(s.first.Item, it.Item) {
 				into = s
 				ends[k] = append(ends[k][:j], ends[k][j+1:]...)
 				break
@@ -58,8 +59,8 @@ func mergeRuns[T any](items []runOf[T], same func(a, b T) bool) (out []T, addrs 
 		}
 	}
 	for _, s := range spans {
-		out = append(out, s.first.item)
-		addr := s.first.addr.Key
+		out = append(out, s.first.Item)
+		addr := s.first.Addr.Key
 		if s.extended {
 			addr = s.host + ":" + strconv.Itoa(s.lo) + "-" + strconv.Itoa(s.hi)
 		}
