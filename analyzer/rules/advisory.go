@@ -244,7 +244,7 @@ func runNginxAdvisory(p *analyzer.Pass) {
 		if version == "" {
 			diag.Severity = parser.Info
 		}
-		assumeTarget(p, diag)
+		p.AssumeTarget(diag)
 		diag.Detail = "fixed in nginx " + a.fixedIn() + "; distributions backport fixes without changing the version, so check your vendor's advisory (https://nginx.org/en/security_advisories.html)"
 	}
 }

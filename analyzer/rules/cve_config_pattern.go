@@ -179,7 +179,7 @@ func checkMapCaptures(p *analyzer.Pass, m *parser.Directive, v string) {
 
 func reportCVE(p *analyzer.Pass, d *parser.Directive, at parser.Word, c cveRange, v, what string) {
 	diag := p.Reportf(d.File, at.Range, "%s: nginx %s is affected by %s", what, v, c.id)
-	assumeTarget(p, diag)
+	p.AssumeTarget(diag)
 	diag.Detail = "upgrade to nginx " + c.fixedIn() + " or later (or a vendor build with the fix), " +
 		"or use named captures (?<name>...) read as $name"
 }

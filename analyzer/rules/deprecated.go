@@ -66,7 +66,7 @@ func runDeprecated(p *analyzer.Pass) {
 				d := p.Reportf(l.Directive.File, l.Directive.Args[prm.Arg].Range,
 					"the \"listen ... http2\" directive is deprecated, use the \"http2\" directive instead")
 				d.Detail = "since nginx 1.25.1; write \"http2 on;\" in the server (nginx 1.25.1 or later)"
-				if !fixAllowed(p, d, "1.25.1") {
+				if !p.FixAllowed(d, "1.25.1") {
 					// Without a target, nothing says this nginx has
 					// "http2 on": an older one refuses it.
 					d.Detail += "; not fixed automatically: \"http2 on\" needs nginx 1.25.1, which nothing else in this " +
@@ -98,7 +98,7 @@ func runDeprecated(p *analyzer.Pass) {
 			if !target.Lacks("1.15.0") && target.Lacks("1.25.1") {
 				diag := p.ReportDirective(d, "the \"ssl\" directive is deprecated, use the \"listen ... ssl\" directive instead")
 				diag.Detail = "deprecated since nginx 1.15.0 and removed in 1.25.1, which reports it as an unknown directive"
-				assumeTarget(p, diag)
+				p.AssumeTarget(diag)
 				diag.Edits = sslOnEdits(d, serverOfBlock(p, sameFileParent(d, stack)))
 			}
 			return
@@ -128,7 +128,7 @@ func runDeprecated(p *analyzer.Pass) {
 			diag.Detail += " (removed in " + removed + ")"
 		}
 		if obsolete {
-			assumeTarget(p, diag) // obsolete only from its release on
+			p.AssumeTarget(diag) // obsolete only from its release on
 		}
 	})
 }

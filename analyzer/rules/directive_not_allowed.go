@@ -86,5 +86,5 @@ func notYetAllowed(p *analyzer.Pass, d *parser.Directive, ctx directives.Context
 	since := directives.FirstSince([]*directives.Directive{newest})
 	diag := p.ReportDirective(d, "%q directive is not allowed here in nginx %s", d.Name.Value, p.Target.NginxVersion())
 	diag.Detail = fmt.Sprintf("%s accepts it in %s since nginx %s; here is %s", newest.Module, strings.ReplaceAll(newest.Contexts.String(), ",", ", "), since, ctx)
-	assumeTarget(p, diag)
+	p.AssumeTarget(diag)
 }

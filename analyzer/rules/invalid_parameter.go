@@ -164,7 +164,7 @@ func checkListen(p *analyzer.Pass, proto parser.Protocol, l *parser.Listen, targ
 		since := grammar.ParamSince(ctx, prm.Kind)
 		if target.Lacks(since) {
 			tooNew |= 1 << prm.Kind
-			assumeTarget(p, invalid(prm.Arg, "nginx "+target.NginxVersion()+" predates it: the "+prm.Kind.String()+" parameter of a "+
+			p.AssumeTarget(invalid(prm.Arg, "nginx "+target.NginxVersion()+" predates it: the "+prm.Kind.String()+" parameter of a "+
 				proto.String()+" listen appeared in nginx "+since))
 		}
 	}

@@ -80,7 +80,7 @@ func runUnknownDirective(p *analyzer.Pass) {
 			diag.Message += fmt.Sprintf("; did you mean %s?", quoteList(s))
 			// The fix renames to the one candidate, when the target has
 			// it: not newer than the target, its module present.
-			if len(s) == 1 && fixAllowed(p, diag, directives.FirstSince(directives.Lookup(s[0]))) && !missingAll(p, mf, directives.Lookup(s[0])) {
+			if len(s) == 1 && p.FixAllowed(diag, directives.FirstSince(directives.Lookup(s[0]))) && !missingAll(p, mf, directives.Lookup(s[0])) {
 				diag.Edits = []parser.Edit{{File: d.File, Range: d.Name.Range, NewText: s[0]}}
 			}
 			diag.Detail = "a near miss of a known directive; nginx refuses to start on it. " +
@@ -127,7 +127,7 @@ func reportKnownUnknown(p *analyzer.Pass, mf *modules.Loaded, d *parser.Directiv
 		diag.Detail = "upgrade nginx or use the older form; nginx " + version + " refuses to start with this directive. " +
 			"Distribution packages sometimes backport newer directives (Debian's 1.22.1 accepts max_headers, for one): " +
 			"if nginx -t accepts it, declare it as a custom directive"
-		assumeTarget(p, diag)
+		p.AssumeTarget(diag)
 		return diag
 	}
 	if removed := removedIn(rows); removed != "" && !p.Target.Lacks(removed) {
@@ -140,7 +140,7 @@ func reportKnownUnknown(p *analyzer.Pass, mf *modules.Loaded, d *parser.Directiv
 		if r := removedReplacements[name]; r != "" {
 			diag.Detail += "; " + r
 		}
-		assumeTarget(p, diag)
+		p.AssumeTarget(diag)
 		return diag
 	}
 	var why, maybe *modules.Absence

@@ -65,7 +65,7 @@ func runUnknownVariable(p *analyzer.Pass) {
 		var byVersion bool
 		diag.Detail, byVersion = unknownVarDetail(p, mf, name, namespace(u.Stream))
 		if byVersion {
-			assumeTarget(p, diag)
+			p.AssumeTarget(diag)
 		}
 		if maybe != "" && len(directives.LookupVariables(name)) == 0 {
 			diag.Severity = parser.Warning

@@ -116,7 +116,7 @@ func reportProxyKeepalive(p *analyzer.Pass, d *parser.Directive, pool string, ve
 		diag = p.ReportDirective(d, "%s, but the requests sent here close the connection", pool)
 	case target.Known():
 		diag = p.ReportDirective(d, "%s, but nginx %s sends these requests with HTTP/1.0 or Connection: close", pool, target.NginxVersion())
-		assumeTarget(p, diag) // the defaults of that release
+		p.AssumeTarget(diag) // the defaults of that release
 	default:
 		diag = p.ReportDirective(d, "%s, but an nginx before %s sends these requests with HTTP/1.0 or Connection: close", pool, proxyHTTP11Since)
 		if diag.Severity == p.Rule.Severity {

@@ -56,7 +56,7 @@ func runWeakSSLTLS(p *analyzer.Pass) {
 					if since := protocolSince(d.Name.Value, ctx, "TLSv1.3"); p.Target.Lacks(since) {
 						kept = kept[:1]
 					}
-					assumeTarget(p, diag)
+					p.AssumeTarget(diag)
 				}
 				args := parser.Range{Start: d.Args[0].Range.Start, End: d.Args[len(d.Args)-1].Range.End}
 				diag.Edits = []parser.Edit{{File: d.File, Range: args, NewText: strings.Join(kept, " ")}}

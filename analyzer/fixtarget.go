@@ -1,7 +1,6 @@
-package rules
+package analyzer
 
 import (
-	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
@@ -9,9 +8,9 @@ import (
 // requiredVersion is the newest "since" among the nginx directives a
 // configuration uses: the oldest nginx that can load it, as far as its
 // directives tell.
-var requiredVersion = &analyzer.Result[struct{}, string]{
+var requiredVersion = &Result[struct{}, string]{
 	Name: "required nginx version",
-	Compute: func(p *analyzer.Pass, _ struct{}) string {
+	Compute: func(p *Pass, _ struct{}) string {
 		ix := p.Index()
 		need := ""
 		for _, name := range ix.Names() {
@@ -27,27 +26,27 @@ var requiredVersion = &analyzer.Result[struct{}, string]{
 	},
 }
 
-// assumeTarget records in d the nginx its verdict or fix assumed, for a
+// AssumeTarget records in d the nginx its verdict or fix assumed, for a
 // finding whose report, wording or fix depends on the target's version:
 // the output says which nginx that was (issue 21: the target is "said in
 // the output when a version-dependent finding or fix depends on it").
-func assumeTarget(p *analyzer.Pass, d *parser.Diagnostic) {
+func (p *Pass) AssumeTarget(d *parser.Diagnostic) {
 	if d != nil {
 		d.Target = p.Target.Label()
 	}
 }
 
-// fixAllowed reports whether the fix of d, whose result needs nginx
+// FixAllowed reports whether the fix of d, whose result needs nginx
 // version ("" for any), may be applied: the target accepts it. With a
 // named build that is its version; with none (the newest nginx assumed),
 // the fix may not need a newer nginx than the configuration already does,
 // so that --fix never breaks a server running an older nginx than the
 // newest. A fix that needs a version records the target in d.
-func fixAllowed(p *analyzer.Pass, d *parser.Diagnostic, version string) bool {
+func (p *Pass) FixAllowed(d *parser.Diagnostic, version string) bool {
 	if version == "" {
 		return true
 	}
-	assumeTarget(p, d)
+	p.AssumeTarget(d)
 	if p.Target.Known() {
 		return p.Target.AtLeast(version)
 	}
