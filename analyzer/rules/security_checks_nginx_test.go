@@ -1,0 +1,145 @@
+//go:build unix
+
+package rules_test
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nginx-lint/nginx-lint/analyzer/analysistest"
+	"github.com/nginx-lint/nginx-lint/analyzer/rules"
+	"github.com/nginx-lint/nginx-lint/parser/nginxtest"
+)
+
+// freePorts returns n loopback ports nobody listens on now.
+func freePorts(t *testing.T, n int) []int {
+	t.Helper()
+	var ports []int
+	var ls []net.Listener
+	for range n {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ls = append(ls, l)
+		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
+	}
+	for _, l := range ls {
+		l.Close()
+	}
+	return ports
+}
+
+// TestPHPAndMergeSlashesAgainstNginx starts nginx on loopback with the
+// shapes php-script-unchecked and merge-slashes-bypass report, and checks
+// nginx does what their messages say: a PHP name below an existing image
+// goes to FastCGI (502 from the closed FastCGI port) unless try_files
+// checks it (404); with merge_slashes off "//admin/" walks past "location
+// /admin/ { deny all; }", with merge_slashes on it does not. The rules
+// fire on exactly the servers that behave so.
+func TestPHPAndMergeSlashesAgainstNginx(t *testing.T) {
+	nginx := nginxtest.Require(t)
+	ports := freePorts(t, 5)
+	php, phpChecked, slashesOff, slashesOn, fastcgi := ports[0], ports[1], ports[2], ports[3], ports[4]
+	dir := t.TempDir()
+	// nginx's workers may run as another user: they must reach the files
+	// (the temporary directories are private by default).
+	for _, d := range []string{filepath.Dir(dir), dir} {
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	root := filepath.Join(dir, "www")
+	if err := os.MkdirAll(filepath.Join(root, "uploads"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "uploads", "avatar.jpg"), []byte("<?php echo 'pwned'; ?>\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	conf := filepath.Join(dir, "nginx.conf")
+	text := fmt.Sprintf(`events {}
+http {
+    access_log off;
+    server {
+        listen 127.0.0.1:%d;
+        root %s;
+        location ~ \.php$ {
+            fastcgi_param SCRIPT_FILENAME $document_root$fastcgi_script_name;
+            fastcgi_pass 127.0.0.1:%d;
+        }
+    }
+    server {
+        listen 127.0.0.1:%d;
+        root %s;
+        location ~ \.php$ {
+            try_files $uri =404;
+            fastcgi_param SCRIPT_FILENAME $document_root$fastcgi_script_name;
+            fastcgi_pass 127.0.0.1:%d;
+        }
+    }
+    server {
+        listen 127.0.0.1:%d;
+        merge_slashes off;
+        location /admin/ {
+            deny all;
+        }
+        location / {
+            return 200 "open\n";
+        }
+    }
+    server {
+        listen 127.0.0.1:%d;
+        location /admin/ {
+            deny all;
+        }
+        location / {
+            return 200 "open\n";
+        }
+    }
+}
+`, php, root, fastcgi, phpChecked, root, fastcgi, slashesOff, slashesOn)
+	if err := os.WriteFile(conf, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	analysistest.Registry = rules.All()
+	lines := map[string]int{}
+	for _, d := range analysistest.Lint(t, conf, rules.PHPScriptUnchecked, rules.MergeSlashesBypass) {
+		lines[d.Name] = d.File.Position(int(d.Range.Start)).Line
+	}
+	// The unchecked fastcgi_pass is on line 9, the guarded location on 24.
+	if lines["php-script-unchecked"] != 9 || lines["merge-slashes-bypass"] != 24 {
+		t.Errorf("findings at %v, want php-script-unchecked on line 9 and merge-slashes-bypass on line 24", lines)
+	}
+
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	inst, err := nginxtest.Start(ctx, nginx, conf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer inst.Stop(context.Background())
+	for _, c := range []struct {
+		port       int
+		path, want string
+	}{
+		{php, "/uploads/avatar.jpg/x.php", " 502 "},        // passed to FastCGI
+		{phpChecked, "/uploads/avatar.jpg/x.php", " 404 "}, // checked first
+		{phpChecked, "/uploads/avatar.jpg", " 200 "},       // the workers read the files
+		{slashesOff, "/admin/", " 403 "},
+		{slashesOff, "//admin/", "open"}, // the deny does not apply
+		{slashesOn, "//admin/", " 403 "},
+	} {
+		addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(c.port))
+		if got := request(t, addr, c.path); !strings.Contains(got, c.want) {
+			t.Errorf("GET %s on :%d:\n%s\nwant %q", c.path, c.port, got, c.want)
+		}
+	}
+}
