@@ -143,3 +143,59 @@ http {
 		}
 	}
 }
+
+// TestRawRewriteRegexAgainstNginx checks what the raw-URI rewrites of
+// http-splitting and proxy-pass-normalized rest on: "rewrite ^
+// $request_uri" makes $uri the raw path on every request, while
+// "rewrite ^(.*)$ $request_uri" does not run for a path with a line feed
+// ("." and "$" stop at it), which keeps the decoded LF in $uri. The rules
+// report the second location and not the first.
+func TestRawRewriteRegexAgainstNginx(t *testing.T) {
+	nginx := nginxtest.Require(t)
+	port := freePorts(t, 1)[0]
+	dir := t.TempDir()
+	conf := filepath.Join(dir, "nginx.conf")
+	text := fmt.Sprintf(`events {}
+http {
+    access_log off;
+    server {
+        listen 127.0.0.1:%d;
+        location /every/ {
+            rewrite ^ $request_uri;
+            add_header X-Uri $uri;
+            return 200 "[$uri]";
+        }
+        location /some/ {
+            rewrite ^(.*)$ $request_uri;
+            add_header X-Uri $uri;
+            return 200 "[$uri]";
+        }
+    }
+}
+`, port)
+	if err := os.WriteFile(conf, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Registry = rules.All()
+	var lines []int
+	for _, d := range analysistest.Lint(t, conf, rules.HTTPSplitting) {
+		lines = append(lines, d.File.Position(int(d.Range.Start)).Line)
+	}
+	if len(lines) != 1 || lines[0] != 13 {
+		t.Errorf("http-splitting on lines %v, want 13 (the add_header after ^(.*)$)", lines)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	inst, err := nginxtest.Start(ctx, nginx, conf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer inst.Stop(context.Background())
+	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
+	if got := request(t, addr, "/every/a%0Ab"); !strings.Contains(got, "[/every/a%0Ab]") {
+		t.Errorf("rewrite ^ $request_uri: $uri is not the raw path:\n%s", got)
+	}
+	if got := request(t, addr, "/some/a%0Ab"); !strings.Contains(got, "[/some/a\nb]") {
+		t.Errorf("rewrite ^(.*)$ $request_uri ran on a path with a line feed:\n%s", got)
+	}
+}
