@@ -10,6 +10,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/internal/door"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -105,7 +106,7 @@ stream { upstream u { server 127.0.0.1:1; } server { listen 53 udp; proxy_pass u
 	if err != nil {
 		t.Fatal(err)
 	}
-	analyzer.Run(c, reg, analyzer.Options{})
+	analyzer.RunRules(door.Key{}, c, reg, analyzer.Options{})
 	if i != len(want) {
 		t.Errorf("WalkEntries visited %d entries, want %d", i, len(want))
 	}
@@ -196,7 +197,7 @@ func TestNamedSeveral(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		analyzer.Run(c, reg, analyzer.Options{})
+		analyzer.RunRules(door.Key{}, c, reg, analyzer.Options{})
 		if len(walked) != len(want) {
 			t.Fatalf("WalkNamed(%q) visited %d, want %d", names, len(walked), len(want))
 		}

@@ -14,34 +14,34 @@ type OptionType int
 // Option types. The settings file's YAML values are converted to the Go
 // type named in each comment before a rule sees them.
 const (
-	BoolOption       OptionType = iota + 1 // bool
-	IntOption                              // int
-	StringOption                           // string
-	StringListOption                       // []string
-	DurationOption                         // time.Duration ("1.5s", "800ms", or a number of seconds)
+	BoolType       OptionType = iota + 1 // bool
+	IntType                              // int
+	StringType                           // string
+	StringListType                       // []string
+	DurationType                         // time.Duration ("1.5s", "800ms", or a number of seconds)
 )
 
 func (t OptionType) String() string {
 	switch t {
-	case BoolOption:
+	case BoolType:
 		return "boolean"
-	case IntOption:
+	case IntType:
 		return "integer"
-	case StringOption:
+	case StringType:
 		return "string"
-	case StringListOption:
+	case StringListType:
 		return "list of strings"
-	case DurationOption:
+	case DurationType:
 		return "duration"
 	}
 	return "unknown"
 }
 
 func (t OptionType) article() string {
-	if t == IntOption {
+	if t == IntType {
 		return "an " + t.String()
 	}
-	if t == StringListOption {
+	if t == StringListType {
 		return t.String()
 	}
 	return "a " + t.String()
@@ -60,6 +60,10 @@ type Option struct {
 	Doc string
 	// Deprecated are former names, still accepted with a warning.
 	Deprecated []string
+	// HostFact marks a host fact (see HostAliases) accepted under a
+	// rule, its former place: it sets the run's Host, not the rule's
+	// options, and the settings warn that it belongs under host:.
+	HostFact bool
 }
 
 // DefaultValue returns the option's default converted to its Go type, and
@@ -68,7 +72,7 @@ func (o *Option) DefaultValue() (any, bool) {
 	switch {
 	case o.Default == "":
 		return nil, false
-	case o.Type == StringListOption:
+	case o.Type == StringListType:
 		// Written as a YAML flow list: "[]", "[a, b]".
 		var out []string
 		for _, s := range strings.Split(strings.Trim(o.Default, "[]"), ",") {
@@ -82,22 +86,95 @@ func (o *Option) DefaultValue() (any, bool) {
 	return v, err == nil
 }
 
-// Option returns the value of the running rule's option called name: the
-// settings' value, else the default its declaration gives (nil when it
-// declares none). The default is written once, in the declaration, which
-// explain and the documentation print.
-func (p *Pass) Option(name string) any {
-	if v, ok := p.Options[name]; ok {
+// TypedOption is a rule option with the Go type of its value, declared
+// once as a package-level value beside the rule that reads it:
+//
+//	var maxSockets = analyzer.IntOption("max-sockets", 1000, "...")
+//
+// The rule lists maxSockets.Decl() in its Options (what explain, the
+// reference and the settings check read) and reads maxSockets.Get(p): the
+// settings' value converted to T, else the default, never a name and a
+// type assertion.
+type TypedOption[T any] struct {
+	decl Option
+	def  T
+}
+
+func newOption[T any](name string, typ OptionType, def T, text, doc string) *TypedOption[T] {
+	return &TypedOption[T]{decl: Option{Name: name, Type: typ, Default: text, Doc: doc}, def: def}
+}
+
+// BoolOption declares an option that is true or false.
+func BoolOption(name string, def bool, doc string) *TypedOption[bool] {
+	return newOption(name, BoolType, def, strconv.FormatBool(def), doc)
+}
+
+// IntOption declares an option that is a whole number.
+func IntOption(name string, def int, doc string) *TypedOption[int] {
+	return newOption(name, IntType, def, strconv.Itoa(def), doc)
+}
+
+// StringOption declares an option that is one string ("" for none).
+func StringOption(name, def, doc string) *TypedOption[string] {
+	return newOption(name, StringType, def, def, doc)
+}
+
+// StringListOption declares an option that is a list of strings.
+func StringListOption(name string, def []string, doc string) *TypedOption[[]string] {
+	return newOption(name, StringListType, def, "["+strings.Join(def, ", ")+"]", doc)
+}
+
+// DurationOption declares an option that is a span of time.
+func DurationOption(name string, def time.Duration, doc string) *TypedOption[time.Duration] {
+	return newOption(name, DurationType, def, def.String(), doc)
+}
+
+// Renamed returns o with former names, still accepted in the settings
+// with a warning.
+func (o *TypedOption[T]) Renamed(old ...string) *TypedOption[T] {
+	o.decl.Deprecated = append(o.decl.Deprecated, old...)
+	return o
+}
+
+// Decl is the option's declaration, for the rule's Options.
+func (o *TypedOption[T]) Decl() Option { return o.decl }
+
+// Default is the value the option has when the settings give none.
+func (o *TypedOption[T]) Default() T { return o.def }
+
+// Name is the option's name as the settings write it.
+func (o *TypedOption[T]) Name() string { return o.decl.Name }
+
+// Get returns the option's value for the running rule: the settings'
+// value, else the default. A value not yet converted (a test's raw
+// YAML-like value) is converted as the settings' are.
+func (o *TypedOption[T]) Get(p *Pass) T {
+	if v, ok := o.lookup(p.Options); ok {
 		return v
 	}
-	if p.Rule != nil {
-		if o, _ := p.Rule.LookupOption(name); o != nil {
-			if v, ok := o.DefaultValue(); ok {
-				return v
-			}
-		}
+	return o.def
+}
+
+// Given reports whether the settings give the option a value (a budget
+// the user set is a gate; the default is advice).
+func (o *TypedOption[T]) Given(p *Pass) bool {
+	_, ok := o.lookup(p.Options)
+	return ok
+}
+
+// lookup returns the value m gives the option, converted to T.
+func (o *TypedOption[T]) lookup(m map[string]any) (T, bool) {
+	v, ok := m[o.decl.Name]
+	if !ok {
+		var zero T
+		return zero, false
 	}
-	return nil
+	if t, ok := v.(T); ok {
+		return t, true
+	}
+	cv, err := o.decl.Convert(v)
+	t, ok := cv.(T)
+	return t, err == nil && ok
 }
 
 // LookupOption finds the rule's option called name. deprecated is true
@@ -124,7 +201,7 @@ func (o *Option) Convert(v any) (any, error) {
 		return fmt.Errorf("option %q wants %s, not %s", o.Name, o.Type.article(), describe(v))
 	}
 	switch o.Type {
-	case BoolOption:
+	case BoolType:
 		if b, ok := v.(bool); ok {
 			return b, nil
 		}
@@ -137,7 +214,7 @@ func (o *Option) Convert(v any) (any, error) {
 			}
 		}
 		return nil, bad()
-	case IntOption:
+	case IntType:
 		switch x := v.(type) {
 		case int:
 			return x, nil
@@ -157,12 +234,12 @@ func (o *Option) Convert(v any) (any, error) {
 			}
 		}
 		return nil, bad()
-	case StringOption:
+	case StringType:
 		if s, ok := v.(string); ok {
 			return s, nil
 		}
 		return nil, bad()
-	case StringListOption:
+	case StringListType:
 		switch x := v.(type) {
 		case string:
 			return []string{x}, nil
@@ -180,7 +257,7 @@ func (o *Option) Convert(v any) (any, error) {
 			return out, nil
 		}
 		return nil, bad()
-	case DurationOption:
+	case DurationType:
 		switch x := v.(type) {
 		case time.Duration:
 			return x, nil

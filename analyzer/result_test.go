@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/internal/door"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -37,7 +38,7 @@ func TestResultOfFinishedRun(t *testing.T) {
 	}
 	f := parser.ParseString("/x/nginx.conf", "events {}\nhttp { server { listen 80; } }\n", nil)
 	c := &parser.Config{Main: f, Files: []*parser.File{f}}
-	_, rs := analyzer.RunResults(c, reg, analyzer.Options{})
+	_, rs := analyzer.RunRules(door.Key{}, c, reg, analyzer.Options{})
 	got := count.Of(rs, "a")
 	if got != seen || computed.Load() != 1 {
 		t.Errorf("after the run: %p (rules saw %p), %d computations, want the rules' value and 1", got, seen, computed.Load())
@@ -51,7 +52,7 @@ func TestResultOfFinishedRun(t *testing.T) {
 		t.Errorf("key b: %p %p, %d computations, want a new value computed once", b, got, computed.Load())
 	}
 	// Every rule disabled: the run has no rule, Of still answers.
-	_, rs = analyzer.RunResults(c, reg, analyzer.Options{Disabled: map[string]bool{"reads-a": true, "reads-a-too": true}})
+	_, rs = analyzer.RunRules(door.Key{}, c, reg, analyzer.Options{Disabled: map[string]bool{"reads-a": true, "reads-a-too": true}})
 	if v := count.Of(rs, "a"); v == nil || *v != 4 || computed.Load() != 3 {
 		t.Errorf("no rule ran: %v, %d computations", v, computed.Load())
 	}

@@ -4,14 +4,13 @@ import (
 	"fmt"
 	"regexp"
 	"runtime"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
 
-	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/internal/door"
 	"github.com/nginx-lint/nginx-lint/internal/didyoumean"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
@@ -68,6 +67,52 @@ type Rule struct {
 	// every fixable rule's fix through the real nginx, and the examples'
 	// test refuses edits from a rule not marked.
 	Fixable bool
+	// Refuses marks a rule whose finding means that nginx refuses the
+	// directive the finding points at: it stops with an emergency on it
+	// ("invalid port in upstream", "is duplicate", "unknown variable"),
+	// so the directive never takes effect. What other rules say about
+	// that directive's head is about text that cannot run, often an
+	// artefact of the very mistake (proxy_pass http://exa mple.com read
+	// as a host "exa" "resolved only at startup"): the lint drops it. A
+	// rule whose verdict depends on this machine (Host), or that nginx
+	// refuses for the whole configuration rather than for one directive
+	// (ssl-certificate-missing, listen-bind-conflict), is not marked.
+	// Such a finding is an error: Validate checks the severity.
+	Refuses bool
+	// Host marks a rule whose findings depend on this machine: the files
+	// nginx loads, the names it resolves, the users it runs as. It runs
+	// only when the run checks this machine (Options.CheckFiles:
+	// --check-files, or check-files: true in the settings) or its own
+	// option check-files says so; it declares CheckFilesOption, which
+	// Validate checks.
+	Host bool
+	// Cost marks a rule whose findings are the startup cost model's
+	// verdicts on what nginx does when it starts and reloads: its
+	// sockets, address compares, open files, server-names hash and the
+	// estimated time. nginx-lint cost runs these rules. Each is in the
+	// Performance category (Validate checks it), but not every
+	// Performance rule is one: those about serving requests
+	// (regex-exact-match, keepalive-requests-low, quic-reuseport, ...)
+	// are for the lint alone.
+	Cost bool
+}
+
+// CheckFilesOption is the option of every rule marked Host that runs it
+// on its own, without the run's check-files.
+var CheckFilesOption = BoolOption("check-files", false,
+	"Run the check (--check-files or check-files: true in the settings turn it on for all such rules).")
+
+// runs reports whether r runs under opts: not disabled, and, for a rule
+// that depends on this machine, asked to check it.
+func (r *Rule) runs(opts *Options) bool {
+	if opts.Disabled[r.Name] {
+		return false
+	}
+	if r.Host && !opts.CheckFiles {
+		on, _ := CheckFilesOption.lookup(opts.RuleOptions[r.Name])
+		return on
+	}
+	return true
 }
 
 // Doc is a rule's documentation. Bad and Good are complete nginx configs
@@ -112,6 +157,13 @@ func (r *Rule) Validate() error {
 		return fmt.Errorf("rule %s: no Run", r.Code)
 	case r.Doc.Text == "" || r.Doc.Bad == "" || r.Doc.Good == "":
 		return fmt.Errorf("rule %s: docs need text, a bad and a good example", r.Code)
+	case r.Refuses && r.Severity != parser.Error:
+		return fmt.Errorf("rule %s: nginx refuses what it reports, so its severity is error", r.Code)
+	case r.Cost && r.Category() != Performance:
+		return fmt.Errorf("rule %s: a cost rule is in the performance category", r.Code)
+	}
+	if o, _ := r.LookupOption(CheckFilesOption.Name()); r.Host && o == nil {
+		return fmt.Errorf("rule %s: a rule that checks this machine declares CheckFilesOption", r.Code)
 	}
 	for _, o := range r.Options {
 		if !namePattern.MatchString(o.Name) || o.Type == 0 || o.Doc == "" {
@@ -192,11 +244,11 @@ type Pass struct {
 	// ReadFile reads a file the way the loader did (so the language
 	// server's unsaved buffers are seen by rules that read files).
 	ReadFile func(path string) ([]byte, error)
-	// Cost are the host facts of the run's startup cost model
-	// (Options.Cost): the same for every rule, so every rule reads one
-	// model.
-	Cost costmodel.Options
+	// Host are the facts about the machine nginx runs on (Options.Host):
+	// the same for every rule, so every rule reads one cost model.
+	Host Host
 
+	inputs map[any]any
 	report func(*parser.Diagnostic)
 	shared *shared
 }
@@ -346,7 +398,7 @@ func (r *Result[K, V]) Get(p *Pass, key K) V {
 
 // Of returns r's value for key in the finished run rs: the value a rule
 // computed, or, when no rule asked for it (all of them disabled), computed
-// now, once, with the run's target and cost options.
+// now, once, with the run's target and host facts.
 func (r *Result[K, V]) Of(rs *Results, key K) V {
 	p := passTemplate(rs.c, rs.opts, rs.sh)
 	return r.Get(&p, key)
@@ -371,7 +423,7 @@ func passTemplate(c *parser.Config, opts Options, sh *shared) Pass {
 	for _, v := range opts.CustomVariables {
 		vars = append(vars, strings.ToLower(strings.TrimPrefix(v, "$")))
 	}
-	return Pass{Config: c, ReadFile: opts.ReadFile, Glob: opts.Glob, Target: target, Cost: opts.Cost, CustomDirectives: custom, CustomVariables: vars, shared: sh}
+	return Pass{Config: c, ReadFile: opts.ReadFile, Glob: opts.Glob, Target: target, Host: opts.Host, inputs: opts.inputs, CustomDirectives: custom, CustomVariables: vars, shared: sh}
 }
 
 // resultKey tells results and their keys apart in a run's store.
@@ -410,10 +462,14 @@ type Options struct {
 	// Target is the nginx build linted for; nil is the newest nginx with
 	// every module.
 	Target *Target
-	// Cost are the facts about the host the startup cost model needs
-	// (non-root, open-file limit, CPUs, kernel, profile): run-wide, like
-	// Target, so every rule and every front end sees one model.
-	Cost costmodel.Options
+	// Host are the facts about the machine nginx runs on that the
+	// startup cost model needs (non-root, open-file limit, CPUs, kernel):
+	// run-wide, like Target, so every rule and every front end sees one
+	// model.
+	Host Host
+	// CheckFiles runs the rules marked Host, which check this machine
+	// (--check-files, the settings' check-files).
+	CheckFiles bool
 	// CustomDirectives are directive names to accept as known, for
 	// third-party modules (the settings' custom-directives). A run-wide
 	// fact rather than a rule option, so every rule can see it.
@@ -426,13 +482,9 @@ type Options struct {
 	// settings' custom-variables), for third-party modules: "name", or
 	// "prefix_*" for a family.
 	CustomVariables []string
-}
 
-// Run analyses c with every rule of reg and returns the parser's findings
-// and the rules', ordered by file and position.
-func Run(c *parser.Config, reg *Registry, opts Options) []*parser.Diagnostic {
-	ds, _ := RunResults(c, reg, opts)
-	return ds
+	// inputs are the values of Inputs given with Input.Set.
+	inputs map[any]any
 }
 
 // Results are the shared results of one finished run (the typed model,
@@ -445,37 +497,37 @@ type Results struct {
 	sh   *shared
 }
 
-// RunResults is Run that also returns the run's shared results.
-func RunResults(c *parser.Config, reg *Registry, opts Options) ([]*parser.Diagnostic, *Results) {
-	// The parser's and loader's findings obey the same switches as rules.
-	var out []*parser.Diagnostic
-	for _, d := range c.AllDiagnostics() {
-		if opts.Disabled[d.Name] {
-			continue
-		}
-		if sev, ok := opts.Severity[d.Name]; ok && sev != d.Severity {
-			// A copy: the parsed file, and its findings, may be cached
-			// and shared with later runs under other settings.
-			dc := *d
-			dc.Severity = sev
-			d = &dc
-		}
-		out = append(out, d)
-	}
-	sh := &shared{ops: opts.Ops}
-	rs := &Results{c: c, opts: opts, sh: sh}
+// ResultsFor returns the shared results of a run of no rule on c under
+// opts: for a front end that shows a derived result (the cost model, the
+// symbol table) when no run kept one. Each Result is computed when first
+// asked for.
+func ResultsFor(c *parser.Config, opts Options) *Results {
+	return &Results{c: c, opts: opts, sh: &shared{ops: opts.Ops}}
+}
+
+// RunRules runs every rule of reg that opts enables on c and returns
+// their findings as reported (each rule's own severity; in registry
+// order, each rule's in the order it reported them; unsorted) and the
+// run's shared results. It is the engine under analyzer/lint.Run, the one
+// public way to run rules, which adds the parser's and loader's findings,
+// the settings' severities, the suppression comments, the follow-on
+// findings, the dedupe and the sort: the key (analyzer/internal/door)
+// keeps every package outside analyzer/ from calling it.
+func RunRules(_ door.Key, c *parser.Config, reg *Registry, opts Options) ([]*parser.Diagnostic, *Results) {
+	rs := ResultsFor(c, opts)
+	sh := rs.sh
 	if reg == nil {
-		return out, rs
+		return nil, rs
 	}
 	base := passTemplate(c, opts, sh)
 	var rules []*Rule
 	for _, r := range reg.Rules() {
-		if !opts.Disabled[r.Name] {
+		if r.runs(&opts) {
 			rules = append(rules, r)
 		}
 	}
 	// Rules only read the tree and the shared results (built once under
-	// sync.Once or Memo's lock), so they run in parallel; each keeps its
+	// sync.Once or Result's lock), so they run in parallel; each keeps its
 	// findings apart, and they are merged in registry order, so the output
 	// does not depend on scheduling.
 	found := make([][]*parser.Diagnostic, len(rules))
@@ -505,33 +557,24 @@ func RunResults(c *parser.Config, reg *Registry, opts Options) ([]*parser.Diagno
 					return
 				}
 				r := rules[i]
-				sev, override := opts.Severity[r.Name]
 				p := base
 				p.Rule, p.Options = r, opts.RuleOptions[r.Name]
 				p.report = func(d *parser.Diagnostic) {
 					found[i] = append(found[i], d)
 				}
 				runSafely(&p)
-				// After the run: a rule may set a finding's severity
-				// after reporting it, and the settings win over that.
-				if override {
-					for _, d := range found[i] {
-						d.Severity = sev
-					}
-				}
 			}
 		}()
 	}
 	wg.Wait()
-	n := len(out)
+	n := 0
 	for _, f := range found {
 		n += len(f)
 	}
-	out = slices.Grow(out, n-len(out))
+	out := make([]*parser.Diagnostic, 0, n)
 	for _, f := range found {
 		out = append(out, f...)
 	}
-	sortByPosition(out)
 	return out, rs
 }
 
@@ -545,17 +588,4 @@ func runSafely(p *Pass) {
 		}
 	}()
 	p.Rule.Run(p)
-}
-
-func sortByPosition(ds []*parser.Diagnostic) {
-	sort.SliceStable(ds, func(i, j int) bool {
-		a, b := ds[i], ds[j]
-		if a.FilePath() != b.FilePath() {
-			return a.FilePath() < b.FilePath()
-		}
-		if a.Range.Start != b.Range.Start {
-			return a.Range.Start < b.Range.Start
-		}
-		return a.Code < b.Code
-	})
 }

@@ -1,6 +1,8 @@
 package analyzer
 
 import (
+	"fmt"
+
 	"github.com/nginx-lint/nginx-lint/analyzer/buildinfo"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 )
@@ -57,6 +59,17 @@ func (t *Target) NginxVersion() string {
 	return t.Version
 }
 
+// NamedVersion returns the version named, "" when none was: the form
+// the engines below the rules take a release in (valuecheck,
+// directives.ValueSpec.For: "" for the newest). A rule's own questions
+// about the version are AtLeast and Lacks.
+func (t *Target) NamedVersion() string {
+	if t == nil {
+		return ""
+	}
+	return t.Version
+}
+
 // Label names the nginx a run lints for, as a finding whose verdict or
 // fix depends on the version records it (parser.Diagnostic.Target):
 // "nginx 1.22.1", or with no target named "nginx 1.31.5 (newest; no
@@ -69,9 +82,19 @@ func (t *Target) Label() string {
 }
 
 // AtLeast reports whether the targeted version is v or later. With no
-// build named it is true: the default target is the newest nginx.
+// build named it compares the newest nginx the tables know, the default
+// target.
 func (t *Target) AtLeast(v string) bool {
-	return CompareVersions(t.NginxVersion(), v) >= 0
+	return directives.CompareVersions(t.NginxVersion(), v) >= 0
+}
+
+// Lacks reports whether a named target predates since, the release that
+// brought a feature: false with no target named (the newest nginx lacks
+// nothing the tables know) and when since is "" (no record of when).
+// Rules ask it of whatever has a "since" (a directive, a parameter, a
+// variable, a context); AtLeast is for a version the rule itself names.
+func (t *Target) Lacks(since string) bool {
+	return t.Known() && since != "" && directives.CompareVersions(t.Version, since) < 0
 }
 
 // HasModule reports whether module is compiled in; true when the modules
@@ -82,10 +105,6 @@ func (t *Target) HasModule(module string) bool {
 	}
 	return t.Modules[module]
 }
-
-// CompareVersions compares dotted numeric versions ("1.25.1"), returning
-// -1, 0 or 1.
-func CompareVersions(a, b string) int { return directives.CompareVersions(a, b) }
 
 // BuildTarget is the target an "nginx -V" describes: its modules and
 // configure arguments, and its version when it is open-source nginx (the
@@ -99,4 +118,52 @@ func BuildTarget(info *buildinfo.Info) *Target {
 		t.Version = info.Version
 	}
 	return t
+}
+
+// TargetChoice is what one place says about the nginx to lint for: the
+// command line or an editor's settings (--nginx-build, --nginx,
+// --nginx-version), or the settings file (nginx-build, nginx-version).
+type TargetChoice struct {
+	// Build is a build already read (--nginx asks the binary).
+	Build *buildinfo.Info
+	// BuildFile is saved "nginx -V" output, read when Build is nil.
+	BuildFile string
+	// Version is a version alone, every module possible.
+	Version string
+	// Where names the place in an error about BuildFile
+	// ("nginx-build", ".nginx-lint.yaml: nginx-build").
+	Where string
+}
+
+// ResolveTarget returns the nginx a run lints for, by the order
+// docs/target-and-fixes.md gives: the first choice that names a build or
+// a version wins (the command line's is given before the settings'), and
+// within one choice a build wins over a version. nil, when none names
+// one, is the newest nginx with every module. read reads a BuildFile;
+// only the build chosen is read. A build that cannot be read is the
+// error returned, and the order goes on past it (to the version beside
+// it, then the next choice), so a front end that tolerates broken
+// settings still gets the target the rest of them name.
+func ResolveTarget(read func(path string) (*buildinfo.Info, error), choices ...TargetChoice) (*Target, error) {
+	var first error
+	for _, c := range choices {
+		build := c.Build
+		if build == nil && c.BuildFile != "" {
+			b, err := read(c.BuildFile)
+			if err != nil {
+				if first == nil {
+					first = fmt.Errorf("%s: %w", c.Where, err)
+				}
+			} else {
+				build = b
+			}
+		}
+		switch {
+		case build != nil:
+			return BuildTarget(build), first
+		case c.Version != "":
+			return &Target{Version: c.Version}, first
+		}
+	}
+	return nil, first
 }

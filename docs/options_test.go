@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/config"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
 )
 
@@ -47,5 +49,36 @@ func TestOptionsOnlyGenerated(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestSettingsExample: the settings file configuration.md shows is one
+// nginx-lint reads, and its host: section names every host fact
+// (analyzer.HostFacts), with the values it reads them as.
+func TestSettingsExample(t *testing.T) {
+	b, err := os.ReadFile("configuration.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(b), "```yaml\n")
+	example, _, closed := strings.Cut(rest, "```")
+	if !ok || !closed {
+		t.Fatal("configuration.md has no yaml example")
+	}
+	f, err := config.Parse("/repo/.nginx-lint.yaml", []byte(example))
+	if err != nil {
+		t.Fatalf("the example does not parse: %v", err)
+	}
+	for _, fact := range analyzer.HostFacts {
+		if _, ok := f.Host[fact.Name]; !ok {
+			t.Errorf("the example's host: section does not show %s", fact.Name)
+		}
+	}
+	var opts analyzer.Options
+	if err := f.Apply(&opts, rules.All().Lookup); err != nil {
+		t.Fatal(err)
+	}
+	if want := (analyzer.Host{NoFile: 65536, CPUs: 8, Kernel: "5.15"}); opts.Host != want {
+		t.Errorf("host %+v, want %+v", opts.Host, want)
 	}
 }

@@ -14,7 +14,8 @@
 // its text: # want error "unknown directive". A line "nginx-version: 1.22.1" in the archive's
 // comment lints for that nginx version, as --nginx-build does, and a line
 // "nginx-configure: --with-threads" for a build with those arguments; a
-// line "option: hsts.require=true" sets a rule's option.
+// line "option: hsts.require=true" sets a rule's option, and a line
+// "host: nofile=1024" a host fact (the settings' host: section).
 package analysistest
 
 import (
@@ -155,7 +156,8 @@ var (
 // nginx-version) names a whole build, as a saved nginx -V does: its
 // modules are then known. A line "option: rule-name.option=value" sets a
 // rule's option, as the settings file does (true/false and numbers are
-// typed).
+// typed); a line "host: nofile=1024" sets a fact of the host, as the
+// settings' host: section does.
 func archiveOptions(ar *txtar.Archive) analyzer.Options {
 	opts := analyzer.Options{Target: archiveTarget(ar)}
 	for _, m := range optionLine.FindAllSubmatch(ar.Comment, -1) {
@@ -174,8 +176,16 @@ func archiveOptions(ar *txtar.Archive) analyzer.Options {
 		}
 		opts.RuleOptions[rule][name] = v
 	}
+	for _, m := range hostLine.FindAllSubmatch(ar.Comment, -1) {
+		if err := opts.Host.Set(string(m[1]), string(m[2])); err != nil {
+			panic("analysistest: host line: " + err.Error())
+		}
+	}
 	return opts
 }
+
+// hostLine is an archive comment line setting a host fact.
+var hostLine = regexp.MustCompile(`(?m)^host:\s*([a-z]+)=(\S*)\s*$`)
 
 // optionLine is an archive comment line setting a rule's option.
 var optionLine = regexp.MustCompile(`(?m)^option:\s*([a-z0-9-]+)\.([a-z0-9-]+)=(\S*)\s*$`)
@@ -222,7 +232,8 @@ func lintWith(t testing.TB, path string, opts analyzer.Options, rules ...*analyz
 	var out []*parser.Diagnostic
 	// Every rule runs, as for a user, so ignore comments know all names;
 	// only the findings of the rules under test are compared.
-	for _, d := range lint.Run(c, Registry, opts) {
+	ds, _ := lint.Run(c, Registry, opts)
+	for _, d := range ds {
 		// The fix test covers the rules marked Fixable: a fix from any
 		// other would go unchecked by nginx.
 		if r := Registry.Lookup(d.Code); len(d.Edits) > 0 && r != nil && !r.Fixable {

@@ -7,13 +7,15 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/baseline"
+	nglint "github.com/nginx-lint/nginx-lint/analyzer/lint"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
 func lint(path, src string) []*parser.Diagnostic {
 	c := (&parser.Loader{Kinds: analyzer.Kinds}).LoadSource(path, []byte(src), nil)
-	return analyzer.Run(c, testRules, analyzer.Options{})
+	ds, _ := nglint.Run(c, testRules, analyzer.Options{})
+	return ds
 }
 
 // testRules are the rules the cases are written against, so that rules

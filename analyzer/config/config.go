@@ -8,6 +8,9 @@
 //	custom-directives: [vts_status, my_module_flag]
 //	custom-variables: [my_module_var, "my_prefix_*"]
 //	check-files: true            # on the host: missing certificates, unresolvable hosts
+//	host:                        # the machine nginx runs on, for the cost model
+//	  nofile: 65536
+//	  cpus: 8
 //	max-file-size: 32MiB         # per-file read limit (default 16MiB)
 //	nginx-build: ./nginx-V.txt   # lint for this build (saved "nginx -V" output)
 //	nginx-version: 1.22.1        # or only for this version (every module possible)
@@ -40,7 +43,6 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
-	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
 	"github.com/nginx-lint/nginx-lint/internal/didyoumean"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
@@ -86,6 +88,11 @@ type File struct {
 	// Fmt is the formatter's settings (the fmt: section); the zero value
 	// is the formatter's defaults.
 	Fmt parser.FormatOptions
+	// Host are the facts about the machine nginx runs on that the host:
+	// section gives (analyzer.HostFacts), by name, converted to their
+	// types; HostLines are where each is.
+	Host      map[string]any
+	HostLines map[string]int
 }
 
 // PathMap rewrites paths starting with From to start with To.
@@ -103,7 +110,7 @@ type RuleConfig struct {
 }
 
 // topKeys are the keys a settings file may have at its top level.
-var topKeys = []string{"prefix", "include-paths", "custom-directives", "custom-variables", "check-files", "max-file-size", "nginx-build", "nginx-version", "fmt", "rules"}
+var topKeys = []string{"prefix", "include-paths", "custom-directives", "custom-variables", "check-files", "max-file-size", "nginx-build", "nginx-version", "fmt", "host", "rules"}
 
 // fmtKeys are the keys of the fmt: section.
 var fmtKeys = []string{"indent", "spacing", "max-blank-lines"}
@@ -280,6 +287,10 @@ func Parse(path string, src []byte) (*File, error) {
 			if err := f.parseFmt(v); err != nil {
 				return nil, err
 			}
+		case "host":
+			if err := f.parseHost(v); err != nil {
+				return nil, err
+			}
 		case "rules":
 			if v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
 				continue
@@ -353,6 +364,47 @@ func (f *File) parseFmt(n *yaml.Node) error {
 			}
 			f.Fmt.MaxBlankLines = m
 		}
+	}
+	return nil
+}
+
+// parseHost reads the host: section into f.Host.
+func (f *File) parseHost(n *yaml.Node) error {
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+		return nil
+	}
+	names := make([]string, len(analyzer.HostFacts))
+	for i, o := range analyzer.HostFacts {
+		names[i] = o.Name
+	}
+	if err := f.wantKind(n, yaml.MappingNode, "host", "a mapping of "+strings.Join(names, ", ")); err != nil {
+		return err
+	}
+	f.Host, f.HostLines = map[string]any{}, map[string]int{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if _, dup := f.Host[k.Value]; dup {
+			return f.errorf(k, "host: key %q given twice", k.Value)
+		}
+		fact := analyzer.LookupHostFact(k.Value)
+		if fact == nil {
+			return f.errorf(k, "host: unknown key %q%s (want %s)", k.Value,
+				didyoumean.Suffix(didyoumean.Closest(k.Value, names)), strings.Join(names, ", "))
+		}
+		if err := f.wantScalar(v, "host: "+k.Value); err != nil {
+			return err
+		}
+		var raw any = v.Value // a kernel written 5.15 is the text, not a number
+		if fact.Type != analyzer.StringType {
+			if err := v.Decode(&raw); err != nil {
+				return f.errorf(v, "host: %s: %s", k.Value, yamlMessage(err))
+			}
+		}
+		cv, err := fact.Convert(raw)
+		if err != nil {
+			return f.errorf(v, "host: %v", err)
+		}
+		f.Host[k.Value], f.HostLines[k.Value] = cv, k.Line
 	}
 	return nil
 }
@@ -524,51 +576,19 @@ func (e *UnknownRuleError) Error() string {
 	return fmt.Sprintf("%s:%d: rules: no rule %q%s (see nginx-lint rules)", displayPath(e.Path), e.Line, e.Key, didyoumean.Suffix(e.Suggestions))
 }
 
-// CheckFilesOption is the rule option check-files sets on the
-// environment-dependent rules.
-const CheckFilesOption = "check-files"
-
-// checkFilesRules names the rules check-files turns on.
-var checkFilesRules = []string{"missing-file", "host-not-found", "unknown-user"}
-
-// costValue is a cost-model option's value and the rule it was given
-// under.
-type costValue struct {
-	rule string
-	v    any
-}
-
-// isCostOption tells the options of the cost rules (analyzer/rules
-// costModelOptions) that describe the host: they set Options.Cost, the
-// run-wide model every rule reads, not the rule's own options.
-func isCostOption(name string) bool {
-	switch name {
-	case "nonroot", "nofile", "cpus", "kernel":
-		return true
-	}
-	return false
-}
-
-// setCostOption sets one host fact of the cost model from its converted
-// value (Option.Convert gives bool, int or string).
-func setCostOption(o *costmodel.Options, name string, v any) {
-	switch name {
-	case "nonroot":
-		o.NonRoot, _ = v.(bool)
-	case "nofile":
-		o.NoFile, _ = v.(int)
-	case "cpus":
-		o.CPUs, _ = v.(int)
-	case "kernel":
-		o.Kernel, _ = v.(string)
-	}
+// hostValue is a host fact's value and where it was given, for the
+// message when two places disagree.
+type hostValue struct {
+	where string
+	v     any
 }
 
 // Apply merges f into opts. lookup resolves a rule name or code (nil: no
 // such rule), so settings keyed by code land on the rule's name, which is
-// how analyzer.Options is keyed. opts' maps must be non-nil. The cost rules'
-// host options (nonroot, nofile, cpus, kernel) set opts.Cost, one value
-// for the whole run.
+// how analyzer.Options is keyed. opts' maps must be non-nil. The host:
+// section sets opts.Host, one value for the whole run; so do the host
+// facts a cost rule still accepts among its options (deprecated, with a
+// warning), and two places that disagree are an error.
 func (f *File) Apply(opts *analyzer.Options, lookup func(string) *analyzer.Rule) error {
 	if opts.Disabled == nil {
 		opts.Disabled = map[string]bool{}
@@ -584,7 +604,18 @@ func (f *File) Apply(opts *analyzer.Options, lookup func(string) *analyzer.Rule)
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	costSet := map[string]costValue{}
+	hostSet := map[string]hostValue{}
+	hostNames := make([]string, 0, len(f.Host))
+	for name := range f.Host {
+		hostNames = append(hostNames, name)
+	}
+	sort.Strings(hostNames)
+	for _, name := range hostNames {
+		if err := opts.Host.Set(name, f.Host[name]); err != nil {
+			return fmt.Errorf("%s:%d: host: %v", f.Path, f.HostLines[name], err)
+		}
+		hostSet[name] = hostValue{fmt.Sprintf("under host: (line %d)", f.HostLines[name]), f.Host[name]}
+	}
 	for _, key := range keys {
 		r := lookup(key)
 		if r == nil {
@@ -626,29 +657,27 @@ func (f *File) Apply(opts *analyzer.Options, lookup func(string) *analyzer.Rule)
 				if deprecated {
 					f.warn(fmt.Sprintf("%s: rule %q: option %q is deprecated, write %q", at, r.Name, k, opt.Name))
 				}
-				if isCostOption(opt.Name) {
+				if opt.HostFact {
 					// A fact about the host, not about this rule: it
-					// goes to the run's one cost model.
-					if prev, ok := costSet[opt.Name]; ok && prev.v != v {
-						return fmt.Errorf("%s: rule %q: option %q is %v here but %v for rule %q; it describes the host, for every rule's cost model: give it one value",
-							at, r.Name, opt.Name, v, prev.v, prev.rule)
+					// goes to the run's one Host.
+					f.warn(fmt.Sprintf("%s: rule %q: option %q is deprecated: it describes the host, write it under host: (%s: %v)", at, r.Name, k, opt.Name, v))
+					if prev, ok := hostSet[opt.Name]; ok && prev.v != v {
+						return fmt.Errorf("%s: rule %q: option %q is %v here but %v %s; it describes the host, for every rule's cost model: give it one value",
+							at, r.Name, opt.Name, v, prev.v, prev.where)
 					}
-					costSet[opt.Name] = costValue{r.Name, v}
-					setCostOption(&opts.Cost, opt.Name, v)
+					hostSet[opt.Name] = hostValue{fmt.Sprintf("for rule %q", r.Name), v}
+					if err := opts.Host.Set(opt.Name, v); err != nil {
+						return fmt.Errorf("%s: rule %q: %v", at, r.Name, err)
+					}
 					continue
 				}
 				opts.RuleOptions[r.Name][opt.Name] = v
 			}
 		}
 	}
-	if f.CheckFiles {
-		for _, name := range checkFilesRules {
-			if opts.RuleOptions[name] == nil {
-				opts.RuleOptions[name] = map[string]any{}
-			}
-			opts.RuleOptions[name][CheckFilesOption] = true
-		}
-	}
+	// check-files runs the rules that check this machine (those marked
+	// Host), all at once.
+	opts.CheckFiles = opts.CheckFiles || f.CheckFiles
 	// custom-directives is a run-wide fact, a typed field of the options;
 	// the unknown-directive rule reads it beside its own custom option.
 	opts.CustomDirectives = append(opts.CustomDirectives, f.CustomDirectives...)

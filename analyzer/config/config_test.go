@@ -11,7 +11,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/config"
-	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
+	"github.com/nginx-lint/nginx-lint/analyzer/lint"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
@@ -186,7 +186,8 @@ func TestCustomDirectivesReachTheRule(t *testing.T) {
 	c := (&parser.Loader{Kinds: analyzer.Kinds}).LoadSource("/x/nginx.conf", []byte(src), nil)
 	count := func(opts analyzer.Options) int {
 		n := 0
-		for _, d := range analyzer.Run(c, rules.All(), opts) {
+		ds, _ := lint.Run(c, rules.All(), opts)
+		for _, d := range ds {
 			if d.Name == "unknown-directive" {
 				n++
 			}
@@ -323,10 +324,11 @@ func TestNginxBuildSetting(t *testing.T) {
 	}
 }
 
-// TestCostOptionsRunWide: the cost rules' host options (nonroot, nofile,
-// cpus, kernel) go to the run's one cost model, Options.Cost, whichever
-// rule they are written under; two rules that disagree are a usage error
-// with the line, since the run has one model.
+// TestCostOptionsRunWide: the host facts the cost rules still accept as
+// options (nonroot, nofile, cpus, kernel; deprecated for host:) go to the
+// run's one Host, whichever rule they are written under, with a warning;
+// two rules that disagree are a usage error with the line, since the run
+// has one model.
 func TestCostOptionsRunWide(t *testing.T) {
 	src := "rules:\n  open-files-limit:\n    options: {nofile: 4096, nonroot: yes}\n" +
 		"  listen-socket-count:\n    options: {max-sockets: 50, nofile: 4096, cpus: 8, kernel: \"5.15\"}\n"
@@ -338,8 +340,11 @@ func TestCostOptionsRunWide(t *testing.T) {
 	if err := f.Apply(&opts, rules.All().Lookup); err != nil {
 		t.Fatal(err)
 	}
-	if want := (costmodel.Options{NonRoot: true, NoFile: 4096, CPUs: 8, Kernel: "5.15"}); opts.Cost != want {
-		t.Errorf("cost options %+v, want %+v", opts.Cost, want)
+	if want := (analyzer.Host{NonRoot: true, NoFile: 4096, CPUs: 8, Kernel: "5.15"}); opts.Host != want {
+		t.Errorf("host facts %+v, want %+v", opts.Host, want)
+	}
+	if len(f.Warnings) != 5 || !strings.Contains(f.Warnings[0], `option "cpus" is deprecated: it describes the host, write it under host:`) {
+		t.Errorf("warnings %q", f.Warnings)
 	}
 	// The rule's own option stays the rule's; the host facts do not.
 	if ro := opts.RuleOptions["listen-socket-count"]; len(ro) != 1 || ro["max-sockets"] != 50 {
@@ -418,5 +423,49 @@ func TestMappedFSLinks(t *testing.T) {
 	want := []string{"/etc/nginx/modules-enabled/50-absent.conf", "/etc/nginx/modules-enabled/50-present.conf"}
 	if !slices.Equal(c.Elsewhere, want) || len(c.Diagnostics) != 0 || len(c.Files) != 3 {
 		t.Errorf("elsewhere %q (want %q), diagnostics %v, %d files", c.Elsewhere, want, c.Diagnostics, len(c.Files))
+	}
+}
+
+// TestHostSection: the host: section sets the run's Host; its keys and
+// values are checked as the rest of the file is; a rule's deprecated
+// host option that disagrees with it is an error, one that agrees a
+// warning.
+func TestHostSection(t *testing.T) {
+	f, err := config.Parse("/r/.nginx-lint.yaml", []byte("host:\n  nonroot: true\n  nofile: 65536\n  cpus: 8\n  kernel: 5.15\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := analyzer.Options{}
+	if err := f.Apply(&opts, rules.All().Lookup); err != nil {
+		t.Fatal(err)
+	}
+	if want := (analyzer.Host{NonRoot: true, NoFile: 65536, CPUs: 8, Kernel: "5.15"}); opts.Host != want || len(f.Warnings) != 0 {
+		t.Errorf("host %+v, want %+v; warnings %q", opts.Host, want, f.Warnings)
+	}
+	for src, want := range map[string]string{
+		"host:\n  nofiles: 10\n":  `/r/.nginx-lint.yaml:2: host: unknown key "nofiles", did you mean "nofile"? (want nonroot, nofile, cpus, kernel)`,
+		"host:\n  nofile: lots\n": `/r/.nginx-lint.yaml:2: host: option "nofile" wants an integer, not the string "lots"`,
+		"host: [nofile]\n":        `/r/.nginx-lint.yaml:1: host: expected a mapping of nonroot, nofile, cpus, kernel, got a list`,
+		"host:\n  cpus: [1, 2]\n": `/r/.nginx-lint.yaml:2: host: cpus: expected a single value, got a list`,
+	} {
+		if _, err := config.Parse("/r/.nginx-lint.yaml", []byte(src)); err == nil || err.Error() != want {
+			t.Errorf("%q: %v, want %s", src, err, want)
+		}
+	}
+	src := "host:\n  nofile: 4096\nrules:\n  open-files-limit:\n    options: {nofile: 1024}\n"
+	if f, err = config.Parse("/r/.nginx-lint.yaml", []byte(src)); err != nil {
+		t.Fatal(err)
+	}
+	err = f.Apply(&analyzer.Options{}, rules.All().Lookup)
+	if err == nil || !strings.Contains(err.Error(), `/r/.nginx-lint.yaml:5: rule "open-files-limit": option "nofile" is 1024 here but 4096 under host: (line 2)`) {
+		t.Errorf("conflicting nofile: %v", err)
+	}
+	src = "host:\n  nofile: 4096\nrules:\n  open-files-limit:\n    options: {nofile: 4096}\n"
+	if f, err = config.Parse("/r/.nginx-lint.yaml", []byte(src)); err != nil {
+		t.Fatal(err)
+	}
+	opts = analyzer.Options{}
+	if err := f.Apply(&opts, rules.All().Lookup); err != nil || opts.Host.NoFile != 4096 || len(f.Warnings) != 1 {
+		t.Errorf("agreeing nofile: %v, %+v, warnings %q", err, opts.Host, f.Warnings)
 	}
 }

@@ -28,7 +28,8 @@ func memLinterFor(files map[string]string, opts analyzer.Options) fix.Linter {
 		}
 		main := "/t/nginx.conf"
 		c := analyzer.LoadInferred(&parser.Loader{FS: fs, Kinds: analyzer.Kinds}, main, fs.Files[main])
-		return lint.Run(c, rules.All(), opts), nil
+		ds, _ := lint.Run(c, rules.All(), opts)
+		return ds, nil
 	}
 }
 

@@ -1,25 +1,13 @@
 package lint
 
 import (
+	"maps"
 	"runtime"
-	"strings"
 
-	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
-
-// costRules are the rules an estimate reports: those that read the cost
-// model.
-var costRules = func() *analyzer.Registry {
-	r, err := analyzer.NewRegistry(rules.ListenPortAggregation, rules.ListenSocketCount, rules.ListenBindConflict,
-		rules.WorkerConnections, rules.OpenFilesLimit, rules.ServerNamesHash, rules.StartupBudget)
-	if err != nil {
-		panic(err)
-	}
-	return r
-}()
 
 // Estimate is the startup and reload cost of one configuration.
 type Estimate struct {
@@ -35,10 +23,14 @@ type Estimate struct {
 	NoFileGiven bool
 }
 
-// Estimate reads targets as Lint does and runs the cost rules on each
-// configuration: a site is costed as part of the nginx.conf that includes
-// it, once. The host facts are Cost over the settings'; worker_processes
-// auto resolves to this machine's CPUs unless either gives cpus.
+// Estimate reads targets as Lint does and lints each configuration with
+// the cost rules (those marked analyzer.Rule.Cost; every other rule is
+// disabled): a site is costed as part of the nginx.conf that includes it,
+// once. It is Run like any lint, so the ignore comments, severities and
+// dedupe apply as they do under "nginx-lint"; a comment that ignores a
+// rule the estimate does not run is neither unknown nor unused here. The
+// host facts are Cost over the settings'; worker_processes auto resolves
+// to this machine's CPUs unless either gives cpus.
 func (w *Workspace) Estimate(targets []Target) ([]Estimate, *Report, error) {
 	rep, err := w.Load(targets)
 	if err != nil {
@@ -47,19 +39,29 @@ func (w *Workspace) Estimate(targets []Target) ([]Estimate, *Report, error) {
 	if w.Loaded != nil {
 		w.Loaded(rep.Read)
 	}
+	reg := w.registry()
 	var out []Estimate
 	for _, e := range rep.Units {
-		if e.Options.Cost.CPUs == 0 {
-			e.Options.Cost.CPUs = runtime.NumCPU()
+		if e.Options.Host.CPUs == 0 {
+			e.Options.Host.CPUs = runtime.NumCPU()
 		}
-		ds, rs := analyzer.RunResults(e.Config, costRules, e.Options)
-		// The same ignore comments as a lint: a finding suppressed
-		// under "nginx-lint" stays suppressed under "nginx-lint cost".
-		ds = suppressRan(e.Config, w.registry(), costRules, e.Options, ds)
+		opts := e.Options
+		opts.Disabled = maps.Clone(opts.Disabled)
+		if opts.Disabled == nil {
+			opts.Disabled = map[string]bool{}
+		}
+		for _, r := range reg.Rules() {
+			if !r.Cost {
+				opts.Disabled[r.Name] = true
+			}
+		}
+		ds, rs := Run(e.Config, reg, opts)
 		e.results = rs
-		est := Estimate{Unit: e, Model: rules.CostModel.Of(rs, e.Options.Cost), NoFileGiven: e.Options.Cost.NoFile > 0}
+		est := Estimate{Unit: e, Model: rules.CostModel.Of(rs, struct{}{}), NoFileGiven: e.Options.Host.NoFile > 0}
 		for _, d := range ds {
-			if strings.HasPrefix(d.Code, "NL4") {
+			// The cost rules' findings: the parser's own belong to a
+			// plain lint.
+			if r := reg.Lookup(d.Code); r != nil && r.Cost {
 				est.Findings = append(est.Findings, d)
 			}
 		}

@@ -71,7 +71,7 @@ func (w *Workspace) file(path string, lint bool) (*FileReport, error) {
 		}
 		rep.Unit = &Unit{Target: t, Config: c, Settings: cfg, Options: opts}
 		if lint {
-			rep.Findings, rep.Unit.results = RunResults(c, w.registry(), opts)
+			rep.Findings, rep.Unit.results = Run(c, w.registry(), opts)
 			rep.Unit.Findings = rep.Findings
 		}
 		return rep, nil
@@ -87,7 +87,7 @@ func (w *Workspace) file(path string, lint bool) (*FileReport, error) {
 		rep.UnitFile = f
 	}
 	e := rep.Unit
-	e.Findings, e.results = RunResults(e.Config, w.registry(), opts)
+	e.Findings, e.results = Run(e.Config, w.registry(), opts)
 	mine := rep.UnitFile
 	for _, d := range e.Findings {
 		if d.File == mine || d.File == nil && d.FilePath() == mine.Path {

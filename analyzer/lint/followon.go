@@ -5,61 +5,36 @@ import (
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
-	"github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
-// refusing lists the rules whose finding means that nginx refuses the
-// directive the finding points at: it stops with an emergency on that
-// directive ("invalid port in upstream", "is duplicate", "unknown
-// variable", ...), so the directive never takes effect. What other rules
-// say about such a directive is about text that cannot run, and is often
-// an artefact of the very mistake (proxy_pass http://exa mple.com read as
-// a host "exa" that is "resolved only at startup"); dropFollowOn drops
-// it. Rules that depend on this machine (missing-file, host-not-found,
-// unknown-user) or that nginx refuses for the whole configuration rather
-// than for one directive (ssl-certificate-missing, listen-bind-conflict)
-// are not in the list.
-var refusing = codeSet(
-	rules.DirectiveNotAllowed, rules.InvalidArguments, rules.DuplicateListen, rules.DuplicateDefaultServer,
-	rules.DuplicateDirective, rules.InvalidValue, rules.InvalidParameter, rules.InvalidURL,
-	rules.InvalidCondition, rules.LocationNesting, rules.EmptyUpstream, rules.InvalidEntry,
-	rules.InvalidStatus, rules.InvalidZone, rules.UnknownVariable, rules.InvalidVariableName,
-	rules.RegexSyntax, rules.UnknownZone, rules.UnknownLogFormat, rules.UnsupportedByBuild,
-)
-
-func codeSet(rs ...*analyzer.Rule) map[string]bool {
-	m := make(map[string]bool, len(rs))
-	for _, r := range rs {
-		m[r.Code] = true
-	}
-	return m
+// refusing reports whether the rule named by code is marked Refuses:
+// its finding means nginx refuses the directive it points at, and the
+// other rules' findings on that directive's head (its name and
+// arguments, not its block) are dropped. Its own findings, and the
+// parser's and loader's (syntax, NL1xxx), are kept: nginx reports each of
+// those in its turn, once the one before is fixed.
+func refusing(reg *analyzer.Registry, code string) bool {
+	r := reg.Lookup(code)
+	return r != nil && r.Refuses
 }
-
-// Refusing reports whether the rule named by code is one whose finding
-// means nginx refuses the directive it points at: when it reports on a
-// directive, the other rules' findings on that directive's head (its
-// name and arguments, not its block) are dropped. Its own findings, and
-// the parser's and loader's (syntax, NL1xxx), are kept: nginx reports
-// each of those in its turn, once the one before is fixed.
-func Refusing(code string) bool { return refusing[code] }
 
 // keptBeside reports whether a finding of the rule named by code is kept
 // on a directive nginx refuses: a refusal of its own, or the parser's.
-func keptBeside(code string) bool {
-	return refusing[code] || strings.HasPrefix(code, "NL1")
+func keptBeside(reg *analyzer.Registry, code string) bool {
+	return strings.HasPrefix(code, "NL1") || refusing(reg, code)
 }
 
 // dropFollowOn drops the follow-on findings: those not keptBeside whose
-// start lies in the head of a directive that a refusing rule reported
-// on. It runs after the suppression comments, so an ignored refusal
-// drops nothing and a comment that ignores a follow-on still counts as
-// used. The common run has no refusal and costs one map look-up per
-// finding.
-func dropFollowOn(ds []*parser.Diagnostic) []*parser.Diagnostic {
+// start lies in the head of a directive that a rule of reg marked Refuses
+// reported on. It runs after the suppression comments, so an ignored
+// refusal drops nothing and a comment that ignores a follow-on still
+// counts as used. The common run has no refusal and costs one map
+// look-up per finding.
+func dropFollowOn(reg *analyzer.Registry, ds []*parser.Diagnostic) []*parser.Diagnostic {
 	var heads map[*parser.File][]parser.Range
 	for _, d := range ds {
-		if d.File == nil || !refusing[d.Code] {
+		if d.File == nil || !refusing(reg, d.Code) {
 			continue
 		}
 		h, ok := headAt(d.File, d.Range.Start)
@@ -80,7 +55,7 @@ func dropFollowOn(ds []*parser.Diagnostic) []*parser.Diagnostic {
 	}
 	out := ds[:0]
 	for _, d := range ds {
-		if d.File != nil && !keptBeside(d.Code) && inHeads(heads[d.File], d.Range.Start) {
+		if d.File != nil && !keptBeside(reg, d.Code) && inHeads(heads[d.File], d.Range.Start) {
 			continue
 		}
 		out = append(out, d)

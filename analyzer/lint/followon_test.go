@@ -79,13 +79,13 @@ http {
 	}
 }
 
-// TestRefusingRules: the rules whose findings drop others are errors by
-// default in the correctness category; the syntax findings are kept
-// without being in the list.
+// TestRefusingRules: the rules marked Refuses, whose findings drop
+// others, are errors (Validate sees to it) in the correctness category;
+// the syntax findings are kept without being marked.
 func TestRefusingRules(t *testing.T) {
 	n := 0
 	for _, r := range rules.All().Rules() {
-		if !lint.Refusing(r.Code) {
+		if !r.Refuses {
 			continue
 		}
 		n++
@@ -93,7 +93,7 @@ func TestRefusingRules(t *testing.T) {
 			t.Errorf("%s %s: %s %s, want a correctness error", r.Code, r.Name, r.Category(), r.Severity)
 		}
 	}
-	if n < 15 || lint.Refusing(rules.SyntaxError.Code) || lint.Refusing(rules.StaleDNSCache.Code) {
+	if n != 20 || rules.SyntaxError.Refuses || rules.StaleDNSCache.Refuses || rules.MissingFile.Refuses {
 		t.Errorf("%d refusing rules", n)
 	}
 }

@@ -1,48 +1,76 @@
 // Package lint is the whole lint of one configuration, shared by the
-// command line and the language server: every rule of a registry, then the
-// "# nginx-lint ignore=" comments, whose own findings obey the same disable
-// and severity settings as rule findings.
+// command line and the language server, and the one public way to run
+// rules: every rule of a registry, the parser's and loader's findings, the
+// settings' severities, the "# nginx-lint ignore=" comments (whose own
+// findings obey the same disable and severity settings as rule findings),
+// the follow-on findings of a directive nginx refuses, one sort and the
+// dedupe (Run); and the session that finds what to lint and how
+// (Workspace), whose Lint also applies a baseline and whose Estimate is
+// the run with the cost rules.
 package lint
 
 import (
 	"cmp"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/internal/door"
 	"github.com/nginx-lint/nginx-lint/analyzer/suppress"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
-// Run lints c with reg and opts and returns the findings that survive the
-// suppression comments, ordered by file and position. A file included in
+// Run lints c with the rules of reg that opts enable and returns the
+// findings that survive the suppression comments, ordered by file,
+// position and rule, and the run's shared results (the typed model, the
+// index, the cost model the cost rules computed). A file included in
 // several places gets a finding per place; each is returned once.
-func Run(c *parser.Config, reg *analyzer.Registry, opts analyzer.Options) []*parser.Diagnostic {
-	return suppressAndSort(c, reg, opts, analyzer.Run(c, reg, opts))
-}
-
-// suppressAndSort is the part of Run after the rules: dedupe, the
-// suppression comments, the follow-on findings of a directive nginx
-// refuses (dropFollowOn), and the order.
-func suppressAndSort(c *parser.Config, reg *analyzer.Registry, opts analyzer.Options, ds []*parser.Diagnostic) []*parser.Diagnostic {
-	return suppressRan(c, reg, reg, opts, ds)
-}
-
-// suppressRan is suppressAndSort for a run of only some rules (ran) of a
-// registry (known): "nginx-lint cost" runs the cost rules, and a comment
-// that ignores another rule is neither unknown nor unused there.
-func suppressRan(c *parser.Config, known, ran *analyzer.Registry, opts analyzer.Options, ds []*parser.Diagnostic) []*parser.Diagnostic {
-	ds = dedupe(ds)
+//
+// It is the one way to run rules: the command line, the language server,
+// nginx-lint cost (Workspace.Estimate, this run with every rule but the
+// cost rules disabled) and the tests all come through it, so none can
+// forget a step. In order: the rules (analyzer.RunRules) beside the
+// parser's and loader's findings; the settings' severities; the
+// suppression comments (which know every rule of reg, and call an ignore
+// unused only for a rule that ran); the follow-on findings of a directive
+// a rule marked Refuses reported; one sort; the dedupe.
+func Run(c *parser.Config, reg *analyzer.Registry, opts analyzer.Options) ([]*parser.Diagnostic, *analyzer.Results) {
+	ran, rs := analyzer.RunRules(door.Key{}, c, reg, opts)
+	// The parser's and loader's findings obey the same switches as rules.
+	parsed := c.AllDiagnostics()
+	ds := make([]*parser.Diagnostic, 0, len(parsed)+len(ran))
+	for _, d := range parsed {
+		if opts.Disabled[d.Name] {
+			continue
+		}
+		if sev, ok := opts.Severity[d.Name]; ok && sev != d.Severity {
+			// A copy: the parsed file, and its findings, may be cached
+			// and shared with later runs under other settings.
+			dc := *d
+			dc.Severity = sev
+			d = &dc
+		}
+		ds = append(ds, d)
+	}
+	if len(opts.Severity) > 0 {
+		// After the run: a rule may set a finding's severity after
+		// reporting it, and the settings win over that.
+		for _, d := range ran {
+			if sev, ok := opts.Severity[d.Name]; ok {
+				d.Severity = sev
+			}
+		}
+	}
+	ds = append(ds, ran...)
 	s := &suppress.Suppressor{
-		Known: func(k string) bool { return known.Lookup(k) != nil },
+		Known: func(k string) bool { return reg.Lookup(k) != nil },
 		Ran: func(k string) bool {
-			r := ran.Lookup(k)
+			r := reg.Lookup(k)
 			return r != nil && !opts.Disabled[r.Name]
 		},
 	}
 	kept, extra := s.Apply(c, ds)
-	kept = dropFollowOn(kept)
+	kept = dropFollowOn(reg, kept)
 	for _, d := range extra {
 		if opts.Disabled[d.Name] {
 			continue
@@ -52,14 +80,8 @@ func suppressRan(c *parser.Config, known, ran *analyzer.Registry, opts analyzer.
 		}
 		kept = append(kept, d)
 	}
-	sort.SliceStable(kept, func(i, j int) bool {
-		a, b := kept[i], kept[j]
-		if a.FilePath() != b.FilePath() {
-			return a.FilePath() < b.FilePath()
-		}
-		return a.Range.Start < b.Range.Start
-	})
-	return kept
+	slices.SortStableFunc(kept, comparePlace)
+	return dedupe(kept), rs
 }
 
 // findingKey tells findings apart: two with the same file, range, rule
@@ -77,8 +99,8 @@ func keyOf(d *parser.Diagnostic) findingKey {
 }
 
 // dedupe drops the findings that repeat an earlier one: same file, range,
-// rule and message. The rules' findings come ordered by file, start and
-// rule (analyzer.Run's order), so repeats stand next to each other, among
+// rule and message. The findings come ordered by file, start and rule
+// (Run's one sort), so repeats stand next to each other, among
 // the few findings of one rule at one place: they are compared there, in
 // place, rather than through a map of every finding (a tenth of a
 // configuration's size when it has a finding every hundred bytes). A list
@@ -100,8 +122,7 @@ func dedupe(ds []*parser.Diagnostic) []*parser.Diagnostic {
 	return out
 }
 
-// comparePlace orders findings as analyzer.Run does: by file, start and
-// rule.
+// comparePlace orders findings as Run does: by file, start and rule.
 func comparePlace(a, b *parser.Diagnostic) int {
 	if c := strings.Compare(a.FilePath(), b.FilePath()); c != 0 {
 		return c

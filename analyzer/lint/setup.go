@@ -31,14 +31,6 @@ func SettingsOptions(reg *analyzer.Registry, cfg *config.File) (analyzer.Options
 	return opts, nil
 }
 
-// TargetBuild makes opts lint for one nginx build (nil: the newest nginx
-// with every module): its modules, configure arguments and version.
-func TargetBuild(opts *analyzer.Options, build *buildinfo.Info) {
-	if build != nil {
-		opts.Target = analyzer.BuildTarget(build)
-	}
-}
-
 // FileSystem returns the file system a configuration is read through:
 // base, with the settings' include-paths map applied when there is one
 // (absolute include paths under a mapped prefix are read from where the

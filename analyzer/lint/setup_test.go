@@ -11,23 +11,19 @@ import (
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
+// TestTargetBuild: a build named decides what the rules see: gzip is
+// unknown to one built without it.
 func TestTargetBuild(t *testing.T) {
-	var opts analyzer.Options
-	lint.TargetBuild(&opts, nil)
-	if opts.Target != nil {
-		t.Errorf("no build set a target: %+v", opts.Target)
-	}
 	b, err := buildinfo.Parse("nginx version: nginx/1.22.1\nconfigure arguments: --without-http_gzip_module\n")
 	if err != nil {
 		t.Fatal(err)
 	}
-	lint.TargetBuild(&opts, b)
-	if opts.Target == nil || opts.Target.Version != "1.22.1" || opts.Target.Modules == nil || opts.Target.HasModule("ngx_http_gzip_module") {
-		t.Errorf("target %+v", opts.Target)
+	target, err := analyzer.ResolveTarget(nil, analyzer.TargetChoice{Build: b})
+	if err != nil || target == nil || target.Version != "1.22.1" || target.Modules == nil || target.HasModule("ngx_http_gzip_module") {
+		t.Fatalf("target %+v, %v", target, err)
 	}
-	// The build decides: gzip is unknown to this one.
 	f := parser.ParseFile("/x/nginx.conf", []byte("events {}\nhttp { gzip on; }\n"), &parser.Options{Kinds: analyzer.Kinds})
-	ds := lint.Run(&parser.Config{Main: f, Files: []*parser.File{f}}, rules.All(), opts)
+	ds, _ := lint.Run(&parser.Config{Main: f, Files: []*parser.File{f}}, rules.All(), analyzer.Options{Target: target})
 	if len(ds) != 1 || ds[0].Code != rules.UnknownDirective.Code {
 		t.Errorf("findings %v", ds)
 	}
@@ -52,7 +48,8 @@ func TestCostOptionsFromSettings(t *testing.T) {
 		}
 		f := parser.ParseFile("/x/nginx.conf", []byte(src), &parser.Options{Kinds: analyzer.Kinds})
 		var out []parser.Severity
-		for _, d := range lint.Run(&parser.Config{Main: f, Files: []*parser.File{f}}, rules.All(), opts) {
+		ds, _ := lint.Run(&parser.Config{Main: f, Files: []*parser.File{f}}, rules.All(), opts)
+		for _, d := range ds {
 			if d.Code == rules.OpenFilesLimit.Code {
 				out = append(out, d.Severity)
 			}

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,7 +13,9 @@ import (
 // Targets replaces each directory among paths with the configuration
 // files under it, sorted: every *.conf, and every file of a sites-enabled
 // or sites-available directory (Debian's layout, where sites have no
-// extension). Hidden files and directories are skipped. A directory with
+// extension). Hidden files and directories are skipped, and so are
+// ModSecurity's rules files (see modSecurityFile), which share the .conf
+// extension in /etc/nginx but which nginx never reads. A directory with
 // none is a UsageError: linting nothing must not pass a CI gate. Paths
 // that are not directories (or cannot be read) are kept as given; reading
 // them says what is wrong.
@@ -44,7 +47,7 @@ func Targets(paths []string) ([]Target, error) {
 				// A symlink to a directory is not a configuration. A
 				// FIFO, socket or device is kept: reading refuses it
 				// with a not-regular-file finding.
-				if st, err := os.Stat(path); err == nil && !st.IsDir() {
+				if st, err := os.Stat(path); err == nil && !st.IsDir() && !(st.Mode().IsRegular() && modSecurityFile(path)) {
 					out = append(out, Target{Path: path, FromDir: true, Prefix: confPrefix(p, filepath.Dir(path)), Root: p})
 				}
 			}
@@ -58,6 +61,40 @@ func Targets(paths []string) ([]Target, error) {
 		}
 	}
 	return out, nil
+}
+
+// modSecurityFile reports whether a file met in a directory is
+// ModSecurity's rather than nginx's: Debian's libnginx-mod-http-modsecurity
+// installs /etc/nginx/modsecurity.conf (SecRuleEngine, SecRule, ...) and
+// modsecurity_includes.conf (ModSecurity's own "include FILE", without a
+// ";"), which the module reads through modsecurity_rules_file. nginx's
+// parser never sees them, so linting or formatting them as nginx's would
+// report a syntax error nginx never gives. A file is ModSecurity's when
+// its name is modsecurity*.conf or its first directive is one of
+// ModSecurity's (they all start with "Sec"). A main configuration that
+// includes such a file with nginx's include still has it read, and its
+// errors reported, as nginx reads it.
+func modSecurityFile(path string) bool {
+	if name := filepath.Base(path); strings.HasPrefix(name, "modsecurity") && strings.HasSuffix(name, ".conf") {
+		return true
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	buf := make([]byte, 64<<10)
+	n, _ := io.ReadFull(f, buf)
+	for _, line := range strings.Split(string(buf[:n]), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		word, _, _ := strings.Cut(line, " ")
+		word, _, _ = strings.Cut(word, "\t")
+		return len(word) > 3 && strings.HasPrefix(word, "Sec") && word[3] >= 'A' && word[3] <= 'Z' && !strings.ContainsAny(word, ";{}")
+	}
+	return false
 }
 
 // FileTarget is the target for a path named on the command line that is

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/baseline"
 	"github.com/nginx-lint/nginx-lint/analyzer/buildinfo"
 	"github.com/nginx-lint/nginx-lint/analyzer/config"
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
@@ -86,10 +87,13 @@ type Workspace struct {
 	Strict      bool // unknown directives are errors
 	CheckFiles  bool // check files and hosts on this machine
 	RuleOptions map[string]map[string]any
-	// Cost holds host facts for the cost model over the settings' (the
-	// cost rules' nonroot, nofile, cpus, kernel, profile): NonRoot when
-	// set, and every non-zero field, wins.
+	// Cost holds nginx-lint cost's host facts, over the settings' host:
+	// section (NonRoot when set, and every non-zero field, wins), and its
+	// calibration profile (rules.CostProfile).
 	Cost costmodel.Options
+	// Baseline, when set, holds the findings a project has accepted
+	// (--baseline): Lint reports only the others.
+	Baseline *baseline.Baseline
 
 	// Prefix is nginx's conf prefix (-p; "": the settings' prefix, else
 	// the main file's directory, or for a file found in a directory its
@@ -187,14 +191,24 @@ func unitNamed(units []*Unit, e *Unit) bool {
 // loaded, or it was linted by Lint, which keeps no run's results),
 // computed now and kept. It is safe to call from several goroutines.
 func (e *Unit) CostModel() *costmodel.Result {
+	return rules.CostModel.Of(e.runResults(), struct{}{})
+}
+
+// CostOptions are the cost model's options of the configuration: its
+// host facts and profile, for the optimizer's estimates of rewrites.
+func (e *Unit) CostOptions() costmodel.Options {
+	return rules.CostOptions(e.Options.Host, rules.CostProfile.Of(e.Options))
+}
+
+// runResults returns the shared results of the unit's run, or, when no
+// run's results were kept, those of a run of no rule, kept.
+func (e *Unit) runResults() *analyzer.Results {
 	e.mu.Lock()
-	rs := e.results
-	if rs == nil {
-		_, rs = analyzer.RunResults(e.Config, emptyRegistry, e.Options)
-		e.results = rs
+	defer e.mu.Unlock()
+	if e.results == nil {
+		e.results = analyzer.ResultsFor(e.Config, e.Options)
 	}
-	e.mu.Unlock()
-	return rules.CostModel.Of(rs, e.Options.Cost)
+	return e.results
 }
 
 // Symbols is the symbol table of the configuration: the one its lint's
@@ -202,23 +216,8 @@ func (e *Unit) CostModel() *costmodel.Result {
 // kept, one built now and kept, as CostModel does. It is safe to call
 // from several goroutines.
 func (e *Unit) Symbols() *symbols.Table {
-	e.mu.Lock()
-	rs := e.results
-	if rs == nil {
-		_, rs = analyzer.RunResults(e.Config, emptyRegistry, e.Options)
-		e.results = rs
-	}
-	e.mu.Unlock()
-	return symbols.Result.Of(rs, struct{}{})
+	return symbols.Result.Of(e.runResults(), struct{}{})
 }
-
-var emptyRegistry = func() *analyzer.Registry {
-	r, err := analyzer.NewRegistry()
-	if err != nil {
-		panic(err)
-	}
-	return r
-}()
 
 // Unreadable is a target that could not be read.
 type Unreadable struct {
@@ -391,51 +390,30 @@ func (w *Workspace) Options(cfg *config.File) (analyzer.Options, error) {
 	if w.Strict {
 		opts.Severity[rules.UnknownDirective.Name] = parser.Error
 	}
-	if w.CheckFiles {
-		for _, r := range []*analyzer.Rule{rules.MissingFile, rules.HostNotFound, rules.UnknownUser} {
-			ruleOptions(opts, r.Name)[rules.CheckFilesOption] = true
-		}
-	}
+	opts.CheckFiles = opts.CheckFiles || w.CheckFiles
 	for name, o := range w.RuleOptions {
 		for k, v := range o {
 			ruleOptions(opts, name)[k] = v
 		}
 	}
-	opts.Cost = overCost(w.Cost, opts.Cost)
-	build := w.Build
-	if build == nil {
-		path := w.BuildFile
-		// The flag's version wins over the settings' build: the order is
-		// the command line, the settings, the newest nginx.
-		if path == "" && cfg != nil && w.Version == "" {
-			path = cfg.NginxBuild
-		}
-		if path != "" {
-			b, err := w.cache().build(path)
-			if err != nil {
-				where := "nginx-build"
-				if cfg != nil && path == cfg.NginxBuild && w.BuildFile == "" {
-					where = cfg.Path + ": nginx-build"
-				}
-				if err := w.problem(fmt.Errorf("%s: %w", where, err)); err != nil {
-					return opts, err
-				}
-			}
-			build = b
+	// The front end's host facts (nginx-lint cost's flags) over the
+	// settings', and its calibration profile.
+	opts.Host = opts.Host.Over(analyzer.Host{NonRoot: w.Cost.NonRoot, NoFile: w.Cost.NoFile, CPUs: w.Cost.CPUs, Kernel: w.Cost.Kernel})
+	if w.Cost.Profile != nil {
+		rules.CostProfile.Set(&opts, w.Cost.Profile)
+	}
+	front := analyzer.TargetChoice{Build: w.Build, BuildFile: w.BuildFile, Version: w.Version, Where: "nginx-build"}
+	var settings analyzer.TargetChoice
+	if cfg != nil {
+		settings = analyzer.TargetChoice{BuildFile: cfg.NginxBuild, Version: cfg.NginxVersion, Where: cfg.Path + ": nginx-build"}
+	}
+	target, err := analyzer.ResolveTarget(w.cache().build, front, settings)
+	if err != nil {
+		if err := w.problem(err); err != nil {
+			return opts, err
 		}
 	}
-	TargetBuild(&opts, build)
-	// Without a build, a version alone: the flag's, else the settings'.
-	// The order is the flag, the settings, and the newest nginx.
-	if build == nil {
-		v := w.Version
-		if v == "" && cfg != nil {
-			v = cfg.NginxVersion
-		}
-		if v != "" {
-			opts.Target = &analyzer.Target{Version: v}
-		}
-	}
+	opts.Target = target
 	// A target newer than the tables is said once: its advisories and
 	// directives are not known.
 	if opts.Target.Known() && w.Warn != nil {
@@ -444,24 +422,6 @@ func (w *Workspace) Options(cfg *config.File) (analyzer.Options, error) {
 		}
 	}
 	return opts, nil
-}
-
-// overCost lays the front end's host facts over the settings'.
-func overCost(flags, o costmodel.Options) costmodel.Options {
-	o.NonRoot = o.NonRoot || flags.NonRoot
-	if flags.NoFile > 0 {
-		o.NoFile = flags.NoFile
-	}
-	if flags.CPUs > 0 {
-		o.CPUs = flags.CPUs
-	}
-	if flags.Kernel != "" {
-		o.Kernel = flags.Kernel
-	}
-	if flags.Profile != nil {
-		o.Profile = flags.Profile
-	}
-	return o
 }
 
 // ruleOptions returns the options map of a rule, made if absent.
@@ -568,8 +528,10 @@ func (w *Workspace) Load(targets []Target) (*Report, error) {
 	return rep, nil
 }
 
-// Lint reads and lints every target: Load, then each unit's rules and
-// suppression comments.
+// Lint reads and lints every target: Load, then Run on each unit, then
+// the baseline on the whole report (a finding's fingerprint counts the
+// identical findings before it in the report, as --write-baseline
+// recorded them).
 func (w *Workspace) Lint(targets []Target) (*Report, error) {
 	rep, err := w.Load(targets)
 	if err != nil {
@@ -589,7 +551,7 @@ func (w *Workspace) Lint(targets []Target) (*Report, error) {
 		// unit's would stay alive while the next one is linted, up to
 		// twice the size of every configuration. Unit.CostModel computes
 		// the model again if asked.
-		e.Findings, _ = RunResults(e.Config, reg, e.Options)
+		e.Findings, _ = Run(e.Config, reg, e.Options)
 		if e.only != nil {
 			kept := e.Findings[:0]
 			for _, d := range e.Findings {
@@ -602,6 +564,9 @@ func (w *Workspace) Lint(targets []Target) (*Report, error) {
 		for _, d := range e.Findings {
 			rep.add(seen, d)
 		}
+	}
+	if w.Baseline != nil {
+		rep.Findings = w.Baseline.Filter(rep.Findings)
 	}
 	return rep, nil
 }
@@ -721,11 +686,4 @@ func (w *Workspace) loadSource(l *parser.Loader, name string, src []byte, cfg *c
 	}
 	localizePaths(c, cfg)
 	return c
-}
-
-// RunResults is Run that also returns the run's shared results (the cost
-// model the cost rules computed).
-func RunResults(c *parser.Config, reg *analyzer.Registry, opts analyzer.Options) ([]*parser.Diagnostic, *analyzer.Results) {
-	ds, rs := analyzer.RunResults(c, reg, opts)
-	return suppressAndSort(c, reg, opts, ds), rs
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/internal/testfiles"
 
+	"github.com/nginx-lint/nginx-lint/analyzer/baseline"
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
 	"github.com/nginx-lint/nginx-lint/analyzer/lint"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
@@ -26,7 +27,7 @@ func codes(ds []*parser.Diagnostic) []string {
 }
 
 // TestTargets: a directory gives its *.conf files and Debian's site files
-// (no extension), hidden ones aside, each with the conf prefix of its
+// (no extension), hidden ones and ModSecurity's aside, each with the conf prefix of its
 // nearest nginx.conf; a directory with none is a usage error.
 func TestTargets(t *testing.T) {
 	dir := t.TempDir()
@@ -39,6 +40,13 @@ func TestTargets(t *testing.T) {
 		"empty/sub/notes.txt":     "x\n",
 		"other/nginx.conf":        "events {}\n",
 		"other/snippets/ssl.conf": "ssl_protocols TLSv1.2;\n",
+		// ModSecurity's files as Debian's libnginx-mod-http-modsecurity
+		// installs them: not nginx's, skipped; a file of nginx's whose
+		// name only resembles them is kept.
+		"modsecurity.conf":          "# ModSecurity\n\nSecRuleEngine DetectionOnly\nSecRequestBodyAccess On\n",
+		"modsecurity_includes.conf": "include modsecurity.conf\n#include /usr/share/modsecurity-crs/owasp-crs.load\n",
+		"conf.d/crs-setup.conf":     "\tSecAction \"id:900000,phase:1,pass,nolog\"\n",
+		"conf.d/security.conf":      "add_header X-Frame-Options DENY;\n",
 	})
 	ts, err := lint.Targets([]string{dir})
 	if err != nil {
@@ -54,7 +62,7 @@ func TestTargets(t *testing.T) {
 		}
 	}
 	want := map[string]string{"nginx.conf": ".", "sites-enabled/example": ".", "conf.d/a.conf": ".",
-		"other/nginx.conf": "other", "other/snippets/ssl.conf": "other"}
+		"other/nginx.conf": "other", "other/snippets/ssl.conf": "other", "conf.d/security.conf": "."}
 	if len(got) != len(want) {
 		t.Errorf("targets %v, want %v", got, want)
 	}
@@ -381,5 +389,28 @@ func TestUnitSymbols(t *testing.T) {
 	}
 	if got := strings.Join(uses, " "); got != "nginx.conf:true a.conf:false" && got != "a.conf:false nginx.conf:true" {
 		t.Errorf("occurrences of upstream backend: %s", got)
+	}
+}
+
+// TestLintBaseline: with a Baseline, Lint reports only the findings the
+// baseline does not hold: none for the configuration it was written
+// from, the one new copy of a line (the third identical finding).
+func TestLintBaseline(t *testing.T) {
+	dir := t.TempDir()
+	conf := "events {}\nhttp {\n    gzipp on;\n    gzipp on;\n}\n"
+	testfiles.Write(t, dir, map[string]string{"nginx.conf": conf})
+	targets := []lint.Target{{Path: filepath.Join(dir, "nginx.conf")}}
+	w := &lint.Workspace{NoSettings: true}
+	rep, err := w.Lint(targets)
+	if err != nil || len(rep.Findings) != 2 {
+		t.Fatalf("%v %v", err, codes(rep.Findings))
+	}
+	w.Baseline = baseline.New(dir, rep.Findings)
+	if rep, err = w.Lint(targets); err != nil || len(rep.Findings) != 0 {
+		t.Errorf("the baseline's own configuration: %v %v", err, codes(rep.Findings))
+	}
+	testfiles.Write(t, dir, map[string]string{"nginx.conf": "events {}\nhttp {\n    gzipp on;\n    gzipp on;\n    gzipp on;\n}\n"})
+	if rep, err = w.Lint(targets); err != nil || len(rep.Findings) != 1 || rep.Findings[0].Start().Line != 5 {
+		t.Errorf("a third copy: %v %v", err, codes(rep.Findings))
 	}
 }

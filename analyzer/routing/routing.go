@@ -1,22 +1,3 @@
-// Package routing models how nginx picks the server block of an http
-// request: by the local address and port the connection arrived on, then
-// by the Host header (or the TLS SNI name) among the servers listening
-// there.
-//
-// It follows nginx 1.22 to 1.31, which do not differ here:
-// ngx_http_add_addresses and ngx_http_optimize_servers group the listens
-// of every port by address (a wildcard address serves the port's other
-// addresses only when they are not listed at all: a listed address has
-// its own list of servers, wherever its socket is); ngx_http_server_names
-// builds each address's name tables; ngx_http_find_virtual_server looks a
-// host up in them: exact names, then the longest "*.domain" (or
-// ".domain") match, then "head.*", then the regular expressions in the
-// order they were written, and otherwise the address's default server
-// (the first listen marked default_server there, else the first server
-// that listens there). A request without Host never reaches the tables.
-//
-// The grouping is the cost model's (costmodel.Result.Ports), so the two
-// cannot disagree about which listens share an address.
 package routing
 
 import (
@@ -64,6 +45,8 @@ type Port struct {
 	Wildcard *Addr
 
 	byKey map[string]*Addr
+	// byIP finds an IP address's entry without formatting its key.
+	byIP map[netip.Addr]*Addr
 }
 
 // Addr is one listened address with the servers nginx chooses among.
@@ -92,9 +75,10 @@ type wild struct {
 }
 
 type rx struct {
-	Pattern string
-	re      *regexp.Regexp
-	Server  int
+	Pattern  string
+	caseless bool
+	re       *regexp.Regexp
+	Server   int
 }
 
 // Build makes the routing table of the http servers of m, with the
@@ -132,7 +116,7 @@ func Build(m *parser.Model, res *costmodel.Result) *Table {
 			t.unsure("%s: a listen on a host name, resolved when nginx starts", cp.Name())
 			continue
 		}
-		p := &Port{Family: cp.Family, Port: cp.Port, byKey: map[string]*Addr{}}
+		p := &Port{Family: cp.Family, Port: cp.Port, byKey: map[string]*Addr{}, byIP: map[netip.Addr]*Addr{}}
 		for _, ca := range cp.Addrs {
 			a := &Addr{Key: ca.Key, Default: -1, exact: map[string]int{}}
 			a.IP = addrIP(ca.Key)
@@ -171,6 +155,9 @@ func Build(m *parser.Model, res *costmodel.Result) *Table {
 			}
 			p.Addrs = append(p.Addrs, a)
 			p.byKey[a.Key] = a
+			if a.IP.IsValid() && a.Key == netip.AddrPortFrom(a.IP, uint16(cp.Port)).String() {
+				p.byIP[a.IP] = a
+			}
 			if ca.Wildcard {
 				p.Wildcard = a
 			}
@@ -215,7 +202,7 @@ func (t *Table) addName(a *Addr, sn grammar.ServerName, n int) {
 		if err != nil {
 			t.unsure("server_name ~%s: not a regular expression this model can run (%v)", sn.Name, err)
 		}
-		a.regex = append(a.regex, rx{Pattern: sn.Name, re: re, Server: n})
+		a.regex = append(a.regex, rx{Pattern: sn.Name, caseless: sn.CaseInsensitive, re: re, Server: n})
 	}
 }
 
@@ -282,7 +269,7 @@ func (t *Table) Address(ip netip.Addr, port int) *Addr {
 	if p == nil {
 		return nil
 	}
-	if a := p.byKey[netip.AddrPortFrom(ip.Unmap(), uint16(port)).String()]; a != nil {
+	if a := p.byIP[ip.Unmap()]; a != nil {
 		return a
 	}
 	return p.Wildcard
@@ -386,36 +373,8 @@ func (a *Addr) Lookup(host string) int {
 	if !ok {
 		return a.Default
 	}
-	if len(a.Servers) == 1 {
-		// ngx_http_optimize_servers builds no tables for one server.
-		return a.Default
-	}
-	if n, ok := a.exact[h]; ok {
-		return n
-	}
-	best, bestLen := -1, -1
-	for _, w := range a.head {
-		if len(h) > len(w.Domain) && strings.HasSuffix(h, w.Domain) && h[len(h)-len(w.Domain)-1] == '.' && len(w.Domain) > bestLen {
-			best, bestLen = w.Server, len(w.Domain)
-		}
-	}
-	if best >= 0 {
-		return best
-	}
-	for _, w := range a.tail {
-		if len(h) > len(w.Domain)+1 && strings.HasPrefix(h, w.Domain) && h[len(w.Domain)] == '.' && len(w.Domain) > bestLen {
-			best, bestLen = w.Server, len(w.Domain)
-		}
-	}
-	if best >= 0 {
-		return best
-	}
-	for _, r := range a.regex {
-		if r.re != nil && r.re.MatchString(h) {
-			return r.Server
-		}
-	}
-	return a.Default
+	n, _ := a.lookup(h)
+	return n
 }
 
 // candidates are the hosts that can tell two addresses' tables apart:

@@ -48,8 +48,9 @@ type advisory struct {
 	url, source string
 }
 
-// vulnerableIn reports whether version is among the advisory's vulnerable
-// versions and not among its fixed ones: "1.16.1+" fixes the 1.16 branch
+// vulnerableIn reports whether version (the target's, or one a test
+// names) is among the advisory's vulnerable versions and not among its
+// fixed ones: "1.16.1+" fixes the 1.16 branch
 // from 1.16.1, and the highest fixed version fixes everything after it.
 func (a *advisory) vulnerableIn(version string) bool {
 	in := false
@@ -62,7 +63,7 @@ func (a *advisory) vulnerableIn(version string) bool {
 		if !ok {
 			hi = lo
 		}
-		if analyzer.CompareVersions(version, lo) >= 0 && analyzer.CompareVersions(version, hi) <= 0 {
+		if directives.CompareVersions(version, lo) >= 0 && directives.CompareVersions(version, hi) <= 0 {
 			in = true
 		}
 	}
@@ -72,13 +73,13 @@ func (a *advisory) vulnerableIn(version string) bool {
 	top := ""
 	for _, g := range a.good {
 		g = strings.TrimSuffix(g, "+")
-		if top == "" || analyzer.CompareVersions(g, top) > 0 {
+		if top == "" || directives.CompareVersions(g, top) > 0 {
 			top = g
 		}
 	}
 	for _, g := range a.good {
 		g = strings.TrimSuffix(g, "+")
-		if analyzer.CompareVersions(version, g) >= 0 && (g == top || branch(version) == branch(g)) {
+		if directives.CompareVersions(version, g) >= 0 && (g == top || branch(version) == branch(g)) {
 			return false
 		}
 	}

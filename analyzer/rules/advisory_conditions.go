@@ -158,7 +158,7 @@ func httpVersionOn(name string, param grammar.ParamKind) func(*analyzer.Pass, st
 	return func(p *analyzer.Pass, version string) *parser.Directive {
 		// "http2 on" where the target predates the directive is no
 		// HTTP/2: nginx refuses it (unknown-directive says so).
-		if rows := directives.Lookup(name); len(rows) > 0 && !lacks(version, rows[0].Since) {
+		if rows := directives.Lookup(name); len(rows) > 0 && !p.Target.Lacks(rows[0].Since) {
 			if d := namedOn(name)(p, ""); d != nil {
 				return d
 			}
@@ -412,7 +412,7 @@ func httpTLS13(p *analyzer.Pass, version string) *parser.Directive {
 		}
 		protos := inEffect(p, bs, "ssl_protocols")
 		if protos == nil {
-			if analyzer.CompareVersions(version, "1.23.4") >= 0 {
+			if p.Target.AtLeast("1.23.4") {
 				return listen
 			}
 			return nil

@@ -19,7 +19,7 @@ func BenchmarkLintL2c19900(b *testing.B) {
 	for b.Loop() {
 		f := parser.ParseFile("/bench/nginx.conf", src, &parser.Options{Kinds: analyzer.Kinds})
 		c := &parser.Config{Main: f, Files: []*parser.File{f}}
-		ds := analyzer.Run(c, rules.All(), analyzer.Options{})
+		ds := lintFindings(c, rules.All(), analyzer.Options{})
 		for _, d := range ds {
 			if d.Severity == parser.Error {
 				b.Fatalf("unexpected error: %v", d)
@@ -52,7 +52,7 @@ func BenchmarkValueRules(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				analyzer.Run(c, reg, analyzer.Options{})
+				lintFindings(c, reg, analyzer.Options{})
 			}
 		})
 	}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
@@ -13,26 +12,32 @@ import (
 
 // The startup-cost rules (category 4) all read one costmodel.Result per
 // analysis, shared through the CostModel result. The facts that change the
-// model itself (nonroot, nofile, cpus, kernel, the profile) are run-wide,
-// Pass.Cost (analyzer.Options.Cost), so every rule reads the same model.
+// model itself (nonroot, nofile, cpus, kernel) are run-wide, Pass.Host
+// (analyzer.Options.Host), and so is the calibration profile
+// (CostProfile), so every rule reads the same model.
 
-// costModelOptions are the options every cost rule still accepts in a
-// settings file, for compatibility: analyzer/config folds them into the
-// run-wide analyzer.Options.Cost, so a rule never reads them itself.
-var costModelOptions = []analyzer.Option{
-	{Name: "nonroot", Type: analyzer.BoolOption, Default: "false", Doc: "nginx runs as a user other than root, so ports below 1024 cannot be bound. Run-wide: it sets the cost model every rule reads."},
-	{Name: "nofile", Type: analyzer.IntOption, Default: "0", Doc: "The open-files limit (ulimit -n) nginx starts with; 0 means unknown. Run-wide: it sets the cost model every rule reads."},
-	{Name: "cpus", Type: analyzer.IntOption, Default: "0", Doc: "CPUs of the host, for worker_processes auto; 0 means unknown. Run-wide: it sets the cost model every rule reads."},
-	{Name: "kernel", Type: analyzer.StringOption, Default: "", Doc: "The host's Linux kernel version (\"6.1\"), for the socket options it supports. Run-wide: it sets the cost model every rule reads."},
+// withCostOptions returns a rule's own options followed by the host facts
+// the cost rules accepted before the settings' host: section, still
+// accepted there, deprecated (analyzer.HostAliases): the settings fold
+// them into the run-wide Host, so a rule never reads them itself.
+func withCostOptions(own ...analyzer.Option) []analyzer.Option {
+	return append(own, analyzer.HostAliases()...)
 }
 
-// withCostOptions returns a rule's own options followed by the model's.
-func withCostOptions(own ...analyzer.Option) []analyzer.Option {
-	return append(own, costModelOptions...)
+// CostProfile is the per-operation costs the cost model prices its steps
+// with (nginx-lint cost --profile, written by nginx-lint calibrate); none
+// given is costmodel.DefaultProfile.
+var CostProfile = &analyzer.Input[*costmodel.Profile]{Name: "cost profile"}
+
+// CostOptions are the cost model's options for host facts h and profile
+// prof (nil: the reference profile): what the run's CostModel is computed
+// with, and what the optimizer estimates rewrites with.
+func CostOptions(h analyzer.Host, prof *costmodel.Profile) costmodel.Options {
+	return costmodel.Options{NonRoot: h.NonRoot, NoFile: h.NoFile, CPUs: h.CPUs, Kernel: h.Kernel, Profile: prof}
 }
 
 // costModel returns the run's cost model, computed once for all rules.
-func costModel(p *analyzer.Pass) *costmodel.Result { return CostModel.Get(p, p.Cost) }
+func costModel(p *analyzer.Pass) *costmodel.Result { return CostModel.Get(p, struct{}{}) }
 
 // reportAt reports at a listen directive's address argument, or at the
 // server block when the listen is implied, or at the main file's start.
@@ -99,18 +104,15 @@ func settingEdit(r *costmodel.Result, d *parser.Directive, name string, v int) [
 
 // DefaultStartupBudget is the startup-budget rule's budget when no option
 // sets one: the default its option declares.
-var DefaultStartupBudget = func() time.Duration {
-	o, _ := StartupBudget.LookupOption("budget")
-	v, _ := o.DefaultValue()
-	return v.(time.Duration)
-}()
+var DefaultStartupBudget = startupBudget.Default()
 
-// CostModel is the startup cost model of the analysed configuration, for
-// the options of the host it is computed for; rules with the same options
-// share one computation per run.
-var CostModel = &analyzer.Result[costmodel.Options, *costmodel.Result]{
+// CostModel is the startup cost model of the analysed configuration for
+// the run's host facts and profile: one computation per run, which every
+// rule and the front ends (Result.Of) share.
+var CostModel = &analyzer.Result[struct{}, *costmodel.Result]{
 	Name: "cost model",
-	Compute: func(p *analyzer.Pass, o costmodel.Options) *costmodel.Result {
+	Compute: func(p *analyzer.Pass, _ struct{}) *costmodel.Result {
+		o := CostOptions(p.Host, CostProfile.Get(p))
 		o.Ops = p.OpCounter()
 		return costmodel.Compute(p.Model(), o)
 	},

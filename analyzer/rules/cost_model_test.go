@@ -21,9 +21,8 @@ func TestOneCostModelPerRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := parser.ParseString("/x/nginx.conf", "events {}\nhttp { server { } server { listen 8000; } }\n", nil)
-	o := costmodel.Options{NonRoot: true, NoFile: 4096, CPUs: 4}
-	_, rs := analyzer.RunResults(&parser.Config{Main: f, Files: []*parser.File{f}}, reg, analyzer.Options{Cost: o})
-	got := CostModel.Of(rs, o)
+	_, rs := runRules(&parser.Config{Main: f, Files: []*parser.File{f}}, reg, analyzer.Options{Host: analyzer.Host{NonRoot: true, NoFile: 4096, CPUs: 4}})
+	got := CostModel.Of(rs, struct{}{})
 	if len(seen) != 1 || seen[0] != got {
 		t.Fatalf("the run's model %p, the rule saw %v", got, seen)
 	}

@@ -416,6 +416,9 @@ type Advisory struct {
 // whose trigger is a configuration pattern, for an audit of a build
 // whatever its configuration.
 func Advisories(version string) []Advisory {
+	if version == "" {
+		return nil
+	}
 	var out []Advisory
 	for _, c := range cvePatterns {
 		if affects(c.id, version) {

@@ -47,7 +47,7 @@ func runDeprecated(p *analyzer.Pass) {
 	// "listen ... http2" is deprecated only from 1.25.1 on, and "http2 on;"
 	// does not exist before: an older target keeps the listen form.
 	listenHTTP2 := p.Target.AtLeast("1.25.1")
-	target := targetVersion(p)
+	target := p.Target
 	for _, s := range p.Model().Servers {
 		if s.Protocol != parser.HTTP || !listenHTTP2 {
 			continue
@@ -94,7 +94,7 @@ func runDeprecated(p *analyzer.Pass) {
 		if name == "ssl" && ctx&(directives.HTTP|directives.Server|directives.Mail|directives.MailServer) != 0 {
 			// From 1.25.1 on (and with no target, the newest nginx)
 			// unknown-directive reports it as removed, with this fix.
-			if !lacks(target, "1.15.0") && lacks(target, "1.25.1") {
+			if !target.Lacks("1.15.0") && target.Lacks("1.25.1") {
 				diag := p.ReportDirective(d, "the \"ssl\" directive is deprecated, use the \"listen ... ssl\" directive instead")
 				diag.Detail = "deprecated since nginx 1.15.0 and removed in 1.25.1, which reports it as an unknown directive"
 				assumeTarget(p, diag)
@@ -106,11 +106,11 @@ func runDeprecated(p *analyzer.Pass) {
 		if row == nil {
 			return
 		}
-		if removed, ok := row.Tags.Value("removed-in"); ok && !lacks(target, removed) {
+		if removed, ok := row.Tags.Value("removed-in"); ok && !target.Lacks(removed) {
 			return // unknown-directive: nginx no longer knows it
 		}
 		since, obsolete := row.Tags.Value("obsolete-since")
-		if !obsolete && !row.Tags.Has("src-obsolete") || obsolete && lacks(target, since) {
+		if !obsolete && !row.Tags.Has("src-obsolete") || obsolete && target.Lacks(since) {
 			return
 		}
 		msg := fmt.Sprintf("the %q directive is obsolete", name)

@@ -13,7 +13,8 @@ import (
 // does not accept it.
 var DirectiveNotAllowed = &analyzer.Rule{
 	Code: "NL2002", Name: "directive-not-allowed", Title: "directive is not allowed in this block", Severity: parser.Error,
-	Run: runDirectiveNotAllowed,
+	Refuses: true,
+	Run:     runDirectiveNotAllowed,
 	Doc: analyzer.Doc{
 		Text: "Each directive is accepted only in some blocks (`proxy_pass` in `location`, `listen` in " +
 			"`server`, ...). nginx refuses to start with `\"x\" directive is not allowed here`. The " +
@@ -24,17 +25,16 @@ var DirectiveNotAllowed = &analyzer.Rule{
 }
 
 func runDirectiveNotAllowed(p *analyzer.Pass) {
-	// The targeted nginx's version (from nginx -V): a block that accepts
-	// the directive only in later versions does not count.
-	version := p.Target.Version
 	p.WalkEntries(func(e *analyzer.Entry, _ []*parser.Directive) {
 		d, ctx := e.Directive, e.Context()
 		if dataBlock(ctx) || !e.Known {
 			return
 		}
 		if e.Row() != nil {
-			if version != "" {
-				notYetAllowed(p, d, ctx, version)
+			// The targeted nginx's version (from nginx -V): a block that
+			// accepts the directive only in later versions does not count.
+			if p.Target.Known() {
+				notYetAllowed(p, d, ctx)
 			}
 			return
 		}
@@ -55,8 +55,7 @@ func runDirectiveNotAllowed(p *analyzer.Pass) {
 // of rows, or predates them: nginx then says "unknown directive" wherever
 // the directive stands, and unknown-directive reports it.
 func absentFromTarget(p *analyzer.Pass, rows []*directives.Directive) bool {
-	version := p.Target.Version
-	if since := firstSince(rows); version != "" && since != "" && analyzer.CompareVersions(version, since) < 0 {
+	if p.Target.Lacks(firstSince(rows)) {
 		return true
 	}
 	return p.Target.Modules != nil && missingAll(p, loadedModules(p), rows)

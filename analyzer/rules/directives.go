@@ -10,10 +10,10 @@ import (
 )
 
 // notYetAllowed reports d when every table row that allows it in ctx
-// appeared after nginx version.
-func notYetAllowed(p *analyzer.Pass, d *parser.Directive, ctx directives.Context, version string) {
+// appeared after the targeted nginx.
+func notYetAllowed(p *analyzer.Pass, d *parser.Directive, ctx directives.Context) {
 	rows := directives.Lookup(d.Name.Value)
-	if first := firstSince(rows); first != "" && analyzer.CompareVersions(version, first) < 0 {
+	if p.Target.Lacks(firstSince(rows)) {
 		return // unknown to that nginx altogether: unknown-directive says so
 	}
 	var newest *directives.Directive
@@ -22,7 +22,7 @@ func notYetAllowed(p *analyzer.Pass, d *parser.Directive, ctx directives.Context
 			continue
 		}
 		since := firstSince([]*directives.Directive{r})
-		if since == "" || analyzer.CompareVersions(version, since) >= 0 {
+		if !p.Target.Lacks(since) {
 			return // some row allowed it here already
 		}
 		newest = r
@@ -31,7 +31,7 @@ func notYetAllowed(p *analyzer.Pass, d *parser.Directive, ctx directives.Context
 		return
 	}
 	since := firstSince([]*directives.Directive{newest})
-	diag := p.ReportDirective(d, "%q directive is not allowed here in nginx %s", d.Name.Value, version)
+	diag := p.ReportDirective(d, "%q directive is not allowed here in nginx %s", d.Name.Value, p.Target.NginxVersion())
 	diag.Detail = fmt.Sprintf("%s accepts it in %s since nginx %s; here is %s", newest.Module, strings.ReplaceAll(newest.Contexts.String(), ",", ", "), since, ctx)
 	assumeTarget(p, diag)
 }
@@ -46,7 +46,7 @@ func firstSince(rows []*directives.Directive) string {
 			return ""
 		}
 		for _, v := range strings.Split(r.Since, ",") {
-			if best == "" || analyzer.CompareVersions(v, best) < 0 {
+			if best == "" || directives.CompareVersions(v, best) < 0 {
 				best = v
 			}
 		}
@@ -68,20 +68,11 @@ func quoteList(names []string) string {
 	return strings.Join(q, " or ")
 }
 
-// stringSet reads a rule option that is a list of strings.
-func stringSet(v any) map[string]bool {
-	out := map[string]bool{}
-	switch x := v.(type) {
-	case []string:
-		for _, s := range x {
-			out[s] = true
-		}
-	case []any:
-		for _, s := range x {
-			if str, ok := s.(string); ok {
-				out[str] = true
-			}
-		}
+// stringSet is the set of a list option's strings.
+func stringSet(list []string) map[string]bool {
+	out := make(map[string]bool, len(list))
+	for _, s := range list {
+		out[s] = true
 	}
 	return out
 }

@@ -16,6 +16,7 @@ import (
 // nginx accepts it only once.
 var DuplicateDirective = &analyzer.Rule{
 	Code: "NL2007", Name: "duplicate-directive", Title: "directive given twice in one block", Severity: parser.Error,
+	Refuses: true,
 	Fixable: true,
 	Run:     runDuplicateDirective,
 	Doc: analyzer.Doc{

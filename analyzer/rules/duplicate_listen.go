@@ -13,7 +13,8 @@ import (
 // proxy_protocol given on some listens of a shared socket but not others.
 var DuplicateListen = &analyzer.Rule{
 	Code: "NL2004", Name: "duplicate-listen", Title: "two listens share one socket in a conflicting way", Severity: parser.Error,
-	Run: runDuplicateListen,
+	Refuses: true,
+	Run:     runDuplicateListen,
 	Doc: analyzer.Doc{
 		Text: "nginx opens one socket per address:port (`80`, `*:80` and `0.0.0.0:80` are the same " +
 			"socket; `127.0.0.1:80` is another one, even while a wildcard listens on port 80). " +
@@ -40,7 +41,8 @@ var DuplicateListen = &analyzer.Rule{
 // DuplicateDefaultServer reports a second default_server on one socket.
 var DuplicateDefaultServer = &analyzer.Rule{
 	Code: "NL2005", Name: "duplicate-default-server", Title: "two default servers on one address:port", Severity: parser.Error,
-	Run: runDuplicateDefaultServer,
+	Refuses: true,
+	Run:     runDuplicateDefaultServer,
 	Doc: analyzer.Doc{
 		Text: "Only one server may be `default_server` for an address:port; nginx refuses to start " +
 			"with `a duplicate default server for 0.0.0.0:80`. A wildcard listen (`listen 80`) and " +

@@ -10,7 +10,8 @@ import (
 // EmptyUpstream reports an upstream block without any server.
 var EmptyUpstream = &analyzer.Rule{
 	Code: "NL2019", Name: "empty-upstream", Title: "upstream block without servers", Severity: parser.Error,
-	Run: runEmptyUpstream,
+	Refuses: true,
+	Run:     runEmptyUpstream,
 	Doc: analyzer.Doc{
 		Text: "nginx refuses to start on an `upstream` block (http or stream) that holds no `server` " +
 			"(`no servers are inside upstream`), at the block's closing brace. A common cause is a " +

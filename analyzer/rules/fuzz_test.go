@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
-	"github.com/nginx-lint/nginx-lint/analyzer/lint"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/corpustest"
@@ -35,7 +34,7 @@ func FuzzLint(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src []byte) {
 		over := &parser.Overlay{Files: map[string][]byte{"/fuzz/nginx.conf": src}}
 		c := analyzer.LoadInferred(&parser.Loader{FS: over, Kinds: analyzer.Kinds}, "/fuzz/nginx.conf", src)
-		for _, d := range lint.Run(c, rules.All(), analyzer.Options{}) {
+		for _, d := range lintFindings(c, rules.All(), analyzer.Options{}) {
 			if d.Name == "internal-error" {
 				t.Fatalf("%s\ninput:\n%s", d.Message, src)
 			}

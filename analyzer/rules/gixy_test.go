@@ -165,7 +165,7 @@ func lintCase(t *testing.T, path string, rule *analyzer.Rule, target *analyzer.T
 		t.Fatal(err)
 	}
 	var out []*parser.Diagnostic
-	for _, d := range analyzer.Run(c, reg, opts) {
+	for _, d := range ruleFindings(c, reg, opts) {
 		if d.Code == rule.Code {
 			out = append(out, d)
 		}

@@ -617,7 +617,7 @@ func planHandlerMutants(t *testing.T, info *buildinfo.Info, loads map[string]str
 				continue
 			}
 		}
-		if since, _, _ := strings.Cut(row.Since, ","); since != "" && analyzer.CompareVersions(info.Version, strings.TrimSpace(since)) < 0 {
+		if since, _, _ := strings.Cut(row.Since, ","); since != "" && directives.CompareVersions(info.Version, strings.TrimSpace(since)) < 0 {
 			continue
 		}
 		family := handlerFamilyOf(row.Module)

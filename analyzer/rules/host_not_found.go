@@ -16,9 +16,9 @@ import (
 // startup that do not resolve here.
 var HostNotFound = &analyzer.Rule{
 	Code: "NL2044", Name: "host-not-found", Title: "host name nginx resolves at startup does not resolve here", Severity: parser.Error,
-	Run: runHostNotFound,
-	Options: []analyzer.Option{{Name: CheckFilesOption, Type: analyzer.BoolOption, Default: "false",
-		Doc: "Run the check (--check-files or check-files: true in the settings turn it on for all such rules)."}},
+	Run:     runHostNotFound,
+	Host:    true,
+	Options: []analyzer.Option{analyzer.CheckFilesOption.Decl()},
 	Doc: analyzer.Doc{
 		Text: "Off unless nginx-lint runs with `--check-files` (or `check-files: true`), like `missing-file`: " +
 			"a name that does not resolve in a repository's CI says nothing about the servers. On the " +
@@ -37,7 +37,7 @@ var HostNotFound = &analyzer.Rule{
 const lookupTimeout = 3 * time.Second
 
 func runHostNotFound(p *analyzer.Pass) {
-	if on, _ := p.Options[CheckFilesOption].(bool); !on || !wholeConfig(p) {
+	if !wholeConfig(p) {
 		return
 	}
 	ix := p.Index()

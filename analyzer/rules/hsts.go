@@ -9,16 +9,19 @@ import (
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
+// The hsts rule's options.
+var (
+	hstsRequire   = analyzer.BoolOption("require", false, "Also report HTTPS servers that send no Strict-Transport-Security header (opt-in: not every site can commit to HTTPS only).")
+	hstsMinMaxAge = analyzer.IntOption("min-max-age", 15768000, "The shortest max-age, in seconds, not reported as weak (default six months).")
+)
+
 // HSTS reports a weak Strict-Transport-Security header and, when asked
 // to, HTTPS servers that send none.
 var HSTS = &analyzer.Rule{
 	Code: "NL3029", Name: "hsts", Title: "Strict-Transport-Security missing or weak", Severity: parser.Info,
 	Fixable: true,
 	Run:     runHSTS,
-	Options: []analyzer.Option{
-		{Name: "require", Type: analyzer.BoolOption, Default: "false", Doc: "Also report HTTPS servers that send no Strict-Transport-Security header (opt-in: not every site can commit to HTTPS only)."},
-		{Name: "min-max-age", Type: analyzer.IntOption, Default: "15768000", Doc: "The shortest max-age, in seconds, not reported as weak (default six months)."},
-	},
+	Options: []analyzer.Option{hstsRequire.Decl(), hstsMinMaxAge.Decl()},
 	Doc: analyzer.Doc{
 		Text: "`Strict-Transport-Security` tells browsers to use HTTPS only for the site, which " +
 			"closes the window in which a first plain-HTTP request can be intercepted. A short " +
@@ -67,8 +70,8 @@ func maxAge(v string) (int64, bool) {
 }
 
 func runHSTS(p *analyzer.Pass) {
-	minAge := int64(p.Option("min-max-age").(int))
-	require := p.Option("require").(bool)
+	minAge := int64(hstsMinMaxAge.Get(p))
+	require := hstsRequire.Get(p)
 	// Where HSTS is set: by server block, or "everywhere" at http level.
 	withHSTS := map[*parser.Directive]bool{}
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {

@@ -11,7 +11,8 @@ import (
 // InvalidArguments reports argument counts and flag values nginx rejects.
 var InvalidArguments = &analyzer.Rule{
 	Code: "NL2003", Name: "invalid-arguments", Title: "wrong number or kind of arguments", Severity: parser.Error,
-	Run: runInvalidArguments,
+	Refuses: true,
+	Run:     runInvalidArguments,
 	Doc: analyzer.Doc{
 		Text: "Every directive takes a fixed number of arguments (nginx: `invalid number of arguments " +
 			"in \"x\" directive`), and on/off flags take exactly `on` or `off` (`invalid value`).",
@@ -43,7 +44,7 @@ func runInvalidArguments(p *analyzer.Pass) {
 		// another generic slot (fancyindex_css_href has
 		// ngx_conf_set_str_slot) takes any word.
 		if row.Value != nil {
-			if spec := row.Value.For(p.Target.Version); spec == nil || spec.Kind != directives.ValueFlag && spec.Kind != directives.ValueCustom {
+			if spec := row.Value.For(p.Target.NamedVersion()); spec == nil || spec.Kind != directives.ValueFlag && spec.Kind != directives.ValueCustom {
 				return
 			}
 		}

@@ -9,7 +9,8 @@ import (
 // InvalidCondition reports if conditions nginx cannot parse.
 var InvalidCondition = &analyzer.Rule{
 	Code: "NL2017", Name: "invalid-condition", Title: "if condition nginx cannot parse", Severity: parser.Error,
-	Run: runInvalidCondition,
+	Refuses: true,
+	Run:     runInvalidCondition,
 	Doc: analyzer.Doc{
 		Text: "The condition of `if` is in parentheses and is one of:\n\n" +
 			"- a variable alone, `($var)`: true unless empty or \"0\";\n" +

@@ -14,7 +14,8 @@ import (
 // nginx refuses.
 var InvalidEntry = &analyzer.Rule{
 	Code: "NL2020", Name: "invalid-entry", Title: "map, geo or split_clients entry nginx refuses", Severity: parser.Error,
-	Run: runInvalidEntry,
+	Refuses: true,
+	Run:     runInvalidEntry,
 	Doc: analyzer.Doc{
 		Text: "The lines of `map`, `geo` and `split_clients` blocks are not directives but entries, " +
 			"which each module reads its own way (http and stream alike):\n\n" +
@@ -38,7 +39,7 @@ var InvalidEntry = &analyzer.Rule{
 }
 
 func runInvalidEntry(p *analyzer.Pass) {
-	target := targetVersion(p)
+	target := p.Target
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, _ []*parser.Directive) {
 		if ctx&(directives.HTTP|directives.Stream) == 0 || d.Block == nil {
 			return
@@ -48,7 +49,7 @@ func runInvalidEntry(p *analyzer.Pass) {
 		case "geo":
 			// volatile arrived in geo in 1.29.3.
 			// The stream geo has no proxy entries (no X-Forwarded-For).
-			checkGeo(p, entries, !lacks(target, "1.29.3"), ctx&directives.HTTP != 0)
+			checkGeo(p, entries, !target.Lacks("1.29.3"), ctx&directives.HTTP != 0)
 		case "map":
 			checkMap(p, entries)
 		default:

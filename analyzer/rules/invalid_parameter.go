@@ -14,7 +14,8 @@ import (
 // version or in NGINX Plus.
 var InvalidParameter = &analyzer.Rule{
 	Code: "NL2015", Name: "invalid-parameter", Title: "parameter nginx does not accept", Severity: parser.Error,
-	Run: runInvalidParameter,
+	Refuses: true,
+	Run:     runInvalidParameter,
 	Doc: analyzer.Doc{
 		Text: "nginx reads the parameters of a few directives with hand-written code and refuses to start " +
 			"on one it does not know (`invalid parameter \"X\"`) or on a bad value (`invalid backlog " +
@@ -49,7 +50,7 @@ var InvalidParameter = &analyzer.Rule{
 
 func runInvalidParameter(p *analyzer.Pass) {
 	reportReferers(p, refererInvalid)
-	target := targetVersion(p)
+	target := p.Target
 	m := p.Model()
 	for _, s := range m.Servers {
 		ls := s.Listens()
@@ -103,7 +104,7 @@ func listenContext(proto parser.Protocol) grammar.Context {
 
 // checkListen reports what ngx_http_core_listen (or its stream and mail
 // twins) of the target version refuses in l.
-func checkListen(p *analyzer.Pass, proto parser.Protocol, l *parser.Listen, target string) {
+func checkListen(p *analyzer.Pass, proto parser.Protocol, l *parser.Listen, target *analyzer.Target) {
 	d := l.Directive
 	if len(d.Args) == 0 {
 		return // invalid-arguments
@@ -111,7 +112,7 @@ func checkListen(p *analyzer.Pass, proto parser.Protocol, l *parser.Listen, targ
 	ctx := listenContext(proto)
 	// Before 1.25.5 the stream and mail modules worded an unknown
 	// parameter differently.
-	oldWording := ctx != grammar.ContextHTTP && lacks(target, "1.25.5")
+	oldWording := ctx != grammar.ContextHTTP && target.Lacks("1.25.5")
 	invalid := func(arg int, detail string) *parser.Diagnostic {
 		text := d.Args[arg].Value
 		msg := "invalid parameter \"" + text + "\""
@@ -130,7 +131,7 @@ func checkListen(p *analyzer.Pass, proto parser.Protocol, l *parser.Listen, targ
 		msg := ge.Msg
 		if ge.Arg == 0 {
 			msg += ` of the "listen" directive`
-		} else if k := grammar.KindOf(d.Args[ge.Arg].Value); !ctx.Accepts(k) || lacks(target, grammar.ParamSince(ctx, k)) {
+		} else if k := grammar.KindOf(d.Args[ge.Arg].Value); !ctx.Accepts(k) || target.Lacks(grammar.ParamSince(ctx, k)) {
 			// A bad value of a parameter this listen does not have:
 			// nginx never reads the value.
 			invalid(ge.Arg, "the "+proto.String()+" listen does not know it; see "+listenURL(proto))
@@ -159,9 +160,9 @@ func checkListen(p *analyzer.Pass, proto parser.Protocol, l *parser.Listen, targ
 	var tooNew grammar.ParamSet
 	for _, prm := range l.Spec.Params {
 		since := grammar.ParamSince(ctx, prm.Kind)
-		if lacks(target, since) {
+		if target.Lacks(since) {
 			tooNew |= 1 << prm.Kind
-			assumeTarget(p, invalid(prm.Arg, "nginx "+target+" predates it: the "+prm.Kind.String()+" parameter of a "+
+			assumeTarget(p, invalid(prm.Arg, "nginx "+target.NginxVersion()+" predates it: the "+prm.Kind.String()+" parameter of a "+
 				proto.String()+" listen appeared in nginx "+since))
 		}
 	}
@@ -215,7 +216,7 @@ var plusServerParams = []string{"slow_start=", "route=", "drain"}
 // one) over every server of every upstream, in reading order (included
 // files expanded), remembering whether a balancing method without backup
 // servers came first.
-func checkUpstreamServers(p *analyzer.Pass, target string) {
+func checkUpstreamServers(p *analyzer.Pass, target *analyzer.Target) {
 	for _, u := range p.Model().Upstreams {
 		if u.Directive.Block == nil || len(u.Servers) == 0 {
 			continue
@@ -232,7 +233,7 @@ func checkUpstreamServers(p *analyzer.Pass, target string) {
 	}
 }
 
-func checkServerParams(p *analyzer.Pass, d *parser.Directive, target, noBackup string) {
+func checkServerParams(p *analyzer.Pass, d *parser.Directive, target *analyzer.Target, noBackup string) {
 	for _, a := range d.Args[1:] {
 		v := a.Value
 		bad := func(detail string) {
@@ -260,8 +261,8 @@ func checkServerParams(p *analyzer.Pass, d *parser.Directive, target, noBackup s
 			}
 		case v == "down":
 		case v == "resolve" || (hasVal && name == "service"):
-			if lacks(target, "1.27.3") {
-				bad("nginx " + target + " predates it: " + name + " in an open-source upstream appeared in nginx 1.27.3 " +
+			if target.Lacks("1.27.3") {
+				bad("nginx " + target.NginxVersion() + " predates it: " + name + " in an open-source upstream appeared in nginx 1.27.3 " +
 					"(before, only NGINX Plus had it)")
 				continue
 			}
@@ -282,7 +283,7 @@ func checkServerParams(p *analyzer.Pass, d *parser.Directive, target, noBackup s
 
 // checkResolver follows ngx_resolver_create: name servers (port 53 by
 // default) and the valid=, ipv4= (1.23.1) and ipv6= parameters.
-func checkResolver(p *analyzer.Pass, d *parser.Directive, ctx directives.Context, target string) {
+func checkResolver(p *analyzer.Pass, d *parser.Directive, ctx directives.Context, target *analyzer.Target) {
 	if len(d.Args) == 1 && d.Args[0].Value == "off" && ctx&(directives.Mail|directives.MailServer) != 0 {
 		return // the mail module's way to turn the resolver off
 	}
@@ -299,7 +300,7 @@ func checkResolver(p *analyzer.Pass, d *parser.Directive, ctx directives.Context
 				return
 			}
 			continue
-		case strings.HasPrefix(v, "ipv4=") && !lacks(target, "1.23.1"), strings.HasPrefix(v, "ipv6="):
+		case strings.HasPrefix(v, "ipv4=") && !target.Lacks("1.23.1"), strings.HasPrefix(v, "ipv6="):
 			on := v[5:] == "on"
 			if !on && v[5:] != "off" {
 				bad(v[:4] + "= takes on or off")
@@ -321,7 +322,7 @@ func checkResolver(p *analyzer.Pass, d *parser.Directive, ctx directives.Context
 			// A parameter this nginx does not know (ipv4= before
 			// 1.23.1) is a host name to nginx, which no lookup finds.
 			p.Reportf(d.File, a.Range, "host not found in resolver \"%s\"", v).Detail =
-				"nginx " + target + " does not know this parameter and looks it up as a name server's host name"
+				"nginx " + target.NginxVersion() + " does not know this parameter and looks it up as a name server's host name"
 			return
 		}
 		servers++

@@ -13,7 +13,8 @@ import (
 // error_page.
 var InvalidStatus = &analyzer.Rule{
 	Code: "NL2021", Name: "invalid-status", Title: "status code nginx refuses", Severity: parser.Error,
-	Run: runInvalidStatus,
+	Refuses: true,
+	Run:     runInvalidStatus,
 	Doc: analyzer.Doc{
 		Text: "`return` takes a code from 0 to 999 (`invalid return code \"1000\"`), or with a single " +
 			"argument a URL starting with `http://`, `https://` or `$scheme` (a 302 redirect). " +

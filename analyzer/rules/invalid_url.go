@@ -14,7 +14,8 @@ import (
 // stream proxy_pass and an upstream's server.
 var InvalidURL = &analyzer.Rule{
 	Code: "NL2016", Name: "invalid-url", Title: "upstream address nginx cannot use", Severity: parser.Error,
-	Run: runInvalidURL,
+	Refuses: true,
+	Run:     runInvalidURL,
 	Doc: analyzer.Doc{
 		Text: "nginx parses the address of every `*_pass` and upstream `server` when it reads the " +
 			"configuration and refuses to start when:\n\n" +
@@ -59,7 +60,7 @@ type implicitUpstream struct {
 
 func runInvalidURL(p *analyzer.Pass) {
 	m := p.Model()
-	target := targetVersion(p)
+	target := p.Target
 	// Upstream block names by protocol, compared case-insensitively as
 	// ngx_http_upstream_add does.
 	defined := map[parser.Protocol]map[string]bool{parser.HTTP: {}, parser.Stream: {}}
@@ -211,7 +212,7 @@ func checkProxyPass(p *analyzer.Pass, d *parser.Directive, stack []*parser.Direc
 
 // checkUpstreamAddrs checks the address of each server of u as
 // ngx_http_upstream_server and ngx_stream_upstream_server do.
-func checkUpstreamAddrs(p *analyzer.Pass, u *parser.Upstream, target string) {
+func checkUpstreamAddrs(p *analyzer.Pass, u *parser.Upstream, target *analyzer.Target) {
 	defPort := 80
 	if u.Protocol == parser.Stream {
 		defPort = 0
@@ -225,7 +226,7 @@ func checkUpstreamAddrs(p *analyzer.Pass, u *parser.Upstream, target string) {
 			resolve = resolve || a.Value == "resolve"
 			service = service || strings.HasPrefix(a.Value, "service=")
 		}
-		if lacks(target, "1.27.3") {
+		if target.Lacks("1.27.3") {
 			// invalid-parameter reports both as unknown to that nginx.
 			resolve, service = false, false
 		}

@@ -16,7 +16,8 @@ import (
 // the directive-specific handlers valuecheck.CheckCustom reads reject.
 var InvalidValue = &analyzer.Rule{
 	Code: "NL2012", Name: "invalid-value", Title: "value nginx does not accept", Severity: parser.Error,
-	Run: runInvalidValue,
+	Refuses: true,
+	Run:     runInvalidValue,
 	Doc: analyzer.Doc{
 		Text: "Most directives are parsed by one of nginx's generic handlers, and nginx-lint knows which " +
 			"from nginx's source: sizes (`16k`, `1m`), offsets (also `g`), times (`1h30m`, `500ms`: units in " +
@@ -43,7 +44,7 @@ var InvalidValue = &analyzer.Rule{
 func runInvalidValue(p *analyzer.Pass) {
 	// The targeted nginx's version (from nginx -V); words newer than it
 	// are invalid.
-	version := p.Target.Version
+	version := p.Target.NamedVersion()
 	ix := p.Index()
 	var args []string // reused: Check does not keep it
 	var checker valuecheck.CustomChecker

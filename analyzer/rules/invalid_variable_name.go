@@ -11,7 +11,8 @@ import (
 // unclosed "${", and a set, map, geo or split_clients target without "$".
 var InvalidVariableName = &analyzer.Rule{
 	Code: "NL2036", Name: "invalid-variable-name", Title: "malformed variable reference", Severity: parser.Error,
-	Run: runInvalidVariableName,
+	Refuses: true,
+	Run:     runInvalidVariableName,
 	Doc: analyzer.Doc{
 		Text: "In an argument nginx compiles, `$` must be followed by a name (letters, digits, `_`) or " +
 			"by `{name}`: a lone `$` or `$` before another character fails with `invalid variable " +

@@ -14,7 +14,8 @@ import (
 // limit_req_zone, limit_conn_zone and the *_cache_path directives.
 var InvalidZone = &analyzer.Rule{
 	Code: "NL2022", Name: "invalid-zone", Title: "shared memory zone definition nginx refuses", Severity: parser.Error,
-	Run: runInvalidZone,
+	Refuses: true,
+	Run:     runInvalidZone,
 	Doc: analyzer.Doc{
 		Text: "Zones are declared as `zone=NAME:SIZE` (`limit_req_zone`, `limit_conn_zone`) or " +
 			"`keys_zone=NAME:SIZE` (`proxy_cache_path`, `fastcgi_cache_path`, `scgi_cache_path`, " +

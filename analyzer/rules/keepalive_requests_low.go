@@ -5,14 +5,15 @@ import (
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
+// keepaliveRequestsMin is keepalive-requests-low's threshold.
+var keepaliveRequestsMin = analyzer.IntOption("min", 1000, "The lowest keepalive_requests not reported (nginx's default since 1.19.10).")
+
 // KeepaliveRequestsLow reports a keepalive_requests below nginx's
 // current default.
 var KeepaliveRequestsLow = &analyzer.Rule{
 	Code: "NL4009", Name: "keepalive-requests-low", Title: "keepalive_requests below nginx's default of 1000", Severity: parser.Info,
-	Run: runKeepaliveRequestsLow,
-	Options: []analyzer.Option{
-		{Name: "min", Type: analyzer.IntOption, Default: "1000", Doc: "The lowest keepalive_requests not reported (nginx's default since 1.19.10)."},
-	},
+	Run:     runKeepaliveRequestsLow,
+	Options: []analyzer.Option{keepaliveRequestsMin.Decl()},
 	Doc: analyzer.Doc{
 		Text: "After `keepalive_requests` requests nginx closes a keep-alive connection, and the client " +
 			"opens a new one (a new TLS handshake for HTTPS). nginx raised the default from 100 to 1000 " +
@@ -26,7 +27,7 @@ var KeepaliveRequestsLow = &analyzer.Rule{
 }
 
 func runKeepaliveRequestsLow(p *analyzer.Pass) {
-	min := p.Option("min").(int)
+	min := keepaliveRequestsMin.Get(p)
 	ix := p.Index()
 	for _, i := range ix.Named("keepalive_requests") {
 		d := ix.Entries[i].Directive

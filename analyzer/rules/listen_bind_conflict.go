@@ -9,6 +9,7 @@ import (
 // -t passes.
 var ListenBindConflict = &analyzer.Rule{
 	Code: "NL4003", Name: "listen-bind-conflict", Title: "listen sockets collide at start although nginx -t passes", Severity: parser.Error,
+	Cost:    true,
 	Run:     runListenBindConflict,
 	Options: withCostOptions(),
 	Doc: analyzer.Doc{

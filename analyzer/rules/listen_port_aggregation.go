@@ -8,13 +8,16 @@ import (
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
+// maxAddresses is listen-port-aggregation's limit.
+var maxAddresses = analyzer.IntOption("max-addresses", 100, "Report a port when more addresses than this share it.")
+
 // ListenPortAggregation reports a port whose many addresses make
 // ngx_http_add_addresses scan quadratically.
 var ListenPortAggregation = &analyzer.Rule{
 	Code: "NL4001", Name: "listen-port-aggregation", Title: "many addresses on one port make startup quadratic", Severity: parser.Warning,
-	Run: runListenPortAggregation,
-	Options: withCostOptions(analyzer.Option{Name: "max-addresses", Type: analyzer.IntOption, Default: "100",
-		Doc: "Report a port when more addresses than this share it."}),
+	Cost:    true,
+	Run:     runListenPortAggregation,
+	Options: withCostOptions(maxAddresses.Decl()),
 	Doc: analyzer.Doc{
 		Text: "For every `listen`, nginx looks for its address among the addresses already seen on the " +
 			"same port, one by one (`ngx_http_add_addresses`). With one IP per site on a shared port " +
@@ -29,7 +32,7 @@ var ListenPortAggregation = &analyzer.Rule{
 }
 
 func runListenPortAggregation(p *analyzer.Pass) {
-	limit := p.Option("max-addresses").(int)
+	limit := maxAddresses.Get(p)
 	r := costModel(p)
 	cost := r.Profile.Cost(costmodel.CostAddrCompare)
 	// The ports of one port range cross the threshold at the same listen:

@@ -8,12 +8,15 @@ import (
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
+// maxSockets is listen-socket-count's limit.
+var maxSockets = analyzer.IntOption("max-sockets", 1000, "Report a configuration that opens more listening sockets than this.")
+
 // ListenSocketCount reports configurations that open very many sockets.
 var ListenSocketCount = &analyzer.Rule{
 	Code: "NL4002", Name: "listen-socket-count", Title: "nginx opens very many listening sockets", Severity: parser.Warning,
-	Run: runListenSocketCount,
-	Options: withCostOptions(analyzer.Option{Name: "max-sockets", Type: analyzer.IntOption, Default: "1000",
-		Doc: "Report a configuration that opens more listening sockets than this."}),
+	Cost:    true,
+	Run:     runListenSocketCount,
+	Options: withCostOptions(maxSockets.Decl()),
 	Doc: analyzer.Doc{
 		Text: "Every listening socket costs a socket(), bind() and listen() at start, `nginx -t` and " +
 			"reload, a file descriptor in the master and in every worker, and a connection slot per " +
@@ -29,7 +32,7 @@ var ListenSocketCount = &analyzer.Rule{
 }
 
 func runListenSocketCount(p *analyzer.Pass) {
-	limit := p.Option("max-sockets").(int)
+	limit := maxSockets.Get(p)
 	r := costModel(p)
 	c := r.Counts
 	if c.SocketsStart <= limit {

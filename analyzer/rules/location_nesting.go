@@ -11,7 +11,8 @@ import (
 // LocationNesting reports locations nested where nginx refuses them.
 var LocationNesting = &analyzer.Rule{
 	Code: "NL2018", Name: "location-nesting", Title: "location nested where nginx refuses it", Severity: parser.Error,
-	Run: runLocationNesting,
+	Refuses: true,
+	Run:     runLocationNesting,
 	Doc: analyzer.Doc{
 		Text: "A location inside another location must be reachable from it, and nginx checks that " +
 			"when it reads the configuration:\n\n" +

@@ -7,17 +7,13 @@ import (
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
-// CheckFilesOption is the option of the missing-file rule that turns it
-// on (--check-files, or check-files: true in .nginx-lint.yaml).
-const CheckFilesOption = "check-files"
-
 // MissingFile reports, when asked to, the files nginx reads at startup
 // that do not exist on this machine.
 var MissingFile = &analyzer.Rule{
 	Code: "NL2042", Name: "missing-file", Title: "file nginx loads at startup does not exist here", Severity: parser.Error,
-	Run: runMissingFile,
-	Options: []analyzer.Option{{Name: CheckFilesOption, Type: analyzer.BoolOption, Default: "false",
-		Doc: "Run the check (--check-files or check-files: true in the settings turn it on for all such rules)."}},
+	Run:     runMissingFile,
+	Host:    true,
+	Options: []analyzer.Option{analyzer.CheckFilesOption.Decl()},
 	Doc: analyzer.Doc{
 		Text: "Off unless nginx-lint runs with `--check-files` (or `check-files: true` in `.nginx-lint.yaml`): " +
 			"in a repository checkout the certificates and keys are rightly elsewhere, but on the host " +
@@ -36,9 +32,6 @@ var MissingFile = &analyzer.Rule{
 }
 
 func runMissingFile(p *analyzer.Pass) {
-	if on, _ := p.Options[CheckFilesOption].(bool); !on {
-		return
-	}
 	checked := map[*parser.Directive]bool{}
 	check := func(d *parser.Directive, format string) {
 		if d == nil || checked[d] || len(d.Args) == 0 {

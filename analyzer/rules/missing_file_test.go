@@ -4,13 +4,13 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/config"
-	"github.com/nginx-lint/nginx-lint/analyzer/lint"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/nginxtest"
@@ -64,9 +64,9 @@ http {
 		t.Fatal(err)
 	}
 	run := func(on bool) []string {
-		opts := analyzer.Options{RuleOptions: map[string]map[string]any{rules.MissingFile.Name: {rules.CheckFilesOption: on}}}
+		opts := analyzer.Options{RuleOptions: map[string]map[string]any{rules.MissingFile.Name: {analyzer.CheckFilesOption.Name(): on}}}
 		var got []string
-		for _, d := range lint.Run(c, rules.All(), opts) {
+		for _, d := range lintFindings(c, rules.All(), opts) {
 			if d.Name == rules.MissingFile.Name {
 				got = append(got, strings.ReplaceAll(d.Message, dir, "DIR"))
 			}
@@ -88,8 +88,9 @@ http {
 	}
 }
 
-// TestCheckFilesSetting: check-files: true in .nginx-lint.yaml reaches
-// the rule under the names the rule reads.
+// TestCheckFilesSetting: check-files: true in .nginx-lint.yaml sets the
+// run's CheckFiles, which runs the rules marked Host: the three that
+// check this machine.
 func TestCheckFilesSetting(t *testing.T) {
 	f, err := config.Parse("/x/.nginx-lint.yaml", []byte("check-files: true\n"))
 	if err != nil {
@@ -99,10 +100,17 @@ func TestCheckFilesSetting(t *testing.T) {
 	if err := f.Apply(&opts, rules.All().Lookup); err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range []string{rules.MissingFile.Name, rules.HostNotFound.Name, rules.UnknownUser.Name} {
-		if on, _ := opts.RuleOptions[r][rules.CheckFilesOption].(bool); !on {
-			t.Errorf("check-files did not reach %s: %v", r, opts.RuleOptions)
+	if !opts.CheckFiles {
+		t.Error("check-files did not reach the run")
+	}
+	var host []string
+	for _, r := range rules.All().Rules() {
+		if r.Host {
+			host = append(host, r.Name)
 		}
+	}
+	if want := []string{rules.MissingFile.Name, rules.HostNotFound.Name, rules.UnknownUser.Name}; !slices.Equal(host, want) {
+		t.Errorf("the rules that check this machine: %q, want %q", host, want)
 	}
 }
 
@@ -122,7 +130,7 @@ func TestHostNotFoundNginx(t *testing.T) {
 		"server { listen 127.0.0.1:18940; location / { proxy_pass http://$host.invalid; } }",
 		"server { listen 127.0.0.1:18940; resolver 127.0.0.1 valid=30s; location / { grpc_pass 127.0.0.1:50051; } }",
 	}
-	opts := analyzer.Options{RuleOptions: map[string]map[string]any{rules.HostNotFound.Name: {rules.CheckFilesOption: true}}}
+	opts := analyzer.Options{RuleOptions: map[string]map[string]any{rules.HostNotFound.Name: {analyzer.CheckFilesOption.Name(): true}}}
 	notFound := 0
 	for _, body := range cases {
 		conf := "events {}\nhttp {\n    access_log off;\n    " + body + "\n}\n"
@@ -136,7 +144,7 @@ func TestHostNotFoundNginx(t *testing.T) {
 		}
 		f := parser.ParseFile("/t/nginx.conf", []byte(conf), &parser.Options{Kinds: analyzer.Kinds})
 		var got string
-		for _, d := range lint.Run(&parser.Config{Main: f, Files: []*parser.File{f}}, rules.All(), opts) {
+		for _, d := range lintFindings(&parser.Config{Main: f, Files: []*parser.File{f}}, rules.All(), opts) {
 			if d.Name == rules.HostNotFound.Name {
 				if d.Start().Line != 4 {
 					t.Errorf("%s: line %d, nginx says 4", body, d.Start().Line)
@@ -163,7 +171,7 @@ func TestUnknownUserNginx(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("nginx checks users only when run as root")
 	}
-	opts := analyzer.Options{RuleOptions: map[string]map[string]any{rules.UnknownUser.Name: {rules.CheckFilesOption: true}}}
+	opts := analyzer.Options{RuleOptions: map[string]map[string]any{rules.UnknownUser.Name: {analyzer.CheckFilesOption.Name(): true}}}
 	failed := 0
 	for _, u := range []string{"nginx-lint-no-such-user", "root nginx-lint-no-such-group", "nobody", "root", "root root", "nobody nogroup"} {
 		conf := "user " + u + ";\nevents {}\n"
@@ -177,7 +185,7 @@ func TestUnknownUserNginx(t *testing.T) {
 		}
 		f := parser.ParseFile("/t/nginx.conf", []byte(conf), &parser.Options{Kinds: analyzer.Kinds})
 		var got string
-		for _, d := range lint.Run(&parser.Config{Main: f, Files: []*parser.File{f}}, rules.All(), opts) {
+		for _, d := range lintFindings(&parser.Config{Main: f, Files: []*parser.File{f}}, rules.All(), opts) {
 			if d.Name == rules.UnknownUser.Name {
 				got = d.Message
 			}

@@ -97,7 +97,7 @@ func lintFile(path string) (*linted, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &linted{findings: analyzer.Run(c, rules.All(), opts), byName: map[nameKey]*parser.Directive{}}
+	l := &linted{findings: ruleFindings(c, rules.All(), opts), byName: map[nameKey]*parser.Directive{}}
 	c.Walk(func(d *parser.Directive, _ []*parser.Directive) bool {
 		l.byName[nameKey{d.File.Path, d.Name.Range.Start}] = d
 		return true

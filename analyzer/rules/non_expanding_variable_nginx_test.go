@@ -80,7 +80,7 @@ func TestNonExpandingVariablesNginx(t *testing.T) {
 		f := parser.ParseFile("/t/nginx.conf", []byte(conf), &parser.Options{Kinds: analyzer.Kinds})
 		cfg := &parser.Config{Main: f, Files: []*parser.File{f}}
 		found := false
-		for _, d := range analyzer.Run(cfg, reg, analyzer.Options{}) {
+		for _, d := range findings(cfg, reg, analyzer.Options{}) {
 			found = found || strings.Contains(d.Message, `"$zzliteral" is taken literally`)
 		}
 		if !found {

@@ -9,6 +9,7 @@ import (
 // limit allows.
 var OpenFilesLimit = &analyzer.Rule{
 	Code: "NL4005", Name: "open-files-limit", Title: "the master needs more open files than the limit", Severity: parser.Warning,
+	Cost:    true,
 	Run:     runOpenFilesLimit,
 	Options: withCostOptions(),
 	Doc: analyzer.Doc{
@@ -36,7 +37,7 @@ func runOpenFilesLimit(p *analyzer.Pass) {
 		d := reportAt(p, a, "%s", l.Message)
 		// Past the limit nginx cannot start; but 1024 is only the usual
 		// default, so that is certain only for a limit the user gave.
-		if p.Cost.NoFile > 0 {
+		if p.Host.NoFile > 0 {
 			d.Severity = parser.Error
 		}
 	}

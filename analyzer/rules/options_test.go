@@ -23,7 +23,7 @@ func runWithOptions(t *testing.T, r *analyzer.Rule, src string, opts map[string]
 		t.Fatal(err)
 	}
 	var out []string
-	for _, d := range analyzer.Run(&parser.Config{Main: f, Files: []*parser.File{f}}, reg,
+	for _, d := range findings(&parser.Config{Main: f, Files: []*parser.File{f}}, reg,
 		analyzer.Options{RuleOptions: map[string]map[string]any{r.Name: checked}}) {
 		if d.Code == r.Code {
 			out = append(out, d.Message)

@@ -10,15 +10,18 @@ import (
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
+// The origins rule's options.
+var (
+	originDomains   = analyzer.StringListOption("domains", []string{}, "Trusted domains: an origin or referer check that accepts others is reported.")
+	originHTTPSOnly = analyzer.BoolOption("https-only", false, "Also report checks that accept http:// origins.").Renamed("https_only")
+)
+
 // Origins reports regexes that validate Origin or Referer and let
 // foreign sites through.
 var Origins = &analyzer.Rule{
 	Code: "NL3004", Name: "origins", Title: "Origin or Referer check accepts other sites", Severity: parser.Warning,
-	Run: runOrigins,
-	Options: []analyzer.Option{
-		{Name: "domains", Type: analyzer.StringListOption, Default: "[]", Doc: "Trusted domains: an origin or referer check that accepts others is reported."},
-		{Name: "https-only", Type: analyzer.BoolOption, Default: "false", Doc: "Also report checks that accept http:// origins.", Deprecated: []string{"https_only"}},
-	},
+	Run:     runOrigins,
+	Options: []analyzer.Option{originDomains.Decl(), originHTTPSOnly.Decl()},
 	Doc: analyzer.Doc{
 		Text: "A regex that decides whether `$http_origin` or `$http_referer` belongs to a trusted site " +
 			"(for CORS headers, CSRF or clickjacking protection) must pin the whole host: anchored " +
@@ -41,12 +44,12 @@ type originOptions struct {
 
 func runOrigins(p *analyzer.Pass) {
 	var opt originOptions
-	for d := range stringSet(p.Options["domains"]) {
+	for d := range stringSet(originDomains.Get(p)) {
 		if d != "*" {
 			opt.domains = append(opt.domains, strings.ToLower(d))
 		}
 	}
-	opt.httpsOnly = p.Option("https-only").(bool)
+	opt.httpsOnly = originHTTPSOnly.Get(p)
 	check := func(f *parser.File, w parser.Word, variable, expr string, caseless bool) {
 		if variable == "http_referrer" {
 			diag := p.Reportf(f, w.Range, "%q is the misspelt %q header, which browsers never send", "$http_referrer", "Referrer")

@@ -68,7 +68,7 @@ func TestRefererKeysNginx(t *testing.T) {
 		f := parser.ParseFile("/t/nginx.conf", []byte(pr.conf), &parser.Options{Kinds: analyzer.Kinds})
 		cfg := &parser.Config{Main: f, Files: []*parser.File{f}}
 		var errs []string
-		for _, d := range analyzer.Run(cfg, reg, analyzer.Options{}) {
+		for _, d := range findings(cfg, reg, analyzer.Options{}) {
 			if d.Severity == parser.Error {
 				errs = append(errs, d.Message)
 			}

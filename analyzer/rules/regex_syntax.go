@@ -12,7 +12,8 @@ import (
 // message nginx prints.
 var RegexSyntax = &analyzer.Rule{
 	Code: "NL2037", Name: "regex-syntax", Title: "regex that PCRE2 cannot compile", Severity: parser.Error,
-	Run: runRegexSyntax,
+	Refuses: true,
+	Run:     runRegexSyntax,
 	Doc: analyzer.Doc{
 		Text: "nginx compiles every regex of the configuration with PCRE2 when it starts (`location ~`, " +
 			"`server_name ~`, `map` keys with `~`, `if ($x ~ ...)`, `rewrite`, `valid_referers ~`, " +

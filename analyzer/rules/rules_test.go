@@ -1,6 +1,7 @@
 package rules_test
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/buildinfo"
+	"github.com/nginx-lint/nginx-lint/analyzer/internal/door"
 	"github.com/nginx-lint/nginx-lint/analyzer/lint"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"github.com/nginx-lint/nginx-lint/parser"
@@ -38,7 +40,33 @@ func lintTextWith(t *testing.T, src string, opts analyzer.Options) []*parser.Dia
 	if err != nil {
 		t.Fatal(err)
 	}
-	return lint.Run(c, rules.All(), opts)
+	return lintFindings(c, rules.All(), opts)
+}
+
+// lintFindings is the one run, lint.Run, without its shared results.
+func lintFindings(c *parser.Config, reg *analyzer.Registry, opts analyzer.Options) []*parser.Diagnostic {
+	ds, _ := lint.Run(c, reg, opts)
+	return ds
+}
+
+// ruleFindings are the parser's findings and every rule's as reported,
+// in lint.Run's order, but before the lint drops the follow-on findings
+// of a refused directive and applies the ignore comments: the parity
+// tests hold each rule to nginx's verdict, including what a refusal hides
+// from the user.
+func ruleFindings(c *parser.Config, reg *analyzer.Registry, opts analyzer.Options) []*parser.Diagnostic {
+	ds, _ := analyzer.RunRules(door.Key{}, c, reg, opts)
+	var out []*parser.Diagnostic
+	for _, d := range c.AllDiagnostics() {
+		if !opts.Disabled[d.Name] {
+			out = append(out, d)
+		}
+	}
+	out = append(out, ds...)
+	slices.SortStableFunc(out, func(a, b *parser.Diagnostic) int {
+		return cmp.Or(strings.Compare(a.FilePath(), b.FilePath()), cmp.Compare(a.Range.Start, b.Range.Start), strings.Compare(a.Code, b.Code))
+	})
+	return out
 }
 
 // noExample lists findings no config text produces; other tests cover
@@ -49,8 +77,8 @@ var noExample = map[string]bool{"internal-error": true, "unreadable-file": true,
 
 // exampleOptions are the options a rule's examples are linted with: a
 // rule that is off unless asked gets asked.
-var exampleOptions = map[string]map[string]any{rules.MissingFile.Name: {rules.CheckFilesOption: true},
-	rules.HostNotFound.Name: {rules.CheckFilesOption: true}, rules.UnknownUser.Name: {rules.CheckFilesOption: true},
+var exampleOptions = map[string]map[string]any{rules.MissingFile.Name: {analyzer.CheckFilesOption.Name(): true},
+	rules.HostNotFound.Name: {analyzer.CheckFilesOption.Name(): true}, rules.UnknownUser.Name: {analyzer.CheckFilesOption.Name(): true},
 	rules.WorkerProcessesUnset.Name: {"report": true}}
 
 // exampleTargets are the builds a rule's examples are linted for: a rule
@@ -121,7 +149,7 @@ func TestCrashingRuleIsContained(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := parser.ParseString("/x/nginx.conf", "events {}\nfoo_bar 1;\n", nil)
-	ds := analyzer.Run(&parser.Config{Main: f, Files: []*parser.File{f}}, reg, analyzer.Options{})
+	ds := ruleFindings(&parser.Config{Main: f, Files: []*parser.File{f}}, reg, analyzer.Options{})
 	var names []string
 	for _, d := range ds {
 		names = append(names, d.Name)
@@ -165,7 +193,7 @@ func TestCorpusValidConfigs(t *testing.T) {
 		}
 		if e["nginx_t_head"] == "ok" {
 			checked++
-			for _, d := range analyzer.Run(c, rules.All(), analyzer.Options{}) {
+			for _, d := range ruleFindings(c, rules.All(), analyzer.Options{}) {
 				switch d.Name {
 				case "unknown-directive", "directive-not-allowed", "invalid-arguments", "invalid-value":
 					t.Errorf("%s: nginx accepts it, but %v", e["path"], d)
@@ -175,7 +203,7 @@ func TestCorpusValidConfigs(t *testing.T) {
 		if e["nginx_t"] == "ok" {
 			checked122++
 			opts := analyzer.Options{Target: &analyzer.Target{Version: "1.22.1"}}
-			for _, d := range analyzer.Run(c, rules.All(), opts) {
+			for _, d := range ruleFindings(c, rules.All(), opts) {
 				if d.Name == "invalid-value" {
 					t.Errorf("%s: nginx 1.22.1 accepts it, but %v", e["path"], d)
 				}
@@ -206,7 +234,7 @@ func TestUnknownDirectiveForBuild(t *testing.T) {
 	}
 	opts := analyzer.Options{Target: &analyzer.Target{Modules: info.Modules(), Version: "1.22.1"}}
 	var got []string
-	for _, d := range analyzer.Run(c, rules.All(), opts) {
+	for _, d := range ruleFindings(c, rules.All(), opts) {
 		got = append(got, fmt.Sprintf("%d: %s", d.Start().Line, d.Message))
 	}
 	want := "4: unknown directive \"http2\": nginx 1.22.1 predates it (since 1.25.1)\n" +
@@ -248,7 +276,7 @@ func TestInvalidValueForBuild(t *testing.T) {
 	} {
 		opts := analyzer.Options{Target: &analyzer.Target{Version: tt.version}}
 		var got []string
-		for _, d := range analyzer.Run(c, rules.All(), opts) {
+		for _, d := range ruleFindings(c, rules.All(), opts) {
 			if d.Name == "invalid-value" {
 				got = append(got, fmt.Sprintf("%d: %s", d.Start().Line, d.Message))
 			}
@@ -299,7 +327,7 @@ func TestCustomVariables(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []string
-	for _, d := range analyzer.Run(c, rules.All(), analyzer.Options{CustomVariables: []string{"$vendor_id", "vendor_flag_*"}}) {
+	for _, d := range ruleFindings(c, rules.All(), analyzer.Options{CustomVariables: []string{"$vendor_id", "vendor_flag_*"}}) {
 		if d.Name == rules.UnknownVariable.Name {
 			got = append(got, d.Severity.String()+": "+d.Message)
 		}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/internal/door"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
@@ -94,7 +95,7 @@ func TestRulesScaleLinearly(t *testing.T) {
 	defer runtime.UnlockOSThread()
 	const small, large = 10000, 40000
 	cs, cl := richConfig(small), richConfig(large)
-	ss, sl := analyzer.NewSession(cs), analyzer.NewSession(cl)
+	ss, sl := analyzer.NewSession(door.Key{}, cs), analyzer.NewSession(door.Key{}, cl)
 	type result struct {
 		name               string
 		opsSmall, opsLarge int64

@@ -5,6 +5,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel/layout"
+	"github.com/nginx-lint/nginx-lint/analyzer/internal/door"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
@@ -44,7 +45,7 @@ func BenchmarkRules(b *testing.B) {
 			parser.BuildModel(c)
 		}
 	})
-	s := analyzer.NewSession(c)
+	s := analyzer.NewSession(door.Key{}, c)
 	for _, r := range rules.All().Rules() {
 		b.Run(r.Name, func(b *testing.B) {
 			b.ReportAllocs()

@@ -12,6 +12,7 @@ import (
 // ServerNamesHash reports server_names hashes nginx cannot build well.
 var ServerNamesHash = &analyzer.Rule{
 	Code: "NL4006", Name: "server-names-hash", Title: "the server_names hash does not fit its settings", Severity: parser.Warning,
+	Cost:    true,
 	Fixable: true,
 	Run:     runServerNamesHash,
 	Options: withCostOptions(),

@@ -9,12 +9,15 @@ import (
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
+// startupBudget is the startup time allowed.
+var startupBudget = analyzer.DurationOption("budget", time.Second, "The startup time allowed (\"2s\", \"800ms\" or seconds); setting it makes a finding an error.")
+
 // StartupBudget reports an estimated startup above a budget.
 var StartupBudget = &analyzer.Rule{
 	Code: "NL4007", Name: "startup-budget", Title: "estimated startup exceeds the budget", Severity: parser.Warning,
-	Run: runStartupBudget,
-	Options: withCostOptions(analyzer.Option{Name: "budget", Type: analyzer.DurationOption, Default: "1s",
-		Doc: "The startup time allowed (\"2s\", \"800ms\" or seconds); setting it makes a finding an error."}),
+	Cost:    true,
+	Run:     runStartupBudget,
+	Options: withCostOptions(startupBudget.Decl()),
 	Doc: analyzer.Doc{
 		Text: "nginx-lint estimates how long nginx takes to start from the configuration alone (see " +
 			"`nginx-lint cost`). The budget is the option `budget` (a duration, default 1s) or " +
@@ -30,8 +33,8 @@ var StartupBudget = &analyzer.Rule{
 
 func runStartupBudget(p *analyzer.Pass) {
 	// A budget the user set is a gate: exceeding it is an error.
-	_, explicit := p.Options["budget"]
-	budget := p.Option("budget").(time.Duration)
+	explicit := startupBudget.Given(p)
+	budget := startupBudget.Get(p)
 	r := costModel(p)
 	est := time.Duration(r.StartupSeconds * float64(time.Second))
 	if est <= budget {

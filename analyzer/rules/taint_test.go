@@ -93,7 +93,7 @@ func taintOf(t *testing.T, src, name string, arg int) taint {
 	if err != nil {
 		t.Fatal(err)
 	}
-	analyzer.Run(c, reg, analyzer.Options{})
+	findings(c, reg, analyzer.Options{})
 	if out == nil {
 		t.Fatalf("no %s in %s", name, src)
 	}

@@ -6,18 +6,6 @@ import (
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
-// targetVersion returns the nginx version the run lints for (from
-// --nginx-build or --nginx), or "" when no build is given: then the target
-// is the newest open-source nginx, and findings that depend on the version
-// say from which one they hold.
-func targetVersion(p *analyzer.Pass) string { return p.Target.Version }
-
-// lacks reports whether the target nginx predates a feature added in
-// release since; with no target (the newest nginx) nothing is lacking.
-func lacks(target, since string) bool {
-	return target != "" && since != "" && analyzer.CompareVersions(target, since) < 0
-}
-
 // requiredVersion is the newest "since" among the nginx directives a
 // configuration uses: the oldest nginx that can load it, as far as its
 // directives tell.
@@ -31,7 +19,7 @@ var requiredVersion = &analyzer.Result[struct{}, string]{
 			if len(rows) == 0 {
 				continue
 			}
-			if s := firstSince(rows); s != "" && (need == "" || analyzer.CompareVersions(s, need) > 0) {
+			if s := firstSince(rows); s != "" && (need == "" || directives.CompareVersions(s, need) > 0) {
 				need = s
 			}
 		}
@@ -60,9 +48,9 @@ func fixAllowed(p *analyzer.Pass, d *parser.Diagnostic, version string) bool {
 		return true
 	}
 	assumeTarget(p, d)
-	if v := targetVersion(p); v != "" {
-		return analyzer.CompareVersions(v, version) >= 0
+	if p.Target.Known() {
+		return p.Target.AtLeast(version)
 	}
 	need := requiredVersion.Get(p, struct{}{})
-	return need != "" && analyzer.CompareVersions(need, version) >= 0
+	return need != "" && directives.CompareVersions(need, version) >= 0
 }

@@ -71,7 +71,7 @@ func TestThirdPartySlotsNginx(t *testing.T) {
 		f := parser.ParseFile("/t/nginx.conf", []byte(pr.conf), &parser.Options{Kinds: analyzer.Kinds})
 		cfg := &parser.Config{Main: f, Files: []*parser.File{f}}
 		errLines := map[int]string{}
-		for _, d := range analyzer.Run(cfg, reg, opts) {
+		for _, d := range ruleFindings(cfg, reg, opts) {
 			if d.Severity == parser.Error {
 				errLines[f.Line(int(d.Range.Start))] = d.Message
 			}

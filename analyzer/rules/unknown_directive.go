@@ -9,14 +9,16 @@ import (
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
+// customDirectives are directive names unknown-directive accepts.
+var customDirectives = analyzer.StringListOption("custom", []string{}, "Directive names to accept, for third-party modules (besides the settings' custom-directives).")
+
 // UnknownDirective reports names the targeted nginx does not know: no
 // module of the build, and no module the configuration loads, defines them.
 var UnknownDirective = &analyzer.Rule{
 	Code: "NL2001", Name: "unknown-directive", Title: "directive is not known to nginx", Severity: parser.Error,
 	Fixable: true,
 	Run:     runUnknownDirective,
-	Options: []analyzer.Option{{Name: "custom", Type: analyzer.StringListOption, Default: "[]",
-		Doc: "Directive names to accept, for third-party modules (besides the settings' custom-directives)."}},
+	Options: []analyzer.Option{customDirectives.Decl()},
 	Doc: analyzer.Doc{
 		Text: "nginx refuses to start on a directive no module of the build or loaded with `load_module` " +
 			"defines (`unknown directive`). nginx-lint reports an error, at the directive, when:\n\n" +
@@ -42,8 +44,7 @@ var UnknownDirective = &analyzer.Rule{
 }
 
 func runUnknownDirective(p *analyzer.Pass) {
-	custom := stringSet(p.Options["custom"])
-	version := p.Target.Version
+	custom := stringSet(customDirectives.Get(p))
 	var mf *moduleFacts // computed at the first unknown name
 	// The verdict on a known name is the same wherever it is: a name
 	// found present once is not looked at again.
@@ -60,7 +61,7 @@ func runUnknownDirective(p *analyzer.Pass) {
 			if present[name] {
 				return
 			}
-			diag := reportKnownUnknown(p, mf, d, version)
+			diag := reportKnownUnknown(p, mf, d)
 			if diag == nil {
 				present[name] = true
 			} else if name == "ssl" {
@@ -109,12 +110,13 @@ func runUnknownDirective(p *analyzer.Pass) {
 // reportKnownUnknown reports a directive of the tables that the targeted
 // nginx does not have: removed, newer than it, or of a module it lacks.
 // It returns the finding, or nil.
-func reportKnownUnknown(p *analyzer.Pass, mf *moduleFacts, d *parser.Directive, version string) *parser.Diagnostic {
+func reportKnownUnknown(p *analyzer.Pass, mf *moduleFacts, d *parser.Directive) *parser.Diagnostic {
 	name := d.Name.Value
 	rows := directives.Lookup(name)
 	// The version first: a build older than the directive lacks its
 	// module too, and the version is the reason.
-	if since := firstSince(rows); version != "" && since != "" && analyzer.CompareVersions(version, since) < 0 {
+	if since := firstSince(rows); p.Target.Lacks(since) {
+		version := p.Target.NginxVersion()
 		diag := p.ReportDirective(d, "unknown directive %q: nginx %s predates it (since %s)", name, version, since)
 		diag.Detail = "upgrade nginx or use the older form; nginx " + version + " refuses to start with this directive. " +
 			"Distribution packages sometimes backport newer directives (Debian's 1.22.1 accepts max_headers, for one): " +
@@ -122,10 +124,10 @@ func reportKnownUnknown(p *analyzer.Pass, mf *moduleFacts, d *parser.Directive, 
 		assumeTarget(p, diag)
 		return diag
 	}
-	if removed := removedIn(rows); removed != "" && (version == "" || analyzer.CompareVersions(version, removed) >= 0) {
+	if removed := removedIn(rows); removed != "" && !p.Target.Lacks(removed) {
 		target := "the newest nginx"
-		if version != "" {
-			target = "nginx " + version
+		if p.Target.Known() {
+			target = "nginx " + p.Target.NginxVersion()
 		}
 		diag := p.ReportDirective(d, "unknown directive %q: removed in nginx %s", name, removed)
 		diag.Detail = target + " refuses to start on it"
@@ -162,7 +164,7 @@ func reportKnownUnknown(p *analyzer.Pass, mf *moduleFacts, d *parser.Directive, 
 		// Only NGINX Plus has it. An open-source build (named, or the
 		// newest nginx by default) refuses it; only a named NGINX Plus
 		// build (nginx -V says nginx-plus) has it.
-		if p.Target.Modules != nil && version == "" {
+		if p.Target.Modules != nil && !p.Target.Known() {
 			return nil
 		}
 		diag := p.ReportDirective(d, "unknown directive %q: only NGINX Plus has it", name)
@@ -222,7 +224,7 @@ func removedIn(rows []*directives.Directive) string {
 		if !ok {
 			return ""
 		}
-		if removed == "" || analyzer.CompareVersions(v, removed) > 0 {
+		if removed == "" || directives.CompareVersions(v, removed) > 0 {
 			removed = v
 		}
 	}

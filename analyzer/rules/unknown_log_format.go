@@ -13,7 +13,8 @@ import (
 // above it defines.
 var UnknownLogFormat = &analyzer.Rule{
 	Code: "NL2039", Name: "unknown-log-format", Title: "access_log names an undefined log_format", Severity: parser.Error,
-	Run: runUnknownLogFormat,
+	Refuses: true,
+	Run:     runUnknownLogFormat,
 	Doc: analyzer.Doc{
 		Text: "`access_log PATH NAME` looks NAME up among the `log_format`s read so far (case-insensitively) " +
 			"the moment nginx reads the `access_log`, so the format must be defined above it, in `http` " +

@@ -11,9 +11,9 @@ import (
 // directive that this machine does not have.
 var UnknownUser = &analyzer.Rule{
 	Code: "NL2045", Name: "unknown-user", Title: "user or group does not exist here", Severity: parser.Error,
-	Run: runUnknownUser,
-	Options: []analyzer.Option{{Name: CheckFilesOption, Type: analyzer.BoolOption, Default: "false",
-		Doc: "Run the check (--check-files or check-files: true in the settings turn it on for all such rules)."}},
+	Run:     runUnknownUser,
+	Host:    true,
+	Options: []analyzer.Option{analyzer.CheckFilesOption.Decl()},
 	Doc: analyzer.Doc{
 		Text: "Off unless nginx-lint runs with `--check-files` (or `check-files: true`): users and groups " +
 			"belong to the host, not to the repository. Started as root, nginx looks up the `user` " +
@@ -27,9 +27,6 @@ var UnknownUser = &analyzer.Rule{
 }
 
 func runUnknownUser(p *analyzer.Pass) {
-	if on, _ := p.Options[CheckFilesOption].(bool); !on {
-		return
-	}
 	ix := p.Index()
 	for _, i := range ix.Named("user") {
 		e := &ix.Entries[i]

@@ -15,7 +15,8 @@ import (
 // directive of the configuration defines.
 var UnknownVariable = &analyzer.Rule{
 	Code: "NL2035", Name: "unknown-variable", Title: "variable is not defined", Severity: parser.Error,
-	Run: runUnknownVariable,
+	Refuses: true,
+	Run:     runUnknownVariable,
 	Doc: analyzer.Doc{
 		Text: "nginx refuses to start (`unknown \"x\" variable`) when an argument it compiles names a " +
 			"variable that neither a module of the build (`$host`, `$arg_*`, `$http_*`, ...) nor the " +
@@ -99,13 +100,12 @@ func unknownModuleDirective(p *analyzer.Pass) *parser.Directive {
 // unknownVarDetail says why a name is unknown: a variable of a missing or
 // unloaded module or of a later version (byVersion), or none at all.
 func unknownVarDetail(p *analyzer.Pass, mf *moduleFacts, name string, ns varNamespace) (detail string, byVersion bool) {
-	version := p.Target.Version
 	for _, v := range directives.LookupVariables(name) {
 		if v.Stream != (ns == nsStream) {
 			continue
 		}
-		if since := variableSince(v); version != "" && since != "" && analyzer.CompareVersions(version, since) < 0 {
-			return "nginx " + version + " predates " + v.String() + " (since " + since + "); nginx refuses to start", true
+		if since := variableSince(v); p.Target.Lacks(since) {
+			return "nginx " + p.Target.NginxVersion() + " predates " + v.String() + " (since " + since + "); nginx refuses to start", true
 		}
 		for _, m := range variableModules(v) {
 			if a := mf.missing(p.Target, m, v.ThirdParty); a != nil {
@@ -179,7 +179,7 @@ type builtinVars struct {
 // custom-variables. Variables the table knows only from the docs (NGINX
 // Plus ones) count only when no build is given.
 func newBuiltinVars(p *analyzer.Pass) *builtinVars {
-	modules, version := p.Target.Modules, p.Target.Version
+	modules := p.Target.Modules
 	mf := loadedModules(p)
 	b := &builtinVars{exact: [2]map[string]bool{{}, {}}}
 	var used map[string]bool // modules whose directives the configuration uses
@@ -204,7 +204,7 @@ func newBuiltinVars(p *analyzer.Pass) *builtinVars {
 		if !present {
 			continue
 		}
-		if since := variableSince(v); version != "" && since != "" && analyzer.CompareVersions(version, since) < 0 || handlerless[v.Name] && !v.Stream {
+		if p.Target.Lacks(variableSince(v)) || handlerless[v.Name] && !v.Stream {
 			continue
 		}
 		ns := nsHTTP

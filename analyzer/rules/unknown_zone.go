@@ -10,7 +10,8 @@ import (
 // a size, and a zone name used by two different modules.
 var UnknownZone = &analyzer.Rule{
 	Code: "NL2038", Name: "unknown-zone", Title: "shared memory zone is not defined", Severity: parser.Error,
-	Run: runUnknownZone,
+	Refuses: true,
+	Run:     runUnknownZone,
 	Doc: analyzer.Doc{
 		Text: "`limit_req zone=x`, `limit_conn x`, `proxy_cache x` (and `fastcgi_cache`, `scgi_cache`, " +
 			"`uwsgi_cache`) and an upstream's `zone x` without a size use a shared memory zone that " +

@@ -12,7 +12,8 @@ import (
 // nginx was built without (a configure flag, not a module).
 var UnsupportedByBuild = &analyzer.Rule{
 	Code: "NL2046", Name: "unsupported-by-build", Title: "setting needs a feature this nginx was built without", Severity: parser.Error,
-	Run: runUnsupportedByBuild,
+	Refuses: true,
+	Run:     runUnsupportedByBuild,
 	Doc: analyzer.Doc{
 		Text: "Some values need a feature chosen when nginx is configured rather than a module: " +
 			"`aio on` needs `--with-file-aio` and `aio threads` needs `--with-threads`. A build " +

@@ -59,8 +59,8 @@ func runUpstreamKeepaliveUnused(p *analyzer.Pass) {
 	for _, i := range ix.Named("proxy_set_header") {
 		headers[ix.Entries[i].Parent] = append(headers[ix.Entries[i].Parent], ix.Entries[i].Directive)
 	}
-	target := targetVersion(p)
-	newDefaults := target != "" && !lacks(target, proxyHTTP11Since)
+	target := p.Target
+	newDefaults := target.Known() && !target.Lacks(proxyHTTP11Since)
 	for _, name := range []string{"proxy_pass", "fastcgi_pass"} {
 		for _, i := range ix.Named(name) {
 			e := &ix.Entries[i]
@@ -91,7 +91,7 @@ func runUpstreamKeepaliveUnused(p *analyzer.Pass) {
 // reportProxyKeepalive reports a proxy_pass to a pooled upstream whose
 // requests do not keep the connection: HTTP/1.0, or Connection: close,
 // set explicitly or left to the defaults of nginx before 1.29.7.
-func reportProxyKeepalive(p *analyzer.Pass, d *parser.Directive, pool string, version *parser.Directive, conn connHeader, target string, newDefaults bool) {
+func reportProxyKeepalive(p *analyzer.Pass, d *parser.Directive, pool string, version *parser.Directive, conn connHeader, target *analyzer.Target, newDefaults bool) {
 	var fix []string
 	explicit := false
 	switch {
@@ -113,8 +113,8 @@ func reportProxyKeepalive(p *analyzer.Pass, d *parser.Directive, pool string, ve
 	switch {
 	case explicit:
 		diag = p.ReportDirective(d, "%s, but the requests sent here close the connection", pool)
-	case target != "":
-		diag = p.ReportDirective(d, "%s, but nginx %s sends these requests with HTTP/1.0 or Connection: close", pool, target)
+	case target.Known():
+		diag = p.ReportDirective(d, "%s, but nginx %s sends these requests with HTTP/1.0 or Connection: close", pool, target.NginxVersion())
 		assumeTarget(p, diag) // the defaults of that release
 	default:
 		diag = p.ReportDirective(d, "%s, but an nginx before %s sends these requests with HTTP/1.0 or Connection: close", pool, proxyHTTP11Since)

@@ -166,7 +166,7 @@ func lintValues(path string, opts analyzer.Options) ([]*parser.Diagnostic, error
 	if err != nil {
 		return nil, err
 	}
-	return analyzer.Run(c, rules.All(), opts), nil
+	return ruleFindings(c, rules.All(), opts), nil
 }
 
 // nginxBuild returns the build of the local nginx, from its nginx -V.
@@ -286,7 +286,7 @@ func planValueMutants(info *buildinfo.Info, loads map[string]string, counts map[
 			continue
 		}
 		since, _, _ := strings.Cut(row.Since, ",")
-		if since != "" && analyzer.CompareVersions(info.Version, strings.TrimSpace(since)) < 0 {
+		if since != "" && directives.CompareVersions(info.Version, strings.TrimSpace(since)) < 0 {
 			counts["skipped: newer than this nginx"]++
 			continue
 		}
@@ -489,7 +489,7 @@ func valueCandidates(row *directives.Directive, spec *directives.ValueSpec, vers
 		bad("bogus")
 		var valid []string
 		for i, v := range spec.Values {
-			if spec.ValuesSince != nil && spec.ValuesSince[i] != "" && analyzer.CompareVersions(version, spec.ValuesSince[i]) < 0 {
+			if spec.ValuesSince != nil && spec.ValuesSince[i] != "" && directives.CompareVersions(version, spec.ValuesSince[i]) < 0 {
 				bad(v) // newer than this nginx
 				continue
 			}

@@ -111,7 +111,7 @@ func TestVariableDirectivesNginx(t *testing.T) {
 		results[i].conf = conf
 		f := parser.ParseFile("/t/nginx.conf", []byte(conf), &parser.Options{Kinds: analyzer.Kinds})
 		cfg := &parser.Config{Main: f, Files: []*parser.File{f}}
-		for _, d := range analyzer.Run(cfg, rules.All(), analyzer.Options{}) {
+		for _, d := range ruleFindings(cfg, rules.All(), analyzer.Options{}) {
 			if d.Name == rules.UnknownVariable.Name && d.Message == `unknown "`+v+`" variable` {
 				results[i].lintUnknown = true
 			} else if d.Severity == parser.Error {

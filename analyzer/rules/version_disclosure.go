@@ -8,14 +8,16 @@ import (
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
+// tokensMissing makes version-disclosure report an unset server_tokens.
+var tokensMissing = analyzer.BoolOption("missing", false, "Also report a configuration whose http block never sets server_tokens (it defaults to on).")
+
 // VersionDisclosure reports server_tokens settings that put the nginx
 // version in the Server header and error pages.
 var VersionDisclosure = &analyzer.Rule{
 	Code: "NL3009", Name: "version-disclosure", Title: "nginx version sent in the Server header and error pages", Severity: parser.Warning,
 	Fixable: true,
 	Run:     runVersionDisclosure,
-	Options: []analyzer.Option{{Name: "missing", Type: analyzer.BoolOption, Default: "false",
-		Doc: "Also report a configuration whose http block never sets server_tokens (it defaults to on)."}},
+	Options: []analyzer.Option{tokensMissing.Decl()},
 	Doc: analyzer.Doc{
 		Text: "With `server_tokens on` (the default) nginx sends `Server: nginx/1.x.y` and prints the " +
 			"version on its error pages; `build` adds the build name. The exact version tells a " +
@@ -31,7 +33,7 @@ var VersionDisclosure = &analyzer.Rule{
 }
 
 func runVersionDisclosure(p *analyzer.Pass) {
-	missing := p.Option("missing").(bool)
+	missing := tokensMissing.Get(p)
 	// The servers matter only to the missing check: a big configuration
 	// has tens of thousands.
 	names := []string{"http", "server_tokens"}

@@ -52,7 +52,7 @@ func runWeakSSLTLS(p *analyzer.Pass) {
 				// (nginx 1.13.0), which it refuses.
 				if len(kept) == 0 {
 					kept = []string{"TLSv1.2", "TLSv1.3"}
-					if since := protocolSince(d.Name.Value, ctx, "TLSv1.3"); lacks(targetVersion(p), since) {
+					if since := protocolSince(d.Name.Value, ctx, "TLSv1.3"); p.Target.Lacks(since) {
 						kept = kept[:1]
 					}
 					assumeTarget(p, diag)

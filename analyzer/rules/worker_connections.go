@@ -12,6 +12,7 @@ import (
 // listening sockets.
 var WorkerConnections = &analyzer.Rule{
 	Code: "NL4004", Name: "worker-connections", Title: "worker_connections is not above the number of listening sockets", Severity: parser.Error,
+	Cost:    true,
 	Fixable: true,
 	Run:     runWorkerConnections,
 	Options: withCostOptions(),

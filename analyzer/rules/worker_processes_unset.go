@@ -5,14 +5,15 @@ import (
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
+// workerProcessesReport turns worker-processes-unset on.
+var workerProcessesReport = analyzer.BoolOption("report", false, "Run the check (opt-in: one worker is the right choice in a container that is given one CPU).")
+
 // WorkerProcessesUnset reports a configuration that leaves nginx with
 // its default of one worker process.
 var WorkerProcessesUnset = &analyzer.Rule{
 	Code: "NL4010", Name: "worker-processes-unset", Title: "worker_processes is not set: nginx runs one worker", Severity: parser.Info,
-	Run: runWorkerProcessesUnset,
-	Options: []analyzer.Option{
-		{Name: "report", Type: analyzer.BoolOption, Default: "false", Doc: "Run the check (opt-in: one worker is the right choice in a container that is given one CPU)."},
-	},
+	Run:     runWorkerProcessesUnset,
+	Options: []analyzer.Option{workerProcessesReport.Decl()},
 	Doc: analyzer.Doc{
 		Text: "nginx's default is `worker_processes 1`: one process, one CPU core, for every connection. " +
 			"Distribution packages set `worker_processes auto;` (one per core) in their `nginx.conf`; a " +
@@ -28,7 +29,7 @@ var WorkerProcessesUnset = &analyzer.Rule{
 
 func runWorkerProcessesUnset(p *analyzer.Pass) {
 	ix := p.Index()
-	if !p.Option("report").(bool) || !wholeConfig(p) || len(ix.Named("worker_processes")) > 0 {
+	if !workerProcessesReport.Get(p) || !wholeConfig(p) || len(ix.Named("worker_processes")) > 0 {
 		return
 	}
 	for _, i := range ix.Named("events") {

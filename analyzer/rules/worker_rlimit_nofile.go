@@ -17,11 +17,11 @@ var WorkerRlimitNofile = &analyzer.Rule{
 		Text: "Each connection is a file descriptor, and a proxied request holds two (the client's and " +
 			"the upstream's), so a busy worker needs about twice `worker_connections` descriptors. " +
 			"`worker_rlimit_nofile` sets a worker's limit; without it the worker keeps the limit it was " +
-			"started with (the option `nofile`, else 1024, systemd's default soft limit). Past the " +
+			"started with (`nofile` under `host:` in the settings, else 1024, systemd's default soft limit). Past the " +
 			"limit, `accept()` and `socket()` fail with `(24: Too many open files)` under load. nginx " +
 			"itself only warns when `worker_connections` alone exceeds the limit. Reported when the " +
 			"limit is below twice `worker_connections` (512 when unset): a warning when " +
-			"`worker_rlimit_nofile` or the option says the limit, information when it is the assumed 1024.",
+			"`worker_rlimit_nofile` or the host's `nofile` says the limit, information when it is the assumed 1024.",
 		Bad:  "worker_rlimit_nofile 1024;\nevents {\n    worker_connections 1024;\n}\n",
 		Good: "worker_rlimit_nofile 4096;\nevents {\n    worker_connections 1024;\n}\n",
 		URL:  "https://nginx.org/en/docs/ngx_core_module.html#worker_rlimit_nofile",
@@ -57,7 +57,7 @@ func runWorkerRlimitNofile(p *analyzer.Pass) {
 	if conns == nil {
 		return
 	}
-	soft, assumed := p.Option("nofile").(int), false
+	soft, assumed := p.Host.NoFile, false
 	if soft <= 0 {
 		soft, assumed = 1024, true
 	}

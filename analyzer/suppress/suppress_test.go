@@ -1,6 +1,7 @@
 package suppress_test
 
 import (
+	"cmp"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	"github.com/nginx-lint/nginx-lint/internal/testfiles"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/internal/door"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"github.com/nginx-lint/nginx-lint/analyzer/suppress"
 	"github.com/nginx-lint/nginx-lint/parser"
@@ -28,7 +30,13 @@ func lint(t *testing.T, files map[string]string, main string) (kept, extra []*pa
 	if err != nil {
 		t.Fatal(err)
 	}
-	ds := analyzer.Run(c, testRules, analyzer.Options{})
+	// The rules' findings before any suppression (lint.Run would apply
+	// it), with the parser's, in lint.Run's order.
+	ds, _ := analyzer.RunRules(door.Key{}, c, testRules, analyzer.Options{})
+	ds = append(slices.Clone(c.AllDiagnostics()), ds...)
+	slices.SortStableFunc(ds, func(a, b *parser.Diagnostic) int {
+		return cmp.Or(strings.Compare(a.FilePath(), b.FilePath()), cmp.Compare(a.Range.Start, b.Range.Start), strings.Compare(a.Code, b.Code))
+	})
 	return suppress.Apply(c, ds, known)
 }
 

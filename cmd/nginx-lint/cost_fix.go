@@ -42,7 +42,7 @@ func optimizeOne(w *lint.Workspace, targets []lint.Target, est lint.Estimate, as
 		}
 		return nil, errors.New(main + ": not found after the rewrite")
 	}
-	return optimize.Optimize(load, optimize.Options{Cost: est.Unit.Options.Cost, AssumeHost: assumeHost})
+	return optimize.Optimize(load, optimize.Options{Cost: est.Unit.CostOptions(), AssumeHost: assumeHost})
 }
 
 // runOptimize is cost --fix, --diff and --verify.

@@ -8,7 +8,6 @@ import (
 
 	udiff "github.com/aymanbagabas/go-udiff"
 
-	"github.com/nginx-lint/nginx-lint/analyzer/baseline"
 	"github.com/nginx-lint/nginx-lint/analyzer/fix"
 	"github.com/nginx-lint/nginx-lint/analyzer/lint"
 	"github.com/nginx-lint/nginx-lint/internal/atomicfile"
@@ -19,7 +18,7 @@ import (
 // fix applies the findings' suggested edits (--fix) or prints them as a
 // diff (--diff). The rounds lint the edited text in memory; files are
 // written only at the end, each once.
-func (cmd *lintCmd) fix(e *env, w *lint.Workspace, targets []lint.Target, base *baseline.Baseline) (int, error) {
+func (cmd *lintCmd) fix(e *env, w *lint.Workspace, targets []lint.Target) (int, error) {
 	for _, t := range targets {
 		if t.Path == "-" || t.Pipe {
 			return 0, &lint.UsageError{Msg: "--fix and --diff need files, not standard input or a pipe"}
@@ -32,11 +31,7 @@ func (cmd *lintCmd) fix(e *env, w *lint.Workspace, targets []lint.Target, base *
 		if err != nil {
 			return nil, err
 		}
-		all := rep.Findings
-		if base != nil {
-			all = base.Filter(all)
-		}
-		return all, nil
+		return rep.Findings, nil
 	})
 	if err != nil {
 		return 0, err
@@ -99,11 +94,7 @@ func (cmd *lintCmd) fix(e *env, w *lint.Workspace, targets []lint.Target, base *
 	if err != nil {
 		return 0, err
 	}
-	all, unreadable := rep.Findings, len(rep.Unreadable) > 0
-	if base != nil {
-		all = base.Filter(all)
-	}
-	code, err := cmd.report(e, all, unreadable, w.Registry)
+	code, err := cmd.report(e, rep.Findings, len(rep.Unreadable) > 0, w.Registry)
 	if len(failed) > 0 {
 		code = exitError
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -28,6 +29,17 @@ var goldenConfs = map[string]string{
 	"hash.conf":      hashConf(),
 }
 
+// readTestdata is a file of the repository's testdata directory. (Read
+// in the test, not at init: the test binary also runs as nginx-lint
+// elsewhere, for the hook tests.)
+func readTestdata(t *testing.T, name string) string {
+	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
 // hashConf is 40 names on one address with a names hash too small for
 // them, and a reuseport listen under two workers.
 func hashConf() string {
@@ -49,7 +61,12 @@ func TestGoldenOutputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := writeConf(t, goldenConfs)
+	confs := maps.Clone(goldenConfs)
+	// route and diff read the shop of docs/routing.md.
+	for _, f := range []string{"route/shop.conf", "route/shop-pr.conf"} {
+		confs[f] = readTestdata(t, f)
+	}
+	dir := writeConf(t, confs)
 	chdir(t, dir)
 	for _, v := range []string{"NO_COLOR", "FORCE_COLOR", "CLICOLOR_FORCE"} {
 		t.Setenv(v, "")
@@ -84,6 +101,12 @@ func TestGoldenOutputs(t *testing.T) {
 		{"cost-json-dir", []string{"cost", "--format", "json", "multi"}, nil},
 		{"cost-svg", []string{"cost", "--svg", "hash.svg", "--startup-budget", "20ms", "hash.conf"}, []string{"hash.svg"}},
 		{"cost-svg-small", []string{"cost", "--svg", "small.svg", "multi/one.conf"}, []string{"small.svg"}},
+		{"route-text", []string{"route", "--no-files", "route/shop.conf", "https://shop.example/catalog/42", "https://shop.example/img/../assets/app.css",
+			"https://shop.example/api/v2/orders", "http://shop.example/cart", "https://unknown.example/", "https://shop.example/admin/"}, nil},
+		{"route-json", []string{"route", "--format", "json", "--no-files", "--remote", "10.1.2.3", "route/shop.conf", "https://shop.example/catalog/42", "https://shop.example/admin/x"}, nil},
+		{"diff-text", []string{"diff", "--no-files", "route/shop.conf", "route/shop-pr.conf"}, nil},
+		{"diff-json", []string{"diff", "--format", "json", "--no-files", "route/shop.conf", "route/shop-pr.conf"}, nil},
+		{"diff-markdown", []string{"diff", "--format", "markdown", "--no-files", "--fail-on-change", "route/shop.conf", "route/shop-pr.conf"}, nil},
 		{"help-lint", []string{"help", "lint"}, nil},
 		{"help-cost", []string{"cost", "--help"}, nil},
 		{"unknown-command", []string{"lnt", "site.conf"}, nil},

@@ -59,8 +59,11 @@ func (cmd *lintCmd) run(e *env) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	if cmd.WriteBaseline == "" {
+		w.Baseline = base
+	}
 	if cmd.Fix || cmd.Diff {
-		return cmd.fix(e, w, targets, base)
+		return cmd.fix(e, w, targets)
 	}
 	rep, err := w.Lint(targets)
 	if err != nil {
@@ -69,9 +72,6 @@ func (cmd *lintCmd) run(e *env) (int, error) {
 	all, unreadable := rep.Findings, len(rep.Unreadable) > 0
 	if cmd.WriteBaseline != "" {
 		return cmd.writeBaseline(e, all, unreadable)
-	}
-	if base != nil {
-		all = base.Filter(all)
 	}
 	return cmd.report(e, all, unreadable, w.Registry)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel/layout"
+	"github.com/nginx-lint/nginx-lint/analyzer/lint"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
@@ -147,7 +148,7 @@ func TestLiveHeapPerByte(t *testing.T) {
 	}
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	_, res := analyzer.RunResults(c, reg, analyzer.Options{})
+	_, res := lint.Run(c, reg, analyzer.Options{})
 	runtime.ReadMemStats(&after)
 	// The hook's collections allocate nothing worth counting.
 	garbage := float64(after.TotalAlloc-before.TotalAlloc) / n

@@ -68,6 +68,8 @@ type cli struct {
 	LSP       lspCmd           `cmd:"" name:"lsp" help:"Run the language server (for editors) on standard input and output."`
 	Cost      costCmd          `cmd:"" help:"Estimate nginx's startup and reload cost of a configuration."`
 	Calibrate calibrateCmd     `cmd:"" help:"Time the local nginx on generated layouts and write a cost profile."`
+	Route     routeCmd         `cmd:"" help:"Say which server and location answer URLs, through which redirects, with what."`
+	Diff      diffCmd          `cmd:"" help:"List the requests two configurations answer differently (server, location, redirects, handler)."`
 	Help      helpCmd          `cmd:"" help:"Show help for nginx-lint or one of its commands."`
 	VersionC  versionCmd       `cmd:"" name:"version" help:"Print the version."`
 }

@@ -100,7 +100,7 @@ func TestActionDefinition(t *testing.T) {
 			t.Errorf("step %q interpolates an expression into its script", s.ID)
 		}
 	}
-	for _, out := range []string{"sarif-file", "sarif-written", "exit-code", "installed"} {
+	for _, out := range []string{"sarif-file", "sarif-written", "exit-code", "installed", "executable"} {
 		o, ok := a.Outputs[out]
 		m := stepOutput.FindStringSubmatch(o.Value)
 		if !ok || m == nil {

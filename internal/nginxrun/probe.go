@@ -16,13 +16,34 @@ const probeTimeout = 5 * time.Second
 // connection or 5 seconds pass. A refused connection is an error that
 // errors.Is matches to syscall.ECONNREFUSED.
 func Get(addr, host, path string) (string, error) {
-	return exchange(addr, fmt.Sprintf("GET %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n", path, host))
+	return Do(addr, "GET", host, path)
 }
 
 // GetNoHost is Get without a Host header, in HTTP/1.0 (where the header
 // is optional): nginx answers it from the default server of the address.
 func GetNoHost(addr, path string) (string, error) {
-	return exchange(addr, fmt.Sprintf("GET %s HTTP/1.0\r\n\r\n", path))
+	return Do(addr, "GET", "", path)
+}
+
+// Do is Get with any method, the target as given (undecoded, so that a
+// path nginx normalizes reaches it as written) and more headers
+// ("Name: value" each); without host, an HTTP/1.0 request without Host.
+// A POST or PUT says its body is empty.
+func Do(addr, method, host, target string, headers ...string) (string, error) {
+	var b strings.Builder
+	if host == "" {
+		fmt.Fprintf(&b, "%s %s HTTP/1.0\r\n", method, target)
+	} else {
+		fmt.Fprintf(&b, "%s %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n", method, target, host)
+	}
+	if method == "POST" || method == "PUT" {
+		b.WriteString("Content-Length: 0\r\n")
+	}
+	for _, h := range headers {
+		b.WriteString(h + "\r\n")
+	}
+	b.WriteString("\r\n")
+	return exchange(addr, b.String())
 }
 
 // exchange writes req to addr and reads the answer until the server

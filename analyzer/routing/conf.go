@@ -1,0 +1,718 @@
+package routing
+
+import (
+	"net/netip"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
+	"github.com/nginx-lint/nginx-lint/parser"
+	"github.com/nginx-lint/nginx-lint/parser/grammar"
+)
+
+// level is the configuration of one block that a request can be handled
+// in (http, server, location, or a location's if), as far as routing
+// reads it. What nginx inherits from the enclosing block is looked up
+// through parent; what it does not (rewrite's program, try_files, the
+// content handler) is the block's own.
+type level struct {
+	parent *level
+	// block is the block's directive (nil for http).
+	block *parser.Directive
+
+	// prog is the rewrite module's program of the block
+	// (ngx_http_rewrite_loc_conf_t's codes; an if's directives are
+	// compiled into the enclosing block's).
+	prog []op
+
+	// handler is the directive that makes the block's content handler
+	// (clcf->handler), nil for none.
+	handler     *parser.Directive
+	handlerKind HandlerKind
+	// handlerTarget is the handler's address, as a value to evaluate.
+	handlerTarget *Script
+	// autoRedirect: a prefix location whose name ends in "/" with one
+	// of the *_pass directives (clcf->auto_redirect).
+	autoRedirect bool
+
+	recursiveErrorPages, internal, autoindex, randomIndex, mergeSlashes, satisfyAny setting
+
+	// The settings most blocks leave alone, behind one pointer (to
+	// noExtra until the block sets one): a big configuration has a
+	// level for each of its locations.
+	*levelExtra
+}
+
+// levelExtra holds the settings of a level that most blocks do not
+// set. What nginx inherits is looked up through the parent's.
+type levelExtra struct {
+	// try_files is the block's own (not inherited).
+	tryFiles     *parser.Directive
+	tryFilesArgs []*Script
+
+	root       *parser.Directive // root or alias
+	rootScript *Script
+	alias      bool
+
+	index        *parser.Directive
+	indexScripts []*Script
+
+	errorPages    []errorPage
+	hasErrorPages bool
+
+	access    []accessRule
+	hasAccess bool
+	authBasic *parser.Directive // auth_basic other than "off"
+	authSet   bool
+
+	// opaque are the directives of modules whose effect on the request
+	// the model does not evaluate (auth_request, access_by_lua, ...).
+	opaque []*parser.Directive
+
+	// limitExcept is the block's limit_except and limit its
+	// configuration, which a request of another method is handled in.
+	limitExcept *parser.Directive
+	limit       *level
+}
+
+// noExtra is the levelExtra of every level that sets none of it; it is
+// never written.
+var noExtra = &levelExtra{}
+
+// newLevel returns a level below parent for block.
+func newLevel(parent *level, block *parser.Directive) *level {
+	return &level{parent: parent, block: block, levelExtra: noExtra}
+}
+
+// own returns the level's own levelExtra, to write.
+func (l *level) own() *levelExtra {
+	if l.levelExtra == noExtra {
+		l.levelExtra = &levelExtra{}
+	}
+	return l.levelExtra
+}
+
+// setting is an inherited on/off value: 0 when not set in the block.
+type setting int8
+
+const (
+	unset setting = iota
+	off
+	on
+)
+
+func flag(d *parser.Directive) setting {
+	if len(d.Args) == 1 && strings.EqualFold(d.Args[0].Value, "on") {
+		return on
+	}
+	return off
+}
+
+// get returns the value of an inherited setting f from l or its
+// ancestors (def when none sets it).
+func (l *level) get(f func(*level) setting, def bool) bool {
+	for ; l != nil; l = l.parent {
+		switch f(l) {
+		case on:
+			return true
+		case off:
+			return false
+		}
+	}
+	return def
+}
+
+// effRoot returns the level that sets root or alias for l, nil for
+// nginx's default root ("html" under the prefix).
+func (l *level) effRoot() *level {
+	for ; l != nil; l = l.parent {
+		if l.root != nil {
+			return l
+		}
+	}
+	return nil
+}
+
+func (l *level) effIndex() *level {
+	for ; l != nil; l = l.parent {
+		if l.index != nil {
+			return l
+		}
+	}
+	return nil
+}
+
+func (l *level) effErrorPages() []errorPage {
+	for ; l != nil; l = l.parent {
+		if l.hasErrorPages {
+			return l.errorPages
+		}
+	}
+	return nil
+}
+
+func (l *level) effAccess() []accessRule {
+	for ; l != nil; l = l.parent {
+		if l.hasAccess {
+			return l.access
+		}
+	}
+	return nil
+}
+
+func (l *level) effAuthBasic() *parser.Directive {
+	for ; l != nil; l = l.parent {
+		if l.authSet {
+			return l.authBasic
+		}
+	}
+	return nil
+}
+
+func (l *level) effOpaque() []*parser.Directive {
+	var out []*parser.Directive
+	for ; l != nil; l = l.parent {
+		out = append(out, l.opaque...)
+	}
+	return out
+}
+
+// errorPage is one code of an error_page directive.
+type errorPage struct {
+	d      *parser.Directive
+	status int
+	// overwrite is the "=code" (0 for a bare "=", -1 without).
+	overwrite int
+	target    *Script
+	// args are the query string of a literal URI target.
+	args string
+}
+
+// accessRule is an allow or deny.
+type accessRule struct {
+	d      *parser.Directive
+	allow  bool
+	all    bool
+	unix   bool
+	prefix netip.Prefix
+}
+
+// opKind is what a rewrite-module directive does.
+type opKind uint8
+
+const (
+	opRewrite opKind = iota
+	opReturn
+	opSet
+	opIf
+	opBreak
+)
+
+// op is one directive of the rewrite module's program.
+type op struct {
+	kind opKind
+	d    *parser.Directive
+
+	// rewrite
+	re       *Regex
+	script   *Script // the replacement, return's text or URL, set's value
+	last     bool    // last, break, redirect, permanent or an implicit redirect stop the program
+	brk      bool    // the break flag
+	status   int     // a redirect's status, return's code
+	addArgs  bool    // the replacement does not end in "?"
+	redirect bool
+
+	// set
+	name string
+
+	// if
+	cond ifCond
+	lif  *level // the if's configuration (nil in a server's if)
+	end  int    // the op after the if's block
+}
+
+type ifCond struct {
+	lhs, rhs *Script
+	op       string // "", "=", "!=", "~", "~*", "!~", "!~*", "-f", "!-f", "-d", "!-d", "-e", "!-e", "-x", "!-x"
+	re       *Regex
+}
+
+// contentHandlers are the directives that set a location's content
+// handler (clcf->handler) and what nginx-lint calls it. The first six
+// also make a prefix location ending in "/" redirect the URI without the
+// slash (auto_redirect).
+var contentHandlers = map[string]HandlerKind{
+	"proxy_pass":           HandlerProxy,
+	"fastcgi_pass":         HandlerFastCGI,
+	"uwsgi_pass":           HandlerUWSGI,
+	"scgi_pass":            HandlerSCGI,
+	"grpc_pass":            HandlerGRPC,
+	"memcached_pass":       HandlerMemcached,
+	"stub_status":          HandlerModule,
+	"empty_gif":            HandlerModule,
+	"flv":                  HandlerModule,
+	"mp4":                  HandlerModule,
+	"perl":                 HandlerModule,
+	"content_by_lua":       HandlerModule,
+	"content_by_lua_block": HandlerModule,
+	"content_by_lua_file":  HandlerModule,
+	"js_content":           HandlerModule,
+	"echo":                 HandlerModule,
+	"tunnel_pass":          HandlerModule,
+}
+
+func autoRedirects(name string) bool {
+	switch name {
+	case "proxy_pass", "fastcgi_pass", "uwsgi_pass", "scgi_pass", "grpc_pass", "memcached_pass":
+		return true
+	}
+	return false
+}
+
+// opaqueDirectives are the directives of phases the model does not run:
+// they may answer or redirect the request in ways only the running
+// module knows.
+var opaqueDirectives = map[string]bool{
+	"auth_request": true, "rewrite_by_lua": true, "rewrite_by_lua_block": true, "rewrite_by_lua_file": true,
+	"access_by_lua": true, "access_by_lua_block": true, "access_by_lua_file": true, "auth_jwt": true,
+	"js_access": true, "perl_access": true, "secure_link": false, "auth_pam": true, "echo_exec": true,
+	"mirror": false, "precontent_by_lua_block": true, "precontent_by_lua_file": true,
+}
+
+// eachDirective calls fn for the directives of a block in the order
+// nginx reads them, with included files in place of their include.
+func eachDirective(c *parser.Config, dirs []*parser.Directive, fn func(*parser.Directive)) {
+	for _, d := range dirs {
+		if d.Name.Value == "include" && c != nil {
+			for _, f := range c.Included(d) {
+				eachDirective(c, f.Directives, fn)
+			}
+			continue
+		}
+		fn(d)
+	}
+}
+
+// builder reads blocks into levels and locations.
+type builder struct {
+	c      *parser.Config
+	server int
+	// regexes, when set, keeps the regexes compiled for a model: the
+	// servers of a big configuration repeat the same few.
+	regexes *regexCache
+}
+
+// regexCache shares compiled regexes between the servers of a model.
+type regexCache struct {
+	mu      sync.Mutex
+	m       map[regexKey]*Regex
+	scripts map[regexKey]*Script
+}
+
+type regexKey struct {
+	pattern  string
+	caseless bool
+}
+
+// script compiles a value, once per model.
+func (b *builder) script(src string, withArgs bool) *Script {
+	if b.regexes == nil {
+		return compileScript(src, withArgs)
+	}
+	c := b.regexes
+	k := regexKey{src, withArgs}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if sc, ok := c.scripts[k]; ok {
+		return sc
+	}
+	sc := compileScript(src, withArgs)
+	c.scripts[k] = sc
+	return sc
+}
+
+// regex compiles a pattern, once per model.
+func (b *builder) regex(pattern string, caseless bool) *Regex {
+	if b.regexes == nil {
+		return CompileRegex(pattern, caseless)
+	}
+	c := b.regexes
+	k := regexKey{pattern, caseless}
+	c.mu.Lock()
+	r, ok := c.m[k]
+	c.mu.Unlock()
+	if ok {
+		return r
+	}
+	r = CompileRegex(pattern, caseless)
+	c.mu.Lock()
+	c.m[k] = r
+	c.mu.Unlock()
+	return r
+}
+
+// readLevel reads the directives of one block (not its locations, which
+// the caller reads) into lv; locs receives the location directives.
+func (b *builder) readLevel(lv *level, dirs []*parser.Directive, locs *[]*parser.Directive, inIf bool) {
+	eachDirective(b.c, dirs, func(d *parser.Directive) {
+		name := d.Name.Value
+		switch name {
+		case "location":
+			if locs != nil && d.Block != nil {
+				*locs = append(*locs, d)
+			}
+		case "if":
+			if inIf || d.Block == nil {
+				return
+			}
+			o := op{kind: opIf, d: d}
+			if c, ok := symbols.SplitIf(d); ok {
+				o.cond = ifCond{lhs: b.script(c.LHS, false), op: c.Op}
+				switch c.Op {
+				case "-":
+					o.cond.op = c.LHS
+					o.cond.lhs = b.script(c.RHS, false)
+				case "":
+				case "~", "!~":
+					o.cond.re = b.regex(c.RHS, false)
+				case "~*", "!~*":
+					o.cond.re = b.regex(c.RHS, true)
+				default:
+					o.cond.rhs = b.script(c.RHS, false)
+				}
+			} else {
+				o.cond.op = "?"
+			}
+			at := len(lv.prog)
+			lv.prog = append(lv.prog, o)
+			if lv.block != nil && lv.block.Name.Value == "location" {
+				inner := newLevel(lv, d)
+				lv.prog[at].lif = inner
+				b.readIf(lv, inner, d)
+			} else {
+				b.readIf(lv, nil, d)
+			}
+			lv.prog[at].end = len(lv.prog)
+		case "rewrite", "return", "set", "break":
+			if o, ok := readOp(d, b.regex, b.script); ok {
+				lv.prog = append(lv.prog, o)
+			}
+		case "try_files":
+			if len(d.Args) >= 2 {
+				x := lv.own()
+				x.tryFiles = d
+				x.tryFilesArgs = nil
+				for _, a := range d.Args {
+					x.tryFilesArgs = append(x.tryFilesArgs, b.script(a.Value, false))
+				}
+			}
+		case "root", "alias":
+			if len(d.Args) == 1 && lv.root == nil {
+				x := lv.own()
+				x.root, x.alias = d, name == "alias"
+				x.rootScript = b.script(d.Args[0].Value, false)
+			}
+		case "index":
+			x := lv.own()
+			if x.index == nil {
+				x.index = d
+			}
+			for _, a := range d.Args {
+				x.indexScripts = append(x.indexScripts, b.script(a.Value, false))
+			}
+		case "error_page":
+			x := lv.own()
+			x.hasErrorPages = true
+			x.errorPages = append(x.errorPages, readErrorPage(d)...)
+		case "recursive_error_pages":
+			lv.recursiveErrorPages = flag(d)
+		case "internal":
+			lv.internal = on
+		case "autoindex":
+			lv.autoindex = flag(d)
+		case "random_index":
+			lv.randomIndex = flag(d)
+		case "merge_slashes":
+			lv.mergeSlashes = flag(d)
+		case "satisfy":
+			if len(d.Args) == 1 && d.Args[0].Value == "any" {
+				lv.satisfyAny = on
+			} else {
+				lv.satisfyAny = off
+			}
+		case "allow", "deny":
+			if len(d.Args) == 1 {
+				x := lv.own()
+				x.hasAccess = true
+				x.access = append(x.access, readAccess(d))
+			}
+		case "auth_basic":
+			x := lv.own()
+			x.authSet = true
+			if len(d.Args) == 1 && d.Args[0].Value != "off" {
+				x.authBasic = d
+			}
+		case "limit_except":
+			if d.Block != nil && !inIf {
+				// ngx_http_core_limit_except: a configuration of its
+				// own below the location, for the other methods.
+				x := lv.own()
+				x.limitExcept = d
+				x.limit = newLevel(lv, d)
+				b.readLevel(x.limit, d.Block.Directives, nil, true)
+			}
+		default:
+			if k, ok := contentHandlers[name]; ok {
+				if name == "perl" && (lv.block == nil || lv.block.Name.Value == "http") {
+					return
+				}
+				lv.handler, lv.handlerKind = d, k
+				if len(d.Args) > 0 {
+					lv.handlerTarget = b.script(d.Args[0].Value, false)
+				}
+				if autoRedirects(name) && lv.block != nil && lv.block.Name.Value == "location" {
+					loc := (&parser.Location{Directive: lv.block}).Spec()
+					if strings.HasSuffix(loc.Path, "/") && !loc.IsRegex && !loc.Named {
+						lv.autoRedirect = true
+					}
+				}
+				return
+			}
+			if opaqueDirectives[name] {
+				x := lv.own()
+				x.opaque = append(x.opaque, d)
+			}
+		}
+	})
+}
+
+// readIf reads an if block: its rewrite directives go into outer's
+// program, its other directives into inner (nil for a server's if,
+// which has no configuration of its own).
+func (b *builder) readIf(outer, inner *level, d *parser.Directive) {
+	if inner == nil {
+		inner = newLevel(nil, nil)
+	}
+	// The if's own directives, with its rewrite program compiled into
+	// the enclosing block's.
+	b.readLevel(inner, d.Block.Directives, nil, true)
+	outer.prog = append(outer.prog, inner.prog...)
+	inner.prog = nil
+}
+
+// readOp reads rewrite, return, set and break as the rewrite module
+// compiles them; ok is false for arguments nginx refuses.
+func readOp(d *parser.Directive, compile func(string, bool) *Regex, script func(string, bool) *Script) (op, bool) {
+	a := d.ArgValues()
+	o := op{d: d}
+	switch d.Name.Value {
+	case "break":
+		o.kind = opBreak
+		return o, true
+	case "set":
+		if len(a) != 2 || len(a[0]) < 2 || a[0][0] != '$' {
+			return o, false
+		}
+		o.kind, o.name, o.script = opSet, strings.ToLower(a[0][1:]), script(a[1], false)
+		return o, true
+	case "return":
+		o.kind = opReturn
+		if len(a) < 1 || len(a) > 2 {
+			return o, false
+		}
+		code, err := strconv.Atoi(a[0])
+		if err != nil || code < 0 {
+			if len(a) == 1 && (strings.HasPrefix(a[0], "http://") || strings.HasPrefix(a[0], "https://") || strings.HasPrefix(a[0], "$scheme")) {
+				o.status, o.script = 302, script(a[0], false)
+				return o, true
+			}
+			return o, false
+		}
+		if code > 999 {
+			return o, false
+		}
+		o.status = code
+		if len(a) == 2 {
+			o.script = script(a[1], false)
+		}
+		return o, true
+	case "rewrite":
+		o.kind = opRewrite
+		if len(a) < 2 || len(a) > 3 || a[1] == "" {
+			return o, false
+		}
+		o.re = compile(a[0], false)
+		repl := a[1]
+		if strings.HasSuffix(repl, "?") {
+			repl = repl[:len(repl)-1]
+		} else {
+			o.addArgs = true
+		}
+		if strings.HasPrefix(repl, "http://") || strings.HasPrefix(repl, "https://") || strings.HasPrefix(repl, "$scheme") {
+			o.status, o.redirect, o.last = 302, true, true
+		}
+		if len(a) == 3 {
+			switch a[2] {
+			case "last":
+				o.last = true
+			case "break":
+				o.last, o.brk = true, true
+			case "redirect":
+				o.status, o.redirect, o.last = 302, true, true
+			case "permanent":
+				o.status, o.redirect, o.last = 301, true, true
+			default:
+				return o, false
+			}
+		}
+		o.script = script(repl, !o.redirect)
+		return o, true
+	}
+	return o, false
+}
+
+// readErrorPage reads error_page as ngx_http_core_error_page does.
+func readErrorPage(d *parser.Directive) []errorPage {
+	a := d.ArgValues()
+	if len(a) < 2 {
+		return nil
+	}
+	n := len(a) - 1
+	overwrite := -1
+	if v := a[n-1]; strings.HasPrefix(v, "=") {
+		if n-1 == 0 {
+			return nil
+		}
+		overwrite = 0
+		if len(v) > 1 {
+			code, err := strconv.Atoi(v[1:])
+			if err != nil || code < 0 {
+				return nil
+			}
+			overwrite = code
+		}
+		n--
+	}
+	target := compileScript(a[len(a)-1], false)
+	var args string
+	if lit, ok := target.Literal(); ok && strings.HasPrefix(lit, "/") {
+		if q := strings.IndexByte(lit, '?'); q >= 0 {
+			target = compileScript(lit[:q], false)
+			args = lit[q+1:]
+		}
+	}
+	var out []errorPage
+	for _, c := range a[:n] {
+		code, err := strconv.Atoi(c)
+		if err != nil || code < 300 || code > 599 || code == 499 {
+			continue
+		}
+		ow := overwrite
+		if ow == -1 {
+			switch code {
+			case 494, 495, 496, 497:
+				ow = 400
+			}
+		}
+		out = append(out, errorPage{d: d, status: code, overwrite: ow, target: target, args: args})
+	}
+	return out
+}
+
+func readAccess(d *parser.Directive) accessRule {
+	r := accessRule{d: d, allow: d.Name.Value == "allow"}
+	v := d.Args[0].Value
+	switch {
+	case v == "all":
+		r.all = true
+	case v == "unix:":
+		r.unix = true
+	default:
+		if p, err := netip.ParsePrefix(v); err == nil {
+			r.prefix = p.Masked()
+		} else if a, err := netip.ParseAddr(v); err == nil {
+			r.prefix = netip.PrefixFrom(a, a.BitLen())
+		}
+	}
+	return r
+}
+
+// buildServer reads server n's block into its locations.
+func (m *Model) buildServer(n int) *serverRoutes {
+	s := m.Table.Servers[n]
+	b := &builder{c: m.cfg, server: n, regexes: &m.regexes}
+	root := newLocation()
+	root.Server, root.conf.parent, root.conf.block = n, m.http, s.Directive
+	var locs []*parser.Directive
+	if s.Directive.Block != nil {
+		b.readLevel(root.conf, s.Directive.Block.Directives, &locs, false)
+	}
+	sr := &serverRoutes{root: root, named: map[string]*Location{}}
+	b.children(root, locs, sr)
+	if names := s.Names(); len(names) > 0 {
+		sr.name = names[0].Directive.Args[names[0].Arg].Value
+	}
+	return sr
+}
+
+// newLocation allocates a Location with its level in one piece: a big
+// configuration has hundreds of thousands.
+func newLocation() *Location {
+	a := &struct {
+		l  Location
+		lv level
+	}{}
+	a.lv.levelExtra = noExtra
+	a.l.conf = &a.lv
+	return &a.l
+}
+
+// locationSpec parses a location's arguments without allocating.
+func locationSpec(d *parser.Directive) (grammar.Location, bool) {
+	var buf [2]string
+	if len(d.Args) == 0 || len(d.Args) > 2 {
+		return grammar.Location{}, false
+	}
+	vals := buf[:len(d.Args)]
+	for i, a := range d.Args {
+		vals[i] = a.Value
+	}
+	spec, err := grammar.ParseLocation(vals)
+	return spec, err == nil
+}
+
+// children reads the location directives of parent.
+func (b *builder) children(parent *Location, locs []*parser.Directive, sr *serverRoutes) {
+	var static []*Location
+	for _, d := range locs {
+		spec, ok := locationSpec(d)
+		if !ok {
+			continue
+		}
+		l := newLocation()
+		l.Directive, l.Spec, l.Server = d, spec, b.server
+		l.conf.parent, l.conf.block = parent.conf, d
+		if parent.Directive != nil {
+			l.Parent = parent
+		}
+		var nested []*parser.Directive
+		b.readLevel(l.conf, d.Block.Directives, &nested, false)
+		switch {
+		case spec.Named:
+			if parent.Directive == nil {
+				if _, dup := sr.named[spec.Path]; !dup {
+					sr.named[spec.Path] = l
+				}
+			}
+			continue
+		case spec.IsRegex:
+			l.regex = b.regex(spec.Path, spec.CaseInsensitive)
+			parent.regexes = append(parent.regexes, l)
+		default:
+			static = append(static, l)
+		}
+		b.children(l, nested, sr)
+	}
+	parent.static = arrange(static)
+}

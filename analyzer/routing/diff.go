@@ -1,0 +1,412 @@
+package routing
+
+import (
+	"fmt"
+	"iter"
+	"net/netip"
+	"regexp/syntax"
+	"sort"
+	"strings"
+
+	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
+	"github.com/nginx-lint/nginx-lint/parser"
+	"github.com/nginx-lint/nginx-lint/parser/grammar"
+)
+
+// Probes is the request set that tells configurations apart by what
+// they do with requests: on every port and address any of them listens
+// on (and one address none lists, where a wildcard takes it), every
+// host their servers name (exact names, a host under and beside each
+// wildcard, an example of each regex), an unknown host and no Host;
+// and for each, the paths of every location of the servers those
+// requests reach (a prefix itself, below it and without its final
+// slash; an exact path; an example of each regex), "/" and a path no
+// location names.
+//
+// The requests are yielded one by one, so that a configuration of tens
+// of thousands of servers is compared without holding its million
+// requests.
+func Probes(models ...*Model) iter.Seq[HTTPRequest] {
+	return func(yield func(HTTPRequest) bool) { probes(models, yield) }
+}
+
+func probes(models []*Model, yield func(HTTPRequest) bool) {
+	var ports []portKey
+	seenPort := map[portKey]bool{}
+	for _, m := range models {
+		for _, p := range m.Table.Ports {
+			k := portKey{p.Family, p.Port}
+			if !seenPort[k] {
+				seenPort[k] = true
+				ports = append(ports, k)
+			}
+		}
+	}
+	for _, k := range ports {
+		// The addresses: every one listed, and one none lists when a
+		// wildcard takes the others.
+		var conns []HTTPRequest
+		seen := map[string]bool{}
+		wild := false
+		for _, m := range models {
+			p := m.Table.byPort[k]
+			if p == nil {
+				continue
+			}
+			wild = wild || p.Wildcard != nil
+			for _, a := range p.Addrs {
+				if a == p.Wildcard || seen[a.Key] {
+					continue
+				}
+				seen[a.Key] = true
+				r := HTTPRequest{Request: Request{Addr: a.IP, Port: k.port}}
+				if k.fam == costmodel.Unix {
+					r.Request = Request{Unix: a.Key}
+				}
+				conns = append(conns, r)
+			}
+		}
+		if wild {
+			listed := map[netip.Addr]bool{}
+			for _, c := range conns {
+				listed[c.Addr] = true
+			}
+			conns = append(conns, HTTPRequest{Request: Request{Addr: unlisted(k, listed), Port: k.port}})
+		}
+		for _, c := range conns {
+			var addrs []*Addr
+			for _, m := range models {
+				a := m.Table.Address(c.Addr, c.Port)
+				if c.Unix != "" {
+					a = m.Table.unixAddr(c.Unix)
+				}
+				if a != nil {
+					addrs = append(addrs, a)
+				}
+			}
+			hosts := append(candidates(addrs...), regexHosts(addrs...)...)
+			hosts = append(hosts, "")
+			for _, a := range addrs {
+				c.HTTPS = c.HTTPS || a.SSL
+			}
+			for _, h := range hosts {
+				r := c
+				if h == "" {
+					r.NoHost = true
+				} else {
+					r.Host = h
+				}
+				paths := map[string]bool{"/": true, "/nginx-lint-probe": true}
+				for _, m := range models {
+					if n := m.Table.Route(r.Request); n >= 0 {
+						m.serverPaths(n, paths)
+					}
+				}
+				sorted := make([]string, 0, len(paths))
+				for p := range paths {
+					sorted = append(sorted, p)
+				}
+				sort.Strings(sorted)
+				for _, p := range sorted {
+					q := r
+					q.Target = p
+					if !yield(q) {
+						return
+					}
+				}
+			}
+		}
+	}
+}
+
+// Unlisted reports whether ip is one of the addresses Probes uses for
+// "an address no configuration lists" (192.0.2.0/24, TEST-NET-1, and
+// fd6e:6c00::/24), which a wildcard listen takes.
+func Unlisted(ip netip.Addr) bool {
+	if ip.Is4() {
+		b := ip.As4()
+		return b[0] == 192 && b[1] == 0 && b[2] == 2
+	}
+	b := ip.As16()
+	return b[0] == 0xfd && b[1] == 0x6e && b[2] == 0x6c
+}
+
+// regexHosts are examples of the addresses' server_name regexes.
+func regexHosts(as ...*Addr) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, a := range as {
+		for _, r := range a.regex {
+			if ex, ok := Example(r.Pattern, r.caseless); ok && !seen[ex] {
+				if _, valid := NormalizeHost(ex); valid {
+					seen[ex] = true
+					out = append(out, ex)
+				}
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// serverPaths adds the paths that reach server n's locations: each
+// prefix itself, below it and without its final slash; each exact
+// path; an example of each regex (a location's or a rewrite's); and
+// below each prefix, an example of each regex that is not anchored at
+// the start, which is where a prefix and a regex compete.
+func (m *Model) serverPaths(n int, paths map[string]bool) {
+	var prefixes []string
+	var floating []*Regex // regexes not anchored at the start
+	example := func(re *Regex) {
+		ex, ok := Example(re.Pattern, re.Caseless)
+		if !ok {
+			return
+		}
+		for _, p := range []string{ex, "/" + ex, "/nginx-lint-probe" + ex} {
+			if _, ok, _ := re.Match(p); ok && strings.HasPrefix(p, "/") {
+				paths[p] = true
+				break
+			}
+		}
+		if !strings.HasPrefix(re.Pattern, "^") {
+			floating = append(floating, re)
+		}
+	}
+	rewrites := func(lv *level) {
+		for _, o := range lv.prog {
+			if o.kind == opRewrite && o.re != nil {
+				example(o.re)
+			}
+		}
+	}
+	add := func(l *Location) {
+		rewrites(l.conf)
+		switch {
+		case l.Spec.Named:
+		case l.regex != nil:
+			example(l.regex)
+		default:
+			p := l.Spec.Path
+			if p == "" || p[0] != '/' {
+				return
+			}
+			paths[p] = true
+			if l.Spec.Modifier != grammar.ModExact { // below it, and without its slash
+				paths[strings.TrimSuffix(p, "/")+"/nginx-lint-probe"] = true
+				prefixes = append(prefixes, strings.TrimSuffix(p, "/")+"/nginx-lint-probe")
+				if len(p) > 1 && strings.HasSuffix(p, "/") {
+					paths[p[:len(p)-1]] = true
+				}
+			}
+		}
+	}
+	var walk func(l *Location)
+	walk = func(l *Location) {
+		var each func(t *treeNode)
+		each = func(t *treeNode) {
+			if t == nil {
+				return
+			}
+			each(t.left)
+			for _, x := range []*Location{t.exact, t.inclusive} {
+				if x != nil {
+					add(x)
+					walk(x)
+				}
+			}
+			each(t.tree)
+			each(t.right)
+		}
+		each(l.static)
+		for _, r := range l.regexes {
+			add(r)
+			walk(r)
+		}
+	}
+	root := m.Locations(n)
+	rewrites(root.conf)
+	walk(root)
+	for _, re := range floating {
+		ex, ok := Example(re.Pattern, re.Caseless)
+		if !ok {
+			continue
+		}
+		for _, p := range prefixes {
+			if _, ok, _ := re.Match(p + ex); ok {
+				paths[p+ex] = true
+			}
+		}
+	}
+}
+
+// Example returns a string the regex matches, for probing: the
+// shortest reading of each part (the first alternative, the fewest
+// repetitions, the first byte of a class); ok is false when none is
+// found that the regex matches as nginx would.
+func Example(pattern string, caseless bool) (string, bool) {
+	re, err := syntax.Parse(latin1(pattern), syntax.Perl)
+	if err != nil {
+		return "", false
+	}
+	var b strings.Builder
+	var walk func(r *syntax.Regexp)
+	walk = func(r *syntax.Regexp) {
+		switch r.Op {
+		case syntax.OpLiteral:
+			for _, c := range r.Rune {
+				b.WriteRune(c)
+			}
+		case syntax.OpCharClass:
+			if len(r.Rune) >= 2 {
+				c := r.Rune[0]
+				// A printable byte, preferably a letter.
+				for i := 0; i+1 < len(r.Rune); i += 2 {
+					lo, hi := r.Rune[i], r.Rune[i+1]
+					if lo <= 'a' && 'a' <= hi {
+						c = 'a'
+						break
+					}
+					if lo > ' ' && lo < 0x7f {
+						c = lo
+					}
+				}
+				b.WriteRune(c)
+			}
+		case syntax.OpAnyCharNotNL, syntax.OpAnyChar:
+			b.WriteByte('x')
+		case syntax.OpCapture:
+			walk(r.Sub[0])
+		case syntax.OpPlus:
+			walk(r.Sub[0])
+		case syntax.OpRepeat:
+			for range r.Min {
+				walk(r.Sub[0])
+			}
+		case syntax.OpConcat:
+			for _, s := range r.Sub {
+				walk(s)
+			}
+		case syntax.OpAlternate:
+			walk(r.Sub[0])
+		}
+	}
+	walk(re)
+	ex := fromLatin1(b.String())
+	rx := CompileRegex(pattern, caseless)
+	if _, ok, why := rx.Match(ex); !ok || why != "" {
+		return "", false
+	}
+	return ex, true
+}
+
+// Change is a request two configurations answer differently.
+type Change struct {
+	Request       HTTPRequest
+	Before, After *Answer
+	// What lists what changed: "server", "location", "chain",
+	// "handler", "status".
+	What []string
+}
+
+// Diff answers each request under both models and returns those whose
+// server, location, redirect chain, handler or status differ, and the
+// number of requests. Servers and locations are compared by what they
+// are, not by number or line: a server by its names (and its place
+// among servers of the same names), a location by its modifier and path
+// and those of the locations around it, a handler by its directive as
+// written.
+func Diff(before, after *Model, reqs iter.Seq[HTTPRequest]) (changes []Change, n int) {
+	bi, ai := before.identities(), after.identities()
+	for r := range reqs {
+		n++
+		a, b := before.Route(r), after.Route(r)
+		var what []string
+		if serverID(bi, a.Server) != serverID(ai, b.Server) {
+			what = append(what, "server")
+		}
+		if locationID(a.Location) != locationID(b.Location) {
+			what = append(what, "location")
+		}
+		if chainID(a) != chainID(b) {
+			what = append(what, "chain")
+		}
+		if handlerID(a) != handlerID(b) {
+			what = append(what, "handler")
+		}
+		if a.Status != b.Status {
+			what = append(what, "status")
+		}
+		if len(what) > 0 {
+			changes = append(changes, Change{Request: r, Before: a, After: b, What: what})
+		}
+	}
+	return changes, n
+}
+
+// identities names the servers of m as Diff compares them.
+func (m *Model) identities() []string {
+	ids := make([]string, len(m.Table.Servers))
+	count := map[string]int{}
+	for i, s := range m.Table.Servers {
+		var names []string
+		for _, n := range s.Names() {
+			names = append(names, n.Directive.Args[n.Arg].Value)
+		}
+		id := strings.Join(names, " ")
+		count[id]++
+		if count[id] > 1 {
+			id += fmt.Sprintf(" #%d", count[id])
+		}
+		ids[i] = id
+	}
+	return ids
+}
+
+func serverID(ids []string, n int) string {
+	if n < 0 || n >= len(ids) {
+		return "(refused)"
+	}
+	return ids[n]
+}
+
+func locationID(l *Location) string {
+	if l == nil {
+		return "(server)"
+	}
+	id := l.String()
+	for p := l.Parent; p != nil; p = p.Parent {
+		id = p.String() + " > " + id
+	}
+	return id
+}
+
+// chainID is the redirect chain: the URIs, the locations on the way
+// (the last is compared on its own) and the directives that moved the
+// request.
+func chainID(a *Answer) string {
+	var b strings.Builder
+	for i, s := range a.Steps {
+		b.WriteString(s.URI + "?" + s.Args)
+		if i < len(a.Steps)-1 {
+			b.WriteString(" " + locationID(s.Location))
+		}
+		if s.Via != nil {
+			b.WriteString(" -" + s.How + "-> " + directiveID(s.Via))
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+func handlerID(a *Answer) string {
+	h := a.Handler
+	return fmt.Sprintf("%s %s %q", h.Kind, directiveID(h.Directive), h.Target)
+}
+
+// directiveID is a directive as written, without its place.
+func directiveID(d *parser.Directive) string {
+	if d == nil {
+		return ""
+	}
+	return d.Name.Value + " " + strings.Join(d.ArgValues(), " ")
+}

@@ -1,0 +1,1105 @@
+package routing
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
+	"github.com/nginx-lint/nginx-lint/parser"
+)
+
+// maxURIChanges is NGX_HTTP_MAX_URI_CHANGES: a request may change its
+// URI (rewrite ... last, an internal redirect, a named location) ten
+// times; the eleventh is "rewrite or internal redirection cycle", 500.
+const maxURIChanges = 10
+
+// phase is where the request goes next in nginx's phase engine.
+type phase int
+
+const (
+	phaseServerRewrite phase = iota // NGX_HTTP_SERVER_REWRITE_PHASE
+	phaseFindConfig                 // NGX_HTTP_FIND_CONFIG_PHASE
+	phaseRewrite                    // NGX_HTTP_REWRITE_PHASE and what follows
+	phaseDone
+)
+
+// state is one request on its way through nginx's phases.
+type state struct {
+	m   *Model
+	req *HTTPRequest
+	a   *Answer
+
+	srv        *serverRoutes
+	host       string // the validated Host, "" without one
+	uri, args  string
+	quoted     bool // the URI had %XX or "+": captures are escaped into query strings
+	method     string
+	internal   bool
+	loc        *Location
+	cur        *level // the configuration the request is in (r->loc_conf)
+	handler    *level // the level whose content handler runs (r->content_handler)
+	caps       *captures
+	vars       map[string]string
+	mapCache   map[string]string
+	mapDepth   int
+	changes    int // r->uri_changes
+	errorPage  bool
+	errStatus  int
+	uriChanged bool
+	// validLocation is cleared by rewrite's break once the URI changed:
+	// alias then cannot map the URI (nginx answers 500).
+	validLocation bool
+	lastRewrite   *parser.Directive
+	next          phase
+}
+
+// Route answers what nginx does with the request: the server, the
+// location, the redirects on the way and what answers.
+func (m *Model) Route(req HTTPRequest) *Answer {
+	a := &Answer{Server: Refused}
+	addr := m.Table.Address(req.Addr, req.Port)
+	if req.Unix != "" {
+		addr = m.Table.unixAddr(req.Unix)
+	}
+	if addr == nil {
+		a.Handler.Kind = HandlerClose
+		return a
+	}
+	st := &state{m: m, req: &req, a: a, method: req.Method,
+		changes: maxURIChanges + 1, validLocation: true}
+	if st.method == "" {
+		st.method = "GET"
+	}
+	// The request line is read in the address's default server (nginx
+	// has not seen Host yet): merge_slashes is its.
+	def := m.server(addr.Default)
+	t, err := ParseTarget(req.Target, def.root.conf.get(func(l *level) setting { return l.mergeSlashes }, true))
+	if err != nil {
+		st.badRequest(addr.Default, err.Error())
+		return a
+	}
+	st.uri, st.args, st.quoted = t.URI, t.Args, t.Quoted || t.Plus
+	var n int
+	switch {
+	case req.NoHost:
+		n = addr.NoHost()
+	default:
+		h, ok := NormalizeHost(req.Host)
+		if !ok || req.Host == "" {
+			st.badRequest(addr.Default, fmt.Sprintf("400 Bad Request: invalid Host %q", req.Host))
+			return a
+		}
+		st.host = h
+		var rx *rx
+		n, rx = addr.lookup(h)
+		if rx != nil {
+			// A server_name regex that matched leaves its captures,
+			// and its named groups as variables.
+			c, ok, why := CompileRegex(rx.Pattern, rx.caseless).Match(h)
+			if why != "" {
+				st.note(why)
+			} else if ok {
+				st.setCaptures(c)
+			}
+		}
+	}
+	a.Server = n
+	st.srv = m.server(n)
+	st.cur = st.srv.root.conf
+	st.a.Steps = append(st.a.Steps, Step{URI: st.uri, Args: st.args})
+	st.next = phaseServerRewrite
+	st.loop()
+	return a
+}
+
+// badRequest answers 400 in server n before any location is searched.
+func (st *state) badRequest(n int, why string) {
+	st.a.Server = n
+	st.srv = st.m.server(n)
+	st.cur = st.srv.root.conf
+	st.a.Steps = append(st.a.Steps, Step{})
+	st.a.Unsure = append(st.a.Unsure, why)
+	st.next = phaseDone
+	st.finalize(400, Handler{Kind: HandlerError})
+	st.loop()
+}
+
+// loop runs the phases until the request is answered.
+func (st *state) loop() {
+	for st.next != phaseDone {
+		switch st.next {
+		case phaseServerRewrite:
+			from := st.uri
+			if st.run(st.srv.root.conf.prog) {
+				if st.uri != from {
+					// A server-level rewrite: the location search
+					// takes the new URI (and does not count it as a
+					// change, ngx_http_core_find_config_phase).
+					st.moveOn(st.lastRewrite, "rewrite")
+				}
+				st.next = phaseFindConfig
+			}
+		case phaseFindConfig:
+			st.findConfig()
+		case phaseRewrite:
+			st.afterFind()
+		}
+	}
+}
+
+// note records an assumption that does not stop the answer.
+func (st *state) note(why string) {
+	for _, u := range st.a.Unsure {
+		if u == why {
+			return
+		}
+	}
+	st.a.Unsure = append(st.a.Unsure, why)
+}
+
+// stop ends the request where the model cannot go on.
+func (st *state) stop(err error) {
+	var u *unsure
+	why := err.Error()
+	if errors.As(err, &u) {
+		why = u.why
+	}
+	st.note(why)
+	st.finish(0, Handler{Kind: HandlerUnknown})
+}
+
+// setVar assigns a variable of the request (set, a named capture).
+func (st *state) setVar(name, v string) {
+	if st.vars == nil {
+		st.vars = map[string]string{}
+	}
+	st.vars[name] = v
+}
+
+// answer ends the request with a response.
+func (st *state) answer(status int, h Handler) {
+	if st.errStatus != 0 && h.Kind != HandlerError && h.Kind != HandlerClose {
+		// ngx_http_send_header: the status of the error being
+		// answered by an error_page wins.
+		status = st.errStatus
+	}
+	st.finish(status, h)
+}
+
+// finish records the answer.
+func (st *state) finish(status int, h Handler) {
+	st.a.Status = status
+	st.a.Handler = h
+	st.a.Location = st.loc
+	st.a.URI, st.a.Args = st.uri, st.args
+	st.next = phaseDone
+}
+
+func (st *state) step() *Step { return &st.a.Steps[len(st.a.Steps)-1] }
+
+// moveOn records that d sent the request on, and starts the next step.
+func (st *state) moveOn(d *parser.Directive, how string) {
+	s := st.step()
+	s.Via, s.How = d, how
+	st.a.Steps = append(st.a.Steps, Step{URI: st.uri, Args: st.args})
+}
+
+// findConfig is ngx_http_core_find_config_phase.
+func (st *state) findConfig() {
+	st.uriChanged = false
+	m := match{}
+	rc := st.srv.root.find(st.uri, &m)
+	if m.unsure != "" {
+		st.loc = m.loc
+		st.step().Location = m.loc
+		st.stop(&unsure{m.unsure})
+		return
+	}
+	if m.captures != nil {
+		st.setCaptures(m.captures)
+	}
+	st.enter(m.loc)
+	st.step().Location = m.loc
+	if !st.internal && st.cur.get(func(l *level) setting { return l.internal }, false) {
+		st.finalize(404, Handler{Kind: HandlerError})
+		return
+	}
+	if rc == autoRedirect && m.loc != nil {
+		target := escapeURI(m.loc.Spec.Path, escapeURIPath)
+		if st.args != "" {
+			target += "?" + st.args
+		}
+		st.finalize(301, Handler{Kind: HandlerRedirect, Target: target})
+		return
+	}
+	st.next = phaseRewrite
+}
+
+// enter makes loc (nil: the server level) the request's location.
+func (st *state) enter(loc *Location) {
+	st.loc = loc
+	if loc == nil {
+		st.cur = st.srv.root.conf
+	} else {
+		st.cur = loc.conf
+	}
+	st.handler = nil
+	if st.cur.handler != nil {
+		st.handler = st.cur
+	}
+	// ngx_http_update_location_config: a method limit_except does not
+	// list is handled in limit_except's configuration, which keeps the
+	// location's *_pass unless it has its own.
+	if lx := st.cur.limit; lx != nil && !methodIn(st.method, st.cur.limitExcept) {
+		st.cur = lx
+		if lx.handler != nil {
+			st.handler = lx
+		}
+	}
+}
+
+// afterFind runs the location's rewrite phase and what follows: the
+// post-rewrite check, access, try_files and the content handler.
+func (st *state) afterFind() {
+	if st.loc != nil {
+		// The server level has no location rewrite phase of its own
+		// (ngx_http_rewrite_handler skips the server's null location).
+		if !st.run(st.loc.conf.prog) {
+			return
+		}
+	}
+	if st.uriChanged {
+		st.changes--
+		if st.changes == 0 {
+			st.note(fmt.Sprintf("rewrite or internal redirection cycle while processing %q", st.uri))
+			st.finalize(500, Handler{Kind: HandlerError})
+			return
+		}
+		st.moveOn(st.lastRewrite, "rewrite")
+		st.enter(nil)
+		st.next = phaseFindConfig
+		return
+	}
+	if !st.access() {
+		return
+	}
+	if done := st.tryFiles(); done {
+		return
+	}
+	st.content()
+}
+
+func methodIn(method string, d *parser.Directive) bool {
+	for _, a := range d.Args {
+		if strings.EqualFold(a.Value, method) || a.Value == "GET" && method == "HEAD" {
+			return true
+		}
+	}
+	return false
+}
+
+// run executes a rewrite program (ngx_http_rewrite_handler). It
+// returns true when the request goes on to the next phase, false when a
+// directive answered it or sent it elsewhere (st.next says where).
+func (st *state) run(prog []op) bool {
+	for pc := 0; pc < len(prog); {
+		o := &prog[pc]
+		switch o.kind {
+		case opSet:
+			v, err := o.script.value(st)
+			if err != nil {
+				st.stop(err)
+				return false
+			}
+			st.setVar(o.name, v)
+			pc++
+		case opBreak:
+			if st.uriChanged {
+				st.validLocation = false
+				st.uriChanged = false
+			}
+			return true
+		case opReturn:
+			st.doReturn(o)
+			return false
+		case opIf:
+			ok, err := st.cond(o)
+			if err != nil {
+				st.stop(err)
+				return false
+			}
+			if !ok {
+				pc = o.end
+				continue
+			}
+			if o.lif != nil {
+				st.cur = o.lif
+				if o.lif.handler != nil {
+					st.handler = o.lif
+				}
+			}
+			pc++
+		case opRewrite:
+			c, ok, why := o.re.Match(st.uri)
+			if why != "" {
+				st.stop(&unsure{why})
+				return false
+			}
+			if !ok {
+				st.caps = nil
+				pc++
+				continue
+			}
+			st.setCaptures(c)
+			if o.redirect {
+				target, _, _, err := o.script.eval(st, escaping{redirect: true, request: st.quoted})
+				if err != nil {
+					st.stop(err)
+					return false
+				}
+				target = unescapeRedirect(target)
+				if o.addArgs && st.args != "" {
+					sep := "?"
+					if strings.Contains(o.d.Args[1].Value, "?") {
+						sep = "&"
+					}
+					target += sep + st.args
+				}
+				st.finalize(o.status, Handler{Kind: HandlerRedirect, Directive: o.d, Target: target})
+				return false
+			}
+			uri, args, hasArgs, err := o.script.eval(st, escaping{request: st.quoted})
+			if err != nil {
+				st.stop(err)
+				return false
+			}
+			st.internal = true
+			if o.brk {
+				st.validLocation = false
+				st.uriChanged = false
+			} else {
+				st.uriChanged = true
+			}
+			if hasArgs {
+				if o.addArgs && st.args != "" {
+					args += "&" + st.args
+				}
+				st.args = args
+			} else if !o.addArgs {
+				st.args = ""
+			}
+			st.uri = uri
+			st.lastRewrite = o.d
+			if uri == "" {
+				st.note(fmt.Sprintf("%s: the rewritten URI has a zero length", pos(o.d)))
+				st.finalize(500, Handler{Kind: HandlerError, Directive: o.d})
+				return false
+			}
+			if o.last {
+				return true
+			}
+			pc++
+		default:
+			pc++
+		}
+	}
+	return true
+}
+
+// doReturn is return (ngx_http_script_return_code).
+func (st *state) doReturn(o *op) {
+	if o.status == 444 {
+		st.answer(0, Handler{Kind: HandlerClose, Directive: o.d})
+		return
+	}
+	if o.status < 400 || o.script != nil {
+		text := ""
+		if o.script != nil {
+			v, err := o.script.value(st)
+			if err != nil {
+				st.stop(err)
+				return
+			}
+			text = v
+		}
+		if isRedirect(o.status) {
+			st.finalize(o.status, Handler{Kind: HandlerRedirect, Directive: o.d, Target: text})
+			return
+		}
+		st.answer(o.status, Handler{Kind: HandlerReturn, Directive: o.d, Target: text})
+		return
+	}
+	st.finalize(o.status, Handler{Kind: HandlerReturn, Directive: o.d})
+}
+
+// cond evaluates an if's condition (ngx_http_rewrite_if_condition's
+// codes).
+func (st *state) cond(o *op) (bool, error) {
+	c := &o.cond
+	if c.op == "?" || c.lhs == nil {
+		return false, &unsure{fmt.Sprintf("%s: a condition nginx refuses", pos(o.d))}
+	}
+	lhs, err := c.lhs.value(st)
+	if err != nil {
+		return false, err
+	}
+	switch c.op {
+	case "":
+		return lhs != "" && lhs != "0", nil
+	case "=", "!=":
+		rhs, err := c.rhs.value(st)
+		if err != nil {
+			return false, err
+		}
+		return (lhs == rhs) == (c.op == "="), nil
+	case "~", "~*", "!~", "!~*":
+		caps, ok, why := c.re.Match(lhs)
+		if why != "" {
+			return false, &unsure{why}
+		}
+		if ok {
+			st.setCaptures(caps)
+		} else {
+			st.caps = nil
+		}
+		return ok == !strings.HasPrefix(c.op, "!"), nil
+	}
+	neg := strings.HasPrefix(c.op, "!")
+	test := strings.TrimPrefix(c.op, "!")
+	root, rootOK := st.rootFor(lhs)
+	k, err := st.lookup(root, rootOK, lhs)
+	if err != nil {
+		return false, err
+	}
+	var ok bool
+	switch test {
+	case "-f":
+		ok = k == kindFile
+	case "-d":
+		ok = k == kindDir
+	case "-e":
+		ok = k == kindFile || k == kindDir
+	case "-x":
+		return false, &unsure{fmt.Sprintf("%s: whether %s is executable", pos(o.d), lhs)}
+	default:
+		return false, &unsure{fmt.Sprintf("%s: a condition nginx refuses", pos(o.d))}
+	}
+	return ok != neg, nil
+}
+
+// finalize is ngx_http_finalize_request with a status: a special
+// response (3xx, 4xx, 5xx) goes to the error_page of the request's
+// configuration, once (unless recursive_error_pages); otherwise h
+// answers.
+func (st *state) finalize(status int, h Handler) {
+	if status >= 300 || status == 201 || status == 204 {
+		st.errStatus = status
+		pages := st.cur.effErrorPages()
+		if !st.errorPage && len(pages) > 0 && st.changes != 0 {
+			if !st.cur.get(func(l *level) setting { return l.recursiveErrorPages }, false) {
+				st.errorPage = true
+			}
+			for i := range pages {
+				if pages[i].status == status {
+					st.sendErrorPage(&pages[i])
+					return
+				}
+			}
+		}
+	}
+	st.finish(status, h)
+}
+
+// sendErrorPage is ngx_http_send_error_page.
+func (st *state) sendErrorPage(p *errorPage) {
+	if p.overwrite >= 0 {
+		st.errStatus = p.overwrite
+	}
+	uri, err := p.target.value(st)
+	if err != nil {
+		st.stop(err)
+		return
+	}
+	switch {
+	case strings.HasPrefix(uri, "/"):
+		args := p.args
+		if _, lit := p.target.Literal(); !lit {
+			uri, args, _ = strings.Cut(uri, "?")
+		}
+		if st.method != "HEAD" {
+			st.method = "GET"
+		}
+		st.internalRedirect(uri, args, p.d, "error_page")
+	case strings.HasPrefix(uri, "@"):
+		st.namedLocation(uri, p.d, "error_page")
+	default:
+		status := p.overwrite
+		if !isRedirect(status) {
+			status = 302
+		}
+		st.errStatus = status
+		st.finish(status, Handler{Kind: HandlerRedirect, Directive: p.d, Target: uri})
+	}
+}
+
+// internalRedirect is ngx_http_internal_redirect: the request starts
+// again at the server's rewrite phase with another URI.
+func (st *state) internalRedirect(uri, args string, via *parser.Directive, how string) {
+	st.changes--
+	if st.changes == 0 {
+		st.note(fmt.Sprintf("rewrite or internal redirection cycle while internally redirecting to %q", uri))
+		st.finalize(500, Handler{Kind: HandlerError, Directive: via})
+		return
+	}
+	st.uri, st.args = uri, args
+	st.internal = true
+	st.moveOn(via, how)
+	st.enter(nil)
+	st.next = phaseServerRewrite
+}
+
+// namedLocation is ngx_http_named_location: the request goes on in the
+// named location's rewrite phase with its URI unchanged.
+func (st *state) namedLocation(name string, via *parser.Directive, how string) {
+	st.changes--
+	if st.changes == 0 {
+		st.note(fmt.Sprintf("rewrite or internal redirection cycle while redirect to named location %q", name))
+		st.finalize(500, Handler{Kind: HandlerError, Directive: via})
+		return
+	}
+	loc := st.srv.named[name]
+	if loc == nil {
+		st.note(fmt.Sprintf("could not find named location %q", name))
+		st.finalize(500, Handler{Kind: HandlerError, Directive: via})
+		return
+	}
+	st.internal = true
+	st.uriChanged = false
+	st.moveOn(via, how)
+	st.enter(loc)
+	st.step().Location = loc
+	st.next = phaseRewrite
+}
+
+// access is the access phase: allow and deny, auth_basic, and the
+// modules the model does not run. It returns false when the request
+// was answered.
+func (st *state) access() bool {
+	if op := st.cur.effOpaque(); len(op) > 0 {
+		st.stop(&unsure{fmt.Sprintf("%s at %s decides at run time", op[0].Name.Value, pos(op[0]))})
+		return false
+	}
+	satisfyAny := st.cur.get(func(l *level) setting { return l.satisfyAny }, false)
+	// ngx_http_access_handler: the first rule that takes the client's
+	// address decides; none, or no rules, decline.
+	accessRC := 0 // 0 declined, 200 allowed, 403 denied
+	for _, r := range st.cur.effAccess() {
+		match := r.all
+		switch {
+		case r.all:
+		case r.unix:
+			match = st.req.Unix != ""
+		case st.req.Unix != "":
+		case !r.prefix.IsValid():
+		case !st.req.Remote.IsValid():
+			st.stop(&unsure{fmt.Sprintf("%s at %s: the client's address decides", r.d.Name.Value, pos(r.d))})
+			return false
+		default:
+			match = r.prefix.Contains(st.req.Remote.Unmap()) || st.req.Remote.Is4In6() && r.prefix.Contains(st.req.Remote)
+		}
+		if match {
+			accessRC = 403
+			if r.allow {
+				accessRC = 200
+			}
+			break
+		}
+	}
+	authRC := 0
+	if d := st.cur.effAuthBasic(); d != nil {
+		if _, err := st.header("authorization"); err == nil && st.hasHeader("authorization") {
+			st.stop(&unsure{fmt.Sprintf("auth_basic at %s: the password file decides", pos(d))})
+			return false
+		}
+		authRC = 401
+	}
+	if satisfyAny {
+		if accessRC == 200 || authRC == 0 && accessRC == 0 {
+			return true
+		}
+		if authRC == 401 {
+			st.finalize(401, Handler{Kind: HandlerError, Directive: st.cur.effAuthBasic()})
+			return false
+		}
+		if accessRC == 403 {
+			st.finalize(403, Handler{Kind: HandlerError})
+			return false
+		}
+		return true
+	}
+	if accessRC == 403 {
+		st.finalize(403, Handler{Kind: HandlerError})
+		return false
+	}
+	if authRC == 401 {
+		st.finalize(401, Handler{Kind: HandlerError, Directive: st.cur.effAuthBasic()})
+		return false
+	}
+	return true
+}
+
+func (st *state) hasHeader(name string) bool {
+	for _, h := range st.req.Headers {
+		if strings.EqualFold(h.Name, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// tryFiles is the try_files phase handler. It returns true when the
+// request was answered or redirected.
+func (st *state) tryFiles() bool {
+	lv := st.cur
+	if lv.tryFiles == nil {
+		return false
+	}
+	d := lv.tryFiles
+	args := lv.tryFilesArgs
+	rl := lv.effRoot()
+	if rl != nil && rl.alias && st.loc != nil && st.loc.regex != nil && rl == st.loc.conf {
+		st.stop(&unsure{fmt.Sprintf("%s: try_files with alias in a regex location is not modelled", pos(d))})
+		return true
+	}
+	for i, s := range args[:len(args)-1] {
+		raw := d.Args[i].Value
+		testDir := strings.HasSuffix(raw, "/") && i+1 < len(d.Args)
+		if testDir {
+			s = compileScript(raw[:len(raw)-1], false)
+		}
+		name, err := s.value(st)
+		if err != nil {
+			st.stop(err)
+			return true
+		}
+		if rl != nil && rl.alias {
+			if _, lit := s.Literal(); !lit {
+				if n := aliasLen(rl); n <= len(st.uri) && strings.HasPrefix(name, st.uri[:n]) {
+					name = name[n:]
+				}
+			}
+		}
+		root, err := st.rootPath(rl)
+		if err != nil {
+			st.stop(err)
+			return true
+		}
+		k, err := st.lookup(root, true, root+name)
+		if err != nil {
+			st.stop(err)
+			return true
+		}
+		if k != kindFile && k != kindDir || (k == kindDir) != testDir {
+			continue
+		}
+		switch {
+		case rl == nil || !rl.alias:
+			st.uri = name
+		default:
+			st.uri = st.uri[:aliasLen(rl)] + name
+		}
+		return false
+	}
+	last := args[len(args)-1]
+	v, err := last.value(st)
+	if err != nil {
+		st.stop(err)
+		return true
+	}
+	if strings.HasPrefix(d.Args[len(d.Args)-1].Value, "=") {
+		code, err := strconv.Atoi(d.Args[len(d.Args)-1].Value[1:])
+		if err == nil {
+			st.finalize(code, Handler{Kind: HandlerError, Directive: d})
+			return true
+		}
+	}
+	if strings.HasPrefix(v, "@") {
+		st.namedLocation(v, d, "named location")
+		return true
+	}
+	uri, a, _ := strings.Cut(v, "?")
+	st.internalRedirect(uri, a, d, "internal redirect")
+	return true
+}
+
+// aliasLen is clcf->alias: the length of the name of the location that
+// wrote the alias.
+func aliasLen(rl *level) int {
+	if rl.block == nil || rl.block.Name.Value != "location" {
+		return 0
+	}
+	return len((&parser.Location{Directive: rl.block}).Spec().Path)
+}
+
+// content is the content phase: the location's handler, else index,
+// autoindex and the static handler.
+func (st *state) content() {
+	if h := st.handler; h != nil {
+		st.passTo(h)
+		return
+	}
+	if st.uri == "" {
+		st.finalize(404, Handler{Kind: HandlerError})
+		return
+	}
+	get := st.method == "GET" || st.method == "HEAD" || st.method == "POST"
+	if !get {
+		// Index and autoindex decline, the static handler refuses.
+		st.finalize(405, Handler{Kind: HandlerError})
+		return
+	}
+	if strings.HasSuffix(st.uri, "/") {
+		if st.cur.get(func(l *level) setting { return l.randomIndex }, false) {
+			st.stop(&unsure{"random_index picks a file at random"})
+			return
+		}
+		if st.index() {
+			return
+		}
+		if st.method != "POST" && st.cur.get(func(l *level) setting { return l.autoindex }, false) {
+			p, root, err := st.mapURI(st.uri)
+			if err != nil {
+				st.stop(err)
+				return
+			}
+			k, err := st.lookup(root, true, p)
+			if err != nil {
+				st.stop(err)
+				return
+			}
+			if k == kindDir {
+				st.answer(200, Handler{Kind: HandlerAutoindex, Target: p})
+				return
+			}
+			st.finalize(404, Handler{Kind: HandlerError})
+			return
+		}
+		st.finalize(403, Handler{Kind: HandlerError})
+		return
+	}
+	p, root, err := st.mapURI(st.uri)
+	if err != nil {
+		st.stop(err)
+		return
+	}
+	k, err := st.lookup(root, true, p)
+	if err != nil {
+		st.stop(err)
+		return
+	}
+	switch k {
+	case kindDir:
+		target := escapeURI(st.uri, escapeURIPath) + "/"
+		if st.args != "" {
+			target += "?" + st.args
+		}
+		st.finalize(301, Handler{Kind: HandlerRedirect, Target: target})
+	case kindFile:
+		if st.method == "POST" {
+			st.finalize(405, Handler{Kind: HandlerError})
+			return
+		}
+		st.answer(200, Handler{Kind: HandlerStatic, Target: p})
+	default:
+		st.finalize(404, Handler{Kind: HandlerError})
+	}
+}
+
+// index is ngx_http_index_handler; it returns true when it answered or
+// redirected the request.
+func (st *state) index() bool {
+	il := st.cur.effIndex()
+	scripts := []*Script{compileScript("index.html", false)}
+	var d *parser.Directive
+	if il != nil {
+		scripts, d = il.indexScripts, il.index
+	}
+	dirTested := false
+	for _, s := range scripts {
+		name, err := s.value(st)
+		if err != nil {
+			st.stop(err)
+			return true
+		}
+		if strings.HasPrefix(name, "/") {
+			st.internalRedirect(name, st.args, d, "index")
+			return true
+		}
+		p, root, err := st.mapURI(st.uri)
+		if err != nil {
+			st.stop(err)
+			return true
+		}
+		k, err := st.lookup(root, true, p+name)
+		if err != nil {
+			st.stop(err)
+			return true
+		}
+		switch k {
+		case kindFile, kindDir:
+			st.internalRedirect(st.uri+name, st.args, d, "index")
+			return true
+		case kindNotDir:
+			st.finalize(404, Handler{Kind: HandlerError})
+			return true
+		}
+		if !dirTested {
+			dk, err := st.lookup(root, true, strings.TrimSuffix(p, "/"))
+			if err != nil {
+				st.stop(err)
+				return true
+			}
+			if dk != kindDir {
+				st.finalize(404, Handler{Kind: HandlerError})
+				return true
+			}
+			dirTested = true
+		}
+	}
+	return false
+}
+
+// passTo answers with level h's content handler.
+func (st *state) passTo(h *level) {
+	d := h.handler
+	out := Handler{Kind: h.handlerKind, Directive: d}
+	if h.handlerTarget != nil && h.handlerKind != HandlerModule {
+		v, err := h.handlerTarget.value(st)
+		if err != nil {
+			st.note(err.Error())
+			v = d.Args[0].Value
+		}
+		out.Target = v
+		if u, ok := symbols.ParsePass(d, false); ok && u.NoPort {
+			out.Upstream = st.m.upstreams[u.Host]
+		} else if !ok {
+			if host := passHost(v); host != "" {
+				out.Upstream = st.m.upstreams[strings.ToLower(host)]
+			}
+		}
+	}
+	st.answer(0, out)
+}
+
+// passHost is the host of an evaluated *_pass address.
+func passHost(v string) string {
+	if i := strings.Index(v, "://"); i >= 0 {
+		v = v[i+3:]
+	}
+	if i := strings.IndexAny(v, "/?:"); i >= 0 {
+		v = v[:i]
+	}
+	return v
+}
+
+// fileKind is what a path names on the nginx host, as far as the model
+// can tell.
+type fileKind int
+
+const (
+	kindMissing fileKind = iota
+	kindFile
+	kindDir
+	kindNotDir // a file on the way (ENOTDIR)
+)
+
+// rootPath is the root or alias of level rl (nil: nginx's default root
+// "html") as nginx maps it: relative to the prefix, a root without its
+// final slash.
+func (st *state) rootPath(rl *level) (string, error) {
+	if rl == nil {
+		return st.m.opts.Prefix + "html", nil
+	}
+	v, err := rl.rootScript.value(st)
+	if err != nil {
+		return "", err
+	}
+	if !rl.alias {
+		v = strings.TrimSuffix(v, "/")
+	}
+	if !strings.HasPrefix(v, "/") {
+		v = st.m.opts.Prefix + v
+	}
+	return v, nil
+}
+
+// literalDir is the directory a root or alias script names before its
+// first variable ("/srv/$host/www" is below "/srv/").
+func literalDir(s *Script, prefix string) string {
+	lit := s.Source
+	for i, p := range s.parts {
+		if p.name != "" || p.capture > 0 {
+			lit = ""
+			for _, q := range s.parts[:i] {
+				lit += q.lit
+			}
+			break
+		}
+	}
+	if !strings.HasPrefix(lit, "/") {
+		lit = prefix + lit
+	}
+	if i := strings.LastIndexByte(lit, '/'); i >= 0 {
+		return lit[:i+1]
+	}
+	return "/"
+}
+
+// rootOf is $document_root of lv.
+func (st *state) rootOf(lv *level) (string, *level, error) {
+	rl := lv.effRoot()
+	p, err := st.rootPath(rl)
+	return p, rl, err
+}
+
+// mapURI is ngx_http_map_uri_to_path: the file a URI names under the
+// configuration's root or alias, and that root.
+func (st *state) mapURI(uri string) (file, root string, err error) {
+	rl := st.cur.effRoot()
+	root, err = st.rootPath(rl)
+	if err != nil {
+		return "", "", err
+	}
+	if rl == nil || !rl.alias {
+		return root + uri, root, nil
+	}
+	if !st.validLocation {
+		return "", "", &unsure{fmt.Sprintf("%s: nginx answers 500, \"alias\" cannot be used where the URI was rewritten", pos(rl.root))}
+	}
+	if st.loc != nil && st.loc.regex != nil && rl == st.loc.conf {
+		// An alias in a regex location is the whole path; the
+		// directory it names is the part before its variables.
+		return root, literalDir(rl.rootScript, st.m.opts.Prefix), nil
+	}
+	n := aliasLen(rl)
+	if n > len(uri) {
+		n = len(uri)
+	}
+	return root + uri[n:], root, nil
+}
+
+// rootFor is the root of the current configuration, used for a file
+// test of if (the path there is absolute, written by the user).
+func (st *state) rootFor(string) (string, bool) {
+	root, _, err := st.rootOf(st.cur)
+	return root, err == nil
+}
+
+// lookup says what p names on the nginx host. Files are looked up on
+// this machine (under Options.Roots' mapping) only below a root that is
+// an existing directory here; below any other, p is taken as missing
+// and the answer says so.
+func (st *state) lookup(root string, rootKnown bool, p string) (fileKind, error) {
+	o := &st.m.opts
+	if o.NoFiles {
+		st.note(fmt.Sprintf("%s: taken as missing (files are not looked up)", p))
+		return kindMissing, nil
+	}
+	local := st.m.localPath(p)
+	if rootKnown && root != "" {
+		lr := st.m.localPath(root)
+		fi, err := o.Files.Stat(lr)
+		if err != nil || !fi.IsDir() {
+			if pathWithin(p, root) {
+				st.note(fmt.Sprintf("%s is not a directory on this machine: %s taken as missing", root, p))
+				return kindMissing, nil
+			}
+		}
+	}
+	fi, err := o.Files.Stat(local)
+	switch {
+	case err == nil && fi.IsDir():
+		return kindDir, nil
+	case err == nil:
+		return kindFile, nil
+	case errors.Is(err, syscall.ENOTDIR):
+		return kindNotDir, nil
+	case errors.Is(err, fs.ErrNotExist):
+		return kindMissing, nil
+	}
+	return kindMissing, nil
+}
+
+// localPath maps a path of the nginx host to this machine by
+// Options.Roots (the longest directory that holds it).
+func (m *Model) localPath(p string) string {
+	best := ""
+	for from := range m.opts.Roots {
+		if pathWithin(p, from) && len(from) > len(best) {
+			best = from
+		}
+	}
+	if best == "" {
+		return p
+	}
+	to := m.opts.Roots[best]
+	rest := strings.TrimPrefix(p[len(best):], "/")
+	if rest == "" {
+		return to
+	}
+	return path.Join(to, rest) + map[bool]string{true: "/", false: ""}[strings.HasSuffix(p, "/")]
+}
+
+// pathWithin says p is dir or below it.
+func pathWithin(p, dir string) bool {
+	dir = strings.TrimSuffix(dir, "/")
+	return p == dir || strings.HasPrefix(p, dir+"/")
+}
+
+func pos(d *parser.Directive) string {
+	if d == nil || d.File == nil {
+		return "?"
+	}
+	return fmt.Sprintf("%s:%d", d.File.Path, d.Line())
+}
+
+// lookup returns the server of a Host (already normalized) and the
+// server_name regex that took it, if one did.
+func (a *Addr) lookup(h string) (int, *rx) {
+	if len(a.Servers) == 1 {
+		// ngx_http_optimize_servers builds no tables for one server.
+		return a.Default, nil
+	}
+	if n, ok := a.exact[h]; ok {
+		return n, nil
+	}
+	best, bestLen := -1, -1
+	for _, w := range a.head {
+		if len(h) > len(w.Domain) && strings.HasSuffix(h, w.Domain) && h[len(h)-len(w.Domain)-1] == '.' && len(w.Domain) > bestLen {
+			best, bestLen = w.Server, len(w.Domain)
+		}
+	}
+	if best >= 0 {
+		return best, nil
+	}
+	for _, w := range a.tail {
+		if len(h) > len(w.Domain)+1 && strings.HasPrefix(h, w.Domain) && h[len(w.Domain)] == '.' && len(w.Domain) > bestLen {
+			best, bestLen = w.Server, len(w.Domain)
+		}
+	}
+	if best >= 0 {
+		return best, nil
+	}
+	for i := range a.regex {
+		r := &a.regex[i]
+		if r.re != nil && r.re.MatchString(h) {
+			return r.Server, r
+		}
+	}
+	return a.Default, nil
+}
