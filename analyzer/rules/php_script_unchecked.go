@@ -2,6 +2,7 @@ package rules
 
 import (
 	"regexp"
+	"regexp/syntax"
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
@@ -38,27 +39,39 @@ func runPHPScriptUnchecked(p *analyzer.Pass) {
 	if len(p.Index().Named("fastcgi_pass")) == 0 {
 		return
 	}
+	// The same PHP location on every server: each regex is judged once.
+	var matches regexMemo[bool]
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, _ []*parser.Directive) {
 		spec, err := locationSpec(d)
 		if err != nil || !spec.IsRegex || d.Block == nil {
 			return
 		}
-		expr := spec.Path
-		if spec.CaseInsensitive {
-			expr = "(?i)" + expr
-		}
-		re, err := regexp.Compile(expr)
-		if err != nil || !re.MatchString(phpProbe) {
+		if !matches.get(spec.Path, spec.CaseInsensitive, matchesPHPProbe) {
 			return
 		}
 		pass, checked := fastcgiChecked(p, d)
 		if pass == nil || checked {
 			return
 		}
-		diag := p.ReportDirective(pass, "%q in %q passes %q to PHP without checking that the script exists", "fastcgi_pass", "location "+strings.Join(d.ArgValues(), " "), phpProbe)
-		diag.Detail = "with cgi.fix_pathinfo=1 PHP runs /uploads/avatar.jpg as a script; add \"try_files $uri =404;\" (or \"try_files $fastcgi_script_name =404;\" after fastcgi_split_path_info) to the location"
-		diag.Related = append(diag.Related, parser.Related{File: d.File, Range: d.Name.Range, Message: "the location that matches " + phpProbe})
+		// One constant message: a configuration may repeat the location
+		// on each of thousands of servers.
+		diag := p.ReportDirective(pass, phpMessage)
+		diag.Detail = phpDetail
 	}, "location")
+}
+
+const (
+	phpMessage = `"fastcgi_pass" in a location that matches "` + phpProbe + `" passes it to PHP without checking that the script exists`
+	phpDetail  = `with cgi.fix_pathinfo=1 PHP runs /uploads/avatar.jpg as a script; add "try_files $uri =404;" (or "try_files $fastcgi_script_name =404;" after fastcgi_split_path_info) to the location`
+)
+
+// matchesPHPProbe reports whether a location regex matches phpProbe.
+func matchesPHPProbe(re *syntax.Regexp) bool {
+	if re == nil {
+		return false
+	}
+	m, err := regexp.Compile(re.String())
+	return err == nil && m.MatchString(phpProbe)
 }
 
 // fastcgiChecked returns the location's fastcgi_pass (also inside its if
