@@ -199,3 +199,125 @@ http {
 		t.Errorf("rewrite ^(.*)$ $request_uri ran on a path with a line feed:\n%s", got)
 	}
 }
+
+// TestAccessPhaseAgainstNginx starts nginx on loopback with the access
+// shapes status-page-exposed judges and sends the request a client from
+// 127.0.0.1 without credentials sends: under satisfy any a client no
+// allow rule matches gets 401 (the access module declines, auth_basic
+// refuses), auth_basic without a user file lets it in, a location with
+// its own allow list drops the server's deny all, and auth_basic off in a
+// location leaves the server's auth_request in force. The rule reports
+// exactly the places that answer 200.
+func TestAccessPhaseAgainstNginx(t *testing.T) {
+	nginx := nginxtest.Require(t)
+	ports := freePorts(t, 2)
+	dir := t.TempDir()
+	for _, d := range []string{filepath.Dir(dir), dir} {
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	page := filepath.Join(dir, "page.txt")
+	htpasswd := filepath.Join(dir, "htpasswd")
+	for f, text := range map[string]string{page: "status page\n", htpasswd: "u:{PLAIN}p\n"} {
+		if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	conf := filepath.Join(dir, "nginx.conf")
+	text := fmt.Sprintf(`events {}
+http {
+    access_log off;
+    server {
+        listen 127.0.0.1:%[1]d;
+        location = /any-allow {
+            satisfy any;
+            allow 10.0.0.0/8;
+            auth_basic "status";
+            auth_basic_user_file %[3]s;
+            alias %[4]s;
+        }
+        location = /any {
+            satisfy any;
+            auth_basic "status";
+            auth_basic_user_file %[3]s;
+            alias %[4]s;
+        }
+        location = /no-file {
+            auth_basic "status";
+            alias %[4]s;
+        }
+        location = /any-all {
+            satisfy any;
+            allow all;
+            auth_basic "status";
+            auth_basic_user_file %[3]s;
+            alias %[4]s;
+        }
+    }
+    server {
+        listen 127.0.0.1:%[2]d;
+        deny all;
+        auth_request /auth;
+        location = /own-list {
+            allow 10.0.0.0/8;
+            auth_request off;
+            alias %[4]s;
+        }
+        location = /basic-off {
+            allow all;
+            auth_basic off;
+            alias %[4]s;
+        }
+        location = /auth {
+            internal;
+            return 401;
+        }
+    }
+}
+`, ports[0], ports[1], htpasswd, page)
+	if err := os.WriteFile(conf, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The rule reads stub_status: the same configuration with the
+	// pages as status pages.
+	statusConf := filepath.Join(dir, "status.conf")
+	if err := os.WriteFile(statusConf, []byte(strings.ReplaceAll(text, "alias "+page+";", "stub_status;")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Registry = rules.All()
+	reported := map[int]bool{}
+	for _, d := range analysistest.Lint(t, statusConf, rules.StatusPageExposed) {
+		reported[d.File.Position(int(d.Range.Start)).Line] = true
+	}
+
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	inst, err := nginxtest.Start(ctx, nginx, conf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer inst.Stop(context.Background())
+	for _, c := range []struct {
+		port       int
+		path, want string
+		line       int // of the page in status.conf
+	}{
+		{ports[0], "/any-allow", " 401 ", 11},
+		{ports[0], "/any", " 401 ", 17},
+		{ports[0], "/no-file", " 200 ", 21},
+		{ports[0], "/any-all", " 200 ", 28},
+		{ports[1], "/own-list", " 200 ", 38},
+		{ports[1], "/basic-off", " 401 ", 43},
+	} {
+		addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(c.port))
+		got := request(t, addr, c.path)
+		if !strings.Contains(got, c.want) {
+			t.Errorf("GET %s:\n%s\nwant %q", c.path, got, c.want)
+		}
+		// 127.0.0.1 is matched by no rule here, as every public client.
+		if open := c.want == " 200 "; reported[c.line] != open {
+			t.Errorf("%s answers %q, but status-page-exposed reported it: %v", c.path, strings.TrimSpace(c.want), reported[c.line])
+		}
+	}
+}
