@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"regexp/syntax"
 	"strconv"
 	"strings"
 
@@ -109,19 +108,6 @@ func redirectingRewrite(d *parser.Directive) bool {
 	}
 	r := d.Args[1].Value
 	return strings.HasPrefix(r, "http://") || strings.HasPrefix(r, "https://") || strings.HasPrefix(r, "$scheme")
-}
-
-// hasUnnamedCapture reports whether re has a capture group without a name.
-func hasUnnamedCapture(re *syntax.Regexp) bool {
-	if re.Op == syntax.OpCapture && re.Name == "" {
-		return true
-	}
-	for _, s := range re.Sub {
-		if hasUnnamedCapture(s) {
-			return true
-		}
-	}
-	return false
 }
 
 // httpMap is what CVE-2026-42533 asks of an http map: whether a regex of
