@@ -61,8 +61,14 @@ func runAuthBasicPlaintext(p *analyzer.Pass) {
 			servers[s.Directive] = s
 		}
 	}
+	blocks := newPerBlock(p, readLevelAccess)
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
 		if len(d.Args) != 1 || argIs(d, "off") {
+			return
+		}
+		// Without auth_basic_user_file the module declines: no password
+		// is asked for.
+		if !guardedBy(accessPhaseAt(blocks, stack), "auth_basic") {
 			return
 		}
 		for i, b := range stack {
@@ -90,4 +96,15 @@ func runAuthBasicPlaintext(p *analyzer.Pass) {
 			}
 		}
 	}, "auth_basic")
+}
+
+// guardedBy reports whether an authentication directive called name is
+// among the access phase's guards (in force, and able to refuse).
+func guardedBy(a accessPhase, name string) bool {
+	for _, g := range a.guards {
+		if g.Is(name) {
+			return true
+		}
+	}
+	return false
 }
