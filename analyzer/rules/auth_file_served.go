@@ -2,13 +2,13 @@ package rules
 
 import (
 	"path"
-	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/routing"
 	"github.com/nginx-lint/nginx-lint/parser"
-	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
 
 // AuthFileServed reports a password file that the server it protects
@@ -43,9 +43,13 @@ func runAuthFileServed(p *analyzer.Pass) {
 			list = append(list, s)
 		}
 	}
+	var rm *routing.Model
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
 		if len(d.Args) != 1 || !strings.HasPrefix(d.Args[0].Value, "/") || strings.Contains(d.Args[0].Value, "$") {
 			return
+		}
+		if rm == nil {
+			rm = routing.New(p.Model(), costModel(p), routing.Options{NoFiles: true})
 		}
 		file := path.Clean(d.Args[0].Value)
 		var srv *parser.Server
@@ -60,14 +64,14 @@ func runAuthFileServed(p *analyzer.Pass) {
 			// Set in http: every server inherits it.
 			for _, s := range list {
 				if h := innermost(stack, "http"); h != nil {
-					if reportServed(p, d, file, s, []*parser.Directive{h, s.Directive}) {
+					if reportServed(p, rm, d, file, s, []*parser.Directive{h, s.Directive}) {
 						return
 					}
 				}
 			}
 			return
 		}
-		reportServed(p, d, file, srv, outer)
+		reportServed(p, rm, d, file, srv, outer)
 	}, "auth_basic_user_file")
 }
 
@@ -83,22 +87,26 @@ func indexOf(stack []*parser.Directive, b *parser.Directive) int {
 // reportServed reports d when a request for the file's URI in server s
 // (whose enclosing blocks, outermost first, end with s) is answered from
 // the file: it tries the URI below every root and alias of the server.
-func reportServed(p *analyzer.Pass, d *parser.Directive, file string, s *parser.Server, outer []*parser.Directive) bool {
+func reportServed(p *analyzer.Pass, rm *routing.Model, d *parser.Directive, file string, s *parser.Server, outer []*parser.Directive) bool {
+	n := slices.Index(rm.Table.Servers, s)
+	if n < 0 {
+		return false
+	}
 	for _, uri := range candidateURIs(p, file, s, outer) {
-		loc, known := chooseLocation(s.Locations(), uri)
-		if !known {
+		// The location nginx chooses for the URI (the routing model's
+		// ngx_http_core_find_location); a regex it cannot run the way
+		// PCRE does leaves the answer open.
+		loc, _, unsure := rm.Locations(n).Find(uri)
+		if unsure != "" {
 			continue
 		}
-		blocks := outer
-		if loc != nil {
-			blocks = append(append([]*parser.Directive(nil), outer...), locationChain(s.Locations(), loc)...)
-		}
-		if servedPath(p, blocks, loc, uri) != file || !servesStatic(p, blocks) {
+		blocks := append(append([]*parser.Directive(nil), outer...), locationChain(loc)...)
+		if servedPath(p, blocks, uri) != file || !servesStatic(p, blocks) {
 			continue
 		}
 		diag := p.Reportf(d.File, d.Args[0].Range, "%q %q is served: a GET for %q downloads the password hashes", "auth_basic_user_file", d.Args[0].Value, uri)
 		diag.Detail = "move the file outside every root and alias (for example to /etc/nginx/), or deny its location"
-		if loc != nil {
+		if loc != nil && loc.Directive != nil {
 			diag.Related = append(diag.Related, parser.Related{File: loc.Directive.File, Range: loc.Directive.Name.Range, Message: "the location that serves it"})
 		}
 		return true
@@ -161,10 +169,10 @@ func below(file, root string) (string, bool) {
 	return file[len(root):], true
 }
 
-// servedPath is the file a static request for uri reads in the location
-// loc (nil: the server) with the settings of blocks: root + uri, or the
-// alias in place of the location's prefix.
-func servedPath(p *analyzer.Pass, blocks []*parser.Directive, loc *parser.Location, uri string) string {
+// servedPath is the file a static request for uri reads with the
+// settings of blocks (http, server, the locations down to the one that
+// answers): root + uri, or the alias in place of the location's prefix.
+func servedPath(p *analyzer.Pass, blocks []*parser.Directive, uri string) string {
 	// root and alias are one setting, inherited together.
 	for i := len(blocks) - 1; i >= 0; i-- {
 		var r *parser.Directive
@@ -218,81 +226,12 @@ func servesStatic(p *analyzer.Pass, blocks []*parser.Directive) bool {
 	return true
 }
 
-// chooseLocation picks the location nginx's ngx_http_core_find_location
-// chooses for uri among a server's locs (nil: none, the server's own
-// configuration answers). known is false when a regex nginx-lint cannot
-// evaluate is in the way.
-func chooseLocation(locs []parser.Location, uri string) (loc *parser.Location, known bool) {
-	loc, _, known = findLocation(locs, uri)
-	return loc, known
-}
-
-// findLocation is one level of ngx_http_core_find_location: an exact
-// match ends the search (final); else the longest prefix, whose nested
-// locations are searched next (their exact or regex match is final),
-// then, unless that prefix is "^~", this level's regexes in order.
-func findLocation(locs []parser.Location, uri string) (loc *parser.Location, final, known bool) {
-	var best *parser.Location
-	for i := range locs {
-		l := &locs[i]
-		spec := l.Spec()
-		if l.Err() != nil || spec.IsRegex || spec.Named {
-			continue
-		}
-		if spec.Modifier == grammar.ModExact {
-			if spec.Path == uri {
-				return l, true, true
-			}
-			continue
-		}
-		if strings.HasPrefix(uri, spec.Path) && (best == nil || len(spec.Path) > len(best.Spec().Path)) {
-			best = l
-		}
+// locationChain returns the location directives from the server level
+// down to loc (none for the server level itself).
+func locationChain(loc *routing.Location) []*parser.Directive {
+	var out []*parser.Directive
+	for l := loc; l != nil && l.Directive != nil; l = l.Parent {
+		out = append([]*parser.Directive{l.Directive}, out...)
 	}
-	cur := best
-	noregex := best != nil && best.Spec().Modifier == grammar.ModPrefixNoRegex
-	if best != nil && len(best.Locations()) > 0 {
-		nl, nfinal, ok := findLocation(best.Locations(), uri)
-		if !ok || nfinal {
-			return nl, nfinal, ok
-		}
-		if nl != nil {
-			cur = nl
-		}
-	}
-	if !noregex {
-		for i := range locs {
-			l := &locs[i]
-			spec := l.Spec()
-			if l.Err() != nil || !spec.IsRegex {
-				continue
-			}
-			expr := spec.Path
-			if spec.CaseInsensitive {
-				expr = "(?i)" + expr
-			}
-			re, err := regexp.Compile(expr)
-			if err != nil {
-				return nil, false, false
-			}
-			if re.MatchString(uri) {
-				return l, true, true
-			}
-		}
-	}
-	return cur, false, true
-}
-
-// locationChain returns the locations from the top of locs down to loc.
-func locationChain(locs []parser.Location, loc *parser.Location) []*parser.Directive {
-	for i := range locs {
-		l := &locs[i]
-		if l == loc {
-			return []*parser.Directive{l.Directive}
-		}
-		if c := locationChain(l.Locations(), loc); c != nil {
-			return append([]*parser.Directive{l.Directive}, c...)
-		}
-	}
-	return nil
+	return out
 }
