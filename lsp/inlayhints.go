@@ -1,0 +1,229 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	protocol "github.com/tliron/glsp/protocol_3_16"
+
+	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
+	"github.com/nginx-lint/nginx-lint/internal/report"
+	"github.com/nginx-lint/nginx-lint/parser"
+)
+
+// This file holds inlay hints (protocol 3.17, which glsp's 3.16 types
+// lack, so the types are here): after each listen, the socket nginx
+// serves it from; after each server's "{", its share of the startup
+// estimate. They are for big configurations, where the layout of the
+// listens decides how slowly nginx starts: below a number of server
+// blocks the server sends none (inlayHints.minServers, and
+// inlayHints.enabled to turn them off).
+
+// DefaultInlayHintServers is the fewest server blocks a configuration
+// needs for inlay hints, unless the editor's settings say otherwise.
+const DefaultInlayHintServers = 100
+
+// inlayOptions are the editor's settings of the inlay hints:
+//
+//	{"inlayHints": {"enabled": false}}   // or "inlay-hints"
+//	{"inlayHints": {"minServers": 1}}    // or "min-servers"
+//	{"inlayHints": false}                // the same as enabled: false
+type inlayOptions struct {
+	off        bool
+	minServers int // 0: DefaultInlayHintServers
+}
+
+// parseInlayOptions reads the value of the inlayHints key.
+func parseInlayOptions(v any) (inlayOptions, error) {
+	var o inlayOptions
+	switch v := v.(type) {
+	case nil:
+		return o, nil
+	case bool:
+		o.off = !v
+		return o, nil
+	case map[string]any:
+		for k, x := range v {
+			switch k {
+			case "enabled":
+				b, ok := x.(bool)
+				if !ok {
+					return o, fmt.Errorf("inlayHints.enabled: want true or false")
+				}
+				o.off = !b
+			case "minServers", "min-servers":
+				n, ok := x.(float64)
+				if !ok || n < 0 || n != float64(int(n)) {
+					return o, fmt.Errorf("inlayHints.%s: want a whole number of server blocks, 0 or more", k)
+				}
+				o.minServers = int(n)
+				if n == 0 {
+					o.minServers = -1 // every configuration
+				}
+			}
+		}
+		return o, nil
+	}
+	return o, fmt.Errorf("inlayHints: want true, false or {\"enabled\": ..., \"minServers\": ...}")
+}
+
+// threshold is the fewest server blocks that get hints.
+func (o inlayOptions) threshold() int {
+	switch {
+	case o.minServers < 0:
+		return 0
+	case o.minServers == 0:
+		return DefaultInlayHintServers
+	}
+	return o.minServers
+}
+
+// serverCapabilities are glsp's with those of protocol 3.17 it lacks.
+type serverCapabilities struct {
+	protocol.ServerCapabilities
+	InlayHintProvider any `json:"inlayHintProvider,omitempty"`
+}
+
+// initializeResult is the answer to initialize, with serverCapabilities.
+type initializeResult struct {
+	Capabilities serverCapabilities                   `json:"capabilities"`
+	ServerInfo   *protocol.InitializeResultServerInfo `json:"serverInfo,omitempty"`
+}
+
+// inlayHintParams are textDocument/inlayHint's params.
+type inlayHintParams struct {
+	TextDocument protocol.TextDocumentIdentifier `json:"textDocument"`
+	Range        protocol.Range                  `json:"range"`
+}
+
+// inlayHint is an InlayHint of protocol 3.17.
+type inlayHint struct {
+	Position     protocol.Position       `json:"position"`
+	Label        string                  `json:"label"`
+	Kind         int                     `json:"kind,omitempty"`
+	Tooltip      *protocol.MarkupContent `json:"tooltip,omitempty"`
+	PaddingLeft  bool                    `json:"paddingLeft,omitempty"`
+	PaddingRight bool                    `json:"paddingRight,omitempty"`
+}
+
+// inlayHint answers textDocument/inlayHint: the hints of the listens and
+// servers in the range, when the configuration the document is read in
+// is big enough.
+func (s *Server) inlayHint(_ context.Context, p *inlayHintParams) ([]inlayHint, error) {
+	v := s.viewOf(p.TextDocument.URI)
+	if v == nil || v.unit == nil || v.unitFile == nil {
+		return nil, nil
+	}
+	s.mu.Lock()
+	opts := s.init.inlay
+	s.mu.Unlock()
+	if opts.off {
+		return []inlayHint{}, nil
+	}
+	r := v.unit.CostModel()
+	if r == nil || r.Counts.Servers < opts.threshold() {
+		return []inlayHint{}, nil
+	}
+	from, to := offset(v.file, p.Range.Start), offset(v.file, p.Range.End)
+	return inlayHints(v, r, from, to), nil
+}
+
+// inlayHints makes the hints of the directives of the view's document
+// between from and to. The model is of the configuration analysed (maybe
+// the nginx.conf including the document): its directives are matched to
+// the document's by where they are.
+func inlayHints(v *view, r *costmodel.Result, from, to int) []inlayHint {
+	out := []inlayHint{}
+	in := func(off int32) bool { return int(off) >= from && int(off) <= to }
+	uf := v.unitFile
+	// Each listen's address, by the offset of its name.
+	type socketOf struct {
+		addr *costmodel.Addr
+	}
+	listens := map[int32]socketOf{}
+	for _, port := range r.Ports {
+		for _, a := range port.Addrs {
+			for i := range a.Instances {
+				l := a.Instances[i].Listen
+				if l == nil || l.Directive.File != uf || !in(l.Directive.Name.Range.Start) {
+					continue
+				}
+				if _, ok := listens[l.Directive.Name.Range.Start]; !ok {
+					listens[l.Directive.Name.Range.Start] = socketOf{a}
+				}
+			}
+		}
+	}
+	var shares map[int32]costmodel.Share
+	eachDirective(v.file.Directives, func(d *parser.Directive) {
+		switch {
+		case d.Name.Value == "listen" && len(d.Args) > 0:
+			so, ok := listens[d.Name.Range.Start]
+			if !ok {
+				return
+			}
+			var tip strings.Builder
+			listenCost(&tip, r, func(x *parser.Directive) bool {
+				return x != nil && x.File == uf && x.Name.Range.Start == d.Name.Range.Start
+			})
+			out = append(out, inlayHint{
+				Position: position(v.file, int(d.Args[len(d.Args)-1].Range.End)), Label: socketLabel(so.addr),
+				Kind: 1, PaddingLeft: true,
+				Tooltip: &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: tip.String()},
+			})
+		case d.Name.Value == "server" && d.Block != nil && d.LBrace() >= 0 && in(d.LBrace()):
+			if shares == nil {
+				shares = map[int32]costmodel.Share{}
+				for _, sh := range r.Shares() {
+					if sd := sh.Server.Directive; sd.File == uf {
+						shares[sd.Name.Range.Start] = sh
+					}
+				}
+			}
+			sh, ok := shares[d.Name.Range.Start]
+			if !ok {
+				return
+			}
+			out = append(out, inlayHint{
+				Position: position(v.file, int(d.LBrace())+1), Label: shareLabel(r, sh), PaddingLeft: true,
+				Tooltip: &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: shareTooltip(r, sh)},
+			})
+		}
+	})
+	return out
+}
+
+// socketLabel says which listening socket serves an address: its own,
+// or the port's wildcard one.
+func socketLabel(a *costmodel.Addr) string {
+	if a.Socket {
+		return "socket " + a.Key
+	}
+	return "via the socket " + a.Port.Wildcard.Key
+}
+
+// shareLabel is a server's share of the startup estimate.
+func shareLabel(r *costmodel.Result, sh costmodel.Share) string {
+	return fmt.Sprintf("≈ %s of %s ≈ %s", costmodel.Seconds(sh.Seconds), report.TermStart, costmodel.Seconds(r.StartupSeconds))
+}
+
+// shareTooltip lists what a server's share is made of, dearest first.
+func shareTooltip(r *costmodel.Result, sh costmodel.Share) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "**This server's share of the startup estimate**: %s", costmodel.Seconds(sh.Seconds))
+	if r.StartupSeconds > 0 {
+		fmt.Fprintf(&b, " (%.2g%% of %s ≈ %s)", 100*sh.Seconds/r.StartupSeconds, report.TermStart, costmodel.Seconds(r.StartupSeconds))
+	}
+	b.WriteString("\n\n")
+	for _, p := range r.Phases {
+		if p.StartOnly {
+			continue
+		}
+		if n := sh.Ops[p.Key]; n > 0 {
+			fmt.Fprintf(&b, "- %s (`%s`): %d ≈ %s\n", p.Name, p.Func, n, costmodel.Seconds(float64(n)*r.Profile.Cost(p.Key)))
+		}
+	}
+	b.WriteString("\n`nginx-lint cost` has the whole estimate")
+	return b.String()
+}
