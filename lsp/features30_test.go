@@ -298,11 +298,14 @@ func TestInlayHintsOverStdio(t *testing.T) {
 		Label    string
 		Tooltip  struct{ Value string }
 	}
+	var raws []json.RawMessage
 	hints := func(s *session, uri string) []hint {
 		var out []hint
-		if err := json.Unmarshal(s.ask("textDocument/inlayHint", map[string]any{"textDocument": map[string]any{"uri": uri}, "range": lines(0, 9)}), &out); err != nil {
+		res := s.ask("textDocument/inlayHint", map[string]any{"textDocument": map[string]any{"uri": uri}, "range": lines(0, 9)})
+		if err := json.Unmarshal(res, &out); err != nil {
 			t.Fatal(err)
 		}
+		json.Unmarshal(res, &raws)
 		return out
 	}
 	s := startSession(t, nil, map[string]any{"inlayHints": map[string]any{"minServers": 3}})
@@ -325,12 +328,27 @@ func TestInlayHintsOverStdio(t *testing.T) {
 	if len(got) != 6 {
 		t.Errorf("%d hints:\n%s", len(got), joined)
 	}
-	for _, h := range got {
-		if h.Tooltip.Value == "" {
-			t.Errorf("hint %q has no tooltip", h.Label)
+	// The tooltips come with inlayHint/resolve.
+	for i, h := range got {
+		if h.Tooltip.Value != "" {
+			t.Errorf("hint %q comes with its tooltip", h.Label)
 		}
-		if strings.HasPrefix(h.Label, "≈") && !strings.Contains(h.Label, "of start ≈") {
-			t.Errorf("share %q", h.Label)
+		var res hint
+		if err := json.Unmarshal(s.ask("inlayHint/resolve", raws[i]), &res); err != nil {
+			t.Fatal(err)
+		}
+		want := "served by the wildcard socket 0.0.0.0:80"
+		switch {
+		case strings.HasPrefix(h.Label, "≈"):
+			want = "share of the startup estimate"
+			if !strings.Contains(h.Label, "of start ≈") {
+				t.Errorf("share %q", h.Label)
+			}
+		case !strings.HasPrefix(h.Label, "via"):
+			want = "its own listening socket"
+		}
+		if res.Label != h.Label || !strings.Contains(res.Tooltip.Value, want) {
+			t.Errorf("hint %q resolved: %q, %q; want a tooltip with %q", h.Label, res.Label, res.Tooltip.Value, want)
 		}
 	}
 

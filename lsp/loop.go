@@ -96,6 +96,7 @@ var methods = map[string]method{
 	"textDocument/semanticTokens/full":  request((*Server).semanticTokensFull),
 	"textDocument/semanticTokens/range": request((*Server).semanticTokensRange),
 	"textDocument/inlayHint":            request((*Server).inlayHint),
+	"inlayHint/resolve":                 request((*Server).inlayHintResolve),
 	"textDocument/codeLens":             request((*Server).codeLens),
 	"textDocument/rangeFormatting":      request((*Server).rangeFormatting),
 	"textDocument/selectionRange":       request((*Server).selectionRange),

@@ -78,6 +78,8 @@ type Server struct {
 
 	// wsyms keeps the symbols of the workspace's files (workspacesymbols.go).
 	wsyms workspaceSymbolCache
+	// shares keeps the servers' shares of a cost model (inlayhints.go).
+	shares sharesCache
 }
 
 // document is an open editor buffer. Its fields are guarded by Server.mu.
@@ -230,7 +232,7 @@ func (s *Server) initialize(p *protocol.InitializeParams) initializeResult {
 	}
 	version := s.Version
 	return initializeResult{
-		Capabilities: serverCapabilities{ServerCapabilities: caps, InlayHintProvider: true},
+		Capabilities: serverCapabilities{ServerCapabilities: caps, InlayHintProvider: inlayHintOptions()},
 		ServerInfo:   &protocol.InitializeResultServerInfo{Name: Name, Version: &version},
 	}
 }

@@ -11,8 +11,42 @@ type Share struct {
 	Server *parser.Server
 	// Seconds is the server's part of StartupSeconds.
 	Seconds float64
-	// Ops are the server's operations by cost key (the keys of Phase).
-	Ops map[string]int64
+	// ops counts the server's operations by cost key (ShareKeys' order):
+	// an array, not a map, as a configuration has 20,000 servers.
+	ops [len(shareKeys)]int64
+}
+
+// shareKeys are the cost keys of the work charged to servers.
+var shareKeys = [...]string{CostServer, CostLocation, CostDirective, CostRegex, CostSSLServer,
+	CostPortCompare, CostAddrCompare, CostServerCompare, CostSocket, CostNameKey, CostNameWarning}
+
+// Indexes of shareKeys.
+const (
+	shServer = iota
+	shLocation
+	shDirective
+	shRegex
+	shSSL
+	shPortCompare
+	shAddrCompare
+	shServerCompare
+	shSocket
+	shNameKey
+	shNameWarning
+)
+
+// ShareKeys are the cost keys of the operations a Share counts.
+func ShareKeys() []string { return shareKeys[:] }
+
+// Ops returns the server's operations of the cost key (a Phase's Key);
+// 0 for a key no server is charged for.
+func (s *Share) Ops(key string) int64 {
+	for i, k := range shareKeys {
+		if k == key {
+			return s.ops[i]
+		}
+	}
+	return 0
 }
 
 // Shares splits the startup estimate among the server blocks, in the
@@ -38,11 +72,10 @@ func (r *Result) Shares() []Share {
 	at := make(map[*parser.Server]int, len(m.Servers))
 	for i, s := range m.Servers {
 		at[s] = i
-		out[i] = Share{Server: s, Ops: map[string]int64{CostServer: 1}}
-		sh := &out[i]
-		if n := countLocations(s.Locations()); n > 0 {
-			sh.Ops[CostLocation] = int64(n)
-		}
+		out[i].Server = s
+		ops := &out[i].ops
+		ops[shServer] = 1
+		ops[shLocation] = int64(countLocations(s.Locations()))
 		dirs, regexes := 0, 0
 		r.countServer(m.Config, s.Directive, "", &dirs, &regexes)
 		for _, n := range s.Names() {
@@ -50,20 +83,21 @@ func (r *Result) Shares() []Share {
 				regexes++
 			}
 		}
-		sh.Ops[CostDirective] = int64(dirs)
-		if regexes > 0 {
-			sh.Ops[CostRegex] = int64(regexes)
-		}
+		ops[shDirective], ops[shRegex] = int64(dirs), int64(regexes)
 		if r.sslSrvrs[s] {
-			sh.Ops[CostSSLServer] = 1
+			ops[shSSL] = 1
 		}
 	}
 	r.shareListens(out, at)
 	r.shareNames(out, at)
+	var cost [len(shareKeys)]float64
+	for i, k := range shareKeys {
+		cost[i] = r.Profile.Cost(k)
+	}
 	for i := range out {
 		sh := &out[i]
-		for k, n := range sh.Ops {
-			sh.Seconds += float64(n) * r.Profile.Cost(k)
+		for j, n := range sh.ops {
+			sh.Seconds += float64(n) * cost[j]
 		}
 	}
 	return out
@@ -106,35 +140,35 @@ func (r *Result) shareListens(out []Share, at map[*parser.Server]int) {
 		if !ok || int(in.addr) >= len(r.addrs) {
 			continue
 		}
-		ops := out[j].Ops
+		ops := &out[j].ops
 		a := r.addrs[in.addr]
 		p := a.Port
 		w := int64(in.LastPort) - int64(in.Port) + 1
 		if in.Protocol != parser.HTTP {
-			ops[CostAddrCompare] += w*protoListens[in.Protocol] + w*(w-1)/2
+			ops[shAddrCompare] += w*protoListens[in.Protocol] + w*(w-1)/2
 			protoListens[in.Protocol] += w
 		}
 		if !ports[p] {
 			ports[p] = true
-			ops[CostPortCompare] += w*int64(p.index) + w*(w-1)/2
+			ops[shPortCompare] += w*int64(p.index) + w*(w-1)/2
 		} else {
-			ops[CostPortCompare] += w*int64(p.index+1) + w*(w-1)/2
+			ops[shPortCompare] += w*int64(p.index+1) + w*(w-1)/2
 		}
 		st := &addrs[in.addr]
 		pw := int64(p.Width())
 		if in.Protocol == parser.HTTP {
 			if !st.seen {
-				ops[CostAddrCompare] += int64(a.pos) * pw
+				ops[shAddrCompare] += int64(a.pos) * pw
 			} else {
-				ops[CostAddrCompare] += int64(a.pos+1) * pw
-				ops[CostServerCompare] += st.nSrv * pw
+				ops[shAddrCompare] += int64(a.pos+1) * pw
+				ops[shServerCompare] += st.nSrv * pw
 			}
 		}
 		if !st.seen && a.Socket {
-			ops[CostSocket] += pw
+			ops[shSocket] += pw
 			if a.Reuseport {
 				// The clones of a start (Phase "reuseport clones").
-				ops[CostSocket] += int64(r.Counts.Workers-1) * pw
+				ops[shSocket] += int64(r.Counts.Workers-1) * pw
 			}
 		}
 		st.seen = true
@@ -173,10 +207,8 @@ func (r *Result) shareNames(out []Share, at map[*parser.Server]int) {
 			}
 			k, kw := keys*n/total-given, warnings*n/total-givenW
 			given, givenW = given+k, givenW+kw
-			out[j].Ops[CostNameKey] += k
-			if kw > 0 {
-				out[j].Ops[CostNameWarning] += kw
-			}
+			out[j].ops[shNameKey] += k
+			out[j].ops[shNameWarning] += kw
 		}
 	}
 }

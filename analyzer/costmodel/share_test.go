@@ -52,7 +52,8 @@ func checkShares(t *testing.T, r *costmodel.Result) []costmodel.Share {
 	sum := map[string]int64{}
 	seconds := 0.0
 	for _, s := range shares {
-		for k, n := range s.Ops {
+		for _, k := range costmodel.ShareKeys() {
+			n := s.Ops(k)
 			if n < 0 {
 				t.Errorf("server at line %d: %s = %d", s.Server.Directive.Line(), k, n)
 			}
@@ -98,6 +99,18 @@ func checkShares(t *testing.T, r *costmodel.Result) []costmodel.Share {
 	return shares
 }
 
+// BenchmarkShares20k: the shares of the 20,000 servers of L2c (an
+// editor's inlay hints ask for them once per text).
+func BenchmarkShares20k(b *testing.B) {
+	r := costmodel.Compute(layoutModel(b, layout.Options{Layout: layout.Layout{Listen: layout.IPPerServer, Naming: layout.UniqueNames}, N: 20000}), costmodel.Options{})
+	b.ReportAllocs()
+	for b.Loop() {
+		if len(r.Shares()) != 20000 {
+			b.Fatal("shares")
+		}
+	}
+}
+
 // TestSharesGrowAlongThePort: on the seed's L2 layout (every server on
 // its own IP of one port) the address scan makes each server dearer than
 // the one before it, so the last pays the most.
@@ -105,8 +118,8 @@ func TestSharesGrowAlongThePort(t *testing.T) {
 	r := costmodel.Compute(layoutModel(t, layout.Options{Layout: layout.Layout{Listen: layout.IPPerServer, Naming: layout.UniqueNames}, N: 2000}), costmodel.Options{})
 	shares := checkShares(t, r)
 	first, last := shares[0], shares[len(shares)-1]
-	if last.Ops[costmodel.CostAddrCompare] != 1999 || first.Ops[costmodel.CostAddrCompare] != 0 {
-		t.Errorf("address compares: first %d, last %d; want 0 and 1999", first.Ops[costmodel.CostAddrCompare], last.Ops[costmodel.CostAddrCompare])
+	if last.Ops(costmodel.CostAddrCompare) != 1999 || first.Ops(costmodel.CostAddrCompare) != 0 {
+		t.Errorf("address compares: first %d, last %d; want 0 and 1999", first.Ops(costmodel.CostAddrCompare), last.Ops(costmodel.CostAddrCompare))
 	}
 	if !(last.Seconds > first.Seconds) {
 		t.Errorf("last server %.6f s, first %.6f s", last.Seconds, first.Seconds)
