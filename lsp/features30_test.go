@@ -9,6 +9,8 @@ import (
 	"testing"
 	"unicode/utf16"
 
+	protocol "github.com/tliron/glsp/protocol_3_16"
+
 	"github.com/nginx-lint/nginx-lint/internal/testfiles"
 )
 
@@ -411,6 +413,26 @@ func TestRangeFormattingOverStdio(t *testing.T) {
 	}
 	if len(edits) != 1 || edits[0].Range.String() != "4:0-5:0" || edits[0].NewText != "        root /srv;\n" {
 		t.Errorf("edits %+v", edits)
+	}
+
+	// A change of the formatter that spans lines outside the range (the
+	// one-line location below is laid out on several): only its part on
+	// the range's lines.
+	siteText := "server {\n    listen 80;\n  server_name a;\n    location / { return 200; }\n}\n"
+	site := s.open("site.conf", siteText)
+	edits = nil
+	if err := json.Unmarshal(s.ask("textDocument/rangeFormatting", map[string]any{"textDocument": map[string]any{"uri": site}, "range": lines(2, 3), "options": opts}), &edits); err != nil {
+		t.Fatal(err)
+	}
+	// (Applied from the last: the edits do not overlap.)
+	for i := len(edits) - 1; i >= 0; i-- {
+		e := edits[i]
+		from := offsetOf(siteText, protocol.Position{Line: protocol.UInteger(e.Range.Start.Line), Character: protocol.UInteger(e.Range.Start.Character)})
+		to := offsetOf(siteText, protocol.Position{Line: protocol.UInteger(e.Range.End.Line), Character: protocol.UInteger(e.Range.End.Character)})
+		siteText = siteText[:from] + e.NewText + siteText[to:]
+	}
+	if want := "server {\n    listen 80;\n    server_name a;\n    location / { return 200; }\n}\n"; siteText != want {
+		t.Errorf("line 2 formatted: %q, want %q (edits %+v)", siteText, want, edits)
 	}
 
 	bad := s.open("bad.conf", "http {\n    server {\n        listen 80\n    }\n}\n")

@@ -98,20 +98,11 @@ func (s *Server) rangeFormatting(_ context.Context, p *protocol.DocumentRangeFor
 			keep(e.Start, e.End, e.New)
 			continue
 		}
-		// A change that runs over lines outside the range too: line by
-		// line when it rewrites each line in place (indentation, the
-		// usual case), else it is left for a whole-document format.
-		old := strings.SplitAfter(d.text[e.Start:e.End], "\n")
-		repl := strings.SplitAfter(e.New, "\n")
-		if len(old) != len(repl) {
-			continue
-		}
-		at := e.Start
-		for i := range old {
-			if old[i] != repl[i] {
-				keep(at, at+len(old[i]), repl[i])
-			}
-			at += len(old[i])
+		// A change that runs over lines outside the range too (a block
+		// written on one line is laid out on several): its parts, found
+		// character by character, that fall on the range's lines.
+		for _, x := range udiff.Strings(d.text[e.Start:e.End], e.New) {
+			keep(e.Start+x.Start, e.Start+x.End, x.New)
 		}
 	}
 	return edits, nil
