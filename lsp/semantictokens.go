@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"slices"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -155,7 +156,9 @@ func word(f *parser.File, w parser.Word, typ uint8, regexes []parser.Range, add 
 // encodeTokens writes tokens in the protocol's relative form (line and
 // start relative to the previous token, UTF-16 lengths), one piece per
 // line of a token that spans lines (clients need not take multi-line
-// tokens). It walks the text once, from the line of the first token.
+// tokens). It reads the text once, from the first token on, counting
+// lines with strings.Count and UTF-16 units only where a column is
+// needed.
 func encodeTokens(f *parser.File, toks []semToken) []protocol.UInteger {
 	out := make([]protocol.UInteger, 0, 5*len(toks))
 	if len(toks) == 0 {
@@ -166,21 +169,15 @@ func encodeTokens(f *parser.File, toks []semToken) []protocol.UInteger {
 	first := position(f, int(toks[0].start))
 	off := int(toks[0].start)
 	line, col := int(first.Line), int(first.Character)
-	// step moves the cursor over one character.
-	step := func() {
-		switch c := src[off]; {
-		case c == '\n':
-			line++
-			col = 0
-			off++
-		case c < utf8.RuneSelf:
-			col++
-			off++
-		default:
-			r, n := utf8.DecodeRuneInString(src[off:])
-			col += max(utf16.RuneLen(r), 1) // an invalid byte counts as one
-			off += n
+	advance := func(to int) {
+		seg := src[off:to]
+		if n := strings.Count(seg, "\n"); n > 0 {
+			line += n
+			col = utf16Len(seg[strings.LastIndexByte(seg, '\n')+1:])
+		} else {
+			col += utf16Len(seg)
 		}
+		off = to
 	}
 	prevLine, prevCol := 0, 0
 	emit := func(l, c, n int, t semToken) {
@@ -198,20 +195,35 @@ func encodeTokens(f *parser.File, toks []semToken) []protocol.UInteger {
 		if int(t.start) < off {
 			continue // the same place again (a file included twice)
 		}
-		for off < int(t.start) {
-			step()
-		}
-		sl, sc := line, col
-		for off < int(t.end) {
-			if src[off] == '\n' {
+		advance(int(t.start))
+		for {
+			nl := strings.IndexByte(src[off:t.end], '\n')
+			if nl < 0 {
+				sl, sc := line, col
+				advance(int(t.end))
 				emit(sl, sc, col-sc, t)
-				step()
-				sl, sc = line, col
-				continue
+				break
 			}
-			step()
+			emit(line, col, utf16Len(src[off:off+nl]), t)
+			advance(off + nl + 1)
 		}
-		emit(sl, sc, col-sc, t)
 	}
 	return out
+}
+
+// utf16Len is the length of s in UTF-16 units (an invalid byte counts as
+// one, as the file's columns count it).
+func utf16Len(s string) int {
+	n := 0
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			n++
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		n += max(utf16.RuneLen(r), 1)
+		i += size
+	}
+	return n
 }
