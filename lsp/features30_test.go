@@ -565,7 +565,7 @@ func TestNameCompletionOverStdio(t *testing.T) {
 		{"try_files $uri @", "@", "@fallback"},
 		{"limit_req zone=", "", "perhost perip"},
 		{"limit_conn ", "", "conns"},
-		{"proxy_cache ", "", "pages"},
+		{"proxy_cache ", "", "off pages"},
 		{"proxy_pass t", "t", "tcp_pool"},
 	}
 	for _, c := range cases {

@@ -54,8 +54,15 @@ func nameItems(v *view, dir *parser.Directive, stack []*parser.Directive, ctx di
 	case (name == "try_files" || name == "error_page" || name == "post_action") && strings.HasPrefix(typed, "@"):
 		return namedLocationItems(v, stack, rangeOf(f, parser.Span(start, off))), true
 	}
-	if tag, prefix := zoneUse(name, arg, typed); tag != "" {
-		return zoneItems(v, tag, stream, rangeOf(f, parser.Span(start+len(prefix), off))), true
+	if definer, prefix := zoneUse(name, arg, typed); definer != "" {
+		edit := rangeOf(f, parser.Span(start+len(prefix), off))
+		items := zoneItems(v, definer, stream, edit)
+		// The word may be a value instead (proxy_cache off).
+		kind := protocol.CompletionItemKindEnumMember
+		for _, x := range zoneUses[name].values {
+			items = append(items, protocol.CompletionItem{Label: x, Kind: &kind, TextEdit: protocol.TextEdit{Range: edit, NewText: x}})
+		}
+		return items, true
 	}
 	return nil, false
 }
@@ -128,18 +135,20 @@ func namedLocations(c *parser.Config, dirs []*parser.Directive, into map[string]
 }
 
 // zoneUses are the directives that name a zone, the argument that does
-// (-1: any argument after the prefix "zone="), and the directive that
-// gives such a zone its size.
+// (-1: any argument after the prefix "zone="), the directive that gives
+// such a zone its size, and the other values the argument takes ("off":
+// ngx_http_proxy_cache and its fastcgi, scgi and uwsgi twins).
 var zoneUses = map[string]struct {
 	arg     int
 	definer string
+	values  []string
 }{
-	"limit_req":     {-1, "limit_req_zone"},
-	"limit_conn":    {0, "limit_conn_zone"},
-	"proxy_cache":   {0, "proxy_cache_path"},
-	"fastcgi_cache": {0, "fastcgi_cache_path"},
-	"scgi_cache":    {0, "scgi_cache_path"},
-	"uwsgi_cache":   {0, "uwsgi_cache_path"},
+	"limit_req":     {-1, "limit_req_zone", nil},
+	"limit_conn":    {0, "limit_conn_zone", nil},
+	"proxy_cache":   {0, "proxy_cache_path", []string{"off"}},
+	"fastcgi_cache": {0, "fastcgi_cache_path", []string{"off"}},
+	"scgi_cache":    {0, "scgi_cache_path", []string{"off"}},
+	"uwsgi_cache":   {0, "uwsgi_cache_path", []string{"off"}},
 }
 
 // zoneUse says whether argument arg of name, typed so far, names a
