@@ -354,6 +354,18 @@ func TestInlayHintsOverStdio(t *testing.T) {
 		}
 	}
 
+	// A hint of an older text is not resolved against the new one.
+	s.c.notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": uri, "version": 2},
+		"contentChanges": []any{map[string]any{"text": "# moved\n" + text}}})
+	s.c.published(uri, 2)
+	var stale hint
+	if err := json.Unmarshal(s.ask("inlayHint/resolve", raws[0]), &stale); err != nil {
+		t.Fatal(err)
+	}
+	if stale.Tooltip.Value != "" {
+		t.Errorf("a hint of version 1 resolved against version 2: %q", stale.Tooltip.Value)
+	}
+
 	// Three servers are below the default size; turned off, none.
 	for _, opts := range []map[string]any{nil, {"inlayHints": map[string]any{"enabled": false, "minServers": 1}}, {"inlay-hints": false}} {
 		s := startSession(t, nil, opts)

@@ -73,7 +73,7 @@ func FuzzMessageLoop(f *testing.F) {
 		seedFrame(`{"jsonrpc":"2.0","id":31,"method":"textDocument/semanticTokens/full","params":{"textDocument":{"uri":"file:///ws/n.conf"}}}`) +
 		seedFrame(`{"jsonrpc":"2.0","id":32,"method":"textDocument/semanticTokens/range","params":{"textDocument":{"uri":"file:///ws/n.conf"},"range":{"start":{"line":5,"character":3},"end":{"line":9,"character":0}}}}`) +
 		seedFrame(`{"jsonrpc":"2.0","id":33,"method":"textDocument/inlayHint","params":{"textDocument":{"uri":"file:///ws/n.conf"},"range":{"start":{"line":0,"character":0},"end":{"line":14,"character":0}}}}`) +
-		seedFrame(`{"jsonrpc":"2.0","id":34,"method":"inlayHint/resolve","params":{"position":{"line":4,"character":12},"label":"x","data":{"uri":"file:///ws/n.conf","offset":36}}}`) +
+		seedFrame(`{"jsonrpc":"2.0","id":34,"method":"inlayHint/resolve","params":{"position":{"line":4,"character":12},"label":"x","data":{"uri":"file:///ws/n.conf","version":1,"offset":36}}}`) +
 		seedFrame(`{"jsonrpc":"2.0","id":35,"method":"textDocument/codeLens","params":{"textDocument":{"uri":"file:///ws/n.conf"}}}`) +
 		seedFrame(`{"jsonrpc":"2.0","id":36,"method":"textDocument/rangeFormatting","params":{"textDocument":{"uri":"file:///ws/n.conf"},"range":{"start":{"line":5,"character":0},"end":{"line":7,"character":4}},"options":{"tabSize":4,"insertSpaces":true}}}`) +
 		seedFrame(`{"jsonrpc":"2.0","id":37,"method":"textDocument/selectionRange","params":{"textDocument":{"uri":"file:///ws/n.conf"},"positions":[{"line":6,"character":41},{"line":99,"character":0}]}}`) +

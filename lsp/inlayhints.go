@@ -130,10 +130,11 @@ type inlayHint struct {
 }
 
 // hintData is what a hint is of: the directive (listen or server) whose
-// name starts at Offset in the document.
+// name starts at Offset in the version of the document.
 type hintData struct {
-	URI    protocol.DocumentUri `json:"uri"`
-	Offset int32                `json:"offset"`
+	URI     protocol.DocumentUri `json:"uri"`
+	Version protocol.Integer     `json:"version"`
+	Offset  int32                `json:"offset"`
 }
 
 // inlayHintOptions is the capability: the tooltips, which take longer
@@ -172,10 +173,7 @@ func inlayHints(v *view, r *costmodel.Result, all []costmodel.Share, from, to in
 	in := func(off int32) bool { return int(off) >= from && int(off) <= to }
 	uf := v.unitFile
 	// Each listen's address, by the offset of its name.
-	type socketOf struct {
-		addr *costmodel.Addr
-	}
-	listens := map[int32]socketOf{}
+	listens := map[int32]*costmodel.Addr{}
 	for _, port := range r.Ports {
 		for _, a := range port.Addrs {
 			for i := range a.Instances {
@@ -184,7 +182,7 @@ func inlayHints(v *view, r *costmodel.Result, all []costmodel.Share, from, to in
 					continue
 				}
 				if _, ok := listens[l.Directive.Name.Range.Start]; !ok {
-					listens[l.Directive.Name.Range.Start] = socketOf{a}
+					listens[l.Directive.Name.Range.Start] = a
 				}
 			}
 		}
@@ -193,13 +191,13 @@ func inlayHints(v *view, r *costmodel.Result, all []costmodel.Share, from, to in
 	eachDirectiveIn(v.file.Directives, from, to, func(d *parser.Directive) {
 		switch {
 		case d.Name.Value == "listen" && len(d.Args) > 0:
-			so, ok := listens[d.Name.Range.Start]
+			a, ok := listens[d.Name.Range.Start]
 			if !ok {
 				return
 			}
 			out = append(out, inlayHint{
-				Position: position(v.file, int(d.Args[len(d.Args)-1].Range.End)), Label: socketLabel(so.addr),
-				Kind: 1, PaddingLeft: true, Data: &hintData{v.uri, d.Name.Range.Start},
+				Position: position(v.file, int(d.Args[len(d.Args)-1].Range.End)), Label: socketLabel(a),
+				Kind: 1, PaddingLeft: true, Data: &hintData{v.uri, v.version, d.Name.Range.Start},
 			})
 		case d.Name.Value == "server" && d.Block != nil && d.LBrace() >= 0 && in(d.LBrace()):
 			if shares == nil {
@@ -218,7 +216,7 @@ func inlayHints(v *view, r *costmodel.Result, all []costmodel.Share, from, to in
 			}
 			out = append(out, inlayHint{
 				Position: position(v.file, int(d.LBrace())+1), Label: shareLabel(r, sh), PaddingLeft: true,
-				Data: &hintData{v.uri, d.Name.Range.Start},
+				Data: &hintData{v.uri, v.version, d.Name.Range.Start},
 			})
 		}
 	})
@@ -233,7 +231,7 @@ func (s *Server) inlayHintResolve(_ context.Context, h *inlayHint) (*inlayHint, 
 		return h, nil
 	}
 	v := s.viewOf(h.Data.URI)
-	if v == nil || v.unit == nil || v.unitFile == nil {
+	if v == nil || v.unit == nil || v.unitFile == nil || v.version != h.Data.Version {
 		return h, nil
 	}
 	r := v.unit.CostModel()
