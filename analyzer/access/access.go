@@ -13,7 +13,7 @@ import (
 // addrRange is the addresses lo..hi of one family, inclusive.
 type addrRange struct{ lo, hi netip.Addr }
 
-// addrSet is a set of addresses of one family: sorted disjoint ranges.
+// addrSet is a set of addresses of one Family: sorted disjoint ranges.
 type addrSet []addrRange
 
 // Family is an address family of clients.
@@ -26,7 +26,7 @@ const (
 	Unix
 )
 
-// String names the family for messages.
+// String names the Family for messages.
 func (f Family) String() string {
 	switch f {
 	case IPv4:
@@ -143,7 +143,7 @@ type Rule struct {
 	// bits cleared as nginx clears them; not valid for All, Unix and an
 	// argument nginx refuses.
 	Prefix netip.Prefix
-	fam    Family // of r, when neither all nor unix
+	fam    Family // of r, when neither All nor Unix
 	r      addrRange
 }
 
@@ -189,70 +189,123 @@ func ParseRule(d *parser.Directive) (rule Rule, ok bool) {
 	return rule, true
 }
 
-// Access is who gets into one place: per family, the clients the access
-// list lets in, and why the rest is open or closed.
-type Access struct {
-	in       [2]addrSet // IPv4, IPv6 clients the allow/deny list lets in
-	unixIn   bool
-	admitted [2]*parser.Directive // the rule that lets most of a family in; nil: no rule matched them
-	// Auth is the directive of an authentication in force ("off" is
-	// none).
-	Auth     *parser.Directive
-	satisfy  string // "all" (the default) or "any"
-	internal bool   // the location is internal
-	// Restricted: an allow or deny is in force.
-	Restricted bool
+// Phase is the access phase of one place as nginx runs it
+// (ngx_http_core_access_phase), with each module's configuration merged
+// as that module's merge function does:
+//
+//   - the access module's rules: the nearest level that has any allow or
+//     deny, as a whole (ngx_http_access_merge_loc_conf); for a client the
+//     first rule that matches answers OK or FORBIDDEN, none DECLINED;
+//   - auth_basic's realm and auth_basic_user_file, merged apart: with both
+//     an anonymous client gets 401, without either the module DECLINES;
+//   - auth_request (off: DECLINED) and the other authentication modules,
+//     each from its own nearest level: an anonymous client is refused;
+//   - satisfy all: every handler must not refuse (FORBIDDEN or 401 ends
+//     the request); satisfy any: the first OK lets the client in at once,
+//     a refusal is remembered and the request refused at the end unless
+//     a later handler says OK, and when all DECLINE the client gets in;
+//   - internal: the location answers only internal redirects (merged, so
+//     a location inside an internal one is internal too).
+type Phase struct {
+	// Rules is the allow/deny list in force, ListAt the block it is
+	// written in (nil: none).
+	Rules  []Rule
+	ListAt *parser.Directive
+	// Guards are the authentication directives in force that refuse an
+	// anonymous client (auth_basic with its user file, auth_request, ...).
+	Guards     []*parser.Directive
+	SatisfyAny bool
+	// Internal: the location answers only internal redirects.
+	Internal bool
 }
 
-// evalAccess runs an access list the way nginx does.
-func evalAccess(rules []Rule) Access {
-	var a Access
-	a.Restricted = len(rules) > 0
+// clients is what the access module answers the clients of one Family:
+// the addresses it allows (OK), denies (FORBIDDEN) and has no rule for
+// (DECLINED), and the rule that allows most of the public addresses.
+type clients struct {
+	ok, deny, none addrSet
+	admitted       *parser.Directive
+}
+
+// byRules runs the access list for Family f as ngx_http_access_inet and
+// _inet6 do: in order, the first rule that matches the client decides.
+func (a *Phase) byRules(f Family) clients {
+	var c clients
+	rest := everyone(f) // clients no earlier rule matched
+	var best *big.Int
+	for _, r := range a.Rules {
+		if r.Unix || !r.All && r.fam != f {
+			continue
+		}
+		matched := rest
+		if !r.All {
+			matched = rest.intersect(r.r)
+			rest = rest.minus(r.r)
+		} else {
+			rest = nil
+		}
+		if !r.Allow {
+			c.deny = append(c.deny, matched...)
+			continue
+		}
+		c.ok = append(c.ok, matched...)
+		if n := matched.public().size(); best == nil || n.Cmp(best) > 0 {
+			best, c.admitted = n, r.Directive
+		}
+	}
+	c.none = rest
+	return c
+}
+
+// admits returns the clients of Family f that pass the access phase
+// without credentials, and the rule that lets most of them in (nil when
+// they get in because no rule matches them).
+func (a *Phase) admits(f Family) (addrSet, *parser.Directive) {
+	c := a.byRules(f)
+	guarded := len(a.Guards) > 0
+	var in addrSet
+	if a.SatisfyAny {
+		// The access module's OK ends the phase; a client it declines
+		// needs every other handler to decline as well.
+		in = append(in, c.ok...)
+		if !guarded {
+			in = append(in, c.none...)
+		}
+	} else if !guarded {
+		in = append(append(in, c.ok...), c.none...)
+	}
+	admitted := c.admitted
+	if n := c.none.public().size(); !guarded && (admitted == nil || n.Cmp(c.ok.public().size()) > 0) {
+		admitted = nil
+	}
+	return in, admitted
+}
+
+// AllowsEveryone reports whether the access list answers OK to every
+// client of both families.
+func (a *Phase) AllowsEveryone() bool {
 	for f := IPv4; f <= IPv6; f++ {
-		rest := everyone(f) // clients no earlier rule matched
-		var best *big.Int
-		for _, r := range rules {
-			if r.Unix || !r.All && r.fam != f {
-				continue
-			}
-			matched := rest
-			if !r.All {
-				matched = rest.intersect(r.r)
-				rest = rest.minus(r.r)
-			} else {
-				rest = nil
-			}
-			if r.Allow {
-				a.in[f] = append(a.in[f], matched...)
-				if n := matched.public().size(); best == nil || n.Cmp(best) > 0 {
-					best, a.admitted[f] = n, r.Directive
-				}
-			}
-		}
-		// A client no rule matched is let in.
-		if n := rest.public().size(); best == nil || n.Cmp(best) > 0 {
-			a.admitted[f] = nil
-		}
-		a.in[f] = append(a.in[f], rest...)
-	}
-	a.unixIn = true
-	for _, r := range rules {
-		if r.Unix || r.All {
-			a.unixIn = r.Allow
-			break
+		c := a.byRules(f)
+		if len(c.deny) > 0 || len(c.none) > 0 {
+			return false
 		}
 	}
-	return a
+	return len(a.Rules) > 0
 }
 
-// open reports whether clients of family f get in as if unrestricted:
-// more public addresses than openThreshold.
-func (a *Access) open(f Family) bool {
-	return a.in[f].public().size().Cmp(openThreshold[f]) >= 0
+// FirstDeny returns the first deny of the list in force, nil if none.
+func (a *Phase) FirstDeny() *parser.Directive {
+	for _, r := range a.Rules {
+		if !r.Allow {
+			return r.Directive
+		}
+	}
+	return nil
 }
 
 // authDirectives are the access-phase modules that ask the client who it
 // is: nginx's, NGINX Plus's and the third-party ones nginx-lint knows.
+// auth_basic needs auth_basic_user_file as well.
 var authDirectives = []string{"auth_basic", "auth_request", "auth_jwt", "auth_oidc", "auth_ldap", "auth_pam", "auth_gss", "auth_digest", "auth_spnego"}
 
 // Level is what one block says about access (ReadLevel): a summary for
@@ -260,7 +313,9 @@ var authDirectives = []string{"auth_basic", "auth_request", "auth_jwt", "auth_oi
 type Level struct {
 	rules    []Rule
 	hasRules bool
-	auth     *parser.Directive // the first auth directive, "off" included
+	// auth holds the first directive of each authentication module the
+	// block sets ("off" included), and auth_basic_user_file.
+	auth     map[string]*parser.Directive
 	satisfy  string
 	internal bool
 }
@@ -280,77 +335,97 @@ func ReadLevel(body []*parser.Directive) Level {
 			b.satisfy = strings.ToLower(d.Args[0].Value)
 		case d.Is("internal"):
 			b.internal = true
-		default:
-			if b.auth == nil && len(d.Args) > 0 {
-				for _, n := range authDirectives {
-					if d.Name.Value == n {
-						b.auth = d
-					}
-				}
+		case len(d.Args) > 0 && (d.Is("auth_basic_user_file") || isAuthDirective(d)):
+			if b.auth == nil {
+				b.auth = map[string]*parser.Directive{}
+			}
+			if _, ok := b.auth[d.Name.Value]; !ok {
+				b.auth[d.Name.Value] = d
 			}
 		}
 	}
 	return b
 }
 
-// At returns the access in force in the innermost block of stack: the
-// allow/deny list, the authentication and satisfy of the nearest level
-// that sets them (nginx merges each apart from the others).
-func At(blocks *analyzer.PerBlock[Level], stack []*parser.Directive) Access {
-	var rules []Rule
-	var auth *parser.Directive
-	rulesFound, authFound := false, false
-	satisfy, internal := "", false
+func isAuthDirective(d *parser.Directive) bool {
+	for _, n := range authDirectives {
+		if d.Name.Value == n {
+			return true
+		}
+	}
+	return false
+}
+
+// accessLevel reports whether a block of stack is a level of the access
+// phase's settings.
+func accessLevel(b *parser.Directive) bool {
+	return b.Is("location") || b.Is("server") || b.Is("http") || b.Is("limit_except")
+}
+
+// At returns the access phase in force at the innermost block
+// of stack, each module's settings from the nearest level that sets them.
+func At(blocks *analyzer.PerBlock[Level], stack []*parser.Directive) Phase {
+	var a Phase
+	rulesFound := false
+	satisfy := ""
+	auth := map[string]*parser.Directive{}
 	for i := len(stack) - 1; i >= 0; i-- {
-		if !stack[i].Is("location") && !stack[i].Is("server") && !stack[i].Is("http") && !stack[i].Is("limit_except") {
+		if !accessLevel(stack[i]) {
 			continue
 		}
 		b := blocks.Of(stack, stack[i])
 		if !rulesFound && b.hasRules {
-			rules, rulesFound = b.rules, true
+			a.Rules, a.ListAt, rulesFound = b.rules, stack[i], true
 		}
-		if !authFound && b.auth != nil {
-			auth, authFound = b.auth, true
+		for name, d := range b.auth {
+			if _, ok := auth[name]; !ok {
+				auth[name] = d
+			}
 		}
 		if satisfy == "" {
 			satisfy = b.satisfy
 		}
-		internal = internal || b.internal && stack[i].Is("location")
+		a.Internal = a.Internal || b.internal && stack[i].Is("location")
 	}
-	a := evalAccess(rules)
-	a.Restricted = rulesFound
-	if auth != nil && !strings.EqualFold(auth.Args[0].Value, "off") {
-		a.Auth = auth
+	a.SatisfyAny = satisfy == "any"
+	// The handlers in nginx's order of modules do not matter for an
+	// anonymous client: each that is on refuses it.
+	for _, name := range authDirectives {
+		d := auth[name]
+		if d == nil || strings.EqualFold(d.Args[0].Value, "off") {
+			continue
+		}
+		if name == "auth_basic" && auth["auth_basic_user_file"] == nil {
+			continue // ngx_http_auth_basic_handler declines without a file
+		}
+		a.Guards = append(a.Guards, d)
 	}
-	a.satisfy = satisfy
-	if a.satisfy == "" {
-		a.satisfy = "all"
-	}
-	a.internal = internal
 	return a
 }
 
-// Exposure says how clients of family f reach a place guarded by a, ""
+// Restricted reports whether anything of the access phase is set: an
+// allow/deny list or an authentication that refuses.
+func (a *Phase) Restricted() bool { return a.ListAt != nil || len(a.Guards) > 0 }
+
+// Exposure says how clients of Family f reach a place guarded by a, ""
 // when they cannot without a password or a trusted address.
-func (a *Access) Exposure(f Family) string {
-	if a.internal {
+func (a *Phase) Exposure(f Family) string {
+	if a.Internal {
 		return ""
 	}
-	if a.Auth != nil && a.satisfy != "any" {
-		return "" // a password (or token) is needed whatever the address
-	}
-	if !a.open(f) {
+	in, admitted := a.admits(f)
+	if in.public().size().Cmp(openThreshold[f]) < 0 {
 		return ""
 	}
 	why := "no allow/deny restricts them"
 	switch {
-	case a.admitted[f] != nil:
-		why = fmt.Sprintf("%q at line %d lets them in", strings.Join(append([]string{a.admitted[f].Name.Value}, a.admitted[f].ArgValues()...), " "), a.admitted[f].Line())
-	case a.Restricted:
+	case admitted != nil:
+		why = fmt.Sprintf("%q at line %d lets them in", strings.Join(append([]string{admitted.Name.Value}, admitted.ArgValues()...), " "), admitted.Line())
+	case a.ListAt != nil:
 		why = "no rule matches them, and nginx lets in a client no rule matches"
 	}
-	if a.Auth != nil {
-		why += fmt.Sprintf(", and with \"satisfy any\" that skips %q", a.Auth.Name.Value)
+	if len(a.Guards) > 0 {
+		why += fmt.Sprintf(", and with \"satisfy any\" that skips %q", a.Guards[0].Name.Value)
 	}
 	return fmt.Sprintf("every %s client: %s", f, why)
 }

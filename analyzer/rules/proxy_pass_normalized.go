@@ -147,8 +147,12 @@ func normalizedVarPass(p *analyzer.Pass, d *parser.Directive, rewrites *analyzer
 	diag := p.Reportf(d.File, d.Args[0].Range, "%q passes $%s, the decoded, normalized path, upstream", "proxy_pass", name)
 	diag.Detail = "the backend sees %2F as \"/\" and ../ resolved, another path than the client sent; pass $request_uri, " +
 		"or rewrite ^ $request_uri first in the location itself"
-	if inIf != nil {
+	switch {
+	case inIf != nil && inIf.Is("if"):
 		diag.Message = fmt.Sprintf("%q passes $%s, the decoded path, on every request the %q condition does not take: its rewrite to $request_uri runs only inside it", "proxy_pass", name, "if")
 		diag.Related = []parser.Related{{File: inIf.File, Range: inIf.Name.Range, Message: "the rewrite to the raw request URI is inside this if"}}
+	case inIf != nil:
+		diag.Message = fmt.Sprintf("%q passes $%s, the decoded path, on every request the regex %q does not match: the rewrite to $request_uri runs only when it does", "proxy_pass", name, inIf.Args[0].Value)
+		diag.Related = []parser.Related{{File: inIf.File, Range: inIf.Args[0].Range, Message: "the rewrite to the raw request URI, which runs only when its regex matches"}}
 	}
 }

@@ -1,6 +1,7 @@
 package taint
 
 import (
+	"regexp"
 	"regexp/syntax"
 	"strings"
 
@@ -430,8 +431,10 @@ func (env *Env) OfWith(s string, stack []*parser.Directive, m *Scope, clean bool
 }
 
 // RawRewrites is what one block says about rewrites to the raw request
-// URI: its own (rewrite ... $request_uri), and an "if" among its
-// directives that has one.
+// URI: its own (rewrite ... $request_uri) whose regex matches every URI,
+// and what makes one run on some requests only: an "if" among its
+// directives that has one, or its own whose regex does not match every
+// URI (^(.*)$ fails on a path with a line feed).
 type RawRewrites struct {
 	Rewrite, InIf *parser.Directive
 }
@@ -442,8 +445,10 @@ func RawRewritesOf(body []*parser.Directive) RawRewrites {
 	var out RawRewrites
 	for _, x := range body {
 		switch {
-		case out.Rewrite == nil && isRawRewrite(x):
+		case out.Rewrite == nil && isRawRewrite(x) && matchesEveryURI(x.Args[0].Value):
 			out.Rewrite = x
+		case out.InIf == nil && isRawRewrite(x):
+			out.InIf = x
 		case out.InIf == nil && x.Is("if"):
 			for _, y := range x.Children() {
 				if isRawRewrite(y) {
@@ -458,6 +463,32 @@ func RawRewritesOf(body []*parser.Directive) RawRewrites {
 
 func isRawRewrite(x *parser.Directive) bool {
 	return x.Is("rewrite") && len(x.Args) >= 2 && strings.Contains(x.Args[1].Value, "$request_uri")
+}
+
+// everyURI are decoded paths a regex must match for its rewrite to run on
+// every request: the plain ones and those the client made hold a CR or LF
+// (%0D%0A), which "." and an end anchor do not cross.
+var everyURI = []string{"/", "/a", "/a/b.c", "/a\nb", "/a\r\nb/", "/\n"}
+
+// matchesEveryURI reports whether a rewrite's regex matches every decoded
+// request path ("^", "^/", "(.*)", "^/(.*)" do; "^(.*)$" and "^/api/" do
+// not), as nginx's PCRE reads it (no dot-all, "$" at the end).
+func matchesEveryURI(expr string) bool {
+	ci := strings.HasPrefix(expr, "(?i)")
+	re := regex.Parse(strings.TrimPrefix(expr, "(?i)"), ci)
+	if re == nil {
+		return false
+	}
+	m, err := regexp.Compile(re.String())
+	if err != nil {
+		return false
+	}
+	for _, u := range everyURI {
+		if !m.MatchString(u) {
+			return false
+		}
+	}
+	return true
 }
 
 // RawURIRewrite returns a "rewrite ... $request_uri" that runs before a
