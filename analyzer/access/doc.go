@@ -1,12 +1,16 @@
-// Package access computes who can reach a location: the clients an
-// access list lets in, per address family, as nginx's access module
-// decides (ngx_http_access_handler: the rules in order, the first that
-// matches the client decides, and a client no rule matches is let in),
-// with the location's authentication, satisfy and internal. A client set
-// is "every client" when it holds more public addresses than a /8 of
+// Package access computes who gets through the access phase of a place
+// as nginx runs it (ngx_http_core_access_phase): the allow/deny list as
+// ngx_http_access_handler reads it (ParseRule: the rules in order, the
+// first that matches the client decides, and a client no rule matches is
+// declined), the authentication modules (auth_basic only with its user
+// file, auth_request, ...), satisfy all or any, and internal, each merged
+// from its nearest level as its module's merge function does. A client
+// set is "every client" when it holds more public addresses than a /8 of
 // IPv4 or a /32 of IPv6.
 //
 // ReadLevel summarises one block (for analyzer.NewPerBlock), At merges
-// the levels around a directive as nginx merges each setting apart, and
-// Access.Exposure words how a family of clients gets in.
+// the levels around a directive into the Phase in force, and
+// Phase.Exposure words how a family of clients gets in; the request
+// model of analyzer/routing reads the same rules (ParseRule) for one
+// client.
 package access
