@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/costmodel/costpass"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/analyzer/routing"
 	"github.com/nginx-lint/nginx-lint/parser"
@@ -49,7 +50,7 @@ func runAuthFileServed(p *analyzer.Pass) {
 			return
 		}
 		if rm == nil {
-			rm = routing.New(p.Model(), costModel(p), routing.Options{NoFiles: true})
+			rm = routing.New(p.Model(), costpass.Get(p), routing.Options{NoFiles: true})
 		}
 		file := path.Clean(d.Args[0].Value)
 		var srv *parser.Server

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/costmodel/costpass"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
@@ -46,7 +47,7 @@ func runQUICReuseport(p *analyzer.Pass) {
 	}
 	steered := false
 	var quicListens int
-	for _, port := range costModel(p).Ports {
+	for _, port := range costpass.Get(p).Ports {
 		if port.Protocol != parser.HTTP {
 			continue
 		}
