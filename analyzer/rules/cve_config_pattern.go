@@ -7,6 +7,7 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/analyzer/regex"
+	"github.com/nginx-lint/nginx-lint/analyzer/routing"
 	"github.com/nginx-lint/nginx-lint/analyzer/script"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
@@ -98,19 +99,6 @@ func firstUnnamedRef(s string) string {
 	return ""
 }
 
-// redirectingRewrite reports whether a rewrite answers with a redirect:
-// a redirect or permanent flag, or a replacement that starts with a
-// scheme (nginx then redirects whatever the flag).
-func redirectingRewrite(d *parser.Directive) bool {
-	if len(d.Args) >= 3 {
-		if f := d.Args[2].Value; f == "redirect" || f == "permanent" {
-			return true
-		}
-	}
-	r := d.Args[1].Value
-	return strings.HasPrefix(r, "http://") || strings.HasPrefix(r, "https://") || strings.HasPrefix(r, "$scheme")
-}
-
 // httpMap is what CVE-2026-42533 asks of an http map: whether a regex of
 // it captures, whether it is volatile, and its regexes' group names.
 type httpMap struct {
@@ -122,7 +110,7 @@ type httpMap struct {
 func httpMaps(p *analyzer.Pass) (maps map[string]httpMap, groups map[string]bool) {
 	maps, groups = map[string]httpMap{}, map[string]bool{}
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
-		if d.Block == nil || len(d.Args) != 2 || innermost(stack, "http") == nil {
+		if d.Block == nil || len(d.Args) != 2 || analyzer.Innermost(stack, "http") == nil {
 			return
 		}
 		var m httpMap
@@ -221,7 +209,7 @@ func checkRewriteCaptures(p *analyzer.Pass, v string, on map[string]bool) {
 			return
 		}
 		parent := stack[len(stack)-1]
-		if d.Is("rewrite") && len(d.Args) >= 2 && on[cveRewriteRedirect] && redirectingRewrite(d) &&
+		if d.Is("rewrite") && len(d.Args) >= 2 && on[cveRewriteRedirect] && routing.Redirects(d) &&
 			strings.Contains(d.Args[1].Value, "?") && firstUnnamedRef(d.Args[1].Value) != "" {
 			reportCVE(p, d, d.Args[1], cveRewriteRedirect, v,
 				"a redirecting rewrite whose replacement holds \"?\" and "+firstUnnamedRef(d.Args[1].Value))
@@ -290,7 +278,7 @@ func checkMapCaptures(p *analyzer.Pass, v string, on map[string]bool) {
 func checkSliceCaptures(p *analyzer.Pass, v string) {
 	var at *parser.Directive
 	for _, name := range []string{"slice", "proxy_cache_background_update", "fastcgi_cache_background_update", "scgi_cache_background_update", "uwsgi_cache_background_update"} {
-		at = firstWhere(p, func(d *parser.Directive) bool { return d.Is("slice") || argIs(d, "on") }, name)
+		at = firstWhere(p, func(d *parser.Directive) bool { return d.Is("slice") || d.ArgIs("on") }, name)
 		if at != nil {
 			break
 		}
@@ -327,7 +315,7 @@ func checkAlias(p *analyzer.Pass, v string, on map[string]bool) {
 	}
 	done := map[string]bool{}
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
-		if innermost(stack, "location") == nil {
+		if analyzer.Innermost(stack, "location") == nil {
 			return
 		}
 		// The alias in effect: the location's, or an outer location's

@@ -37,10 +37,10 @@ var ProxyPassNormalized = &analyzer.Rule{
 func runProxyPassNormalized(p *analyzer.Pass) {
 	rewrites := analyzer.NewPerBlock(p, taint.RawRewritesOf)
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive) {
-		if !d.Is("proxy_pass") || len(d.Args) != 1 || inStream(stack, ctx) {
+		if !d.Is("proxy_pass") || len(d.Args) != 1 || analyzer.InStream(stack, ctx) {
 			return
 		}
-		if loc := innermost(stack, "location"); loc != nil {
+		if loc := analyzer.Innermost(stack, "location"); loc != nil {
 			if l, err := parser.LocationSpec(loc); err == nil && l.Modifier == grammar.ModExact {
 				return // the whole URI is fixed: nothing of the client's path is passed
 			}
