@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/advisories"
 	"github.com/nginx-lint/nginx-lint/analyzer/baseline"
 	"github.com/nginx-lint/nginx-lint/analyzer/buildinfo"
 	"github.com/nginx-lint/nginx-lint/analyzer/config"
@@ -423,7 +424,7 @@ func (w *Workspace) Options(cfg *config.File) (analyzer.Options, error) {
 	// A target newer than the tables is said once: its advisories and
 	// directives are not known.
 	if opts.Target.Known() && w.Warn != nil {
-		if msg := rules.UnknownRelease(opts.Target.Version); msg != "" && w.cache().Once("release\x00"+msg) {
+		if msg := advisories.UnknownRelease(opts.Target.Version); msg != "" && w.cache().Once("release\x00"+msg) {
 			w.Warn(msg)
 		}
 	}

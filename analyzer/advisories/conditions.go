@@ -1,4 +1,4 @@
-package rules
+package advisories
 
 import (
 	"strings"
@@ -10,14 +10,21 @@ import (
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
 
-// advisoryFeature names what a configuration must use to be reached by
-// each advisory, from the advisories' texts (the release's change log and
-// the CVE record): a key of advisoryConditions. "core" is nginx's core
-// (request parsing, the range filter, ...), which no configuration avoids:
-// not the configuration's finding. "-" is an advisory cve-config-pattern
-// checks precisely. A test keeps every advisory of the generated table
-// here.
-var advisoryFeature = map[string]string{
+// Core and ByPattern are the Features that are no Condition.
+const (
+	// Core is nginx's core (request parsing, the range filter, ...),
+	// which no configuration avoids: not the configuration's finding.
+	Core = "core"
+	// ByPattern is an advisory a configuration pattern reaches, which
+	// the rule cve-config-pattern checks precisely (Patterns).
+	ByPattern = "-"
+)
+
+// Features names what a configuration must use to be reached by each
+// advisory, by CVE, from the advisories' texts (the release's change log
+// and the CVE record): a key of Conditions, Core or ByPattern. A test
+// keeps every advisory of the generated table here.
+var Features = map[string]string{
 	"CVE-2026-42533": "-", "CVE-2026-9256": "-", "CVE-2026-42945": "-",
 	"CVE-2026-15176": "-", "CVE-2026-93479": "-", "CVE-2026-125283": "-",
 	"CVE-2026-60005": "-", "CVE-2026-56434": "ssi",
@@ -45,18 +52,18 @@ var advisoryFeature = map[string]string{
 	"CVE-2009-4487": "core", "CVE-2009-2629": "core", "CVE-2009-3896": "core",
 }
 
-// advisoryCondition is what reaches an advisory: in words (for the
-// finding's detail) and as a search that returns the directive to report
-// at, nil when the configuration does not reach it. The search gets the
-// target version, for defaults that changed (ssl_protocols).
-type advisoryCondition struct {
-	what string
-	find func(p *analyzer.Pass, version string) *parser.Directive
+// Condition is what reaches an advisory: in words (for the finding's
+// detail) and as a search that returns the directive to report at, nil
+// when the configuration does not reach it. The search gets the target
+// version, for defaults that changed (ssl_protocols).
+type Condition struct {
+	What string
+	Find func(p *analyzer.Pass, version string) *parser.Directive
 }
 
-// advisoryConditions are the conditions of advisoryFeature, each as the
-// advisory states it.
-var advisoryConditions = map[string]advisoryCondition{
+// Conditions are the conditions of Features, each as the advisory states
+// it.
+var Conditions = map[string]Condition{
 	"slice":      {"the slice directive", anyNamed("slice")},
 	"ssi":        {"ssi on", namedOn("ssi")},
 	"mp4":        {"the mp4 directive", anyNamed("mp4")},
