@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -24,6 +25,11 @@ type Regex struct {
 	// err says why Go's regexp cannot run the pattern as PCRE does
 	// (backreferences, lookaround, possessive quantifiers, \Z, ...).
 	err string
+
+	// The NFA of the subjects it matches (lang.go), made on first use.
+	nfaOnce sync.Once
+	nfa     *nfa
+	nfaWhy  string
 }
 
 // CompileRegex compiles a pattern nginx reads with PCRE. A pattern
