@@ -90,6 +90,7 @@ var methods = map[string]method{
 	"textDocument/prepareRename":          request((*Server).prepareRename),
 	"textDocument/rename":                 request((*Server).rename),
 	"textDocument/signatureHelp":          request((*Server).signatureHelp),
+	"workspace/executeCommand":            request((*Server).executeCommand),
 }
 
 func ignore[P any](*Server, notifier, *P) error { return nil }

@@ -19,9 +19,10 @@ var locationReader = &analyzer.Result[struct{}, *routing.Reader]{
 	Compute: func(p *analyzer.Pass, _ struct{}) *routing.Reader { return routing.NewReader(p.Model()) },
 }
 
-// serverLocations is the server level of a server block (nil: the top
-// level of a snippet of locations linted on its own).
-var serverLocations = &analyzer.Result[*parser.Directive, *routing.Location]{
+// ServerLocations is the server level of a server block (nil: the top
+// level of a snippet of locations linted on its own), as the rules read
+// it; the editor reads the same (lint.Unit.Locations).
+var ServerLocations = &analyzer.Result[*parser.Directive, *routing.Location]{
 	Name: "server locations",
 	Compute: func(p *analyzer.Pass, server *parser.Directive) *routing.Location {
 		r := locationReader.Get(p, struct{}{})
@@ -66,4 +67,15 @@ func serversWith(p *analyzer.Pass, names ...string) []*parser.Directive {
 		}
 	}, names...)
 	return out
+}
+
+// RequestModel is the request model of the configuration
+// (routing.New), for the front ends that route a request through it
+// (the editor's nginx-lint.route): made on first use from the run's
+// typed model and cost model, with files looked up on this machine.
+var RequestModel = &analyzer.Result[struct{}, *routing.Model]{
+	Name: "request model",
+	Compute: func(p *analyzer.Pass, _ struct{}) *routing.Model {
+		return routing.New(p.Model(), CostModel.Get(p, struct{}{}), routing.Options{})
+	},
 }
