@@ -61,7 +61,7 @@ func runMissingNamedLocation(p *analyzer.Pass) {
 		if !ok {
 			continue
 		}
-		root := serverLocations.Get(p, u.server)
+		root := ServerLocations.Get(p, u.server)
 		a := u.d.Args[len(u.d.Args)-1]
 		if root.NamedLocation(a.Value) != nil || namedAnywhere(p.Config, u.server, a.Value) {
 			continue

@@ -39,7 +39,7 @@ var RedirectCycle = &analyzer.Rule{
 var serverLoops = &analyzer.Result[*parser.Directive, []routing.Loop]{
 	Name: "rewrite loops",
 	Compute: func(p *analyzer.Pass, server *parser.Directive) []routing.Loop {
-		return routing.NewSets().Loops(serverLocations.Get(p, server))
+		return routing.NewSets().Loops(ServerLocations.Get(p, server))
 	},
 }
 

@@ -53,7 +53,7 @@ func runUnreachableLocation(p *analyzer.Pass) {
 	var results memo[string, []shadowAt]
 	sets := routing.NewSets()
 	for _, server := range serversWith(p, "location") {
-		root := serverLocations.Get(p, server)
+		root := ServerLocations.Get(p, server)
 		var all []*routing.Location
 		root.Walk(func(l *routing.Location) { all = append(all, l) })
 		if !hasRegex(all) {
