@@ -269,6 +269,7 @@ func (p *Pass) Report(d *parser.Diagnostic) {
 
 // Reportf reports a finding on a range of f with the rule's severity.
 func (p *Pass) Reportf(f *parser.File, r parser.Range, format string, args ...any) *parser.Diagnostic {
+	p.stopIfCancelled()
 	d := &parser.Diagnostic{File: f, Path: f.Path, Range: r, Severity: p.Rule.Severity,
 		Code: p.Rule.Code, Name: p.Rule.Name, Message: fmt.Sprintf(format, args...)}
 	p.report(d)
@@ -289,6 +290,9 @@ func (p *Pass) WalkContext(fn func(d *parser.Directive, ctx directives.Context, 
 	ix.countOps(len(ix.Entries))
 	var w stackWalk
 	for i := range ix.Entries {
+		if i&cancelEvery == 0 {
+			p.stopIfCancelled()
+		}
 		e := &ix.Entries[i]
 		fn(e.Directive, e.Context(), w.enter(ix, int32(i)))
 		w.leave(ix, int32(i))
@@ -302,6 +306,9 @@ func (p *Pass) WalkEntries(fn func(e *Entry, stack []*parser.Directive)) {
 	ix.countOps(len(ix.Entries))
 	var w stackWalk
 	for i := range ix.Entries {
+		if i&cancelEvery == 0 {
+			p.stopIfCancelled()
+		}
 		fn(&ix.Entries[i], w.enter(ix, int32(i)))
 		w.leave(ix, int32(i))
 	}
@@ -437,7 +444,9 @@ type memoEntry struct {
 // shared holds the derived results every Pass of one run reads.
 type shared struct {
 	// ops is the run's operation counter (Options.Ops), nil when none.
-	ops       *atomic.Int64
+	ops *atomic.Int64
+	// cancelled is set once Options.Cancel is closed.
+	cancelled atomic.Bool
 	indexOnce sync.Once
 	index     *Index
 	modelOnce sync.Once
@@ -482,6 +491,12 @@ type Options struct {
 	// settings' custom-variables), for third-party modules: "name", or
 	// "prefix_*" for a family.
 	CustomVariables []string
+	// Cancel, when closed, stops the run: no rule starts after it, and
+	// the rules under way stop at their next finding or walk step. What
+	// the run returns then is incomplete; the caller that closed Cancel
+	// drops it (the language server, when the document changed or the
+	// session ends).
+	Cancel <-chan struct{}
 
 	// inputs are the values of Inputs given with Input.Set.
 	inputs map[any]any
@@ -519,6 +534,17 @@ func RunRules(_ door.Key, c *parser.Config, reg *Registry, opts Options) ([]*par
 	if reg == nil {
 		return nil, rs
 	}
+	if opts.Cancel != nil {
+		done := make(chan struct{})
+		defer close(done)
+		go func() {
+			select {
+			case <-opts.Cancel:
+				sh.cancelled.Store(true)
+			case <-done:
+			}
+		}()
+	}
 	base := passTemplate(c, opts, sh)
 	var rules []*Rule
 	for _, r := range reg.Rules() {
@@ -553,7 +579,7 @@ func RunRules(_ door.Key, c *parser.Config, reg *Registry, opts Options) ([]*par
 			}
 			for {
 				i := int(next.Add(1) - 1)
-				if i >= len(rules) {
+				if i >= len(rules) || sh.cancelled.Load() {
 					return
 				}
 				r := rules[i]
@@ -582,7 +608,7 @@ func RunRules(_ door.Key, c *parser.Config, reg *Registry, opts Options) ([]*par
 // becomes an internal-error finding that names the rule.
 func runSafely(p *Pass) {
 	defer func() {
-		if v := recover(); v != nil {
+		if v := recover(); v != nil && v != errCancelled {
 			p.report(&parser.Diagnostic{File: p.Config.Main, Path: p.Config.Main.Path, Severity: parser.Error,
 				Code: parser.CodeInternal, Name: parser.NameInternal, Message: fmt.Sprintf("rule %s crashed: %v", p.Rule.Name, v)})
 		}

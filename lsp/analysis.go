@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -157,7 +158,10 @@ func tooLarge(snap *snapshot) *view {
 // fragment in the context its top-level directives suggest; a file that a
 // nearby nginx.conf includes is checked through that configuration, where
 // nginx reads it.
-func (s *Server) lint(snap *snapshot) (v *view) {
+//
+// ctx cancels the lint: its rules stop and the view it returns is
+// incomplete (the caller drops it).
+func (s *Server) lint(ctx context.Context, snap *snapshot) (v *view) {
 	if snap.src == nil {
 		return tooLarge(snap)
 	}
@@ -173,7 +177,9 @@ func (s *Server) lint(snap *snapshot) (v *view) {
 	}()
 	s.lintMu.Lock()
 	defer s.lintMu.Unlock()
-	rep, err := s.workspace(snap, s.lintLoader).LintFile(snap.path)
+	w := s.workspace(snap, s.lintLoader)
+	w.Cancel = ctx.Done()
+	rep, err := w.LintFile(snap.path)
 	return s.makeView(snap, rep, err, true)
 }
 

@@ -291,6 +291,15 @@ type writer struct {
 	mu  sync.Mutex
 	w   io.Writer
 	err error
+	// closed drops every later message: the session is over.
+	closed bool
+}
+
+// close makes every later send a no-op.
+func (w *writer) close() {
+	w.mu.Lock()
+	w.closed = true
+	w.mu.Unlock()
 }
 
 // marshal encodes v without HTML escaping (ids and texts go out as they
@@ -308,6 +317,9 @@ func marshal(v any) ([]byte, error) {
 func (w *writer) send(body []byte) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if w.closed {
+		return nil
+	}
 	if w.err != nil {
 		return w.err
 	}

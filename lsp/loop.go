@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"time"
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 )
@@ -150,11 +151,44 @@ func (s *Server) Serve(in io.Reader, out io.Writer, log io.Writer) int {
 		}
 		break
 	}
-	// Answer what is in flight before returning, so a test or a wrapper
-	// reading out sees every reply; then stop publishing.
-	c.wg.Wait()
-	s.stopLints()
+	c.end()
 	return code
+}
+
+// exitGrace is how long the end of a session waits for the requests
+// under way to answer: a client that sends a request and closes its
+// input still reads the reply, and exit ends the process within a
+// second whatever runs.
+const exitGrace = 300 * time.Millisecond
+
+// end closes the session: lints stop at once (their findings would reach
+// nobody), requests under way get exitGrace to answer and are then
+// cancelled, and nothing is written after end returns, so the process
+// can exit while a rule still runs.
+func (c *conn) end() {
+	c.s.stopLints()
+	answered := make(chan struct{})
+	go func() {
+		c.wg.Wait()
+		close(answered)
+	}()
+	select {
+	case <-answered:
+	case <-time.After(exitGrace):
+		c.cancelAll()
+	}
+	c.w.close()
+}
+
+// cancelAll cancels every request under way; their answers are dropped.
+func (c *conn) cancelAll() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for key, cl := range c.inflight {
+		cl.answered = true
+		cl.cancel()
+		delete(c.inflight, key)
+	}
 }
 
 func (c *conn) exitCode() int {
@@ -242,6 +276,8 @@ func (c *conn) handle(body []byte) (done bool, code int) {
 		c.mu.Lock()
 		c.shutdown = true
 		c.mu.Unlock()
+		// Nothing is linted after shutdown: the lints under way stop.
+		c.s.stopLints()
 		c.reply(m.ID, nil, nil)
 		return false, 0
 	case m.Method == "$/cancelRequest":

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net/url"
@@ -61,6 +62,10 @@ type Server struct {
 	busy    int
 	idle    *sync.Cond
 	stopped bool
+	// life ends with the session (shutdown, exit, end of input): every
+	// lint's context derives from it.
+	life    context.Context
+	endLife context.CancelFunc
 
 	settings lint.Cache
 
@@ -98,6 +103,9 @@ type document struct {
 	// linted is closed when a lint of the current gen publishes; waiters
 	// (quick fixes) re-check after it.
 	linted chan struct{}
+	// cancelLint stops the lint under way (nil when none): its text is
+	// stale once the document, or one it reads, changes.
+	cancelLint context.CancelFunc
 }
 
 // view is an analysis of one text of a document. It is never changed
@@ -149,6 +157,7 @@ func New() *Server {
 		logw:     io.Discard,
 	}
 	s.idle = sync.NewCond(&s.mu)
+	s.life, s.endLife = context.WithCancel(context.Background())
 	s.lintLoader = &parser.Loader{Kinds: analyzer.Kinds}
 	s.viewLoader = &parser.Loader{Kinds: analyzer.Kinds}
 	return s
@@ -392,6 +401,12 @@ func (s *Server) scheduleLocked(d *document, n notifier) {
 	}
 	if d.inLint {
 		d.burst = true
+		if d.cancelLint != nil {
+			// Its findings would be dropped as stale: stop it now, so the
+			// next lint need not wait for it.
+			d.cancelLint()
+			d.cancelLint = nil
+		}
 	}
 	if d.linting || s.stopped {
 		return // the running worker picks the edit up
@@ -434,13 +449,18 @@ func (s *Server) lintWorker(d *document) {
 		d.dirty = false
 		d.inLint = true
 		snap := s.snapshotLocked(d)
+		ctx, cancel := context.WithCancel(s.life)
+		d.cancelLint = cancel
 		s.mu.Unlock()
 
-		v := s.lint(snap)
+		v := s.lint(ctx, snap)
 
 		s.mu.Lock()
 		d.inLint = false
-		publish := !d.closed && d.gen == v.gen && !s.stopped
+		d.cancelLint = nil
+		cancelled := ctx.Err() != nil
+		cancel()
+		publish := !d.closed && d.gen == v.gen && !s.stopped && !cancelled
 		var n notifier
 		if publish {
 			d.view = v
@@ -510,13 +530,13 @@ func (s *Server) Settle() {
 	}
 }
 
-// stopLints ends lint scheduling (the session is over) and waits for the
-// lints under way.
+// stopLints ends lint scheduling (the session is over) and cancels the
+// lints under way, without waiting for them.
 func (s *Server) stopLints() {
 	s.mu.Lock()
 	s.stopped = true
 	s.mu.Unlock()
-	s.Settle()
+	s.endLife()
 }
 
 // snapshot is what a lint or a view needs of the server's state, copied

@@ -138,6 +138,8 @@ const (
 	NameBudget           = "total-size-limit"
 	CodeBinary           = "NL1009"
 	NameBinary           = "binary-file"
+	CodeIncludeLimit     = "NL1010"
+	NameIncludeLimit     = "include-limit"
 )
 
 func newSyntaxError(f *File, r Range, msg string, args ...any) *Diagnostic {

@@ -6,6 +6,7 @@ import (
 	"hash/maphash"
 	"io"
 	"io/fs"
+	"math"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -207,6 +208,11 @@ type Loader struct {
 	// Budget, when set, bounds the bytes read by all the loaders that
 	// share it (one run of the command line); nil is no limit.
 	Budget *ReadBudget
+	// MaxIncludeCopies bounds the directives that files included more
+	// than once add to a configuration, when it is more than four times
+	// the files' own directives (see DefaultMaxIncludeCopies); zero means
+	// the default, negative no bound.
+	MaxIncludeCopies int
 	// MayInclude, when set, says whether an include in the file from may
 	// read target. A refused include is an unreadable-file warning at the
 	// include, never read (the language server keeps includes of files
@@ -293,12 +299,23 @@ func (l *Loader) LoadSource(path string, src []byte, context []string) *Config {
 		prefix = filepath.Dir(path)
 	}
 	c := &Config{Prefix: prefix, Context: context, included: map[*Directive][]*File{}}
-	ld := &load{l: l, c: c, seen: map[string]*File{}, open: map[string]bool{}}
+	ld := &load{l: l, c: c, seen: map[string]*File{}, open: map[string]bool{}, height: map[*File]int{}}
 	c.Main = ld.parse(path, src, context)
 	if !l.NoIncludes {
 		ld.expand(c.Main, context)
+		ld.bound()
 	}
 	return c
+}
+
+func (l *Loader) maxIncludeCopies() int {
+	switch {
+	case l.MaxIncludeCopies == 0:
+		return DefaultMaxIncludeCopies
+	case l.MaxIncludeCopies < 0:
+		return math.MaxInt / 4
+	}
+	return l.MaxIncludeCopies
 }
 
 func (l *Loader) fs() FileSystem {
@@ -339,12 +356,50 @@ func (l *Loader) parseCached(path string, src []byte, context []string) *File {
 	return f
 }
 
+// MaxIncludeDepth is the deepest nesting of includes the loader follows.
+// nginx keeps every file it is reading open while it reads the files that
+// one includes (ngx_conf_parse through ngx_conf_include), so under the
+// usual limit of 1024 open files it fails with "Too many open files" a
+// little past 1000 levels (a plain include is then an error, a glob
+// silently matches nothing); with a higher limit its stack overflows
+// past about ten thousand.
+const MaxIncludeDepth = 1000
+
+// DefaultMaxIncludeCopies is how many directives the files included more
+// than once may add to a configuration, beyond every file's own directives
+// counted once, or four times those, whichever is more
+// (Loader.MaxIncludeCopies). nginx reads a file again each time an include
+// names it, so ten files that each include the ten files of the next
+// level down, eight levels deep, make nginx read the last level a hundred
+// million times: it runs for hours, and every pass over the configuration
+// as nginx reads it would too. Real configurations repeat snippets (a
+// proxy or TLS block included in every server) by far less: 20,000
+// servers that each include 50 lines add a million.
+const DefaultMaxIncludeCopies = 1 << 20
+
 // load is the state of one Load call.
 type load struct {
 	l    *Loader
 	c    *Config
 	seen map[string]*File // parsed in this load, by path
 	open map[string]bool  // files being expanded: an include of one is a cycle
+	// depth is the number of files being expanded (the main file is 1),
+	// the files nginx would hold open.
+	depth int
+	// height is, for each file whose expansion is done, the deepest
+	// nesting of files it reads (itself 1): an include of it from depth d
+	// nests to d+height.
+	height map[*File]int
+	// done lists the expanded files in the order their expansion ended,
+	// each after every file it includes (the links never form a cycle),
+	// with their include directives.
+	done []expanded
+}
+
+// expanded is a file whose includes were resolved.
+type expanded struct {
+	f        *File
+	includes []*Directive
 }
 
 func (ld *load) parse(path string, src []byte, context []string) *File {
@@ -360,19 +415,31 @@ func (ld *load) parse(path string, src []byte, context []string) *File {
 // in the order nginx reads them.
 func (ld *load) expand(f *File, context []string) {
 	ld.open[f.Path] = true
-	ld.walk(f.Directives, context)
+	ld.depth++
+	var includes []*Directive
+	ld.walk(f.Directives, context, &includes)
+	h := 1
+	for _, d := range includes {
+		for _, g := range ld.c.included[d] {
+			h = max(h, 1+ld.height[g])
+		}
+	}
+	ld.height[f] = h
+	ld.depth--
 	delete(ld.open, f.Path)
+	ld.done = append(ld.done, expanded{f: f, includes: includes})
 }
 
-func (ld *load) walk(dirs []*Directive, context []string) {
+func (ld *load) walk(dirs []*Directive, context []string, includes *[]*Directive) {
 	for _, d := range dirs {
 		if d.Block != nil {
-			ld.walk(d.Block.Directives, append(context[:len(context):len(context)], d.Name.Value))
+			ld.walk(d.Block.Directives, append(context[:len(context):len(context)], d.Name.Value), includes)
 			continue
 		}
 		if d.Name.Value != "include" || len(d.Args) != 1 || d.Unterminated() {
 			continue
 		}
+		*includes = append(*includes, d)
 		ld.include(d, context)
 	}
 }
@@ -400,8 +467,16 @@ func (ld *load) include(d *Directive, context []string) {
 			continue
 		}
 		if f, ok := ld.seen[p]; ok {
+			if ld.depth+ld.height[f] > MaxIncludeDepth {
+				ld.tooDeep(d, p)
+				return
+			}
 			ld.c.included[d] = append(ld.c.included[d], f)
 			continue
+		}
+		if ld.depth >= MaxIncludeDepth {
+			ld.tooDeep(d, p)
+			return
 		}
 		if ld.l.MayInclude != nil && !ld.l.MayInclude(d.File.Path, p) {
 			ld.c.Diagnostics = append(ld.c.Diagnostics, &Diagnostic{File: d.File, Path: d.File.Path, Range: arg.Range,
@@ -429,6 +504,47 @@ func (ld *load) include(d *Directive, context []string) {
 		f := ld.parse(p, src, context)
 		ld.c.included[d] = append(ld.c.included[d], f)
 		ld.expand(f, context)
+	}
+}
+
+// tooDeep reports the include d in a file nested so deep that nginx could
+// not open p (or what p includes).
+func (ld *load) tooDeep(d *Directive, p string) {
+	ld.report(d, d.Args[0].Range, CodeIncludeLimit, NameIncludeLimit, fmt.Sprintf(
+		"includes nest more than %d files deep through %q: nginx keeps each including file open and, under the usual limit of 1024 open files, "+
+			"fails here with \"Too many open files\" (a glob include matches nothing instead); not followed", MaxIncludeDepth, p))
+}
+
+// bound cuts the include links that would make the configuration, as
+// nginx reads it, larger than every file's own directives plus
+// MaxIncludeCopies, each at the include where the total passes the bound.
+// The files stay parsed and checked on their own; only the repeats go.
+// Files are taken after every file they include, so a file's size as
+// nginx reads it is known before any include of it is weighed: one pass
+// over the include links, however many times nginx would read each file.
+func (ld *load) bound() {
+	own := 0
+	for _, f := range ld.c.Files {
+		own += f.DirectiveCount
+	}
+	limit := own + max(ld.l.maxIncludeCopies(), 4*own)
+	size := make(map[*File]int, len(ld.done))
+	for _, e := range ld.done {
+		n := e.f.DirectiveCount
+		for _, d := range e.includes {
+			files := ld.c.included[d]
+			for i, g := range files {
+				if n+size[g] > limit {
+					ld.report(d, d.Args[0].Range, CodeIncludeLimit, NameIncludeLimit, fmt.Sprintf(
+						"%q, %d directives with what it includes, would take the configuration past %d directives as nginx reads it "+
+							"(nginx reads an included file again each time an include names it); not followed", g.Path, size[g], limit))
+					ld.c.included[d] = files[:i:i]
+					break
+				}
+				n += size[g]
+			}
+		}
+		size[e.f] = n
 	}
 }
 

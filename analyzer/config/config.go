@@ -11,7 +11,7 @@
 //	host:                        # the machine nginx runs on, for the cost model
 //	  nofile: 65536
 //	  cpus: 8
-//	max-file-size: 32MiB         # per-file read limit (default 16MiB)
+//	max-file-size: 32MiB         # per-file read limit (default 64MiB)
 //	nginx-build: ./nginx-V.txt   # lint for this build (saved "nginx -V" output)
 //	nginx-version: 1.22.1        # or only for this version (every module possible)
 //	fmt:                         # nginx-lint fmt and the editor's formatting
@@ -779,6 +779,11 @@ var packageFiles = map[string]bool{
 	"uwsgi_params": true, "koi-utf": true, "koi-win": true, "win-utf": true, "proxy_params": true,
 	"snippets/fastcgi-php.conf": true, "snippets/snakeoil.conf": true,
 }
+
+// PackageFile reports whether rel, a path relative to a conf prefix
+// (mime.types, snippets/fastcgi-php.conf), names a file that nginx's
+// packages install there.
+func PackageFile(rel string) bool { return packageFiles[filepath.ToSlash(rel)] }
 
 // packageFile turns err, from reading the mapped path p, into
 // parser.ErrElsewhere when the checkout lacks p and p is a file the

@@ -197,15 +197,18 @@ func (b *builder) hashes(regex bool) {
 		if p.Protocol != parser.HTTP {
 			continue
 		}
+		// nginx builds the hash for each port of a run; the model once,
+		// counted for each.
+		w := p.Width()
 		for _, a := range p.Addrs {
 			if a.nSrv < 2 && (!regex || !captures(a)) {
 				continue
 			}
 			h := b.hash(a)
 			r.Hashes = append(r.Hashes, h)
-			r.Counts.NameKeys += h.Exact + h.WildcardHead + h.WildcardTail
-			r.Counts.NameConflicts += h.Conflicts
-			r.Counts.HashProbes += h.Probes
+			r.Counts.NameKeys += (h.Exact + h.WildcardHead + h.WildcardTail) * w
+			r.Counts.NameConflicts += h.Conflicts * w
+			r.Counts.HashProbes += h.Probes * int64(w)
 		}
 	}
 }

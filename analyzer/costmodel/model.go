@@ -3,6 +3,7 @@ package costmodel
 import (
 	"github.com/nginx-lint/nginx-lint/internal/ngxparse"
 	"iter"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -72,11 +73,13 @@ func (f Family) String() string {
 // a config of 20,000 listens allocates 32 bytes with two pointers for
 // each, which keeps both the allocation and the collector's scan small.
 type Instance struct {
-	Server   *parser.Server
-	Listen   *parser.Listen
-	Port     int32
-	Protocol parser.Protocol
-	Family   Family
+	Server *parser.Server
+	Listen *parser.Listen
+	// Port is the port the listen lands on, or the first of a run of
+	// ports through LastPort that a port range covers alike (see Port).
+	Port, LastPort uint16
+	Protocol       parser.Protocol
+	Family         Family
 	// Wildcard is set for 0.0.0.0 and [::].
 	Wildcard bool
 	// Own is set when the listen forces a socket of its own (bind,
@@ -98,11 +101,11 @@ type Instance struct {
 // It allocates only for a port range, whose listens each get their port.
 func (in *Instance) Key() string {
 	if in.Listen == nil || in.Listen.Spec == nil {
-		return defaultKey(in.Port)
+		return defaultKey(int32(in.Port))
 	}
 	sp := in.Listen.Spec
 	if sp.LastPort > sp.Port {
-		return keyWithPort(sp.Key, int(in.Port))
+		return keyWithPorts(sp.Key, int(in.Port), int(in.LastPort))
 	}
 	return sp.Key
 }
@@ -182,6 +185,13 @@ func (a *Addr) ServerCount() int { return int(a.nSrv) }
 
 // Port groups the addresses of one protocol, family and port, in order of
 // appearance, as cmcf->ports does.
+//
+// Where port ranges are listened on (listen 127.0.0.1:1-65535), one Port
+// stands for a run of ports (Port through Last) that every listen covers
+// alike: nginx makes a port, its addresses and its sockets for each, the
+// same for all, so the model makes one and counts it Width times (in
+// Counts; a Port's own fields are per port). A range of 65,535 ports is
+// one Port, not 65,535.
 type Port struct {
 	Port  int
 	Addrs []*Addr
@@ -406,10 +416,27 @@ func (s *slab[T]) next() *T {
 
 func (s *slab[T]) at(i int) *T { return &s.chunks[i/slabChunk][i%slabChunk] }
 
-// Name returns "port 80" style text, with the family and protocol when
-// they are not the common IPv4 http.
+// Last returns the last port of the run of ports p stands for (p.Port
+// for one port).
+func (p *Port) Last() int {
+	for _, a := range p.Addrs {
+		if len(a.Instances) > 0 {
+			return int(a.Instances[0].LastPort)
+		}
+	}
+	return p.Port
+}
+
+// Width returns the number of ports p stands for.
+func (p *Port) Width() int { return p.Last() - p.Port + 1 }
+
+// Name returns "port 80" style text ("ports 1000-1999" for a run), with
+// the family and protocol when they are not the common IPv4 http.
 func (p *Port) Name() string {
 	s := "port " + strconv.Itoa(p.Port)
+	if last := p.Last(); last != p.Port {
+		s = "ports " + strconv.Itoa(p.Port) + "-" + strconv.Itoa(last)
+	}
 	switch p.Family {
 	case IPv6:
 		s = "IPv6 " + s
@@ -512,9 +539,11 @@ type Result struct {
 	HTTPBlock            *parser.Directive
 }
 
-// MaxListens bounds the listens (port ranges expanded) the model places:
-// a million listens is fifty times what the largest configurations that
-// nginx starts have, and some 200 MB here.
+// MaxListens bounds the listens the model places, a port range as one
+// for each run of ports that the listens cover alike (see Port): a
+// million is fifty times what the largest configurations that nginx
+// starts have, and some 200 MB here; only ranges nested within each
+// other a thousand deep reach it.
 const MaxListens = 1 << 20
 
 // Compute builds the cost model of m.
@@ -686,22 +715,47 @@ func (b *builder) instances() {
 	var defaults []*parser.Server
 	n := 0
 	b.r.Options.count(len(b.m.Servers))
+	ranges, implied := false, false
 	for _, s := range b.m.Servers {
 		n += max(1, len(s.Listens()))
+		implied = implied || len(s.Listens()) == 0 && s.Protocol == parser.HTTP
 		for _, l := range s.Listens() {
 			if sp := l.Spec; sp != nil && sp.LastPort > sp.Port {
-				n += sp.LastPort - sp.Port
+				ranges = true
+			}
+		}
+	}
+	port := int32(80)
+	if r.Options.NonRoot {
+		port = 8000
+	}
+	var cuts []int
+	if ranges {
+		dflt := -1
+		if implied {
+			dflt = int(port)
+		}
+		cuts = b.portRuns(dflt)
+		n = 0
+		for _, s := range b.m.Servers {
+			n += max(1, len(s.Listens()))
+			for _, l := range s.Listens() {
+				if sp := l.Spec; sp != nil && sp.LastPort > sp.Port {
+					n += runsIn(cuts, sp.Port, sp.LastPort) - 1
+				}
 			}
 		}
 	}
 	if n > MaxListens {
-		// Port ranges can ask for more listens than any nginx could
-		// open (a range of 65,535 ports in each of 300 servers is 20
-		// million); the model keeps its own memory bounded and says so.
+		// Port ranges that overlap in many ways can ask for more runs
+		// of ports than the model places (each of 1,000 servers with a
+		// range of its own inside the others'); the model keeps its own
+		// memory bounded and says so.
 		r.Truncated = n
 		n = MaxListens
 	}
 	r.Instances = make([]Instance, 0, n)
+	listens := 0
 	for _, s := range b.m.Servers {
 		r.Counts.Servers++
 		r.Counts.Locations += countLocations(s.Locations())
@@ -745,34 +799,72 @@ func (b *builder) instances() {
 					ip4, hasIP4 = uint32(b4[0])<<24|uint32(b4[1])<<16|uint32(b4[2])<<8|uint32(b4[3]), true
 				}
 			}
-			for port := first; port <= last && len(r.Instances) < MaxListens; port++ {
-				in.Port = int32(port)
-				key := sp.Key
-				if last != first {
-					key = keyWithPort(sp.Key, port)
+			if last == first {
+				if len(r.Instances) < MaxListens {
+					in.Port, in.LastPort = uint16(first), uint16(first)
+					r.Instances = append(r.Instances, in)
+					b.addInstance(&r.Instances[len(r.Instances)-1], sp.Key, ip4, hasIP4)
+					listens++
 				}
+				continue
+			}
+			// A range: one instance per run of ports it covers.
+			k, _ := slices.BinarySearch(cuts, first)
+			for ; cuts[k] <= last && len(r.Instances) < MaxListens; k++ {
+				lo, hi := cuts[k], cuts[k+1]-1
+				in.Port, in.LastPort = uint16(lo), uint16(hi)
 				r.Instances = append(r.Instances, in)
-				b.addInstance(&r.Instances[len(r.Instances)-1], key, ip4, hasIP4)
+				b.addInstance(&r.Instances[len(r.Instances)-1], keyWithPorts(sp.Key, lo, hi), ip4, hasIP4)
+				listens += hi - lo + 1
 			}
 		}
 	}
 	// ngx_http_core_merge_srv_conf adds the default listen of servers
 	// without one, after all explicit listens were added.
-	port := int32(80)
-	if r.Options.NonRoot {
-		port = 8000
-	}
 	key := defaultKey(port)
 	for _, s := range defaults {
 		if len(r.Instances) == MaxListens {
 			break
 		}
 		r.Counts.DefaultListens++
-		r.Instances = append(r.Instances, Instance{Server: s, Protocol: parser.HTTP, Family: IPv4, Port: port, Wildcard: true, V6Only: true})
+		r.Instances = append(r.Instances, Instance{Server: s, Protocol: parser.HTTP, Family: IPv4, Port: uint16(port), LastPort: uint16(port), Wildcard: true, V6Only: true})
 		b.addInstance(&r.Instances[len(r.Instances)-1], key, 0, true)
+		listens++
 	}
-	r.Counts.Listens = len(r.Instances)
+	r.Counts.Listens = listens
 	b.fill()
+}
+
+// portRuns returns where the runs of ports begin that every listen, of
+// every protocol and family, covers alike, in order, and one past the
+// last port: the first port of each range and of each single port, and
+// the port after each (and the implied listen's port dflt, unless
+// negative: no server goes without a listen). Ports
+// between two of them are all covered by the same listens, so nginx
+// builds the same addresses and sockets for each: the model places one
+// run for them. Runs are cut alike across protocols and families, so a
+// run of one lines up with a run of another on the same ports.
+func (b *builder) portRuns(dflt int) []int {
+	var cuts []int
+	if dflt >= 0 {
+		cuts = append(cuts, dflt, dflt+1)
+	}
+	for _, s := range b.m.Servers {
+		for _, l := range s.Listens() {
+			if sp := l.Spec; sp != nil {
+				cuts = append(cuts, sp.Port, max(sp.Port, sp.LastPort)+1)
+			}
+		}
+	}
+	slices.Sort(cuts)
+	return slices.Compact(cuts)
+}
+
+// runsIn returns how many runs of cuts the ports first to last cover.
+func runsIn(cuts []int, first, last int) int {
+	i, _ := slices.BinarySearch(cuts, first)
+	j, _ := slices.BinarySearch(cuts, last+1)
+	return j - i
 }
 
 // fill gives every port and address its slices, each exactly sized: the
@@ -829,12 +921,17 @@ func (b *builder) fill() {
 	b.indexes = nil
 }
 
-// keyWithPort replaces the port of a range key ("0.0.0.0:8000-8010").
-func keyWithPort(key string, port int) string {
-	if i := strings.LastIndexByte(key, ':'); i >= 0 {
-		return key[:i+1] + strconv.Itoa(port)
+// keyWithPorts replaces the ports of a range key ("0.0.0.0:8000-8010")
+// with first-last, or first alone when they are equal.
+func keyWithPorts(key string, first, last int) string {
+	i := strings.LastIndexByte(key, ':')
+	if i < 0 {
+		return key
 	}
-	return key
+	if first == last {
+		return key[:i+1] + strconv.Itoa(first)
+	}
+	return key[:i+1] + strconv.Itoa(first) + "-" + strconv.Itoa(last)
 }
 
 func countLocations(ls []parser.Location) int {
@@ -859,20 +956,23 @@ func (b *builder) addInstance(in *Instance, key string, ip4 uint32, hasIP4 bool)
 		}
 		b.lastGroup, b.lastTab = g, tab
 	}
-	pn := uint16(in.Port)
+	pn := in.Port
 	id := int32(len(r.Instances) - 1)
+	// A run of w ports is w listens, w ports and w addresses to nginx,
+	// one after the other.
+	w := int64(in.LastPort) - int64(in.Port) + 1
 	if in.Protocol != parser.HTTP {
 		// ngx_stream_core_listen and ngx_mail_core_listen compare every
 		// new listen with all earlier ones of their module.
-		r.Counts.StreamListenCompares += b.protoListens[in.Protocol]
-		b.protoListens[in.Protocol]++
+		r.Counts.StreamListenCompares += w*b.protoListens[in.Protocol] + w*(w-1)/2
+		b.protoListens[in.Protocol] += w
 	}
 	// Consecutive listens with the same arguments (the parser shares
 	// their Spec) land on the same address: skip both lookups.
 	var p *Port
 	var a *Addr
 	var num int32
-	if in.Listen != nil && in.Listen.Spec == b.lastSpec && b.last != nil && b.last.Port.Protocol == in.Protocol && b.last.Port.Port == int(in.Port) {
+	if in.Listen != nil && in.Listen.Spec == b.lastSpec && b.last != nil && b.last.Port.Protocol == in.Protocol && b.last.Port.Port == int(in.Port) && w == 1 {
 		a, num = b.last, b.lastNum
 		p = a.Port
 	} else {
@@ -880,15 +980,16 @@ func (b *builder) addInstance(in *Instance, key string, ip4 uint32, hasIP4 bool)
 	}
 	if p == nil {
 		// The scan of ngx_http_add_listen looked at every port and found
-		// none.
-		r.Counts.PortCompares += int64(b.protoPorts[in.Protocol])
+		// none; a run's ports are added one after the other.
+		r.Counts.PortCompares += w*int64(b.protoPorts[in.Protocol]) + w*(w-1)/2
 		p = b.portSlab.next()
 		p.Protocol, p.Family, p.Port, p.UDP, p.index = in.Protocol, in.Family, int(in.Port), in.UDP, b.protoPorts[in.Protocol]
 		p.first, p.last = -1, -1
 		tab.set(pn, p)
-		b.protoPorts[in.Protocol]++
+		b.protoPorts[in.Protocol] += int32(w)
 	} else {
-		r.Counts.PortCompares += int64(p.index + 1)
+		// A run's ports stand together in nginx's array.
+		r.Counts.PortCompares += w*int64(p.index+1) + w*(w-1)/2
 	}
 	if a == nil {
 		a, num = b.lookup(p, key, ip4, hasIP4)
@@ -947,13 +1048,15 @@ func (b *builder) sockets() {
 			protos[p.Protocol] = true
 			nProtos++
 		}
-		r.Counts.Ports++
-		r.Counts.Addrs += len(p.Addrs)
+		// A run of ports counts once for each.
+		w := p.Width()
+		r.Counts.Ports += w
+		r.Counts.Addrs += len(p.Addrs) * w
 		b.r.Options.count(len(p.Addrs))
 		p.SortCompares = sortCompares(p.Addrs)
-		r.Counts.AddrCompares += p.AddrCompares
-		r.Counts.ServerCompares += p.ServerCompares
-		r.Counts.SortCompares += p.SortCompares
+		r.Counts.AddrCompares += p.AddrCompares * int64(w)
+		r.Counts.ServerCompares += p.ServerCompares * int64(w)
+		r.Counts.SortCompares += p.SortCompares * int64(w)
 		for _, a := range p.Addrs {
 			a.Socket = p.Wildcard == nil || a == p.Wildcard || a.Bind
 			if a.Socket {
@@ -962,18 +1065,18 @@ func (b *builder) sockets() {
 				}
 				p.Sockets++
 				if a.Reuseport {
-					r.Counts.SocketsStart += r.Counts.Workers
+					r.Counts.SocketsStart += r.Counts.Workers * w
 				} else {
-					r.Counts.SocketsStart++
+					r.Counts.SocketsStart += w
 				}
 			}
 		}
-		r.Counts.SocketsTest += p.Sockets
+		r.Counts.SocketsTest += p.Sockets * w
 		if r.Options.Kernel != "" && kernelBefore61(r.Options.Kernel) {
 			// Before bhash2 every bind() on a port walks the sockets
 			// already bound to it (inet_csk_bind_conflict).
 			k := int64(p.Sockets)
-			r.Counts.BhashSteps += k * (k - 1) / 2
+			r.Counts.BhashSteps += k * (k - 1) / 2 * int64(w)
 		}
 	}
 	b.conflicts(wilds, nProtos)

@@ -77,7 +77,7 @@ func (r *Result) price() {
 			"start, nginx -t and reload for a resolver round trip, not estimated here")
 	}
 	if r.Truncated > 0 {
-		r.Unknown = append(r.Unknown, itoa(r.Truncated)+" listens once port ranges are expanded: the model stopped at "+
+		r.Unknown = append(r.Unknown, itoa(r.Truncated)+" listens once overlapping port ranges are cut into runs of ports they cover alike: the model stopped at "+
 			itoa(MaxListens)+", so every count and estimate here is a lower bound")
 	}
 	// Reload: the signaller parses everything (ngx_init_cycle returns

@@ -3,6 +3,7 @@ package costmodel
 import (
 	"fmt"
 	"sort"
+	"strconv"
 
 	"github.com/nginx-lint/nginx-lint/internal/plural"
 )
@@ -68,14 +69,16 @@ func (r *Result) WhatIfs() []WhatIf {
 			listens += int64(len(a.Instances))
 		}
 		s := int64(servers)
+		// A run of ports saves as much on each.
+		w := int64(p.Width())
 		// All servers on one address: every later listen finds it at the
 		// first compare, ngx_http_add_server scans all servers before it.
 		add(fmt.Sprintf("serve the %d addresses of %s from one address with name-based virtual hosts", k, p.Name()),
 			fmt.Sprintf("%d → 1 listening socket; the server scan grows to %s steps", p.Sockets, human(float64(s*(s-1)/2))),
 			map[string]int64{
-				CostAddrCompare:   (listens - 1) - p.AddrCompares,
-				CostServerCompare: s*(s-1)/2 - p.ServerCompares,
-				CostSocket:        1 - int64(p.Sockets),
+				CostAddrCompare:   w * ((listens - 1) - p.AddrCompares),
+				CostServerCompare: w * (s*(s-1)/2 - p.ServerCompares),
+				CostSocket:        w * (1 - int64(p.Sockets)),
 			})
 		binds := 0
 		for _, a := range p.Addrs {
@@ -85,13 +88,17 @@ func (r *Result) WhatIfs() []WhatIf {
 		}
 		switch {
 		case p.Wildcard == nil && binds == 0 && p.Sockets > 1:
-			add(fmt.Sprintf("add a wildcard listen on %s (listen %d;)", p.Name(), p.Port),
+			ports := strconv.Itoa(p.Port)
+			if w > 1 {
+				ports += "-" + strconv.Itoa(p.Last())
+			}
+			add(fmt.Sprintf("add a wildcard listen on %s (listen %s;)", p.Name(), ports),
 				fmt.Sprintf("%d → 1 listening socket; addresses are still scanned", p.Sockets),
-				map[string]int64{CostSocket: 1 - int64(p.Sockets), CostAddrCompare: listens})
+				map[string]int64{CostSocket: w * (1 - int64(p.Sockets)), CostAddrCompare: w * listens})
 		case p.Wildcard != nil && binds > 0:
 			add(fmt.Sprintf("drop bind (and other socket options) from the %d specific listens of %s", binds, p.Name()),
 				fmt.Sprintf("%d → 1 listening socket; fixes bind conflicts with the wildcard", p.Sockets),
-				map[string]int64{CostSocket: 1 - int64(p.Sockets)})
+				map[string]int64{CostSocket: w * (1 - int64(p.Sockets))})
 		}
 	}
 	// Many ports on the same addresses: ngx_http_add_listen's scan.

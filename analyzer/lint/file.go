@@ -53,7 +53,7 @@ func (w *Workspace) file(path string, lint bool) (*FileReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	l, name, src, err := w.readEntry(t, cfg, &opts, nil)
+	l, name, src, err := w.readEntry(w.Loader, t, cfg, &opts, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -82,7 +82,7 @@ func (w *Workspace) file(path string, lint bool) (*FileReport, error) {
 	if !lint {
 		return rep, nil
 	}
-	if root, f := w.rootOf(l, name, cfg); root != nil && w.Context == "" {
+	if root, f := w.rootOf(l, name, cfg, nil); root != nil && w.Context == "" {
 		rep.Unit = &Unit{Target: Target{Path: root.Main.Path}, Config: root, Settings: cfg, Options: opts}
 		rep.UnitFile = f
 	}
@@ -102,7 +102,11 @@ func (w *Workspace) file(path string, lint bool) (*FileReport, error) {
 // above Bound, whose includes (read through the overlay, unsaved buffers
 // included) reach it, a symbolic link (sites-enabled) counting as the file
 // it points at. It returns that configuration and the file in it, or nil.
-func (w *Workspace) rootOf(l *parser.Loader, path string, cfg *config.File) (*parser.Config, *parser.File) {
+//
+// memo, when set, keeps each nginx.conf loaded for one settings file, so
+// a thousand fragments named together load the nginx.conf above them
+// once.
+func (w *Workspace) rootOf(l *parser.Loader, path string, cfg *config.File, memo rootMemo) (*parser.Config, *parser.File) {
 	want := parser.RealPath(path)
 	var stop func(string) bool
 	if w.Bound != "" {
@@ -115,13 +119,9 @@ func (w *Workspace) rootOf(l *parser.Loader, path string, cfg *config.File) (*pa
 		}
 		cand := filepath.Join(dir, "nginx.conf")
 		if cand != path {
-			// Load fails at once where there is no nginx.conf.
-			if c, err := l.Load(cand); err == nil {
-				localizePaths(c, cfg)
-				for _, f := range c.Files[1:] {
-					if f.Path == path || parser.RealPath(f.Path) == want {
-						return c, f
-					}
+			if r := memo.load(l, cand, cfg); r != nil {
+				if f := r.file(path, want); f != nil {
+					return r.c, f
 				}
 			}
 		}
@@ -131,4 +131,61 @@ func (w *Workspace) rootOf(l *parser.Loader, path string, cfg *config.File) (*pa
 		dir = filepath.Dir(dir)
 	}
 	return nil, nil
+}
+
+// rootMemo keeps the nginx.conf files rootOf loaded during one Load.
+type rootMemo map[rootKey]*rootFound
+
+type rootKey struct {
+	path, prefix string
+	cfg          *config.File
+}
+
+// rootFound is an nginx.conf rootOf loaded (c nil: none there) and its
+// included files by path and by real path.
+type rootFound struct {
+	c      *parser.Config
+	byPath map[string]*parser.File
+	byReal map[string]*parser.File
+}
+
+// load loads the nginx.conf at cand, once per memo; nil when there is
+// none.
+func (m rootMemo) load(l *parser.Loader, cand string, cfg *config.File) *rootFound {
+	k := rootKey{cand, l.Prefix, cfg}
+	r, ok := m[k]
+	if !ok {
+		r = &rootFound{}
+		// Load fails at once where there is no nginx.conf.
+		if c, err := l.Load(cand); err == nil {
+			localizePaths(c, cfg)
+			r.c = c
+		}
+		if m != nil {
+			m[k] = r
+		}
+	}
+	if r.c == nil {
+		return nil
+	}
+	return r
+}
+
+// file returns the file of r at path, or whose real path is real.
+func (r *rootFound) file(path, real string) *parser.File {
+	if r.byPath == nil {
+		r.byPath, r.byReal = map[string]*parser.File{}, map[string]*parser.File{}
+		for _, f := range r.c.Files[1:] {
+			if _, ok := r.byPath[f.Path]; !ok {
+				r.byPath[f.Path] = f
+			}
+			if rp := parser.RealPath(f.Path); r.byReal[rp] == nil {
+				r.byReal[rp] = f
+			}
+		}
+	}
+	if f := r.byPath[path]; f != nil {
+		return f
+	}
+	return r.byReal[real]
 }

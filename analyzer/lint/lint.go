@@ -101,25 +101,53 @@ func keyOf(d *parser.Diagnostic) findingKey {
 // dedupe drops the findings that repeat an earlier one: same file, range,
 // rule and message. The findings come ordered by file, start and rule
 // (Run's one sort), so repeats stand next to each other, among
-// the few findings of one rule at one place: they are compared there, in
+// the findings of one rule at one place: they are compared there, in
 // place, rather than through a map of every finding (a tenth of a
-// configuration's size when it has a finding every hundred bytes). A list
-// in another order goes through the map.
+// configuration's size when it has a finding every hundred bytes). A
+// place with more than a few findings (a rule that says something about
+// each port of a range) gets a map of its own, so no place costs more
+// than its findings. A list in another order goes through the map.
 func dedupe(ds []*parser.Diagnostic) []*parser.Diagnostic {
 	if !slices.IsSortedFunc(ds, comparePlace) {
 		return dedupeAny(ds)
 	}
 	out := ds[:0]
 	start := 0 // in out, the first finding at d's place
+	var many map[endMessage]bool
 	for _, d := range ds {
 		if len(out) > 0 && comparePlace(out[len(out)-1], d) != 0 {
-			start = len(out)
+			start, many = len(out), nil
 		}
-		if !slices.ContainsFunc(out[start:], func(k *parser.Diagnostic) bool { return k.Range.End == d.Range.End && k.Message == d.Message }) {
-			out = append(out, d)
+		k := endMessage{d.Range.End, d.Message}
+		if many != nil {
+			if !many[k] {
+				many[k] = true
+				out = append(out, d)
+			}
+			continue
+		}
+		if slices.ContainsFunc(out[start:], func(x *parser.Diagnostic) bool { return x.Range.End == k.end && x.Message == k.msg }) {
+			continue
+		}
+		out = append(out, d)
+		if len(out)-start > fewAtOnePlace {
+			many = make(map[endMessage]bool, 2*fewAtOnePlace)
+			for _, x := range out[start:] {
+				many[endMessage{x.Range.End, x.Message}] = true
+			}
 		}
 	}
 	return out
+}
+
+// fewAtOnePlace is the most findings of one place dedupe compares one by
+// one.
+const fewAtOnePlace = 8
+
+// endMessage tells apart the findings of one place (file, start, rule).
+type endMessage struct {
+	end int32
+	msg string
 }
 
 // comparePlace orders findings as Run does: by file, start and rule.

@@ -117,6 +117,10 @@ type Workspace struct {
 	// nil such problems are returned as errors: the command line refuses
 	// to run on settings it cannot honour.
 	Tolerate func(err error)
+	// Cancel, when closed, stops the rules of the lint under way
+	// (analyzer.Options.Cancel): the language server drops a lint whose
+	// document changed or whose session ended.
+	Cancel <-chan struct{}
 	// Loaded, when set, is called once every target of a Lint is read,
 	// before any rule runs, with the bytes read (the command line sizes
 	// its garbage collector to the input).
@@ -396,6 +400,7 @@ func (w *Workspace) Options(cfg *config.File) (analyzer.Options, error) {
 			ruleOptions(opts, name)[k] = v
 		}
 	}
+	opts.Cancel = w.Cancel
 	// The front end's host facts (nginx-lint cost's flags) over the
 	// settings', and its calibration profile.
 	opts.Host = opts.Host.Over(analyzer.Host{NonRoot: w.Cost.NonRoot, NoFile: w.Cost.NoFile, CPUs: w.Cost.CPUs, Kernel: w.Cost.Kernel})
@@ -441,6 +446,9 @@ func (w *Workspace) Load(targets []Target) (*Report, error) {
 	included := map[string]bool{}
 	var units []*Unit
 	roots := map[string]*Unit{} // the nginx.conf units of files named alone
+	// Each nginx.conf above the named fragments is loaded once, not once
+	// per fragment.
+	above := rootMemo{}
 	for _, t := range targets {
 		cfg, err := w.SettingsFor(t.settingsFrom())
 		if err != nil {
@@ -455,7 +463,17 @@ func (w *Workspace) Load(targets []Target) (*Report, error) {
 			w.namedPrefix(&t)
 		}
 		var c *parser.Config
-		l, name, src, err := w.readEntry(t, cfg, &opts, budget)
+		if t.FromDir && len(included) > 0 {
+			// A file found in a directory that a configuration read
+			// before includes is linted there (and dropped below
+			// anyway): not loaded again with everything it includes,
+			// which for a directory of files that include each other
+			// is every file once per file.
+			if abs, err := filepath.Abs(t.Path); err == nil && included[parser.RealPath(abs)] {
+				continue
+			}
+		}
+		l, name, src, err := w.readEntry(w.Loader, t, cfg, &opts, budget)
 		if err == nil {
 			if files, ok := parser.SplitDump(src); ok {
 				c = l.LoadDump(name, files)
@@ -469,7 +487,7 @@ func (w *Workspace) Load(targets []Target) (*Report, error) {
 			// --context (Context) asks for the file as a fragment of
 			// that context instead: it is not read through an
 			// nginx.conf (its conf prefix is still found above).
-			if root, f := w.rootOf(l, name, cfg); root != nil {
+			if root, f := w.rootOf(l, name, cfg, above); root != nil {
 				// Findings name the file as it was named, not as the
 				// nginx.conf reaches it (sites-enabled/x for a named
 				// sites-available/x).
@@ -574,8 +592,8 @@ func (rep *Report) add(seen map[findingKey]bool, d *parser.Diagnostic) {
 
 // readEntry sets up the loader for target t under settings cfg and reads
 // the target's text; opts gets the file system the rules read through.
-func (w *Workspace) readEntry(t Target, cfg *config.File, opts *analyzer.Options, budget *parser.ReadBudget) (l *parser.Loader, name string, src []byte, err error) {
-	l = w.Loader
+// A nil l is a loader for this read alone.
+func (w *Workspace) readEntry(l *parser.Loader, t Target, cfg *config.File, opts *analyzer.Options, budget *parser.ReadBudget) (_ *parser.Loader, name string, src []byte, err error) {
 	if l == nil {
 		l = &parser.Loader{}
 	}
@@ -599,6 +617,10 @@ func (w *Workspace) readEntry(t Target, cfg *config.File, opts *analyzer.Options
 			l.Prefix = abs
 		}
 	}
+	// A checkout's include of a file that only the deployment host has
+	// (certbot's, the nginx package's) is no error; the rules read as
+	// before.
+	l.FS = withHostFiles(l.FS, t, l.Prefix)
 	l.MayInclude = nil
 	if w.Bound != "" {
 		bound := w.Bound
@@ -640,6 +662,7 @@ func (w *Workspace) readEntry(t Target, cfg *config.File, opts *analyzer.Options
 	}
 	if err == nil && t.FromDir && parser.LooksBinary(src) {
 		err = errBinary
+
 	}
 	return l, name, src, err
 }
@@ -676,6 +699,9 @@ func (w *Workspace) loadSource(l *parser.Loader, name string, src []byte, cfg *c
 	} else {
 		ancestors, _ := analyzer.ContextAncestors(w.Context)
 		c = l.LoadSource(name, src, ancestors)
+	}
+	if h, ok := l.FS.(*hostFS); ok {
+		h.hint(c)
 	}
 	localizePaths(c, cfg)
 	return c

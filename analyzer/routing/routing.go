@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/netip"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -27,6 +28,9 @@ type Table struct {
 	Unsure []string
 
 	byPort map[portKey]*Port
+	// runs are the ports that stand for a run of ports (a port range,
+	// costmodel.Port), by family, in order of their first port.
+	runs map[costmodel.Family][]*Port
 }
 
 type portKey struct {
@@ -38,6 +42,9 @@ type portKey struct {
 type Port struct {
 	Family costmodel.Family
 	Port   int
+	// Last is the last port of the run of ports Port stands for, every
+	// one routed alike (a port range); Port for one port.
+	Last int
 	// Addrs are the listed addresses in order of appearance.
 	Addrs []*Addr
 	// Wildcard is the port's 0.0.0.0 or [::] address, nil if none: it
@@ -116,7 +123,7 @@ func Build(m *parser.Model, res *costmodel.Result) *Table {
 			t.unsure("%s: a listen on a host name, resolved when nginx starts", cp.Name())
 			continue
 		}
-		p := &Port{Family: cp.Family, Port: cp.Port, byKey: map[string]*Addr{}, byIP: map[netip.Addr]*Addr{}}
+		p := &Port{Family: cp.Family, Port: cp.Port, Last: cp.Last(), byKey: map[string]*Addr{}, byIP: map[netip.Addr]*Addr{}}
 		for _, ca := range cp.Addrs {
 			a := &Addr{Key: ca.Key, Default: -1, exact: map[string]int{}}
 			a.IP = addrIP(ca.Key)
@@ -155,7 +162,11 @@ func Build(m *parser.Model, res *costmodel.Result) *Table {
 			}
 			p.Addrs = append(p.Addrs, a)
 			p.byKey[a.Key] = a
-			if a.IP.IsValid() && a.Key == netip.AddrPortFrom(a.IP, uint16(cp.Port)).String() {
+			want := netip.AddrPortFrom(a.IP, uint16(cp.Port)).String()
+			if p.Last > p.Port {
+				want += "-" + strconv.Itoa(p.Last) // a run of ports
+			}
+			if a.IP.IsValid() && a.Key == want {
 				p.byIP[a.IP] = a
 			}
 			if ca.Wildcard {
@@ -165,9 +176,31 @@ func Build(m *parser.Model, res *costmodel.Result) *Table {
 		if len(p.Addrs) > 0 {
 			t.Ports = append(t.Ports, p)
 			t.byPort[portKey{p.Family, p.Port}] = p
+			if p.Last > p.Port {
+				if t.runs == nil {
+					t.runs = map[costmodel.Family][]*Port{}
+				}
+				t.runs[p.Family] = append(t.runs[p.Family], p)
+			}
 		}
 	}
+	for _, rs := range t.runs {
+		slices.SortFunc(rs, func(a, b *Port) int { return a.Port - b.Port })
+	}
 	return t
+}
+
+// port returns the port, or the run of ports, that holds port.
+func (t *Table) port(fam costmodel.Family, port int) *Port {
+	if p := t.byPort[portKey{fam, port}]; p != nil {
+		return p
+	}
+	rs := t.runs[fam]
+	i, _ := slices.BinarySearchFunc(rs, port, func(p *Port, n int) int { return p.Port - n })
+	if i > 0 && rs[i-1].Last >= port {
+		return rs[i-1]
+	}
+	return nil
 }
 
 func (t *Table) unsure(format string, args ...any) {
@@ -217,6 +250,12 @@ func addWild(ws []wild, domain string, n int) []wild {
 
 // addrIP reads the address of a socket key ("127.0.0.1:80", "[::1]:80").
 func addrIP(key string) netip.Addr {
+	if i := strings.LastIndexByte(key, ':'); i >= 0 {
+		// A run of ports: "127.0.0.1:1000-1999".
+		if j := strings.IndexByte(key[i:], '-'); j >= 0 {
+			key = key[:i+j]
+		}
+	}
 	if ap, err := netip.ParseAddrPort(key); err == nil {
 		return ap.Addr()
 	}
@@ -265,7 +304,7 @@ func (t *Table) Address(ip netip.Addr, port int) *Addr {
 	if ip.Is6() && !ip.Is4In6() {
 		fam = costmodel.IPv6
 	}
-	p := t.byPort[portKey{fam, port}]
+	p := t.port(fam, port)
 	if p == nil {
 		return nil
 	}

@@ -183,3 +183,44 @@ func TestUnsure(t *testing.T) {
 		t.Error("a table the model is unsure of is called equivalent")
 	}
 }
+
+// TestRoutePortRanges: a port range is a run of ports in the model (one
+// entry for ports every listen covers alike); a request to any of its
+// ports, not only the first, reaches the servers on it, and a single
+// port inside a range its own.
+func TestRoutePortRanges(t *testing.T) {
+	tb := table(t, `events {}
+http {
+    server { listen 127.0.0.1:1000-1999; server_name a.example; }
+    server { listen 127.0.0.1:1500-2500 default_server; server_name b.example; }
+    server { listen 127.0.0.1:1700; server_name c.example; }
+    server { listen 3000-3999; server_name w.example; }
+}
+`)
+	cases := []struct {
+		r    routing.Request
+		want int
+	}{
+		{req("127.0.0.1", 1000, "-"), 0},
+		{req("127.0.0.1", 1234, "b.example"), 0},
+		{req("127.0.0.1", 1499, "a.example"), 0},
+		{req("127.0.0.1", 1500, "-"), 1},
+		{req("127.0.0.1", 1650, "a.example"), 0},
+		{req("127.0.0.1", 1650, "zzz"), 1},
+		{req("127.0.0.1", 1700, "c.example"), 2},
+		{req("127.0.0.1", 1700, "a.example"), 0},
+		{req("127.0.0.1", 1999, "a.example"), 0},
+		{req("127.0.0.1", 2000, "a.example"), 1},
+		{req("127.0.0.1", 2500, "-"), 1},
+		{req("127.0.0.1", 2501, "-"), routing.Refused},
+		{req("127.0.0.1", 999, "-"), routing.Refused},
+		{req("127.0.0.2", 1500, "b.example"), routing.Refused},
+		{req("127.0.0.9", 3456, "-"), 3},
+		{req("127.0.0.9", 4000, "-"), routing.Refused},
+	}
+	for _, c := range cases {
+		if got := tb.Route(c.r); got != c.want {
+			t.Errorf("%s: server %d, want %d", c.r, got, c.want)
+		}
+	}
+}

@@ -12,6 +12,7 @@ var list = []*analyzer.Rule{
 	MissingSemicolon,
 	IncludeNotFound,
 	IncludeCycle,
+	IncludeLimit,
 	UnreadableFile,
 	NotRegularFile,
 	FileTooLarge,

@@ -8,6 +8,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/internal/ngxparse"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
@@ -95,6 +96,9 @@ func settingOf(d *parser.Directive, ctx directives.Context) (string, bool) {
 	case "mirror", "proxy_redirect", "proxy_cookie_domain", "proxy_cookie_path", "proxy_cookie_flags":
 		return name, protoOfContext(ctx) == protoHTTP
 	}
+	if field := luaHandlerFields[name]; field != "" && protoOfContext(ctx) == protoHTTP {
+		return field, true
+	}
 	if (duplicateChecked[name]|thirdPartyDuplicates()[name])&protoOfContext(ctx) == 0 {
 		return "", false
 	}
@@ -103,6 +107,21 @@ func settingOf(d *parser.Directive, ctx directives.Context) (string, bool) {
 	}
 	return name, true
 }
+
+// luaHandlerFields maps the directives of lua-nginx-module whose handler
+// refuses a second setting of its block's field ("is duplicate") to that
+// field: the string, _block and _file forms of a phase share one.
+var luaHandlerFields = func() map[string]string {
+	m := map[string]string{"lua_package_path": "lua_package_path", "lua_package_cpath": "lua_package_cpath"}
+	for _, phase := range []string{"rewrite", "server_rewrite", "access", "content", "log", "header_filter", "body_filter",
+		"init", "init_worker", "exit_worker", "balancer", "ssl_certificate", "ssl_client_hello", "ssl_session_fetch",
+		"ssl_session_store"} {
+		for _, form := range []string{"", "_block", "_file"} {
+			m[phase+"_by_lua"+form] = "lua " + phase
+		}
+	}
+	return m
+}()
 
 // thirdPartyDuplicates are the directives of the third-party modules
 // nginx-lint knows whose handler is one of nginx's slots that refuse a
@@ -203,7 +222,9 @@ func runDuplicateDirective(p *analyzer.Pass) {
 			return
 		}
 		var diag *parser.Diagnostic
-		if first.Name.Value == name {
+		if first.Name.Value == name || luaHandlerFields[name] != "" {
+			// lua-nginx-module's handlers say "is duplicate" of the
+			// second, whichever form the first took.
 			diag = p.ReportDirective(d, "%q directive is duplicate", name)
 		} else {
 			diag = p.ReportDirective(d, "%q directive is duplicate, %q directive was specified earlier", name, first.Name.Value)
@@ -262,6 +283,10 @@ var namedDefinitions = map[string]string{
 	"fastcgi_cache_path": `the same path name %q is used twice`,
 	"scgi_cache_path":    `the same path name %q is used twice`,
 	"uwsgi_cache_path":   `the same path name %q is used twice`,
+	// lua-nginx-module and NDK (http only): a dictionary's zone, and an
+	// upstream list, whose names NDK compares case-insensitively.
+	"lua_shared_dict": `lua_shared_dict %q is already defined as %[1]q`,
+	"upstream_list":   `duplicate upstream list name %q`,
 }
 
 // definedName returns the name a named definition defines: the first
@@ -310,7 +335,14 @@ func duplicateNames(p *analyzer.Pass) {
 		if strings.HasSuffix(kind, "_cache_path") {
 			kind = "cache_path"
 		}
-		k := fmt.Sprint(proto, kind, "\x00", name)
+		if (kind == "lua_shared_dict" || kind == "upstream_list") && proto != protoHTTP {
+			return // stream-lua's own: not compared here
+		}
+		key := name
+		if kind == "upstream_list" {
+			key = strings.ToLower(name)
+		}
+		k := fmt.Sprint(proto, kind, "\x00", key)
 		first := seen[k]
 		if k == combined {
 			diag := p.ReportDirective(d, format, name)
@@ -323,6 +355,14 @@ func duplicateNames(p *analyzer.Pass) {
 		}
 		diag := p.ReportDirective(d, format, name)
 		diag.Detail = "the name is already defined; nginx refuses to start"
+		if kind == "lua_shared_dict" && len(d.Args) == 2 && len(first.Args) == 2 {
+			// nginx's shared memory table compares the sizes first.
+			size, ok1 := ngxparse.ParseSize(d.Args[1].Value)
+			was, ok2 := ngxparse.ParseSize(first.Args[1].Value)
+			if ok1 && ok2 && size != was {
+				diag.Message = fmt.Sprintf("the size %d of shared memory zone %q conflicts with already declared size %d", size, name, was)
+			}
+		}
 		diag.Related = []parser.Related{{File: first.File, Range: first.Name.Range, Message: "first defined here"}}
 	})
 }

@@ -125,6 +125,8 @@ type listenSocket struct {
 }
 
 type socketFinding struct {
+	// at is the listen found at. For http and stream the texts have
+	// addrMark for the address until the runs are merged.
 	at            *parser.Directive
 	message       string
 	detail        string
@@ -166,12 +168,14 @@ func sharedSockets(p *analyzer.Pass, proto parser.Protocol) *socketTable {
 // not in the model: another rule reports them.
 func serverSockets(r *costmodel.Result, proto parser.Protocol) *socketTable {
 	t := &socketTable{}
+	var found []runOf[socketFinding]
 	for _, port := range r.Ports {
 		if port.Protocol != proto {
 			continue
 		}
 		for _, a := range port.Addrs {
-			sock := listenSocket{addr: a.Key}
+			sock := listenSocket{addr: addrMark}
+			n := len(t.findings)
 			for i := range a.Instances {
 				in := &a.Instances[i]
 				if !inProtocolBlock(in.Server) {
@@ -184,7 +188,17 @@ func serverSockets(r *costmodel.Result, proto parser.Protocol) *socketTable {
 				}
 				t.add(&sock, in.Server, d, spec)
 			}
+			for _, f := range t.findings[n:] {
+				found = append(found, runOf[socketFinding]{f, a})
+			}
+			t.findings = t.findings[:n]
 		}
+	}
+	// The runs of ports of one range say the same: once, with its ports.
+	merged, addrs := mergeRuns(found, func(a, b socketFinding) bool { return a == b })
+	for i, f := range merged {
+		f.message, f.detail, f.firstMsg = withAddr(f.message, addrs[i]), withAddr(f.detail, addrs[i]), withAddr(f.firstMsg, addrs[i])
+		t.findings = append(t.findings, f)
 	}
 	return t
 }

@@ -34,6 +34,7 @@ func runImplicitDefaultServer(p *analyzer.Pass) {
 	if !wholeConfig(p) {
 		return
 	}
+	var found []runOf[implicit]
 	for _, port := range costModel(p).Ports {
 		if port.Protocol != parser.HTTP {
 			continue
@@ -41,13 +42,38 @@ func runImplicitDefaultServer(p *analyzer.Pass) {
 		for _, a := range port.Addrs {
 			// TCP and QUIC sockets of one address keep their own servers.
 			for _, udp := range []bool{false, true} {
-				implicitDefault(p, a.Key, a.Instances, udp)
+				if f, ok := implicitDefault(a.Instances, udp); ok {
+					found = append(found, runOf[implicit]{f, a})
+				}
 			}
 		}
 	}
+	// The runs of ports of one range are one address to the user.
+	merged, addrs := mergeRuns(found, func(a, b implicit) bool { return a == b })
+	for i, f := range merged {
+		what := addrs[i]
+		if f.udp {
+			what += " (QUIC)"
+		}
+		diag := p.ReportDirective(f.at, "%d servers share %s and none is its default_server: this one, the first read, answers every request for a name none of them has", f.servers, what)
+		diag.Detail = "which server is read first depends on include order; add default_server to the listen of the server meant to answer unknown names (a catch-all with return 444 is the usual choice)"
+		diag.Related = []parser.Related{{File: f.second.Directive.File, Range: f.second.Directive.Name.Range,
+			Message: fmt.Sprintf("another server on %s (%s:%d)", what, filepath.Base(f.second.Directive.File.Path), f.second.Directive.Line())}}
+	}
 }
 
-func implicitDefault(p *analyzer.Pass, addr string, ins []costmodel.Instance, udp bool) {
+// implicit is an address whose default server is whichever is read
+// first.
+type implicit struct {
+	at      *parser.Directive
+	second  *parser.Server
+	servers int
+	udp     bool
+}
+
+// implicitDefault finds the servers on an address (its TCP or its QUIC
+// socket) of which none is marked default_server.
+func implicitDefault(ins []costmodel.Instance, udp bool) (implicit, bool) {
 	var first, second *costmodel.Instance
 	for i := range ins {
 		in := &ins[i]
@@ -55,7 +81,7 @@ func implicitDefault(p *analyzer.Pass, addr string, ins []costmodel.Instance, ud
 			continue
 		}
 		if in.Listen != nil && in.Listen.Spec != nil && in.Listen.Spec.Has(grammar.ParamDefaultServer) {
-			return
+			return implicit{}, false
 		}
 		switch {
 		case first == nil:
@@ -65,7 +91,7 @@ func implicitDefault(p *analyzer.Pass, addr string, ins []costmodel.Instance, ud
 		}
 	}
 	if second == nil {
-		return
+		return implicit{}, false
 	}
 	at := first.Server.Directive
 	if first.Listen != nil {
@@ -82,12 +108,5 @@ func implicitDefault(p *analyzer.Pass, addr string, ins []costmodel.Instance, ud
 			last = in.Server
 		}
 	}
-	what := addr
-	if udp {
-		what += " (QUIC)"
-	}
-	diag := p.ReportDirective(at, "%d servers share %s and none is its default_server: this one, the first read, answers every request for a name none of them has", servers, what)
-	diag.Detail = "which server is read first depends on include order; add default_server to the listen of the server meant to answer unknown names (a catch-all with return 444 is the usual choice)"
-	diag.Related = []parser.Related{{File: second.Server.Directive.File, Range: second.Server.Directive.Name.Range,
-		Message: fmt.Sprintf("another server on %s (%s:%d)", what, filepath.Base(second.Server.Directive.File.Path), second.Server.Directive.Line())}}
+	return implicit{at: at, second: second.Server, servers: servers, udp: udp}, true
 }

@@ -40,6 +40,7 @@ func runListenPortAggregation(p *analyzer.Pass) {
 	type group struct {
 		at       *costmodel.Addr
 		ports    []*costmodel.Port
+		nPorts   int // a run of ports counts each
 		compares int64
 		maxAddrs int
 	}
@@ -59,18 +60,19 @@ func runListenPortAggregation(p *analyzer.Pass) {
 			byListen[a.First()] = g
 		}
 		g.ports = append(g.ports, port)
-		g.compares += port.AddrCompares
+		g.nPorts += port.Width()
+		g.compares += port.AddrCompares * int64(port.Width())
 		g.maxAddrs = max(g.maxAddrs, len(port.Addrs))
 	}
 	for _, g := range groups {
 		port := g.ports[0]
 		detail := "serve these sites from one address with name-based virtual hosts (listen " + strconv.Itoa(port.Port) + "; plus server_name)"
-		if len(g.ports) == 1 {
+		if g.nPorts == 1 {
 			reportAt(p, g.at, "%s aggregates %d addresses: %d address compares in ngx_http_add_addresses ≈ %s at every start and reload, growing with the square of the addresses",
 				port.Name(), len(port.Addrs), port.AddrCompares, costmodel.Seconds(float64(port.AddrCompares)*cost)).Detail = detail
 			continue
 		}
-		reportAt(p, g.at, "%d ports of this range (%s to %d) aggregate up to %d addresses each: %d address compares in ngx_http_add_addresses ≈ %s at every start and reload, growing with the square of the addresses",
-			len(g.ports), port.Name(), g.ports[len(g.ports)-1].Port, g.maxAddrs, g.compares, costmodel.Seconds(float64(g.compares)*cost)).Detail = detail
+		reportAt(p, g.at, "%d ports of this range (port %d to %d) aggregate up to %d addresses each: %d address compares in ngx_http_add_addresses ≈ %s at every start and reload, growing with the square of the addresses",
+			g.nPorts, port.Port, g.ports[len(g.ports)-1].Last(), g.maxAddrs, g.compares, costmodel.Seconds(float64(g.compares)*cost)).Detail = detail
 	}
 }

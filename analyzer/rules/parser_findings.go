@@ -74,6 +74,27 @@ var IncludeCycle = &analyzer.Rule{
 	},
 }
 
+// IncludeLimit reports an include that nests or repeats files past what
+// the loader follows.
+var IncludeLimit = &analyzer.Rule{
+	Code: parser.CodeIncludeLimit, Name: parser.NameIncludeLimit, Title: "includes nest or repeat past what nginx can read", Severity: parser.Error,
+	Run: reportedByParser,
+	Doc: analyzer.Doc{
+		Text: "nginx reads an included file again every time an `include` names it, and keeps each " +
+			"including file open while it reads what that file includes. Includes nested more than " +
+			"1000 files deep fail under the usual limit of 1024 open files (`Too many open files`; a " +
+			"glob include silently matches nothing instead) and overflow nginx's stack past about ten " +
+			"thousand. Files that include each other's directories many times over multiply: ten files " +
+			"that each include the ten of the next level, eight levels down, have nginx read the last " +
+			"level a hundred million times, for hours. nginx-lint reads and checks every file once, and " +
+			"follows the includes as nginx would until the repeated files add more than a million " +
+			"directives (or four times the files' own, if that is more); the include past that bound, " +
+			"or past 1000 levels, is reported and not followed.",
+		Bad:  "# ten files that each include the ten of the next level down, eight levels deep\n",
+		Good: "events {}\n",
+	},
+}
+
 // UnreadableFile reports a path on the command line that cannot be read.
 var UnreadableFile = &analyzer.Rule{
 	Code: parser.CodeUnreadable, Name: parser.NameUnreadable, Title: "a file cannot be read", Severity: parser.Error,
@@ -107,7 +128,7 @@ var FileTooLarge = &analyzer.Rule{
 	Code: parser.CodeTooLarge, Name: parser.NameTooLarge, Title: "a file is over the per-file size limit", Severity: parser.Error,
 	Run: reportedByParser,
 	Doc: analyzer.Doc{
-		Text: "nginx-lint reads at most 16 MiB of any one file (`--max-file-size`, or `max-file-size` " +
+		Text: "nginx-lint reads at most 64 MiB of any one file (`--max-file-size`, or `max-file-size` " +
 			"in `.nginx-lint.yaml`), so a log, a dump or an image named like a configuration cannot " +
 			"exhaust memory. A larger file is not read: the finding is at the `include` that names it, " +
 			"or on the path given on the command line (exit code 2). Raise the limit to lint a generated " +

@@ -73,7 +73,7 @@ func ruleFindings(c *parser.Config, reg *analyzer.Registry, opts analyzer.Option
 // them: a crashing rule below, an unreadable path, limits and binary
 // files in the CLI and parser tests.
 var noExample = map[string]bool{"internal-error": true, "unreadable-file": true,
-	"file-too-large": true, "total-size-limit": true, "binary-file": true}
+	"file-too-large": true, "total-size-limit": true, "binary-file": true, "include-limit": true}
 
 // exampleOptions are the options a rule's examples are linted with: a
 // rule that is off unless asked gets asked.

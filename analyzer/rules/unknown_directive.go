@@ -29,15 +29,17 @@ var UnknownDirective = &analyzer.Rule{
 			"- its module is not in the targeted build (`--nginx-build`, `--nginx`), or is a shared object " +
 			"of the build that no `load_module` loads, or is a third-party module (echo, lua, set-misc, " +
 			"geoip2, ...) that neither the build nor a `load_module` brings;\n" +
-			"- the build is known and no module the configuration loads could define it.\n\n" +
-			"It stays a warning, saying why, only when a module nginx-lint does not know could define it: " +
-			"no build is named (any third-party module may be compiled in), or a `load_module` loads a " +
-			"module nginx-lint does not know. nginx-lint knows nginx's modules, njs, nginx-acme and about " +
-			"thirty third-party modules (their directives are read from their sources: lua, stream-lua, " +
+			"- the build is known and no module the configuration loads could define it;\n" +
+			"- no build is named and no module nginx-lint knows defines it: a stock nginx refuses it, and so " +
+			"does every build of the modules nginx-lint knows.\n\n" +
+			"It stays a warning, saying why, only when the configuration itself names a module nginx-lint " +
+			"does not know that could define it: a `load_module` of an object nginx-lint does not know, or " +
+			"a named build (`nginx -V`) with an `--add-module` nginx-lint does not know. nginx-lint knows nginx's modules, njs, " +
+			"nginx-acme and about thirty third-party modules (their directives are read from their sources: lua, stream-lua, " +
 			"headers-more, echo, set-misc, memc, srcache, redis2, NDK, geoip2, brotli, zstd, vts, nchan, " +
 			"fancyindex, dav-ext, cache-purge, subs-filter, upload-progress, auth-pam, auth-ldap, " +
 			"modsecurity, postgres, drizzle, ...). Declare the directives of others in `.nginx-lint.yaml` " +
-			"(`custom-directives`).",
+			"(`custom-directives`), or name the build that has them (`nginx-build`).",
 		Bad:  "events {}\nhttp {\n    server {\n        location / {\n            proxy_passs http://127.0.0.1:8080;\n        }\n    }\n}\n",
 		Good: "events {}\nhttp {\n    server {\n        location / {\n            proxy_pass http://127.0.0.1:8080;\n        }\n    }\n}\n",
 	},
@@ -99,11 +101,13 @@ func runUnknownDirective(p *analyzer.Pass) {
 				"nginx refuses to start"
 			return
 		}
-		diag.Severity = parser.Warning
-		diag.Detail = "no module of nginx or of the third-party modules nginx-lint knows defines it, " +
-			"but one it does not know may, compiled in or loaded elsewhere. Name the build " +
-			"(--nginx-build, or nginx-build in .nginx-lint.yaml) to make this an error, or declare the " +
-			"directive under custom-directives"
+		// nginx's verdict by default: a stock nginx, and every build of
+		// the modules nginx-lint knows, refuses it. Only the user knows of
+		// a module compiled in that the configuration does not name.
+		diag.Detail = "no module of nginx or of the third-party modules nginx-lint knows defines it; " +
+			"nginx refuses to start. If a module nginx-lint does not know defines it, declare its " +
+			"directives under custom-directives in .nginx-lint.yaml, or name the build " +
+			"(nginx-build in .nginx-lint.yaml, or --nginx-build with its nginx -V output)"
 	})
 }
 
@@ -170,7 +174,6 @@ func reportKnownUnknown(p *analyzer.Pass, mf *moduleFacts, d *parser.Directive) 
 		diag := p.ReportDirective(d, "unknown directive %q: only NGINX Plus has it", name)
 		diag.Detail = "open-source nginx refuses to start on it"
 		if p.Target.Modules == nil {
-			diag.Severity = parser.Warning
 			diag.Detail += "; if this configuration is for NGINX Plus, name the build (--nginx-build with its nginx -V)"
 		}
 		return diag

@@ -27,6 +27,7 @@ var passSchemes = map[string]map[string]int{
 	"fastcgi_pass":   {"": 0},
 	"scgi_pass":      {"": 0},
 	"memcached_pass": {"": 0},
+	"memc_pass":      {"": 0},
 }
 
 // streamSchemes is what stream's proxy_pass accepts: an address, no
@@ -133,7 +134,7 @@ type ZoneRef struct {
 // zoneDirectives are the directives ZoneOf reads.
 var zoneDirectives = []string{"limit_req_zone", "limit_conn_zone", "limit_req", "limit_conn",
 	"proxy_cache_path", "fastcgi_cache_path", "scgi_cache_path", "uwsgi_cache_path",
-	"proxy_cache", "fastcgi_cache", "scgi_cache", "uwsgi_cache", "zone", "ssl_session_cache"}
+	"proxy_cache", "fastcgi_cache", "scgi_cache", "uwsgi_cache", "zone", "ssl_session_cache", "lua_shared_dict"}
 
 // ZoneDirectives returns the names of the directives that may add a
 // shared memory zone (ZoneOf).
@@ -181,6 +182,12 @@ func ZoneOf(e *analyzer.Entry) (ZoneRef, bool) {
 			if len(d.Args) >= 1 {
 				return ZoneRef{Name: d.Args[0].Value, Tag: proto + "upstream", Sized: len(d.Args) >= 2, D: d, Word: d.Args[0]}, true
 			}
+		}
+	case "lua_shared_dict":
+		// lua-nginx-module's (and stream-lua's) dictionaries are zones
+		// of their module's own.
+		if len(d.Args) == 2 {
+			return ZoneRef{Name: d.Args[0].Value, Tag: proto + "lua", Sized: true, D: d, Word: d.Args[0]}, true
 		}
 	case "ssl_session_cache":
 		for _, a := range d.Args {

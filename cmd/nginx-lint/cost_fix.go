@@ -7,9 +7,11 @@ import (
 	"os"
 	"strings"
 
+	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
 	"github.com/nginx-lint/nginx-lint/analyzer/lint"
 	"github.com/nginx-lint/nginx-lint/analyzer/optimize"
+	"github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"github.com/nginx-lint/nginx-lint/internal/atomicfile"
 	"github.com/nginx-lint/nginx-lint/internal/report"
 	"github.com/nginx-lint/nginx-lint/parser"
@@ -56,19 +58,47 @@ func (cmd *costCmd) runOptimize(e *env, w *lint.Workspace, targets []lint.Target
 		return 0, &lint.UsageError{Msg: "--fix, --diff and --verify print a text report: --format json and --svg do not go with them"}
 	}
 	cwd, _ := os.Getwd()
-	changed, failed := false, false
+	// Only a configuration nginx accepts is rewritten: the routing proof
+	// reads the configuration as nginx would, and nginx reads none of one
+	// it refuses (a server block inside a server, a directive it cannot
+	// parse).
+	lintRep, err := w.Lint(targets)
+	if err != nil {
+		return exitError, err
+	}
+	refused := map[string]*parser.Diagnostic{}
+	for _, en := range lintRep.Units {
+		for _, d := range en.Findings {
+			if refusedByNginx(d, w.Registry) {
+				refused[en.Config.Main.Path] = d
+				break
+			}
+		}
+	}
+	// The report and the diff go where they go, and a write to either
+	// that fails (a full disk, /dev/full) fails the run before any file
+	// is written.
+	stdout, stderr := &checkedWriter{w: e.stdout}, &checkedWriter{w: e.stderr}
+	changed, refusedAny := false, false
+	var changes []atomicfile.Change
 	for _, est := range ests {
 		if est.Model.Counts.Servers == 0 {
+			continue
+		}
+		name := report.DisplayPath(est.Unit.Config.Main.Path, cwd)
+		if d := refused[est.Unit.Config.Main.Path]; d != nil {
+			fmt.Fprintf(e.stderr, "nginx-lint: %s: not rewritten: nginx refuses this configuration: %s:%d: %s (%s); fix that first\n",
+				report.TerminalSafe(name), report.TerminalSafe(report.DisplayPath(d.FilePath(), cwd)), d.Start().Line, report.TerminalSafe(d.Message), d.Name)
+			refusedAny = true
 			continue
 		}
 		plan, err := optimizeOne(w, targets, est, cmd.optimizeFlags)
 		if err != nil {
 			return exitError, err
 		}
-		name := report.DisplayPath(est.Unit.Config.Main.Path, cwd)
-		out := e.stdout
+		var out io.Writer = stdout
 		if cmd.Diff {
-			out = e.stderr
+			out = stderr
 		}
 		writePlan(out, name, plan)
 		if len(plan.Fixed) > 0 {
@@ -82,7 +112,7 @@ func (cmd *costCmd) runOptimize(e *env, w *lint.Workspace, targets []lint.Target
 			}
 		case cmd.Diff:
 			for _, p := range sortedKeys(plan.Fixed) {
-				fmt.Fprint(e.stdout, unifiedDiff(report.DisplayPath(p, cwd), string(plan.Original[p]), string(plan.Fixed[p])))
+				fmt.Fprint(stdout, unifiedDiff(report.DisplayPath(p, cwd), string(plan.Original[p]), string(plan.Fixed[p])))
 			}
 		case cmd.Fix:
 			for _, p := range sortedKeys(plan.Fixed) {
@@ -90,20 +120,51 @@ func (cmd *costCmd) runOptimize(e *env, w *lint.Workspace, targets []lint.Target
 				if t := est.Unit.Target; t.Root != "" && lint.Within(p, t.Root) {
 					root = t.Root
 				}
-				if real, err := atomicfile.WriteFile(p, plan.Fixed[p], atomicfile.Options{Root: root}); err != nil {
-					fmt.Fprintf(e.stderr, "nginx-lint: %s: %s\n", report.TerminalSafe(report.DisplayPath(p, cwd)), report.TerminalSafe(writeError(err, real, root)))
-					failed = true
-				}
+				// Expect: a file edited since it was read is not
+				// overwritten with a rewrite of the old text, whose
+				// routing proof says nothing about the new one.
+				changes = append(changes, atomicfile.Change{Name: p, Data: plan.Fixed[p], Options: atomicfile.Options{Root: root, Expect: plan.Original[p]}})
 			}
 		}
 	}
-	switch {
-	case failed:
+	for _, cw := range []*checkedWriter{stdout, stderr} {
+		if cw.err != nil {
+			fmt.Fprintf(e.stderr, "nginx-lint: cannot write the report: %v; nothing was written\n", cw.err)
+			return exitError, nil
+		}
+	}
+	// Every file of every configuration, or none: a half-rewritten
+	// configuration routes as neither the old nor the new one.
+	if beforeWrite != nil {
+		for _, c := range changes {
+			beforeWrite(c.Name)
+		}
+	}
+	if !writeAll(e.stderr, changes, cwd, "") {
 		return exitError, nil
+	}
+	switch {
+	case refusedAny:
+		return exitFindings, nil
 	case cmd.Diff && changed:
 		return exitFindings, nil
 	}
 	return exitClean, nil
+}
+
+// refusedByNginx reports whether d says that nginx refuses the
+// configuration: an error of the parser, the loader or a correctness
+// rule (the cost rules' errors are about starting, which the rewrite
+// is for).
+func refusedByNginx(d *parser.Diagnostic, reg *analyzer.Registry) bool {
+	if d.Severity != parser.Error {
+		return false
+	}
+	if reg == nil {
+		reg = rules.All()
+	}
+	r := reg.Lookup(d.Code)
+	return r != nil && (r.Category() == analyzer.Syntax || r.Category() == analyzer.Correctness)
 }
 
 func sortedKeys(m map[string][]byte) []string {

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -42,16 +43,23 @@ func (cmd *lintCmd) fix(e *env, w *lint.Workspace, targets []lint.Target) (int, 
 	}
 	paths := res.Paths()
 	if cmd.Diff {
+		out := &checkedWriter{w: e.stdout}
 		for _, p := range paths {
 			name := report.DisplayPath(p, cwd)
-			fmt.Fprint(e.stdout, unifiedDiff(name, string(res.Original[p]), string(res.Fixed[p])))
+			fmt.Fprint(out, unifiedDiff(name, string(res.Original[p]), string(res.Fixed[p])))
+		}
+		if out.err != nil {
+			fmt.Fprintf(e.stderr, "nginx-lint: cannot write the diff: %v\n", out.err)
+			return exitError, nil
 		}
 		if len(paths) > 0 {
 			return exitFindings, nil
 		}
 		return exitClean, nil
 	}
-	failed := map[string]bool{}
+	// Every file or none: fixes in one file may need those in another
+	// (an upstream renamed where it is defined and where it is used).
+	var changes []atomicfile.Change
 	for _, p := range paths {
 		// A file reached through a directory given on the command line
 		// stays in that tree; others were named, or included by a file
@@ -68,20 +76,14 @@ func (cmd *lintCmd) fix(e *env, w *lint.Workspace, targets []lint.Target) (int, 
 		}
 		// Expect: an edit made to the file while nginx-lint ran is kept,
 		// not overwritten with fixes of the text read before it.
-		if real, err := atomicfile.WriteFile(p, res.Fixed[p], atomicfile.Options{Root: root, Force: cmd.Force, Expect: res.Original[p]}); err != nil {
-			msg := writeError(err, real, root)
-			if errors.Is(err, atomicfile.ErrReadOnly) {
-				msg += " (--force writes it)"
-			}
-			fmt.Fprintf(e.stderr, "nginx-lint: %s: %s\n", report.TerminalSafe(report.DisplayPath(p, cwd)), report.TerminalSafe(msg))
-			failed[p] = true
-		}
+		changes = append(changes, atomicfile.Change{Name: p, Data: res.Fixed[p], Options: atomicfile.Options{Root: root, Force: cmd.Force, Expect: res.Original[p]}})
 	}
+	failed := !writeAll(e.stderr, changes, cwd, "--force writes it")
 	for _, c := range res.Changes {
 		if cmd.Quiet {
 			break
 		}
-		if _, ok := res.Fixed[c.Path]; ok && !failed[c.Path] {
+		if _, ok := res.Fixed[c.Path]; ok && !failed {
 			by := c.Name
 			if c.Target != "" {
 				by += "; for " + report.TerminalSafe(c.Target)
@@ -95,7 +97,7 @@ func (cmd *lintCmd) fix(e *env, w *lint.Workspace, targets []lint.Target) (int, 
 		return 0, err
 	}
 	code, err := cmd.report(e, rep.Findings, len(rep.Unreadable) > 0, w.Registry)
-	if len(failed) > 0 {
+	if failed {
 		code = exitError
 	}
 	return code, err
@@ -110,4 +112,58 @@ func unifiedDiff(name, old, new string) string {
 		from, to = name, name
 	}
 	return udiff.Unified(from, to, old, new)
+}
+
+// writeAll writes every change or none (atomicfile.WriteFiles). When a
+// file stops it, that file is reported on w with what to do about it
+// (forceHint, when not empty, for a read-only file) and writeAll returns
+// false: then no file was written.
+func writeAll(w io.Writer, changes []atomicfile.Change, cwd, forceHint string) bool {
+	if len(changes) == 0 {
+		return true
+	}
+	_, err := atomicfile.WriteFiles(changes)
+	if err == nil {
+		return true
+	}
+	none := "nothing was written"
+	if len(changes) > 1 {
+		none = fmt.Sprintf("none of the %d files was written", len(changes))
+	}
+	var fe *atomicfile.FileError
+	if !errors.As(err, &fe) {
+		fmt.Fprintf(w, "nginx-lint: %s; %s\n", report.TerminalSafe(err.Error()), none)
+		return false
+	}
+	root := ""
+	for _, c := range changes {
+		if c.Name == fe.Name {
+			root = c.Options.Root
+		}
+	}
+	msg := writeError(fe.Err, fe.Target, root)
+	if errors.Is(err, atomicfile.ErrReadOnly) && forceHint != "" {
+		msg += " (" + forceHint + ")"
+	}
+	fmt.Fprintf(w, "nginx-lint: %s: %s; %s\n", report.TerminalSafe(report.DisplayPath(fe.Name, cwd)), report.TerminalSafe(msg), none)
+	return false
+}
+
+// checkedWriter keeps the first error of the writes to w: a report or a
+// diff that cannot be written (a full disk, /dev/full) fails the run
+// rather than vanish.
+type checkedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (c *checkedWriter) Write(p []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	n, err := c.w.Write(p)
+	if err != nil {
+		c.err = err
+	}
+	return n, err
 }

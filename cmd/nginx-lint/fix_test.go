@@ -225,27 +225,27 @@ func TestOutputNamesTarget(t *testing.T) {
 		"plain.conf": "events {}\nhttp {\n    server {\n        listen 127.0.0.1:18080;\n        root /srv/a;\n        root /srv/b;\n    }\n}\n",
 	})
 	http2, plain := filepath.Join(dir, "http2.conf"), filepath.Join(dir, "plain.conf")
-	code, out, _ := runCLI(t, "", "--no-config", "--color", "never", http2)
+	code, out, _ := runCLI(t, "", "--no-config", "--fail-level", "warning", "--color", "never", http2)
 	if code != exitFindings || !strings.Contains(out, "; linted for "+newest+"\n") || !strings.Contains(out, "not fixed automatically") {
 		t.Errorf("no target: exit %d, the summary does not name the target assumed or the detail why nothing is fixed:\n%s", code, out)
 	}
-	code, out, _ = runCLI(t, "", "--no-config", "--color", "never", "--nginx-version", "1.26.0", http2)
+	code, out, _ = runCLI(t, "", "--no-config", "--fail-level", "warning", "--color", "never", "--nginx-version", "1.26.0", http2)
 	if code != exitFindings || !strings.Contains(out, "; linted for nginx 1.26.0\n") {
 		t.Errorf("--nginx-version 1.26.0: exit %d:\n%s", code, out)
 	}
-	code, out, _ = runCLI(t, "", "--no-config", "--color", "never", plain)
+	code, out, _ = runCLI(t, "", "--no-config", "--fail-level", "warning", "--color", "never", plain)
 	if code != exitFindings || strings.Contains(out, "linted for") {
 		t.Errorf("a finding that does not depend on the version names a target: exit %d:\n%s", code, out)
 	}
-	code, out, _ = runCLI(t, "", "--no-config", "--format", "json", http2)
+	code, out, _ = runCLI(t, "", "--no-config", "--fail-level", "warning", "--format", "json", http2)
 	if code != exitFindings || !strings.Contains(out, `"target":"`+newest+`"`) && !strings.Contains(out, `"target": "`+newest+`"`) {
 		t.Errorf("JSON has no target:\n%s", out)
 	}
-	code, out, _ = runCLI(t, "", "--no-config", "--format", "json", plain)
+	code, out, _ = runCLI(t, "", "--no-config", "--fail-level", "warning", "--format", "json", plain)
 	if code != exitFindings || strings.Contains(out, `"target"`) {
 		t.Errorf("JSON names a target for a finding that does not depend on it:\n%s", out)
 	}
-	code, out, _ = runCLI(t, "", "--no-config", "--format", "sarif", http2)
+	code, out, _ = runCLI(t, "", "--no-config", "--fail-level", "warning", "--format", "sarif", http2)
 	var log struct {
 		Runs []struct {
 			Results []struct {

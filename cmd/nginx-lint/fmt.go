@@ -150,12 +150,16 @@ func (cmd *fmtCmd) run(e *env) (int, error) {
 				if p == "-" {
 					name = "<stdin>"
 				}
-				fmt.Fprint(e.stdout, unifiedDiff(name, string(src), string(out)))
+				if _, err := fmt.Fprint(e.stdout, unifiedDiff(name, string(src), string(out))); err != nil {
+					return exitError, err
+				}
 				code = max(code, exitFindings)
 			}
 		case cmd.Check:
 			if !bytes.Equal(src, out) {
-				fmt.Fprintln(e.stdout, report.TerminalSafe(p))
+				if _, err := fmt.Fprintln(e.stdout, report.TerminalSafe(p)); err != nil {
+					return exitError, err
+				}
 				code = max(code, exitFindings)
 			}
 		case cmd.Write && p != "-":

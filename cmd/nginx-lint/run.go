@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -139,7 +138,7 @@ type loadFlags struct {
 	// Checked by check, not by a kong enum: an enum's empty default would
 	// show as an empty first choice in the help.
 	Context      string `help:"Lint a fragment as if included in this context: ${contexts}. Default: inferred from its top-level directives." placeholder:"CONTEXT"`
-	MaxFileSize  string `name:"max-file-size" help:"Read at most this much of any one file, e.g. 64MiB (default: max-file-size in .nginx-lint.yaml, else 16MiB); a larger file is a file-too-large finding." placeholder:"SIZE"`
+	MaxFileSize  string `name:"max-file-size" help:"Read at most this much of any one file, e.g. 64MiB (default: max-file-size in .nginx-lint.yaml, else 64MiB); a larger file is a file-too-large finding." placeholder:"SIZE"`
 	MaxTotalSize string `name:"max-total-size" default:"256MiB" help:"Read at most this much in all (a directory of large files cannot exhaust memory); files past it are total-size-limit findings." placeholder:"SIZE"`
 }
 
@@ -175,8 +174,8 @@ type lintCmd struct {
 	Paths     []string `arg:"" optional:"" name:"path" help:"Files to lint; \"-\" reads standard input (a config or nginx -T output). Default: ${default_config} if it exists."`
 	Format    string   `short:"f" enum:"${formats}" default:"text" help:"Output format: ${enum}."`
 	Color     string   `enum:"auto,always,never" default:"auto" help:"Color the text output: ${enum}. With auto, FORCE_COLOR or CLICOLOR_FORCE (not empty, not 0) turn color on, NO_COLOR (not empty) turns it off."`
-	FailLevel string   `enum:"error,warning,info,none" default:"warning" help:"Exit with 1 when a finding is at least this severe: ${enum}."`
-	Strict    bool     `help:"Report every unknown directive as an error, also one a module nginx-lint does not know could define."`
+	FailLevel string   `enum:"error,warning,info,none" default:"error" help:"Exit with 1 when a finding is at least this severe: ${enum}. The default, error, blocks what nginx refuses, as the pre-commit hook and the Action do."`
+	Strict    bool     `help:"Report every unknown directive as an error, also one that a module the configuration loads and nginx-lint does not know could define."`
 	Disable   []string `help:"Rules (by name or code) not to run." placeholder:"RULE"`
 	Only      []string `help:"Run only these rules (by name or code, comma-separated or repeated), whatever the settings say; the syntax and file findings (NL1xxx) stay on, and --disable still applies." placeholder:"RULE"`
 	Output    []string `sep:"none" placeholder:"FORMAT=FILE" help:"Also write the findings in FORMAT (${format_list}) to FILE, whatever --format prints, e.g. --format github --output sarif=nginx-lint.sarif; repeatable. Written whole once the lint is done (also on exit 1 or 2), not at all on a usage error."`
@@ -313,16 +312,16 @@ func (cmd *parseCmd) run(e *env) (int, error) {
 	if len(rep.Units) == 0 {
 		return exitError, fmt.Errorf("%s: nothing to parse", cmd.Path)
 	}
+	bigInputGC(rep.Read) // the heap in proportion to the input, as for lint
 	c := rep.Units[0].Config
-	p := crossplane.Build(c, crossplane.Options{SingleFile: cmd.SingleFile, IncludeComments: cmd.IncludeComments, Check: analyzer.ArgCountError})
-	enc := json.NewEncoder(e.stdout)
-	if cmd.Indent > 0 {
-		enc.SetIndent("", strings.Repeat(" ", cmd.Indent))
-	}
-	if err := enc.Encode(p); err != nil {
+	// Streamed: the payload built and encoded whole took ninety times the
+	// file's size.
+	status, err := crossplane.Write(e.stdout, c, crossplane.Options{SingleFile: cmd.SingleFile, IncludeComments: cmd.IncludeComments, Check: analyzer.ArgCountError},
+		strings.Repeat(" ", max(cmd.Indent, 0)))
+	if err != nil {
 		return exitError, err
 	}
-	if p.Status != "ok" {
+	if status != "ok" {
 		return exitFindings, nil
 	}
 	return exitClean, nil

@@ -3,12 +3,10 @@ package atomicfile
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"math/rand/v2"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -112,63 +110,18 @@ func within(root, p string) bool {
 // WriteFile replaces the contents of the file name leads to with data, as
 // the package documentation describes, and returns the path it wrote
 // (symbolic links resolved). A file that does not exist is created with
-// Options.Perm.
+// Options.Perm. It is WriteFiles with one file.
 func WriteFile(name string, data []byte, opts Options) (string, error) {
-	target, err := Resolve(name)
-	if err != nil {
-		return "", err
-	}
-	if opts.Root != "" {
-		root, err := filepath.Abs(opts.Root)
-		if err == nil {
-			root, err = filepath.EvalSymlinks(root)
-		}
-		if err != nil {
-			return target, err
-		}
-		if !within(root, target) {
-			return target, fmt.Errorf("%w: %s leads to %s", ErrOutsideRoot, name, target)
-		}
-	}
-	release := holdSignals()
-	defer release()
-
-	st, err := os.Stat(target)
-	if opts.Expect != nil {
-		// Compared with the contents, not the size and time: an edit
-		// within the file system's time granularity that keeps the size
-		// is still an edit.
-		cur, rerr := os.ReadFile(target)
-		if errors.Is(rerr, fs.ErrNotExist) || rerr == nil && !bytes.Equal(cur, opts.Expect) {
-			return target, fmt.Errorf("%s: %w", target, ErrChanged)
-		}
-	}
-	if errors.Is(err, fs.ErrNotExist) {
-		perm := opts.Perm
-		if perm == 0 {
-			perm = 0o644
-		}
-		return target, create(target, data, perm)
+	written, err := WriteFiles([]Change{{Name: name, Data: data, Options: opts}})
+	var fe *FileError
+	if errors.As(err, &fe) {
+		return fe.Target, fe.Err
 	}
 	if err != nil {
+		target, _ := Resolve(name)
 		return target, err
 	}
-	if !st.Mode().IsRegular() {
-		return target, fmt.Errorf("%s: %w", target, ErrNotRegular)
-	}
-	if !opts.Force && (st.Mode().Perm()&0o222 == 0 || !writable(target)) {
-		return target, fmt.Errorf("%s: %w", target, ErrReadOnly)
-	}
-	if linkCount(st) <= 1 && !hasXattrs(target) {
-		err := replace(target, data, st)
-		if !errors.Is(err, errOwner) && !errors.Is(err, errNoTemp) {
-			return target, err
-		}
-	}
-	// Several links, extended attributes (ACLs, SELinux labels) a new
-	// file would not have, an owner we cannot give, or a directory we may
-	// not create files in: write into the file itself, keeping the inode.
-	return target, rewrite(target, data, st, opts.Force)
+	return written[0], nil
 }
 
 // errOwner says the replacement could not be given the old owner.
@@ -193,119 +146,6 @@ func createTemp(dir, base string, perm fs.FileMode) (*os.File, error) {
 		return f, err
 	}
 	return nil, errors.New("cannot create a temporary file in " + dir)
-}
-
-// writeTemp writes data to a new temporary file beside target, lets
-// prepare adjust it, flushes it and renames it over target.
-func writeTemp(target string, data []byte, perm fs.FileMode, prepare func(*os.File) error) error {
-	dir, base := filepath.Split(target)
-	tmp, err := createTemp(dir, base, perm)
-	if err != nil {
-		return fmt.Errorf("%w: %w", errNoTemp, err)
-	}
-	done := false
-	defer func() {
-		if !done {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err := tmp.Write(data); err != nil {
-		return err
-	}
-	if testHook != nil {
-		testHook(tmp.Name())
-	}
-	if prepare != nil {
-		if err := prepare(tmp); err != nil {
-			return err
-		}
-	}
-	if err := tmp.Sync(); err != nil {
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), target); err != nil {
-		return err
-	}
-	done = true
-	syncDir(dir)
-	return nil
-}
-
-// create writes a new file.
-func create(target string, data []byte, perm fs.FileMode) error {
-	return writeTemp(target, data, perm, nil)
-}
-
-// replace swaps in a new copy of a file that has one link, with the old
-// owner, group and mode; errOwner when the owner cannot be kept.
-func replace(target string, data []byte, st fs.FileInfo) error {
-	return writeTemp(target, data, 0o600, func(tmp *os.File) error {
-		if err := keepOwner(tmp, st); err != nil {
-			return fmt.Errorf("%w: %v", errOwner, err)
-		}
-		// After chown, which clears the set-id bits.
-		return tmp.Chmod(st.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky))
-	})
-}
-
-// rewrite writes data into the existing file, so its inode (hard links,
-// owner, mode, extended attributes) stays. A backup copy of the old
-// contents is made first; the write is read back and compared, and on
-// any failure the old contents are put back.
-func rewrite(target string, data []byte, st fs.FileInfo, force bool) (err error) {
-	old, err := os.ReadFile(target)
-	if err != nil {
-		return err
-	}
-	dir, base := filepath.Split(target)
-	backup, err := createTemp(dir, base, 0o600)
-	if err != nil {
-		// A directory we may not write: keep the backup elsewhere.
-		if backup, err = createTemp(os.TempDir(), base, 0o600); err != nil {
-			return err
-		}
-	}
-	keepBackup := false
-	defer func() {
-		backup.Close()
-		if !keepBackup {
-			os.Remove(backup.Name())
-		}
-	}()
-	if _, err := backup.Write(old); err != nil {
-		return err
-	}
-	if err := backup.Sync(); err != nil {
-		return err
-	}
-	if testHook != nil {
-		testHook(backup.Name())
-	}
-
-	f, err := os.OpenFile(target, os.O_RDWR, 0)
-	if errors.Is(err, fs.ErrPermission) && force {
-		// --force on a read-only file we own: lift the bit for the write.
-		if cerr := os.Chmod(target, st.Mode().Perm()|0o200); cerr == nil {
-			defer os.Chmod(target, st.Mode().Perm())
-			f, err = os.OpenFile(target, os.O_RDWR, 0)
-		}
-	}
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	if werr := overwrite(f, data); werr != nil {
-		if rerr := overwrite(f, old); rerr != nil {
-			keepBackup = true
-			return fmt.Errorf("%v; restoring the old contents failed too (%v): they are in %s", werr, rerr, backup.Name())
-		}
-		return werr
-	}
-	return nil
 }
 
 // overwrite makes f hold exactly data, flushed, and reads it back.
@@ -336,22 +176,5 @@ func syncDir(dir string) {
 	if d, err := os.Open(dir); err == nil {
 		d.Sync()
 		d.Close()
-	}
-}
-
-// holdSignals catches SIGINT and SIGTERM until release is called; a
-// signal caught meanwhile is then delivered again, with the default
-// action, so the process still ends as the user asked, only after the
-// write is whole and its temporary file gone.
-func holdSignals() (release func()) {
-	ch := make(chan os.Signal, 2)
-	signal.Notify(ch, interruptSignals...)
-	return func() {
-		signal.Stop(ch)
-		select {
-		case s := <-ch:
-			reraise(s)
-		default:
-		}
 	}
 }

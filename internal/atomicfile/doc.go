@@ -22,4 +22,10 @@
 //     then is delivered again once the temporary file is renamed or
 //     removed, so an interrupted run never leaves one behind nor a
 //     half-written file.
+//
+// WriteFiles writes several files as one transaction: all are checked
+// (Options.Expect among them) before any is touched, all new contents are
+// staged before any is renamed in, and a failure puts back the files
+// already replaced; a signal while they are staged abandons it. A file
+// that already holds what would be written counts as written.
 package atomicfile

@@ -64,6 +64,27 @@ type Options struct {
 // crossplane's order: the main file, then included files in the order their
 // include directives are met, file by file.
 func Build(c *parser.Config, opts Options) *Payload {
+	files, index := fileOrder(c, opts)
+	loaderErrs := loaderErrors(c)
+	p := &Payload{Status: "ok", Errors: []PayloadError{}, Config: []ConfigFile{}}
+	for _, f := range files {
+		b := &builder{c: c, f: f, opts: opts, index: index}
+		cf := ConfigFile{File: f.Path, Status: "ok", Errors: []ConfigError{}}
+		cf.Parsed = collect(func(e emitter) { b.walk(f.Directives, f.Comments, c.Context, e) })
+		b.fileErrors(loaderErrs[f])
+		for _, e := range b.errs {
+			cf.Status = "failed"
+			cf.Errors = append(cf.Errors, e)
+			p.Status = "failed"
+			p.Errors = append(p.Errors, PayloadError{File: f.Path, Error: e.Error, Line: e.Line})
+		}
+		p.Config = append(p.Config, cf)
+	}
+	return p
+}
+
+// fileOrder lists the files of c in crossplane's order, and numbers them.
+func fileOrder(c *parser.Config, opts Options) ([]*parser.File, map[*parser.File]int) {
 	files := []*parser.File{c.Main}
 	index := map[*parser.File]int{c.Main: 0}
 	if !opts.SingleFile {
@@ -78,33 +99,46 @@ func Build(c *parser.Config, opts Options) *Payload {
 			})
 		}
 	}
+	return files, index
+}
+
+func loaderErrors(c *parser.Config) map[*parser.File][]*parser.Diagnostic {
 	loaderErrs := map[*parser.File][]*parser.Diagnostic{}
 	for _, d := range c.Diagnostics {
 		loaderErrs[d.File] = append(loaderErrs[d.File], d)
 	}
+	return loaderErrs
+}
 
-	p := &Payload{Status: "ok", Errors: []PayloadError{}, Config: []ConfigFile{}}
-	for _, f := range files {
-		b := &builder{c: c, f: f, opts: opts, index: index}
-		cf := ConfigFile{File: f.Path, Status: "ok", Errors: []ConfigError{}}
-		cf.Parsed = b.directives(f.Directives, f.Comments, c.Context)
-		for _, d := range f.Diagnostics {
-			if d.Name == parser.NameSyntax && !isAfterQuote(d) && !cutsStatement(d) {
-				b.errorAt(d.Start().Line, d.Message)
-			}
-		}
-		for _, d := range loaderErrs[f] {
+// fileErrors adds the file's syntax errors that crossplane reports, and
+// the loader's, after those the walk found.
+func (b *builder) fileErrors(loader []*parser.Diagnostic) {
+	for _, d := range b.f.Diagnostics {
+		if d.Name == parser.NameSyntax && !isAfterQuote(d) && !cutsStatement(d) {
 			b.errorAt(d.Start().Line, d.Message)
 		}
-		for _, e := range b.errs {
-			cf.Status = "failed"
-			cf.Errors = append(cf.Errors, e)
-			p.Status = "failed"
-			p.Errors = append(p.Errors, PayloadError{File: f.Path, Error: e.Error, Line: e.Line})
-		}
-		p.Config = append(p.Config, cf)
 	}
-	return p
+	for _, d := range loader {
+		b.errorAt(d.Start().Line, d.Message)
+	}
+}
+
+// emitter receives each directive of a list the walk keeps, in order; a
+// block directive comes with block, which walks its block with the
+// emitter it is given (x.Block is not set).
+type emitter func(x Directive, block func(emitter))
+
+// collect gathers what walk emits into a list, blocks included.
+func collect(walk func(emitter)) []Directive {
+	out := []Directive{}
+	walk(func(x Directive, block func(emitter)) {
+		if block != nil {
+			inner := collect(block)
+			x.Block = &inner
+		}
+		out = append(out, x)
+	})
+	return out
 }
 
 // isAfterQuote reports whether d is nginx's complaint about a character
@@ -138,8 +172,9 @@ func (b *builder) errorAt(line int, msg string) {
 	b.errs = append(b.errs, ConfigError{Error: fmt.Sprintf("%s in %s:%d", msg, b.f.Path, line), Line: &l})
 }
 
-func (b *builder) directives(dirs []*parser.Directive, comments []*parser.Comment, context []string) []Directive {
-	out := []Directive{}
+// walk emits the directives of dirs, and the comments among them, in
+// crossplane's order.
+func (b *builder) walk(dirs []*parser.Directive, comments []*parser.Comment, context []string, emit emitter) {
 	ci := 0
 	emitComment := func(c *parser.Comment, line int) {
 		if !b.opts.IncludeComments {
@@ -147,7 +182,7 @@ func (b *builder) directives(dirs []*parser.Directive, comments []*parser.Commen
 		}
 		// crossplane drops a backslash that ends a comment line.
 		text := strings.TrimSuffix(c.Text, "\\")
-		out = append(out, Directive{Directive: "#", Line: line, Args: []string{}, Comment: &text})
+		emit(Directive{Directive: "#", Line: line, Args: []string{}, Comment: &text}, nil)
 	}
 	for _, d := range dirs {
 		start := d.Name.Range.Start
@@ -156,8 +191,8 @@ func (b *builder) directives(dirs []*parser.Directive, comments []*parser.Commen
 			ci++
 		}
 		line := d.Line()
-		if x, ok := b.directive(d, line, context); ok {
-			out = append(out, x)
+		if x, block, ok := b.directive(d, line, context); ok {
+			emit(x, block)
 		}
 		// crossplane gives comments met between a directive's words the
 		// directive's line and lists them after it.
@@ -176,21 +211,20 @@ func (b *builder) directives(dirs []*parser.Directive, comments []*parser.Commen
 	for ; ci < len(comments); ci++ {
 		emitComment(comments[ci], b.f.Line(int(comments[ci].Range.Start)))
 	}
-	return out
 }
 
-func (b *builder) directive(d *parser.Directive, line int, context []string) (Directive, bool) {
+func (b *builder) directive(d *parser.Directive, line int, context []string) (Directive, func(emitter), bool) {
 	name := d.Name.Value
 	if d.Unterminated() && d.Block == nil && !d.RawBlock() && d.Semicolon() < 0 {
 		if d.RBrace() < 0 && d.LBrace() < 0 {
 			b.errorAt(line, fmt.Sprintf("directive %q is not terminated by \";\"", name))
 		}
-		return Directive{}, false
+		return Directive{}, nil, false
 	}
 	if b.opts.Check != nil {
 		if msg := b.opts.Check(d, context); msg != "" {
 			b.errorAt(line, msg)
-			return Directive{}, false
+			return Directive{}, nil, false
 		}
 	}
 	if d.Name.Quote(d.File) != 0 {
@@ -206,11 +240,12 @@ func (b *builder) directive(d *parser.Directive, line int, context []string) (Di
 		}
 		x.Includes = &inc
 	}
+	var block func(emitter)
 	if d.Block != nil {
-		inner := b.directives(d.Block.Directives, d.Block.Comments(), append(context[:len(context):len(context)], name))
-		x.Block = &inner
+		inner := append(context[:len(context):len(context)], name)
+		block = func(e emitter) { b.walk(d.Block.Directives, d.Block.Comments(), inner, e) }
 	}
-	return x, true
+	return x, block, true
 }
 
 // args returns the argument values, with crossplane's one liberty: the
