@@ -20,17 +20,23 @@ var locationReader = &analyzer.Result[struct{}, *routing.Reader]{
 }
 
 // ServerLocations is the server level of a server block (nil: the top
-// level of a snippet of locations linted on its own), as the rules read
-// it; the editor reads the same (lint.Unit.Locations).
+// level of a snippet of locations linted on its own), read once and kept
+// for the run: the editor's (lint.Unit.Locations). The rules read each
+// server when they need it and drop it (readServer): a big configuration
+// would otherwise hold every server's locations twice.
 var ServerLocations = &analyzer.Result[*parser.Directive, *routing.Location]{
-	Name: "server locations",
-	Compute: func(p *analyzer.Pass, server *parser.Directive) *routing.Location {
-		r := locationReader.Get(p, struct{}{})
-		if server == nil {
-			return r.Snippet(p.Config.Main.Directives)
-		}
-		return r.Server(server)
-	},
+	Name:    "server locations",
+	Compute: readServer,
+}
+
+// readServer reads the server level of a server block (nil: a
+// snippet's top level) with the run's reader.
+func readServer(p *analyzer.Pass, server *parser.Directive) *routing.Location {
+	r := locationReader.Get(p, struct{}{})
+	if server == nil {
+		return r.Snippet(p.Config.Main.Directives)
+	}
+	return r.Server(server)
 }
 
 // serversWith returns the http server blocks that hold one of the

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
@@ -51,24 +52,28 @@ func runMissingNamedLocation(p *analyzer.Pass) {
 			}
 		}
 	}, "try_files", "error_page")
-	checked := map[*parser.Directive]bool{}
+	// Per server: whether every include resolved, and its named
+	// locations.
+	type facts struct {
+		whole bool
+		named []string
+	}
+	servers := map[*parser.Directive]*facts{}
 	for _, u := range uses {
-		ok, done := checked[u.server]
-		if !done {
-			ok = wholeServer(p.Config, u.server)
-			checked[u.server] = ok
+		f := servers[u.server]
+		if f == nil {
+			f = &facts{whole: wholeServer(p.Config, u.server), named: namedLocations(p.Config, u.server)}
+			servers[u.server] = f
 		}
-		if !ok {
-			continue
-		}
-		root := ServerLocations.Get(p, u.server)
+		// A named location anywhere in the server counts: one below the
+		// server level is nginx's error, location-nesting's finding.
 		a := u.d.Args[len(u.d.Args)-1]
-		if root.NamedLocation(a.Value) != nil || namedAnywhere(p.Config, u.server, a.Value) {
+		if !f.whole || slices.Contains(f.named, a.Value) {
 			continue
 		}
 		diag := p.Reportf(u.d.File, a.Range, "%s falls back to the named location %q, which this server does not have", u.d.Name.Value, a.Value)
 		diag.Detail = "nginx looks the name up when a request gets there and answers 500 (\"could not find named location\"); add \"location " + a.Value + "\" to this server or correct the name"
-		if near := didyoumean.Closest(a.Value, namedLocations(p.Config, u.server)); len(near) > 0 {
+		if near := didyoumean.Closest(a.Value, f.named); len(near) > 0 {
 			diag.Message += didyoumean.Suffix(near)
 		}
 	}
@@ -127,13 +132,4 @@ func namedLocations(c *parser.Config, server *parser.Directive) []string {
 		}
 	})
 	return out
-}
-
-func namedAnywhere(c *parser.Config, server *parser.Directive, name string) bool {
-	for _, n := range namedLocations(c, server) {
-		if n == name {
-			return true
-		}
-	}
-	return false
 }

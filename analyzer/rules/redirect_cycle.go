@@ -35,12 +35,87 @@ var RedirectCycle = &analyzer.Rule{
 }
 
 // serverLoops are the rewrite loops of a server (routing.Sets.Loops),
-// which redirect-cycle and rewrite-loop share.
+// which redirect-cycle and rewrite-loop share. Only a server with a
+// location whose rewrite phase starts with an internal rewrite can have
+// one: the others are not read.
 var serverLoops = &analyzer.Result[*parser.Directive, []routing.Loop]{
 	Name: "rewrite loops",
 	Compute: func(p *analyzer.Pass, server *parser.Directive) []routing.Loop {
-		return routing.NewSets().Loops(ServerLocations.Get(p, server))
+		if !mayLoop(p.Config, server) {
+			return nil
+		}
+		return routing.NewSets().Loops(readServer(p, server))
 	},
+}
+
+// mayLoop says some location of the server starts its rewrite phase
+// (set aside) with a rewrite that searches the locations again: "last"
+// or no flag, to a URI.
+func mayLoop(c *parser.Config, server *parser.Directive) bool {
+	found := false
+	var first func(dirs []*parser.Directive) *parser.Directive
+	first = func(dirs []*parser.Directive) *parser.Directive {
+		for _, d := range dirs {
+			switch d.Name.Value {
+			case "include":
+				if f := firstIn(c, d, first); f != nil {
+					return f
+				}
+			case "rewrite", "return", "if", "break":
+				return d
+			}
+		}
+		return nil
+	}
+	var walk func(dirs []*parser.Directive)
+	walk = func(dirs []*parser.Directive) {
+		for _, d := range dirs {
+			if found {
+				return
+			}
+			switch {
+			case d.Name.Value == "include":
+				for _, f := range c.Included(d) {
+					walk(f.Directives)
+				}
+			case d.Name.Value == "location" && d.Block != nil:
+				if r := first(d.Block.Directives); r != nil && r.Name.Value == "rewrite" && internalRewrite(r) {
+					found = true
+					return
+				}
+				walk(d.Block.Directives)
+			}
+		}
+	}
+	if server == nil {
+		walk(c.Main.Directives)
+	} else if server.Block != nil {
+		walk(server.Block.Directives)
+	}
+	return found
+}
+
+// firstIn is first over the files an include reads.
+func firstIn(c *parser.Config, inc *parser.Directive, first func([]*parser.Directive) *parser.Directive) *parser.Directive {
+	for _, f := range c.Included(inc) {
+		if d := first(f.Directives); d != nil {
+			return d
+		}
+	}
+	return nil
+}
+
+// internalRewrite says a rewrite changes the URI and searches the
+// locations again: "last" or no flag, and not a redirect.
+func internalRewrite(d *parser.Directive) bool {
+	if len(d.Args) < 2 || len(d.Args) > 3 {
+		return false
+	}
+	if len(d.Args) == 3 && d.Args[2].Value != "last" {
+		return false
+	}
+	r := d.Args[1].Value
+	return !strings.HasPrefix(r, "http://") && !strings.HasPrefix(r, "https://") && !strings.HasPrefix(r, "$scheme")
 }
 
 func runRedirectCycle(p *analyzer.Pass) {

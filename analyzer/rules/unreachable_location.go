@@ -48,86 +48,142 @@ var UnreachableLocation = &analyzer.Rule{
 
 func runUnreachableLocation(p *analyzer.Pass) {
 	// Servers of a big configuration repeat a few layouts of locations:
-	// each layout is decided once (the answers are indexes into the
-	// locations in Walk order).
+	// each layout is decided once, and only then are its server's
+	// locations read as the request model arranges them. The answers are
+	// indexes into the locations in the order written.
 	var results memo[string, []shadowAt]
-	sets := routing.NewSets()
+	var sets *routing.Sets
+	var key strings.Builder
 	for _, server := range serversWith(p, "location") {
-		root := ServerLocations.Get(p, server)
-		var all []*routing.Location
-		root.Walk(func(l *routing.Location) { all = append(all, l) })
-		if !hasRegex(all) {
+		locs := writtenLocations(p.Config, server)
+		key.Reset()
+		regex := false
+		for _, l := range locs {
+			regex = regex || l.spec.IsRegex
+			fmt.Fprintf(&key, "%d %s %t %d:%s\n", l.depth, l.spec.Modifier, l.autoRedirect, len(l.spec.Path), l.spec.Path)
+		}
+		if !regex {
 			continue
 		}
-		shadows := results.get(layoutKey(all), func(string) []shadowAt { return unreachableIn(sets, all) })
+		shadows := results.get(key.String(), func(string) []shadowAt {
+			if sets == nil {
+				sets = routing.NewSets()
+			}
+			return unreachableIn(sets, readServer(p, server), locs)
+		})
 		for _, sh := range shadows {
-			reportShadow(p, all, sh)
+			reportShadow(p, locs, sh)
 		}
 	}
 }
 
-func hasRegex(all []*routing.Location) bool {
-	for _, l := range all {
-		if l.Regex() != nil {
+// writtenLocation is a location directive of a server, in the order
+// written, with what the location search depends on.
+type writtenLocation struct {
+	d            *parser.Directive
+	spec         grammar.Location
+	depth        int
+	parent       int // index of the enclosing location, -1 for none
+	autoRedirect bool
+}
+
+// writtenLocations lists the locations of a server (nil: a snippet's
+// top level), nested ones after their parent, includes followed.
+func writtenLocations(c *parser.Config, server *parser.Directive) []writtenLocation {
+	var out []writtenLocation
+	var walk func(dirs []*parser.Directive, depth, parent int)
+	walk = func(dirs []*parser.Directive, depth, parent int) {
+		for _, d := range dirs {
+			switch {
+			case d.Name.Value == "include":
+				for _, f := range c.Included(d) {
+					walk(f.Directives, depth, parent)
+				}
+			case d.Name.Value == "location" && d.Block != nil:
+				pl := parser.Location{Directive: d}
+				if pl.Err() != nil {
+					continue
+				}
+				spec := pl.Spec()
+				l := writtenLocation{d: d, spec: spec, depth: depth, parent: parent}
+				if !spec.IsRegex && !spec.Named && spec.Modifier != grammar.ModExact && strings.HasSuffix(spec.Path, "/") {
+					l.autoRedirect = passes(c, d.Block.Directives)
+				}
+				out = append(out, l)
+				walk(d.Block.Directives, depth+1, len(out)-1)
+			}
+		}
+	}
+	if server == nil {
+		walk(c.Main.Directives, 0, -1)
+	} else if server.Block != nil {
+		walk(server.Block.Directives, 0, -1)
+	}
+	return out
+}
+
+// passes says a block has one of the *_pass directives that make nginx
+// redirect a prefix location's path without its final slash
+// (clcf->auto_redirect).
+func passes(c *parser.Config, dirs []*parser.Directive) bool {
+	for _, d := range dirs {
+		switch d.Name.Value {
+		case "proxy_pass", "fastcgi_pass", "uwsgi_pass", "scgi_pass", "grpc_pass", "memcached_pass":
 			return true
+		case "include":
+			for _, f := range c.Included(d) {
+				if passes(c, f.Directives) {
+					return true
+				}
+			}
 		}
 	}
 	return false
 }
 
-// shadowAt is a routing.Shadow by the locations' indexes in Walk order.
+// shadowAt is a routing.Shadow by the locations' indexes in the order
+// written.
 type shadowAt struct {
 	loc            int
 	regexes, stops []int
 }
 
-func unreachableIn(sets *routing.Sets, all []*routing.Location) []shadowAt {
-	at := make(map[*routing.Location]int, len(all))
-	for i, l := range all {
-		at[l] = i
+func unreachableIn(sets *routing.Sets, root *routing.Location, locs []writtenLocation) []shadowAt {
+	at := make(map[*parser.Directive]int, len(locs))
+	for i, l := range locs {
+		at[l.d] = i
 	}
 	var out []shadowAt
-	for _, lv := range all {
+	root.Walk(func(lv *routing.Location) {
 		if len(lv.Regexes()) == 0 {
-			continue
+			return
 		}
 		for _, sh := range sets.Unreachable(lv) {
-			s := shadowAt{loc: at[sh.Location]}
+			i, ok := at[sh.Location.Directive]
+			if !ok {
+				continue
+			}
+			s := shadowAt{loc: i}
 			for _, r := range sh.Regexes {
-				s.regexes = append(s.regexes, at[r])
+				s.regexes = append(s.regexes, at[r.Directive])
 			}
 			for _, q := range sh.Stops {
-				s.stops = append(s.stops, at[q])
+				s.stops = append(s.stops, at[q.Directive])
 			}
 			out = append(out, s)
 		}
-	}
+	})
 	return out
 }
 
-// layoutKey is what the search of a server's locations depends on: each
-// location's modifier, path and depth, and whether its path without the
-// final slash is redirected.
-func layoutKey(all []*routing.Location) string {
-	var b strings.Builder
-	for _, l := range all[1:] {
-		d := 0
-		for x := l.Parent; x != nil; x = x.Parent {
-			d++
-		}
-		fmt.Fprintf(&b, "%d %s %t %d:%s\n", d, l.Spec.Modifier, l.AutoRedirect(), len(l.Spec.Path), l.Spec.Path)
-	}
-	return b.String()
-}
-
-func reportShadow(p *analyzer.Pass, all []*routing.Location, sh shadowAt) {
+func reportShadow(p *analyzer.Pass, all []writtenLocation, sh shadowAt) {
 	l := all[sh.loc]
 	var related []parser.Related
 	rel := func(i int, msg string) {
-		d := all[i].Directive
+		d := all[i].d
 		related = append(related, parser.Related{File: d.File, Range: d.Name.Range, Message: msg})
 	}
-	name := func(i int) string { return locationRef(all[i]) }
+	name := func(i int) string { return specRef(all[i].spec) }
 	names := func(is []int) string {
 		var out []string
 		for _, i := range is {
@@ -145,51 +201,51 @@ func reportShadow(p *analyzer.Pass, all []*routing.Location, sh shadowAt) {
 	switch {
 	case len(sh.regexes) == 0 && len(sh.stops) == 0:
 		// Nothing takes its URIs: there are none.
-		if l.Regex() == nil {
+		if !l.spec.IsRegex {
 			return // a prefix outside its location's, which nginx refuses
 		}
-		if l.Parent == nil {
-			diag = p.ReportDirective(l.Directive, "location %s %q is never chosen: it matches no URI (URIs start with \"/\")", l.Spec.Modifier, l.Spec.Path)
+		if l.parent < 0 {
+			diag = p.ReportDirective(l.d, "location %s %q is never chosen: it matches no URI (URIs start with \"/\")", l.spec.Modifier, l.spec.Path)
 			diag.Detail = "the location search tries a regex on the URI, which starts with \"/\", without the query string"
 			break
 		}
-		diag = p.ReportDirective(l.Directive, "location %s %q is never chosen: it matches none of the URIs of the enclosing location %s",
-			l.Spec.Modifier, l.Spec.Path, locationRef(l.Parent))
+		diag = p.ReportDirective(l.d, "location %s %q is never chosen: it matches none of the URIs of the enclosing location %s",
+			l.spec.Modifier, l.spec.Path, specRef(all[l.parent].spec))
 		diag.Detail = "a nested location is searched only with the URIs its enclosing location takes"
-		related = append(related, parser.Related{File: l.Parent.Directive.File, Range: l.Parent.Directive.Name.Range, Message: "enclosing location"})
-	case l.Regex() == nil:
+		rel(l.parent, "enclosing location")
+	case !l.spec.IsRegex:
 		which := "the regex location " + names(sh.regexes) + " matches"
 		if len(sh.regexes) > 1 {
 			which = "the regex locations " + names(sh.regexes) + " together match"
 		}
-		diag = p.ReportDirective(l.Directive, "location %q is never chosen: %s every URI it would take, and regexes are tried after the longest prefix",
-			l.Spec.Path, which)
-		diag.Detail = fmt.Sprintf("make it \"location ^~ %s\" to keep these URIs from the regexes, or narrow the regex", l.Spec.Path)
+		diag = p.ReportDirective(l.d, "location %q is never chosen: %s every URI it would take, and regexes are tried after the longest prefix",
+			l.spec.Path, which)
+		diag.Detail = fmt.Sprintf("make it \"location ^~ %s\" to keep these URIs from the regexes, or narrow the regex", l.spec.Path)
 		for _, i := range sh.regexes {
 			rel(i, "takes these URIs")
 		}
 	case len(sh.stops) == 0 && len(sh.regexes) == 1:
-		diag = p.ReportDirective(l.Directive, "location %s %q is never chosen: the earlier location %s matches every URI it matches",
-			l.Spec.Modifier, l.Spec.Path, name(sh.regexes[0]))
+		diag = p.ReportDirective(l.d, "location %s %q is never chosen: the earlier location %s matches every URI it matches",
+			l.spec.Modifier, l.spec.Path, name(sh.regexes[0]))
 		diag.Detail = "nginx takes the first regex location that matches; put the more specific one first"
 		rel(sh.regexes[0], "matches first")
 	case len(sh.stops) == 0:
-		diag = p.ReportDirective(l.Directive, "location %s %q is never chosen: the earlier locations %s together match every URI it matches",
-			l.Spec.Modifier, l.Spec.Path, names(sh.regexes))
+		diag = p.ReportDirective(l.d, "location %s %q is never chosen: the earlier locations %s together match every URI it matches",
+			l.spec.Modifier, l.spec.Path, names(sh.regexes))
 		diag.Detail = "nginx takes the first regex location that matches; put the more specific one first"
 		for _, i := range sh.regexes {
 			rel(i, "matches first")
 		}
-	case len(sh.stops) == 1 && len(sh.regexes) == 0 && all[sh.stops[0]].Spec.Modifier == grammar.ModPrefixNoRegex:
+	case len(sh.stops) == 1 && len(sh.regexes) == 0 && all[sh.stops[0]].spec.Modifier == grammar.ModPrefixNoRegex:
 		q := all[sh.stops[0]]
-		diag = p.ReportDirective(l.Directive, "location %s %q is never chosen: every URI it matches starts with %q, and \"^~\" stops the regex search",
-			l.Spec.Modifier, l.Spec.Path, q.Spec.Path)
+		diag = p.ReportDirective(l.d, "location %s %q is never chosen: every URI it matches starts with %q, and \"^~\" stops the regex search",
+			l.spec.Modifier, l.spec.Path, q.spec.Path)
 		diag.Detail = "drop the \"^~\" or move the regex into that location"
 		rel(sh.stops[0], "takes these URIs first")
 	default:
 		taken := names(append(slices.Clone(sh.stops), sh.regexes...))
-		diag = p.ReportDirective(l.Directive, "location %s %q is never chosen: every URI it matches is taken first by %s",
-			l.Spec.Modifier, l.Spec.Path, taken)
+		diag = p.ReportDirective(l.d, "location %s %q is never chosen: every URI it matches is taken first by %s",
+			l.spec.Modifier, l.spec.Path, taken)
 		diag.Detail = "exact and \"^~\" locations end the search before the regexes, which are tried in the order written"
 		for _, i := range sh.stops {
 			rel(i, "takes these URIs first")
@@ -203,9 +259,11 @@ func reportShadow(p *analyzer.Pass, all []*routing.Location, sh shadowAt) {
 
 // locationRef names a location in a message: its modifier and quoted
 // path.
-func locationRef(l *routing.Location) string {
-	if m := l.Spec.Modifier.String(); m != "" && !l.Spec.Named {
-		return fmt.Sprintf("%s %q", m, l.Spec.Path)
+func locationRef(l *routing.Location) string { return specRef(l.Spec) }
+
+func specRef(spec grammar.Location) string {
+	if m := spec.Modifier.String(); m != "" && !spec.Named {
+		return fmt.Sprintf("%s %q", m, spec.Path)
 	}
-	return fmt.Sprintf("%q", l.Spec.Path)
+	return fmt.Sprintf("%q", spec.Path)
 }
