@@ -16,6 +16,11 @@ type Sets struct {
 	// Budget bounds the product states one search visits (0:
 	// searchBudget); a search that runs out answers "unsure".
 	Budget int
+	// AnyURI says the location search may be given URIs that do not
+	// start with "/": an internal rewrite or a try_files fallback to
+	// "index.php", say (RelativeURIs tells). Otherwise every URI is taken
+	// to start with "/", as a client's do.
+	AnyURI bool
 
 	regexes map[*Regex]*regexAuto
 	tries   map[trieKey]*trieAuto
@@ -79,8 +84,7 @@ func (s *Sets) Includes(b *Regex, as ...*Regex) (yes, sure bool) {
 
 // The modes of a level's trie: which URIs of the level it accepts.
 const (
-	trieExactOr    uint8 = iota // those an exact location names, or whose longest prefix is ^~ (the regexes are not tried)
-	trieRegexTried              // the others: the level's regexes are tried
+	trieRegexTried uint8 = iota // those no exact location names and whose longest prefix is not ^~: the level's regexes are tried
 	trieIs                      // those whose exact location or longest prefix is x
 )
 
@@ -101,8 +105,6 @@ func (s *Sets) trie(level, x *Location, mode uint8) *trieAuto {
 	}
 	var accept func(exact, prefix int32) bool
 	switch mode {
-	case trieExactOr:
-		accept = stops
 	case trieRegexTried:
 		accept = func(exact, prefix int32) bool { return !stops(exact, prefix) }
 	default:
@@ -127,9 +129,7 @@ func (s *Sets) trie(level, x *Location, mode uint8) *trieAuto {
 func (s *Sets) reach(x *Location) (pos, neg []automaton) {
 	lv := x.up()
 	if lv == nil {
-		// The server level: every URI (the location search takes those
-		// that start with "/"; a rewrite to another URI is rare).
-		return []automaton{prefixAuto("/")}, nil
+		return []automaton{s.root()}, nil
 	}
 	pos = s.domain(lv)
 	switch {
@@ -161,12 +161,21 @@ func (s *Sets) reach(x *Location) (pos, neg []automaton) {
 	return pos, neg
 }
 
+// root is the automaton of the URIs the location search of the server
+// level is given: those that start with "/", or any under AnyURI.
+func (s *Sets) root() automaton {
+	if s.AnyURI {
+		return prefixAuto("")
+	}
+	return prefixAuto("/")
+}
+
 // domain returns automata that accept every URI the location search
 // brings to level's nested locations (and maybe more).
 func (s *Sets) domain(lv *Location) []automaton {
 	up := lv.up()
 	if up == nil {
-		return []automaton{prefixAuto("/")}
+		return []automaton{s.root()}
 	}
 	pos := s.domain(up)
 	if lv.regex != nil {

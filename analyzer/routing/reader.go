@@ -1,6 +1,8 @@
 package routing
 
 import (
+	"strings"
+
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -121,4 +123,48 @@ func (l *Location) Walk(fn func(*Location)) {
 	for _, x := range l.regexes {
 		x.Walk(fn)
 	}
+}
+
+// RelativeURIs reports whether requests of the server (its block's
+// directives, block nil: dirs) can reach the location search with a URI
+// that does not start with "/": an internal rewrite whose replacement
+// does not start with "/" (or starts with a variable), or a try_files
+// whose last argument is such a URI (try_files $uri index.php).
+func RelativeURIs(c *parser.Config, block *parser.Directive, dirs []*parser.Directive) bool {
+	if block != nil && block.Block != nil {
+		dirs = block.Block.Directives
+	}
+	found := false
+	var walk func(ds []*parser.Directive)
+	walk = func(ds []*parser.Directive) {
+		for _, d := range ds {
+			if found {
+				return
+			}
+			switch d.Name.Value {
+			case "include":
+				if c != nil {
+					for _, f := range c.Included(d) {
+						walk(f.Directives)
+					}
+				}
+			case "rewrite":
+				if len(d.Args) >= 2 && !(len(d.Args) == 3 && (d.Args[2].Value == "redirect" || d.Args[2].Value == "permanent")) {
+					r := d.Args[1].Value
+					redirect := strings.HasPrefix(r, "http://") || strings.HasPrefix(r, "https://") || strings.HasPrefix(r, "$scheme")
+					found = !redirect && !strings.HasPrefix(r, "/")
+				}
+			case "try_files":
+				if len(d.Args) >= 2 {
+					last := d.Args[len(d.Args)-1].Value
+					found = !strings.HasPrefix(last, "/") && !strings.HasPrefix(last, "@") && !strings.HasPrefix(last, "=")
+				}
+			}
+			if d.Block != nil {
+				walk(d.Block.Directives)
+			}
+		}
+	}
+	walk(dirs)
+	return found
 }

@@ -132,6 +132,13 @@ func TestUnreachableAgainstNginx(t *testing.T) {
         location ~ \.(css|js)$ { return 200 "L5\n"; }
         location ~ \.css$ { return 200 "L6\n"; }
 `,
+		// A try_files fallback without "/": "index.php" reaches the
+		// regex that every "/" URI of ~ / would hide.
+		`        root /nonexistent-nginx-lint;
+        location ^~ /t/ { try_files $uri index.php; }
+        location ~ / { return 200 "L2\n"; }
+        location ~ \.php$ { return 200 "L3\n"; }
+`,
 	}
 	for range 24 {
 		bodies = append(bodies, drawLocations(r))
@@ -157,7 +164,7 @@ func TestUnreachableAgainstNginx(t *testing.T) {
 		m.Locations(0).Walk(func(l *routing.Location) {
 			targets = append(targets, sets.Examples(l, 2)...)
 		})
-		targets = append(targets, "/x%0A", "/api", "/api/v1/x", "/static/img/1.png")
+		targets = append(targets, "/x%0A", "/api", "/api/v1/x", "/static/img/1.png", "/t/a")
 		for _, target := range targets {
 			resp, err := nginxtest.Send(addr, "localhost", target)
 			if err != nil {

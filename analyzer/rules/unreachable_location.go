@@ -36,7 +36,9 @@ var UnreachableLocation = &analyzer.Rule{
 			"narrow the regex.\n\n" +
 			"Regexes are compared as languages, not as text, by automata built from the regex as " +
 			"PCRE reads it (PCRE's `$` also matches before a final newline, so `location ~ ^/x$` is " +
-			"reached by `/x%0A` beside `location = /x`). A regex that cannot be compared that way " +
+			"reached by `/x%0A` beside `location = /x`), over the URIs that start with `/`, or over " +
+			"any when a rewrite or `try_files` of the server can make one without (`try_files $uri " +
+			"index.php`). A regex that cannot be compared that way " +
 			"(`\\s`, `\\b`, backreferences, lookaround) is never reported, nor is a prefix location " +
 			"that nginx answers with a redirect when its path is asked without the final slash " +
 			"(`proxy_pass` and the other `*_pass`).",
@@ -52,11 +54,15 @@ func runUnreachableLocation(p *analyzer.Pass) {
 	// locations read as the request model arranges them. The answers are
 	// indexes into the locations in the order written.
 	var results memo[string, []shadowAt]
-	var sets *routing.Sets
+	var sets, anyURI *routing.Sets
 	var key strings.Builder
 	for _, server := range serversWith(p, "location") {
 		locs := writtenLocations(p.Config, server)
 		key.Reset()
+		// A rewrite or try_files to "index.php" gives the location
+		// search URIs that do not start with "/".
+		relative := routing.RelativeURIs(p.Config, server, p.Config.Main.Directives)
+		fmt.Fprintf(&key, "%t\n", relative)
 		regex := false
 		for _, l := range locs {
 			regex = regex || l.spec.IsRegex
@@ -67,9 +73,14 @@ func runUnreachableLocation(p *analyzer.Pass) {
 		}
 		shadows := results.get(key.String(), func(string) []shadowAt {
 			if sets == nil {
-				sets = routing.NewSets()
+				sets, anyURI = routing.NewSets(), routing.NewSets()
+				anyURI.AnyURI = true
 			}
-			return unreachableIn(sets, readServer(p, server), locs)
+			s := sets
+			if relative {
+				s = anyURI
+			}
+			return unreachableIn(s, readServer(p, server), locs)
 		})
 		for _, sh := range shadows {
 			reportShadow(p, locs, sh)
