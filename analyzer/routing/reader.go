@@ -134,37 +134,39 @@ func RelativeURIs(c *parser.Config, block *parser.Directive, dirs []*parser.Dire
 	if block != nil && block.Block != nil {
 		dirs = block.Block.Directives
 	}
-	found := false
-	var walk func(ds []*parser.Directive)
-	walk = func(ds []*parser.Directive) {
-		for _, d := range ds {
-			if found {
-				return
-			}
-			switch d.Name.Value {
-			case "include":
-				if c != nil {
-					for _, f := range c.Included(d) {
-						walk(f.Directives)
+	return relativeIn(c, dirs)
+}
+
+func relativeIn(c *parser.Config, dirs []*parser.Directive) bool {
+	for _, d := range dirs {
+		switch d.Name.Value {
+		case "include":
+			if c != nil {
+				for _, f := range c.Included(d) {
+					if relativeIn(c, f.Directives) {
+						return true
 					}
 				}
-			case "rewrite":
-				if len(d.Args) >= 2 && !(len(d.Args) == 3 && (d.Args[2].Value == "redirect" || d.Args[2].Value == "permanent")) {
-					r := d.Args[1].Value
-					redirect := strings.HasPrefix(r, "http://") || strings.HasPrefix(r, "https://") || strings.HasPrefix(r, "$scheme")
-					found = !redirect && !strings.HasPrefix(r, "/")
-				}
-			case "try_files":
-				if len(d.Args) >= 2 {
-					last := d.Args[len(d.Args)-1].Value
-					found = !strings.HasPrefix(last, "/") && !strings.HasPrefix(last, "@") && !strings.HasPrefix(last, "=")
+			}
+		case "rewrite":
+			if len(d.Args) >= 2 && !(len(d.Args) == 3 && (d.Args[2].Value == "redirect" || d.Args[2].Value == "permanent")) {
+				r := d.Args[1].Value
+				redirect := strings.HasPrefix(r, "http://") || strings.HasPrefix(r, "https://") || strings.HasPrefix(r, "$scheme")
+				if !redirect && !strings.HasPrefix(r, "/") {
+					return true
 				}
 			}
-			if d.Block != nil {
-				walk(d.Block.Directives)
+		case "try_files":
+			if len(d.Args) >= 2 {
+				last := d.Args[len(d.Args)-1].Value
+				if !strings.HasPrefix(last, "/") && !strings.HasPrefix(last, "@") && !strings.HasPrefix(last, "=") {
+					return true
+				}
 			}
 		}
+		if d.Block != nil && relativeIn(c, d.Block.Directives) {
+			return true
+		}
 	}
-	walk(dirs)
-	return found
+	return false
 }

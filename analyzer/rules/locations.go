@@ -45,7 +45,9 @@ func readServer(p *analyzer.Pass, server *parser.Directive) *routing.Location {
 // the index is read, so a configuration without them costs nothing.
 func serversWith(p *analyzer.Pass, names ...string) []*parser.Directive {
 	var out []*parser.Directive
-	seen := map[*parser.Directive]bool{}
+	// The directives come in reading order, so a server's are together:
+	// only the top level of a snippet can come back after a server.
+	top := false
 	p.WalkNamed(func(_ *parser.Directive, _ directives.Context, stack []*parser.Directive) {
 		var server *parser.Directive
 		inHTTP := false
@@ -67,8 +69,11 @@ func serversWith(p *analyzer.Pass, names ...string) []*parser.Directive {
 		if server != nil && !inHTTP && len(p.Config.Context) > 0 && p.Config.Context[0] != "http" {
 			return
 		}
-		if !seen[server] {
-			seen[server] = true
+		switch {
+		case server == nil && !top:
+			top = true
+			out = append(out, nil)
+		case server != nil && (len(out) == 0 || out[len(out)-1] != server):
 			out = append(out, server)
 		}
 	}, names...)

@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
@@ -52,26 +53,41 @@ func runUnreachableLocation(p *analyzer.Pass) {
 	// Servers of a big configuration repeat a few layouts of locations:
 	// each layout is decided once, and only then are its server's
 	// locations read as the request model arranges them. The answers are
-	// indexes into the locations in the order written.
-	var results memo[string, []shadowAt]
-	var sets, anyURI *routing.Sets
-	var key strings.Builder
+	// indexes into the locations in the order written. What is kept
+	// between servers is reused: a server costs no allocation when its
+	// layout was seen.
+	var (
+		results      = map[string][]shadowAt{}
+		sets, anyURI *routing.Sets
+		w            locationWalk
+		key          []byte
+	)
 	for _, server := range serversWith(p, "location") {
-		locs := writtenLocations(p.Config, server)
-		key.Reset()
+		w.locs = w.locs[:0]
+		w.c = p.Config
+		if server == nil {
+			w.walk(p.Config.Main.Directives, 0, -1)
+		} else if server.Block != nil {
+			w.walk(server.Block.Directives, 0, -1)
+		}
+		locs := w.locs
 		// A rewrite or try_files to "index.php" gives the location
 		// search URIs that do not start with "/".
 		relative := routing.RelativeURIs(p.Config, server, p.Config.Main.Directives)
-		fmt.Fprintf(&key, "%t\n", relative)
+		key = append(key[:0], byte('0'+b2i(relative)))
 		regex := false
 		for _, l := range locs {
 			regex = regex || l.spec.IsRegex
-			fmt.Fprintf(&key, "%d %s %t %d:%s\n", l.depth, l.spec.Modifier, l.autoRedirect, len(l.spec.Path), l.spec.Path)
+			key = strconv.AppendInt(append(key, '\n'), int64(l.depth), 10)
+			key = append(append(append(key, ' '), l.spec.Modifier.String()...), ' ', byte('0'+b2i(l.autoRedirect)), ' ')
+			key = append(strconv.AppendInt(key, int64(len(l.spec.Path)), 10), ':')
+			key = append(key, l.spec.Path...)
 		}
 		if !regex {
 			continue
 		}
-		shadows := results.get(key.String(), func(string) []shadowAt {
+		shadows, ok := results[string(key)]
+		if !ok {
 			if sets == nil {
 				sets, anyURI = routing.NewSets(), routing.NewSets()
 				anyURI.AnyURI = true
@@ -80,12 +96,23 @@ func runUnreachableLocation(p *analyzer.Pass) {
 			if relative {
 				s = anyURI
 			}
-			return unreachableIn(s, readServer(p, server), locs)
-		})
+			shadows = unreachableIn(s, readServer(p, server), locs)
+			if len(results) >= memoMax {
+				clear(results)
+			}
+			results[string(key)] = shadows
+		}
 		for _, sh := range shadows {
 			reportShadow(p, locs, sh)
 		}
 	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // writtenLocation is a location directive of a server, in the order
@@ -98,39 +125,47 @@ type writtenLocation struct {
 	autoRedirect bool
 }
 
-// writtenLocations lists the locations of a server (nil: a snippet's
-// top level), nested ones after their parent, includes followed.
-func writtenLocations(c *parser.Config, server *parser.Directive) []writtenLocation {
-	var out []writtenLocation
-	var walk func(dirs []*parser.Directive, depth, parent int)
-	walk = func(dirs []*parser.Directive, depth, parent int) {
-		for _, d := range dirs {
-			switch {
-			case d.Name.Value == "include":
-				for _, f := range c.Included(d) {
-					walk(f.Directives, depth, parent)
-				}
-			case d.Name.Value == "location" && d.Block != nil:
-				pl := parser.Location{Directive: d}
-				if pl.Err() != nil {
-					continue
-				}
-				spec := pl.Spec()
-				l := writtenLocation{d: d, spec: spec, depth: depth, parent: parent}
-				if !spec.IsRegex && !spec.Named && spec.Modifier != grammar.ModExact && strings.HasSuffix(spec.Path, "/") {
-					l.autoRedirect = passes(c, d.Block.Directives)
-				}
-				out = append(out, l)
-				walk(d.Block.Directives, depth+1, len(out)-1)
+// locationWalk lists the locations of a server, nested ones after their
+// parent, includes followed, into locs (reused from server to server).
+type locationWalk struct {
+	c    *parser.Config
+	locs []writtenLocation
+}
+
+func (w *locationWalk) walk(dirs []*parser.Directive, depth, parent int) {
+	for _, d := range dirs {
+		switch {
+		case d.Name.Value == "include":
+			for _, f := range w.c.Included(d) {
+				w.walk(f.Directives, depth, parent)
 			}
+		case d.Name.Value == "location" && d.Block != nil:
+			spec, ok := parseLocation(d)
+			if !ok {
+				continue
+			}
+			l := writtenLocation{d: d, spec: spec, depth: depth, parent: parent}
+			if !spec.IsRegex && !spec.Named && spec.Modifier != grammar.ModExact && strings.HasSuffix(spec.Path, "/") {
+				l.autoRedirect = passes(w.c, d.Block.Directives)
+			}
+			w.locs = append(w.locs, l)
+			w.walk(d.Block.Directives, depth+1, len(w.locs)-1)
 		}
 	}
-	if server == nil {
-		walk(c.Main.Directives, 0, -1)
-	} else if server.Block != nil {
-		walk(server.Block.Directives, 0, -1)
+}
+
+// parseLocation parses a location's arguments without allocating.
+func parseLocation(d *parser.Directive) (grammar.Location, bool) {
+	var buf [2]string
+	if len(d.Args) == 0 || len(d.Args) > len(buf) {
+		return grammar.Location{}, false
 	}
-	return out
+	vals := buf[:len(d.Args)]
+	for i, a := range d.Args {
+		vals[i] = a.Value
+	}
+	spec, err := grammar.ParseLocation(vals)
+	return spec, err == nil
 }
 
 // passes says a block has one of the *_pass directives that make nginx
