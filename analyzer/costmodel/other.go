@@ -43,21 +43,8 @@ func (o *otherState) visit(d *parser.Directive, parentDir *parser.Directive) {
 		parent = parentDir.Name.Value
 	}
 	args := d.Args
+	r.Counts.Regexes += compiledRegexes(d, parent)
 	switch d.Name.Value {
-	case "location":
-		if len(args) > 0 && (args[0].Value == "~" || args[0].Value == "~*" ||
-			len(args) == 1 && strings.HasPrefix(args[0].Value, "~")) {
-			r.Counts.Regexes++
-		}
-	case "rewrite":
-		r.Counts.Regexes++
-	case "if":
-		for _, a := range args {
-			switch a.Value {
-			case "~", "~*", "!~", "!~*":
-				r.Counts.Regexes++
-			}
-		}
 	case "ssl_certificate":
 		if len(args) > 0 {
 			switch parent {
@@ -93,9 +80,35 @@ func (o *otherState) visit(d *parser.Directive, parentDir *parser.Directive) {
 			}
 		}
 	}
-	if parent == "map" && strings.HasPrefix(d.Name.Value, "~") {
-		r.Counts.Regexes++
+}
+
+// compiledRegexes counts the regexes nginx compiles while it reads d,
+// whose block is parent's (a regex server_name is counted with the
+// servers, in finish): a regex location, a rewrite, an if's match, a
+// map's regex key.
+func compiledRegexes(d *parser.Directive, parent string) int {
+	args := d.Args
+	n := 0
+	switch d.Name.Value {
+	case "location":
+		if len(args) > 0 && (args[0].Value == "~" || args[0].Value == "~*" ||
+			len(args) == 1 && strings.HasPrefix(args[0].Value, "~")) {
+			n++
+		}
+	case "rewrite":
+		n++
+	case "if":
+		for _, a := range args {
+			switch a.Value {
+			case "~", "~*", "!~", "!~*":
+				n++
+			}
+		}
 	}
+	if parent == "map" && strings.HasPrefix(d.Name.Value, "~") {
+		n++
+	}
+	return n
 }
 
 // finish counts what needs the servers: certificates per server, regex
@@ -124,6 +137,10 @@ func (o *otherState) finish(m *parser.Model) {
 		if cert == "" {
 			continue
 		}
+		if r.sslSrvrs == nil {
+			r.sslSrvrs = map[*parser.Server]bool{}
+		}
+		r.sslSrvrs[s] = true
 		r.Counts.SSLServers++
 		r.Counts.SSLCertificates++
 		if !certs[cert] {

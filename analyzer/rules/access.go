@@ -187,76 +187,130 @@ func parseAccessRule(d *parser.Directive) (accessRule, bool) {
 	return rule, true
 }
 
-// access is who gets into one place: per family, the clients the access
-// list lets in, and why the rest is open or closed.
-type access struct {
-	in       [2]addrSet // IPv4, IPv6 clients the allow/deny list lets in
-	unixIn   bool
-	admitted [2]*parser.Directive // the rule that lets most of a family in; nil: no rule matched them
-	// auth is the directive of an authentication in force ("off" is
-	// none); internal, whether the location is internal.
-	auth      *parser.Directive
-	satisfy   string // "all" (the default) or "any"
-	internal  bool
-	hasAccess bool // an allow or deny is in force
+// accessPhase is the access phase of one place as nginx runs it
+// (ngx_http_core_access_phase), with each module's configuration merged
+// as that module's merge function does:
+//
+//   - the access module's rules: the nearest level that has any allow or
+//     deny, as a whole (ngx_http_access_merge_loc_conf); for a client the
+//     first rule that matches answers OK or FORBIDDEN, none DECLINED;
+//   - auth_basic's realm and auth_basic_user_file, merged apart: with both
+//     an anonymous client gets 401, without either the module DECLINES;
+//   - auth_request (off: DECLINED) and the other authentication modules,
+//     each from its own nearest level: an anonymous client is refused;
+//   - satisfy all: every handler must not refuse (FORBIDDEN or 401 ends
+//     the request); satisfy any: the first OK lets the client in at once,
+//     a refusal is remembered and the request refused at the end unless
+//     a later handler says OK, and when all DECLINE the client gets in;
+//   - internal: the location answers only internal redirects (merged, so
+//     a location inside an internal one is internal too).
+type accessPhase struct {
+	rules []accessRule
+	// listAt is the block whose allow/deny list is in force (nil: none).
+	listAt *parser.Directive
+	// guards are the authentication directives in force that refuse an
+	// anonymous client (auth_basic with its user file, auth_request, ...).
+	guards     []*parser.Directive
+	satisfyAny bool
+	internal   bool
 }
 
-// evalAccess runs an access list the way nginx does.
-func evalAccess(rules []accessRule) access {
-	var a access
-	a.hasAccess = len(rules) > 0
+// clients is what the access module answers the clients of one family:
+// the addresses it allows (OK), denies (FORBIDDEN) and has no rule for
+// (DECLINED), and the rule that allows most of the public addresses.
+type clients struct {
+	ok, deny, none addrSet
+	admitted       *parser.Directive
+}
+
+// byRules runs the access list for family f as ngx_http_access_inet and
+// _inet6 do: in order, the first rule that matches the client decides.
+func (a *accessPhase) byRules(f family) clients {
+	var c clients
+	rest := everyone(f) // clients no earlier rule matched
+	var best *big.Int
+	for _, r := range a.rules {
+		if r.unix || !r.all && r.fam != f {
+			continue
+		}
+		matched := rest
+		if !r.all {
+			matched = rest.intersect(r.r)
+			rest = rest.minus(r.r)
+		} else {
+			rest = nil
+		}
+		if !r.allow {
+			c.deny = append(c.deny, matched...)
+			continue
+		}
+		c.ok = append(c.ok, matched...)
+		if n := matched.public().size(); best == nil || n.Cmp(best) > 0 {
+			best, c.admitted = n, r.d
+		}
+	}
+	c.none = rest
+	return c
+}
+
+// admits returns the clients of family f that pass the access phase
+// without credentials, and the rule that lets most of them in (nil when
+// they get in because no rule matches them).
+func (a *accessPhase) admits(f family) (addrSet, *parser.Directive) {
+	c := a.byRules(f)
+	guarded := len(a.guards) > 0
+	var in addrSet
+	if a.satisfyAny {
+		// The access module's OK ends the phase; a client it declines
+		// needs every other handler to decline as well.
+		in = append(in, c.ok...)
+		if !guarded {
+			in = append(in, c.none...)
+		}
+	} else if !guarded {
+		in = append(append(in, c.ok...), c.none...)
+	}
+	admitted := c.admitted
+	if n := c.none.public().size(); !guarded && (admitted == nil || n.Cmp(c.ok.public().size()) > 0) {
+		admitted = nil
+	}
+	return in, admitted
+}
+
+// allowsEveryone reports whether the access list answers OK to every
+// client of both families.
+func (a *accessPhase) allowsEveryone() bool {
 	for f := fam4; f <= fam6; f++ {
-		rest := everyone(f) // clients no earlier rule matched
-		var best *big.Int
-		for _, r := range rules {
-			if r.unix || !r.all && r.fam != f {
-				continue
-			}
-			matched := rest
-			if !r.all {
-				matched = rest.intersect(r.r)
-				rest = rest.minus(r.r)
-			} else {
-				rest = nil
-			}
-			if r.allow {
-				a.in[f] = append(a.in[f], matched...)
-				if n := matched.public().size(); best == nil || n.Cmp(best) > 0 {
-					best, a.admitted[f] = n, r.d
-				}
-			}
-		}
-		// A client no rule matched is let in.
-		if n := rest.public().size(); best == nil || n.Cmp(best) > 0 {
-			a.admitted[f] = nil
-		}
-		a.in[f] = append(a.in[f], rest...)
-	}
-	a.unixIn = true
-	for _, r := range rules {
-		if r.unix || r.all {
-			a.unixIn = r.allow
-			break
+		c := a.byRules(f)
+		if len(c.deny) > 0 || len(c.none) > 0 {
+			return false
 		}
 	}
-	return a
+	return len(a.rules) > 0
 }
 
-// open reports whether clients of family f get in as if unrestricted:
-// more public addresses than openThreshold.
-func (a *access) open(f family) bool {
-	return a.in[f].public().size().Cmp(openThreshold[f]) >= 0
+// firstDeny returns the first deny of the list in force, nil if none.
+func (a *accessPhase) firstDeny() *parser.Directive {
+	for _, r := range a.rules {
+		if !r.allow {
+			return r.d
+		}
+	}
+	return nil
 }
 
 // authDirectives are the access-phase modules that ask the client who it
 // is: nginx's, NGINX Plus's and the third-party ones nginx-lint knows.
+// auth_basic needs auth_basic_user_file as well.
 var authDirectives = []string{"auth_basic", "auth_request", "auth_jwt", "auth_oidc", "auth_ldap", "auth_pam", "auth_gss", "auth_digest", "auth_spnego"}
 
 // levelAccess is what one block says about access.
 type levelAccess struct {
 	rules    []accessRule
 	hasRules bool
-	auth     *parser.Directive // the first auth directive, "off" included
+	// auth holds the first directive of each authentication module the
+	// block sets ("off" included), and auth_basic_user_file.
+	auth     map[string]*parser.Directive
 	satisfy  string
 	internal bool
 }
@@ -274,77 +328,97 @@ func readLevelAccess(body []*parser.Directive) levelAccess {
 			b.satisfy = strings.ToLower(d.Args[0].Value)
 		case d.Is("internal"):
 			b.internal = true
-		default:
-			if b.auth == nil && len(d.Args) > 0 {
-				for _, n := range authDirectives {
-					if d.Name.Value == n {
-						b.auth = d
-					}
-				}
+		case len(d.Args) > 0 && (d.Is("auth_basic_user_file") || isAuthDirective(d)):
+			if b.auth == nil {
+				b.auth = map[string]*parser.Directive{}
+			}
+			if _, ok := b.auth[d.Name.Value]; !ok {
+				b.auth[d.Name.Value] = d
 			}
 		}
 	}
 	return b
 }
 
-// accessAt returns the access in force in the innermost block of stack:
-// the allow/deny list, the authentication and satisfy of the nearest
-// level that sets them (nginx merges each apart from the others).
-func accessAt(blocks *perBlock[levelAccess], stack []*parser.Directive) access {
-	var rules []accessRule
-	var auth *parser.Directive
-	rulesFound, authFound := false, false
-	satisfy, internal := "", false
+func isAuthDirective(d *parser.Directive) bool {
+	for _, n := range authDirectives {
+		if d.Name.Value == n {
+			return true
+		}
+	}
+	return false
+}
+
+// accessLevel reports whether a block of stack is a level of the access
+// phase's settings.
+func accessLevel(b *parser.Directive) bool {
+	return b.Is("location") || b.Is("server") || b.Is("http") || b.Is("limit_except")
+}
+
+// accessPhaseAt returns the access phase in force at the innermost block
+// of stack, each module's settings from the nearest level that sets them.
+func accessPhaseAt(blocks *perBlock[levelAccess], stack []*parser.Directive) accessPhase {
+	var a accessPhase
+	rulesFound := false
+	satisfy := ""
+	auth := map[string]*parser.Directive{}
 	for i := len(stack) - 1; i >= 0; i-- {
-		if !stack[i].Is("location") && !stack[i].Is("server") && !stack[i].Is("http") && !stack[i].Is("limit_except") {
+		if !accessLevel(stack[i]) {
 			continue
 		}
 		b := blocks.of(stack, stack[i])
 		if !rulesFound && b.hasRules {
-			rules, rulesFound = b.rules, true
+			a.rules, a.listAt, rulesFound = b.rules, stack[i], true
 		}
-		if !authFound && b.auth != nil {
-			auth, authFound = b.auth, true
+		for name, d := range b.auth {
+			if _, ok := auth[name]; !ok {
+				auth[name] = d
+			}
 		}
 		if satisfy == "" {
 			satisfy = b.satisfy
 		}
-		internal = internal || b.internal && stack[i].Is("location")
+		a.internal = a.internal || b.internal && stack[i].Is("location")
 	}
-	a := evalAccess(rules)
-	a.hasAccess = rulesFound
-	if auth != nil && !strings.EqualFold(auth.Args[0].Value, "off") {
-		a.auth = auth
+	a.satisfyAny = satisfy == "any"
+	// The handlers in nginx's order of modules do not matter for an
+	// anonymous client: each that is on refuses it.
+	for _, name := range authDirectives {
+		d := auth[name]
+		if d == nil || strings.EqualFold(d.Args[0].Value, "off") {
+			continue
+		}
+		if name == "auth_basic" && auth["auth_basic_user_file"] == nil {
+			continue // ngx_http_auth_basic_handler declines without a file
+		}
+		a.guards = append(a.guards, d)
 	}
-	a.satisfy = satisfy
-	if a.satisfy == "" {
-		a.satisfy = "all"
-	}
-	a.internal = internal
 	return a
 }
 
+// restricted reports whether anything of the access phase is set: an
+// allow/deny list or an authentication that refuses.
+func (a *accessPhase) restricted() bool { return a.listAt != nil || len(a.guards) > 0 }
+
 // exposure says how clients of family f reach a place guarded by a, ""
 // when they cannot without a password or a trusted address.
-func (a *access) exposure(f family) string {
+func (a *accessPhase) exposure(f family) string {
 	if a.internal {
 		return ""
 	}
-	if a.auth != nil && a.satisfy != "any" {
-		return "" // a password (or token) is needed whatever the address
-	}
-	if !a.open(f) {
+	in, admitted := a.admits(f)
+	if in.public().size().Cmp(openThreshold[f]) < 0 {
 		return ""
 	}
 	why := "no allow/deny restricts them"
 	switch {
-	case a.admitted[f] != nil:
-		why = fmt.Sprintf("%q at line %d lets them in", strings.Join(append([]string{a.admitted[f].Name.Value}, a.admitted[f].ArgValues()...), " "), a.admitted[f].Line())
-	case a.hasAccess:
+	case admitted != nil:
+		why = fmt.Sprintf("%q at line %d lets them in", strings.Join(append([]string{admitted.Name.Value}, admitted.ArgValues()...), " "), admitted.Line())
+	case a.listAt != nil:
 		why = "no rule matches them, and nginx lets in a client no rule matches"
 	}
-	if a.auth != nil {
-		why += fmt.Sprintf(", and with \"satisfy any\" that skips %q", a.auth.Name.Value)
+	if len(a.guards) > 0 {
+		why += fmt.Sprintf(", and with \"satisfy any\" that skips %q", a.guards[0].Name.Value)
 	}
 	return fmt.Sprintf("every %s client: %s", f, why)
 }

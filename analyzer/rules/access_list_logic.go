@@ -56,12 +56,13 @@ func runAccessListLogic(p *analyzer.Pass) {
 		reported bool
 	}
 	lists := map[*parser.Directive]*listState{}
+	blocks := newPerBlock(p, readLevelAccess)
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
 		if len(stack) == 0 {
 			return
 		}
 		if d.Is("satisfy") {
-			checkSatisfyAny(p, d, stack)
+			checkSatisfyAny(p, blocks, d, stack)
 			return
 		}
 		if len(d.Args) != 1 {
@@ -132,26 +133,16 @@ func denyLater(p *analyzer.Pass, block, d *parser.Directive) bool {
 }
 
 // checkSatisfyAny reports "satisfy any" where the access list in force
-// starts with "allow all": every client passes the access phase.
-func checkSatisfyAny(p *analyzer.Pass, d *parser.Directive, stack []*parser.Directive) {
+// lets every client in: the access module answers OK to everyone, which
+// ends the access phase before any authentication.
+func checkSatisfyAny(p *analyzer.Pass, blocks *perBlock[levelAccess], d *parser.Directive, stack []*parser.Directive) {
 	if len(d.Args) != 1 || !strings.EqualFold(d.Args[0].Value, "any") {
 		return
 	}
-	// The list in force is the block's own, or the nearest enclosing
-	// block's when it has none (nginx inherits the list as a whole).
-	for i := len(stack) - 1; i >= 0; i-- {
-		for _, s := range body(p, stack[i]) {
-			if !s.Is("allow") && !s.Is("deny") || len(s.Args) != 1 {
-				continue
-			}
-			if s.Is("allow") && strings.EqualFold(s.Args[0].Value, "all") {
-				diag := p.ReportDirective(d, "%q %q with %q %q in force: every client gets in, whatever the authentication says", "satisfy", "any", "allow", "all")
-				diag.Detail = "satisfy any passes a client that either the address list or the authentication accepts; list the trusted networks instead of all, then deny all"
-			}
-			return
-		}
-		if stack[i].Is("http") || stack[i].Is("stream") {
-			return
-		}
+	a := accessPhaseAt(blocks, stack)
+	if !a.allowsEveryone() {
+		return
 	}
+	diag := p.ReportDirective(d, "%q %q with %q %q in force: every client gets in, whatever the authentication says", "satisfy", "any", "allow", "all")
+	diag.Detail = "satisfy any passes a client that either the address list or the authentication accepts; list the trusted networks instead of all, then deny all"
 }

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
@@ -145,15 +146,21 @@ func normalizedVarPass(p *analyzer.Pass, d *parser.Directive, rewrites *perBlock
 	diag := p.Reportf(d.File, d.Args[0].Range, "%q passes $%s, the decoded, normalized path, upstream", "proxy_pass", name)
 	diag.Detail = "the backend sees %2F as \"/\" and ../ resolved, another path than the client sent; pass $request_uri, " +
 		"or rewrite ^ $request_uri first in the location itself"
-	if inIf != nil {
+	switch {
+	case inIf != nil && inIf.Is("if"):
 		diag.Message = fmt.Sprintf("%q passes $%s, the decoded path, on every request the %q condition does not take: its rewrite to $request_uri runs only inside it", "proxy_pass", name, "if")
 		diag.Related = []parser.Related{{File: inIf.File, Range: inIf.Name.Range, Message: "the rewrite to the raw request URI is inside this if"}}
+	case inIf != nil:
+		diag.Message = fmt.Sprintf("%q passes $%s, the decoded path, on every request the regex %q does not match: the rewrite to $request_uri runs only when it does", "proxy_pass", name, inIf.Args[0].Value)
+		diag.Related = []parser.Related{{File: inIf.File, Range: inIf.Args[0].Range, Message: "the rewrite to the raw request URI, which runs only when its regex matches"}}
 	}
 }
 
 // rawRewrites is what one block says about rewrites to the raw request
-// URI: its own (rewrite ... $request_uri), and an "if" among its
-// directives that has one.
+// URI: its own (rewrite ... $request_uri) whose regex matches every URI,
+// and what makes one run on some requests only: an "if" among its
+// directives that has one, or its own whose regex does not match every
+// URI (^(.*)$ fails on a path with a line feed).
 type rawRewrites struct {
 	rewrite, inIf *parser.Directive
 }
@@ -163,8 +170,10 @@ func rawRewritesOf(body []*parser.Directive) rawRewrites {
 	var out rawRewrites
 	for _, x := range body {
 		switch {
-		case out.rewrite == nil && isRawRewrite(x):
+		case out.rewrite == nil && isRawRewrite(x) && matchesEveryURI(x.Args[0].Value):
 			out.rewrite = x
+		case out.inIf == nil && isRawRewrite(x):
+			out.inIf = x
 		case out.inIf == nil && x.Is("if"):
 			for _, y := range x.Children() {
 				if isRawRewrite(y) {
@@ -179,6 +188,32 @@ func rawRewritesOf(body []*parser.Directive) rawRewrites {
 
 func isRawRewrite(x *parser.Directive) bool {
 	return x.Is("rewrite") && len(x.Args) >= 2 && strings.Contains(x.Args[1].Value, "$request_uri")
+}
+
+// everyURI are decoded paths a regex must match for its rewrite to run on
+// every request: the plain ones and those the client made hold a CR or LF
+// (%0D%0A), which "." and an end anchor do not cross.
+var everyURI = []string{"/", "/a", "/a/b.c", "/a\nb", "/a\r\nb/", "/\n"}
+
+// matchesEveryURI reports whether a rewrite's regex matches every decoded
+// request path ("^", "^/", "(.*)", "^/(.*)" do; "^(.*)$" and "^/api/" do
+// not), as nginx's PCRE reads it (no dot-all, "$" at the end).
+func matchesEveryURI(expr string) bool {
+	ci := strings.HasPrefix(expr, "(?i)")
+	re := nginxRegex(strings.TrimPrefix(expr, "(?i)"), ci)
+	if re == nil {
+		return false
+	}
+	m, err := regexp.Compile(re.String())
+	if err != nil {
+		return false
+	}
+	for _, u := range everyURI {
+		if !m.MatchString(u) {
+			return false
+		}
+	}
+	return true
 }
 
 // rawURIRewrite returns a "rewrite ... $request_uri" that runs before a

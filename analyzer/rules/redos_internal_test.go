@@ -23,12 +23,22 @@ var redosCases = []struct{ expr, want string }{
 	{`^([a-z]{1,8})+$`, "exp"},
 	{`^/(a|a)+$`, "exp"},
 	{`^/([a-z]|[aeiou])*\.html$`, "exp"},
+	// Overlapping alternatives under a repeat are exponential when the
+	// overlap lets one text split two ways: "aa" is a+a or aa, "ab" is
+	// ab or a+b, "foobar" is foobar or foo+bar.
+	{`^/(a|aa)+$`, "exp"},
+	{`^/(ab|a|b)+$`, "exp"},
+	{`^/(foo|foobar|bar)+$`, "exp"},
+	{`^/(\w+|\d+)+$`, "exp"},
+	{`^/(?:[a-z]+|[a-z0-9]+)*\.php$`, "exp"},
 	{`^/.*.*end$`, "poly"},
 	{`^/\w*\w*a$`, "poly"},
 	{`^/[a-z]+-?[a-z]+z$`, "poly"},
 	{`^/\d+\d+x$`, ""},          // PCRE makes the second \d+ possessive: it gives nothing back
 	{`^/[a-z]*[a-z0-9]*/$`, ""}, // likewise
 	{`^/(a|ab)+$`, ""},          // a and ab read a string one way only: linear in PCRE too
+	{`^/(ab|a)+x$`, ""},         // likewise, whichever comes first
+	{`^/(foo|foobar)+$`, ""},    // "bar" starts no alternative: one way only
 	{`^/(\w+/)*$`, ""},
 	{`^(/[a-z]+)*$`, ""},
 	{`^/([a-z]{1,8}-?){1,4}$`, ""},

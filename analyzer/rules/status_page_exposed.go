@@ -18,8 +18,12 @@ var StatusPageExposed = &analyzer.Rule{
 		Text: "`stub_status` (and the `api` of NGINX Plus) show connection counts and request rates " +
 			"(and, for the API, upstream addresses and can even change the configuration). Limit the " +
 			"location to the monitoring hosts with `allow ADDRESS; deny all;`, put it behind " +
-			"authentication, or serve it only on a unix socket. Access rules of the enclosing server " +
-			"count when the location has none of its own.",
+			"authentication, or serve it only on a unix socket. nginx-lint runs the access phase " +
+			"as nginx does: the enclosing server's allow/deny count only when the location has " +
+			"none of its own; with `satisfy any`, an address no rule matches still needs the " +
+			"login (the access module declines, `auth_basic` answers 401), and only the addresses " +
+			"an allow rule lets in skip it; `auth_basic` without `auth_basic_user_file` protects " +
+			"nothing.",
 		Bad:  "location /nginx_status {\n    stub_status;\n}\n",
 		Good: "location = /nginx_status {\n    stub_status;\n    allow 127.0.0.1;\n    deny all;\n}\n",
 		URL:  "https://nginx.org/en/docs/http/ngx_http_stub_status_module.html",
@@ -43,7 +47,7 @@ func runStatusPageExposed(p *analyzer.Pass) {
 		if s := serverOf(p, stack); s != nil {
 			fams = listenFamilies(s)
 		}
-		a := accessAt(blocks, stack)
+		a := accessPhaseAt(blocks, stack)
 		var open []string
 		for _, f := range fams {
 			if f == famUnix {
@@ -57,7 +61,7 @@ func runStatusPageExposed(p *analyzer.Pass) {
 			return
 		}
 		var diag *parser.Diagnostic
-		if a.hasAccess || a.auth != nil {
+		if a.restricted() {
 			diag = p.ReportDirective(d, "%q in %s looks restricted but is open to %s", d.Name.Value, where, strings.Join(open, "; "))
 		} else {
 			diag = p.ReportDirective(d, "%q in %s is open to every client", d.Name.Value, where)
