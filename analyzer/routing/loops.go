@@ -1,8 +1,9 @@
 package routing
 
 import (
-	"regexp/syntax"
 	"strings"
+
+	"github.com/nginx-lint/nginx-lint/analyzer/regex"
 
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
@@ -176,7 +177,7 @@ func (s *Sets) selfLoop(root, l *Location, o *op) (Loop, bool) {
 	if re == nil {
 		return Loop{}, false
 	}
-	if found, complete := search([]automaton{made}, []automaton{re}, 1, s.budget(), 1); len(found) > 0 || !complete {
+	if found, complete := regex.Search([]regex.Automaton{made}, []regex.Automaton{re}, 1, s.budget(), 1); len(found) > 0 || !complete {
 		return Loop{}, false
 	}
 	if got, ok := s.findAll(root, prefix, made); !ok || got != l {
@@ -189,30 +190,8 @@ func (s *Sets) selfLoop(root, l *Location, o *op) (Loop, bool) {
 // can make (in an internal rewrite nginx copies captures into the URI
 // as they are), and the text all of them start with; ok is false when
 // the replacement is a constant or cannot be read so.
-func madeURIs(o *op) (automaton, string, bool) {
-	if n, _ := o.re.langNFA(); n == nil {
-		return nil, "", false
-	}
-	flags := syntax.Perl
-	if o.re.Caseless {
-		flags |= syntax.FoldCase
-	}
-	tree, err := syntax.Parse(latin1(o.re.Pattern), flags)
-	if err != nil {
-		return nil, "", false
-	}
-	groups := map[int]*syntax.Regexp{}
-	var walk func(r *syntax.Regexp)
-	walk = func(r *syntax.Regexp) {
-		if r.Op == syntax.OpCapture {
-			groups[r.Cap] = r.Sub[0]
-		}
-		for _, sub := range r.Sub {
-			walk(sub)
-		}
-	}
-	walk(tree)
-	var parts []*syntax.Regexp
+func madeURIs(o *op) (regex.Automaton, string, bool) {
+	var pieces []regex.Piece
 	var prefix strings.Builder
 	constant := true
 	for _, p := range o.script.parts {
@@ -222,18 +201,12 @@ func madeURIs(o *op) (automaton, string, bool) {
 		switch {
 		case p.capture > 0:
 			constant = false
-			if g := groups[p.capture]; g != nil {
-				parts = append(parts, g)
-			}
+			pieces = append(pieces, regex.Piece{Capture: p.capture})
 		case p.name != "":
 			constant = false
-			parts = append(parts, &syntax.Regexp{Op: syntax.OpStar, Sub: []*syntax.Regexp{{Op: syntax.OpAnyChar}}})
+			pieces = append(pieces, regex.Piece{Any: true})
 		default:
-			lit := &syntax.Regexp{Op: syntax.OpLiteral}
-			for i := 0; i < len(p.lit); i++ {
-				lit.Rune = append(lit.Rune, rune(p.lit[i]))
-			}
-			parts = append(parts, lit)
+			pieces = append(pieces, regex.Piece{Lit: p.lit})
 			if constant {
 				prefix.WriteString(p.lit)
 			}
@@ -242,19 +215,8 @@ func madeURIs(o *op) (automaton, string, bool) {
 	if constant {
 		return nil, "", false
 	}
-	whole := (&syntax.Regexp{Op: syntax.OpConcat, Sub: parts}).Simplify()
-	b := &nfaBuilder{}
-	f := b.compile(whole)
-	m := b.add(nfaState{kind: nMatch})
-	b.patch(f.outs, m)
-	if b.err != "" {
-		return nil, "", false
-	}
-	fa, ok := newFullAuto(&nfa{states: b.states, start: f.start})
-	if !ok {
-		return nil, "", false
-	}
-	return fa, prefix.String(), true
+	a, ok := regex.Made(o.re, pieces)
+	return a, prefix.String(), ok
 }
 
 // findAll is the location search for every URI of lang, all of which
@@ -263,7 +225,7 @@ func madeURIs(o *op) (automaton, string, bool) {
 // the search cannot tell). The exact and prefix locations are compared
 // with prefix alone: one that some URIs of prefix may reach and others
 // not makes it give up.
-func (s *Sets) findAll(root *Location, prefix string, lang automaton) (*Location, bool) {
+func (s *Sets) findAll(root *Location, prefix string, lang regex.Automaton) (*Location, bool) {
 	var m *Location
 	rc, ok := s.findAllIn(root, prefix, lang, &m)
 	if !ok || rc == autoRedirect {
@@ -273,7 +235,7 @@ func (s *Sets) findAll(root *Location, prefix string, lang automaton) (*Location
 }
 
 // findAllIn is Location.find for every URI of lang at once.
-func (s *Sets) findAllIn(lv *Location, prefix string, lang automaton, m **Location) (findResult, bool) {
+func (s *Sets) findAllIn(lv *Location, prefix string, lang regex.Automaton, m **Location) (findResult, bool) {
 	var longest *Location
 	for _, q := range lv.Statics() {
 		p := q.Spec.Path
@@ -310,12 +272,12 @@ func (s *Sets) findAllIn(lv *Location, prefix string, lang automaton, m **Locati
 		if a == nil {
 			return declined, false
 		}
-		if found, complete := search([]automaton{all, a}, nil, 1, s.budget(), 1); !complete {
+		if found, complete := regex.Search([]regex.Automaton{all, a}, nil, 1, s.budget(), 1); !complete {
 			return declined, false
 		} else if len(found) == 0 {
 			continue // no URI of the prefix matches it
 		}
-		if found, complete := search([]automaton{all}, []automaton{a}, 1, s.budget(), 1); len(found) > 0 || !complete {
+		if found, complete := regex.Search([]regex.Automaton{all}, []regex.Automaton{a}, 1, s.budget(), 1); len(found) > 0 || !complete {
 			return declined, false // some do, some do not
 		}
 		*m = r

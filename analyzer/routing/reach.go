@@ -3,11 +3,12 @@ package routing
 import (
 	"slices"
 
+	"github.com/nginx-lint/nginx-lint/analyzer/regex"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
 
 // Sets answers questions about the URIs that reach locations, by the
-// automata of lang.go: which locations no URI reaches (Unreachable),
+// automata of analyzer/regex: which locations no URI reaches (Unreachable),
 // URIs that reach one (Examples), a URI of a prefix location's prefix
 // that another location takes (Elsewhere), whether one regex matches
 // every subject of others (Includes). It keeps the automata it builds;
@@ -22,8 +23,8 @@ type Sets struct {
 	// to start with "/", as a client's do.
 	AnyURI bool
 
-	regexes map[*Regex]*regexAuto
-	tries   map[trieKey]*trieAuto
+	regexes map[*regex.Regex]regex.Automaton
+	tries   map[trieKey]regex.Automaton
 }
 
 type trieKey struct {
@@ -34,27 +35,23 @@ type trieKey struct {
 
 // NewSets returns an empty Sets.
 func NewSets() *Sets {
-	return &Sets{regexes: map[*Regex]*regexAuto{}, tries: map[trieKey]*trieAuto{}}
+	return &Sets{regexes: map[*regex.Regex]regex.Automaton{}, tries: map[trieKey]regex.Automaton{}}
 }
 
 func (s *Sets) budget() int {
 	if s.Budget > 0 {
 		return s.Budget
 	}
-	return searchBudget
+	return regex.SearchBudget
 }
 
 // regex returns the automaton of r, nil when its subjects cannot be
 // computed as PCRE matches them.
-func (s *Sets) regex(r *Regex) *regexAuto {
+func (s *Sets) regex(r *regex.Regex) regex.Automaton {
 	if a, ok := s.regexes[r]; ok {
 		return a
 	}
-	n, _ := r.langNFA()
-	var a *regexAuto
-	if n != nil {
-		a = newRegexAuto(n)
-	}
+	a, _ := r.Automaton()
 	s.regexes[r] = a
 	return a
 }
@@ -62,12 +59,12 @@ func (s *Sets) regex(r *Regex) *regexAuto {
 // Includes reports whether every subject b matches is matched by one
 // of as. sure is false when it cannot tell (a regex it cannot read as
 // PCRE does, or the search ran out of states); yes is then false.
-func (s *Sets) Includes(b *Regex, as ...*Regex) (yes, sure bool) {
+func (s *Sets) Includes(b *regex.Regex, as ...*regex.Regex) (yes, sure bool) {
 	ab := s.regex(b)
 	if ab == nil {
 		return false, false
 	}
-	var neg []automaton
+	var neg []regex.Automaton
 	for _, a := range as {
 		aa := s.regex(a)
 		if aa == nil {
@@ -75,7 +72,7 @@ func (s *Sets) Includes(b *Regex, as ...*Regex) (yes, sure bool) {
 		}
 		neg = append(neg, aa)
 	}
-	found, complete := search([]automaton{ab}, neg, 1, s.budget(), 1)
+	found, complete := regex.Search([]regex.Automaton{ab}, neg, 1, s.budget(), 1)
 	if len(found) > 0 {
 		return false, true
 	}
@@ -90,15 +87,15 @@ const (
 
 // trie returns the automaton of level's exact and prefix locations in
 // the given mode.
-func (s *Sets) trie(level, x *Location, mode uint8) *trieAuto {
+func (s *Sets) trie(level, x *Location, mode uint8) regex.Automaton {
 	k := trieKey{level, x, mode}
 	if t, ok := s.tries[k]; ok {
 		return t
 	}
 	statics := level.Statics()
-	es := make([]trieEntry, len(statics))
+	es := make([]regex.TrieEntry, len(statics))
 	for i, l := range statics {
-		es[i] = trieEntry{path: l.Spec.Path, exact: l.Spec.Modifier == grammar.ModExact}
+		es[i] = regex.TrieEntry{Path: l.Spec.Path, Exact: l.Spec.Modifier == grammar.ModExact}
 	}
 	stops := func(exact, prefix int32) bool {
 		return exact >= 0 || prefix >= 0 && statics[prefix].Spec.Modifier == grammar.ModPrefixNoRegex
@@ -115,7 +112,7 @@ func (s *Sets) trie(level, x *Location, mode uint8) *trieAuto {
 			return prefix >= 0 && statics[prefix] == x
 		}
 	}
-	t := newTrieAuto(es, accept)
+	t := regex.Trie(es, accept)
 	s.tries[k] = t
 	return t
 }
@@ -126,15 +123,15 @@ func (s *Sets) trie(level, x *Location, mode uint8) *trieAuto {
 // nested locations takes first is left out, and so is any regex the
 // automata cannot read, so the set may be larger than the truth but
 // never smaller: it is empty only when nothing reaches x.
-func (s *Sets) reach(x *Location) (pos, neg []automaton) {
+func (s *Sets) reach(x *Location) (pos, neg []regex.Automaton) {
 	lv := x.up()
 	if lv == nil {
-		return []automaton{s.root()}, nil
+		return []regex.Automaton{s.root()}, nil
 	}
 	pos = s.domain(lv)
 	switch {
 	case x.Spec.Named:
-		return append(pos, prefixAuto()), nil // nothing
+		return append(pos, regex.Prefixes()), nil // nothing
 	case x.regex != nil:
 		if a := s.regex(x.regex); a != nil {
 			pos = append(pos, a)
@@ -163,19 +160,19 @@ func (s *Sets) reach(x *Location) (pos, neg []automaton) {
 
 // root is the automaton of the URIs the location search of the server
 // level is given: those that start with "/", or any under AnyURI.
-func (s *Sets) root() automaton {
+func (s *Sets) root() regex.Automaton {
 	if s.AnyURI {
-		return prefixAuto("")
+		return regex.Prefixes("")
 	}
-	return prefixAuto("/")
+	return regex.Prefixes("/")
 }
 
 // domain returns automata that accept every URI the location search
 // brings to level's nested locations (and maybe more).
-func (s *Sets) domain(lv *Location) []automaton {
+func (s *Sets) domain(lv *Location) []regex.Automaton {
 	up := lv.up()
 	if up == nil {
-		return []automaton{s.root()}
+		return []regex.Automaton{s.root()}
 	}
 	pos := s.domain(up)
 	if lv.regex != nil {
@@ -235,7 +232,7 @@ func (s *Sets) Unreachable(level *Location) []Shadow {
 // regexes nginx tries first and the stops kept before the regexes.
 func (s *Sets) shadow(x *Location) (Shadow, bool) {
 	pos, neg := s.reach(x)
-	found, complete := search(pos, neg, 1, s.budget(), 1)
+	found, complete := regex.Search(pos, neg, 1, s.budget(), 1)
 	if len(found) > 0 || !complete {
 		return Shadow{}, false
 	}
@@ -245,7 +242,7 @@ func (s *Sets) shadow(x *Location) (Shadow, bool) {
 	// the earlier regexes; for a prefix location, every regex.
 	matched := s.domain(lv)
 	var items []*Location
-	var takers []automaton
+	var takers []regex.Automaton
 	if x.regex != nil {
 		matched = append(matched, s.regex(x.regex))
 		for _, q := range lv.Statics() {
@@ -285,13 +282,13 @@ func (s *Sets) shadow(x *Location) (Shadow, bool) {
 	}
 	for _, i := range order {
 		keep[i] = false
-		var rest []automaton
+		var rest []regex.Automaton
 		for j, a := range takers {
 			if keep[j] {
 				rest = append(rest, a)
 			}
 		}
-		if found, complete := search(matched, rest, 1, s.budget(), 1); len(found) > 0 || !complete {
+		if found, complete := regex.Search(matched, rest, 1, s.budget(), 1); len(found) > 0 || !complete {
 			keep[i] = true
 		}
 	}
@@ -323,7 +320,7 @@ func (s *Sets) Examples(x *Location, n int) []string {
 	// Paths whose segments do not start with a dot read best; the others
 	// when there are not enough of those.
 	for _, nice := range []bool{true, false} {
-		found, _ := search(append(pos[:len(pos):len(pos)], normalAuto{nice}), neg, n+8, s.budget(), 2)
+		found, _ := regex.Search(append(pos[:len(pos):len(pos)], regex.NormalPaths(nice)), neg, n+8, s.budget(), 2)
 		for _, u := range found {
 			if slices.Contains(out, u) {
 				continue
@@ -359,14 +356,14 @@ func (s *Sets) Elsewhere(x *Location) (uri string, by *Location, ok bool) {
 		uri, by = u, got
 		return true
 	}
-	pos := append(s.domain(lv), prefixAuto(x.Spec.Path), normalAuto{false})
+	pos := append(s.domain(lv), regex.Prefixes(x.Spec.Path), regex.NormalPaths(false))
 	if x.Spec.Modifier == grammar.ModNone {
 		for _, r := range lv.regexes {
 			a := s.regex(r.regex)
 			if a == nil {
 				continue
 			}
-			found, _ := search(append(pos[:len(pos):len(pos)], a, s.trie(lv, x, trieIs)), nil, 4, s.budget(), 1)
+			found, _ := regex.Search(append(pos[:len(pos):len(pos)], a, s.trie(lv, x, trieIs)), nil, 4, s.budget(), 1)
 			for _, u := range found {
 				if check(u) {
 					return uri, by, true

@@ -3,6 +3,7 @@ package routing
 import (
 	"strings"
 
+	"github.com/nginx-lint/nginx-lint/analyzer/regex"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -21,7 +22,7 @@ type Reader struct {
 // NewReader returns a reader of the servers of m, below its http block.
 func NewReader(m *parser.Model) *Reader {
 	r := &Reader{cfg: m.Config, http: newLevel(nil, nil)}
-	r.regexes.m, r.regexes.scripts = map[regexKey]*Regex{}, map[regexKey]*Script{}
+	r.regexes.m, r.regexes.scripts = map[regexKey]*regex.Regex{}, map[regexKey]*Script{}
 	if len(m.HTTP) > 0 && m.HTTP[0].Block != nil {
 		b := &builder{c: m.Config, regexes: &r.regexes}
 		r.http.block = m.HTTP[0]

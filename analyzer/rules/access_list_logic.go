@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/access"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
@@ -56,7 +57,7 @@ func runAccessListLogic(p *analyzer.Pass) {
 		reported bool
 	}
 	lists := map[*parser.Directive]*listState{}
-	blocks := newPerBlock(p, readLevelAccess)
+	blocks := analyzer.NewPerBlock(p, access.ReadLevel)
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
 		if len(stack) == 0 {
 			return
@@ -118,7 +119,7 @@ func runAccessListLogic(p *analyzer.Pass) {
 // IPv6 (deny all, deny ::/0).
 func denyLater(p *analyzer.Pass, block, d *parser.Directive) bool {
 	after := false
-	for _, s := range body(p, block) {
+	for _, s := range p.Body(block) {
 		if s == d {
 			after = true
 			continue
@@ -135,12 +136,12 @@ func denyLater(p *analyzer.Pass, block, d *parser.Directive) bool {
 // checkSatisfyAny reports "satisfy any" where the access list in force
 // lets every client in: the access module answers OK to everyone, which
 // ends the access phase before any authentication.
-func checkSatisfyAny(p *analyzer.Pass, blocks *perBlock[levelAccess], d *parser.Directive, stack []*parser.Directive) {
+func checkSatisfyAny(p *analyzer.Pass, blocks *analyzer.PerBlock[access.Level], d *parser.Directive, stack []*parser.Directive) {
 	if len(d.Args) != 1 || !strings.EqualFold(d.Args[0].Value, "any") {
 		return
 	}
-	a := accessPhaseAt(blocks, stack)
-	if !a.allowsEveryone() {
+	a := access.At(blocks, stack)
+	if !a.AllowsEveryone() {
 		return
 	}
 	diag := p.ReportDirective(d, "%q %q with %q %q in force: every client gets in, whatever the authentication says", "satisfy", "any", "allow", "all")

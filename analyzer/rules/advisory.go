@@ -123,7 +123,7 @@ func runNginxAdvisory(p *analyzer.Pass) {
 			continue
 		}
 		diag := p.ReportDirective(at, "nginx %s is affected by %s (%s, %s)", version, a.cve, a.title, a.severity)
-		assumeTarget(p, diag)
+		p.AssumeTarget(diag)
 		diag.Detail = "reached by " + cond.what + "; fixed in nginx " + a.fixedIn() +
 			"; distributions backport fixes without changing the version, so check your vendor's advisory (" + a.link() + ")"
 	}

@@ -187,7 +187,7 @@ func upstreamSSL(p *analyzer.Pass, _ string) *parser.Directive {
 func inEffect(p *analyzer.Pass, blocks []*parser.Directive, name string) *parser.Directive {
 	for i := len(blocks) - 1; i >= 0; i-- {
 		var found *parser.Directive
-		for _, d := range body(p, blocks[i]) {
+		for _, d := range p.Body(blocks[i]) {
 			if d.Is(name) {
 				found = d
 			}
@@ -401,7 +401,7 @@ func sslTicketRotation(p *analyzer.Pass, _ string) *parser.Directive {
 func httpTLS13(p *analyzer.Pass, version string) *parser.Directive {
 	return eachServer(p, "http", func(bs []*parser.Directive) *parser.Directive {
 		var listen *parser.Directive
-		for _, d := range body(p, bs[1]) {
+		for _, d := range p.Body(bs[1]) {
 			if d.Is("listen") && hasArg(d, "ssl") {
 				listen = d
 				break

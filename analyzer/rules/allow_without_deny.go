@@ -2,6 +2,7 @@ package rules
 
 import (
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/access"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -24,7 +25,7 @@ var AllowWithoutDeny = &analyzer.Rule{
 }
 
 func runAllowWithoutDeny(p *analyzer.Pass) {
-	blocks := newPerBlock(p, readLevelAccess)
+	blocks := analyzer.NewPerBlock(p, access.ReadLevel)
 	check := func(dirs, stack []*parser.Directive) {
 		var firstAllow *parser.Directive
 		for _, d := range dirs {
@@ -42,7 +43,7 @@ func runAllowWithoutDeny(p *analyzer.Pass) {
 		// With "satisfy any" and an authentication in force that refuses
 		// an anonymous client, the list means "these addresses, or a
 		// login": a client no rule matches still has to log in.
-		if a := accessPhaseAt(blocks, stack); a.satisfyAny && len(a.guards) > 0 {
+		if a := access.At(blocks, stack); a.SatisfyAny && len(a.Guards) > 0 {
 			return
 		}
 		diag := p.ReportDirective(firstAllow, "%q without %q in the same block lets every client in", "allow", "deny")
@@ -54,9 +55,9 @@ func runAllowWithoutDeny(p *analyzer.Pass) {
 		check(dirs, stack)
 		for _, d := range dirs {
 			if d.Block != nil && !d.Is("map") && !d.Is("geo") && !d.Is("types") && !d.Is("upstream") {
-				visit(body(p, d), append(stack, d))
+				visit(p.Body(d), append(stack, d))
 			}
 		}
 	}
-	visit(expandIncludes(p.Config, p.Config.Main.Directives, 0), nil)
+	visit(analyzer.ExpandIncludes(p.Config, p.Config.Main.Directives), nil)
 }

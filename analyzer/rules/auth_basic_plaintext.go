@@ -2,6 +2,7 @@ package rules
 
 import (
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/access"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
@@ -61,14 +62,14 @@ func runAuthBasicPlaintext(p *analyzer.Pass) {
 			servers[s.Directive] = s
 		}
 	}
-	blocks := newPerBlock(p, readLevelAccess)
+	blocks := analyzer.NewPerBlock(p, access.ReadLevel)
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
 		if len(d.Args) != 1 || argIs(d, "off") {
 			return
 		}
 		// Without auth_basic_user_file the module declines: no password
 		// is asked for.
-		if !guardedBy(accessPhaseAt(blocks, stack), "auth_basic") {
+		if !guardedBy(access.At(blocks, stack), "auth_basic") {
 			return
 		}
 		for i, b := range stack {
@@ -100,8 +101,8 @@ func runAuthBasicPlaintext(p *analyzer.Pass) {
 
 // guardedBy reports whether an authentication directive called name is
 // among the access phase's guards (in force, and able to refuse).
-func guardedBy(a accessPhase, name string) bool {
-	for _, g := range a.guards {
+func guardedBy(a access.Phase, name string) bool {
+	for _, g := range a.Guards {
 		if g.Is(name) {
 			return true
 		}

@@ -135,7 +135,7 @@ func candidateURIs(p *analyzer.Pass, file string, s *parser.Server, outer []*par
 	walk = func(locs []parser.Location) {
 		for i := range locs {
 			l := &locs[i]
-			for _, c := range body(p, l.Directive) {
+			for _, c := range p.Body(l.Directive) {
 				if len(c.Args) != 1 {
 					continue
 				}
@@ -176,7 +176,7 @@ func servedPath(p *analyzer.Pass, blocks []*parser.Directive, uri string) string
 	// root and alias are one setting, inherited together.
 	for i := len(blocks) - 1; i >= 0; i-- {
 		var r *parser.Directive
-		for _, c := range body(p, blocks[i]) {
+		for _, c := range p.Body(blocks[i]) {
 			if c.Is("root") || c.Is("alias") {
 				r = c
 			}
@@ -191,7 +191,7 @@ func servedPath(p *analyzer.Pass, blocks []*parser.Directive, uri string) string
 		if r.Is("root") {
 			return path.Clean(dir + uri)
 		}
-		spec, err := locationSpec(blocks[i])
+		spec, err := parser.LocationSpec(blocks[i])
 		if err != nil || spec.IsRegex || !strings.HasPrefix(uri, spec.Path) {
 			return ""
 		}
@@ -205,7 +205,7 @@ func servedPath(p *analyzer.Pass, blocks []*parser.Directive, uri string) string
 // internal.
 func servesStatic(p *analyzer.Pass, blocks []*parser.Directive) bool {
 	last := blocks[len(blocks)-1]
-	for _, c := range body(p, last) {
+	for _, c := range p.Body(last) {
 		switch {
 		case c.Is("return") || c.Is("internal"):
 			return false
@@ -217,7 +217,7 @@ func servesStatic(p *analyzer.Pass, blocks []*parser.Directive) bool {
 	}
 	// deny all further out applies too, unless the location allows.
 	for _, b := range blocks[:len(blocks)-1] {
-		for _, c := range body(p, b) {
+		for _, c := range p.Body(b) {
 			if c.Is("deny") && len(c.Args) == 1 && c.Args[0].Value == "all" && inEffect(p, blocks[len(blocks)-1:], "allow") == nil {
 				return false
 			}

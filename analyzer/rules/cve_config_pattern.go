@@ -6,7 +6,8 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
-	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
+	"github.com/nginx-lint/nginx-lint/analyzer/regex"
+	"github.com/nginx-lint/nginx-lint/analyzer/script"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -89,9 +90,9 @@ func affects(id, v string) bool {
 
 // firstUnnamedRef returns the first $1..$9 in s, "" if none.
 func firstUnnamedRef(s string) string {
-	for _, r := range splitVars(s) {
-		if len(r.name) == 1 && r.name[0] >= '1' && r.name[0] <= '9' {
-			return "$" + r.name
+	for _, r := range script.Split(s) {
+		if len(r.Name) == 1 && r.Name[0] >= '1' && r.Name[0] <= '9' {
+			return "$" + r.Name
 		}
 	}
 	return ""
@@ -125,7 +126,7 @@ func httpMaps(p *analyzer.Pass) (maps map[string]httpMap, groups map[string]bool
 			return
 		}
 		var m httpMap
-		for _, e := range body(p, d) {
+		for _, e := range p.Body(d) {
 			if e.Is("volatile") && len(e.Args) == 0 {
 				m.volatile = true
 			}
@@ -133,9 +134,9 @@ func httpMaps(p *analyzer.Pass) (maps map[string]httpMap, groups map[string]bool
 			if !ok {
 				continue
 			}
-			if re := nginxRegex(expr, ci); re != nil && re.MaxCap() > 0 {
+			if re := regex.Parse(expr, ci); re != nil && re.MaxCap() > 0 {
 				m.captures = true
-				symbols.NamedGroups(expr, func(name string, _ int) { groups[strings.ToLower(name)] = true })
+				regex.NamedGroups(expr, func(name string, _ int) { groups[strings.ToLower(name)] = true })
 			}
 		}
 		if m.captures {
@@ -151,28 +152,28 @@ func httpMaps(p *analyzer.Pass) (maps map[string]httpMap, groups map[string]bool
 func mapCaptureShape(s string, maps map[string]httpMap, groups map[string]bool) string {
 	capture := ""
 	volatile, volatileCapture := "", ""
-	for _, r := range splitVars(s) {
-		if r.name == "" {
+	for _, r := range script.Split(s) {
+		if r.Name == "" {
 			continue
 		}
-		if len(r.name) == 1 && r.name[0] >= '1' && r.name[0] <= '9' || groups[r.name] {
+		if len(r.Name) == 1 && r.Name[0] >= '1' && r.Name[0] <= '9' || groups[r.Name] {
 			if capture == "" {
-				capture = "$" + r.name
+				capture = "$" + r.Name
 			}
 			if volatileCapture == "" {
-				volatileCapture = "$" + r.name
+				volatileCapture = "$" + r.Name
 			}
 			continue
 		}
-		m, ok := maps[r.name]
+		m, ok := maps[r.Name]
 		if !ok {
 			continue
 		}
 		if capture != "" {
-			return "reads " + capture + " before $" + r.name + ", whose map's regex replaces the captures"
+			return "reads " + capture + " before $" + r.Name + ", whose map's regex replaces the captures"
 		}
 		if m.volatile && volatile == "" {
-			volatile = "$" + r.name
+			volatile = "$" + r.Name
 		}
 	}
 	if volatile != "" && volatileCapture != "" {
@@ -337,7 +338,7 @@ func checkAlias(p *analyzer.Pass, v string, on map[string]bool) {
 				continue
 			}
 			var root *parser.Directive
-			for _, c := range body(p, stack[i]) {
+			for _, c := range p.Body(stack[i]) {
 				if c.Is("alias") || c.Is("root") {
 					root = c
 				}
@@ -354,8 +355,8 @@ func checkAlias(p *analyzer.Pass, v string, on map[string]bool) {
 		}
 		switch {
 		case d.Is("rewrite") && on[cveAliasRewrite] && !done[cveAliasRewrite] && len(d.Args) >= 2:
-			for _, r := range splitVars(d.Args[1].Value) {
-				if r.name == "request_filename" {
+			for _, r := range script.Split(d.Args[1].Value) {
+				if r.Name == "request_filename" {
 					done[cveAliasRewrite] = true
 					reportCVE(p, d, d.Args[1], cveAliasRewrite, v, "a rewrite reading $request_filename where \"alias\" maps the URI")
 					return
@@ -363,10 +364,10 @@ func checkAlias(p *analyzer.Pass, v string, on map[string]bool) {
 			}
 		case d.Is("try_files") && on[cveAliasTryFiles] && !done[cveAliasTryFiles]:
 			for _, a := range d.Args {
-				for _, r := range splitVars(a.Value) {
-					if _, ok := maps[r.name]; ok && r.name != "" {
+				for _, r := range script.Split(a.Value) {
+					if _, ok := maps[r.Name]; ok && r.Name != "" {
 						done[cveAliasTryFiles] = true
-						reportCVE(p, d, a, cveAliasTryFiles, v, "\"try_files\" reads $"+r.name+", a map's variable whose regex captures, where \"alias\" maps the URI")
+						reportCVE(p, d, a, cveAliasTryFiles, v, "\"try_files\" reads $"+r.Name+", a map's variable whose regex captures, where \"alias\" maps the URI")
 						return
 					}
 				}
@@ -377,7 +378,7 @@ func checkAlias(p *analyzer.Pass, v string, on map[string]bool) {
 
 func reportCVE(p *analyzer.Pass, d *parser.Directive, at parser.Word, id, v, what string) {
 	diag := p.Reportf(d.File, at.Range, "%s: nginx %s is affected by %s", what, v, id)
-	assumeTarget(p, diag)
+	p.AssumeTarget(diag)
 	a := advisoryByCVE(id)
 	pattern := ""
 	for _, c := range cvePatterns {

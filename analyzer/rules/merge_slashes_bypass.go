@@ -31,7 +31,7 @@ var MergeSlashesBypass = &analyzer.Rule{
 // (deny all, auth_basic, auth_request, a 401/403/404/444 return), nil when
 // it does not.
 func guards(p *analyzer.Pass, loc *parser.Directive) *parser.Directive {
-	for _, d := range body(p, loc) {
+	for _, d := range p.Body(loc) {
 		switch {
 		case d.Is("deny") && len(d.Args) == 1 && d.Args[0].Value == "all":
 			return d

@@ -7,6 +7,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/regex"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -40,13 +41,13 @@ func runPHPScriptUnchecked(p *analyzer.Pass) {
 		return
 	}
 	// The same PHP location on every server: each regex is judged once.
-	var matches regexMemo[bool]
+	var matches regex.VerdictMemo[bool]
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, _ []*parser.Directive) {
-		spec, err := locationSpec(d)
+		spec, err := parser.LocationSpec(d)
 		if err != nil || !spec.IsRegex || d.Block == nil {
 			return
 		}
-		if !matches.get(spec.Path, spec.CaseInsensitive, matchesPHPProbe) {
+		if !matches.Get(spec.Path, spec.CaseInsensitive, matchesPHPProbe) {
 			return
 		}
 		pass, checked := fastcgiChecked(p, d)
@@ -79,7 +80,7 @@ func matchesPHPProbe(re *syntax.Regexp) bool {
 // exists first: a try_files (nginx looks the file up and falls back to
 // its last argument) or an if with a -f or -e test that ends the request.
 func fastcgiChecked(p *analyzer.Pass, loc *parser.Directive) (pass *parser.Directive, checked bool) {
-	for _, d := range body(p, loc) {
+	for _, d := range p.Body(loc) {
 		switch {
 		case d.Is("fastcgi_pass") && pass == nil:
 			pass = d
@@ -88,7 +89,7 @@ func fastcgiChecked(p *analyzer.Pass, loc *parser.Directive) (pass *parser.Direc
 		case d.Is("if") && d.Block != nil:
 			cond := strings.Join(d.ArgValues(), " ")
 			test := strings.Contains(cond, "!-f") || strings.Contains(cond, "!-e")
-			for _, c := range body(p, d) {
+			for _, c := range p.Body(d) {
 				switch {
 				case c.Is("fastcgi_pass") && pass == nil:
 					pass = c

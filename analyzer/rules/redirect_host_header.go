@@ -5,6 +5,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/script"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -36,9 +37,9 @@ var clientHostVars = map[string]bool{"http_host": true, "http_x_forwarded_host":
 // "" if none.
 func redirectHost(target string) string {
 	inHost := strings.HasPrefix(target, "//")
-	for _, r := range splitVars(target) {
-		if r.name == "" {
-			text := r.lit
+	for _, r := range script.Split(target) {
+		if r.Name == "" {
+			text := r.Text
 			if i := strings.Index(text, "://"); i >= 0 {
 				inHost, text = true, text[i+3:]
 			} else if inHost && strings.HasPrefix(target, "//") && strings.HasPrefix(text, "//") {
@@ -49,8 +50,8 @@ func redirectHost(target string) string {
 			}
 			continue
 		}
-		if inHost && clientHostVars[r.name] {
-			return "$" + r.name
+		if inHost && clientHostVars[r.Name] {
+			return "$" + r.Name
 		}
 	}
 	return ""

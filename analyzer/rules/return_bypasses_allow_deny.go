@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/access"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
@@ -28,7 +29,7 @@ var ReturnBypassesAllowDeny = &analyzer.Rule{
 }
 
 func runReturnBypassesAllowDeny(p *analyzer.Pass) {
-	blocks := newPerBlock(p, readLevelAccess)
+	blocks := analyzer.NewPerBlock(p, access.ReadLevel)
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive) {
 		// stream's return is a content handler: access checks run first.
 		if !d.Is("return") || len(d.Args) == 0 || inStream(stack, ctx) {
@@ -39,8 +40,8 @@ func runReturnBypassesAllowDeny(p *analyzer.Pass) {
 		if code, err := strconv.Atoi(d.Args[0].Value); (err == nil && code >= 300) || (err != nil && len(d.Args) == 1) {
 			return
 		}
-		a := accessPhaseAt(blocks, stack)
-		guard := a.firstDeny()
+		a := access.At(blocks, stack)
+		guard := a.FirstDeny()
 		if guard == nil {
 			return
 		}
@@ -48,7 +49,7 @@ func runReturnBypassesAllowDeny(p *analyzer.Pass) {
 		// the access rules were checked where the request came in; its own
 		// rules, if it has any, are still bypassed.
 		if loc := innermost(stack, "location"); loc != nil && (hasChild(loc, "internal") || strings.HasPrefix(firstArg(loc), "@")) &&
-			a.listAt != loc {
+			a.ListAt != loc {
 			return
 		}
 		diag := p.ReportDirective(d, "%q runs before the %q and %q rules and answers denied clients too", "return", "allow", "deny")

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/access"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
@@ -30,23 +31,23 @@ var RewriteBypassesAllowDeny = &analyzer.Rule{
 }
 
 func runRewriteBypassesAllowDeny(p *analyzer.Pass) {
-	blocks := newPerBlock(p, readLevelAccess)
+	blocks := analyzer.NewPerBlock(p, access.ReadLevel)
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
 		if len(d.Args) < 2 || !redirectingRewrite(d) {
 			return
 		}
-		a := accessPhaseAt(blocks, stack)
-		if a.listAt == nil || len(a.rules) == 0 {
+		a := access.At(blocks, stack)
+		if a.ListAt == nil || len(a.Rules) == 0 {
 			return
 		}
 		// Reached only by internal redirects: only the location's own
 		// list counts, the enclosing ones ran for the original location.
-		if loc := innermost(stack, "location"); loc != nil && a.listAt != loc {
-			if l, err := locationSpec(loc); err == nil && l.Named || hasChild(loc, "internal") {
+		if loc := innermost(stack, "location"); loc != nil && a.ListAt != loc {
+			if l, err := parser.LocationSpec(loc); err == nil && l.Named || hasChild(loc, "internal") {
 				return
 			}
 		}
-		first := a.rules[0].d
+		first := a.Rules[0].Directive
 		diag := p.ReportDirective(d, "%q redirects in the rewrite phase, before %q %q on line %d is checked: denied clients get the redirect",
 			"rewrite", first.Name.Value, first.Args[0].Value, first.File.Position(int(first.Name.Range.Start)).Line)
 		diag.Detail = "the access phase runs after the rewrite phase; check the client first (geo + if) or redirect from a location without the restriction"

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/access"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
@@ -31,7 +32,7 @@ var StatusPageExposed = &analyzer.Rule{
 }
 
 func runStatusPageExposed(p *analyzer.Pass) {
-	blocks := newPerBlock(p, readLevelAccess)
+	blocks := analyzer.NewPerBlock(p, access.ReadLevel)
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
 		if (!d.Is("stub_status") && !d.Is("api")) || (len(d.Args) == 1 && strings.EqualFold(d.Args[0].Value, "off")) {
 			return
@@ -43,17 +44,17 @@ func runStatusPageExposed(p *analyzer.Pass) {
 		} else if innermost(stack, "server") == nil {
 			return
 		}
-		fams := []family{fam4, fam6} // a snippet: whatever its server listens on
+		fams := []access.Family{access.IPv4, access.IPv6} // a snippet: whatever its server listens on
 		if s := serverOf(p, stack); s != nil {
-			fams = listenFamilies(s)
+			fams = access.ListenFamilies(s)
 		}
-		a := accessPhaseAt(blocks, stack)
+		a := access.At(blocks, stack)
 		var open []string
 		for _, f := range fams {
-			if f == famUnix {
+			if f == access.Unix {
 				continue // local clients only
 			}
-			if e := a.exposure(f); e != "" {
+			if e := a.Exposure(f); e != "" {
 				open = append(open, e)
 			}
 		}
@@ -61,7 +62,7 @@ func runStatusPageExposed(p *analyzer.Pass) {
 			return
 		}
 		var diag *parser.Diagnostic
-		if a.restricted() {
+		if a.Restricted() {
 			diag = p.ReportDirective(d, "%q in %s looks restricted but is open to %s", d.Name.Value, where, strings.Join(open, "; "))
 		} else {
 			diag = p.ReportDirective(d, "%q in %s is open to every client", d.Name.Value, where)
@@ -70,4 +71,10 @@ func runStatusPageExposed(p *analyzer.Pass) {
 			"0.0.0.0/0 is every IPv4 client, ::/0 every IPv6 one), put the page behind authentication with the " +
 			"default \"satisfy all\", or make the location internal"
 	}, "stub_status", "api")
+}
+
+// serverOf returns the model's server of the innermost server block of
+// stack, nil when there is none.
+func serverOf(p *analyzer.Pass, stack []*parser.Directive) *parser.Server {
+	return serverOfBlock(p, innermost(stack, "server"))
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/regex"
 	"github.com/nginx-lint/nginx-lint/analyzer/routing"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
@@ -75,15 +76,15 @@ func runUnreachableLocation(p *analyzer.Pass) {
 		// search URIs that do not start with "/".
 		relative := routing.RelativeURIs(p.Config, server, p.Config.Main.Directives)
 		key = append(key[:0], byte('0'+b2i(relative)))
-		regex := false
+		hasRegex := false
 		for _, l := range locs {
-			regex = regex || l.spec.IsRegex
+			hasRegex = hasRegex || l.spec.IsRegex
 			key = strconv.AppendInt(append(key, '\n'), int64(l.depth), 10)
 			key = append(append(append(key, ' '), l.spec.Modifier.String()...), ' ', byte('0'+b2i(l.autoRedirect)), ' ')
 			key = append(strconv.AppendInt(key, int64(len(l.spec.Path)), 10), ':')
 			key = append(key, l.spec.Path...)
 		}
-		if !regex {
+		if !hasRegex {
 			continue
 		}
 		shadows, ok := results[string(key)]
@@ -97,7 +98,7 @@ func runUnreachableLocation(p *analyzer.Pass) {
 				s = anyURI
 			}
 			shadows = unreachableIn(s, readServer(p, server), locs)
-			if len(results) >= memoMax {
+			if len(results) >= regex.MemoMax {
 				clear(results)
 			}
 			results[string(key)] = shadows
