@@ -102,7 +102,7 @@ func (m *Model) Route(req HTTPRequest) *Answer {
 		if rx != nil {
 			// A server_name regex that matched leaves its captures,
 			// and its named groups as variables.
-			c, ok, why := regex.Compile(rx.Pattern, rx.caseless).Match(h)
+			c, ok, why := rx.re.Match(h)
 			if why != "" {
 				st.note(why)
 			} else if ok {

@@ -24,7 +24,8 @@ var generated = regexp.MustCompile(`(?m)^// Code generated .* DO NOT EDIT\.$`)
 
 // TestRulesFilesHoldRules keeps analyzer/rules a package of rules, one file
 // each: every file that is neither a test nor generated declares a rule
-// (a package-level &analyzer.Rule{...}), or is one of the few above.
+// (a package-level &analyzer.Rule{...}), or is one of the few above, and
+// none compiles a regex with Go's regexp rather than analyzer/regex.
 // What several rules need to know about nginx belongs in the analyzer or a
 // package named for what it reads (docs/architecture.md).
 func TestRulesFilesHoldRules(t *testing.T) {
@@ -47,6 +48,14 @@ func TestRulesFilesHoldRules(t *testing.T) {
 		f, err := parser.ParseFile(fset, name, src, parser.SkipObjectResolution)
 		if err != nil {
 			t.Fatal(err)
+		}
+		// nginx's regexes are read as PCRE in one place: a rule that
+		// compiled one with Go's regexp would read it another way
+		// (bytes above 0x7f, "$" before a final newline, \v, \1).
+		for _, imp := range f.Imports {
+			if imp.Path.Value == `"regexp"` {
+				t.Errorf("%s imports regexp: read nginx's regexes with analyzer/regex (Compile, Regex.Match)", name)
+			}
 		}
 		_, allowed := ruleless[name]
 		switch has := declaresRule(f); {
