@@ -49,11 +49,14 @@ worker.onerror = (e) => {
 // filesChanged says whether the worker's files are out of date.
 let filesChanged = true;
 
+// onFiles are the calls that read the files.
+const onFiles = new Set(["lint", "fix", "format", "cost", "route"]);
+
 // call runs op in the worker with req; the files go along when they
 // changed since the last call.
 function call(op, req = {}) {
   const id = ++callSeq;
-  const msg = { id, op, req: { root: Root, ...req } };
+  const msg = { id, op, req: onFiles.has(op) ? { root: Root, ...req } : req };
   if (filesChanged) {
     msg.files = {};
     for (const f of files) msg.files[`${Root}/${f.name}`] = f.state.doc.toString();
@@ -83,6 +86,9 @@ let ruleDocs = {};
 
 const language = StreamLanguage.define(nginxMode);
 
+// stats are the page's timings, which the browser test reads: when the
+// first findings were shown (ms after navigation) and how long the last
+// lint took in the worker and from request to findings.
 const stats = { lints: 0, firstLintAt: null, lastLintMs: null, lastRoundTripMs: null };
 window.nginxLintStats = stats;
 
@@ -101,6 +107,9 @@ const view = new EditorView({
     }
   },
 });
+
+// The text of the file shown, for the browser test.
+window.nginxLintText = () => view.state.doc.toString();
 
 function makeState(text) {
   return EditorState.create({ doc: text, extensions: [basicSetup, language, EditorView.lineWrapping] });
@@ -578,6 +587,7 @@ async function start() {
   fillExamples();
   $("root").textContent = Root;
   call("info").then(({ result }) => {
+    if (result.error) return;
     $("build").textContent = `nginx-lint ${result.version}, ${result.rules} rules; newest nginx known: ${result.nginx}.`;
     $("version").placeholder = `newest (${result.nginx})`;
   });

@@ -58,7 +58,9 @@ export const nginxMode = {
     if (/^[0-9]+(\.[0-9]+)?(ms|[kKmMgGsdhwy])?$/.test(w)) return "number";
     return null;
   },
-  languageData: { commentTokens: { line: "#" }, closeBrackets: { brackets: ["{", '"', "'"] } },
+  // Quotes close themselves; braces do not: a block's "}" often comes
+  // many lines later, and a typed one would then be one too many.
+  languageData: { commentTokens: { line: "#" }, closeBrackets: { brackets: ['"', "'"] } },
 };
 
 // variable reads $name or ${name} at the stream, or nothing.
