@@ -11,7 +11,7 @@ import { nginxMode } from "./nginx-mode.js";
 import { setDiagnostics } from "@codemirror/lint";
 import { examples, layouts } from "./examples.js";
 import { renderMarkdown } from "./markdown.js";
-import { encodeState, decodeState } from "./share.js";
+import { encodeState, decodeState, MaxLinkText } from "./share.js";
 
 // Root is where the files live for nginx-lint: a copy of /etc/nginx
 // (internal/playground.DefaultRoot).
@@ -533,7 +533,11 @@ async function loadLayout(l) {
 // ---- the link ------------------------------------------------------------
 
 function updateLink() {
-  const hash = encodeState({ files: files.map((f) => ({ name: f.name, text: f.state.doc.toString() })), version: version(), layout });
+  // A generated layout is linked by its name, and a configuration too
+  // large for a link is not turned into text for it.
+  const size = files.reduce((n, f) => n + f.state.doc.length, 0);
+  const texts = layout || size > MaxLinkText ? [] : files.map((f) => ({ name: f.name, text: f.state.doc.toString() }));
+  const hash = !layout && size > MaxLinkText ? "" : encodeState({ files: texts, version: version(), layout });
   const url = hash ? `#${hash}` : location.pathname + location.search;
   history.replaceState(null, "", url);
   currentHash = location.hash;

@@ -101,6 +101,7 @@ try {
     await page.keyboard.press("Enter");
   }
   await settled(page, n);
+  result.typedLintMs = Math.round(await page.evaluate(() => window.nginxLintStats.lastLintMs));
   assert.equal((await doc(page)).replace(/[ \t]+/g, " ").replace(/\n /g, "\n"), typed.join("\n") + "\n", "the text typed");
   let ps = await problems(page);
   log(JSON.stringify(ps));
