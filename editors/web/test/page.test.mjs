@@ -10,7 +10,8 @@
 // It opens the page, types a configuration with a typo and a missing ";",
 // sees each error at its line, applies the typo's quick fix from the
 // hover, applies the other fix with "Apply fixes", formats, checks the
-// link in the address bar and opens it, loads the 20,000-server example
+// link in the address bar and opens it, lints several files (one added,
+// for an older nginx), asks the URL tester, loads the 20,000-server example
 // and sees the estimate with its chart and "what if" table, types in it
 // (measuring the page thread's longest task meanwhile), and reloads the
 // page offline. The last line it prints is RESULT and a JSON object
@@ -158,6 +159,49 @@ try {
   ps = await problems(byHand);
   assert.ok(ps.some((x) => x.code === "NL2001" && x.line === 6), `#c= linted: ${JSON.stringify(ps)}`);
   await byHand.close();
+
+  step = "several files and the target version";
+  n = await lints(page);
+  await page.selectOption("#examples", "e:split");
+  await settled(page, n);
+  const tabs = () => page.$$eval("#tabs .tab[data-file]", (els) => els.map((e) => e.dataset.file));
+  assert.deepEqual(await tabs(), ["nginx.conf", "conf.d/app.conf", "snippets/tls.conf"]);
+  ps = await problems(page);
+  assert.ok(ps.some((x) => x.file === "conf.d/app.conf" && x.code === "NL2050" && x.line === 18), `alias-slash-mismatch in the included file: ${JSON.stringify(ps)}`);
+  assert.ok(ps.some((x) => x.file === "snippets/tls.conf" && x.line === 3), `the snippet included by the included file: ${JSON.stringify(ps)}`);
+  page.once("dialog", (d) => d.accept("conf.d/h2.conf"));
+  await page.click("#tabs .tab.add");
+  await page.waitForFunction(() => document.querySelector("#tabs .tab.active")?.dataset.file === "conf.d/h2.conf");
+  n = await lints(page);
+  await page.click(".cm-content");
+  for (const line of ["server {", "listen 8443 ssl;", "server_name h2.example;", "http2 on;", "}"]) {
+    await page.keyboard.type(line);
+    await page.keyboard.press("Enter");
+  }
+  await settled(page, n);
+  ps = await problems(page);
+  assert.ok(!ps.some((x) => x.file === "conf.d/h2.conf" && x.code === "NL2001"), `http2 is known to the newest nginx: ${JSON.stringify(ps)}`);
+  n = await lints(page);
+  await page.fill("#version", "1.22.1");
+  await page.press("#version", "Enter");
+  await settled(page, n);
+  ps = await problems(page);
+  assert.ok(ps.some((x) => x.file === "conf.d/h2.conf" && x.code === "NL2001" && x.line === 4 && /http2/.test(x.text)), `http2 on for nginx 1.22.1 (from 1.25.1): ${JSON.stringify(ps)}`);
+  await page.waitForFunction(() => /^#f=.*&v=1\.22\.1$/.test(location.hash), null, { timeout: 10000 });
+  n = await lints(page);
+  await page.fill("#version", "");
+  await page.press("#version", "Enter");
+  await settled(page, n);
+
+  step = "the URL tester";
+  n = await lints(page);
+  await page.selectOption("#examples", "e:shop");
+  await settled(page, n);
+  await page.waitForFunction(() => document.querySelectorAll("#routes pre").length === 5, null, { timeout: 60000 });
+  const routes = await page.$$eval("#routes pre", (els) => els.map((e) => e.textContent));
+  assert.match(routes[2], /^GET https:\/\/shop\.example\/api\/v2\/orders/);
+  assert.match(routes[2], /location {2}\/api\/ \(nginx\.conf:48\)/);
+  assert.match(routes[3], /301 redirect to https:\/\/shop\.example\/cart/);
 
   step = "the 20,000-server example and its estimate";
   n = await lints(page);
