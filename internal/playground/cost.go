@@ -48,12 +48,6 @@ func (s *Session) cost(req Request) (CostResult, error) {
 	if err != nil {
 		return res, errorOf(err)
 	}
-	if w.Cost.CPUs == 0 {
-		// Estimate takes the machine's CPUs when nothing says: the
-		// page's machine is not the server's. The settings' host: cpus
-		// wins over this (Workspace.Options).
-		w.Cost.CPUs = 1
-	}
 	ests, _, err := w.Estimate(targets)
 	if err != nil {
 		return res, errorOf(err)

@@ -42,8 +42,10 @@ type Request struct {
 	// Version is the nginx version to lint for, X.Y.Z ("": the newest
 	// release, every module possible).
 	Version string `json:"version,omitempty"`
-	// CPUs is what worker_processes auto resolves to for the cost model
-	// (0: the settings' host: cpus, else 1).
+	// CPUs is what worker_processes auto resolves to for the cost model,
+	// over the settings' host: cpus (0: the settings', else this
+	// machine's, as nginx-lint cost takes them; in the browser that is
+	// 1, runtime.NumCPU on js/wasm).
 	CPUs int `json:"cpus,omitempty"`
 }
 

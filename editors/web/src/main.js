@@ -403,18 +403,22 @@ function panelShown(name) {
   return !$(`panel-${name}`).hidden;
 }
 
-function showPanel(name) {
+// showPanel shows the panel called name, brought up to date unless a
+// lint is due, which brings it up to date when it is done.
+function showPanel(name, { refresh = true } = {}) {
   for (const b of document.querySelectorAll("#panels [role=tab]")) {
     const on = b.dataset.panel === name;
     b.setAttribute("aria-selected", String(on));
     $(`panel-${b.dataset.panel}`).hidden = !on;
   }
-  refreshPanels();
+  if (refresh) refreshPanels();
 }
 
 for (const b of document.querySelectorAll("#panels [role=tab]")) b.addEventListener("click", () => showPanel(b.dataset.panel));
 
 function refreshPanels() {
+  // The estimate in the tab's label is of the text it was made for.
+  if (!panelShown("cost")) $("cost-summary").textContent = "";
   if (panelShown("cost")) estimate();
   if (panelShown("route") && $("urls").value.trim()) route();
 }
@@ -519,7 +523,7 @@ function fillExamples() {
 function loadExample(x) {
   setFiles(x.files);
   if (x.urls) $("urls").value = x.urls.join("\n");
-  if (x.panel) showPanel(x.panel);
+  if (x.panel) showPanel(x.panel, { refresh: false });
 }
 
 async function loadLayout(l) {
@@ -527,7 +531,7 @@ async function loadLayout(l) {
   const { result } = await call("example", { layout: l.name, n: l.n });
   if (result.error) return setStatus(result.error, "error");
   setFiles([{ name: "nginx.conf", text: result.text }], { layout: { name: l.name, n: l.n } });
-  showPanel("cost");
+  showPanel("cost", { refresh: false });
 }
 
 // ---- the link ------------------------------------------------------------
