@@ -110,7 +110,7 @@ func findings(ds []*parser.Diagnostic, dir string) ([]Finding, error) {
 			fd.From, fd.To = u16.of(d.File, int(d.Range.Start)), u16.of(d.File, int(d.Range.End))
 		}
 		if r := reg.Lookup(d.Code); r != nil {
-			fd.Title, fd.URL = r.Title, rules.ReferenceURL(r.Name)
+			fd.Title, fd.URL = r.Title, report.RuleURL(r.Name)
 		}
 		for _, e := range d.Edits {
 			if e.File == nil {

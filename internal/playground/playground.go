@@ -14,6 +14,7 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/analyzer/lint"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
+	"github.com/nginx-lint/nginx-lint/internal/report"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -165,7 +166,7 @@ type Explanation struct {
 	Severity string `json:"severity"`
 	Category string `json:"category"`
 	Fixable  bool   `json:"fixable"`
-	// Markdown is the rule's page (rules.Markdown).
+	// Markdown is the rule's page (report.RuleMarkdown).
 	Markdown string `json:"markdown"`
 	URL      string `json:"url"`
 	NginxURL string `json:"nginx_url,omitempty"`
@@ -182,7 +183,7 @@ func (s *Session) explain(req ExplainRequest) (Explanation, error) {
 		return Explanation{}, fmt.Errorf("no rule %q", req.Rule)
 	}
 	return Explanation{Code: r.Code, Name: r.Name, Title: r.Title, Severity: r.Severity.String(), Category: r.Category().String(),
-		Fixable: r.Fixable, Markdown: rules.Markdown(r), URL: rules.ReferenceURL(r.Name), NginxURL: r.Doc.URL}, nil
+		Fixable: r.Fixable, Markdown: report.RuleMarkdown(r), URL: report.RuleURL(r.Name), NginxURL: r.Doc.URL}, nil
 }
 
 // failure is the answer of a call that failed.

@@ -1,4 +1,4 @@
-// A small renderer for the Markdown of the rules' pages (rules.Markdown):
+// A small renderer for the Markdown of the rules' pages (report.RuleMarkdown):
 // headings, paragraphs, lists, fenced code, `code`, **bold** and links. It
 // builds DOM nodes, never HTML text, so nothing in a page can inject
 // markup.
