@@ -108,8 +108,10 @@ const view = new EditorView({
   },
 });
 
-// The text of the file shown, for the browser test.
+// The text of the file shown and the line of its cursor, for the browser
+// test.
 window.nginxLintText = () => view.state.doc.toString();
+window.nginxLintCursorLine = () => view.state.doc.lineAt(view.state.selection.main.head).number;
 
 function makeState(text) {
   return EditorState.create({ doc: text, extensions: [basicSetup, language, EditorView.lineWrapping] });
@@ -363,6 +365,10 @@ function renderFinding(d) {
   return box;
 }
 
+// MaxProblems bounds the Problems list (a layout of 20,000 servers with
+// one name has a finding per server); the editor underlines them all.
+const MaxProblems = 500;
+
 function renderProblems() {
   const list = $("problems");
   list.replaceChildren();
@@ -371,19 +377,23 @@ function renderProblems() {
     list.append(el("li", { class: "none" }, "No findings."));
     return;
   }
-  const shown = lastFindings.slice(0, 2000);
-  for (const d of shown) {
-    const item = el("li", { class: `problem ${d.severity}`, tabindex: "0", "data-code": d.code, "data-line": String(d.line), "data-file": d.file },
+  const shown = lastFindings.slice(0, MaxProblems);
+  shown.forEach((d, i) => {
+    list.append(el("li", { class: `problem ${d.severity}`, tabindex: "0", "data-i": String(i), "data-code": d.code, "data-line": String(d.line), "data-file": d.file },
       el("span", { class: "where" }, `${d.file}:${d.line}:${d.column}`), " ",
       el("span", { class: "sev" }, d.severity), " ",
       el("span", { class: "msg" }, d.message), " ",
-      el("span", { class: "code" }, `(${d.code})`));
-    const go = () => reveal(d);
-    item.addEventListener("click", go);
-    item.addEventListener("keydown", (e) => e.key === "Enter" && go());
-    list.append(item);
-  }
+      el("span", { class: "code" }, `(${d.code})`)));
+  });
   if (lastFindings.length > shown.length) list.append(el("li", { class: "none" }, `… and ${lastFindings.length - shown.length} more`));
+}
+
+// A problem clicked, or Enter on one, shows its place.
+for (const type of ["click", "keydown"]) {
+  $("problems").addEventListener(type, (e) => {
+    const item = e.target.closest("li.problem");
+    if (item && (type === "click" || e.key === "Enter")) reveal(lastFindings[Number(item.dataset.i)]);
+  });
 }
 
 function reveal(d) {

@@ -115,6 +115,9 @@ try {
   // Underlined in the editor, on line 6.
   const marked = await page.$$eval(".cm-line", (lines) => lines.map((l, i) => (l.querySelector(".cm-lintRange-error") ? i + 1 : 0)).filter(Boolean));
   assert.ok(marked.includes(6), `an error underline on line 6; underlined lines ${marked}`);
+  // The Problems list leads to the place.
+  await page.click('#problems li.problem[data-code="NL2001"]');
+  assert.equal(await page.evaluate(() => window.nginxLintCursorLine()), 6, "the cursor on the typo's line after a click on its problem");
 
   step = "the typo's explanation and quick fix on hover";
   const range = page.locator(".cm-line").nth(5).locator(".cm-lintRange-error").first();
