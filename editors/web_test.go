@@ -189,15 +189,22 @@ func testParity(t *testing.T, wasm string) {
 		}
 	}
 	type run struct {
-		Targets []string `json:"targets"`
-		Dir     string   `json:"dir"`
+		Call    string `json:"call"`
+		Request any    `json:"request"`
 	}
 	in := struct {
 		Files map[string]string `json:"files"`
 		Runs  []run             `json:"runs"`
 	}{Files: files}
 	for _, p := range mains {
-		in.Runs = append(in.Runs, run{Targets: []string{p}, Dir: repo})
+		in.Runs = append(in.Runs, run{"lint", map[string]any{"targets": []string{p}, "dir": repo}})
+	}
+	for _, c := range routeCases {
+		req := map[string]any{"config": filepath.Join(repo, c.config), "dir": repo, "urls": routeURLs}
+		for k, v := range c.options {
+			req[k] = v
+		}
+		in.Runs = append(in.Runs, run{"route", req})
 	}
 	input, err := json.Marshal(in)
 	if err != nil {
@@ -212,11 +219,12 @@ func testParity(t *testing.T, wasm string) {
 	}
 	type answer struct {
 		Findings []report.JSONDiagnostic `json:"findings"`
+		Routes   []report.Route          `json:"routes"`
 		Error    string                  `json:"error"`
 	}
 	var got []answer
-	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil || len(got) != len(mains) {
-		t.Fatalf("node parity.mjs: %d answers for %d configurations (%v)\n%s", len(got), len(mains), err, stderr.Bytes())
+	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil || len(got) != len(in.Runs) {
+		t.Fatalf("node parity.mjs: %d answers for %d calls (%v)\n%s", len(got), len(in.Runs), err, stderr.Bytes())
 	}
 
 	bin := filepath.Join(buildServer(t), "nginx-lint")
@@ -248,6 +256,77 @@ func testParity(t *testing.T, wasm string) {
 	if findings == 0 {
 		t.Errorf("no findings at all: the comparison compared nothing")
 	}
+
+	// route: the page's answers are nginx-lint route --no-files's (the
+	// page holds no web roots), request options as its flags.
+	answers := map[string]bool{}
+	for i, c := range routeCases {
+		g := got[len(mains)+i]
+		args := append([]string{"route", "-f", "json", "--no-files"}, c.flags...)
+		args = append(append(args, c.config), routeURLs...)
+		cli := exec.Command(bin, args...)
+		cli.Dir = repo
+		out, err := cli.Output()
+		if err != nil {
+			t.Errorf("nginx-lint %s: %v", strings.Join(args, " "), err)
+			continue
+		}
+		var want []report.Route
+		if err := json.Unmarshal(out, &want); err != nil {
+			t.Fatalf("nginx-lint %s: %v", strings.Join(args, " "), err)
+		}
+		if g.Error != "" {
+			t.Errorf("route %v: the page's route failed: %s", c.options, g.Error)
+			continue
+		}
+		if diff := cmp.Diff(want, g.Routes); diff != "" {
+			t.Errorf("nginx-lint %s: the page's answers differ (-cli +page):\n%s", strings.Join(args, " "), diff)
+		}
+		for _, r := range want {
+			switch {
+			case r.Server == nil:
+				answers["refused"] = true
+			case r.Handler.Kind == "close":
+				answers["close"] = true
+			default:
+				answers[strconv.Itoa(r.Status)] = true
+			}
+		}
+	}
+	// The cases tell the options apart: the client's address decides
+	// /admin/ (403 or on to try_files' 404), no Host meets the default
+	// server (444, the connection closed), an unknown port or socket is
+	// refused.
+	for _, a := range []string{"301", "403", "404", "close", "refused"} {
+		if !answers[a] {
+			t.Errorf("no route case answered %s: the cases do not exercise the request options (%v)", a, answers)
+		}
+	}
+	t.Logf("route: %d requests, the same answers in the page as on the command line", len(routeCases)*len(routeURLs))
+}
+
+// routeURLs are the requests routeCases route.
+var routeURLs = []string{
+	"http://shop.example/cart", "https://shop.example/api/v2/orders", "https://shop.example/admin/users",
+	"https://shop.example/catalog/12/", "http://elsewhere.test/", "http://shop.example:8080/",
+}
+
+// routeCases are route's request options, as the page sends them and as
+// nginx-lint route's flags.
+var routeCases = []struct {
+	config  string
+	options map[string]any
+	flags   []string
+}{
+	{"testdata/route/shop.conf", nil, nil},
+	{"testdata/route/shop-pr.conf", nil, nil},
+	{"testdata/route/shop.conf", map[string]any{"remote": "10.1.2.3"}, []string{"--remote", "10.1.2.3"}},
+	{"testdata/route/shop.conf", map[string]any{"remote": "203.0.113.9", "method": "POST"}, []string{"--remote", "203.0.113.9", "--method", "POST"}},
+	{"testdata/route/shop.conf", map[string]any{"headers": []string{"Host: www.shop.example", "X-Forwarded-For: 10.0.0.1"}},
+		[]string{"-H", "Host: www.shop.example", "-H", "X-Forwarded-For: 10.0.0.1"}},
+	{"testdata/route/shop.conf", map[string]any{"noHost": true}, []string{"--no-host"}},
+	{"testdata/route/shop.conf", map[string]any{"local": "127.0.0.1:443"}, []string{"--local", "127.0.0.1:443"}},
+	{"testdata/route/shop.conf", map[string]any{"local": "unix:/run/nginx.sock"}, []string{"--local", "unix:/run/nginx.sock"}},
 }
 
 // TestWebPage builds the site with editors/web/build, serves it on

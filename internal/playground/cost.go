@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/netip"
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
@@ -76,7 +77,9 @@ func (s *Session) cost(req Request) (CostResult, error) {
 	return res, nil
 }
 
-// RouteRequest asks which server and location answer each URL.
+// RouteRequest asks which server and location answer each URL. The
+// request options are those of nginx-lint route's flags, under the names
+// of the language server's nginx-lint.route command.
 type RouteRequest struct {
 	Request
 	// Config is the main configuration (relative to Root or absolute;
@@ -86,8 +89,20 @@ type RouteRequest struct {
 	// URLs are http[s]://HOST[:PORT]/path?query, as nginx-lint route
 	// takes them.
 	URLs []string `json:"urls"`
-	// Method is the request method (default GET).
+	// Method is the request method (default GET; --method).
 	Method string `json:"method,omitempty"`
+	// Local is the address and port the connection arrives at,
+	// ADDR:PORT or unix:PATH (default: the URL's port on an address the
+	// configuration listens on; --local).
+	Local string `json:"local,omitempty"`
+	// Headers are request headers, "Name: value" (--header); a Host
+	// header replaces the URL's host.
+	Headers []string `json:"headers,omitempty"`
+	// NoHost sends no Host header, an HTTP/1.0 request (--no-host).
+	NoHost bool `json:"noHost,omitempty"`
+	// Remote is the client's address for $remote_addr, allow and deny
+	// (default unknown, and what depends on it is unsure; --remote).
+	Remote string `json:"remote,omitempty"`
 }
 
 // RouteResult is the answer of route: each URL's answer in the shape of
@@ -101,6 +116,24 @@ func (s *Session) route(req RouteRequest) (RouteResult, error) {
 	res := RouteResult{Routes: []report.Route{}, Text: []string{}}
 	if req.Config != "" {
 		req.Targets = []string{req.Config}
+	}
+	// The request options are checked before the configuration is read:
+	// a mistake in them is said at once, whatever the configuration.
+	var reqs []routing.HTTPRequest
+	var urls []string
+	for _, raw := range req.URLs {
+		raw = strings.TrimSpace(raw)
+		if raw == "" {
+			continue
+		}
+		r, err := req.request(raw)
+		if err != nil {
+			return res, err
+		}
+		reqs, urls = append(reqs, r), append(urls, raw)
+	}
+	if len(reqs) == 0 {
+		return res, nil
 	}
 	w, targets, err := s.workspace(&req.Request, func(string) {})
 	if err != nil {
@@ -121,29 +154,69 @@ func (s *Session) route(req RouteRequest) (RouteResult, error) {
 	u := rep.Units[0]
 	// The page holds configuration files only, no web roots: every file
 	// try_files, index or a static handler looks for is missing, and the
-	// answer says so.
+	// answer says so (nginx-lint route --no-files).
 	model := parser.BuildModel(u.Config)
 	m := routing.New(model, costmodel.Compute(model, costmodel.Options{}), routing.Options{NoFiles: true})
-	for _, raw := range req.URLs {
-		raw = strings.TrimSpace(raw)
-		if raw == "" {
-			continue
-		}
-		r, err := routing.ParseURL(raw)
-		if err != nil {
-			return res, err
-		}
-		if req.Method != "" {
-			r.Method = req.Method
-		}
-		_ = m.Table.Arrive(&r) // nothing listening: the answer is Refused
-		j := report.RouteOf(m, raw, r, m.Route(r), req.dir())
+	for i, r := range reqs {
+		// When nothing listens on the port, the address stays unset and
+		// the answer is Refused.
+		_ = m.Table.Arrive(&r)
+		j := report.RouteOf(m, urls[i], r, m.Route(r), req.dir())
 		var b bytes.Buffer
 		report.WriteRouteText(&b, j)
 		res.Routes = append(res.Routes, j)
 		res.Text = append(res.Text, b.String())
 	}
 	return res, nil
+}
+
+// request is the request of a URL with the options, as nginx-lint route
+// makes it from its flags; the local address is left for Table.Arrive.
+func (req *RouteRequest) request(raw string) (routing.HTTPRequest, error) {
+	r, err := routing.ParseURL(raw)
+	if err != nil {
+		return r, err
+	}
+	r.Method = "GET"
+	if m := strings.TrimSpace(req.Method); m != "" {
+		r.Method = m
+	}
+	if req.NoHost {
+		r.Host, r.NoHost = "", true
+	}
+	for _, h := range req.Headers {
+		if strings.TrimSpace(h) == "" {
+			continue // an empty line of the page's box
+		}
+		name, value, ok := strings.Cut(h, ":")
+		if !ok || strings.TrimSpace(name) == "" {
+			return r, fmt.Errorf("header %q: want \"Name: value\"", h)
+		}
+		name, value = strings.TrimSpace(name), strings.TrimSpace(value)
+		if strings.EqualFold(name, "host") {
+			r.Host, r.NoHost = value, false
+			continue
+		}
+		r.Headers = append(r.Headers, routing.Header{Name: name, Value: value})
+	}
+	if remote := strings.TrimSpace(req.Remote); remote != "" {
+		a, err := netip.ParseAddr(remote)
+		if err != nil {
+			return r, fmt.Errorf("client address %q: not an address", remote)
+		}
+		r.Remote = a
+	}
+	switch local := strings.TrimSpace(req.Local); {
+	case strings.HasPrefix(local, "unix:"):
+		r.Unix = local
+	case local != "":
+		ap, err := netip.ParseAddrPort(local)
+		if err != nil {
+			return r, fmt.Errorf("local address %q: want ADDR:PORT or unix:PATH", local)
+		}
+		r.Addr, r.Port = ap.Addr(), int(ap.Port())
+	}
+	return r, nil
 }
 
 // ExampleRequest names a layout of the many-servers benchmark

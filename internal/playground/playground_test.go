@@ -231,6 +231,44 @@ func TestRoute(t *testing.T) {
 	if cart.Status != 301 || !strings.Contains(res.Text[1], "301 redirect to https://shop.example/cart") {
 		t.Errorf("http://shop.example/cart: %d\n%s", cart.Status, res.Text[1])
 	}
+
+	// The request options, as nginx-lint route's flags: the client's
+	// address decides allow 10.0.0.0/8 (unknown, it is unsure), a Host
+	// header replaces the URL's, no Host meets the default server, and
+	// the local address picks the listening socket.
+	for _, c := range []struct {
+		req    playground.RouteRequest
+		status int
+		want   string
+	}{
+		{playground.RouteRequest{URLs: []string{"https://shop.example/admin/"}, Remote: "10.1.2.3"}, 404, "chain     /admin/ in location /admin/"},
+		{playground.RouteRequest{URLs: []string{"https://shop.example/admin/"}, Remote: "203.0.113.9"}, 403, "403"},
+		{playground.RouteRequest{URLs: []string{"https://shop.example/admin/"}}, 0, "unsure"},
+		{playground.RouteRequest{URLs: []string{"http://x.test/"}, Headers: []string{"Host: www.shop.example", "", "X-Real: 1"}}, 301, "server    shop.example"},
+		{playground.RouteRequest{URLs: []string{"http://shop.example/"}, NoHost: true}, 0, "connection closed without a response (444)"},
+		{playground.RouteRequest{URLs: []string{"http://shop.example/"}, Method: "POST", Local: "127.0.0.1:443"}, 404, "POST http://shop.example/ (on 127.0.0.1:443)"},
+		{playground.RouteRequest{URLs: []string{"http://shop.example/"}, Local: "unix:/run/nginx.sock"}, 0, "refused: no server listens there"},
+	} {
+		c.req.Root = root
+		var res playground.RouteResult
+		call(t, s, "route", c.req, &res)
+		if len(res.Routes) != 1 || res.Routes[0].Status != c.status || !strings.Contains(res.Text[0], c.want) {
+			t.Errorf("route %+v: want %d and %q, got %+v\n%s", c.req, c.status, c.want, res.Routes, strings.Join(res.Text, ""))
+		}
+	}
+	for _, c := range []struct{ req, want string }{
+		{`{"urls": ["http://a/"], "remote": "10.0.0"}`, `client address "10.0.0": not an address`},
+		{`{"urls": ["http://a/"], "local": "nowhere"}`, `local address "nowhere": want ADDR:PORT or unix:PATH`},
+		{`{"urls": ["http://a/"], "headers": ["X-Nothing"]}`, `header "X-Nothing": want "Name: value"`},
+		{`{"urls": ["ftp://a/"]}`, `not an http:// or https:// URL`},
+	} {
+		var out struct {
+			Error string `json:"error"`
+		}
+		if err := json.Unmarshal(s.Call("route", []byte(c.req)), &out); err != nil || !strings.Contains(out.Error, c.want) {
+			t.Errorf("route %s: error %q (%v), want %q", c.req, out.Error, err, c.want)
+		}
+	}
 }
 
 func TestCallErrors(t *testing.T) {

@@ -466,9 +466,20 @@ async function estimate() {
 }
 
 async function route() {
-  const urls = $("urls").value.split("\n").map((s) => s.trim()).filter(Boolean);
+  const lines = (id) => $(id).value.split("\n").map((s) => s.trim()).filter(Boolean);
   const box = $("routes");
-  const { result } = await call("route", { urls, version: version() });
+  // The request options are nginx-lint route's flags (internal/playground's
+  // RouteRequest, the names of the language server's nginx-lint.route).
+  const req = {
+    urls: lines("urls"),
+    version: version(),
+    method: $("route-method").value.trim(),
+    remote: $("route-remote").value.trim(),
+    local: $("route-local").value.trim(),
+    headers: lines("route-headers"),
+    noHost: $("route-nohost").checked,
+  };
+  const { result } = await call("route", req);
   box.replaceChildren();
   if (result.error) {
     box.append(el("p", { class: "error" }, result.error));

@@ -11,10 +11,11 @@
 // sees each error at its line, applies the typo's quick fix from the
 // hover, applies the other fix with "Apply fixes", formats, checks the
 // link in the address bar and opens it, lints several files (one added,
-// for an older nginx), asks the URL tester, loads the 20,000-server example
-// and sees the estimate with its chart and "what if" table, types in it
-// (measuring the page thread's longest task meanwhile), and reloads the
-// page offline. The last line it prints is RESULT and a JSON object
+// for an older nginx), asks the URL tester (with a method and a client's
+// address), loads the 20,000-server example and sees the estimate with
+// its chart and "what if" table, types in it (measuring the page thread's
+// longest task meanwhile), and reloads the page offline. The last line it
+// prints is RESULT and a JSON object
 // with the latencies measured (milliseconds).
 import assert from "node:assert/strict";
 import path from "node:path";
@@ -205,6 +206,17 @@ try {
   assert.match(routes[2], /^GET https:\/\/shop\.example\/api\/v2\/orders/);
   assert.match(routes[2], /location {2}\/api\/ \(nginx\.conf:48\)/);
   assert.match(routes[3], /301 redirect to https:\/\/shop\.example\/cart/);
+  // The request options: the client's address decides allow 10.0.0.0/8.
+  await page.click("#request summary");
+  await page.fill("#urls", "https://shop.example/admin/users");
+  await page.fill("#route-remote", "203.0.113.9");
+  await page.fill("#route-method", "POST");
+  await page.click("#route-form button[type=submit]");
+  await page.waitForFunction(() => /^POST https:\/\/shop\.example\/admin\/users[^]*\b403\b/.test(document.querySelector("#routes pre")?.textContent || ""), null, { timeout: 60000 });
+  await page.fill("#route-remote", "10.1.2.3");
+  await page.press("#route-remote", "Enter");
+  await page.waitForFunction(() => /chain {5}\/admin\/users in location \/admin\//.test(document.querySelector("#routes pre")?.textContent || ""), null, { timeout: 60000 });
+  log((await page.textContent("#routes pre")).split("\n")[0]);
 
   step = "the 20,000-server example and its estimate";
   n = await lints(page);

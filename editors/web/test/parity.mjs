@@ -1,12 +1,13 @@
-// node parity.mjs WASM WASM_EXEC: lint in the WebAssembly build, as the
-// page does, over the in-memory file system (src/memfs.js), and print the
-// findings. editors/web_test.go (TestWebWasm/parity) compares them with
-// the command line's on every main configuration of testdata/.
+// node parity.mjs WASM WASM_EXEC: make calls of the WebAssembly build, as
+// the page does, over the in-memory file system (src/memfs.js), and print
+// their answers. editors/web_test.go (TestWebWasm/parity) compares them
+// with the command line's: the findings of every main configuration of
+// testdata/, and route's answers with its request options.
 //
-// Standard input is a JSON object {files: {path: text}, runs: [{targets,
-// dir}]}: the file system holds exactly files, and each run is the lint
-// call with those targets, paths shown relative to dir. Standard output
-// is a JSON array with each run's answer.
+// Standard input is a JSON object {files: {path: text}, runs: [{call,
+// request}]}: the file system holds exactly files, and each run is one
+// call (internal/playground's names and requests). Standard output is a
+// JSON array with each run's answer.
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import { MemFS, install } from "../src/memfs.js";
@@ -28,7 +29,7 @@ await ready;
 mem.setFiles(input.files);
 const out = [];
 for (const run of input.runs) {
-  out.push(JSON.parse(globalThis.nginxLint.call("lint", JSON.stringify({ targets: run.targets, dir: run.dir }))));
+  out.push(JSON.parse(globalThis.nginxLint.call(run.call, JSON.stringify(run.request))));
 }
 fs.writeSync(1, JSON.stringify(out));
 process.exit(0);
