@@ -73,7 +73,8 @@ var methods = map[string]method{
 	"textDocument/didOpen":                notification((*Server).didOpen),
 	"textDocument/didChange":              notification((*Server).didChange),
 	"textDocument/didClose":               notification((*Server).didClose),
-	"textDocument/didSave":                notification(ignore[protocol.DidSaveTextDocumentParams]),
+	"textDocument/didSave":                notification((*Server).didSave),
+	"workspace/didRenameFiles":            notification((*Server).didRenameFiles),
 	"$/setTrace":                          notification(ignore[protocol.SetTraceParams]),
 	"workspace/didChangeWatchedFiles":     notification((*Server).didChangeWatchedFiles),
 	"workspace/didChangeConfiguration":    notification((*Server).didChangeConfiguration),
@@ -106,6 +107,8 @@ type conn struct {
 	shutdown    bool
 	inflight    map[string]*call
 	wg          sync.WaitGroup
+	// seq numbers the server's own requests.
+	seq int
 }
 
 // call is a request being worked on.
@@ -125,6 +128,7 @@ func (s *Server) Serve(in io.Reader, out io.Writer, log io.Writer) int {
 	c := &conn{s: s, w: &writer{w: out}, log: log, inflight: map[string]*call{}}
 	s.mu.Lock()
 	s.notify = c.notify
+	s.call = c.request
 	s.logw = log
 	s.mu.Unlock()
 	fr := newFrameReader(in)
@@ -207,6 +211,18 @@ func (c *conn) notify(method string, params any) {
 	}
 }
 
+// request sends a request to the client; its answer is read and
+// dropped (the server asks for nothing it must wait for).
+func (c *conn) request(method string, params any) {
+	c.mu.Lock()
+	c.seq++
+	id := fmt.Sprintf(`"nginx-lint/%d"`, c.seq)
+	c.mu.Unlock()
+	if err := c.w.request(json.RawMessage(id), method, params); err != nil {
+		fmt.Fprintf(c.log, "nginx-lint lsp: sending %s: %v\n", method, err)
+	}
+}
+
 // logf writes a line to the log and, once the session is up, to the
 // client's log (window/logMessage).
 func (c *conn) logf(typ protocol.MessageType, format string, args ...any) {
@@ -235,7 +251,7 @@ func (c *conn) handle(body []byte) (done bool, code int) {
 		return false, 0
 	}
 	if m.response {
-		return false, 0 // the server sends no requests: nothing waits for it
+		return false, 0 // the server waits for no answer to its requests
 	}
 	c.mu.Lock()
 	initialized, shutdown := c.initialized, c.shutdown

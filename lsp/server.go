@@ -51,13 +51,27 @@ type Server struct {
 	// FS is the disk as the server reads it (nil: parser.OSFS). Tests
 	// wrap it to see what is read.
 	FS parser.FileSystem
+	// PollInterval is how often the server looks at the files the open
+	// documents read, when the client cannot watch them for it (zero:
+	// DefaultPollInterval).
+	PollInterval time.Duration
 
 	mu     sync.Mutex
 	docs   map[protocol.DocumentUri]*document
 	roots  []string // workspace folders, clean absolute paths
 	init   initOptions
 	notify notifier
-	logw   io.Writer
+	// call sends a request to the client (its answer is not waited for).
+	call notifier
+	logw io.Writer
+	// File watching (watch.go): whether the client watches files for the
+	// server (dynamic registration of workspace/didChangeWatchedFiles),
+	// whether watching has started, the registrations sent, the patterns
+	// they cover beyond the base ones.
+	clientWatches bool
+	watching      bool
+	watchSeq      int
+	watched       map[string]bool
 	// busy counts scheduled lints; idle is signalled when it drops to 0.
 	busy    int
 	idle    *sync.Cond
@@ -84,6 +98,9 @@ type document struct {
 	version protocol.Integer
 	text    string
 	src     []byte // text as laid over the disk (nil when too large)
+	// lines indexes text for the positions of edits, nil until an edit
+	// needs it.
+	lines lineStarts
 	// gen counts changes; a view or lint of an older gen is stale.
 	gen uint64
 	// view is the newest analysis of the document (maybe stale).
@@ -106,6 +123,11 @@ type document struct {
 	// cancelLint stops the lint under way (nil when none): its text is
 	// stale once the document, or one it reads, changes.
 	cancelLint context.CancelFunc
+	// hurry is set by a request that waits for the lint (a quick fix):
+	// the worker lints without waiting for the edits to pause, and is
+	// woken through wake.
+	hurry bool
+	wake  chan struct{}
 }
 
 // view is an analysis of one text of a document. It is never changed
@@ -138,6 +160,14 @@ type view struct {
 	// syms is the symbol table of that configuration, made on first use.
 	symOnce sync.Once
 	syms    *symbols.Table
+	// deps are the files the analysis read or looked for (clean paths),
+	// globs the include patterns it expanded: a change to one of them
+	// makes the view stale.
+	deps  map[string]bool
+	globs map[string]bool
+	// stamps are what deps and globs were on disk when read, for a
+	// server that looks at the disk itself (nil when the client watches).
+	stamps map[string]stamp
 }
 
 // index returns the index of c, the view's configuration or its unit's
@@ -158,8 +188,11 @@ func New() *Server {
 	}
 	s.idle = sync.NewCond(&s.mu)
 	s.life, s.endLife = context.WithCancel(context.Background())
-	s.lintLoader = &parser.Loader{Kinds: analyzer.Kinds}
-	s.viewLoader = &parser.Loader{Kinds: analyzer.Kinds}
+	// One parse cache: a text the lint parsed, editor features need not
+	// parse again, and the other way round.
+	cache := &parser.ParseCache{}
+	s.lintLoader = &parser.Loader{Kinds: analyzer.Kinds, Cache: cache}
+	s.viewLoader = &parser.Loader{Kinds: analyzer.Kinds, Cache: cache}
 	return s
 }
 
@@ -188,21 +221,25 @@ func (s *Server) initialize(p *protocol.InitializeParams) protocol.InitializeRes
 		roots = append(roots, filepath.Clean(*p.RootPath))
 	}
 	opts, err := parseInitOptions(p.InitializationOptions)
+	watches := false
+	if w := p.Capabilities.Workspace; w != nil && w.DidChangeWatchedFiles != nil && w.DidChangeWatchedFiles.DynamicRegistration != nil {
+		watches = *w.DidChangeWatchedFiles.DynamicRegistration
+	}
 	s.mu.Lock()
 	s.roots = roots
 	s.init = opts
+	s.clientWatches = watches
 	s.mu.Unlock()
 	if err != nil {
 		s.logf("initializationOptions: %v", err)
 	}
 
-	// Whole-document sync: nginx configs are small next to the cost of
-	// getting incremental UTF-16 edits wrong; incremental edits are still
-	// applied correctly if a client sends them.
-	full := protocol.TextDocumentSyncKindFull
+	// Incremental sync: a keystroke in a large configuration sends the
+	// edit, not the document (sync.go applies it, UTF-16 positions).
+	incremental := protocol.TextDocumentSyncKindIncremental
 	yes := true
 	caps := protocol.ServerCapabilities{
-		TextDocumentSync: &protocol.TextDocumentSyncOptions{OpenClose: &yes, Change: &full,
+		TextDocumentSync: &protocol.TextDocumentSyncOptions{OpenClose: &yes, Change: &incremental,
 			Save: true},
 		HoverProvider:              true,
 		CompletionProvider:         &protocol.CompletionOptions{TriggerCharacters: []string{"$"}},
@@ -216,8 +253,15 @@ func (s *Server) initialize(p *protocol.InitializeParams) protocol.InitializeRes
 		DocumentHighlightProvider:  true,
 		RenameProvider:             &protocol.RenameOptions{PrepareProvider: &yes},
 		SignatureHelpProvider:      &protocol.SignatureHelpOptions{TriggerCharacters: []string{" "}},
-		Workspace: &protocol.ServerCapabilitiesWorkspace{WorkspaceFolders: &protocol.WorkspaceFoldersServerCapabilities{
-			Supported: &yes, ChangeNotifications: &protocol.BoolOrString{Value: true}}},
+		Workspace: &protocol.ServerCapabilitiesWorkspace{
+			WorkspaceFolders: &protocol.WorkspaceFoldersServerCapabilities{
+				Supported: &yes, ChangeNotifications: &protocol.BoolOrString{Value: true}},
+			// Renames of any file or directory: an include may name it.
+			FileOperations: &protocol.ServerCapabilitiesWorkspaceFileOperations{
+				DidRename: &protocol.FileOperationRegistrationOptions{Filters: []protocol.FileOperationFilter{
+					{Pattern: protocol.FileOperationPattern{Glob: "**/*"}}}},
+			},
+		},
 	}
 	version := s.Version
 	return protocol.InitializeResult{
@@ -226,7 +270,13 @@ func (s *Server) initialize(p *protocol.InitializeParams) protocol.InitializeRes
 	}
 }
 
-func (s *Server) initialized(notifier, *protocol.InitializedParams) error { return nil }
+// initialized starts watching the files the documents read (watch.go).
+func (s *Server) initialized(notifier, *protocol.InitializedParams) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.watchLocked()
+	return nil
+}
 
 // logf logs to the log writer Serve was given.
 func (s *Server) logf(format string, args ...any) {
@@ -302,94 +352,6 @@ func (s *Server) didChangeWorkspaceFolders(_ notifier, p *protocol.DidChangeWork
 	return nil
 }
 
-// didChangeWatchedFiles re-lints the open documents: a settings file or an
-// included file may have changed on disk.
-func (s *Server) didChangeWatchedFiles(n notifier, _ *protocol.DidChangeWatchedFilesParams) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, d := range s.docs {
-		d.gen++
-		s.scheduleLocked(d, n)
-	}
-	return nil
-}
-
-func (s *Server) didOpen(n notifier, p *protocol.DidOpenTextDocumentParams) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	d := &document{uri: p.TextDocument.URI, path: uriToPath(p.TextDocument.URI), linted: make(chan struct{})}
-	if old := s.docs[d.uri]; old != nil {
-		old.closed = true
-		wakeLocked(old)
-	}
-	s.docs[d.uri] = d
-	s.setTextLocked(d, p.TextDocument.Text, p.TextDocument.Version)
-	s.scheduleLocked(d, n)
-	return nil
-}
-
-func (s *Server) didChange(n notifier, p *protocol.DidChangeTextDocumentParams) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	d := s.docs[p.TextDocument.URI]
-	if d == nil {
-		return fmt.Errorf("didChange for %s, which is not open", p.TextDocument.URI)
-	}
-	text := d.text
-	for _, ch := range p.ContentChanges {
-		switch c := ch.(type) {
-		case protocol.TextDocumentContentChangeEventWhole:
-			text = c.Text
-		case protocol.TextDocumentContentChangeEvent:
-			if c.Range == nil {
-				text = c.Text
-				continue
-			}
-			start := offsetOf(text, c.Range.Start)
-			end := offsetOf(text, c.Range.End)
-			if end < start {
-				start, end = end, start
-			}
-			text = text[:start] + c.Text + text[end:]
-		}
-	}
-	s.setTextLocked(d, text, p.TextDocument.Version)
-	s.scheduleLocked(d, n)
-	return nil
-}
-
-// setTextLocked records a new text of d.
-func (s *Server) setTextLocked(d *document, text string, version protocol.Integer) {
-	d.text, d.version = text, version
-	d.src = nil
-	if len(text) <= MaxDocumentSize {
-		d.src = []byte(text)
-	}
-	d.gen++
-}
-
-func (s *Server) didClose(n notifier, p *protocol.DidCloseTextDocumentParams) error {
-	s.mu.Lock()
-	d := s.docs[p.TextDocument.URI]
-	if d == nil {
-		s.mu.Unlock()
-		return nil
-	}
-	delete(s.docs, d.uri)
-	d.closed = true
-	wakeLocked(d)
-	// Other documents may include this one: they now see the disk.
-	for _, o := range s.docs {
-		o.gen++
-		s.scheduleLocked(o, n)
-	}
-	s.mu.Unlock()
-	if n != nil {
-		n(protocol.ServerTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{URI: d.uri, Diagnostics: []protocol.Diagnostic{}})
-	}
-	return nil
-}
-
 // scheduleLocked makes sure the current text of d gets linted and
 // published to n.
 func (s *Server) scheduleLocked(d *document, n notifier) {
@@ -425,15 +387,21 @@ func (s *Server) lintWorker(d *document) {
 			// Edits came during the lint: wait for them to pause.
 			for {
 				wait := time.Until(d.lastEdit.Add(s.Debounce))
-				if wait <= 0 || d.closed || s.stopped {
+				if wait <= 0 || d.closed || s.stopped || d.hurry {
 					break
 				}
+				hurry := d.wake
 				s.mu.Unlock()
-				time.Sleep(wait)
+				t := time.NewTimer(wait)
+				select {
+				case <-t.C:
+				case <-hurry:
+					t.Stop()
+				}
 				s.mu.Lock()
 			}
 		}
-		d.burst = false
+		d.burst, d.hurry = false, false
 		if !d.dirty || d.closed || s.stopped {
 			d.linting = false
 			// Nothing more will be linted for now: waiters re-check.
@@ -465,6 +433,7 @@ func (s *Server) lintWorker(d *document) {
 			d.view = v
 			wakeLocked(d)
 			n = d.notify
+			s.watchMoreLocked(v)
 		}
 		s.mu.Unlock()
 		if publish && n != nil {
@@ -549,6 +518,9 @@ type snapshot struct {
 	src     []byte
 	// files are the open documents' texts, laid over the disk.
 	files map[string][]byte
+	// poll is set when the server looks at the disk itself: views record
+	// what they read as it was.
+	poll bool
 	// bound is the directory above which nothing is looked for.
 	bound string
 	init  initOptions
@@ -562,41 +534,75 @@ func (s *Server) snapshotLocked(d *document) *snapshot {
 		}
 	}
 	return &snapshot{uri: d.uri, path: d.path, gen: d.gen, version: d.version, text: d.text, src: d.src,
-		files: files, bound: s.boundLocked(d.path), init: s.init}
+		files: files, bound: s.boundLocked(d.path), init: s.init, poll: s.watching && !s.clientWatches}
 }
 
 // viewOf returns an analysis of the current text of the document at uri:
 // the last lint's when it is current, else a parse made now (without
-// waiting for a lint under way). It returns nil for a document that is
-// not open or is too large to analyse.
+// waiting for a lint under way), with the configuration the document is
+// read in. It returns nil for a document that is not open or is too
+// large to analyse.
 func (s *Server) viewOf(uri protocol.DocumentUri) *view {
+	if v, d := s.currentLocked(uri); d == nil || v != nil {
+		return usable(v)
+	}
+	// One parse at a time; a request that waited for another's finds it.
+	s.viewMu.Lock()
+	defer s.viewMu.Unlock()
+	v, d := s.currentLocked(uri)
+	if d == nil || v != nil {
+		return usable(v)
+	}
 	s.mu.Lock()
-	d := s.docs[uri]
-	if d == nil || d.src == nil {
-		s.mu.Unlock()
-		return nil
-	}
-	if v := d.view; v != nil && v.gen == d.gen {
-		s.mu.Unlock()
-		if v.file == nil {
-			return nil // the lint of this text failed: nothing to show
-		}
-		return v
-	}
 	snap := s.snapshotLocked(d)
 	s.mu.Unlock()
 
-	v := s.load(snap)
+	v = s.load(snap)
 
 	s.mu.Lock()
 	if d.gen == v.gen && (d.view == nil || d.view.gen < v.gen) {
 		d.view = v
+		s.watchMoreLocked(v)
 	}
 	s.mu.Unlock()
-	if v.file == nil {
-		return nil // nginx -T output, or unreadable: no tree to show
+	return usable(v)
+}
+
+// currentLocked returns the document at uri (nil when it is not open or
+// too large) and its view when that is of its current state.
+func (s *Server) currentLocked(uri protocol.DocumentUri) (*view, *document) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d := s.docs[uri]
+	if d == nil || d.src == nil {
+		return nil, nil
+	}
+	if v := d.view; v != nil && v.gen == d.gen {
+		return v, d
+	}
+	return nil, d
+}
+
+// usable returns v when it has a tree to show: not for nginx -T output,
+// an unreadable document, or one whose lint failed.
+func usable(v *view) *view {
+	if v == nil || v.file == nil {
+		return nil
 	}
 	return v
+}
+
+// currentView is the view the editor features that follow names read:
+// the newest text of the document and of every file its configuration
+// reads, with that configuration's symbol table, without waiting for
+// the lint (typing is linted once it pauses; navigation answers at once).
+// nil for a document not open or too large; the context's error when the
+// request is cancelled.
+func (s *Server) currentView(ctx context.Context, uri protocol.DocumentUri) (*view, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return s.viewOf(uri), nil
 }
 
 // uriToPath turns a file URI into a path; other schemes (untitled:) get a
