@@ -370,7 +370,8 @@ func (c *ParseCache) parse(path string, src []byte, opts *Options) *File {
 	sum := maphash.Bytes(seed, src)
 	ctx := strings.Join(opts.Ancestors, "/")
 	c.mu.Lock()
-	if e, ok := c.files[path]; ok && e.sum == sum && e.ancestors == ctx && e.faithful == opts.Faithful && len(e.file.Src) == len(src) {
+	e, ok := c.files[path]
+	if ok && e.sum == sum && e.ancestors == ctx && e.faithful == opts.Faithful && len(e.file.Src) == len(src) {
 		c.mu.Unlock()
 		return e.file
 	}
@@ -381,7 +382,15 @@ func (c *ParseCache) parse(path string, src []byte, opts *Options) *File {
 	c.mu.Unlock()
 	// The text is shared with src, not copied (see FileSystem and
 	// LoadSource): the file's tree is the cache's to keep.
-	f := ParseString(path, unsafe.String(unsafe.SliceData(src), len(src)), opts)
+	text := unsafe.String(unsafe.SliceData(src), len(src))
+	var f *File
+	if ok && e.ancestors == ctx && e.faithful == opts.Faithful {
+		// An edit of the text parsed before: read again what it changed.
+		f = Reparse(e.file, text, opts)
+	}
+	if f == nil {
+		f = ParseString(path, text, opts)
+	}
 	c.mu.Lock()
 	c.files[path] = cachedFile{sum: sum, ancestors: ctx, faithful: opts.Faithful, file: f}
 	c.mu.Unlock()
