@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"runtime/debug"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/config"
@@ -182,6 +183,15 @@ func (s *Server) lint(ctx context.Context, snap *snapshot) (v *view) {
 	w := s.workspace(snap, s.lintLoader, log)
 	w.Cancel = ctx.Done()
 	rep, err := w.LintFile(snap.path)
+	if err == nil && rep.Unit != nil && s.gcBatch.Load() {
+		size := 0
+		for _, f := range rep.Unit.Config.Files {
+			size += len(f.Src)
+		}
+		if size > 32<<20 && s.gcBatch.CompareAndSwap(true, false) {
+			debug.SetGCPercent(100)
+		}
+	}
 	return s.makeView(snap, rep, err, true, log)
 }
 

@@ -413,7 +413,16 @@ func asRPC(err error) *rpcError {
 // the exit status (see Serve). Anything else that writes to os.Stdout
 // while it runs goes to standard error instead: the protocol owns the
 // real standard output.
+//
+// It sets the garbage collector as the command line does (GOGC=400 unless
+// GOGC is set): a lint allocates about as much as it keeps, and each
+// collection marks every open configuration's tree; the memory a burst
+// of edits leaves behind is returned once the edits pause (releaseLocked).
 func (s *Server) RunStdio() int {
+	if _, set := os.LookupEnv("GOGC"); !set {
+		debug.SetGCPercent(400)
+		s.gcBatch.Store(true)
+	}
 	out := os.Stdout
 	os.Stdout = os.Stderr
 	defer func() { os.Stdout = out }()

@@ -7,8 +7,10 @@ import (
 	"net/url"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
@@ -73,8 +75,14 @@ type Server struct {
 	watchSeq      int
 	watched       map[string]bool
 	// busy counts scheduled lints; idle is signalled when it drops to 0.
-	busy    int
-	idle    *sync.Cond
+	busy int
+	idle *sync.Cond
+	// idleSeq counts the times busy dropped to 0 (see releaseLocked).
+	idleSeq int
+	// gcBatch is set while the collector runs at GOGC=400 (RunStdio); a
+	// configuration over 32 MiB sets it back to 100, as the command line
+	// does: the heap would grow to five times a tree of hundreds of MB.
+	gcBatch atomic.Bool
 	stopped bool
 	// life ends with the session (shutdown, exit, end of input): every
 	// lint's context derives from it.
@@ -409,6 +417,7 @@ func (s *Server) lintWorker(d *document) {
 			s.busy--
 			if s.busy == 0 {
 				s.idle.Broadcast()
+				s.releaseLocked()
 			}
 			s.mu.Unlock()
 			return
@@ -440,6 +449,27 @@ func (s *Server) lintWorker(d *document) {
 			s.publish(n, v)
 		}
 	}
+}
+
+// ReleaseDelay is how long the server must have linted nothing before it
+// returns the memory that lints left behind to the system.
+const ReleaseDelay = time.Second
+
+// releaseLocked returns the garbage of a burst of lints to the system
+// once the server has been idle for ReleaseDelay: the runtime keeps a
+// heap grown during typing for minutes, and a language server lives as
+// long as the editor. It costs one full collection per pause in typing.
+func (s *Server) releaseLocked() {
+	s.idleSeq++
+	seq := s.idleSeq
+	time.AfterFunc(ReleaseDelay, func() {
+		s.mu.Lock()
+		idle := s.busy == 0 && s.idleSeq == seq && !s.stopped
+		s.mu.Unlock()
+		if idle {
+			debug.FreeOSMemory()
+		}
+	})
 }
 
 // wakeLocked wakes the requests waiting for a lint of d (quick fixes),
