@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -230,11 +231,23 @@ func BenchmarkDidChangeL2c19900(b *testing.B) {
 	b.ReportAllocs()
 	version := 1
 	cpu := cpuTime()
+	var walls, cpus []time.Duration
 	for b.Loop() {
 		version++
+		t0, c0 := time.Now(), cpuTime()
 		change(version, r, string(rune('a'+version%2)))
+		walls, cpus = append(walls, time.Since(t0)), append(cpus, cpuTime()-c0)
 	}
 	reportCPU(b, cpu)
+	b.ReportMetric(median(walls), "ms-p50")
+	b.ReportMetric(median(cpus), "cpu-ms-p50")
+}
+
+// median returns the median of ds in milliseconds.
+func median(ds []time.Duration) float64 {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return float64(s[len(s)/2]) / 1e6
 }
 
 // cpuTime is the CPU time the process has used, every thread, user and

@@ -607,7 +607,7 @@ func (s *Server) lintedView(ctx context.Context, uri protocol.DocumentUri) (*vie
 	for {
 		s.mu.Lock()
 		d := s.docs[uri]
-		if d == nil || d.src == nil {
+		if d == nil || d.tooLarge() {
 			s.mu.Unlock()
 			return nil, nil
 		}

@@ -104,10 +104,14 @@ type document struct {
 	uri     protocol.DocumentUri
 	path    string
 	version protocol.Integer
-	text    string
-	src     []byte // text as laid over the disk (nil when too large)
-	// lines indexes text for the positions of edits, nil until an edit
-	// needs it.
+	// buf is the text. Edits change it in place until an analysis takes
+	// it (frozen: a snapshot, a view or a parsed tree holds it); the next
+	// edit then copies it. A burst of typing makes no garbage per
+	// keystroke of a document megabytes long.
+	buf    []byte
+	frozen bool
+	// lines indexes buf for the positions of edits, nil until an edit
+	// needs it; it is the document's alone, and edits update it in place.
 	lines lineStarts
 	// gen counts changes; a view or lint of an older gen is stale.
 	gen uint64
@@ -559,11 +563,11 @@ type snapshot struct {
 func (s *Server) snapshotLocked(d *document) *snapshot {
 	files := make(map[string][]byte, len(s.docs))
 	for _, o := range s.docs {
-		if o.src != nil {
-			files[o.path] = o.src
+		if src := o.srcLocked(); src != nil {
+			files[o.path] = src
 		}
 	}
-	return &snapshot{uri: d.uri, path: d.path, gen: d.gen, version: d.version, text: d.text, src: d.src,
+	return &snapshot{uri: d.uri, path: d.path, gen: d.gen, version: d.version, text: d.textLocked(), src: d.srcLocked(),
 		files: files, bound: s.boundLocked(d.path), init: s.init, poll: s.watching && !s.clientWatches}
 }
 
@@ -604,7 +608,7 @@ func (s *Server) currentLocked(uri protocol.DocumentUri) (*view, *document) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	d := s.docs[uri]
-	if d == nil || d.src == nil {
+	if d == nil || d.tooLarge() {
 		return nil, nil
 	}
 	if v := d.view; v != nil && v.gen == d.gen {

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"bytes"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -47,30 +48,29 @@ func (s *Server) didChange(n notifier, p *protocol.DidChangeTextDocumentParams) 
 	if d == nil {
 		return fmt.Errorf("didChange for %s, which is not open", p.TextDocument.URI)
 	}
-	text, lines := d.text, d.lines
 	for _, ch := range p.ContentChanges {
 		switch c := ch.(type) {
 		case protocol.TextDocumentContentChangeEventWhole:
-			text, lines = c.Text, nil
+			s.setTextLocked(d, c.Text, p.TextDocument.Version)
 		case protocol.TextDocumentContentChangeEvent:
 			if c.Range == nil {
-				text, lines = c.Text, nil
+				s.setTextLocked(d, c.Text, p.TextDocument.Version)
 				continue
 			}
-			if lines == nil {
-				lines = newLineStarts(text)
+			if d.lines == nil {
+				d.lines = newLineStarts(d.buf)
 			}
-			start := lines.offset(text, c.Range.Start)
-			end := lines.offset(text, c.Range.End)
+			start := d.lines.offset(d.buf, c.Range.Start)
+			end := d.lines.offset(d.buf, c.Range.End)
 			if end < start {
 				start, end = end, start
 			}
-			text = text[:start] + c.Text + text[end:]
-			lines = lines.replace(start, end, c.Text)
+			d.edit(start, end, c.Text)
+			d.lines.replace(start, end, c.Text)
 		}
 	}
-	s.setTextLocked(d, text, p.TextDocument.Version)
-	d.lines = lines
+	d.version = p.TextDocument.Version
+	d.gen++
 	s.scheduleLocked(d, n)
 	s.touchLocked(n, false, d.path)
 	return nil
@@ -78,18 +78,56 @@ func (s *Server) didChange(n notifier, p *protocol.DidChangeTextDocumentParams) 
 
 // setTextLocked records a new text of d.
 func (s *Server) setTextLocked(d *document, text string, version protocol.Integer) {
-	d.text, d.version, d.lines = text, version, nil
-	d.src = nil
-	if len(text) <= MaxDocumentSize {
-		// The loader reads the text without writing to it (see
-		// parser.FileSystem): no copy of a large document per edit.
-		d.src = unsafe.Slice(unsafe.StringData(text), len(text))
-		if d.src == nil {
-			d.src = []byte{}
-		}
-	}
+	d.buf, d.frozen, d.version, d.lines = []byte(text), false, version, nil
 	d.gen++
 }
+
+// edit replaces buf[start:end] with repl: in place while no analysis
+// holds the text, else in a copy (with room to grow, so the edits that
+// follow are in place again).
+func (d *document) edit(start, end int, repl string) {
+	n := len(d.buf) - (end - start) + len(repl)
+	if d.frozen || n > cap(d.buf) {
+		nb := make([]byte, n, n+n/8+64)
+		copy(nb, d.buf[:start])
+		copy(nb[start:], repl)
+		copy(nb[start+len(repl):], d.buf[end:])
+		d.buf, d.frozen = nb, false
+		return
+	}
+	tail := len(d.buf) - end
+	if n > len(d.buf) {
+		d.buf = d.buf[:n]
+	}
+	copy(d.buf[start+len(repl):], d.buf[end:end+tail]) // copy is a memmove
+	copy(d.buf[start:], repl)
+	d.buf = d.buf[:n]
+}
+
+// textLocked returns the text, frozen: the caller may keep it (the next
+// edit copies the buffer first).
+func (d *document) textLocked() string {
+	d.frozen = true
+	return unsafe.String(unsafe.SliceData(d.buf), len(d.buf))
+}
+
+// srcLocked returns the text as bytes laid over the disk for the loader
+// (which reads without writing, see parser.FileSystem), frozen; nil when
+// the document is too large to analyse.
+func (d *document) srcLocked() []byte {
+	if d.tooLarge() {
+		return nil
+	}
+	d.frozen = true
+	if d.buf == nil {
+		return []byte{}
+	}
+	return d.buf
+}
+
+// tooLarge reports whether the document is over MaxDocumentSize: it is
+// kept, and edited, but not analysed.
+func (d *document) tooLarge() bool { return len(d.buf) > MaxDocumentSize }
 
 func (s *Server) didClose(n notifier, p *protocol.DidCloseTextDocumentParams) error {
 	s.mu.Lock()
@@ -120,7 +158,7 @@ func (s *Server) didSave(n notifier, p *protocol.DidSaveTextDocumentParams) erro
 	if d == nil {
 		return nil
 	}
-	if p.Text != nil && *p.Text != d.text {
+	if p.Text != nil && *p.Text != string(d.buf) {
 		s.setTextLocked(d, *p.Text, d.version)
 	} else {
 		d.gen++
@@ -235,10 +273,10 @@ func (v *view) reads(paths []string, created bool) bool {
 // without scanning it from the top at each keystroke.
 type lineStarts []int
 
-func newLineStarts(text string) lineStarts {
-	ls := make(lineStarts, 1, strings.Count(text, "\n")+1)
+func newLineStarts(text []byte) lineStarts {
+	ls := make(lineStarts, 1, bytes.Count(text, []byte{'\n'})+1)
 	for i := 0; ; {
-		j := strings.IndexByte(text[i:], '\n')
+		j := bytes.IndexByte(text[i:], '\n')
 		if j < 0 {
 			break
 		}
@@ -251,7 +289,7 @@ func newLineStarts(text string) lineStarts {
 // offset converts a protocol position (0-based line, UTF-16 column) into
 // a byte offset of text, clamped to the line (the column never passes its
 // line's end) and to the text.
-func (ls lineStarts) offset(text string, p protocol.Position) int {
+func (ls lineStarts) offset(text []byte, p protocol.Position) int {
 	if int(p.Line) >= len(ls) {
 		return len(text)
 	}
@@ -261,31 +299,43 @@ func (ls lineStarts) offset(text string, p protocol.Position) int {
 		end = ls[p.Line+1] - 1
 	}
 	for n := protocol.UInteger(0); n < p.Character && off < end; {
-		r, size := utf8.DecodeRuneInString(text[off:end])
+		r, size := utf8.DecodeRune(text[off:end])
 		n += protocol.UInteger(utf16.RuneLen(r)) // an invalid byte is one unit (U+FFFD)
 		off += size
 	}
 	return off
 }
 
-// replace returns the line starts after text[start:end] is replaced by
-// repl.
-func (ls lineStarts) replace(start, end int, repl string) lineStarts {
-	i := sort.SearchInts(ls, start+1) // the first line start after start
-	j := sort.SearchInts(ls, end+1)   // the first line start after end
+// replace updates the line starts, in place, for text[start:end]
+// replaced by repl.
+func (ls *lineStarts) replace(start, end int, repl string) {
+	old := *ls
+	i := sort.SearchInts(old, start+1) // the first line start after start
+	j := sort.SearchInts(old, end+1)   // the first line start after end
 	delta := len(repl) - (end - start)
-	out := make(lineStarts, 0, len(ls)-(j-i)+strings.Count(repl, "\n"))
-	out = append(out, ls[:i]...)
-	for k := 0; ; {
-		m := strings.IndexByte(repl[k:], '\n')
-		if m < 0 {
+	added := strings.Count(repl, "\n")
+	n := len(old) - (j - i) + added
+	if n > cap(old) {
+		grown := make(lineStarts, len(old), n+n/8+16)
+		copy(grown, old)
+		old = grown
+	}
+	tail := len(old) - j
+	if n > len(old) {
+		old = old[:n]
+	}
+	copy(old[i+added:], old[j:j+tail]) // a memmove
+	old = old[:n]
+	for k, m := 0, i; ; m++ {
+		x := strings.IndexByte(repl[k:], '\n')
+		if x < 0 {
 			break
 		}
-		k += m + 1
-		out = append(out, start+k)
+		k += x + 1
+		old[m] = start + k
 	}
-	for _, l := range ls[j:] {
-		out = append(out, l+delta)
+	for m := i + added; m < n; m++ {
+		old[m] += delta
 	}
-	return out
+	*ls = old
 }

@@ -26,23 +26,23 @@ func TestLineStarts(t *testing.T) {
 		return b.String()
 	}
 	text := gen(200)
-	ls := newLineStarts(text)
+	ls := newLineStarts([]byte(text))
 	for range 2000 {
 		pos := func() protocol.Position {
 			return protocol.Position{Line: protocol.UInteger(r.IntN(len(ls) + 1)), Character: protocol.UInteger(r.IntN(12))}
 		}
 		a, b := pos(), pos()
-		if got, want := ls.offset(text, a), offsetOf(text, a); got != want {
+		if got, want := ls.offset([]byte(text), a), offsetOf(text, a); got != want {
 			t.Fatalf("offset of %+v in %q: %d, offsetOf says %d", a, text, got, want)
 		}
-		start, end := ls.offset(text, a), ls.offset(text, b)
+		start, end := ls.offset([]byte(text), a), ls.offset([]byte(text), b)
 		if end < start {
 			start, end = end, start
 		}
 		repl := gen(r.IntN(4))
 		text = text[:start] + repl + text[end:]
-		ls = ls.replace(start, end, repl)
-		if want := newLineStarts(text); !slices.Equal(ls, want) {
+		ls.replace(start, end, repl)
+		if want := newLineStarts([]byte(text)); !slices.Equal(ls, want) {
 			t.Fatalf("line starts after an edit: %v, want %v", ls, want)
 		}
 	}
@@ -70,8 +70,8 @@ func TestIncrementalEditsUTF16(t *testing.T) {
 	edit(2, protocol.UInteger(col), " gzipp on;")
 	edit(3, protocol.UInteger(col+len(" gzipp on;")), " 😀x on;")
 	s.Settle()
-	if want := "    add_header X-É \"😀é😀\"; gzipp on; 😀x on;"; strings.Split(s.docs[uri].text, "\n")[2] != want {
-		t.Fatalf("line 3 is %q, want %q", strings.Split(s.docs[uri].text, "\n")[2], want)
+	if want := "    add_header X-É \"😀é😀\"; gzipp on; 😀x on;"; strings.Split(string(s.docs[uri].buf), "\n")[2] != want {
+		t.Fatalf("line 3 is %q, want %q", strings.Split(string(s.docs[uri].buf), "\n")[2], want)
 	}
 	var starts []protocol.UInteger
 	for _, d := range c.diags(uri) {

@@ -319,7 +319,11 @@ func (l *Loader) LoadSource(path string, src []byte, context []string) *Config {
 	ld := &load{l: l, c: c, seen: map[string]*File{}, open: map[string]bool{}, height: map[*File]int{}}
 	c.Main = ld.parse(path, src, context)
 	if !l.NoIncludes {
-		ld.expand(c.Main, context)
+		// The walk's stack of block names starts in a buffer of its own
+		// (walk appends to it), never in the caller's.
+		stack := make([]string, len(context), len(context)+8)
+		copy(stack, context)
+		ld.expand(c.Main, stack)
 		ld.bound()
 	}
 	return c
@@ -474,7 +478,12 @@ func (ld *load) expand(f *File, context []string) {
 func (ld *load) walk(dirs []*Directive, context []string, includes *[]*Directive) {
 	for _, d := range dirs {
 		if d.Block != nil {
-			ld.walk(d.Block.Directives, append(context[:len(context):len(context)], d.Name.Value), includes)
+			// One stack of block names for the whole walk: a block's walk
+			// ends before its sibling's appends over its name, and nothing
+			// keeps the slice (a file included here is parsed with it and
+			// cached under its joined names). A copy per block was 20,000
+			// allocations for 20,000 servers, at every lint.
+			ld.walk(d.Block.Directives, append(context, d.Name.Value), includes)
 			continue
 		}
 		if d.Name.Value != "include" || len(d.Args) != 1 || d.Unterminated() {

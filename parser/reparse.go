@@ -74,7 +74,10 @@ func Reparse(old *File, src string, opts *Options) *File {
 	}
 
 	c := &copier{f: f, start: int32(start), oldEnd: int32(oldEnd), delta: int32(delta),
-		oldSrc: old.Src, target: target, body: body}
+		base: uintptr(unsafe.Pointer(unsafe.StringData(old.Src))), size: uintptr(len(old.Src)),
+		target: target, body: body}
+	// Every directive but the target's old body's, in one allocation.
+	c.dirs = make([]Directive, 0, old.DirectiveCount-count(target.Block.Directives))
 	if len(comments) > 0 {
 		cell := new([]*Comment)
 		*cell = comments
@@ -90,9 +93,10 @@ func Reparse(old *File, src string, opts *Options) *File {
 func commonPrefix(a, b string) int {
 	n := min(len(a), len(b))
 	i := 0
-	// Eight bytes at a time where they agree.
-	for i+8 <= n && a[i:i+8] == b[i:i+8] {
-		i += 8
+	// A page at a time where they agree (one vectorized compare each),
+	// then a byte at a time.
+	for i+4096 <= n && a[i:i+4096] == b[i:i+4096] {
+		i += 4096
 	}
 	for i < n && a[i] == b[i] {
 		i++
@@ -104,8 +108,8 @@ func commonPrefix(a, b string) int {
 func commonSuffix(a, b string) int {
 	n := min(len(a), len(b))
 	i := 0
-	for i+8 <= n && a[len(a)-i-8:len(a)-i] == b[len(b)-i-8:len(b)-i] {
-		i += 8
+	for i+4096 <= n && a[len(a)-i-4096:len(a)-i] == b[len(b)-i-4096:len(b)-i] {
+		i += 4096
 	}
 	for i < n && a[len(a)-i-1] == b[len(b)-i-1] {
 		i++
@@ -131,10 +135,11 @@ func count(dirs []*Directive) int {
 type copier struct {
 	f                    *File
 	start, oldEnd, delta int32
-	oldSrc               string
-	target               *Directive
-	body                 []*Directive
-	bodyComments         *[]*Comment
+	// base and size locate the old text in memory.
+	base, size   uintptr
+	target       *Directive
+	body         []*Directive
+	bodyComments *[]*Comment
 
 	dirs   []Directive
 	words  []Word
@@ -160,12 +165,10 @@ func (c *copier) text(s string) string {
 		return s
 	}
 	p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
-	base := uintptr(unsafe.Pointer(unsafe.StringData(c.oldSrc)))
-	if p < base || p >= base+uintptr(len(c.oldSrc)) {
+	if p-c.base >= c.size { // below base, the difference wraps around
 		return s
 	}
-	o := int32(p - base)
-	o = c.off(o)
+	o := c.off(int32(p - c.base))
 	return c.f.Src[o : int(o)+len(s)]
 }
 
@@ -177,7 +180,7 @@ func (c *copier) list(dirs []*Directive) []*Directive {
 		return nil
 	}
 	if cap(c.ptrs)-len(c.ptrs) < len(dirs) {
-		c.ptrs = make([]*Directive, 0, max(nextChunk(cap(c.ptrs), unsafe.Sizeof((*Directive)(nil))), len(dirs)))
+		c.ptrs = make([]*Directive, 0, max(8192, len(dirs)))
 	}
 	l := len(c.ptrs)
 	c.ptrs = c.ptrs[:l+len(dirs)]
@@ -189,14 +192,19 @@ func (c *copier) list(dirs []*Directive) []*Directive {
 }
 
 func (c *copier) directive(d *Directive) *Directive {
-	n := slab(&c.dirs)
-	*n = Directive{Name: c.word(d.Name), File: c.f, term: c.off(d.term), rbrace: d.rbrace}
+	if len(c.dirs) == cap(c.dirs) {
+		c.dirs = make([]Directive, 0, nextChunk(cap(c.dirs), unsafe.Sizeof(Directive{})))
+	}
+	c.dirs = c.dirs[:len(c.dirs)+1]
+	n := &c.dirs[len(c.dirs)-1]
+	n.Name, n.File, n.term, n.rbrace = c.word(d.Name), c.f, c.off(d.term), d.rbrace
 	if d.rbrace >= 0 {
 		n.rbrace = c.off(d.rbrace)
 	}
 	if len(d.Args) > 0 {
 		if cap(c.words)-len(c.words) < len(d.Args) {
-			c.words = make([]Word, 0, max(nextChunk(cap(c.words), unsafe.Sizeof(Word{})), len(d.Args)))
+			// Large chunks: a copy makes as many words as the tree holds.
+			c.words = make([]Word, 0, max(8192, len(d.Args)))
 		}
 		l := len(c.words)
 		c.words = c.words[:l+len(d.Args)]
