@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
@@ -37,6 +38,19 @@ func (tableKinds) Child(parent parser.BlockContext, name string) parser.BlockCon
 // Plus and modules a stock build lacks; nginx would call them unknown).
 func (tableKinds) BlockKind(ctx parser.BlockContext, name string) (block, known bool) {
 	return directives.BlockKind(name, directives.Context(ctx))
+}
+
+// ModuleBlockKind implements parser.ModuleKinds: BlockKind, also for the
+// directives of the third-party modules the tables read from their
+// sources.
+func (tableKinds) ModuleBlockKind(ctx parser.BlockContext, name string) (block, known bool) {
+	if block, known := directives.BlockKind(name, directives.Context(ctx)); known {
+		return block, true
+	}
+	if d := directives.InContext(name, directives.Context(ctx)); d != nil && d.ArgsKnown && d.ThirdParty {
+		return d.Block, true
+	}
+	return false, false
 }
 
 // Fits implements parser.DirectiveKinds.
@@ -109,8 +123,65 @@ func ContextAncestors(name string) ([]string, bool) {
 // from its top-level directives (see InferContext). A main configuration is
 // parsed once; only a fragment is parsed a second time, in its context.
 func LoadInferred(l *parser.Loader, path string, src []byte) *parser.Config {
-	_, ancestors := InferContext(l.Parse(path, src, nil))
+	f := l.Parse(path, src, nil)
+	_, ancestors := InferContext(f)
+	if len(ancestors) == 0 && includesOnly(f.Directives) {
+		// include is allowed everywhere, so a file of includes alone
+		// (h5bp's basic.conf) says nothing: the files it includes do.
+		ancestors = inferThroughIncludes(l, path, f)
+	}
 	return l.LoadSource(path, src, ancestors)
+}
+
+// includesOnly reports whether dirs are include directives, one or more.
+func includesOnly(dirs []*parser.Directive) bool {
+	for _, d := range dirs {
+		if !d.Is("include") {
+			return false
+		}
+	}
+	return len(dirs) > 0
+}
+
+// inferThroughIncludes infers the context of a file of includes from the
+// top-level directives of the files they name (relative to the loader's
+// prefix, else the file's directory; globs expanded), one level deep.
+func inferThroughIncludes(l *parser.Loader, path string, f *parser.File) []string {
+	prefix := l.Prefix
+	if prefix == "" {
+		prefix = filepath.Dir(path)
+	}
+	merged := &parser.File{Path: path}
+	for _, d := range f.Directives {
+		if len(d.Args) != 1 {
+			continue
+		}
+		name := d.Args[0].Value
+		if !filepath.IsAbs(name) {
+			name = filepath.Join(prefix, name)
+		}
+		paths := []string{name}
+		if strings.ContainsAny(name, "*?[") {
+			fsys := l.FS
+			if fsys == nil {
+				fsys = parser.OSFS{}
+			}
+			paths, _ = fsys.Glob(name)
+		}
+		for _, p := range paths {
+			if p == path {
+				continue
+			}
+			if src, err := l.ReadFile(p); err == nil {
+				merged.Directives = append(merged.Directives, l.Parse(p, src, nil).Directives...)
+			}
+		}
+	}
+	if includesOnly(merged.Directives) || len(merged.Directives) == 0 {
+		return nil
+	}
+	_, ancestors := InferContext(merged)
+	return ancestors
 }
 
 // InferContext guesses where a file is meant to be included from its

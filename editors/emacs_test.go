@@ -17,7 +17,9 @@ import (
 // from this checkout: a site file's project is the directory of the
 // nginx.conf above it, so eglot reads it in that nginx.conf (definition
 // from its proxy_pass reaches the upstream nginx.conf defines), and
-// completion after "$" replaces from the "$" on.
+// completion after "$" replaces from the "$" on; declaration, workspace
+// symbols through xref's apropos, formatting of a region (range
+// formatting), and snippets/*.conf in nginx-mode anywhere.
 func TestEmacs(t *testing.T) {
 	emacs := require(t, "emacs", "apt-get install --no-install-recommends emacs-nox elpa-eglot")
 	if err := exec.Command(emacs, "--batch", "-q", "--eval", "(require 'eglot)").Run(); err != nil {
@@ -28,8 +30,10 @@ func TestEmacs(t *testing.T) {
 	root := filepath.Join(top, "etc", "nginx")
 	testfiles.Write(t, root, map[string]string{
 		"nginx.conf":              "events {}\nhttp {\n    upstream Backend { server 127.0.0.1:9000; }\n    include sites-enabled/*;\n}\n",
-		"sites-enabled/site.conf": "server {\n    listen 80;\n    location / { proxy_pass http://backend; return 200 $ho; }\n}\n",
+		"sites-enabled/site.conf": "server {\n    listen 80;\n  server_name a;\n    location / { proxy_pass http://backend; return 200 $ho; }\n      root /srv;\n}\n",
 	})
+	// A snippet outside any directory named nginx.
+	testfiles.Write(t, filepath.Join(top, "srv", "site"), map[string]string{"snippets/ssl.conf": "ssl_protocols TLSv1.3;\n"})
 	el, err := filepath.Abs(filepath.Join("emacs", "nginx-lint.el"))
 	if err != nil {
 		t.Fatal(err)

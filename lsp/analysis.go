@@ -29,7 +29,8 @@ func allRules() *analyzer.Registry { return rules.All() }
 //	 "nginx-version": "1.22.1",               // or nginxVersion
 //	 "rules": {"version-disclosure": "off"},  // as in .nginx-lint.yaml
 //	 "custom-directives": ["vts_status"],     // or customDirectives
-//	 "custom-variables": ["vts_var"]}         // or customVariables
+//	 "custom-variables": ["vts_var"],         // or customVariables
+//	 "inlayHints": {"enabled": true, "minServers": 100}} // or inlay-hints
 //
 // Other keys are ignored (clients send their own).
 type initOptions struct {
@@ -39,6 +40,8 @@ type initOptions struct {
 	// --nginx-version is on the command line (it wins over the settings
 	// file's nginx-version).
 	nginxVersion string
+	// inlay are the settings of the inlay hints (inlayhints.go).
+	inlay inlayOptions
 }
 
 func parseInitOptions(v any) (initOptions, error) {
@@ -62,6 +65,12 @@ func parseInitOptions(v any) (initOptions, error) {
 			if val != "" {
 				sub["nginx-version"] = val
 			}
+		case "inlayHints", "inlay-hints":
+			o, err := parseInlayOptions(val)
+			if err != nil {
+				return out, err
+			}
+			out.inlay = o
 		case "nginx-build", "nginxBuild":
 			p, ok := val.(string)
 			if !ok {

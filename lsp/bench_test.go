@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -230,7 +229,7 @@ func BenchmarkDidChangeL2c19900(b *testing.B) {
 	b.SetBytes(int64(len(text)))
 	b.ReportAllocs()
 	version := 1
-	cpu := cpuTime()
+	done := cpu(b)
 	var walls, cpus []time.Duration
 	for b.Loop() {
 		version++
@@ -238,7 +237,7 @@ func BenchmarkDidChangeL2c19900(b *testing.B) {
 		change(version, r, string(rune('a'+version%2)))
 		walls, cpus = append(walls, time.Since(t0)), append(cpus, cpuTime()-c0)
 	}
-	reportCPU(b, cpu)
+	done()
 	b.ReportMetric(median(walls), "ms-p50")
 	b.ReportMetric(median(cpus), "cpu-ms-p50")
 }
@@ -248,24 +247,6 @@ func median(ds []time.Duration) float64 {
 	s := slices.Clone(ds)
 	slices.Sort(s)
 	return float64(s[len(s)/2]) / 1e6
-}
-
-// cpuTime is the CPU time the process has used, every thread, user and
-// system: on a loaded machine it measures the work of an operation where
-// its wall time measures the load.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// reportCPU reports the CPU time per operation since start: work done on
-// both cores counts twice, so it bounds the wall time on a quiet machine
-// from above.
-func reportCPU(b *testing.B, start time.Duration) {
-	b.ReportMetric(float64(cpuTime()-start)/float64(b.N)/1e6, "cpu-ms/op")
 }
 
 // thousandLines is a 1,000-line configuration: 90 servers with

@@ -73,26 +73,32 @@ func listenCost(b *strings.Builder, r *costmodel.Result, isDir func(*parser.Dire
 	for _, p := range r.Ports {
 		for _, a := range p.Addrs {
 			for i := range a.Instances {
-				if l := a.Instances[i].Listen; l == nil || !isDir(l.Directive) {
-					continue
+				if l := a.Instances[i].Listen; l != nil && isDir(l.Directive) {
+					// A port range lands on several ports; the first
+					// tells the story.
+					addrCost(b, r, a)
+					return
 				}
-				socket := "its own listening socket"
-				if !a.Socket {
-					socket = "served by the wildcard socket " + p.Wildcard.Key
-				}
-				fmt.Fprintf(b, "- `%s`: %s, %s\n", a.Key, plural.Count(a.ServerCount(), "server"), socket)
-				fmt.Fprintf(b, "- %s: %s", p.Name(), plural.Count(len(p.Addrs), "address"))
-				if p.AddrCompares > 0 {
-					fmt.Fprintf(b, "; nginx compares each new listen with the addresses before it: %s ≈ %s",
-						plural.Count(p.AddrCompares, "compare"), costmodel.Seconds(float64(p.AddrCompares)*r.Profile.Cost(costmodel.CostAddrCompare)))
-				}
-				b.WriteString("\n")
-				// A port range lands on several ports; the first tells
-				// the story.
-				return
 			}
 		}
 	}
+}
+
+// addrCost writes what an address of a listen costs: its socket, and the
+// address scan of its port.
+func addrCost(b *strings.Builder, r *costmodel.Result, a *costmodel.Addr) {
+	p := a.Port
+	socket := "its own listening socket"
+	if !a.Socket {
+		socket = "served by the wildcard socket " + p.Wildcard.Key
+	}
+	fmt.Fprintf(b, "- `%s`: %s, %s\n", a.Key, plural.Count(a.ServerCount(), "server"), socket)
+	fmt.Fprintf(b, "- %s: %s", p.Name(), plural.Count(len(p.Addrs), "address"))
+	if p.AddrCompares > 0 {
+		fmt.Fprintf(b, "; nginx compares each new listen with the addresses before it: %s ≈ %s",
+			plural.Count(p.AddrCompares, "compare"), costmodel.Seconds(float64(p.AddrCompares)*r.Profile.Cost(costmodel.CostAddrCompare)))
+	}
+	b.WriteString("\n")
 }
 
 // namesCost writes the server_names hash of every address the server

@@ -10,7 +10,6 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
-	"github.com/nginx-lint/nginx-lint/analyzer/lint"
 	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
@@ -171,7 +170,7 @@ func (s *Server) completion(_ context.Context, p *protocol.CompletionParams) (an
 	// The word being typed: every item replaces it (textEdit), so that
 	// clients agree on the prefix whatever they take for a word ("$"
 	// included or not).
-	start, dollar := symbols.TypedWord(d.file.Src, off)
+	start, dollar := typedWord(d.file.Src, off)
 	edit := rangeOf(d.file, parser.Span(start, off))
 	// After a "$": variables.
 	if dollar >= 0 && (h.arg >= 0 || argsDir(d.file, off) != nil) {
@@ -184,6 +183,9 @@ func (s *Server) completion(_ context.Context, p *protocol.CompletionParams) (an
 	}
 	if dir, stack := argsAt(d.file, off); dir != nil && off > int(dir.Name.Range.End) {
 		ctx, _ := contextAt(d.config, stack)
+		if items, ok := nameItems(d, dir, stack, ctx, off); ok {
+			return items, nil
+		}
 		return valueItems(dir, ctx, off, edit), nil
 	}
 	if h.dir != nil && h.arg != -1 {
@@ -193,7 +195,7 @@ func (s *Server) completion(_ context.Context, p *protocol.CompletionParams) (an
 	if !ok {
 		return []protocol.CompletionItem{}, nil
 	}
-	return directiveItems(ctx, edit), nil
+	return directiveItems(ctx, edit, rankingOf(d)), nil
 }
 
 // argsDir is the directive whose arguments off is among, nil if none.
@@ -220,27 +222,6 @@ func valueItems(dir *parser.Directive, ctx directives.Context, off int, edit pro
 	for _, v := range values {
 		out = append(out, protocol.CompletionItem{Label: v, Kind: &kind, TextEdit: protocol.TextEdit{Range: edit, NewText: v}})
 	}
-	return out
-}
-
-// directiveItems lists the directives allowed in ctx.
-func directiveItems(ctx directives.Context, edit protocol.Range) []protocol.CompletionItem {
-	kind := protocol.CompletionItemKindKeyword
-	seen := map[string]bool{}
-	var out []protocol.CompletionItem
-	for _, row := range directives.All() {
-		if seen[row.Name] || !row.AllowedIn(ctx) || row.Removed() {
-			continue
-		}
-		seen[row.Name] = true
-		detail := row.Syntax
-		item := protocol.CompletionItem{Label: row.Name, Kind: &kind, Detail: &detail, TextEdit: protocol.TextEdit{Range: edit, NewText: row.Name}}
-		if row.URL != "" {
-			item.Documentation = protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: "[Documentation](" + row.URL + ")"}
-		}
-		out = append(out, item)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Label < out[j].Label })
 	return out
 }
 
@@ -383,8 +364,8 @@ func outline(f *parser.File, dirs []*parser.Directive) []protocol.DocumentSymbol
 		name := d.Name.Value
 		var detail string
 		if d.Name.Value == "server" && d.Block != nil {
-			detail = symbols.ServerDetail(d)
-			if n := symbols.ServerLabel(d); n != "" {
+			detail = serverDetail(d)
+			if n := serverLabel(d); n != "" {
 				name += " " + n
 			}
 		} else if len(d.Args) > 0 && !d.RawBlock() {
@@ -423,7 +404,7 @@ func (s *Server) codeAction(ctx context.Context, p *protocol.CodeActionParams) (
 	kind := protocol.CodeActionKindQuickFix
 	out := []protocol.CodeAction{}
 	for _, diag := range d.diags {
-		if int(diag.Range.End) < from || int(diag.Range.Start) > to {
+		if !fixReaches(d, diag, from, to) {
 			continue
 		}
 		if len(diag.Edits) == 0 {
@@ -521,22 +502,11 @@ func (s *Server) definition(ctx context.Context, p *protocol.DefinitionParams) (
 		}
 		return out, nil
 	}
-	v, err := s.currentView(ctx, p.TextDocument.URI)
-	if v == nil {
+	v, o, ok, err := s.nameAt(ctx, p.TextDocument.URI, p.Position)
+	if !ok {
 		return out, err
 	}
 	tab := v.symbols()
-	off := offset(v.file, p.Position)
-	o, ok := tab.At(v.file.Path, off)
-	if h := locate(v.file, off); !ok && h.dir != nil && h.arg >= 0 {
-		// Elsewhere on a word that names one symbol (the scheme of
-		// "http://backend"): that one.
-		in := tab.In(v.file.Path, h.dir.Args[h.arg].Range)
-		if len(in) != 1 {
-			return out, nil
-		}
-		o = in[0]
-	}
 	if o.Symbol.Kind == symbols.Certificate {
 		// The file the path names, when it exists.
 		if path, ok := s.fileOf(v, o.Symbol.Name); ok {
@@ -550,34 +520,20 @@ func (s *Server) definition(ctx context.Context, p *protocol.DefinitionParams) (
 	return out, nil
 }
 
-// formatting replaces the whole document with its formatted text; a
-// document with syntax errors is left alone (no edits). The layout is the
-// settings file's fmt: section, else the document's own indentation; the
-// editor's tabSize and insertSpaces only indent a document that shows
-// none, so a tab-indented file is never rewritten with the spaces an
-// editor's default asks for.
+// formatting replaces the whole document with its formatted text (see
+// formatted); a document the formatter cannot read (a syntax error) gets
+// an error that says where.
 func (s *Server) formatting(_ context.Context, p *protocol.DocumentFormattingParams) ([]protocol.TextEdit, error) {
 	d := s.viewOf(p.TextDocument.URI)
 	if d == nil {
 		return nil, nil
 	}
-	f := d.file // parsed with the text the editor has
-	o := formatOptions(p.Options)
-	s.mu.Lock()
-	bound := s.boundLocked(d.path)
-	s.mu.Unlock()
-	w := &lint.Workspace{Cache: &s.settings, Bound: bound,
-		Tolerate: func(err error) { s.problem(fmt.Sprintf("settings ignored: %v", err)) }}
-	if cfg, _ := w.SettingsFor(d.path); cfg != nil {
-		def := o.Default
-		o = cfg.Fmt
-		o.Default = def
+	out, err := s.formatted(d, p.Options)
+	if err != nil || out == d.text {
+		return []protocol.TextEdit{}, err
 	}
-	out, err := parser.FormatWith(f, o)
-	if err != nil || string(out) == d.text {
-		return []protocol.TextEdit{}, nil
-	}
-	return []protocol.TextEdit{{Range: rangeOf(f, parser.Range{Start: 0, End: int32(len(f.Src))}), NewText: string(out)}}, nil
+	f := d.file
+	return []protocol.TextEdit{{Range: rangeOf(f, parser.Range{Start: 0, End: int32(len(f.Src))}), NewText: out}}, nil
 }
 
 // formatOptions turns the editor's indentation settings into the

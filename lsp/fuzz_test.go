@@ -65,7 +65,22 @@ func FuzzMessageLoop(f *testing.F) {
 		seedFrame(`{"jsonrpc":"2.0","id":26,"method":"textDocument/signatureHelp","params":{"textDocument":{"uri":"file:///ws/n.conf"},"position":{"line":11,"character":24}}}`) +
 		seedFrame(`{"jsonrpc":"2.0","method":"workspace/didChangeConfiguration","params":{"settings":{"nginx-lint":{"rules":{"unknown-directive":"off"}}}}}`) +
 		seedFrame(`{"jsonrpc":"2.0","id":27,"method":"textDocument/rename","params":{"textDocument":{"uri":"file:///ws/n.conf"},"position":{"line":5,"character":13},"newName":"$bad name"}}`)
+	// The features of issue 30 on that configuration: symbols, tokens,
+	// hints from one server on, their resolve, the lens, ranges,
+	// declaration, names completed.
+	more := seedFrame(`{"jsonrpc":"2.0","method":"workspace/didChangeConfiguration","params":{"settings":{"nginx-lint":{"inlayHints":{"minServers":1}}}}}`) +
+		seedFrame(`{"jsonrpc":"2.0","id":30,"method":"workspace/symbol","params":{"query":"ap"}}`) +
+		seedFrame(`{"jsonrpc":"2.0","id":31,"method":"textDocument/semanticTokens/full","params":{"textDocument":{"uri":"file:///ws/n.conf"}}}`) +
+		seedFrame(`{"jsonrpc":"2.0","id":32,"method":"textDocument/semanticTokens/range","params":{"textDocument":{"uri":"file:///ws/n.conf"},"range":{"start":{"line":5,"character":3},"end":{"line":9,"character":0}}}}`) +
+		seedFrame(`{"jsonrpc":"2.0","id":33,"method":"textDocument/inlayHint","params":{"textDocument":{"uri":"file:///ws/n.conf"},"range":{"start":{"line":0,"character":0},"end":{"line":14,"character":0}}}}`) +
+		seedFrame(`{"jsonrpc":"2.0","id":34,"method":"inlayHint/resolve","params":{"position":{"line":4,"character":12},"label":"x","data":{"uri":"file:///ws/n.conf","version":1,"offset":36}}}`) +
+		seedFrame(`{"jsonrpc":"2.0","id":35,"method":"textDocument/codeLens","params":{"textDocument":{"uri":"file:///ws/n.conf"}}}`) +
+		seedFrame(`{"jsonrpc":"2.0","id":36,"method":"textDocument/rangeFormatting","params":{"textDocument":{"uri":"file:///ws/n.conf"},"range":{"start":{"line":5,"character":0},"end":{"line":7,"character":4}},"options":{"tabSize":4,"insertSpaces":true}}}`) +
+		seedFrame(`{"jsonrpc":"2.0","id":37,"method":"textDocument/selectionRange","params":{"textDocument":{"uri":"file:///ws/n.conf"},"positions":[{"line":6,"character":41},{"line":99,"character":0}]}}`) +
+		seedFrame(`{"jsonrpc":"2.0","id":38,"method":"textDocument/declaration","params":{"textDocument":{"uri":"file:///ws/n.conf"},"position":{"line":11,"character":22}}}`) +
+		seedFrame(`{"jsonrpc":"2.0","id":39,"method":"textDocument/completion","params":{"textDocument":{"uri":"file:///ws/n.conf"},"position":{"line":6,"character":42}}}`)
 	end := seedFrame(`{"jsonrpc":"2.0","id":9,"method":"shutdown"}`) + seedFrame(`{"jsonrpc":"2.0","method":"exit"}`)
+	f.Add(init + nav + more + end)
 	f.Add(init + nav + end)
 	f.Add(init + open + change + hover + complete + action + other + end)
 	f.Add(init + open + "{this is not json" + seedFrame("{this is not json") + hover + end)

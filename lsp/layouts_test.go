@@ -136,8 +136,7 @@ func TestStockLayoutsInEditor(t *testing.T) {
 // TestDebianSiteWithPHPSnippet: a site of Debian's tree with a directive
 // of its own and Debian's PHP snippet, whose "include fastcgi.conf;"
 // resolves against the conf prefix: the editor publishes the unknown
-// directive alone (a warning: a module nginx-lint does not know may
-// define it) (read from the workspace: the host's stock site has no
+// directive alone (an error: nginx refuses it) (read from the workspace: the host's stock site has no
 // such directive), no include error, whether sites-enabled/default links
 // to the site by Debian's absolute path or by a relative one.
 func TestDebianSiteWithPHPSnippet(t *testing.T) {
@@ -171,7 +170,7 @@ func TestDebianSiteWithPHPSnippet(t *testing.T) {
 		}
 		h := &hostlessFS{root: dir, noHost: true}
 		got := openInWorkspace(t, dir, site, h)
-		if len(got) != 1 || !strings.HasPrefix(got[0], "NL2001@47 ") || !strings.Contains(got[0], "no_such_directive") {
+		if len(got) != 1 || !strings.HasPrefix(got[0], "!NL2001@47 ") || !strings.Contains(got[0], "no_such_directive") {
 			t.Errorf("link %s: published %q, want the unknown directive alone", link, got)
 		}
 		if len(h.outside) > 0 {

@@ -92,6 +92,16 @@ var methods = map[string]method{
 	"textDocument/prepareRename":          request((*Server).prepareRename),
 	"textDocument/rename":                 request((*Server).rename),
 	"textDocument/signatureHelp":          request((*Server).signatureHelp),
+	// The features of issue 30, each in a file of its own.
+	"workspace/symbol":                  request((*Server).workspaceSymbol),
+	"textDocument/semanticTokens/full":  request((*Server).semanticTokensFull),
+	"textDocument/semanticTokens/range": request((*Server).semanticTokensRange),
+	"textDocument/inlayHint":            request((*Server).inlayHint),
+	"inlayHint/resolve":                 request((*Server).inlayHintResolve),
+	"textDocument/codeLens":             request((*Server).codeLens),
+	"textDocument/rangeFormatting":      request((*Server).rangeFormatting),
+	"textDocument/selectionRange":       request((*Server).selectionRange),
+	"textDocument/declaration":          request((*Server).declaration),
 }
 
 func ignore[P any](*Server, notifier, *P) error { return nil }

@@ -158,7 +158,7 @@ func TestLifecycle(t *testing.T) {
 		wantError(t, c.answer(), "3", codeInvalidRequest)
 		// Unknown methods: requests get -32601; notifications (with or
 		// without "$/") are ignored: the next answer is for id 6.
-		c.request("4", "textDocument/semanticTokens/full", map[string]any{})
+		c.request("4", "textDocument/moniker", map[string]any{})
 		wantError(t, c.answer(), "4", codeMethodNotFound)
 		c.request("5", "$/unknownRequest", map[string]any{})
 		wantError(t, c.answer(), "5", codeMethodNotFound)

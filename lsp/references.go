@@ -151,7 +151,7 @@ func (s *Server) rename(ctx context.Context, p *protocol.RenameParams) (*protoco
 	if sigil := sv.sym.Kind.Sigil(); sigil != "" {
 		name = strings.TrimPrefix(name, sigil)
 	}
-	if why := symbols.ValidName(sv.sym.Kind, name); why != "" {
+	if why := validName(sv.sym.Kind, name); why != "" {
 		return nil, errorf(codeInvalidParams, "cannot rename: %s", why)
 	}
 	changes := map[protocol.DocumentUri][]protocol.TextEdit{}
@@ -221,13 +221,7 @@ func (s *Server) symbolHover(ctx context.Context, uri protocol.DocumentUri, off 
 		fmt.Fprintf(&b, "\n\n%s `%s` (%s)", what, dirText(d), where)
 		if d.Name.Value == "map" && d.Block != nil {
 			b.WriteString(", which gives:\n")
-			for j, line := range d.Block.Directives {
-				if j == 8 {
-					fmt.Fprintf(&b, "- … %d more lines\n", len(d.Block.Directives)-j)
-					break
-				}
-				fmt.Fprintf(&b, "- `%s`\n", dirText(line))
-			}
+			mapLines(&b, d)
 		}
 	}
 	return b.String(), o.Range

@@ -97,6 +97,11 @@ type Server struct {
 	viewLoader *parser.Loader
 
 	reg *analyzer.Registry
+
+	// wsyms keeps the symbols of the workspace's files (workspacesymbols.go).
+	wsyms workspaceSymbolCache
+	// shares keeps the servers' shares of a cost model (inlayhints.go).
+	shares sharesCache
 }
 
 // document is an open editor buffer. Its fields are guarded by Server.mu.
@@ -217,7 +222,7 @@ func (s *Server) base() parser.FileSystem {
 
 // initialize records the workspace and the client's options and returns
 // the capabilities.
-func (s *Server) initialize(p *protocol.InitializeParams) protocol.InitializeResult {
+func (s *Server) initialize(p *protocol.InitializeParams) initializeResult {
 	var roots []string
 	for _, f := range p.WorkspaceFolders {
 		if r := rootPath(f.URI); r != "" {
@@ -274,10 +279,16 @@ func (s *Server) initialize(p *protocol.InitializeParams) protocol.InitializeRes
 					{Pattern: protocol.FileOperationPattern{Glob: "**/*"}}}},
 			},
 		},
+		WorkspaceSymbolProvider:         true,
+		SemanticTokensProvider:          semanticTokensOptions(),
+		CodeLensProvider:                &protocol.CodeLensOptions{},
+		DocumentRangeFormattingProvider: true,
+		SelectionRangeProvider:          true,
+		DeclarationProvider:             true,
 	}
 	version := s.Version
-	return protocol.InitializeResult{
-		Capabilities: caps,
+	return initializeResult{
+		Capabilities: serverCapabilities{ServerCapabilities: caps, InlayHintProvider: inlayHintOptions()},
 		ServerInfo:   &protocol.InitializeResultServerInfo{Name: Name, Version: &version},
 	}
 }
@@ -334,7 +345,7 @@ func (s *Server) didChangeConfiguration(n notifier, p *protocol.DidChangeConfigu
 // hasOptionKey reports whether m holds one of the keys parseInitOptions
 // reads.
 func hasOptionKey(m map[string]any) bool {
-	for _, k := range []string{"rules", "custom-directives", "customDirectives", "custom-variables", "customVariables", "nginx-build", "nginxBuild", "nginx-version", "nginxVersion"} {
+	for _, k := range []string{"rules", "custom-directives", "customDirectives", "custom-variables", "customVariables", "nginx-build", "nginxBuild", "nginx-version", "nginxVersion", "inlayHints", "inlay-hints"} {
 		if _, ok := m[k]; ok {
 			return true
 		}

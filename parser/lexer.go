@@ -359,11 +359,16 @@ func unescape(s string) string {
 }
 
 // rawBlock reads the body of a "*_by_lua_block { ... }" directive after its
-// "{" the way lua-nginx-module's own reader does: Lua strings, long brackets
-// and comments may contain braces, so only a "}" outside them, at nesting
-// depth zero, ends the block. It returns the body range and the offset of
-// the closing "}" (-1 when the input ends first).
-func (lx *lexer) rawBlock() (body Range, rbrace int) {
+// "{" (at lbrace) the way lua-nginx-module's own reader does
+// (ngx_http_lua_conf_read_lua_token, whose lexer finds the leftmost of
+// "{", "}", a long bracket "[==[", a long comment "--[==[", a line comment
+// and a one-line quoted string): Lua strings, long brackets and comments
+// may contain braces, so only a "}" outside them, at nesting depth zero,
+// ends the block. A quote with no closing quote on its line starts no
+// string (the lexer's string tokens end at the line). It returns the body
+// range and the offset of the closing "}" (-1 when the input ends first);
+// reported is true when it reported why itself.
+func (lx *lexer) rawBlock(lbrace int) (body Range, rbrace int, reported bool) {
 	src := lx.src
 	start := lx.pos
 	depth := 0
@@ -372,28 +377,31 @@ func (lx *lexer) rawBlock() (body Range, rbrace int) {
 		c := src[i]
 		switch {
 		case c == '{':
+			// The reader names the line of the last "{" it saw when
+			// the input ends.
+			lbrace = i
 			depth++
 			i++
 		case c == '}':
 			if depth == 0 {
 				lx.pos = i + 1
-				return rng(start, i), i
+				return rng(start, i), i, false
 			}
 			depth--
 			i++
 		case c == '"' || c == '\'':
-			i++
-			for i < len(src) && src[i] != c {
-				if src[i] == '\\' && i+1 < len(src) {
-					i++
-				}
-				i++
+			if end, ok := quotedLine(src, i); ok {
+				i = end
+			} else {
+				i++ // no string: an ordinary character
 			}
-			i++
 		case c == '-' && i+1 < len(src) && src[i+1] == '-':
 			i += 2
 			if lvl, ok := longBracket(src, i); ok {
-				i = lx.skipLong(i, lvl)
+				if i = lx.skipLong(i, lvl); i < 0 {
+					lx.pos = len(src)
+					return rng(start, len(src)), -1, true
+				}
 				continue
 			}
 			for i < len(src) && src[i] != '\n' {
@@ -401,7 +409,10 @@ func (lx *lexer) rawBlock() (body Range, rbrace int) {
 			}
 		case c == '[':
 			if lvl, ok := longBracket(src, i); ok {
-				i = lx.skipLong(i, lvl)
+				if i = lx.skipLong(i, lvl); i < 0 {
+					lx.pos = len(src)
+					return rng(start, len(src)), -1, true
+				}
 				continue
 			}
 			i++
@@ -410,7 +421,31 @@ func (lx *lexer) rawBlock() (body Range, rbrace int) {
 		}
 	}
 	lx.pos = len(src)
-	return rng(start, len(src)), -1
+	// ngx_http_lua_conf_read_lua_token reports the end of the input at the
+	// line of the last "{" it read.
+	lx.errorf(lbrace, lbrace+1, "unexpected end of file, expecting terminating characters for lua code block")
+	return rng(start, len(src)), -1, true
+}
+
+// quotedLine returns the offset after the Lua string that the quote at
+// src[i] opens, when it closes on the same line: the reader's pattern is
+// "(?:\\[^\n]|[^"\n\\])*" (and the same with single quotes).
+func quotedLine(src string, i int) (int, bool) {
+	q := src[i]
+	for j := i + 1; j < len(src); j++ {
+		switch src[j] {
+		case q:
+			return j + 1, true
+		case '\n':
+			return 0, false
+		case '\\':
+			if j+1 >= len(src) || src[j+1] == '\n' {
+				return 0, false
+			}
+			j++
+		}
+	}
+	return 0, false
 }
 
 // longBracket reports whether src[i:] opens a Lua long bracket "[==[" and
@@ -431,7 +466,7 @@ func longBracket(src string, i int) (int, bool) {
 
 // skipLong skips a long bracket opened at src[i] with the given level and
 // returns the offset after its close; an unclosed one is an error at the
-// bracket, and the input's end is returned.
+// bracket, and -1 is returned.
 func (lx *lexer) skipLong(i, level int) int {
 	src := lx.src
 	closing := "]" + strings.Repeat("=", level) + "]"
@@ -441,7 +476,7 @@ func (lx *lexer) skipLong(i, level int) int {
 		// lua-nginx-module's reader stops here, at the opening
 		// bracket's line (ngx_http_lua_conf_read_lua_token).
 		lx.errorf(i, open, "Lua code block missing the closing long bracket %q, the inlined Lua code may be too long", closing)
-		return len(src)
+		return -1
 	}
 	return open + k + len(closing)
 }

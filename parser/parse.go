@@ -497,11 +497,13 @@ func (b *builder) block(depth int, ctx BlockContext, freeForm bool, op *opener, 
 		}
 		switch {
 		case isRawBlock(name):
-			body, rb := lx.rawBlock()
+			body, rb, _ := lx.rawBlock(at)
 			d.rbrace = int32(rb)
 			d.Args = append(d.Args, Word{Value: b.f.Src[body.Start:body.End], Range: body})
 			if rb < 0 {
-				b.errorf(rng(len(b.f.Src), len(b.f.Src)), "unexpected end of file, expecting \"}\"")
+				// The reader of the Lua block reported why, where nginx
+				// does; the enclosing blocks need no second message.
+				return nil, comments, -1, true
 			}
 			prev, prevEnd = d, lx.pos
 			continue
@@ -753,12 +755,13 @@ func (b *builder) addSplit(d *Directive, ctx BlockContext, check, opensBlock boo
 	}
 	src := b.f.Src
 	firstBlock, firstKnown := b.kinds.BlockKind(ctx, d.Name.Value)
-	if opensBlock && !firstBlock {
+	moduleBlock, moduleKnown := b.splitKind(ctx, d.Name.Value)
+	if opensBlock && !firstBlock && !moduleBlock {
 		if i := b.blockAhead(d, ctx); i >= 0 {
 			return b.splitBeforeBlock(d, i, ctx, firstKnown)
 		}
 	}
-	if !firstKnown || firstBlock {
+	if !moduleKnown || moduleBlock {
 		b.pending = append(b.pending, d)
 		return d
 	}
@@ -766,7 +769,7 @@ func (b *builder) addSplit(d *Directive, ctx BlockContext, check, opensBlock boo
 		if a.Quote(b.f) != 0 || !startsLine(src, int(a.Range.Start)) {
 			continue
 		}
-		if block, known := b.kinds.BlockKind(ctx, a.Value); !known || block != opensBlock {
+		if block, known := b.splitKind(ctx, a.Value); !known || block != opensBlock {
 			continue
 		}
 		if !b.kinds.Fits(ctx, d.Name.Value, d.Args[:i]) || !b.kinds.Fits(ctx, a.Value, d.Args[i+1:]) {
@@ -793,7 +796,17 @@ func (b *builder) addSplit(d *Directive, ctx BlockContext, check, opensBlock boo
 			// The finding covers the word the ";" belongs after: an
 			// editor's cursor can reach it (not the column past the end
 			// of the line) to ask for the fix, which inserts at its end.
-			diag := &Diagnostic{File: b.f, Path: b.f.Path, Range: last, Severity: Error,
+			// A word over several lines (a quoted value, a template's
+			// placeholder) is reported on its last line, the one that
+			// lost the ";".
+			at := last
+			if nl := strings.LastIndexByte(src[last.Start:last.End], '\n'); nl >= 0 {
+				at.Start = last.Start + int32(nl) + 1
+				for at.Start < at.End-1 && (src[at.Start] == ' ' || src[at.Start] == '\t') {
+					at.Start++
+				}
+			}
+			diag := &Diagnostic{File: b.f, Path: b.f.Path, Range: at, Severity: Error,
 				Code: CodeMissingSemicolon, Name: NameMissingSemicolon,
 				Message: fmt.Sprintf("missing \";\" after %q", head),
 				Detail:  fmt.Sprintf("without it nginx reads the next line's %q as more arguments of %q", a.Value, d.Name.Value),
@@ -892,6 +905,26 @@ func (b *builder) reattach(first, rest *Directive) {
 			c.Directive, c.Trailing = rest, false
 		}
 	}
+}
+
+// ModuleKinds is implemented by a DirectiveKinds that also knows the
+// directives of third-party modules from their sources (set-misc's
+// set_random, echo, lua, ...), which BlockKind leaves unknown since a
+// stock nginx lacks them. The missing-";" heuristic splits at them too: a
+// line's directive swallowed by the line above is as plain with a module's
+// directive as with nginx's.
+type ModuleKinds interface {
+	// ModuleBlockKind is BlockKind over every directive whose shape is
+	// known, nginx's or a module's.
+	ModuleBlockKind(ctx BlockContext, name string) (block, known bool)
+}
+
+// splitKind is the kind of name the missing-";" heuristic goes by.
+func (b *builder) splitKind(ctx BlockContext, name string) (block, known bool) {
+	if mk, ok := b.kinds.(ModuleKinds); ok {
+		return mk.ModuleBlockKind(ctx, name)
+	}
+	return b.kinds.BlockKind(ctx, name)
 }
 
 // takesWordsAsData are the directives whose handlers take any further

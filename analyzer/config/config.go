@@ -780,6 +780,11 @@ var packageFiles = map[string]bool{
 	"snippets/fastcgi-php.conf": true, "snippets/snakeoil.conf": true,
 }
 
+// PackageFile reports whether rel, a path relative to a conf prefix
+// (mime.types, snippets/fastcgi-php.conf), names a file that nginx's
+// packages install there.
+func PackageFile(rel string) bool { return packageFiles[filepath.ToSlash(rel)] }
+
 // packageFile turns err, from reading the mapped path p, into
 // parser.ErrElsewhere when the checkout lacks p and p is a file the
 // nginx package installs under the mapped prefix (/etc/nginx/mime.types,

@@ -537,6 +537,13 @@ type Result struct {
 	HashMaxSizeDir       *parser.Directive
 	HashBucketSizeDir    *parser.Directive
 	HTTPBlock            *parser.Directive
+
+	// For Shares: the model, the addresses by slab number (what an
+	// Instance's addr refers to) and the servers that load a
+	// certificate.
+	model    *parser.Model
+	addrs    []*Addr
+	sslSrvrs map[*parser.Server]bool
 }
 
 // MaxListens bounds the listens the model places, a port range as one
@@ -548,7 +555,7 @@ const MaxListens = 1 << 20
 
 // Compute builds the cost model of m.
 func Compute(m *parser.Model, opts Options) *Result {
-	r := &Result{Options: opts, Profile: opts.Profile}
+	r := &Result{Options: opts, Profile: opts.Profile, model: m}
 	if r.Profile == nil {
 		r.Profile = DefaultProfile()
 	}
@@ -898,9 +905,11 @@ func (b *builder) fill() {
 	if nScattered > 0 {
 		insts = make([]Instance, nScattered)
 	}
+	r.addrs = make([]*Addr, b.addrSlab.n)
 	io := 0
 	for i := range b.addrSlab.n {
 		a := b.addrSlab.at(i)
+		r.addrs[i] = a
 		if a.scattered {
 			a.Instances = insts[io : io : io+int(a.nInst)]
 			io += int(a.nInst)

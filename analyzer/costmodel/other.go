@@ -1,10 +1,12 @@
 package costmodel
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/internal/ipaddr"
+	"github.com/nginx-lint/nginx-lint/internal/ngxparse"
 
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
@@ -43,21 +45,8 @@ func (o *otherState) visit(d *parser.Directive, parentDir *parser.Directive) {
 		parent = parentDir.Name.Value
 	}
 	args := d.Args
+	r.Counts.Regexes += compiledRegexes(d, parent)
 	switch d.Name.Value {
-	case "location":
-		if len(args) > 0 && (args[0].Value == "~" || args[0].Value == "~*" ||
-			len(args) == 1 && strings.HasPrefix(args[0].Value, "~")) {
-			r.Counts.Regexes++
-		}
-	case "rewrite":
-		r.Counts.Regexes++
-	case "if":
-		for _, a := range args {
-			switch a.Value {
-			case "~", "~*", "!~", "!~*":
-				r.Counts.Regexes++
-			}
-		}
 	case "ssl_certificate":
 		if len(args) > 0 {
 			switch parent {
@@ -85,7 +74,7 @@ func (o *otherState) visit(d *parser.Directive, parentDir *parser.Directive) {
 			break
 		}
 		if len(args) > 0 {
-			if h := passHost(args[0].Value); h != "" && !o.upstreams[hostOnly(h)] && !o.implicit[h] {
+			if h := passHost(d.Name.Value, args[0].Value); h != "" && !o.upstreams[hostOnly(h)] && !o.implicit[h] {
 				// ngx_http_upstream_add makes an implicit upstream,
 				// resolved once per distinct host:port.
 				o.implicit[h] = true
@@ -93,9 +82,35 @@ func (o *otherState) visit(d *parser.Directive, parentDir *parser.Directive) {
 			}
 		}
 	}
-	if parent == "map" && strings.HasPrefix(d.Name.Value, "~") {
-		r.Counts.Regexes++
+}
+
+// compiledRegexes counts the regexes nginx compiles while it reads d,
+// whose block is parent's (a regex server_name is counted with the
+// servers, in finish): a regex location, a rewrite, an if's match, a
+// map's regex key.
+func compiledRegexes(d *parser.Directive, parent string) int {
+	args := d.Args
+	n := 0
+	switch d.Name.Value {
+	case "location":
+		if len(args) > 0 && (args[0].Value == "~" || args[0].Value == "~*" ||
+			len(args) == 1 && strings.HasPrefix(args[0].Value, "~")) {
+			n++
+		}
+	case "rewrite":
+		n++
+	case "if":
+		for _, a := range args {
+			switch a.Value {
+			case "~", "~*", "!~", "!~*":
+				n++
+			}
+		}
 	}
+	if parent == "map" && strings.HasPrefix(d.Name.Value, "~") {
+		n++
+	}
+	return n
 }
 
 // finish counts what needs the servers: certificates per server, regex
@@ -124,6 +139,10 @@ func (o *otherState) finish(m *parser.Model) {
 		if cert == "" {
 			continue
 		}
+		if r.sslSrvrs == nil {
+			r.sslSrvrs = map[*parser.Server]bool{}
+		}
+		r.sslSrvrs[s] = true
 		r.Counts.SSLServers++
 		r.Counts.SSLCertificates++
 		if !certs[cert] {
@@ -144,26 +163,28 @@ func hasArg(ws []parser.Word, v string) bool {
 	return false
 }
 
-// passHost returns "host:port" of a proxy_pass-like URL whose host is a
-// name nginx resolves at config time, or "".
-func passHost(u string) string {
-	if strings.Contains(u, "$") {
+// passHost returns "host:port" (no port when none is written) of the
+// address the *_pass name names with arg, when its host is a name nginx
+// resolves at config time, or "". The address is read as the directive's
+// handler reads it (ngxparse.ParsePass); stream's proxy_pass, which takes
+// no scheme, is told from http's by the missing "http://".
+func passHost(name, arg string) string {
+	pp, ok := ngxparse.ParsePass(name, false, arg)
+	if ok && pp.BadPrefix {
+		pp, ok = ngxparse.ParsePass(name, true, arg)
+	}
+	if !ok || pp.Vars || pp.Err != "" || pp.Unix {
 		// A variable: resolved per request by the resolver, if at all.
 		return ""
 	}
-	if i := strings.Index(u, "://"); i >= 0 {
-		u = u[i+3:]
+	hp := pp.Host
+	if !pp.NoPort {
+		hp += ":" + strconv.Itoa(pp.Port)
 	}
-	if strings.HasPrefix(u, "unix:") {
+	if !isHostName(hp) {
 		return ""
 	}
-	if i := strings.IndexByte(u, '/'); i >= 0 {
-		u = u[:i]
-	}
-	if !isHostName(u) {
-		return ""
-	}
-	return strings.ToLower(u)
+	return strings.ToLower(hp)
 }
 
 func hostOnly(hp string) string {

@@ -582,11 +582,13 @@ func (x *index) entry(name string) *nameEntry {
 // passDirectives are the directives that hand a request to an upstream:
 // their first argument is a URL (proxy_pass), an address or an upstream
 // group's name, which nginx resolves at startup when it is fixed.
-var passDirectives = []string{"proxy_pass", "fastcgi_pass", "uwsgi_pass", "scgi_pass", "grpc_pass", "memcached_pass"}
+// memc_pass (memc-nginx-module) reads its address as fastcgi_pass does
+// (ngx_http_upstream_add without a default port, or a complex value).
+var passDirectives = []string{"proxy_pass", "fastcgi_pass", "uwsgi_pass", "scgi_pass", "grpc_pass", "memcached_pass", "memc_pass"}
 
 // PassDirectives returns the names of the directives that hand a request
 // to an upstream (proxy_pass, fastcgi_pass, uwsgi_pass, scgi_pass,
-// grpc_pass, memcached_pass), for the rules and features that follow
+// grpc_pass, memcached_pass, memc_pass), for the rules and features that follow
 // where nginx connects: one list, so a new one is added once.
 func PassDirectives() []string { return slices.Clone(passDirectives) }
 

@@ -1,6 +1,9 @@
 package lint
 
 import (
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -103,9 +106,31 @@ func (w *Workspace) namedPrefix(t *Target) {
 	}
 	bound := w.Bound
 	if bound == "" {
-		bound = BoundOf(abs)
+		bound = searchBound(abs)
 	}
 	t.Prefix = nearestConfDir(filepath.Dir(abs), bound)
+}
+
+// searchBound is how far up the searches on behalf of a file named alone
+// go when no workspace bounds them: its repository's root, else, on a
+// live server or a copy outside any repository, the directory three
+// above its own (never above the file system's root), as far as rootOf
+// looks for the nginx.conf that includes it. /etc/nginx/snippets/x.conf
+// so finds /etc/nginx, where its "include fastcgi.conf;" resolves.
+func searchBound(path string) string {
+	dir := filepath.Dir(path)
+	for d := dir; ; d = filepath.Dir(d) {
+		if isRepoRoot(d) {
+			return d
+		}
+		if d == filepath.Dir(d) {
+			break
+		}
+	}
+	for range 3 {
+		dir = filepath.Dir(dir)
+	}
+	return dir
 }
 
 // nearestConfDir returns the nearest directory from dir upward, within
@@ -131,7 +156,7 @@ func nearestConfDir(dir, bound string) string {
 // directory) the copy holds decides. A tree at a conf prefix itself (this
 // machine's /etc/nginx) is nginx's own, not a copy.
 func inferredMirror(abs string) (prefix, dir string, ok bool) {
-	dir = nearestConfDir(filepath.Dir(abs), BoundOf(abs))
+	dir = nearestConfDir(filepath.Dir(abs), searchBound(abs))
 	if dir == "" || slices.Contains(MirrorPrefixes, filepath.ToSlash(dir)) {
 		return "", "", false
 	}
@@ -198,4 +223,135 @@ func absoluteIncludes(path string) []string {
 	}
 	includeScans.Store(path, includeScan{size: st.Size(), mtime: st.ModTime(), args: args})
 	return args
+}
+
+// hostInstalled are files that well-known tools install on the
+// deployment host outside every conf prefix, by absolute path, with the
+// tool: certbot's nginx plugin includes its TLS options into the sites it
+// manages and names its DH parameters there.
+var hostInstalled = map[string]string{
+	"/etc/letsencrypt/options-ssl-nginx.conf": "certbot",
+	"/etc/letsencrypt/ssl-dhparams.pem":       "certbot",
+}
+
+// onHost reports whether path (absolute) lies under one of nginx's conf
+// prefixes itself, not under a copy of one: the configuration of the
+// machine nginx-lint runs on, where a missing file is missing for nginx
+// too.
+func onHost(path string) bool {
+	path = filepath.ToSlash(path)
+	for _, p := range MirrorPrefixes {
+		if strings.HasPrefix(path, p+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// hostFS reads a checkout's configuration and takes a file that it
+// includes and this machine lacks for the deployment host's when a
+// distribution package or a well-known tool installs it there (certbot's
+// /etc/letsencrypt/options-ssl-nginx.conf, the nginx package's mime.types
+// or fastcgi_params under a conf prefix, or relative to the
+// configuration's): parser.ErrElsewhere, not an include error. It records
+// what it took so that the include gets a hint (hint).
+type hostFS struct {
+	parser.FileSystem
+	prefix string            // the conf prefix of the configuration read
+	left   map[string]string // path -> who installs it
+}
+
+// withHostFiles wraps fsys for the configuration of target t: a
+// configuration on this machine's own conf prefix is left alone, since
+// this machine is its deployment host.
+func withHostFiles(fsys parser.FileSystem, t Target, prefix string) parser.FileSystem {
+	abs, err := filepath.Abs(t.Path)
+	if err == nil && t.Path != "-" && onHost(abs) {
+		return fsys
+	}
+	if prefix == "" && err == nil {
+		prefix = filepath.Dir(abs)
+	}
+	return &hostFS{FileSystem: fsys, prefix: prefix, left: map[string]string{}}
+}
+
+// ReadFile reads p, or says that the deployment host has it.
+func (h *hostFS) ReadFile(p string) ([]byte, error) {
+	b, err := h.FileSystem.ReadFile(p)
+	return b, h.elsewhere(p, err)
+}
+
+// ReadFileMax is ReadFile within max bytes.
+func (h *hostFS) ReadFileMax(p string, max int64) ([]byte, error) {
+	b, err := parser.ReadFileMax(h.FileSystem, p, max)
+	return b, h.elsewhere(p, err)
+}
+
+// elsewhere turns err, from reading p, into parser.ErrElsewhere when p
+// is missing and the deployment host's.
+func (h *hostFS) elsewhere(p string, err error) error {
+	if err == nil || !errors.Is(err, fs.ErrNotExist) || errors.Is(err, parser.ErrElsewhere) {
+		return err
+	}
+	who := hostInstalled[filepath.ToSlash(p)]
+	if who == "" && h.packaged(p) {
+		who = "the nginx package"
+	}
+	if who == "" {
+		return err
+	}
+	h.left[p] = who
+	return &fs.PathError{Op: "open", Path: p, Err: fmt.Errorf("%s installs it: %w", who, parser.ErrElsewhere)}
+}
+
+// packaged reports whether p is a file the nginx package installs in a
+// conf prefix (mime.types, snippets/fastcgi-php.conf), under one of the
+// packages' prefixes (/etc/nginx/mime.types), the configuration's, or a
+// directory that holds an nginx.conf, which the checkout's copy stands
+// for: relative includes resolve there.
+func (h *hostFS) packaged(p string) bool {
+	dir, rel := filepath.Dir(p), filepath.Base(p)
+	for range 2 {
+		if config.PackageFile(rel) {
+			if dir == h.prefix || slices.Contains(MirrorPrefixes, filepath.ToSlash(dir)) {
+				return true
+			}
+			// Through the file system the configuration is read by (an
+			// editor's buffers, a guard), as a glob without wildcards.
+			if conf := filepath.Join(dir, "nginx.conf"); !strings.ContainsAny(conf, "*?[\\") {
+				if m, err := h.Glob(conf); err == nil && len(m) == 1 {
+					return true
+				}
+			}
+		}
+		dir, rel = filepath.Dir(dir), filepath.Join(filepath.Base(dir), rel)
+	}
+	return false
+}
+
+// hint adds to c an information at each include that read a file hostFS
+// took for the deployment host's: it is not read, and include-paths can
+// say where a copy is.
+func (h *hostFS) hint(c *parser.Config) {
+	if len(h.left) == 0 {
+		return
+	}
+	c.Walk(func(d *parser.Directive, _ []*parser.Directive) bool {
+		if d.Name.Value != "include" || len(d.Args) != 1 || len(c.Included(d)) > 0 {
+			return true
+		}
+		p := d.Args[0].Value
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(c.Prefix, p)
+		}
+		p = filepath.Clean(p)
+		if who := h.left[p]; who != "" {
+			c.Diagnostics = append(c.Diagnostics, &parser.Diagnostic{File: d.File, Path: d.File.Path, Range: d.Args[0].Range,
+				Severity: parser.Info, Code: parser.CodeUnreadable, Name: parser.NameUnreadable,
+				Message: fmt.Sprintf("included file %q is not read: %s installs it on the deployment host", p, who),
+				Detail: "this machine lacks it, so the rules that need the whole configuration stay quiet; to lint it, " +
+					"map its directory to a copy in .nginx-lint.yaml (include-paths: {" + filepath.Dir(p) + "/: ./copy/})"})
+		}
+		return true
+	})
 }

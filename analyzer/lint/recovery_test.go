@@ -30,12 +30,12 @@ type recoveryFile struct {
 	ancestors []string
 	reg       *analyzer.Registry
 	opts      analyzer.Options
-	want      []finding
+	want      []placed
 }
 
-// finding is what is compared: the rule, where it starts (in the intact
+// placed is what is compared: the rule, where it starts (in the intact
 // text's offsets) and its message.
-type finding struct {
+type placed struct {
 	code    string
 	start   int
 	message string
@@ -75,8 +75,8 @@ func (rf *recoveryFile) lint(src string) []*parser.Diagnostic {
 // findings keys the findings of the file in rf's offsets: deleted is the
 // offset of the character deleted from the text they were found in (-1
 // for the intact text).
-func (rf *recoveryFile) findings(ds []*parser.Diagnostic, deleted int) []finding {
-	var out []finding
+func (rf *recoveryFile) findings(ds []*parser.Diagnostic, deleted int) []placed {
+	var out []placed
 	for _, d := range ds {
 		if d.FilePath() != rf.path || isSyntax(d) {
 			continue
@@ -85,7 +85,7 @@ func (rf *recoveryFile) findings(ds []*parser.Diagnostic, deleted int) []finding
 		if deleted >= 0 && start >= deleted {
 			start++
 		}
-		out = append(out, finding{d.Code, start, d.Message})
+		out = append(out, placed{d.Code, start, d.Message})
 	}
 	return out
 }
@@ -249,8 +249,8 @@ func (rf *recoveryFile) check(i int) string {
 		return "" // not a syntax error: another configuration, not a recovery
 	}
 	start, end := rf.brokenStatement(i, mutant)
-	outside := func(fs []finding) map[finding]int {
-		m := map[finding]int{}
+	outside := func(fs []placed) map[placed]int {
+		m := map[placed]int{}
 		for _, f := range fs {
 			if f.start < start || f.start >= end {
 				if rf.src[i] == '\n' {
@@ -282,7 +282,7 @@ func (rf *recoveryFile) check(i int) string {
 }
 
 // differ lists the findings got and want do not share.
-func (rf *recoveryFile) differ(got, want map[finding]int) []string {
+func (rf *recoveryFile) differ(got, want map[placed]int) []string {
 	var diff []string
 	for f, n := range want {
 		if got[f] < n {
@@ -379,7 +379,7 @@ func FuzzRecovery(f *testing.F) {
 			return
 		}
 		rf, ok := newRecoveryFile(t, "/fuzz/nginx.conf", string(src))
-		if !ok || slices.ContainsFunc(rf.want, func(f finding) bool { return f.code == rules.UnknownDirective.Code }) {
+		if !ok || slices.ContainsFunc(rf.want, func(f placed) bool { return f.code == rules.UnknownDirective.Code }) {
 			return
 		}
 		if msg := rf.check(int(at % uint32(len(src)))); msg != "" {

@@ -449,6 +449,13 @@ func (w *Workspace) Options(cfg *config.File) (analyzer.Options, error) {
 		}
 	}
 	opts.Target = target
+	// A target newer than the tables is said once: its advisories and
+	// directives are not known.
+	if opts.Target.Known() && w.Warn != nil {
+		if msg := rules.UnknownRelease(opts.Target.Version); msg != "" && w.cache().Once("release\x00"+msg) {
+			w.Warn(msg)
+		}
+	}
 	return opts, nil
 }
 
@@ -647,6 +654,10 @@ func (w *Workspace) readEntry(l *parser.Loader, t Target, cfg *config.File, opts
 			l.Prefix = abs
 		}
 	}
+	// A checkout's include of a file that only the deployment host has
+	// (certbot's, the nginx package's) is no error; the rules read as
+	// before.
+	l.FS = withHostFiles(l.FS, t, l.Prefix)
 	l.MayInclude = nil
 	if w.Bound != "" {
 		bound := w.Bound
@@ -688,6 +699,7 @@ func (w *Workspace) readEntry(l *parser.Loader, t Target, cfg *config.File, opts
 	}
 	if err == nil && t.FromDir && parser.LooksBinary(src) {
 		err = errBinary
+
 	}
 	return l, name, src, err
 }
@@ -724,6 +736,9 @@ func (w *Workspace) loadSource(l *parser.Loader, name string, src []byte, cfg *c
 	} else {
 		ancestors, _ := analyzer.ContextAncestors(w.Context)
 		c = l.LoadSource(name, src, ancestors)
+	}
+	if h, ok := l.FS.(*hostFS); ok {
+		h.hint(c)
 	}
 	localizePaths(c, cfg)
 	return c

@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"iter"
 	"net/netip"
-	"regexp/syntax"
 	"sort"
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
+	"github.com/nginx-lint/nginx-lint/analyzer/regex"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
@@ -136,8 +136,8 @@ func regexHosts(as ...*Addr) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, a := range as {
-		for _, r := range a.regex {
-			if ex, ok := Example(r.Pattern, r.caseless); ok && !seen[ex] {
+		for _, r := range a.names.regex {
+			if ex, ok := regex.Example(r.Pattern, r.caseless); ok && !seen[ex] {
 				if _, valid := NormalizeHost(ex); valid {
 					seen[ex] = true
 					out = append(out, ex)
@@ -156,9 +156,9 @@ func regexHosts(as ...*Addr) []string {
 // the start, which is where a prefix and a regex compete.
 func (m *Model) serverPaths(n int, paths map[string]bool) {
 	var prefixes []string
-	var floating []*Regex // regexes not anchored at the start
-	example := func(re *Regex) {
-		ex, ok := Example(re.Pattern, re.Caseless)
+	var floating []*regex.Regex // regexes not anchored at the start
+	example := func(re *regex.Regex) {
+		ex, ok := regex.Example(re.Pattern, re.Caseless)
 		if !ok {
 			return
 		}
@@ -227,7 +227,7 @@ func (m *Model) serverPaths(n int, paths map[string]bool) {
 	rewrites(root.conf)
 	walk(root)
 	for _, re := range floating {
-		ex, ok := Example(re.Pattern, re.Caseless)
+		ex, ok := regex.Example(re.Pattern, re.Caseless)
 		if !ok {
 			continue
 		}
@@ -237,66 +237,6 @@ func (m *Model) serverPaths(n int, paths map[string]bool) {
 			}
 		}
 	}
-}
-
-// Example returns a string the regex matches, for probing: the
-// shortest reading of each part (the first alternative, the fewest
-// repetitions, the first byte of a class); ok is false when none is
-// found that the regex matches as nginx would.
-func Example(pattern string, caseless bool) (string, bool) {
-	re, err := syntax.Parse(latin1(pattern), syntax.Perl)
-	if err != nil {
-		return "", false
-	}
-	var b strings.Builder
-	var walk func(r *syntax.Regexp)
-	walk = func(r *syntax.Regexp) {
-		switch r.Op {
-		case syntax.OpLiteral:
-			for _, c := range r.Rune {
-				b.WriteRune(c)
-			}
-		case syntax.OpCharClass:
-			if len(r.Rune) >= 2 {
-				c := r.Rune[0]
-				// A printable byte, preferably a letter.
-				for i := 0; i+1 < len(r.Rune); i += 2 {
-					lo, hi := r.Rune[i], r.Rune[i+1]
-					if lo <= 'a' && 'a' <= hi {
-						c = 'a'
-						break
-					}
-					if lo > ' ' && lo < 0x7f {
-						c = lo
-					}
-				}
-				b.WriteRune(c)
-			}
-		case syntax.OpAnyCharNotNL, syntax.OpAnyChar:
-			b.WriteByte('x')
-		case syntax.OpCapture:
-			walk(r.Sub[0])
-		case syntax.OpPlus:
-			walk(r.Sub[0])
-		case syntax.OpRepeat:
-			for range r.Min {
-				walk(r.Sub[0])
-			}
-		case syntax.OpConcat:
-			for _, s := range r.Sub {
-				walk(s)
-			}
-		case syntax.OpAlternate:
-			walk(r.Sub[0])
-		}
-	}
-	walk(re)
-	ex := fromLatin1(b.String())
-	rx := CompileRegex(pattern, caseless)
-	if _, ok, why := rx.Match(ex); !ok || why != "" {
-		return "", false
-	}
-	return ex, true
 }
 
 // Change is a request two configurations answer differently.

@@ -3,6 +3,7 @@ package routing
 import (
 	"slices"
 
+	"github.com/nginx-lint/nginx-lint/analyzer/regex"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
@@ -22,7 +23,7 @@ type Location struct {
 	// Server is the number of the server in the Table.
 	Server int
 
-	regex *Regex // for ~ and ~*
+	regex *regex.Regex // for ~ and ~*
 
 	// The nested locations as ngx_http_init_locations and
 	// ngx_http_init_static_location_trees arrange them: exact and prefix
@@ -58,7 +59,7 @@ func (l *Location) String() string {
 }
 
 // Regex returns the compiled regex of a ~ or ~* location, nil otherwise.
-func (l *Location) Regex() *Regex { return l.regex }
+func (l *Location) Regex() *regex.Regex { return l.regex }
 
 // treeNode is a node of nginx's static location tree
 // (ngx_http_location_tree_node_t): a name that continues the parent
@@ -258,7 +259,7 @@ func findStatic(node *treeNode, uri string) (findResult, *Location) {
 type match struct {
 	loc *Location
 	// captures of the regex location that matched, if any.
-	captures *captures
+	captures *regex.Captures
 	unsure   string
 }
 

@@ -64,15 +64,19 @@ func runInvalidValue(p *analyzer.Pass) {
 			}
 		}
 		custom := spec.Kind == directives.ValueCustom
-		family := ""
+		family, checked := customRows()[row]
 		switch spec.Kind {
 		case directives.ValueCustom:
-			var ok bool
-			if family, ok = customRows()[row]; !ok {
+			if !checked {
 				continue // a handler nginx-lint does not read
 			}
 		case directives.ValueStr, directives.ValueStrArray, directives.ValueKeyval:
-			continue // any string goes
+			if !checked {
+				continue // any string goes
+			}
+			// The module reads the string later (lua_ssl_ciphers:
+			// OpenSSL's cipher list).
+			custom = true
 		case directives.ValueFlag:
 			if row.Args.IsFlag() && spec == row.Value {
 				continue // invalid-arguments reports it
@@ -102,6 +106,38 @@ func runInvalidValue(p *analyzer.Pass) {
 		diag := p.Reportf(d.File, d.Args[arg].Range, "%s", err.Message)
 		diag.Detail = err.Detail
 	}
+	undefinedUpstreamLists(p)
+}
+
+// undefinedUpstreamLists reports set-misc's set_hashed_upstream naming an
+// upstream list (NDK's upstream_list) that no list defined before it
+// has: its handler looks the name up as it reads the directive,
+// ignoring case.
+func undefinedUpstreamLists(p *analyzer.Pass) {
+	ix := p.Index()
+	if len(ix.Named("set_hashed_upstream")) == 0 {
+		return
+	}
+	defined := map[string]bool{}
+	for i := range ix.Entries {
+		e := &ix.Entries[i]
+		d := e.Directive
+		if directives.FamilyOf(e.Context()) != directives.HTTPFamily {
+			continue
+		}
+		switch d.Name.Value {
+		case "upstream_list":
+			if len(d.Args) > 0 {
+				defined[strings.ToLower(d.Args[0].Value)] = true
+			}
+		case "set_hashed_upstream":
+			if len(d.Args) != 3 || strings.Contains(d.Args[1].Value, "$") || defined[strings.ToLower(d.Args[1].Value)] {
+				continue
+			}
+			diag := p.Reportf(d.File, d.Args[1].Range, "set_hashed_upstream: upstream list %q not defined yet", d.Args[1].Value)
+			diag.Detail = "an upstream_list of that name must come before this directive; nginx refuses to start"
+		}
+	}
 }
 
 // customSpec stands for the spec of a row whose handler is custom in
@@ -125,7 +161,7 @@ var customRows = sync.OnceValue(func() map[*directives.Directive]string {
 // handlers under.
 func handlerFamily(module string) string {
 	switch {
-	case strings.HasPrefix(module, "ngx_http_"):
+	case strings.HasPrefix(module, "ngx_http_"), strings.HasPrefix(module, "ndk_http_"):
 		return "http"
 	case strings.HasPrefix(module, "ngx_stream_"):
 		return "stream"

@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"sync"
+
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
@@ -28,8 +30,8 @@ var InvalidVariableName = &analyzer.Rule{
 
 func runInvalidVariableName(p *analyzer.Pass) {
 	vf := variableFacts(p)
-	for _, e := range vf.errs {
-		p.Reportf(e.d.File, wordSubRange(e.d.File, e.word, e.off, 1), "%s", e.message)
+	for _, e := range vf.Errors {
+		p.Reportf(e.Directive.File, e.Word.SubRange(e.Directive.File, e.Offset, 1), "%s", e.Message)
 	}
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, _ []*parser.Directive) {
 		j, ok := symbols.DefiningArg(d)
@@ -40,5 +42,18 @@ func runInvalidVariableName(p *analyzer.Pass) {
 			diag := p.Reportf(d.File, w.Range, "invalid variable name %q", w.Value)
 			diag.Detail = "the variable " + d.Name.Value + " defines is written with its \"$\": $" + w.Value
 		}
-	}, "set", "map", "geo", "split_clients", "perl_set", "js_set", "auth_request_set", "set_by_lua", "set_by_lua_block", "set_by_lua_file")
+	}, checkedDefiners()...)
 }
+
+// checkedDefiners are the directives whose handler refuses a variable
+// written without its "$": nginx's, lua-nginx-module's set_by_lua*, and
+// set-misc's, which NDK's ndk_set_var_name reads.
+var checkedDefiners = sync.OnceValue(func() []string {
+	names := []string{"set", "map", "geo", "split_clients", "perl_set", "js_set", "auth_request_set", "set_by_lua", "set_by_lua_block", "set_by_lua_file"}
+	for _, row := range directives.All() {
+		if _, ok := row.DefinesArg(); ok && row.Module == "ngx_http_set_misc_module" {
+			names = append(names, row.Name)
+		}
+	}
+	return names
+})

@@ -20,8 +20,8 @@ var MissingFile = &analyzer.Rule{
 			"itself a missing one stops nginx (`cannot load certificate \"...\": BIO_new_file() failed`). " +
 			"Checked as nginx loads them: the `ssl_certificate`, `ssl_certificate_key`, `ssl_dhparam`, " +
 			"`ssl_trusted_certificate` and `ssl_crl` of every http server that has TLS (its own or " +
-			"inherited from `http`), its `ssl_client_certificate` when `ssl_verify_client` is on, and " +
-			"every `ssl_password_file`. Relative paths resolve against the configuration's prefix, and " +
+			"inherited from `http`), its `ssl_client_certificate` when `ssl_verify_client` is on, " +
+			"every `ssl_password_file`, and lua-nginx-module's `lua_ssl_trusted_certificate` and `lua_ssl_crl`. Relative paths resolve against the configuration's prefix, and " +
 			"paths with variables (loaded per request) are skipped. nginx does not open " +
 			"`auth_basic_user_file` before a request needs it, so neither does this rule; missing " +
 			"`include` files are `include-not-found`.",
@@ -51,6 +51,14 @@ func runMissingFile(p *analyzer.Pass) {
 	ix := p.Index()
 	for _, i := range ix.Named("ssl_password_file") {
 		check(ix.Entries[i].Directive, `open() "%s" failed (2: No such file or directory)`)
+	}
+	// lua-nginx-module loads its upstream TLS files wherever they are
+	// set: it creates an SSL context for every location it merges.
+	for _, i := range ix.Named("lua_ssl_trusted_certificate") {
+		check(ix.Entries[i].Directive, `SSL_CTX_load_verify_locations("%s") failed (No such file or directory)`)
+	}
+	for _, i := range ix.Named("lua_ssl_crl") {
+		check(ix.Entries[i].Directive, `X509_LOOKUP_load_file("%s") failed (No such file or directory)`)
 	}
 	t := sharedTLSFacts(p)
 	for _, i := range t.servers {

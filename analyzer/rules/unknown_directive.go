@@ -3,9 +3,11 @@ package rules
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/modules"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -29,15 +31,17 @@ var UnknownDirective = &analyzer.Rule{
 			"- its module is not in the targeted build (`--nginx-build`, `--nginx`), or is a shared object " +
 			"of the build that no `load_module` loads, or is a third-party module (echo, lua, set-misc, " +
 			"geoip2, ...) that neither the build nor a `load_module` brings;\n" +
-			"- the build is known and no module the configuration loads could define it.\n\n" +
-			"It stays a warning, saying why, only when a module nginx-lint does not know could define it: " +
-			"no build is named (any third-party module may be compiled in), or a `load_module` loads a " +
-			"module nginx-lint does not know. nginx-lint knows nginx's modules, njs, nginx-acme and about " +
-			"thirty third-party modules (their directives are read from their sources: lua, stream-lua, " +
+			"- the build is known and no module the configuration loads could define it;\n" +
+			"- no build is named and no module nginx-lint knows defines it: a stock nginx refuses it, and so " +
+			"does every build of the modules nginx-lint knows.\n\n" +
+			"It stays a warning, saying why, only when the configuration itself names a module nginx-lint " +
+			"does not know that could define it: a `load_module` of an object nginx-lint does not know, or " +
+			"a named build (`nginx -V`) with an `--add-module` nginx-lint does not know. nginx-lint knows nginx's modules, njs, " +
+			"nginx-acme and about thirty third-party modules (their directives are read from their sources: lua, stream-lua, " +
 			"headers-more, echo, set-misc, memc, srcache, redis2, NDK, geoip2, brotli, zstd, vts, nchan, " +
 			"fancyindex, dav-ext, cache-purge, subs-filter, upload-progress, auth-pam, auth-ldap, " +
 			"modsecurity, postgres, drizzle, ...). Declare the directives of others in `.nginx-lint.yaml` " +
-			"(`custom-directives`).",
+			"(`custom-directives`), or name the build that has them (`nginx-build`).",
 		Bad:  "events {}\nhttp {\n    server {\n        location / {\n            proxy_passs http://127.0.0.1:8080;\n        }\n    }\n}\n",
 		Good: "events {}\nhttp {\n    server {\n        location / {\n            proxy_pass http://127.0.0.1:8080;\n        }\n    }\n}\n",
 	},
@@ -45,17 +49,17 @@ var UnknownDirective = &analyzer.Rule{
 
 func runUnknownDirective(p *analyzer.Pass) {
 	custom := stringSet(customDirectives.Get(p))
-	var mf *moduleFacts // computed at the first unknown name
+	var mf *modules.Loaded // computed at the first unknown name
 	// The verdict on a known name is the same wherever it is: a name
 	// found present once is not looked at again.
 	present := map[string]bool{}
 	p.WalkEntries(func(e *analyzer.Entry, stack []*parser.Directive) {
 		d, name := e.Directive, e.Directive.Name.Value
-		if dataBlock(e.Context()) || custom[name] || p.CustomDirectives[name] {
+		if directives.DataBlock(e.Context()) || custom[name] || p.CustomDirectives[name] {
 			return
 		}
 		if mf == nil {
-			mf = loadedModules(p)
+			mf = modules.Of(p)
 		}
 		if e.Known {
 			if present[name] {
@@ -76,7 +80,7 @@ func runUnknownDirective(p *analyzer.Pass) {
 			diag.Message += fmt.Sprintf("; did you mean %s?", quoteList(s))
 			// The fix renames to the one candidate, when the target has
 			// it: not newer than the target, its module present.
-			if len(s) == 1 && fixAllowed(p, diag, firstSince(directives.Lookup(s[0]))) && !missingAll(p, mf, directives.Lookup(s[0])) {
+			if len(s) == 1 && p.FixAllowed(diag, directives.FirstSince(directives.Lookup(s[0]))) && !missingAll(p, mf, directives.Lookup(s[0])) {
 				diag.Edits = []parser.Edit{{File: d.File, Range: d.Name.Range, NewText: s[0]}}
 			}
 			diag.Detail = "a near miss of a known directive; nginx refuses to start on it. " +
@@ -88,40 +92,42 @@ func runUnknownDirective(p *analyzer.Pass) {
 				"underscores); nginx refuses to start. A comment starts with #"
 			return
 		}
-		if who := mf.unknownModuleSays(p); who != "" {
+		if who := mf.UnknownModuleSays(p); who != "" {
 			diag.Severity = parser.Warning
 			diag.Detail = "no module nginx-lint knows defines it; " + who + " may. " +
 				"If so, declare it under custom-directives in .nginx-lint.yaml; if not, nginx refuses to start"
 			return
 		}
-		if p.Target.Modules != nil && mf.complete {
+		if p.Target.Modules != nil && mf.Complete {
 			diag.Detail = "no module of this nginx build (nginx -V) and no module the configuration loads defines it; " +
 				"nginx refuses to start"
 			return
 		}
-		diag.Severity = parser.Warning
-		diag.Detail = "no module of nginx or of the third-party modules nginx-lint knows defines it, " +
-			"but one it does not know may, compiled in or loaded elsewhere. Name the build " +
-			"(--nginx-build, or nginx-build in .nginx-lint.yaml) to make this an error, or declare the " +
-			"directive under custom-directives"
+		// nginx's verdict by default: a stock nginx, and every build of
+		// the modules nginx-lint knows, refuses it. Only the user knows of
+		// a module compiled in that the configuration does not name.
+		diag.Detail = "no module of nginx or of the third-party modules nginx-lint knows defines it; " +
+			"nginx refuses to start. If a module nginx-lint does not know defines it, declare its " +
+			"directives under custom-directives in .nginx-lint.yaml, or name the build " +
+			"(nginx-build in .nginx-lint.yaml, or --nginx-build with its nginx -V output)"
 	})
 }
 
 // reportKnownUnknown reports a directive of the tables that the targeted
 // nginx does not have: removed, newer than it, or of a module it lacks.
 // It returns the finding, or nil.
-func reportKnownUnknown(p *analyzer.Pass, mf *moduleFacts, d *parser.Directive) *parser.Diagnostic {
+func reportKnownUnknown(p *analyzer.Pass, mf *modules.Loaded, d *parser.Directive) *parser.Diagnostic {
 	name := d.Name.Value
 	rows := directives.Lookup(name)
 	// The version first: a build older than the directive lacks its
 	// module too, and the version is the reason.
-	if since := firstSince(rows); p.Target.Lacks(since) {
+	if since := directives.FirstSince(rows); p.Target.Lacks(since) {
 		version := p.Target.NginxVersion()
 		diag := p.ReportDirective(d, "unknown directive %q: nginx %s predates it (since %s)", name, version, since)
 		diag.Detail = "upgrade nginx or use the older form; nginx " + version + " refuses to start with this directive. " +
 			"Distribution packages sometimes backport newer directives (Debian's 1.22.1 accepts max_headers, for one): " +
 			"if nginx -t accepts it, declare it as a custom directive"
-		assumeTarget(p, diag)
+		p.AssumeTarget(diag)
 		return diag
 	}
 	if removed := removedIn(rows); removed != "" && !p.Target.Lacks(removed) {
@@ -134,20 +140,20 @@ func reportKnownUnknown(p *analyzer.Pass, mf *moduleFacts, d *parser.Directive) 
 		if r := removedReplacements[name]; r != "" {
 			diag.Detail += "; " + r
 		}
-		assumeTarget(p, diag)
+		p.AssumeTarget(diag)
 		return diag
 	}
-	var why, maybe *absence
+	var why, maybe *modules.Absence
 	plusOnly := true
 	for _, r := range rows {
 		if r.Tags.Has("commercial") {
 			continue // NGINX Plus: see below
 		}
 		plusOnly = false
-		var a *absence
+		var a *modules.Absence
 		for _, m := range rowSourceModules(r) {
-			if a = mf.missing(p.Target, m, r.ThirdParty); a == nil {
-				sa := mf.strictMissing(p.Target, m, r.ThirdParty)
+			if a = mf.Missing(p.Target, m, r.ThirdParty); a == nil {
+				sa := mf.StrictMissing(p.Target, m, r.ThirdParty)
 				if sa == nil {
 					return nil // one of its modules is there
 				}
@@ -170,7 +176,6 @@ func reportKnownUnknown(p *analyzer.Pass, mf *moduleFacts, d *parser.Directive) 
 		diag := p.ReportDirective(d, "unknown directive %q: only NGINX Plus has it", name)
 		diag.Detail = "open-source nginx refuses to start on it"
 		if p.Target.Modules == nil {
-			diag.Severity = parser.Warning
 			diag.Detail += "; if this configuration is for NGINX Plus, name the build (--nginx-build with its nginx -V)"
 		}
 		return diag
@@ -181,19 +186,19 @@ func reportKnownUnknown(p *analyzer.Pass, mf *moduleFacts, d *parser.Directive) 
 		diag := p.ReportDirective(d, "unknown directive %q: its module is not loaded here", name)
 		diag.Severity = parser.Warning
 		diag.Detail = fmt.Sprintf("%s; the include at %s:%d finds no file here and may load it. If it does not, nginx refuses to start",
-			maybe.why, filepath.Base(mf.open.File.Path), mf.open.Line())
+			maybe.Why, filepath.Base(mf.Open.File.Path), mf.Open.Line())
 		return diag
 	}
 	if why == nil {
 		return nil
 	}
-	if !why.notLoaded {
+	if !why.NotLoaded {
 		diag := p.ReportDirective(d, "unknown directive %q: this nginx build lacks its module", name)
-		diag.Detail = why.why + "; nginx refuses to start. Add the module to the build, or remove the directive"
+		diag.Detail = why.Why + "; nginx refuses to start. Add the module to the build, or remove the directive"
 		return diag
 	}
 	diag := p.ReportDirective(d, "unknown directive %q: its module is not loaded", name)
-	diag.Detail = why.why + "; nginx refuses to start. Load it (load_module modules/" +
+	diag.Detail = why.Why + "; nginx refuses to start. Load it (load_module modules/" +
 		rowModule(rows) + ".so;) or remove the directive"
 	return diag
 }
@@ -253,13 +258,21 @@ func directiveLike(name string) bool {
 
 // missingAll reports whether no row's module is in the configuration
 // linted for the target.
-func missingAll(p *analyzer.Pass, mf *moduleFacts, rows []*directives.Directive) bool {
+func missingAll(p *analyzer.Pass, mf *modules.Loaded, rows []*directives.Directive) bool {
 	for _, r := range rows {
 		for _, m := range rowSourceModules(r) {
-			if mf.missing(p.Target, m, r.ThirdParty) == nil {
+			if mf.Missing(p.Target, m, r.ThirdParty) == nil {
 				return false
 			}
 		}
 	}
 	return len(rows) > 0
+}
+
+func quoteList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	return strings.Join(q, " or ")
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/regex"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
@@ -39,10 +40,10 @@ type literalRegex struct {
 }
 
 // readLiteralRegex reads a location regex that is "^?literal$?", each
-// distinct one once (see regexMemo).
-func readLiteralRegex(l *parser.Location, memo *regexMemo[literalRegex]) literalRegex {
+// distinct one once (see regex.VerdictMemo).
+func readLiteralRegex(l *parser.Location, memo *regex.VerdictMemo[literalRegex]) literalRegex {
 	caseless := l.Spec().Modifier == grammar.ModRegexCaseless
-	out := memo.get(l.Spec().Path, caseless, func(re *syntax.Regexp) literalRegex { return literalOf(re, caseless) })
+	out := memo.Get(l.Spec().Path, caseless, func(re *syntax.Regexp) literalRegex { return literalOf(re, caseless) })
 	out.loc = l
 	return out
 }
@@ -148,7 +149,7 @@ func runUnreachableLocation(p *analyzer.Pass) {
 
 // unreachableScratch is what unreachableIn keeps between groups.
 type unreachableScratch struct {
-	literals       regexMemo[literalRegex]
+	literals       regex.VerdictMemo[literalRegex]
 	regexes        []literalRegex
 	noRegex, plain []*parser.Location
 }

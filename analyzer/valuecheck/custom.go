@@ -98,6 +98,16 @@ var customHandlers = map[string]map[string]custom{
 		"fastcgi_limit_rate":  complexSize,
 		"scgi_limit_rate":     complexSize,
 		"uwsgi_limit_rate":    complexSize,
+		// Third-party modules (thirdparty.go).
+		"lua_shared_dict":             luaSharedDict,
+		"lua_ssl_ciphers":             luaSSLCiphers,
+		"lua_ssl_conf_command":        luaSSLConfCommand,
+		"lua_malloc_trim":             luaMallocTrim,
+		"lua_regex_match_limit":       numSlot,
+		"lua_regex_cache_max_entries": numSlot,
+		"set_base32_alphabet":         base32Alphabet,
+		"upstream_list":               upstreamList,
+		"memc_cmds_allowed":           memcCmdsAllowed,
 	},
 	"stream": {
 		"zone":                upstreamZone,

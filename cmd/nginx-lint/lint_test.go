@@ -83,16 +83,16 @@ func TestSettingsFileFoundUpward(t *testing.T) {
 
 func TestSettingsFileFlags(t *testing.T) {
 	conf := testdata("cli/project/nginx.conf")
-	// strict.yaml has no include-paths: conf.d is still read from the
+	// lenient.yaml has no include-paths: conf.d is still read from the
 	// checkout, which its nginx.conf shows to be a copy of /etc/nginx.
-	_, fs := lintJSON(t, "--config", testdata("cli/project/strict.yaml"), conf)
-	want := []string{"site.conf:6 unused-ignore", "site.conf:10 unknown-directive error",
-		"nginx.conf:4 unknown-directive error", "nginx.conf:5 directive-not-allowed error", "nginx.conf:6 invalid-arguments error"}
+	_, fs := lintJSON(t, "--config", testdata("cli/project/lenient.yaml"), conf)
+	want := []string{"site.conf:6 unused-ignore", "site.conf:10 unknown-directive",
+		"nginx.conf:4 unknown-directive", "nginx.conf:5 directive-not-allowed error", "nginx.conf:6 invalid-arguments error"}
 	if got := keys(fs, ruleNames...); !slices.Equal(got, want) {
 		t.Errorf("--config: got %q\nwant %q", got, want)
 	}
 	_, fs = lintJSON(t, "--no-config", conf)
-	if got := keys(fs, "unknown-directive"); !slices.Equal(got, []string{"site.conf:10 unknown-directive error", "nginx.conf:4 unknown-directive"}) {
+	if got := keys(fs, "unknown-directive"); !slices.Equal(got, []string{"site.conf:10 unknown-directive error", "nginx.conf:4 unknown-directive error"}) {
 		t.Errorf("--no-config: %q", got)
 	}
 	// The command line wins over the file.
@@ -180,14 +180,15 @@ func TestFailLevel(t *testing.T) {
 		".nginx-lint.yaml": "rules:\n  unknown-directive: info\n",
 		"info.conf":        "events {}\nhttp {\n    server_tokens off;\n    gzipp on;\n}\n",
 		"error.conf":       "events {}\nhttp {\n    server_tokens off;\n    gzip maybe;\n}\n",
+		"warning.conf":     "events {}\nhttp {\n    server_tokens off;\n    ssl_protocols TLSv1 TLSv1.2;\n}\n",
 	})
-	info, errc := filepath.Join(dir, "info.conf"), filepath.Join(dir, "error.conf")
+	info, errc, warn := filepath.Join(dir, "info.conf"), filepath.Join(dir, "error.conf"), filepath.Join(dir, "warning.conf")
 	// Other rules could add findings to these files; the table needs only
 	// the two under test, so switch off everything else that fires.
-	_, all := lintJSON(t, info, errc)
+	_, all := lintJSON(t, info, errc, warn)
 	var disable []string
 	for _, f := range all {
-		if f.Name != "unknown-directive" && f.Name != "invalid-arguments" && !slices.Contains(disable, f.Name) {
+		if f.Name != "unknown-directive" && f.Name != "invalid-arguments" && f.Name != "weak-ssl-tls" && !slices.Contains(disable, f.Name) {
 			disable = append(disable, "--disable", f.Name)
 		}
 	}
@@ -201,6 +202,8 @@ func TestFailLevel(t *testing.T) {
 		{"none", errc, exitClean},
 		{"error", errc, exitFindings},
 		{"warning", errc, exitFindings},
+		{"warning", warn, exitFindings},
+		{"error", warn, exitClean},
 	}
 	for _, tt := range tests {
 		args := append(append([]string{"--fail-level", tt.level}, disable...), tt.path)
@@ -208,9 +211,15 @@ func TestFailLevel(t *testing.T) {
 			t.Errorf("--fail-level %s %s: exit %d, want %d\n%s", tt.level, filepath.Base(tt.path), code, tt.want, errOut)
 		}
 	}
-	// Default is warning.
+	// The default is error: what nginx refuses blocks, a warning does not.
 	if code, _, _ := runCLI(t, "", append(disable, info)...); code != exitClean {
 		t.Errorf("default fail level: exit %d for an info finding", code)
+	}
+	if code, _, _ := runCLI(t, "", append(disable, warn)...); code != exitClean {
+		t.Errorf("default fail level: exit %d for a warning", code)
+	}
+	if code, _, _ := runCLI(t, "", append(disable, errc)...); code != exitFindings {
+		t.Errorf("default fail level: exit %d for an error", code)
 	}
 }
 
@@ -381,4 +390,34 @@ func TestMergeFindingNamesNginxLine(t *testing.T) {
 		return
 	}
 	t.Errorf("no setting-conflict: %v", keys(fs))
+}
+
+// The done-means of issue 34: a target of the 1.30 branch before the
+// November 2026 release reports the HTTP/2 advisory on an "http2 on"
+// server, 1.30.7 does not, and a target newer than the tables is said
+// once, however many files are linted.
+func TestAdvisoryTargets(t *testing.T) {
+	dir := t.TempDir()
+	conf := filepath.Join(dir, "nginx.conf")
+	other := filepath.Join(dir, "other.conf")
+	src := "events {}\nhttp {\n    server {\n        listen 443 ssl;\n        http2 on;\n        ssl_certificate a.pem;\n        ssl_certificate_key a.key;\n    }\n}\n"
+	for _, f := range []string{conf, other} {
+		if err := os.WriteFile(f, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, out, _ := runCLI(t, "", "--no-config", "--nginx-version", "1.30.6", conf)
+	if code != exitFindings || !strings.Contains(out, "nginx 1.30.6 is affected by CVE-2026-123007") {
+		t.Errorf("1.30.6: exit %d\n%s", code, out)
+	}
+	if _, out, _ := runCLI(t, "", "--no-config", "--nginx-version", "1.30.7", conf); strings.Contains(out, "CVE-") {
+		t.Errorf("1.30.7 is fixed:\n%s", out)
+	}
+	_, out, errOut := runCLI(t, "", "--no-config", "--nginx-version", "1.31.10", conf, other)
+	if strings.Count(errOut, "nginx-lint knows releases up to 1.31.9") != 1 || strings.Contains(out, "CVE-") {
+		t.Errorf("1.31.10: stdout\n%s\nstderr\n%s", out, errOut)
+	}
+	if _, _, errOut := runCLI(t, "", "--no-config", "--nginx-version", "1.31.9", conf); strings.Contains(errOut, "knows releases") {
+		t.Errorf("1.31.9 is known:\n%s", errOut)
+	}
 }

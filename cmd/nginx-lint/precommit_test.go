@@ -196,6 +196,10 @@ func TestPreCommitHooks(t *testing.T) {
 	// A typo nginx refuses (a near miss of server_name) is an error.
 	blocked("typo", "sites-available/example", strings.Replace(good, "server_name", "server_nmae", 1),
 		`sites-available/example:3:5: error: unknown directive "server_nmae"`)
+	// A directive no module defines: every stock nginx refuses it, and
+	// the hook blocks it as the command line's default does.
+	blocked("unknown directive", "sites-available/example", strings.Replace(good, "root /srv/www;", "root /srv/www;\n    frobnicate on;", 1),
+		`sites-available/example:5:5: error: unknown directive "frobnicate"`)
 	// A valid but unformatted conf.d file: only the fmt hook objects.
 	blocked("unformatted", "conf.d/gzip.conf", "gzip on; gzip_vary on;\n", "conf.d/gzip.conf")
 
@@ -206,5 +210,12 @@ func TestPreCommitHooks(t *testing.T) {
 	must(repo, "git", "add", ".")
 	if out, err := cmd(repo, "git", "commit", "-q", "-m", "good"); err != nil {
 		t.Errorf("a clean commit was blocked: %v\n%s", err, out)
+	}
+	// A warning does not block, and the passing hook shows it.
+	os.WriteFile(filepath.Join(repo, "conf.d", "tls.conf"), []byte("ssl_protocols TLSv1 TLSv1.2;\n"), 0o644)
+	must(repo, "git", "add", ".")
+	out, err := cmd(repo, "git", "commit", "-m", "a warning")
+	if err != nil || !strings.Contains(out, `conf.d/tls.conf:1:1: warning: "ssl_protocols" enables obsolete TLSv1`) {
+		t.Errorf("a commit with a warning: blocked (%v) or the warning is not shown:\n%s", err, out)
 	}
 }

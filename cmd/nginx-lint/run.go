@@ -174,8 +174,8 @@ type lintCmd struct {
 	Paths     []string `arg:"" optional:"" name:"path" help:"Files to lint; \"-\" reads standard input (a config or nginx -T output). Default: ${default_config} if it exists."`
 	Format    string   `short:"f" enum:"${formats}" default:"text" help:"Output format: ${enum}."`
 	Color     string   `enum:"auto,always,never" default:"auto" help:"Color the text output: ${enum}. With auto, FORCE_COLOR or CLICOLOR_FORCE (not empty, not 0) turn color on, NO_COLOR (not empty) turns it off."`
-	FailLevel string   `enum:"error,warning,info,none" default:"warning" help:"Exit with 1 when a finding is at least this severe: ${enum}."`
-	Strict    bool     `help:"Report every unknown directive as an error, also one a module nginx-lint does not know could define."`
+	FailLevel string   `enum:"error,warning,info,none" default:"error" help:"Exit with 1 when a finding is at least this severe: ${enum}. The default, error, blocks what nginx refuses, as the pre-commit hook and the Action do."`
+	Strict    bool     `help:"Report every unknown directive as an error, also one that a module the configuration loads and nginx-lint does not know could define."`
 	Disable   []string `help:"Rules (by name or code) not to run." placeholder:"RULE"`
 	Only      []string `help:"Run only these rules (by name or code, comma-separated or repeated), whatever the settings say; the syntax and file findings (NL1xxx) stay on, and --disable still applies." placeholder:"RULE"`
 	Output    []string `sep:"none" placeholder:"FORMAT=FILE" help:"Also write the findings in FORMAT (${format_list}) to FILE, whatever --format prints, e.g. --format github --output sarif=nginx-lint.sarif; repeatable. Written whole once the lint is done (also on exit 1 or 2), not at all on a usage error."`

@@ -6,7 +6,8 @@
 (unless (fboundp 'nginx-mode)
   (define-derived-mode nginx-mode prog-mode "nginx"
     (setq-local comment-start "# ")))
-(dolist (re '("/nginx\\.conf\\'" "\\.nginx\\'" "/sites-[^/]*/" "/conf\\.d/[^/]*\\.conf\\'" "/nginx/.*\\.conf\\'"))
+(dolist (re '("/nginx\\.conf\\'" "\\.nginx\\'" "/sites-[^/]*/" "/conf\\.d/[^/]*\\.conf\\'"
+              "/snippets/[^/]*\\.conf\\'" "/nginx/.*\\.conf\\'"))
   (add-to-list 'auto-mode-alist (cons re 'nginx-mode)))
 (require 'eglot)
 ;; eglot starts one server per project. Without a root marker each

@@ -22,7 +22,9 @@ local name = "nginx-lint"
 local markers = { ".nginx-lint.yaml", ".nginx-lint.yml", "nginx.conf", ".git" }
 
 -- Filetype detection. Neovim's own rules already know nginx.conf and
--- /etc/nginx; these add the layouts that a checkout of a config uses.
+-- /etc/nginx; these add the layouts that a checkout of a config uses
+-- (Debian's sites-*/, conf.d/ and snippets/, wherever the checkout is), as
+-- the VS Code extension and nginx-lint.el do.
 if vim.filetype and vim.filetype.add and vim.fn.has("nvim-0.8") == 1 then
   vim.filetype.add({
     extension = { nginx = "nginx" },
@@ -30,6 +32,7 @@ if vim.filetype and vim.filetype.add and vim.fn.has("nvim-0.8") == 1 then
     pattern = {
       [".*/sites%-[^/]+/[^/]+"] = "nginx",
       [".*/conf%.d/[^/]+%.conf"] = "nginx",
+      [".*/snippets/[^/]+%.conf"] = "nginx",
       [".*/nginx/.*%.conf"] = "nginx",
     },
   })
@@ -40,7 +43,7 @@ else
   vim.api.nvim_create_autocmd({ "BufNewFile", "BufRead" }, {
     group = group,
     -- In autocmd patterns "*" also matches "/", so */nginx/*.conf is nginx/**/*.conf.
-    pattern = { "nginx.conf", "*.nginx", "*/sites-*/*", "*/conf.d/*.conf", "*/nginx/*.conf" },
+    pattern = { "nginx.conf", "*.nginx", "*/sites-*/*", "*/conf.d/*.conf", "*/snippets/*.conf", "*/nginx/*.conf" },
     callback = function()
       vim.bo.filetype = "nginx"
     end,

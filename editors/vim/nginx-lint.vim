@@ -2,7 +2,7 @@
 " Put this in ~/.vimrc (or source it from there).
 let g:ale_completion_enabled = 1        " must be set before ALE loads
 packadd ale
-autocmd BufRead,BufNewFile nginx.conf,*.nginx,*/nginx/*.conf,*/conf.d/*.conf,*/sites-*/* set filetype=nginx
+autocmd BufRead,BufNewFile nginx.conf,*.nginx,*/nginx/*.conf,*/conf.d/*.conf,*/snippets/*.conf,*/sites-*/* set filetype=nginx
 
 " The nearest directory above the file that holds nginx.conf, else the
 " file's own directory.

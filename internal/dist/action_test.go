@@ -516,6 +516,30 @@ func TestActionLintStep(t *testing.T) {
 		t.Errorf("broken: no readable report in the log:\n%s", res.stdout)
 	}
 
+	// The defaults block exactly what the command line's default blocks:
+	// a directive no module defines (nginx refuses it) fails the step, a
+	// warning alone is annotated and passes.
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name, conf, annotation string
+		want                   int
+	}{
+		{"unknown.conf", "events {}\nhttp {\n    server {\n        frobnicate on;\n    }\n}\n", "::error file=", 1},
+		{"warning.conf", "events {}\nhttp {\n    server {\n        ssl_protocols TLSv1 TLSv1.2;\n    }\n}\n", "::warning file=", 0},
+	} {
+		conf := filepath.Join(dir, c.name)
+		if err := os.WriteFile(conf, []byte(c.conf), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		res := lintWith(conf, nil)
+		cli := exec.Command(exe, conf)
+		cli.Run()
+		if res.code != c.want || cli.ProcessState.ExitCode() != c.want || !strings.Contains(res.stdout, c.annotation) {
+			t.Errorf("%s: the step exits %d, the command line %d, want %d and a %q annotation\n%s",
+				c.name, res.code, cli.ProcessState.ExitCode(), c.want, c.annotation, res.stdout)
+		}
+	}
+
 	// Without annotations: the report in the log only, SARIF as before.
 	res = lintWith("testdata/examples/nginx.conf", map[string]string{"INPUT_ANNOTATIONS": "false"})
 	if res.code != 1 || len(results(res.sarif)) != 1 || strings.Contains(commandsOutside(res.stdout), "::error file=") ||
@@ -546,7 +570,6 @@ func TestActionLintStep(t *testing.T) {
 
 	// A configuration line that reads as a workflow command is echoed
 	// only while commands are stopped.
-	dir := t.TempDir()
 	conf := filepath.Join(dir, "inject.conf")
 	if err := os.WriteFile(conf, []byte("events {}\n::warning::injected;\n"), 0o644); err != nil {
 		t.Fatal(err)

@@ -51,6 +51,29 @@
              (start (and host (plist-get (plist-get (plist-get (plist-get host :textEdit) :range) :start) :character))))
         (nginx-lint-test-check (and host (= start (- (current-column) 3)))
                                "$host item with a textEdit from the $: %S" host))
-      (ignore-errors (eglot-shutdown server)))))
+      ;; Declaration, as eglot-find-declaration asks it: the upstream.
+      (goto-char (point-min))
+      (search-forward "http://back")
+      (let* ((xrefs (eglot--lsp-xrefs-for-method :textDocument/declaration))
+             (loc (and xrefs (xref-item-location (car xrefs)))))
+        (nginx-lint-test-check (and loc (string-suffix-p "/nginx.conf" (xref-file-location-file loc))
+                                    (= 3 (xref-file-location-line loc)))
+                               "declaration from proxy_pass: %S" xrefs))
+      ;; Workspace symbols, as xref-find-apropos asks them.
+      (let* ((xrefs (xref-backend-apropos 'eglot "Backend"))
+             (files (mapcar (lambda (x) (file-name-nondirectory (xref-file-location-file (xref-item-location x)))) xrefs)))
+        (nginx-lint-test-check (equal files '("nginx.conf")) "workspace symbols for Backend: %S" xrefs))
+      ;; Formatting a region (rangeFormatting): the server_name line is
+      ;; indented, the root line below it left as it is.
+      (goto-char (point-min))
+      (search-forward "server_name")
+      (eglot-format (line-beginning-position) (line-end-position))
+      (nginx-lint-test-check (and (save-excursion (goto-char (point-min)) (search-forward "\n    server_name a;\n" nil t))
+                                  (save-excursion (goto-char (point-min)) (search-forward "\n      root /srv;\n" nil t)))
+                             "after formatting a region: %S" (buffer-string))
+      (ignore-errors (eglot-shutdown server))))
+  ;; A snippet outside any directory named nginx is in nginx-mode.
+  (find-file (expand-file-name "../../srv/site/snippets/ssl.conf" root))
+  (nginx-lint-test-check (derived-mode-p 'nginx-mode) "%s is in nginx-mode (%s)" buffer-file-name major-mode))
 (princ (if nginx-lint-test-failed "FAIL\n" "PASS\n"))
 (kill-emacs (if nginx-lint-test-failed 1 0))

@@ -93,6 +93,8 @@ local function run()
   for path, want in pairs({
     ["/etc/nginx/sites-enabled/default"] = "nginx",
     ["/srv/app/conf.d/app.conf"] = "nginx",
+    ["/srv/app/snippets/ssl.conf"] = "nginx",
+    ["/srv/app/snippets/a/b.conf"] = false,
     ["/home/u/nginx/a/b/c.conf"] = "nginx",
     ["/srv/app/other/app.conf"] = false,
     ["/etc/nginx/nginx.conf.bak"] = false,

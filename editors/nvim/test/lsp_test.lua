@@ -71,6 +71,7 @@ local function run()
     [root .. "/../site.nginx"] = true,
     [root .. "/sites-enabled/default"] = true,
     [root .. "/../../srv/conf.d/app.conf"] = true,
+    [root .. "/../../srv/site/snippets/ssl.conf"] = true,
     [root .. "/deep/er/x.conf"] = true,
     [root .. "/../../srv/other/app.conf"] = false,
   }
@@ -195,6 +196,15 @@ local function run()
   end, 20), "variable definition: cursor at %s, want line 7", vim.inspect(vim.api.nvim_win_get_cursor(0)))
   log("ok variable definition: line 7")
 
+  -- Go to declaration (nginx-lint answers it as the definition of a
+  -- name): from the use back to the set.
+  vim.api.nvim_win_set_cursor(0, { 8, 29 })
+  vim.lsp.buf.declaration()
+  check(vim.wait(timeout, function()
+    return vim.api.nvim_win_get_cursor(0)[1] == 7
+  end, 20), "variable declaration: cursor at %s, want line 7", vim.inspect(vim.api.nvim_win_get_cursor(0)))
+  log("ok variable declaration: line 7")
+
   -- Hover on the variable says what defines it.
   local vh = request(buf, "textDocument/hover", {
     textDocument = { uri = vim.uri_from_bufnr(buf) },
@@ -231,6 +241,45 @@ local function run()
   end
   check(server_name == "server example.com", "server symbol %q", tostring(server_name))
   log("ok symbols: %s", server_name)
+
+  -- Code lens: the estimated startup times above "http {" (line 2).
+  vim.lsp.codelens.refresh()
+  check(vim.wait(timeout, function()
+    return #(vim.lsp.codelens.get(buf) or {}) > 0
+  end, 20), "no code lens")
+  local lens = vim.lsp.codelens.get(buf)[1]
+  check(lens.range.start.line == 1 and lens.command and lens.command.title:find("nginx -t ≈", 1, true),
+    "code lens %s", vim.inspect(lens))
+  log("ok code lens: %s", lens.command.title)
+
+  -- Semantic tokens: "events" on the first line is a directive (keyword,
+  -- the legend's first type).
+  local st = request(buf, "textDocument/semanticTokens/full", { textDocument = { uri = vim.uri_from_bufnr(buf) } })
+  check(st and st.data and #st.data >= 5 and table.concat({ unpack(st.data, 1, 5) }, ",") == "0,0,6,0,0",
+    "semantic tokens %s", vim.inspect(st and st.data and { unpack(st.data, 1, 10) }))
+  log("ok semantic tokens: %d", #st.data / 5)
+
+  -- Workspace symbols: the server by its name.
+  local ws = request(buf, "workspace/symbol", { query = "example.com" })
+  check(ws and ws[1] and ws[1].name == "example.com" and ws[1].location.uri == vim.uri_from_bufnr(buf),
+    "workspace symbols %s", vim.inspect(ws))
+  log("ok workspace symbols")
+
+  -- Inlay hints, once the settings ask for them on a configuration this
+  -- small: the listen's socket.
+  client.notify("workspace/didChangeConfiguration", { settings = { ["nginx-lint"] = { inlayHints = { minServers = 1 } } } })
+  local hints = request(buf, "textDocument/inlayHint", {
+    textDocument = { uri = vim.uri_from_bufnr(buf) },
+    range = { start = position(0, 0), ["end"] = position(#lines(buf), 0) },
+  })
+  local socket
+  for _, h in ipairs(hints or {}) do
+    if type(h.label) == "string" and h.label:find("^socket ") then
+      socket = h.label
+    end
+  end
+  check(socket == "socket 0.0.0.0:8080", "inlay hints %s", vim.inspect(hints))
+  log("ok inlay hints: %s", socket)
 
   -- Go to definition on the include: the editor jumps to the file.
   vim.api.nvim_win_set_cursor(0, { 3, 16 })

@@ -20,7 +20,13 @@ const STEP = 10000; // ms: the longest any one answer may take
 let tmp, bin, server, conn, stderr = "";
 let initResult;
 // The extension's settings as VS Code holds them (see package.json).
-const settings = { path: "nginx-lint", rules: { "version-disclosure": "off" }, customDirectives: [], trace: { server: "off" } };
+const settings = {
+  path: "nginx-lint",
+  rules: { "version-disclosure": "off" },
+  customDirectives: [],
+  inlayHints: { enabled: true, minServers: 100 },
+  trace: { server: "off" },
+};
 const published = new Map(); // uri -> list of publishDiagnostics params, in order
 const waiters = [];
 const serverRequests = [];
@@ -184,6 +190,13 @@ test("initialize: capabilities of every feature the extension uses", () => {
   assert.ok(c.referencesProvider, "references");
   assert.ok(c.renameProvider && c.renameProvider.prepareProvider, "rename with prepareRename");
   assert.ok(c.signatureHelpProvider, "signatureHelp");
+  assert.ok(c.workspaceSymbolProvider, "workspaceSymbol");
+  assert.ok(c.declarationProvider, "declaration");
+  assert.ok(c.codeLensProvider, "codeLens");
+  assert.ok(c.documentRangeFormattingProvider, "rangeFormatting");
+  assert.ok(c.selectionRangeProvider, "selectionRange");
+  assert.ok(c.inlayHintProvider, "inlayHint");
+  assert.ok(c.semanticTokensProvider && c.semanticTokensProvider.full && c.semanticTokensProvider.range, "semanticTokens full and range");
   const sync = typeof c.textDocumentSync === "number" ? c.textDocumentSync : c.textDocumentSync.change;
   assert.ok(sync === 1 || sync === 2, `textDocumentSync ${JSON.stringify(c.textDocumentSync)}`);
 });
@@ -378,6 +391,112 @@ test("rename of a variable, and the signature of add_header", async () => {
   const [from, to] = s.parameters[s.activeParameter].label;
   assert.equal(s.label.slice(from, to), "value");
   await closeNav(uri);
+});
+
+// decodeTokens turns semantic tokens into "line:char text type" with the
+// legend's names, on the lines of source.
+function decodeTokens(data, source) {
+  const legend = initResult.capabilities.semanticTokensProvider.legend.tokenTypes;
+  const lines = source.split("\n");
+  const out = [];
+  let line = 0;
+  let char = 0;
+  for (let i = 0; i < data.length; i += 5) {
+    if (data[i] > 0) {
+      line += data[i];
+      char = data[i + 1];
+    } else {
+      char += data[i + 1];
+    }
+    out.push(`${line}:${char} ${lines[line].slice(char, char + data[i + 2])} ${legend[data[i + 3]]}`);
+  }
+  return out;
+}
+
+test("semantic tokens: what nginx reads each word as, whole and by range", async () => {
+  const uri = await openNav();
+  const full = await request("textDocument/semanticTokens/full", { textDocument: { uri } });
+  const toks = decodeTokens(full.data, navConf);
+  for (const want of ["7:12 proxy_pass keyword", "7:23 http://app parameter", "8:30 $pool variable", "5:12 $pool variable"]) {
+    assert.ok(toks.includes(want), `${want} not in ${toks.join(" | ")}`);
+  }
+  const part = await request("textDocument/semanticTokens/range", {
+    textDocument: { uri },
+    range: { start: { line: 8, character: 0 }, end: { line: 9, character: 0 } },
+  });
+  assert.deepEqual(decodeTokens(part.data, navConf), ["8:12 add_header keyword", "8:23 X-Pool parameter", "8:30 $pool variable"]);
+  await closeNav(uri);
+});
+
+test("inlay hints: none on a small configuration, until the settings ask; tooltips resolved", async () => {
+  const uri = await openNav();
+  const range = { start: { line: 0, character: 0 }, end: { line: 13, character: 0 } };
+  assert.deepEqual(await request("textDocument/inlayHint", { textDocument: { uri }, range }), []);
+  // nginx-lint.inlayHints.minServers: 1, as VS Code sends a changed setting.
+  await conn.sendNotification("workspace/didChangeConfiguration", {
+    settings: { "nginx-lint": { ...settings, inlayHints: { enabled: true, minServers: 1 } } },
+  });
+  const hints = await request("textDocument/inlayHint", { textDocument: { uri }, range });
+  const socket = hints.find((h) => h.label === "socket 0.0.0.0:8081");
+  assert.ok(socket, JSON.stringify(hints));
+  assert.deepEqual(socket.position, { line: 4, character: 19 });
+  const share = hints.find((h) => h.label.startsWith("≈ "));
+  assert.ok(share && share.position.line === 3, JSON.stringify(hints));
+  const resolved = await request("inlayHint/resolve", socket);
+  assert.match(resolved.tooltip.value, /its own listening socket/);
+  await conn.sendNotification("workspace/didChangeConfiguration", { settings: { "nginx-lint": settings } });
+  assert.deepEqual(await request("textDocument/inlayHint", { textDocument: { uri }, range }), []);
+  await closeNav(uri);
+});
+
+test("code lens: the estimated nginx -t, start and reload on http", async () => {
+  const uri = await openNav();
+  const lenses = await request("textDocument/codeLens", { textDocument: { uri } });
+  assert.equal(lenses.length, 1, JSON.stringify(lenses));
+  assert.deepEqual(lenses[0].range.start, { line: 1, character: 0 });
+  assert.match(lenses[0].command.title, /nginx -t ≈ .* · start ≈ .* · reload ≈ /);
+  await closeNav(uri);
+});
+
+test("workspace symbols, declaration and selection ranges", async () => {
+  const uri = await openNav();
+  const syms = await request("workspace/symbol", { query: "app" });
+  const app = syms.find((s) => s.name === "app" && s.location.uri === uri);
+  assert.ok(app, JSON.stringify(syms));
+  assert.deepEqual(app.location.range.start, { line: 2, character: 13 });
+  const decl = await request("textDocument/declaration", { textDocument: { uri }, position: { line: 8, character: 32 } });
+  assert.deepEqual(decl.map((l) => `${l.range.start.line}:${l.range.start.character}`), ["5:13"]);
+  const [sel] = await request("textDocument/selectionRange", { textDocument: { uri }, positions: [{ line: 8, character: 32 }] });
+  const chain = [];
+  for (let r = sel; r; r = r.parent) chain.push(`${r.range.start.line}:${r.range.start.character}-${r.range.end.line}:${r.range.end.character}`);
+  // $pool, add_header ..., the location's body, the location, ...
+  assert.deepEqual(chain.slice(0, 4), ["8:30-8:35", "8:12-8:36", "6:20-9:8", "6:8-9:9"]);
+  await closeNav(uri);
+});
+
+test("completion: upstream names after http://, directives ranked", async () => {
+  const uri = pathToFileURL(path.join(root, "nav", "nginx.conf")).href;
+  const withPass = navConf.replace("proxy_pass http://app;", "proxy_pass http://a;\n            r");
+  await conn.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId: "nginx", version: 1, text: withPass } });
+  const names = await request("textDocument/completion", { textDocument: { uri }, position: { line: 7, character: 31 } });
+  assert.deepEqual((Array.isArray(names) ? names : names.items).map((i) => i.label), ["app"]);
+  const r = await request("textDocument/completion", { textDocument: { uri }, position: { line: 8, character: 13 } });
+  const items = Array.isArray(r) ? r : r.items;
+  const sort = (label) => items.find((i) => i.label === label).sortText;
+  assert.ok(sort("root") < sort("rds_json"), `root ${sort("root")}, rds_json ${sort("rds_json")}`);
+  await closeNav(uri);
+});
+
+test("formatting a file with a syntax error says where it is", async () => {
+  const uri = pathToFileURL(path.join(root, "nav", "broken.conf")).href;
+  await conn.sendNotification("textDocument/didOpen", {
+    textDocument: { uri, languageId: "nginx", version: 1, text: "server {\n    listen 80\n}\n" },
+  });
+  await assert.rejects(
+    request("textDocument/formatting", { textDocument: { uri }, options: { tabSize: 4, insertSpaces: true } }),
+    (e) => e.code === -32803 && /broken\.conf:3:1/.test(e.message),
+  );
+  await conn.sendNotification("textDocument/didClose", { textDocument: { uri } });
 });
 
 let text = nginxConf;

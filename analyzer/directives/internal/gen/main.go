@@ -25,6 +25,10 @@
 //
 //	go run ./analyzer/directives/internal/gen -modules-src DIR
 //
+// The modules DIR holds replace their rows; the rows of the others stay,
+// so DIR may hold only the checkouts that changed (NDK, for its
+// upstream_list).
+//
 // -nginx-git names a git repository of nginx with its release tags (a
 // bare mirror will do); the history of each handler's kind and values is
 // then read from every release since 1.0.0, so that the tables say from

@@ -104,3 +104,24 @@ func TestCanonicalArgs(t *testing.T) {
 		}
 	}
 }
+
+// TestScanModuleGuardedInclude: NDK lists its commands in a generated file
+// that includes each part's header under a guard it defines there; the
+// entries under the guard are read, the declarations after #else are not.
+func TestScanModuleGuardedInclude(t *testing.T) {
+	s, err := ScanModuleFiles(map[string]string{
+		"src/ndk.c": "#include <ndk_config.c>\nngx_module_t ndk_http_module = { NGX_MODULE_V1, &ndk_http_module_ctx, ndk_http_commands, NGX_HTTP_MODULE };\n",
+		"objs/ndk_config.c": "static ngx_command_t  ndk_http_commands[] = {\n#if (NDK_UPSTREAM_LIST)\n" +
+			"#define NDK_UPSTREAM_LIST_CMDS 1\n#include  <ndk_upstream_list.h>\n#undef  NDK_UPSTREAM_LIST_CMDS\n#endif\n    ngx_null_command\n};\n",
+		"src/ndk_upstream_list.h": "\n#if (NDK_UPSTREAM_LIST_CMDS)\n\n{\n    ngx_string (\"upstream_list\"),\n" +
+			"    NGX_HTTP_MAIN_CONF|NGX_HTTP_SRV_CONF|NGX_CONF_2MORE,\n    ndk_upstream_list,\n    0,\n    0,\n    NULL\n},\n\n" +
+			"#else\n\ntypedef struct {\n    ngx_str_t       **elts;\n} ndk_upstream_list_t;\n\n#endif\n",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []ModuleDirective{{Name: "upstream_list", Module: "ndk_http_module", Contexts: []string{"http", "server"}, Args: "2MORE", Defines: -1}}
+	if !reflect.DeepEqual(s.Directives, want) {
+		t.Errorf("directives:\n have %+v\n want %+v", s.Directives, want)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
+	"github.com/nginx-lint/nginx-lint/internal/report"
 )
 
 func main() {
@@ -31,7 +32,7 @@ func main() {
 // anywhere cannot scatter pages elsewhere.
 func outputDir() (string, error) {
 	if os.Getenv("GOPACKAGE") == "rules" {
-		return rules.ReferenceDir, nil
+		return filepath.Join("..", "..", report.ReferenceDir), nil
 	}
 	dir, err := os.Getwd()
 	if err != nil {
@@ -39,7 +40,7 @@ func outputDir() (string, error) {
 	}
 	for {
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "analyzer", "rules", rules.ReferenceDir), nil
+			return filepath.Join(dir, report.ReferenceDir), nil
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
@@ -53,7 +54,7 @@ func generate(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	want := rules.ReferencePages(rules.All().Rules())
+	want := report.ReferencePages(rules.All().Rules())
 	old, err := filepath.Glob(filepath.Join(dir, "*.md"))
 	if err != nil {
 		return err
