@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"encoding/json"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
@@ -83,4 +84,44 @@ func TestIncrementalEditsUTF16(t *testing.T) {
 	if want := []protocol.UInteger{protocol.UInteger(col + 1), protocol.UInteger(col + len(" gzipp on;") + 1)}; !slices.Equal(starts, want) {
 		t.Errorf("unknown directives at UTF-16 columns %v, want %v", starts, want)
 	}
+}
+
+// TestIncrementalSyncOverStdio: the server asks for incremental edits,
+// and an edit placed by UTF-16 columns after characters of two units
+// lands where the editor means it (issue 30: every keystroke sent the
+// whole document).
+func TestIncrementalSyncOverStdio(t *testing.T) {
+	c := procClient(t)
+	dir := t.TempDir()
+	c.request("1", "initialize", map[string]any{"processId": nil, "rootUri": string(pathToURI(dir)), "capabilities": map[string]any{}})
+	r := c.answer()
+	var res struct {
+		Capabilities struct {
+			TextDocumentSync struct{ Change int }
+		}
+	}
+	if err := json.Unmarshal(r.Result, &res); err != nil || res.Capabilities.TextDocumentSync.Change != 2 {
+		t.Fatalf("textDocumentSync %s (want change 2, incremental)", r.raw)
+	}
+	c.notify("initialized", map[string]any{})
+	text := "events {}\nhttp {\n    add_header X \"😀😀\";\n}\n"
+	uri := string(pathToURI(filepath.Join(dir, "nginx.conf")))
+	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "nginx", "version": 1, "text": text}})
+	c.published(uri, 1)
+	col := len(utf16.Encode([]rune(`    add_header X "😀😀";`)))
+	at := map[string]any{"line": 2, "character": col}
+	c.notify("textDocument/didChange", map[string]any{
+		"textDocument":   map[string]any{"uri": uri, "version": 2},
+		"contentChanges": []any{map[string]any{"range": map[string]any{"start": at, "end": at}, "text": " gzipp on;"}},
+	})
+	for _, d := range c.published(uri, 2) {
+		if d["code"] == "NL2001" {
+			start := d["range"].(map[string]any)["start"].(map[string]any)
+			if start["line"] != 2.0 || start["character"] != float64(col+1) {
+				t.Errorf("unknown directive at %v, want 2:%d", start, col+1)
+			}
+			return
+		}
+	}
+	t.Error("no unknown-directive finding after the edit")
 }
