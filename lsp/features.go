@@ -118,11 +118,17 @@ func (s *Server) hover(ctx context.Context, p *protocol.HoverParams) (*protocol.
 		if c := costHover(d, h.dir, h.stack); c != "" {
 			text += "\n\n" + c
 		}
+		if rt := routeHover(d, h.dir); rt != "" {
+			text += "\n\n" + rt
+		}
 	case h.arg >= 0:
 		w := h.dir.Args[h.arg]
 		text, r = s.symbolHover(ctx, p.TextDocument.URI, off)
 		if text == "" {
 			text, r = costHover(d, h.dir, h.stack), w.Range
+		}
+		if text == "" {
+			text = routeHover(d, h.dir)
 		}
 	}
 	if text == "" {

@@ -17,5 +17,11 @@
 //     matcher can take super-linear time on a regex, with a subject that
 //     shows it (redos.go);
 //   - Memo and VerdictMemo: a bounded memo of answers per distinct
-//     pattern, so that a pattern repeated on every server is read once.
+//     pattern, so that a pattern repeated on every server is read once;
+//   - Regex.Automaton, Prefixes, Trie, NormalPaths, Made and Search: the
+//     sets of subjects regexes match and of paths as automata over
+//     bytes, and a bounded search of their products for a string some
+//     accept and others do not (automata.go): the request model's
+//     questions about every URI at once (routing.Sets: unreachable
+//     locations, examples, rewrite loops).
 package regex

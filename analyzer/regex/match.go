@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -25,6 +26,11 @@ type Regex struct {
 	// err says why Go's regexp cannot run the pattern as PCRE does
 	// (backreferences, lookaround, possessive quantifiers, \Z, ...).
 	err string
+
+	// The NFA of the subjects it matches (automata.go), made on first use.
+	nfaOnce sync.Once
+	nfa     *nfa
+	nfaWhy  string
 }
 
 // Compile compiles a pattern nginx reads with PCRE, for matching. A pattern

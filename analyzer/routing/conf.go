@@ -619,17 +619,28 @@ func readErrorPage(d *parser.Directive) []errorPage {
 func (m *Model) buildServer(n int) *serverRoutes {
 	s := m.Table.Servers[n]
 	b := &builder{c: m.cfg, server: n, regexes: &m.regexes}
-	root := newLocation()
-	root.Server, root.conf.parent, root.conf.block = n, m.http, s.Directive
-	var locs []*parser.Directive
+	var dirs []*parser.Directive
 	if s.Directive.Block != nil {
-		b.readLevel(root.conf, s.Directive.Block.Directives, &locs, false)
+		dirs = s.Directive.Block.Directives
 	}
-	sr := &serverRoutes{root: root, named: map[string]*Location{}}
-	b.children(root, locs, sr)
+	sr := b.readServer(m.http, s.Directive, dirs)
 	if names := s.Names(); len(names) > 0 {
 		sr.name = names[0].Directive.Args[names[0].Arg].Value
 	}
+	return sr
+}
+
+// readServer reads a server block's directives (block nil: a
+// configuration snippet's top level) into its locations, below the http
+// level.
+func (b *builder) readServer(http *level, block *parser.Directive, dirs []*parser.Directive) *serverRoutes {
+	root := newLocation()
+	root.Server, root.conf.parent, root.conf.block = b.server, http, block
+	sr := &serverRoutes{root: root, named: map[string]*Location{}}
+	root.srv = sr
+	var locs []*parser.Directive
+	b.readLevel(root.conf, dirs, &locs, false)
+	b.children(root, locs, sr)
 	return sr
 }
 
@@ -668,7 +679,7 @@ func (b *builder) children(parent *Location, locs []*parser.Directive, sr *serve
 			continue
 		}
 		l := newLocation()
-		l.Directive, l.Spec, l.Server = d, spec, b.server
+		l.Directive, l.Spec, l.Server, l.srv = d, spec, b.server, sr
 		l.conf.parent, l.conf.block = parent.conf, d
 		if parent.Directive != nil {
 			l.Parent = parent

@@ -60,7 +60,22 @@
 // which the answer says.
 //
 // Probes and Diff compare two configurations by what they do with
-// requests (nginx-lint diff).
+// requests (nginx-lint diff); the optimizer proves its rewrites with
+// them (FirstChange).
+//
+// # Sets of requests
+//
+// Sets answers questions about every URI at once, for the rules and the
+// editor: which locations no URI reaches (Unreachable), URIs that reach
+// one (Examples), a URI of a prefix that another location takes
+// (Elsewhere), rewrite loops (Loops), whether earlier regexes match
+// every subject of a later one (Includes). Each set of URIs is a
+// deterministic automaton over bytes made on the fly (analyzer/regex's
+// Automaton: a regex's from its Thompson NFA, with PCRE's "$"), and a
+// question is a bounded search of a product of them (regex.Search) that
+// says unsure rather than guess.
+// Reader reads one server's locations without the address tables, for
+// the rules, which ask about one server at a time.
 //
 // Regexes run with analyzer/regex (Compile, Match, Example) and values
 // with variables are read with analyzer/script's scanner (Script), the

@@ -20,8 +20,13 @@ type Location struct {
 	// Parent is the enclosing location, nil for the server level (whose
 	// Parent is nil too; Server names it).
 	Parent *Location
-	// Server is the number of the server in the Table.
+	// Server is the number of the server in the Table (-1 for a server
+	// read by a Reader).
 	Server int
+
+	// srv is the server the location belongs to: its server level and
+	// named locations.
+	srv *serverRoutes
 
 	regex *regex.Regex // for ~ and ~*
 

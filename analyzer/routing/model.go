@@ -33,6 +33,9 @@ type Model struct {
 
 	servers []serverSlot
 	regexes regexCache
+	// slashesOff: some block says "merge_slashes off", so the request
+	// set (Probes) also asks with doubled slashes.
+	slashesOff bool
 }
 
 type serverSlot struct {
@@ -121,6 +124,10 @@ func NewWithTable(m *parser.Model, t *Table, o Options) *Model {
 	if m.Config != nil {
 		m.Config.Walk(func(d *parser.Directive, stack []*parser.Directive) bool {
 			switch d.Name.Value {
+			case "merge_slashes":
+				if flag(d) == off {
+					md.slashesOff = true
+				}
 			case "set":
 				if len(d.Args) == 2 && strings.HasPrefix(d.Args[0].Value, "$") {
 					md.setNames[strings.ToLower(d.Args[0].Value[1:])] = true

@@ -281,3 +281,19 @@ http {
 		}
 	}
 }
+
+// clashConf has names nginx refuses on one address ("conflicting server
+// name ... ignored"): a refused name routes nowhere, but the exact key a
+// refused ".b.example" took stays taken.
+const clashConf = `events {}
+http {
+    server { listen 127.0.0.1:8080; server_name example.com; }
+    server { listen 127.0.0.1:8080; server_name .example.com; }
+    server { listen 127.0.0.1:8080 default_server; server_name other.example; }
+    server { listen 127.0.0.1:8080; server_name *.b.example; }
+    server { listen 127.0.0.1:8080; server_name .b.example; }
+    server { listen 127.0.0.1:8080; server_name b.example c.example; }
+    server { listen 127.0.0.1:8080; server_name www.c.*; }
+    server { listen 127.0.0.1:8080; server_name www.c.*; }
+}
+`
