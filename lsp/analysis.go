@@ -188,6 +188,10 @@ func (s *Server) lint(ctx context.Context, snap *snapshot) (v *view) {
 	}()
 	s.lintMu.Lock()
 	defer s.lintMu.Unlock()
+	if ctx.Err() != nil {
+		// Cancelled while another document's lint held the slot.
+		return &view{gen: snap.gen, uri: snap.uri, path: snap.path, version: snap.version, text: snap.text}
+	}
 	log := s.readLog(snap)
 	w := s.workspace(snap, s.lintLoader, log)
 	w.Cancel = ctx.Done()

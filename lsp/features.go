@@ -566,10 +566,27 @@ func formatOptions(o protocol.FormattingOptions) parser.FormatOptions {
 // returns its view (nil for a document not open or too large), or the
 // context's error when the request is cancelled first.
 func (s *Server) lintedView(ctx context.Context, uri protocol.DocumentUri) (*view, error) {
+	s.mu.Lock()
+	d := s.docs[uri]
+	if d == nil || d.tooLarge() {
+		s.mu.Unlock()
+		return nil, nil
+	}
+	d.waiters++
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		d.waiters--
+		if d.waiters == 0 && ctx.Err() != nil {
+			// No one waits any more ($/cancelRequest): neither should
+			// the lint this request hurried.
+			unhurryLocked(d)
+		}
+		s.mu.Unlock()
+	}()
 	for {
 		s.mu.Lock()
-		d := s.docs[uri]
-		if d == nil || d.tooLarge() {
+		if d.closed || s.docs[uri] != d {
 			s.mu.Unlock()
 			return nil, nil
 		}

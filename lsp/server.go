@@ -145,6 +145,12 @@ type document struct {
 	// woken through wake.
 	hurry bool
 	wake  chan struct{}
+	// waiters counts the requests waiting for a lint of d (lintedView);
+	// hurried is set while a lint runs that started early because one
+	// asked. When the last of them is cancelled ($/cancelRequest), that
+	// lint is cancelled too and d waits for the edits to pause again.
+	waiters int
+	hurried bool
 }
 
 // view is an analysis of one text of a document. It is never changed
@@ -407,11 +413,16 @@ func (s *Server) scheduleLocked(d *document, n notifier) {
 func (s *Server) lintWorker(d *document) {
 	for {
 		s.mu.Lock()
+		hurried := false
 		if d.dirty && d.burst {
 			// Edits came during the lint: wait for them to pause.
 			for {
 				wait := time.Until(d.lastEdit.Add(s.Debounce))
-				if wait <= 0 || d.closed || s.stopped || d.hurry {
+				if wait <= 0 || d.closed || s.stopped {
+					break
+				}
+				if d.hurry {
+					hurried = true
 					break
 				}
 				hurry := d.wake
@@ -440,6 +451,7 @@ func (s *Server) lintWorker(d *document) {
 		}
 		d.dirty = false
 		d.inLint = true
+		d.hurried = hurried
 		snap := s.snapshotLocked(d)
 		ctx, cancel := context.WithCancel(s.life)
 		d.cancelLint = cancel
@@ -449,6 +461,7 @@ func (s *Server) lintWorker(d *document) {
 
 		s.mu.Lock()
 		d.inLint = false
+		d.hurried = false
 		d.cancelLint = nil
 		cancelled := ctx.Err() != nil
 		cancel()
@@ -465,6 +478,23 @@ func (s *Server) lintWorker(d *document) {
 			s.publish(n, v)
 		}
 	}
+}
+
+// unhurryLocked is called when the last request waiting for a lint of
+// d was cancelled: a lint that started before the edits paused, only
+// because such a request asked, is cancelled (it holds the one lint slot
+// every document shares), and d is linted once the edits pause, as if no
+// one had asked. A lint that would have run anyway goes on: its findings
+// are published.
+func unhurryLocked(d *document) {
+	d.hurry = false
+	if !d.hurried || d.cancelLint == nil {
+		return
+	}
+	d.cancelLint()
+	d.cancelLint = nil
+	d.hurried = false
+	d.dirty, d.burst = true, true
 }
 
 // ReleaseDelay is how long the server must have linted nothing before it
