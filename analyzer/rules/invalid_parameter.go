@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
@@ -30,7 +31,8 @@ var InvalidParameter = &analyzer.Rule{
 			"- `server` in an upstream: `weight=` (1 or more), `max_conns=`, `max_fails=`, " +
 			"`fail_timeout=` (a time), `backup`, `down`, `resolve` and `service=`; `backup` after " +
 			"`hash`, `ip_hash` or `random` (`balancing method does not support parameter`); " +
-			"`slow_start=`, `route=` and `drain` exist only in NGINX Plus;\n" +
+			"`slow_start=` exists only in NGINX Plus, `route=` (at most 32 bytes) and `drain` in an http " +
+			"upstream since 1.29.6 (ngx_http_upstream_sticky_module) and in NGINX Plus;\n" +
 			"- `resolver`: the name servers' addresses, `valid=` (a time), `ipv4=` (1.23.1) and " +
 			"`ipv6=` (on or off, not both off; `invalid parameter: ipv6=no`); a parameter the target " +
 			"predates (`ipv4=` before 1.23.1) is a host name to nginx, which no lookup finds;\n" +
@@ -214,6 +216,14 @@ var noBackupBalancers = map[string]bool{"hash": true, "ip_hash": true, "random":
 // plusServerParams are upstream server parameters of NGINX Plus only.
 var plusServerParams = []string{"slow_start=", "route=", "drain"}
 
+// stickySince is the release whose ngx_http_upstream_sticky_module (built
+// unless --without-http_upstream_sticky_module) gives an http upstream's
+// server the route= and drain parameters of NGINX Plus.
+const stickySince = "1.29.6"
+
+// sidLen is NGX_HTTP_UPSTREAM_SID_LEN, the longest route= (an md5 in hex).
+const sidLen = 32
+
 // checkUpstreamServers replays ngx_http_upstream_server (and the stream
 // one) over every server of every upstream, in reading order (included
 // files expanded), remembering whether a balancing method without backup
@@ -229,13 +239,17 @@ func checkUpstreamServers(p *analyzer.Pass, target *analyzer.Target) {
 			case noBackupBalancers[name]:
 				noBackup = name
 			case name == "server" && len(d.Args) > 0:
-				checkServerParams(p, d, target, noBackup)
+				checkServerParams(p, d, target, noBackup, u.Protocol == parser.HTTP)
 			}
 		}
 	}
 }
 
-func checkServerParams(p *analyzer.Pass, d *parser.Directive, target *analyzer.Target, noBackup string) {
+func checkServerParams(p *analyzer.Pass, d *parser.Directive, target *analyzer.Target, noBackup string, http bool) {
+	// The build's module list does not name the sticky module (the
+	// tables date the sticky directive by NGINX Plus): a release that
+	// has it builds it unless configure was told otherwise.
+	sticky := http && !target.Lacks(stickySince) && (target == nil || !slices.Contains(target.Configure, "--without-http_upstream_sticky_module"))
 	for _, a := range d.Args[1:] {
 		v := a.Value
 		bad := func(detail string) {
@@ -261,7 +275,16 @@ func checkServerParams(p *analyzer.Pass, d *parser.Directive, target *analyzer.T
 					"\"" + noBackup + "\" comes before this server in the upstream, and it has no backup servers; " +
 						"remove backup or the balancing method"
 			}
-		case v == "down":
+		case v == "down", sticky && v == "drain":
+		case sticky && hasVal && name == "route":
+			// ngx_http_upstream_server keeps the route as the server's
+			// session id, at most NGX_HTTP_UPSTREAM_SID_LEN bytes.
+			if val == "" {
+				p.Reportf(d.File, a.Range, "route is empty")
+			} else if len(val) > sidLen {
+				p.Reportf(d.File, a.Range, "route is longer than %d", sidLen).Detail =
+					"the route is the server's session id, at most 32 bytes (an md5 in hex)"
+			}
 		case v == "resolve" || (hasVal && name == "service"):
 			if target.Lacks("1.27.3") {
 				bad("nginx " + target.NginxVersion() + " predates it: " + name + " in an open-source upstream appeared in nginx 1.27.3 " +
@@ -276,6 +299,9 @@ func checkServerParams(p *analyzer.Pass, d *parser.Directive, target *analyzer.T
 			for _, plus := range plusServerParams {
 				if v == plus || strings.HasPrefix(v, plus) && strings.HasSuffix(plus, "=") {
 					detail = strings.TrimSuffix(plus, "=") + " exists only in NGINX Plus"
+					if plus != "slow_start=" {
+						detail += " and, for an http upstream, in nginx " + stickySince + " and later"
+					}
 				}
 			}
 			bad(detail)

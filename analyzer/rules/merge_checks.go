@@ -29,7 +29,11 @@ var SettingConflict = &analyzer.Rule{
 			"1g of temp file);\n" +
 			"- `charset` and `source_charset` that differ need a `charset_map` between them;\n" +
 			"- `proxy_redirect default` must follow the `proxy_pass` of its location, whose URL has no " +
-			"variables.\n\n" +
+			"variables;\n" +
+			"- an upstream (http or stream) whose `server` has `resolve` and a host name needs a `zone` " +
+			"(`resolving names at run time requires upstream ... to be in shared memory`) and a " +
+			"`resolver` in the upstream or in the `http` (`stream`) block itself, not in a `server` " +
+			"(`no resolver defined to resolve names at run time in upstream`); nginx 1.27.3 and later.\n\n" +
 			"nginx names the end of the `http` block for the merge checks and no line for the charset " +
 			"one; nginx-lint reports at the directive to change, once per directive.",
 		Bad:  "events {}\nhttp {\n    proxy_buffers 4 4k;\n    server {\n        listen 80;\n        location / {\n            proxy_busy_buffers_size 64k;\n            proxy_pass http://127.0.0.1:8080;\n        }\n    }\n}\n",
@@ -54,6 +58,7 @@ var mergedNames = func() []string {
 
 func runSettingConflict(p *analyzer.Pass) {
 	reportReferers(p, referer.Empty)
+	checkUpstreamResolve(p)
 	ix := p.Index()
 	// The directives of mergedNames each block sets, by the block's
 	// entry: a configuration with few of them costs little.
