@@ -33,7 +33,10 @@ var SettingConflict = &analyzer.Rule{
 			"- an upstream (http or stream) whose `server` has `resolve` and a host name needs a `zone` " +
 			"(`resolving names at run time requires upstream ... to be in shared memory`) and a " +
 			"`resolver` in the upstream or in the `http` (`stream`) block itself, not in a `server` " +
-			"(`no resolver defined to resolve names at run time in upstream`); nginx 1.27.3 and later.\n\n" +
+			"(`no resolver defined to resolve names at run time in upstream`); nginx 1.27.3 and later;\n" +
+			"- a stream or mail `server` needs a `listen` (`no \"listen\" is defined for server`), a mail " +
+			"server an `auth_http` of its own or of the `mail` block, and before nginx 1.27.1 a stream " +
+			"server a handler: `proxy_pass`, `return` or `pass` (`no handler for server`).\n\n" +
 			"nginx names the end of the `http` block for the merge checks and no line for the charset " +
 			"one; nginx-lint reports at the directive to change, once per directive.",
 		Bad:  "events {}\nhttp {\n    proxy_buffers 4 4k;\n    server {\n        listen 80;\n        location / {\n            proxy_busy_buffers_size 64k;\n            proxy_pass http://127.0.0.1:8080;\n        }\n    }\n}\n",
@@ -59,6 +62,7 @@ var mergedNames = func() []string {
 func runSettingConflict(p *analyzer.Pass) {
 	reportReferers(p, referer.Empty)
 	checkUpstreamResolve(p)
+	checkServerRequired(p)
 	ix := p.Index()
 	// The directives of mergedNames each block sets, by the block's
 	// entry: a configuration with few of them costs little.
