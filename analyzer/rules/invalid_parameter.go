@@ -7,6 +7,7 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/analyzer/referer"
+	"github.com/nginx-lint/nginx-lint/analyzer/script"
 	"github.com/nginx-lint/nginx-lint/internal/ngxparse"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
@@ -36,6 +37,8 @@ var InvalidParameter = &analyzer.Rule{
 			"- `resolver`: the name servers' addresses, `valid=` (a time), `ipv4=` (1.23.1) and " +
 			"`ipv6=` (on or off, not both off; `invalid parameter: ipv6=no`); a parameter the target " +
 			"predates (`ipv4=` before 1.23.1) is a host name to nginx, which no lookup finds;\n" +
+			"- `image_filter`: `off`, `test` or `size`; `rotate` 90, 180 or 270; `resize` or `crop` with a " +
+			"width and a height over 0 or `-`;\n" +
 			"- the fourth argument of `add_header` and `add_trailer`, which can only be `always`, and " +
 			"the flag of `rewrite`: `last`, `break`, `redirect` or `permanent` (an empty replacement is " +
 			"refused too).\n\n" +
@@ -93,6 +96,62 @@ func runInvalidParameter(p *analyzer.Pass) {
 		p.Reportf(d.File, d.Args[2].Range, "invalid parameter \"%s\"", d.Args[2].Value).Detail =
 			"the flag of rewrite is last, break, redirect or permanent"
 	}, "rewrite")
+	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, _ []*parser.Directive) {
+		if !directives.DataBlock(ctx) {
+			checkImageFilter(p, d)
+		}
+	}, "image_filter")
+}
+
+// checkImageFilter follows ngx_http_image_filter: off, test or size alone;
+// rotate and an angle of 90, 180 or 270; resize or crop and a width and a
+// height, each a positive number or "-" (variables are read per request).
+// nginx names the first argument it stops at.
+func checkImageFilter(p *analyzer.Pass, d *parser.Directive) {
+	args := d.Args
+	bad := func(a parser.Word, detail string) {
+		p.Reportf(d.File, a.Range, "invalid parameter \"%s\"", a.Value).Detail = detail
+	}
+	const forms = "image_filter takes off, test or size; rotate 90|180|270; or resize|crop WIDTH HEIGHT"
+	// dimension is ngx_http_image_filter_value: "-", or ngx_atoi over 0.
+	dimension := func(a parser.Word) bool {
+		if script.HasVars(a.Value) || a.Value == "-" {
+			return true
+		}
+		n, ok := grammar.Atoi(a.Value)
+		return ok && n > 0
+	}
+	switch len(args) {
+	case 1:
+		switch args[0].Value {
+		case "off", "test", "size":
+		default:
+			bad(args[0], forms)
+		}
+	case 2:
+		if args[0].Value != "rotate" {
+			bad(args[0], forms)
+			return
+		}
+		switch v := args[1].Value; {
+		case script.HasVars(v), v == "90", v == "180", v == "270":
+		default:
+			if n, ok := grammar.Atoi(v); !ok || n != 90 && n != 180 && n != 270 {
+				bad(args[1], "rotate takes 90, 180 or 270 degrees")
+			}
+		}
+	case 3:
+		if args[0].Value != "resize" && args[0].Value != "crop" {
+			bad(args[0], forms)
+			return
+		}
+		for _, a := range args[1:] {
+			if !dimension(a) {
+				bad(a, "a width or height is a number of pixels over 0, or \"-\" to keep the image's")
+				return
+			}
+		}
+	}
 }
 
 // listenContext maps a server's protocol to the listen grammar's context.

@@ -35,7 +35,8 @@ var SettingConflict = &analyzer.Rule{
 			"`resolver` in the upstream or in the `http` (`stream`) block itself, not in a `server` " +
 			"(`no resolver defined to resolve names at run time in upstream`); nginx 1.27.3 and later;\n" +
 			"- a stream or mail `server` needs a `listen` (`no \"listen\" is defined for server`), a mail " +
-			"server an `auth_http` of its own or of the `mail` block, and before nginx 1.27.1 a stream " +
+			"server an `auth_http` of its own or of the `mail` block and a `protocol` (or a listen on a port " +
+			"of imap, pop3 or smtp: `unknown mail protocol for server`), and before nginx 1.27.1 a stream " +
 			"server a handler: `proxy_pass`, `return` or `pass` (`no handler for server`).\n\n" +
 			"nginx names the end of the `http` block for the merge checks and no line for the charset " +
 			"one; nginx-lint reports at the directive to change, once per directive.",

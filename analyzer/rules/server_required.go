@@ -4,6 +4,7 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/parser"
+	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
 
 // streamHandlerUntil is the release that let a stream server go without a
@@ -14,10 +15,17 @@ const streamHandlerUntil = "1.27.1"
 // content handler (they set cscf->handler).
 var streamHandlers = map[string]bool{"proxy_pass": true, "return": true, "pass": true}
 
+// mailPorts are the ports by which a mail listen chooses its server's
+// protocol when no "protocol" does (the port lists of the imap, pop3 and
+// smtp modules' ngx_mail_protocol_t).
+var mailPorts = map[int]bool{143: true, 993: true, 110: true, 995: true, 25: true, 465: true, 587: true}
+
 // checkServerRequired makes the checks nginx makes of a stream or mail
 // server once its block is read: ngx_stream_core_server and
 // ngx_mail_core_server want a listen in it; ngx_mail_auth_http_merge_conf
-// wants an auth_http in it or in the mail block; and before 1.27.1,
+// wants an auth_http in it or in the mail block, and
+// ngx_mail_core_merge_srv_conf a protocol (its own, or the one a listen's
+// port names); and before 1.27.1,
 // ngx_stream_core_merge_srv_conf wants a content handler (proxy_pass,
 // return, pass). nginx names the server's file and line in the message;
 // the finding is at the server.
@@ -29,11 +37,16 @@ func checkServerRequired(p *analyzer.Pass) {
 		}
 		body := p.Body(d)
 		listen, handler, auth, unknown := false, false, false, false
+		protocol := false // a protocol, or a listen port that names one
 		for _, c := range body {
 			name := c.Name.Value
 			switch {
 			case name == "listen":
 				listen = true
+				l, err := grammar.ParseListen(c.ArgValues())
+				protocol = protocol || err != nil || mailPorts[l.Port]
+			case name == "protocol":
+				protocol = true
 			case name == "auth_http":
 				auth = true
 			case streamHandlers[name]:
@@ -63,6 +76,12 @@ func checkServerRequired(p *analyzer.Pass) {
 			diag := p.ReportDirective(d, "no handler for server")
 			diag.Detail = "nginx " + p.Target.NginxVersion() + " wants every stream server to pass its connections on " +
 				"(proxy_pass, return or pass); nginx 1.27.1 and later accept a server without one"
+			return
+		}
+		if mail && !protocol {
+			diag := p.ReportDirective(d, "unknown mail protocol for server")
+			diag.Detail = "no protocol directive, and no listen on a port of imap (143, 993), pop3 (110, 995) or " +
+				"smtp (25, 465, 587) that would choose one: add protocol imap, pop3 or smtp"
 			return
 		}
 		if mail && !auth && len(stack) > 0 {
