@@ -31,9 +31,8 @@ var SettingConflict = &analyzer.Rule{
 			"- `proxy_redirect default` must follow the `proxy_pass` of its location, whose URL has no " +
 			"variables;\n" +
 			"- an upstream (http or stream) whose `server` has `resolve` and a host name needs a `zone` " +
-			"(`resolving names at run time requires upstream ... to be in shared memory`) and a " +
-			"`resolver` in the upstream or in the `http` (`stream`) block itself, not in a `server` " +
-			"(`no resolver defined to resolve names at run time in upstream`); nginx 1.27.3 and later;\n" +
+			"(`resolving names at run time requires upstream ... to be in shared memory`; nginx 1.27.3 " +
+			"and later; the resolver it needs next is stale-dns-cache's);\n" +
 			"- a stream or mail `server` needs a `listen` (`no \"listen\" is defined for server`), a mail " +
 			"server an `auth_http` of its own or of the `mail` block and a `protocol` (or a listen on a port " +
 			"of imap, pop3 or smtp: `unknown mail protocol for server`), and before nginx 1.27.1 a stream " +

@@ -30,8 +30,7 @@ var StaleDNSCache = &analyzer.Rule{
 			"`zone`). (A `proxy_pass` URL with variables sends its own URI part as written, in place " +
 			"of the request's: leave the path out to pass the client's URI unchanged.) The reverse mistake is reported too: a URL with variables whose host is not an " +
 			"upstream is resolved at request time, and without a `resolver` every request fails with " +
-			"502 (`server ... resolve` without a zone or a resolver stops nginx from starting: " +
-			"setting-conflict reports it). IP addresses, " +
+			"502; `server ... resolve` without a resolver stops nginx from starting. IP addresses, " +
 			"unix sockets and `localhost` are not reported; a host taken from a variable is judged " +
 			"only when its `set` or `map` values are known.",
 		Bad: "events {}\nhttp {\n    server {\n        listen 80;\n        location / {\n" +
@@ -171,7 +170,7 @@ func (dx *dnsIndex) hasResolver(i int32) bool {
 }
 
 // checkUpstreamServers reports the servers of upstream blocks that name
-// a host without "resolve".
+// a host without "resolve", and "resolve" without a resolver.
 func (dx *dnsIndex) checkUpstreamServers(p *analyzer.Pass) {
 	ix := dx.ix
 	for _, i := range ix.Named("server") {
@@ -187,9 +186,14 @@ func (dx *dnsIndex) checkUpstreamServers(p *analyzer.Pass) {
 		t := parseDNSTarget(d.Args[0].Value)
 		switch {
 		case t.host == "":
-		case resolve:
-			// A resolver or zone missing for it is nginx's refusal,
-			// setting-conflict's (checkUpstreamResolve).
+		case resolve && !dx.hasResolver(i):
+			diag := p.Reportf(d.File, d.Args[0].Range, "upstream server %q has \"resolve\" but no resolver applies to it: nginx does not start", d.Args[0].Value)
+			diag.Detail = "nginx 1.27.3 and newer refuse \"resolve\" without a resolver; add \"resolver ADDRESS valid=30s;\" to the upstream or the http block"
+			if diag.Severity == p.Rule.Severity {
+				// A configuration nginx refuses is an error, unless the
+				// user chose a severity for the rule.
+				diag.Severity = parser.Error
+			}
 		case !resolve:
 			diag := p.Reportf(d.File, d.Args[0].Range, "upstream server %q is resolved only at startup: nginx keeps its old addresses when DNS changes", d.Args[0].Value)
 			diag.Detail = "add the \"resolve\" parameter (nginx 1.27.3 or newer; the upstream needs a zone and a resolver), " +

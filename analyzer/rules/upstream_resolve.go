@@ -11,33 +11,31 @@ import (
 // the resolve parameter (before, invalid-parameter refuses it).
 const resolveSince = "1.27.3"
 
-// checkUpstreamResolve makes the checks of ngx_http_upstream_init_round_robin
-// (and the stream one) on an upstream whose server names are resolved at
-// run time: a server with "resolve" and a host name needs the upstream's
-// "zone", and a resolver, the upstream's own or the one of the http (stream)
-// block itself; a resolver in a server{} does not count. nginx reports both
-// after the whole configuration is read, naming the upstream's file and line
-// in the message; the finding stays at the upstream.
+// checkUpstreamResolve makes the first check of
+// ngx_http_upstream_init_round_robin (and the stream one) on an upstream
+// whose server names are resolved at run time: a server with "resolve" and
+// a host name needs the upstream's "zone". nginx reports it after the whole
+// configuration is read, naming the upstream's file and line in the
+// message; the finding stays at the upstream. The check after it, a
+// resolver for such a server, is stale-dns-cache's.
 func checkUpstreamResolve(p *analyzer.Pass) {
 	if p.Target.Lacks(resolveSince) {
 		return
 	}
-	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive) {
+	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, _ []*parser.Directive) {
 		if d.Block == nil || len(d.Args) != 1 || ctx&(directives.HTTP|directives.Stream) == 0 {
 			return
 		}
 		body := p.Body(d)
 		if missingInclude(p.Config, d.Block.Directives) {
-			return // the missing file may hold the zone or the resolver
+			return // the missing file may hold the zone
 		}
 		var named *parser.Directive // the first server resolved at run time
-		zone, resolver := false, false
+		zone := false
 		for _, c := range body {
 			switch c.Name.Value {
 			case "zone":
 				zone = true
-			case "resolver":
-				resolver = true
 			case "server":
 				if named == nil && resolvedAtRunTime(c) {
 					named = c
@@ -52,24 +50,7 @@ func checkUpstreamResolve(p *analyzer.Pass) {
 			diag.Detail = "a server with \"resolve\" keeps its addresses in the upstream's shared memory zone: add \"zone " +
 				d.Args[0].Value + " 64k;\" to the upstream, or drop resolve"
 			diag.Related = []parser.Related{{File: named.File, Range: named.Name.Range, Message: "resolved at run time"}}
-			return
 		}
-		if resolver || len(stack) == 0 {
-			return // no enclosing block read: its resolver is unknown
-		}
-		outer := stack[len(stack)-1]
-		if !outer.Is("http") && !outer.Is("stream") || outer.Block == nil || missingInclude(p.Config, outer.Block.Directives) {
-			return
-		}
-		for _, c := range p.Body(outer) {
-			if c.Is("resolver") {
-				return
-			}
-		}
-		diag := p.ReportDirective(d, "no resolver defined to resolve names at run time in upstream \"%s\"", d.Args[0].Value)
-		diag.Detail = "a server with \"resolve\" needs a resolver in the upstream or in the " + outer.Name.Value +
-			" block itself (one in a server block does not count): add \"resolver 127.0.0.53;\" there"
-		diag.Related = []parser.Related{{File: named.File, Range: named.Name.Range, Message: "resolved at run time"}}
 	}, "upstream")
 }
 
