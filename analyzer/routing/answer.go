@@ -102,8 +102,9 @@ const (
 	// HandlerModule: a module's content handler (stub_status, empty_gif,
 	// Lua, njs, ...).
 	HandlerModule
-	// HandlerClose: "return 444", the connection is closed without a
-	// response.
+	// HandlerClose: the connection is closed without a response
+	// ("return 444", or a try_files "=code" below 300 other than 201
+	// and 204, which nginx finalizes as done).
 	HandlerClose
 )
 

@@ -37,6 +37,7 @@ type state struct {
 
 	srv        *serverRoutes
 	host       string // the validated Host, "" without one
+	requestURI string // $request_uri: the target in origin form
 	uri, args  string
 	quoted     bool // the URI had %XX or "+": captures are escaped into query strings
 	method     string
@@ -79,21 +80,56 @@ func (m *Model) Route(req HTTPRequest) *Answer {
 	// The request line is read in the address's default server (nginx
 	// has not seen Host yet): merge_slashes is its.
 	def := m.server(addr.Default)
-	t, err := ParseTarget(req.Target, def.root.conf.get(func(l *level) setting { return l.mergeSlashes }, true))
+	// An absolute-form target names the host, which nginx takes over
+	// the Host header (ngx_http_process_request_line, then
+	// ngx_http_process_host, which still validates the header).
+	lineHost, target, absolute, err := AbsoluteTarget(req.Target)
+	if !absolute {
+		target = req.Target
+	}
+	st.requestURI = target
+	if err == nil && strings.HasPrefix(target, "?") {
+		// "http://host?query": the path is "/" (empty_path_in_uri).
+		target = "/" + target
+	}
+	var t Target
+	if err == nil {
+		t, err = ParseTarget(target, def.root.conf.get(func(l *level) setting { return l.mergeSlashes }, true))
+	}
 	if err != nil {
 		st.badRequest(addr.Default, err.Error())
 		return a
 	}
 	st.uri, st.args, st.quoted = t.URI, t.Args, t.Quoted || t.Plus
+	var lineName string
+	if absolute {
+		h, ok := NormalizeHost(lineHost)
+		if !ok {
+			st.badRequest(addr.Default, fmt.Sprintf("400 Bad Request: invalid host %q in the request line", lineHost))
+			return a
+		}
+		lineName = h
+	}
+	if !req.NoHost {
+		if _, ok := NormalizeHost(req.Host); !ok || req.Host == "" {
+			// Refused in the server the request line's host chose,
+			// if any.
+			srv := addr.Default
+			if absolute {
+				srv, _ = addr.lookup(lineName)
+			}
+			st.badRequest(srv, fmt.Sprintf("400 Bad Request: invalid Host %q", req.Host))
+			return a
+		}
+	}
 	var n int
 	switch {
-	case req.NoHost:
+	case req.NoHost && !absolute:
 		n = addr.NoHost()
 	default:
-		h, ok := NormalizeHost(req.Host)
-		if !ok || req.Host == "" {
-			st.badRequest(addr.Default, fmt.Sprintf("400 Bad Request: invalid Host %q", req.Host))
-			return a
+		h := lineName
+		if !absolute {
+			h, _ = NormalizeHost(req.Host)
 		}
 		st.host = h
 		var rx *rx
@@ -724,7 +760,15 @@ func (st *state) tryFiles() bool {
 	}
 	if strings.HasPrefix(d.Args[len(d.Args)-1].Value, "=") {
 		code, err := strconv.Atoi(d.Args[len(d.Args)-1].Value[1:])
-		if err == nil {
+		switch {
+		case err != nil:
+		case code < 300 && code != 201 && code != 204:
+			// ngx_http_finalize_request takes any other code below
+			// the special responses as "done": the connection closes
+			// without a response.
+			st.answer(0, Handler{Kind: HandlerClose, Directive: d})
+			return true
+		default:
 			st.finalize(code, Handler{Kind: HandlerError, Directive: d})
 			return true
 		}
