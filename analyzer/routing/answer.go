@@ -50,6 +50,11 @@ type Answer struct {
 	// URI and Args are the request's URI and query string when it was
 	// answered ($uri and $args there).
 	URI, Args string
+	// LocationHeader is the Location header of a response that is not
+	// a redirect's own: a redirect set it before its status went to an
+	// error_page, whose response nginx sends with it ("" for none; a
+	// redirect's Location is Handler.Target).
+	LocationHeader string
 	// Unsure lists what the model could not evaluate or assumed (files
 	// taken as missing, a variable it does not know); when the handler
 	// is HandlerUnknown the request stops at the first of them.

@@ -207,7 +207,13 @@ func TestMixedAgainstNginx(t *testing.T) {
 	for range rounds {
 		g := &mixed{r: rng, root: root}
 		p1, p2 := freePort(t), freePort(t)
-		g.b.WriteString(head(""))
+		h := head("")
+		if rng.IntN(2) == 0 {
+			// nginx's default: relative redirects made absolute with
+			// the Host, or the server's name, and the port.
+			h = strings.Replace(h, "    absolute_redirect off;\n", g.pick("", "    server_name_in_redirect on;\n", "    port_in_redirect off;\n"), 1)
+		}
+		g.b.WriteString(h)
 		def := rng.IntN(4)
 		l1 := func(i int) string {
 			s := fmt.Sprintf("127.0.0.1:%d", p1)

@@ -38,6 +38,7 @@ type state struct {
 	srv        *serverRoutes
 	host       string // the validated Host, "" without one
 	requestURI string // $request_uri: the target in origin form
+	location   string // the Location header a redirect set
 	uri, args  string
 	quoted     bool // the URI had %XX or "+": captures are escaped into query strings
 	method     string
@@ -230,11 +231,56 @@ func (st *state) answer(status int, h Handler) {
 
 // finish records the answer.
 func (st *state) finish(status int, h Handler) {
+	if h.Kind == HandlerRedirect && strings.HasPrefix(h.Target, "/") {
+		h.Target = st.absoluteLocation(h.Target)
+	}
+	if h.Kind != HandlerRedirect && h.Kind != HandlerClose && st.location != "" {
+		st.a.LocationHeader = st.location
+		if strings.HasPrefix(st.location, "/") {
+			st.a.LocationHeader = st.absoluteLocation(st.location)
+		}
+	}
 	st.a.Status = status
 	st.a.Handler = h
 	st.a.Location = st.loc
 	st.a.URI, st.a.Args = st.uri, st.args
 	st.next = phaseDone
+}
+
+// absoluteLocation is the Location header ngx_http_header_filter sends
+// for a redirect to uri, which starts with "/": with absolute_redirect
+// (on by default) the scheme, the host (the server's name with
+// server_name_in_redirect, else the validated Host, else the local
+// address) and the port unless it is the scheme's own or
+// port_in_redirect is off, all read in the configuration that answers.
+func (st *state) absoluteLocation(uri string) string {
+	lv := st.cur
+	if !lv.get(func(l *level) setting { return l.absoluteRedirect }, true) {
+		return uri
+	}
+	r := st.req
+	host := st.host
+	switch {
+	case lv.get(func(l *level) setting { return l.nameInRedirect }, false):
+		host = st.srv.name
+	case host != "":
+	case r.Unix != "":
+		host = "unix:"
+	default:
+		host = r.Addr.Unmap().String()
+	}
+	scheme, port := "http", r.Port
+	if r.HTTPS {
+		scheme = "https"
+	}
+	if r.Unix != "" || !lv.get(func(l *level) setting { return l.portInRedirect }, true) ||
+		port == 80 && !r.HTTPS || port == 443 && r.HTTPS {
+		port = 0
+	}
+	if port != 0 {
+		return scheme + "://" + host + ":" + strconv.Itoa(port) + uri
+	}
+	return scheme + "://" + host + uri
 }
 
 func (st *state) step() *Step { return &st.a.Steps[len(st.a.Steps)-1] }
@@ -534,6 +580,11 @@ func (st *state) cond(o *op) (bool, error) {
 // configuration, once (unless recursive_error_pages); otherwise h
 // answers.
 func (st *state) finalize(status int, h Handler) {
+	if h.Kind == HandlerRedirect {
+		// r->headers_out.location stays set through the error_page's
+		// internal redirect.
+		st.location = h.Target
+	}
 	if status >= 300 || status == 201 || status == 204 {
 		st.errStatus = status
 		pages := st.cur.effErrorPages()
@@ -627,6 +678,22 @@ func (st *state) namedLocation(name string, via *parser.Directive, how string) {
 // modules the model does not run. It returns false when the request
 // was answered.
 func (st *state) access() bool {
+	// The preaccess phase: a request over a limit_req rate or a
+	// limit_conn count is refused, which only the traffic decides
+	// (each of them inherits from the levels above when a block has
+	// none, so the nearest says there is one).
+	for lv := st.cur; lv != nil; lv = lv.parent {
+		if d := lv.rateLimit; d != nil {
+			st.note(fmt.Sprintf("%s at %s: nginx answers limit_req_status or limit_conn_status (503) instead when the traffic is over its limit", d.Name.Value, pos(d)))
+			break
+		}
+	}
+	for lv := st.cur; lv != nil; lv = lv.parent {
+		if d := lv.varCharset; d != nil {
+			st.note(fmt.Sprintf("%s at %s: the charset filter closes the connection when the variable names no charset it knows", d.Name.Value, pos(d)))
+			break
+		}
+	}
 	if op := st.cur.effOpaque(); len(op) > 0 {
 		st.stop(&unsure{fmt.Sprintf("%s at %s decides at run time", op[0].Name.Value, pos(op[0]))})
 		return false

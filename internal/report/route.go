@@ -23,7 +23,10 @@ type Route struct {
 	Args     string       `json:"args"`
 	Chain    []Step       `json:"chain"`
 	Handler  RouteHandler `json:"handler"`
-	Unsure   []string     `json:"unsure"`
+	// LocationHeader is the Location a response other than a redirect
+	// carries (a redirect's status sent to an error_page).
+	LocationHeader string   `json:"location_header,omitempty"`
+	Unsure         []string `json:"unsure"`
 }
 
 // Request is the request a Route answers.
@@ -100,7 +103,7 @@ func locPlace(l *routing.Location, cwd string) *Place {
 // RouteOf is the report of one answer of m: the request as url and r,
 // the files named as DisplayPath names them relative to cwd.
 func RouteOf(m *routing.Model, url string, r routing.HTTPRequest, a *routing.Answer, cwd string) Route {
-	j := Route{URL: url, Status: a.Status, URI: a.URI, Args: a.Args, Unsure: a.Unsure, Chain: []Step{}}
+	j := Route{URL: url, Status: a.Status, URI: a.URI, Args: a.Args, Unsure: a.Unsure, Chain: []Step{}, LocationHeader: a.LocationHeader}
 	j.Request = Request{Method: r.Method, Host: r.Host, NoHost: r.NoHost, Target: r.Target, HTTPS: r.HTTPS}
 	if j.Request.Method == "" {
 		j.Request.Method = "GET"
