@@ -23,9 +23,10 @@ var corpusListen = regexp.MustCompile(`127\.0\.0\.1:(80\d\d)\b`)
 
 // corpusOut are what a configuration of the corpus must not hold to
 // start here without its test's files: TLS, QUIC, other addresses,
-// includes, the test suite's placeholders, modules.
-var corpusOut = regexp.MustCompile(`\b(ssl|quic|http2|http3|include|load_module|perl|js_\w+|ssi|geoip\w*|image_filter|xslt\w*|mp4|flv|` +
-	`proxy_ssl\w*|grpc_ssl\w*|auth_request|mirror|resolver|upstream)\b|%%|unix:|\[::`)
+// includes, the test suite's placeholders, listens that expect the
+// PROXY protocol header. One that needs a module
+// nginx-light lacks does not start, and is left out too.
+var corpusOut = regexp.MustCompile(`\b(ssl|quic|http2|http3|include|load_module|resolver|proxy_protocol)\b|%%|unix:|\[::`)
 
 // TestCorpusAgainstNginx starts the configurations of nginx's own test
 // suite (the corpus's nginx-tests, accepted by nginx -t), each on free
@@ -47,7 +48,7 @@ func TestCorpusAgainstNginx(t *testing.T) {
 	all := os.Getenv("ROUTING_CORPUS") == "all"
 	configs, total, differ := 0, 0, 0
 	for i, p := range paths {
-		if !all && i%5 != 0 {
+		if !all && i%10 != 0 {
 			continue
 		}
 		src, err := os.ReadFile(filepath.Join(root, p))
@@ -82,6 +83,8 @@ func TestCorpusAgainstNginx(t *testing.T) {
 // corpusCase starts conf and compares the model's answers to nginx's.
 func corpusCase(t *testing.T, ngx, name, conf string) (compared, failed int) {
 	dir := publicDir(t)
+	// The corpus wrote the suite's test directory as this one.
+	conf = strings.ReplaceAll(conf, "/tmp/nginx-corpus-test", dir)
 	confPath := filepath.Join(dir, "nginx.conf")
 	if err := os.WriteFile(confPath, []byte(conf), 0o644); err != nil {
 		t.Fatal(err)
@@ -148,6 +151,7 @@ func corpusCase(t *testing.T, ngx, name, conf string) (compared, failed int) {
 		// transfer) change bodies: the status and Location say where
 		// the request went.
 		got.body, want.body = "", ""
+		want.location = strings.TrimSpace(want.location) // as send reads it
 		compared++
 		if got != want {
 			failed++
