@@ -433,11 +433,11 @@ func (b *builder) readLevel(lv *level, dirs []*parser.Directive, locs *[]*parser
 			lv.internal = on
 		case "charset":
 			if len(d.Args) == 1 && strings.Contains(d.Args[0].Value, "$") {
-				lv.varCharset = d
+				lv.own().varCharset = d
 			}
 		case "limit_req", "limit_conn":
 			if lv.rateLimit == nil {
-				lv.rateLimit = d
+				lv.own().rateLimit = d
 			}
 		case "autoindex":
 			lv.autoindex = flag(d)
