@@ -56,7 +56,7 @@ func (g *mixed) body(id string, caps int, ind string) {
 	if caps > 0 {
 		capVar = " $" + strconv.Itoa(1+g.r.IntN(caps))
 	}
-	switch g.r.IntN(12) {
+	switch g.r.IntN(20) {
 	case 0, 1:
 		fmt.Fprintf(b, "%s%s\n", ind, answer(capVar))
 	case 2:
@@ -88,6 +88,27 @@ func (g *mixed) body(id string, caps int, ind string) {
 		fmt.Fprintf(b, "%sreturn %s;\n", ind, g.pick("301 /leaf$request_uri", "302 $scheme://$host$uri", "404", "200 \""+id+" $request_uri $is_args\"", "403"))
 	case 9:
 		fmt.Fprintf(b, "%sset $s \"%s:$uri\";\n%srewrite ^/(.*)$ /leaf/$s break;\n%s%s\n", ind, id, ind, ind, answer(" s"))
+	case 12:
+		fmt.Fprintf(b, "%sinternal;\n%s%s\n", ind, ind, answer(""))
+	case 13:
+		fmt.Fprintf(b, "%sif ($request_method = %s) { return %s; }\n%s%s\n", ind, g.pick("POST", "HEAD", "PUT"), g.pick("405", "200", "204", "302 /leaf/m"), ind, answer(""))
+	case 14:
+		fmt.Fprintf(b, "%serror_page %s %s;\n", ind, g.pick("405", "404 405", "403 404"), g.pick("=200 /leaf/ep", "/leaf/ep?$args", "@n", "= /index.html"))
+		if g.r.IntN(2) == 0 {
+			fmt.Fprintf(b, "%sroot %s/d;\n", ind, g.root)
+		}
+	case 15:
+		fmt.Fprintf(b, "%sautoindex on;\n%sindex %s;\n", ind, ind, g.pick("nope.html", "index.html"))
+	case 16:
+		fmt.Fprintf(b, "%sset $args \"%s\";\n%s%s\n", ind, g.pick("z=1", "$args&z=2", ""), ind, answer(" args"))
+	case 17:
+		fmt.Fprintf(b, "%sreturn %s;\n", ind, g.pick("301 $scheme://$http_host$request_uri", "302 //$host/x", "308 /leaf$uri?$args", "200"))
+	case 18:
+		fmt.Fprintf(b, "%srewrite %s %s %s;\n%s%s\n", ind, g.pick(`^/(.*)$`, `^(.*)$`, `(?i)^/a(.*)`), g.pick("http://ext.example/$1?x", "/leaf/$1?a=$1&", "$scheme://$host/$1", "/leaf$request_uri?"),
+			g.pick("permanent", "redirect", "last", "break"), ind, answer(" r"))
+	case 19:
+		fmt.Fprintf(b, "%sif (%s) { %s }\n%s%s\n", ind, g.pick("-f $request_filename", "!-e $request_filename", "-d $document_root$uri"),
+			g.pick(answer(" f"), "rewrite ^ /leaf/f last;"), ind, answer(" nf"))
 	default:
 		fmt.Fprintf(b, "%s%s\n", ind, answer(capVar))
 	}

@@ -399,7 +399,14 @@ func (st *state) run(prog []op) bool {
 				st.stop(err)
 				return false
 			}
-			st.setVar(o.name, v)
+			if o.name == "args" {
+				// $args has a set handler
+				// (ngx_http_variable_set_args): set changes the
+				// query string itself.
+				st.args = v
+			} else {
+				st.setVar(o.name, v)
+			}
 			pc++
 		case opBreak:
 			if st.uriChanged {
