@@ -47,7 +47,7 @@ func TestCorpusAgainstNginx(t *testing.T) {
 	}
 	sort.Strings(paths)
 	all := os.Getenv("ROUTING_CORPUS") == "all"
-	configs, total, differ := 0, 0, 0
+	configs, total, differ, skipped := 0, 0, 0, 0
 	for i, p := range paths {
 		if !all && i%10 != 0 {
 			continue
@@ -71,18 +71,19 @@ func TestCorpusAgainstNginx(t *testing.T) {
 		conf = strings.Replace(conf, "http {", "http {\n    access_log off;\n    client_body_temp_path cb; proxy_temp_path pt; fastcgi_temp_path ft; uwsgi_temp_path ut; scgi_temp_path st;", 1)
 		conf = strings.Replace(conf, "daemon off;", "", 1)
 		conf = "error_log error.log;\npid nginx.pid;\n" + conf
-		n, d := corpusCase(t, ngx, p, conf)
+		n, d, s := corpusCase(t, ngx, p, conf)
 		if n > 0 {
 			configs++
 		}
 		total += n
 		differ += d
+		skipped += s
 	}
-	t.Logf("%d configurations of nginx's tests, %d probes, %d differ", configs, total, differ)
+	t.Logf("%d configurations of nginx's tests, %d probes, %d differ; %d not compared (proxied, a module's, unsure, run-time)", configs, total, differ, skipped)
 }
 
 // corpusCase starts conf and compares the model's answers to nginx's.
-func corpusCase(t *testing.T, ngx, name, conf string) (compared, failed int) {
+func corpusCase(t *testing.T, ngx, name, conf string) (compared, failed, skipped int) {
 	dir := publicDir(t)
 	// The corpus wrote the suite's test directory as this one.
 	conf = strings.ReplaceAll(conf, "/tmp/nginx-corpus-test", dir)
@@ -93,7 +94,7 @@ func corpusCase(t *testing.T, ngx, name, conf string) (compared, failed int) {
 	inst, err := nginxtest.Start(context.Background(), ngx, confPath, nginxtest.WithPrefix(dir))
 	if err != nil {
 		t.Logf("%s does not start here: %v", name, err)
-		return 0, 0
+		return 0, 0, 0
 	}
 	defer func() {
 		if err := inst.Stop(context.Background()); err != nil {
@@ -125,10 +126,12 @@ func corpusCase(t *testing.T, ngx, name, conf string) (compared, failed int) {
 		switch a.Handler.Kind {
 		case routing.HandlerReturn, routing.HandlerRedirect, routing.HandlerStatic, routing.HandlerError, routing.HandlerClose:
 		default:
+			skipped++
 			continue
 		}
 		want, ok := expected(a)
 		if !ok || runTime(a) {
+			skipped++
 			continue
 		}
 		host := r.Host
@@ -164,7 +167,7 @@ func corpusCase(t *testing.T, ngx, name, conf string) (compared, failed int) {
 	if failed > 0 {
 		t.Logf("%s: %d of %d probes differ; configuration:\n%s", name, failed, compared, conf)
 	}
-	return compared, failed
+	return compared, failed, skipped
 }
 
 // runTime says the model's answer holds only when the traffic or a
@@ -176,4 +179,84 @@ func runTime(a *routing.Answer) bool {
 		}
 	}
 	return false
+}
+
+// siteDrop are the directives a configuration of the corpus loses to
+// start here: its user, paths of logs and pid, includes of files this
+// machine may not have, TLS material, its listens on IPv6.
+var siteDrop = regexp.MustCompile(`(?m)^[ \t]*(user|pid|error_log|access_log|include|ssl_\w+|daemon|worker_processes|load_module|listen[ \t]+\[[^;]*)\b[^;{]*;`)
+
+var siteListen = regexp.MustCompile(`\blisten[ \t]+([^;]+);`)
+
+// siteConf moves conf's listens to free loopback ports (one per port it
+// listens on; its default_server kept) and drops siteDrop; ok is false
+// for a configuration listening on a unix socket.
+func siteConf(t *testing.T, conf string) (string, bool) {
+	ok := true
+	ports := map[string]int{}
+	conf = siteDrop.ReplaceAllString(conf, "")
+	conf = siteListen.ReplaceAllStringFunc(conf, func(s string) string {
+		f := strings.Fields(siteListen.FindStringSubmatch(s)[1])
+		addr := f[0]
+		if strings.HasPrefix(addr, "unix:") {
+			ok = false
+			return s
+		}
+		port := addr
+		if i := strings.LastIndexByte(addr, ':'); i >= 0 {
+			port = addr[i+1:]
+		} else if _, err := strconv.Atoi(addr); err != nil {
+			port = "80"
+		}
+		if ports[port] == 0 {
+			ports[port] = freePort(t)
+		}
+		out := "listen 127.0.0.1:" + strconv.Itoa(ports[port])
+		for _, p := range f[1:] {
+			if p == "default_server" || p == "default" {
+				out += " default_server"
+			}
+		}
+		return out + ";"
+	})
+	return conf, ok && len(ports) > 0
+}
+
+// TestCorpusSitesAgainstNginx is TestCorpusAgainstNginx on the corpus's
+// other configurations that nginx accepts (distributions' defaults,
+// h5bp, crossplane's, gixy's and other linters' cases; the http-only
+// ones with an events block, as nginx -t accepted them), moved to
+// loopback ports by siteConf.
+func TestCorpusSitesAgainstNginx(t *testing.T) {
+	ngx := nginxtest.Require(t)
+	root := corpustest.Root(t)
+	configs, total, differ, skipped := 0, 0, 0, 0
+	for _, e := range corpustest.Manifest(t) {
+		wrapped := e["nginx_t"] == "fail" && e["nginx_t_wrapped"] == "ok"
+		if e["kind"] != "main" || e["nginx_t"] != "ok" && !wrapped || strings.HasPrefix(e["path"], "nginx-tests/") {
+			continue
+		}
+		src, err := os.ReadFile(filepath.Join(root, e["path"]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if wrapped {
+			// An http-only file, accepted with an events block.
+			src = append(src, "\nevents {}\n"...)
+		}
+		conf, ok := siteConf(t, string(src))
+		if !ok || !strings.Contains(conf, "http {") {
+			continue
+		}
+		conf = strings.Replace(conf, "http {", "http {\n    access_log off;\n    client_body_temp_path cb; proxy_temp_path pt; fastcgi_temp_path ft; uwsgi_temp_path ut; scgi_temp_path st;", 1)
+		conf = "error_log error.log;\npid nginx.pid;\n" + conf
+		n, d, s := corpusCase(t, ngx, e["path"], conf)
+		if n > 0 {
+			configs++
+		}
+		total += n
+		differ += d
+		skipped += s
+	}
+	t.Logf("%d configurations, %d probes, %d differ; %d not compared (proxied, a module's, unsure, run-time)", configs, total, differ, skipped)
 }
