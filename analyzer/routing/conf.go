@@ -8,6 +8,7 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer/access"
 	"github.com/nginx-lint/nginx-lint/analyzer/regex"
 	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
+	"github.com/nginx-lint/nginx-lint/internal/ngxparse"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
@@ -85,6 +86,10 @@ type levelExtra struct {
 	// varCharset is a charset from a variable: the charset filter
 	// closes the connection when its value is no charset it knows.
 	varCharset *parser.Directive
+
+	// headerBuffer and largeHeaderBuffer are client_header_buffer_size
+	// and the size of large_client_header_buffers (0: not set here).
+	headerBuffer, largeHeaderBuffer int
 }
 
 // noExtra is the levelExtra of every level that sets none of it; it is
@@ -112,6 +117,14 @@ const (
 	off
 	on
 )
+
+// argAt is d's argument i, "" when it has fewer.
+func argAt(d *parser.Directive, i int) string {
+	if i < len(d.Args) {
+		return d.Args[i].Value
+	}
+	return ""
+}
 
 func flag(d *parser.Directive) setting {
 	if len(d.Args) == 1 && strings.EqualFold(d.Args[0].Value, "on") {
@@ -434,6 +447,14 @@ func (b *builder) readLevel(lv *level, dirs []*parser.Directive, locs *[]*parser
 		case "charset":
 			if len(d.Args) == 1 && strings.Contains(d.Args[0].Value, "$") {
 				lv.own().varCharset = d
+			}
+		case "client_header_buffer_size":
+			if n, ok := ngxparse.ParseSize(argAt(d, 0)); ok {
+				lv.own().headerBuffer = n
+			}
+		case "large_client_header_buffers":
+			if n, ok := ngxparse.ParseSize(argAt(d, 1)); ok {
+				lv.own().largeHeaderBuffer = n
 			}
 		case "limit_req", "limit_conn":
 			if lv.rateLimit == nil {

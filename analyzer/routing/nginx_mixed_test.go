@@ -177,11 +177,15 @@ func (g *mixed) server(listen, names string, mergeOff bool) {
 	if mergeOff {
 		b.WriteString("    merge_slashes off;\n")
 	}
+	if g.r.IntN(4) == 0 {
+		// The request line must fit in the default server's.
+		b.WriteString("    large_client_header_buffers 4 2k;\n")
+	}
 	g.next++
 	sid := "S" + strconv.Itoa(g.next)
 	switch g.r.IntN(5) {
 	case 0:
-		fmt.Fprintf(b, "    rewrite ^/s/(.*)$ /%s last;\n", g.pick("$1", "a/$1", "leaf/$1?srv=1"))
+		fmt.Fprintf(b, "    rewrite ^/s/(.*)$ /%s %s;\n", g.pick("$1", "a/$1", "leaf/$1?srv=1"), g.pick("last", "break", "redirect", ""))
 	case 1:
 		fmt.Fprintf(b, "    if ($host ~* \"^www\\.\") { return 200 \"%s www $host\"; }\n", sid)
 	case 2:
@@ -189,6 +193,7 @@ func (g *mixed) server(listen, names string, mergeOff bool) {
 	}
 	fmt.Fprintf(b, "    location /leaf { return 200 \"%s leaf $uri|$args|$server_name|$host\"; }\n", sid)
 	fmt.Fprintf(b, "    location @n { return 200 \"%s named $uri|$args\"; }\n", sid)
+	fmt.Fprintf(b, "    location /cap/ { return 200 \"%s cap $sub|$1|$2|$server_name\"; }\n", sid)
 	g.locs("", 0, "    ")
 	b.WriteString("}\n")
 }
@@ -198,7 +203,11 @@ var mixedTargets = []string{"/", "/a", "/a/", "/a/b", "/a/b/", "/a/b/c", "/a/b/d
 	"/d/index.html", "/e/", "/f.txt", "/index.html", "/x/12", "/x/", "/up/Q", "/UP/q", "/A", "/A/b", "/a.", "/a..", "/a.php", "/A.PHP",
 	"/r/", "/r/x", "/s/a/b", "/s/leaf", "/q?z=1", "/a?q=1", "/a/b?q=1&r=2", "//a", "/a//b", "/./a", "/a/../b", "/a/b/..", "/%61/b",
 	"/a%2Fb", "/%2e%2e/a", "/a/%2e/b", "/a%20b", "/a+b", "/%C3%A9", "/\xc3\xa9/x", "/a%25", "/%", "/%25/x", "/a/b.gif", "/a/b.JPG",
-	"/d/x.TXT", "/x.txt", "/a/.hidden", "/a/b/c/d/e", "/a%3Fb?c", "/a#f", "/a%23", "/leaf/x?y",
+	"/d/x.TXT", "/x.txt", "/a/.hidden", "/a/b/c/d/e", "/a%3Fb?c", "/a#f", "/a%23", "/leaf/x?y", "/cap/x", "/s/cap/",
+	"/%C0%AF", "/a%00b", "/a?%00", "/%E2%80%AE", "/a/%2e%2e%2f", "/a\\b", "/a;b", "/a/b;c=d/..", "/~u", "/a/b/c/../../../../x",
+	"/" + strings.Repeat("a", 1100), "/" + strings.Repeat("b/", 4200), "/a?" + strings.Repeat("q", 9000), "/a/%",
+	// "GET " and " HTTP/1.1\r\n" with these fill 8k exactly, and one more byte.
+	"/" + strings.Repeat("d", 2100), "/" + strings.Repeat("c", 8176), "/" + strings.Repeat("c", 8177), "/" + strings.Repeat("c", 8175),
 	// Absolute-form targets: their host wins over Host.
 	"http://m.example/a", "http://www.w.example/a/../b?q=1", "HTTP://ABC.R.EXAMPLE./x/1", "http://m.example:8080/d/", "http://m.example",
 	"http://m.example?q=1", "foo+bar.1://m.example/a", "http://[::1]/a", "http://m_example/a", "http:///a", "http://m.example//a",
@@ -207,7 +216,7 @@ var mixedTargets = []string{"/", "/a", "/a/", "/a/b", "/a/b/", "/a/b/c", "/a/b/d
 // mixedHosts are Host headers: "" sends HTTP/1.0 without one.
 var mixedHosts = []string{"m.example", "M.EXAMPLE", "m.example.", "m.example:8080", "www.w.example", "x.w.example", "abc.r.example",
 	"ABC.R.example", "www.other", "unknown", "", "127.0.0.1", "m.example..", "[::1]", "m.example:", "M.Example.:80", ".m.example",
-	"a/b", "m.example:x"}
+	"a/b", "m.example:x", "www.m.org", "WWW.M.co.", "www.m"}
 
 // TestMixedAgainstNginx is the property test of everything at once, on
 // two ports; the model answers as nginx on every probe. ROUTING_SEED
@@ -243,7 +252,7 @@ func TestMixedAgainstNginx(t *testing.T) {
 			}
 			return s
 		}
-		g.server(l1(0), "m.example", false)
+		g.server(l1(0), "m.example www.m.*", false)
 		g.server(l1(1), ".Other.Example *.w.example www.other", rng.IntN(3) == 0)
 		g.server(l1(2), `"~^(?<sub>[a-z]+)\.(r)\.example$"`, false)
 		g.server(l1(3)+" ", "", false)

@@ -93,6 +93,10 @@ func (m *Model) Route(req HTTPRequest) *Answer {
 		// "http://host?query": the path is "/" (empty_path_in_uri).
 		target = "/" + target
 	}
+	if err == nil && tooLong(def.root.conf, st.method, req.Target, req.NoHost) {
+		st.refuse(addr.Default, 414, "414 Request-URI Too Large: the request line does not fit in a buffer of large_client_header_buffers")
+		return a
+	}
 	var t Target
 	if err == nil {
 		t, err = ParseTarget(target, def.root.conf.get(func(l *level) setting { return l.mergeSlashes }, true))
@@ -155,15 +159,36 @@ func (m *Model) Route(req HTTPRequest) *Answer {
 	return a
 }
 
+// tooLong says the request line does not fit in one of the address's
+// default server's large_client_header_buffers (8k by default), so
+// ngx_http_alloc_large_header_buffer refuses it: nginx answers 414. A
+// line that fits in client_header_buffer_size (1k) needs none.
+func tooLong(lv *level, method, target string, http10 bool) bool {
+	small, large := 1024, 8192
+	for l := lv; l != nil; l = l.parent {
+		if l.headerBuffer != 0 && small == 1024 {
+			small = l.headerBuffer
+		}
+		if l.largeHeaderBuffer != 0 && large == 8192 {
+			large = l.largeHeaderBuffer
+		}
+	}
+	n := len(method) + 1 + len(target) + len(" HTTP/1.1\r\n")
+	return n > small && n > large
+}
+
 // badRequest answers 400 in server n before any location is searched.
-func (st *state) badRequest(n int, why string) {
+func (st *state) badRequest(n int, why string) { st.refuse(n, 400, why) }
+
+// refuse answers status in server n before any location is searched.
+func (st *state) refuse(n, status int, why string) {
 	st.a.Server = n
 	st.srv = st.m.server(n)
 	st.cur = st.srv.root.conf
 	st.a.Steps = append(st.a.Steps, Step{})
 	st.a.Unsure = append(st.a.Unsure, why)
 	st.next = phaseDone
-	st.finalize(400, Handler{Kind: HandlerError})
+	st.finalize(status, Handler{Kind: HandlerError})
 	st.loop()
 }
 
