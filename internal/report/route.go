@@ -213,6 +213,9 @@ func WriteRouteText(w io.Writer, j Route) {
 	if u := j.Handler.Upstream; u != nil {
 		fmt.Fprintf(w, "            upstream %s (%s:%d): %s\n", TerminalSafe(u.Name), u.File, u.Line, TerminalSafe(strings.Join(u.Servers, ", ")))
 	}
+	if j.LocationHeader != "" {
+		fmt.Fprintf(w, "            with Location: %s (set by the redirect the error_page answers)\n", TerminalSafe(j.LocationHeader))
+	}
 	for _, u := range j.Unsure {
 		fmt.Fprintf(w, "  unsure    %s\n", TerminalSafe(u))
 	}
