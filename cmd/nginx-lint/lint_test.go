@@ -226,13 +226,20 @@ func TestFailLevel(t *testing.T) {
 func TestSuppressionEndToEnd(t *testing.T) {
 	code, fs := lintJSON(t, testdata("cli/suppress.conf"))
 	want := []string{
-		"suppress.conf:4 ignore-without-reason",
+		"suppress.conf:4 ignore-without-reason info",
 		"suppress.conf:8 invalid-ignore",
 		"suppress.conf:12 unused-ignore",
 		"suppress.conf:16 unknown-directive error",
 	}
 	if got := keys(fs, ruleNames...); code != exitFindings || !slices.Equal(got, want) {
 		t.Errorf("exit %d\ngot  %q\nwant %q", code, got, want)
+	}
+	// require-reason: true in the settings makes a missing reason the
+	// warning it was.
+	settings := writeConf(t, map[string]string{".nginx-lint.yaml": "rules:\n  ignore-without-reason:\n    options: {require-reason: true}\n"})
+	_, fs = lintJSON(t, "--config", filepath.Join(settings, ".nginx-lint.yaml"), testdata("cli/suppress.conf"))
+	if got := keys(fs, "ignore-without-reason"); !slices.Equal(got, []string{"suppress.conf:4 ignore-without-reason"}) {
+		t.Errorf("require-reason: %q, want the finding as a warning", got)
 	}
 	// The findings about comments are rules like any other.
 	_, fs = lintJSON(t, "--disable", "unused-ignore", "--disable", "NL5001", testdata("cli/suppress.conf"))
