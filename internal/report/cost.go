@@ -213,7 +213,7 @@ func CostText(w io.Writer, cost Cost, dir string) error {
 	}
 	if len(ds) > 0 {
 		fmt.Fprintln(w)
-		return writeText(w, ds, dir, false, false)
+		return writeText(w, ds, dir, false, false, nil)
 	}
 	return nil
 }
