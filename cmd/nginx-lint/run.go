@@ -190,7 +190,7 @@ type lintCmd struct {
 	Diff          bool   `help:"With or without --fix: print the fixes as a unified diff and change no file; exit 1 when there is something to fix."`
 	Force         bool   `help:"With --fix, also write read-only files."`
 	// Environment-dependent checks, for linting on the host itself.
-	CheckFiles bool `name:"check-files" help:"Report files nginx loads at startup (certificates, keys, ...) that do not exist on this machine, and host names it resolves that do not resolve here."`
+	CheckFiles bool `name:"check-files" help:"Check this machine: files nginx loads at startup (certificates, keys, ...) that do not exist, certificates (expiry, key, chain, names, weak keys), and host names nginx resolves that do not resolve here."`
 }
 
 // settingsFlags choose the settings file and the target nginx build, for

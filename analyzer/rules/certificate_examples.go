@@ -1,0 +1,84 @@
+package rules
+
+// The certificates and keys the certificate rules' examples embed, with
+// nginx's "data:" prefix (ssl_certificate "data:-----BEGIN ...", which
+// nginx loads as it loads a file), so that each example is a whole
+// configuration TestExamples can lint. They were made once with Go's
+// crypto (internal/testcerts) for the examples alone: the keys protect
+// nothing. The tests of the rules make their own certificates.
+//
+// exampleCert is a self-signed ECDSA P-256 certificate for a.example and
+// www.a.example, valid from 2025 to 9999-12-31 (RFC 5280's "no
+// well-defined expiration"), and exampleKey its key; exampleOtherKey is
+// another key. exampleExpiredCert (expired.example) was valid from
+// 2020-01-01 to 2020-04-01. exampleLeafCert (shop.example, until
+// 2049-12-31) is issued by exampleIntermediateCert ("Example Intermediate
+// CA"), issued by a root the examples leave out. exampleWeakCert
+// (old.example) has an RSA key of 1024 bits.
+const (
+	exampleCert = `-----BEGIN CERTIFICATE-----
+MIIBdTCCARygAwIBAgIELIcSlTAKBggqhkjOPQQDAjAUMRIwEAYDVQQDEwlhLmV4
+YW1wbGUwIBcNMjUwMTAxMDAwMDAwWhgPOTk5OTEyMzEyMzU5NTlaMBQxEjAQBgNV
+BAMTCWEuZXhhbXBsZTBZMBMGByqGSM49AgEGCCqGSM49AwEHA0IABKa3vIQDwId2
+XrUMWSM6RiR4+wss6NK3TZ5ioei7XIOG+dTqzWtthj1t1cpg5PtbE0ItBPMCv1xP
+TSEsNVL4ytijWjBYMA4GA1UdDwEB/wQEAwIHgDATBgNVHSUEDDAKBggrBgEFBQcD
+ATAMBgNVHRMBAf8EAjAAMCMGA1UdEQQcMBqCCWEuZXhhbXBsZYINd3d3LmEuZXhh
+bXBsZTAKBggqhkjOPQQDAgNHADBEAiBhhXrwYCJFlRuOohS61NeycAT1cbd0sfLZ
+jGg5KbhOCAIgLAxv2IX7RG5n0pkAhyYVtuH5i1IUVotsidn0AZ2zGDM=
+-----END CERTIFICATE-----`
+	exampleKey = `-----BEGIN PRIVATE KEY-----
+MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgW8cvo/YQvXrE4CVj
+5sf1upmLxZEprq6cvCPoQQ0jf3+hRANCAASmt7yEA8CHdl61DFkjOkYkePsLLOjS
+t02eYqHou1yDhvnU6s1rbYY9bdXKYOT7WxNCLQTzAr9cT00hLDVS+MrY
+-----END PRIVATE KEY-----`
+	exampleOtherKey = `-----BEGIN PRIVATE KEY-----
+MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg18+BaCq+pUJyQHNs
+/nEQsOYPlcL2YgSbamReiVXLB4ChRANCAARPo6KAjYO5EZJXE/Tv5t54iQIcBmBh
+re7Pvc5J4dsNX5cXFT1OYnfPis37ShHIVGPQ8SOWpowA+MdR3j0v1/Tq
+-----END PRIVATE KEY-----`
+	exampleExpiredCert = `-----BEGIN CERTIFICATE-----
+MIIBdzCCAR2gAwIBAgIELI63AzAKBggqhkjOPQQDAjAaMRgwFgYDVQQDEw9leHBp
+cmVkLmV4YW1wbGUwHhcNMjAwMTAxMDAwMDAwWhcNMjAwNDAxMDAwMDAwWjAaMRgw
+FgYDVQQDEw9leHBpcmVkLmV4YW1wbGUwWTATBgcqhkjOPQIBBggqhkjOPQMBBwNC
+AAQDppXKuDL4aCu0eW5NSECGidFG8jCgYGlW5TKwJCZ4MBhYhUl+63s0ligwnpKX
+VF7GAftBUJBEHpgHMQp6WupOo1EwTzAOBgNVHQ8BAf8EBAMCB4AwEwYDVR0lBAww
+CgYIKwYBBQUHAwEwDAYDVR0TAQH/BAIwADAaBgNVHREEEzARgg9leHBpcmVkLmV4
+YW1wbGUwCgYIKoZIzj0EAwIDSAAwRQIhAPT1krg0I28w1XaOA49OxvXevv7gKq/7
+NiUKjZC6b3hnAiBqsWh+kcjEuKi86UeDtC4iAgZRGG5IKfQiph9MNE2dWA==
+-----END CERTIFICATE-----`
+	exampleLeafCert = `-----BEGIN CERTIFICATE-----
+MIIBmTCCAUCgAwIBAgIELJW4qzAKBggqhkjOPQQDAjAiMSAwHgYDVQQDExdFeGFt
+cGxlIEludGVybWVkaWF0ZSBDQTAeFw0yNTAxMDEwMDAwMDBaFw00OTEyMzEwMDAw
+MDBaMBcxFTATBgNVBAMTDHNob3AuZXhhbXBsZTBZMBMGByqGSM49AgEGCCqGSM49
+AwEHA0IABIteZtTCHgXPOiiK6RyLpS4X2EVHGQqDJkx7jISPBole3arVQ2w04a5Q
+C+jNM+EMqKUziwHAk8Iq+3rtvSZuzcijbzBtMA4GA1UdDwEB/wQEAwIHgDATBgNV
+HSUEDDAKBggrBgEFBQcDATAMBgNVHRMBAf8EAjAAMB8GA1UdIwQYMBaAFCzbFYYW
+gS1pptTMhIFvtz5XO4HuMBcGA1UdEQQQMA6CDHNob3AuZXhhbXBsZTAKBggqhkjO
+PQQDAgNHADBEAiAwr+BWXrLi177h0YTlf3O6JMfYOp7NeBjbyb0/EHrEaQIgIFXI
+FBlTgR7MGF35t95tLuSAqgLV5ARGI+0b5LM3OW0=
+-----END CERTIFICATE-----`
+	exampleIntermediateCert = `-----BEGIN CERTIFICATE-----
+MIIBlDCCATmgAwIBAgIELJNgtTAKBggqhkjOPQQDAjAaMRgwFgYDVQQDEw9FeGFt
+cGxlIFJvb3QgQ0EwIBcNMjUwMTAxMDAwMDAwWhgPOTk5OTEyMzEyMzU5NTlaMCIx
+IDAeBgNVBAMTF0V4YW1wbGUgSW50ZXJtZWRpYXRlIENBMFkwEwYHKoZIzj0CAQYI
+KoZIzj0DAQcDQgAECjYR2CVMcEqnC2Ls6UgLwK15q0gulXhoB01hXrviR20PUH72
+7S/1u0TIqj7yzd7+XJA3v8zdtK930ReYtPW3p6NjMGEwDgYDVR0PAQH/BAQDAgGG
+MA8GA1UdEwEB/wQFMAMBAf8wHQYDVR0OBBYEFCzbFYYWgS1pptTMhIFvtz5XO4Hu
+MB8GA1UdIwQYMBaAFHKNghv5GqjQ5is43G3M0Cn+Tjz7MAoGCCqGSM49BAMCA0kA
+MEYCIQDouAroLGehCNhuBqn52DCFkG1R5Po+AJQyB10hEvPu1wIhAIxz5zVPkk8x
+Z/grg9OkQhwQZNciX+Uv6uSd23AB70rL
+-----END CERTIFICATE-----`
+	exampleWeakCert = `-----BEGIN CERTIFICATE-----
+MIIB9DCCAV2gAwIBAgIELJiUijANBgkqhkiG9w0BAQsFADAWMRQwEgYDVQQDEwtv
+bGQuZXhhbXBsZTAgFw0yNTAxMDEwMDAwMDBaGA85OTk5MTIzMTIzNTk1OVowFjEU
+MBIGA1UEAxMLb2xkLmV4YW1wbGUwgZ8wDQYJKoZIhvcNAQEBBQADgY0AMIGJAoGB
+AM57YPky7Aeic4TT4PDM5OlCmNwVAb6aQryzugqLir+VEU4STBgKAw3LWfLV/XYF
+Qure9ks6rAtpoZUD8hCu/13elgsdU9LosiEI6rSJQfJofBFayv30UnHQ4dFx1fbZ
+uSqBPY/PNIyXe8gwexuD0FiC6H0TneLla8JDfR51iwmDAgMBAAGjTTBLMA4GA1Ud
+DwEB/wQEAwIHgDATBgNVHSUEDDAKBggrBgEFBQcDATAMBgNVHRMBAf8EAjAAMBYG
+A1UdEQQPMA2CC29sZC5leGFtcGxlMA0GCSqGSIb3DQEBCwUAA4GBAF2umtEmQJmA
+bwh/mHk/rdGew4tTI9sLP+wJtH7K7Z36cmblXpALcLqoLv9XLtmCwFiocf6TP1fR
+7SbFncY7cvbnoYqBqAEyQ8/Jm0F/kPAQgQvweIOUkETLHlxMRehEd/Vv73JGKa40
+xkDntKcDjTiLac2uKhwsa7lhbtfRiDgp
+-----END CERTIFICATE-----`
+)
