@@ -2,8 +2,8 @@ package rules
 
 import (
 	"crypto"
-	"fmt"
 	"crypto/x509"
+	"fmt"
 	"os"
 	"strings"
 	"sync"

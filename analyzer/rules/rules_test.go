@@ -84,7 +84,7 @@ var exampleOptions = map[string]map[string]any{rules.MissingFile.Name: {analyzer
 	// The example's certificate expires in 2049: a window of a century
 	// reaches it (and not the good example's, which never expires).
 	rules.CertificateExpiring.Name: {analyzer.CheckFilesOption.Name(): true, "cert-expiry-days": 36500},
-	rules.HostNotFound.Name: {analyzer.CheckFilesOption.Name(): true}, rules.UnknownUser.Name: {analyzer.CheckFilesOption.Name(): true},
+	rules.HostNotFound.Name:        {analyzer.CheckFilesOption.Name(): true}, rules.UnknownUser.Name: {analyzer.CheckFilesOption.Name(): true},
 	rules.WorkerProcessesUnset.Name: {"report": true}}
 
 // exampleTargets are the builds a rule's examples are linted for: a rule
