@@ -64,6 +64,10 @@ func Fit(obs []Observation, base *Profile, keys []string) (*Profile, error) {
 		}
 		active = slices.Delete(active, neg, neg+1)
 	}
+	// Every key came out negative: all are at the bound.
+	for _, k := range keys {
+		out.Costs[k] = 0
+	}
 	return out, nil
 }
 

@@ -124,11 +124,11 @@ type Result struct {
 	// Extras are the L3c variants that price locations, regexes and
 	// certificates, as timed.
 	Extras []ExtraRun
-	// Degenerate says why Profile is unfit to use, one reason each: a
-	// measured cost fitted at zero well beyond the noise, a held-out size
-	// predicted with a median error beyond the noise above
-	// MaxHeldOutError, or no size steady enough to judge. Empty for a
-	// usable fit.
+	// Degenerate says why Profile is unfit to use, one reason each, all
+	// from the held-out check: a held-out size predicted with a median
+	// error beyond the noise above MaxHeldOutError, a size the others
+	// cannot be fitted without, or no size steady enough to judge. Empty
+	// for a usable fit.
 	Degenerate []string
 }
 
@@ -241,7 +241,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	res.HeldOut, res.HeldOutSizes = heldOut(res.Fitted, base)
 	res.HeldOutErrors = heldOutErrors(res.HeldOutSizes)
-	res.Degenerate = degenerate(p, res.HeldOutSizes)
+	res.Degenerate = degenerate(res.HeldOutSizes)
 	return res, nil
 }
 

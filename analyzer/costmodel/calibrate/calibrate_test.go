@@ -31,8 +31,15 @@ type syntheticMachine struct {
 	// [1-noise, 1+noise] (seeded, so every test run draws alike): a
 	// machine that follows the model, measured on a busy host.
 	noise float64
-	rng   *rand.Rand
-	calls int
+	// noiseAt, when set, is the noise at a size instead (the small
+	// layouts' runs spread more).
+	noiseAt func(servers int) float64
+	// offset is added to every time: a machine faster at the smallest
+	// configurations than the model's costs allow, whose process start
+	// fits at zero.
+	offset float64
+	rng    *rand.Rand
+	calls  int
 }
 
 func (m *syntheticMachine) measure(_ context.Context, conf string) (Measurement, error) {
@@ -50,11 +57,16 @@ func (m *syntheticMachine) measure(_ context.Context, conf string) (Measurement,
 	if m.scale != nil {
 		s *= m.scale(res.Counts.Servers)
 	}
+	s += m.offset
 	if m.noise != 0 {
 		if m.rng == nil {
 			m.rng = rand.New(rand.NewPCG(1, 2))
 		}
-		s *= 1 + m.noise*(2*m.rng.Float64()-1)
+		noise := m.noise
+		if m.noiseAt != nil {
+			noise = m.noiseAt(res.Counts.Servers)
+		}
+		s *= 1 + noise*(2*m.rng.Float64()-1)
 	}
 	wall := s
 	if m.wallFactor != 0 {
@@ -197,16 +209,25 @@ func TestRunClock(t *testing.T) {
 func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*max(math.Abs(a), math.Abs(b)) }
 
 // TestRunDegenerate: a machine whose time does not grow with the
-// configuration fits costs at zero; two sizes leave each held-out fit one
-// size, which cannot separate per-server from fixed costs.
+// configuration fits every cost but the process start at zero: each is
+// unidentified and keeps the reference value, and the profile is judged
+// by its held-out predictions alone. Two sizes leave each held-out fit
+// one size, which cannot separate per-server from fixed costs: refused
+// with that reason.
 func TestRunDegenerate(t *testing.T) {
 	flat := &syntheticMachine{costs: map[string]float64{costmodel.CostBase: 0.05}}
 	res := run(t, flat, Options{Runs: 1})
-	if len(res.Degenerate) == 0 || !strings.HasPrefix(res.Degenerate[0], "fitted at zero: server, socket,") {
-		t.Errorf("flat machine: %q", res.Degenerate)
+	ref := costmodel.DefaultProfile()
+	for _, k := range []string{costmodel.CostServer, costmodel.CostSocket} {
+		i := slices.IndexFunc(res.Unidentified, func(u Unidentified) bool { return u.Key == k })
+		if i < 0 || !strings.HasPrefix(res.Unidentified[i].Why, "fitted at zero") || res.Profile.Costs[k] != ref.Costs[k] || !res.Profile.IsAssumed(k) {
+			t.Errorf("flat machine: %s %v, unidentified %+v", k, res.Profile.Costs[k], res.Unidentified)
+		}
 	}
-	if res.Profile == nil || res.Profile.Costs[costmodel.CostBase] <= 0 {
-		t.Errorf("flat machine: no profile returned with the reasons")
+	for _, why := range res.Degenerate {
+		if !strings.HasPrefix(why, "held-out size ") && !strings.HasPrefix(why, "no held-out size") {
+			t.Errorf("flat machine refused for a reason the held-out check does not give: %q", why)
+		}
 	}
 	res = run(t, &syntheticMachine{costs: twiceAsSlow()}, Options{Runs: 1, Sizes: []int{100, 300}})
 	if len(res.HeldOut) != 0 || len(res.Degenerate) != 2 ||
@@ -246,8 +267,7 @@ func TestHeldOut(t *testing.T) {
 }
 
 func TestDegenerate(t *testing.T) {
-	p := costmodel.DefaultProfile()
-	got := degenerate(p, []SizeCheck{
+	got := degenerate([]SizeCheck{
 		{Servers: 1000, Error: 0.2, Beyond: 0.2, Judged: true},
 		{Servers: 3000, Error: 0.36, Beyond: 0.36, Judged: true},
 		{Servers: 4000, Error: 0.6, Beyond: 0.4, Judged: true},
@@ -264,17 +284,13 @@ func TestDegenerate(t *testing.T) {
 		t.Errorf("degenerate:\n%q\nwant\n%q", got, want)
 	}
 	// No size steady enough to judge is a reason of its own.
-	got = degenerate(p, []SizeCheck{{Servers: 300, Error: 0.9, Spread: 0.4}, {Servers: 100, Error: 0.1, Spread: 0.25}})
+	got = degenerate([]SizeCheck{{Servers: 300, Error: 0.9, Spread: 0.4}, {Servers: 100, Error: 0.1, Spread: 0.25}})
 	want = []string{"no held-out size can be judged: the runs of every size spread too far (100: ±25%, 300: ±40%; 2 times that must stay under 35%): time larger sizes or more runs"}
 	if !slices.Equal(got, want) {
 		t.Errorf("nothing judged:\n%q\nwant\n%q", got, want)
 	}
-	// A cost at zero is degenerate unless it is assumed (not measured).
-	p.Costs[costmodel.CostSocket] = 0
-	p.Costs[costmodel.CostNameWarning] = 0
-	p.Assumed = append(p.Assumed, costmodel.CostNameWarning)
-	if got := degenerate(p, nil); !slices.Equal(got, []string{"fitted at zero: socket"}) {
-		t.Errorf("zero costs: %q", got)
+	if got := degenerate([]SizeCheck{{Servers: 300, Error: 0.1, Beyond: 0, Judged: true}}); len(got) != 0 {
+		t.Errorf("a good size: %q", got)
 	}
 }
 
