@@ -55,7 +55,8 @@ func (r *Result) price() {
 	add("locations created and merged", "ngx_http_core_location, ngx_http_merge_locations", CostLocation, int64(c.Locations), 1, false)
 	add("regexes compiled", "ngx_regex_compile", CostRegex, int64(c.Regexes), 1, false)
 	add("port scan", "ngx_http_add_listen", CostPortCompare, c.PortCompares, 2, false)
-	add("address scan", "ngx_http_add_addresses", CostAddrCompare, c.AddrCompares+c.StreamListenCompares, 2, false)
+	add("address scan", "ngx_http_add_addresses", CostAddrCompare, c.AddrCompares-c.AddrComparesFar+c.StreamListenCompares, 2, false)
+	add("address scan past the cache", "ngx_http_add_addresses", CostAddrCompareFar, c.AddrComparesFar, 2, false)
 	add("server scan", "ngx_http_add_server", CostServerCompare, c.ServerCompares, 2, false)
 	add("address sort", "ngx_sort(ngx_http_cmp_conf_addrs)", CostSortCompare, c.SortCompares, 1, false)
 	add("server names added", "ngx_hash_add_key", CostNameKey, int64(c.NameKeys+c.NameConflicts), 1, false)
@@ -93,6 +94,52 @@ func (r *Result) price() {
 	r.MemoryBytes = int64(pr.Cost(MemBase) + pr.Cost(MemServer)*float64(c.Servers) +
 		pr.Cost(MemSocket)*float64(c.Addrs) + pr.Cost(MemLocation)*float64(c.Locations))
 	r.ReloadMemoryBytes = 2 * r.MemoryBytes
+}
+
+// FarCompares is how many of the compares of a port's address scan come
+// in scans past near addresses: each address added after the first near+1
+// is compared with all those before it (ngx_http_add_addresses), with the
+// port's array past the cache. addrs is the port's address count,
+// compares its scan's steps (the far ones never more); near 0 is none.
+func FarCompares(addrs int, compares int64, near int) int64 {
+	if near <= 0 || addrs-1 <= near {
+		return 0
+	}
+	k, n := int64(addrs), int64(near)
+	return min(compares, k*(k-1)/2-n*(n+1)/2)
+}
+
+// FarCompares is how many of port p's address compares come past the
+// profile's NearAddresses.
+func (r *Result) FarCompares(p *Port) int64 {
+	return FarCompares(len(p.Addrs), p.AddrCompares, r.Profile.NearAddresses)
+}
+
+// AddrScanSeconds prices the address scan of port p: its steps up to the
+// profile's NearAddresses at addr-compare, the rest at addr-compare-far.
+func (r *Result) AddrScanSeconds(p *Port) float64 {
+	far := r.FarCompares(p)
+	return float64(p.AddrCompares-far)*r.Profile.Cost(CostAddrCompare) + float64(far)*r.Profile.Cost(CostAddrCompareFar)
+}
+
+// AddrScan is one port's address scan, as calibrate re-prices it for
+// another NearAddresses.
+type AddrScan struct {
+	Addrs    int
+	Compares int64
+	// Width is how many ports a run of ports stands for.
+	Width int
+}
+
+// AddrScans are the address scans of the configuration's http ports.
+func (r *Result) AddrScans() []AddrScan {
+	var out []AddrScan
+	for _, p := range r.Ports {
+		if p.AddrCompares > 0 {
+			out = append(out, AddrScan{Addrs: len(p.Addrs), Compares: p.AddrCompares, Width: p.Width()})
+		}
+	}
+	return out
 }
 
 func notStart(p Phase) float64 {

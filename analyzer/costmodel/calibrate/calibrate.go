@@ -91,6 +91,9 @@ type LayoutRun struct {
 
 	// mem are the counts the memory costs multiply.
 	mem map[string]float64
+	// scans are its ports' address scans, to price them again for
+	// another NearAddresses.
+	scans []costmodel.AddrScan
 }
 
 // Prediction is a run predicted by costs fitted without its size.
@@ -213,6 +216,10 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	cut := len(opts.Sizes) * len(layout.All())
 	res := &Result{Fitted: timed[:cut:cut], Validation: timed[cut:]}
+	// Where the address scan leaves the cache, from the fitted runs; the
+	// profile's costs are fitted, and held out, at that size.
+	base = chooseNear(res.Fitted, base)
+	reprice(timed, base.NearAddresses)
 	f, err := fitRuns(res.Fitted, base)
 	if err != nil {
 		return nil, err

@@ -58,7 +58,8 @@ func timeLayouts(ctx context.Context, measure Measure, sizes []int, runs int, wa
 			c := (&parser.Loader{Kinds: analyzer.Kinds}).LoadSource(conf, src, nil)
 			res := costmodel.Compute(parser.BuildModel(c), costmodel.Options{})
 			out = append(out, LayoutRun{Layout: l, Servers: nn, Ops: res.Ops(), mem: map[string]float64{
-				costmodel.MemBase: 1, costmodel.MemServer: float64(res.Counts.Servers), costmodel.MemSocket: float64(res.Counts.Addrs)}})
+				costmodel.MemBase: 1, costmodel.MemServer: float64(res.Counts.Servers), costmodel.MemSocket: float64(res.Counts.Addrs)},
+				scans: res.AddrScans()})
 			confs = append(confs, conf)
 		}
 	}
