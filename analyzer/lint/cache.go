@@ -48,8 +48,8 @@ func (c *Cache) pipe(path string, read func() ([]byte, error)) ([]byte, error) {
 }
 
 type cacheEntry struct {
-	size  int64
-	mtime time.Time
+	size    int64
+	mtime   time.Time
 	cfg     *config.File
 	build   *buildinfo.Info
 	profile *costmodel.Profile
