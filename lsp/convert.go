@@ -6,7 +6,7 @@ import (
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
-	"github.com/nginx-lint/nginx-lint/analyzer/rules"
+	"github.com/nginx-lint/nginx-lint/internal/report"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -68,7 +68,7 @@ func severity(s parser.Severity) protocol.DiagnosticSeverity {
 }
 
 // referenceURL is where a rule's documentation page lives.
-func referenceURL(name string) string { return rules.ReferenceURL(name) }
+func referenceURL(name string) string { return report.RuleURL(name) }
 
 func toProtocolDiagnostic(d *parser.Diagnostic) protocol.Diagnostic {
 	sev := severity(d.Severity)

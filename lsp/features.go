@@ -101,11 +101,17 @@ func (s *Server) hover(ctx context.Context, p *protocol.HoverParams) (*protocol.
 		if c := costHover(d, h.dir, h.stack); c != "" {
 			text += "\n\n" + c
 		}
+		if rt := routeHover(d, h.dir); rt != "" {
+			text += "\n\n" + rt
+		}
 	case h.arg >= 0:
 		w := h.dir.Args[h.arg]
 		text, r = s.symbolHover(ctx, p.TextDocument.URI, off)
 		if text == "" {
 			text, r = costHover(d, h.dir, h.stack), w.Range
+		}
+		if text == "" {
+			text = routeHover(d, h.dir)
 		}
 	}
 	if text == "" {
@@ -153,7 +159,7 @@ func (s *Server) completion(_ context.Context, p *protocol.CompletionParams) (an
 	// The word being typed: every item replaces it (textEdit), so that
 	// clients agree on the prefix whatever they take for a word ("$"
 	// included or not).
-	start, dollar := symbols.TypedWord(d.file.Src, off)
+	start, dollar := typedWord(d.file.Src, off)
 	edit := rangeOf(d.file, parser.Span(start, off))
 	// After a "$": variables.
 	if dollar >= 0 && (h.arg >= 0 || argsDir(d.file, off) != nil) {
@@ -347,8 +353,8 @@ func outline(f *parser.File, dirs []*parser.Directive) []protocol.DocumentSymbol
 		name := d.Name.Value
 		var detail string
 		if d.Name.Value == "server" && d.Block != nil {
-			detail = symbols.ServerDetail(d)
-			if n := symbols.ServerLabel(d); n != "" {
+			detail = serverDetail(d)
+			if n := serverLabel(d); n != "" {
 				name += " " + n
 			}
 		} else if len(d.Args) > 0 && !d.RawBlock() {

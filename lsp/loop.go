@@ -101,6 +101,7 @@ var methods = map[string]method{
 	"textDocument/rangeFormatting":      request((*Server).rangeFormatting),
 	"textDocument/selectionRange":       request((*Server).selectionRange),
 	"textDocument/declaration":          request((*Server).declaration),
+	"workspace/executeCommand":          request((*Server).executeCommand),
 }
 
 func ignore[P any](*Server, notifier, *P) error { return nil }

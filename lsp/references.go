@@ -151,7 +151,7 @@ func (s *Server) rename(ctx context.Context, p *protocol.RenameParams) (*protoco
 	if sigil := sv.sym.Kind.Sigil(); sigil != "" {
 		name = strings.TrimPrefix(name, sigil)
 	}
-	if why := symbols.ValidName(sv.sym.Kind, name); why != "" {
+	if why := validName(sv.sym.Kind, name); why != "" {
 		return nil, errorf(codeInvalidParams, "cannot rename: %s", why)
 	}
 	changes := map[protocol.DocumentUri][]protocol.TextEdit{}

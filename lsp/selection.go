@@ -5,7 +5,7 @@ import (
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
-	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
+	"github.com/nginx-lint/nginx-lint/analyzer/script"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -56,12 +56,20 @@ func selectionAt(f *parser.File, off int) protocol.SelectionRange {
 			push(w.Range)
 			// A variable inside the word.
 			raw := f.Src[w.Range.Start:w.Range.End]
-			symbols.VarSpans(raw, func(dollar, start, end int, _ bool) {
-				at := int(w.Range.Start)
-				if off >= at+dollar && off <= at+end {
-					push(parser.Span(at+dollar, at+end))
+			at := int(w.Range.Start)
+			for t := range script.Tokens(raw) {
+				if t.Kind != script.Variable && t.Kind != script.Capture {
+					continue
 				}
-			})
+				// "$" to the name's end ("${name" without its "}").
+				end := t.Start + 1 + len(t.Name)
+				if t.Text[1] == '{' {
+					end++
+				}
+				if off >= at+t.Start && off <= at+end {
+					push(parser.Span(at+t.Start, at+end))
+				}
+			}
 		}
 	}
 	var sel *protocol.SelectionRange

@@ -10,6 +10,7 @@ import (
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/script"
 	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
@@ -137,19 +138,20 @@ func word(f *parser.File, w parser.Word, typ uint8, regexes []parser.Range, add 
 	}
 	raw := f.Src[w.Range.Start:w.Range.End]
 	at := w.Range.Start
-	symbols.VarSpans(raw, func(dollar, start, end int, complete bool) {
-		stop := end
-		if end < len(raw) && raw[end] == '}' && raw[dollar+1] == '{' {
-			stop++
+	// Variables and captures as nginx's script compiler reads them
+	// (script.Tokens: "$1abc" is capture 1, then text).
+	for t := range script.Tokens(raw) {
+		if t.Kind != script.Variable && t.Kind != script.Capture {
+			continue
 		}
-		add(parser.Span(int(at), int(w.Range.Start)+dollar), typ, 0)
+		add(parser.Span(int(at), int(w.Range.Start)+t.Start), typ, 0)
 		var mods uint8
-		if _, ok := directives.LookupVariable(raw[start:end]); ok {
+		if _, ok := directives.LookupVariable(t.Name); ok && t.Kind == script.Variable {
 			mods = tokDefaultLibrary
 		}
-		add(parser.Span(int(w.Range.Start)+dollar, int(w.Range.Start)+stop), tokVariable, mods)
-		at = w.Range.Start + int32(stop)
-	})
+		add(parser.Span(int(w.Range.Start)+t.Start, int(w.Range.Start)+t.End), tokVariable, mods)
+		at = w.Range.Start + int32(t.End)
+	}
 	add(parser.Span(int(at), int(w.Range.End)), typ, 0)
 }
 

@@ -221,6 +221,7 @@ func (s *Server) initialize(p *protocol.InitializeParams) initializeResult {
 		DocumentHighlightProvider:  true,
 		RenameProvider:             &protocol.RenameOptions{PrepareProvider: &yes},
 		SignatureHelpProvider:      &protocol.SignatureHelpOptions{TriggerCharacters: []string{" "}},
+		ExecuteCommandProvider:     &protocol.ExecuteCommandOptions{Commands: []string{RouteCommand}},
 		Workspace: &protocol.ServerCapabilitiesWorkspace{WorkspaceFolders: &protocol.WorkspaceFoldersServerCapabilities{
 			Supported: &yes, ChangeNotifications: &protocol.BoolOrString{Value: true}}},
 		WorkspaceSymbolProvider:         true,

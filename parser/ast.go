@@ -83,6 +83,35 @@ func (w Word) Unterminated(f *File) bool {
 	return true
 }
 
+// ValueStart returns the offset in f where w's value starts when the
+// value is written as it is (no escapes; quotes around it are fine), so
+// that offsets in the value are offsets in the source; ok is false when
+// it is not.
+func (w Word) ValueStart(f *File) (start int, ok bool) {
+	if int(w.Range.End) > len(f.Src) || w.Range.Start < 0 || w.Unterminated(f) {
+		return 0, false
+	}
+	raw, start := w.Raw(f), int(w.Range.Start)
+	if w.Quote(f) != 0 {
+		if len(raw) < 2 {
+			return 0, false
+		}
+		raw, start = raw[1:len(raw)-1], start+1
+	}
+	return start, raw == w.Value
+}
+
+// SubRange returns the range of the n bytes at offset off of w's value
+// ("$name" in a word), or the whole word when the value is not written as
+// it is (see ValueStart) or has no such bytes.
+func (w Word) SubRange(f *File, off, n int) Range {
+	start, ok := w.ValueStart(f)
+	if !ok || off < 0 || off+n > len(w.Value) {
+		return w.Range
+	}
+	return Span(start+off, start+off+n)
+}
+
 // Comment is a "#" comment. Text excludes the "#" and the line ending.
 //
 // A comment is attached to the directive it describes, so a formatter can

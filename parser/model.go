@@ -168,13 +168,18 @@ func (l *Location) Err() *grammar.Error {
 	return grammar.AsError(err)
 }
 
-// parse parses the location's arguments. A valid location has one or two,
-// so they are passed from an array on the stack.
-func (l *Location) parse() (grammar.Location, error) {
+// parse parses the location's arguments.
+func (l *Location) parse() (grammar.Location, error) { return LocationSpec(l.Directive) }
+
+// LocationSpec parses the arguments of a location directive d with
+// grammar.ParseLocation. A valid location has one or two, so they are
+// passed from an array on the stack: several rules read every location
+// of a configuration, and ArgValues would allocate a slice each time.
+func LocationSpec(d *Directive) (grammar.Location, error) {
 	var buf [2]string
-	args := l.Directive.Args
+	args := d.Args
 	if len(args) > len(buf) {
-		return grammar.ParseLocation(l.Directive.ArgValues())
+		return grammar.ParseLocation(d.ArgValues())
 	}
 	vals := buf[:len(args)]
 	for i, a := range args {

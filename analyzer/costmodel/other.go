@@ -1,10 +1,12 @@
 package costmodel
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/internal/ipaddr"
+	"github.com/nginx-lint/nginx-lint/internal/ngxparse"
 
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
@@ -72,7 +74,7 @@ func (o *otherState) visit(d *parser.Directive, parentDir *parser.Directive) {
 			break
 		}
 		if len(args) > 0 {
-			if h := passHost(args[0].Value); h != "" && !o.upstreams[hostOnly(h)] && !o.implicit[h] {
+			if h := passHost(d.Name.Value, args[0].Value); h != "" && !o.upstreams[hostOnly(h)] && !o.implicit[h] {
 				// ngx_http_upstream_add makes an implicit upstream,
 				// resolved once per distinct host:port.
 				o.implicit[h] = true
@@ -161,26 +163,28 @@ func hasArg(ws []parser.Word, v string) bool {
 	return false
 }
 
-// passHost returns "host:port" of a proxy_pass-like URL whose host is a
-// name nginx resolves at config time, or "".
-func passHost(u string) string {
-	if strings.Contains(u, "$") {
+// passHost returns "host:port" (no port when none is written) of the
+// address the *_pass name names with arg, when its host is a name nginx
+// resolves at config time, or "". The address is read as the directive's
+// handler reads it (ngxparse.ParsePass); stream's proxy_pass, which takes
+// no scheme, is told from http's by the missing "http://".
+func passHost(name, arg string) string {
+	pp, ok := ngxparse.ParsePass(name, false, arg)
+	if ok && pp.BadPrefix {
+		pp, ok = ngxparse.ParsePass(name, true, arg)
+	}
+	if !ok || pp.Vars || pp.Err != "" || pp.Unix {
 		// A variable: resolved per request by the resolver, if at all.
 		return ""
 	}
-	if i := strings.Index(u, "://"); i >= 0 {
-		u = u[i+3:]
+	hp := pp.Host
+	if !pp.NoPort {
+		hp += ":" + strconv.Itoa(pp.Port)
 	}
-	if strings.HasPrefix(u, "unix:") {
+	if !isHostName(hp) {
 		return ""
 	}
-	if i := strings.IndexByte(u, '/'); i >= 0 {
-		u = u[:i]
-	}
-	if !isHostName(u) {
-		return ""
-	}
-	return strings.ToLower(u)
+	return strings.ToLower(hp)
 }
 
 func hostOnly(hp string) string {

@@ -137,3 +137,10 @@ func ParseContexts(list string) (Context, error) {
 	}
 	return c, nil
 }
+
+// DataBlock reports whether ctx is unknown or the body of a map or geo,
+// whose lines are data entries rather than directives: the rules about
+// directives leave them alone.
+func DataBlock(ctx Context) bool {
+	return ctx == 0 || ctx&(Map|Geo|StreamMap|StreamGeo) != 0
+}

@@ -221,7 +221,7 @@ func TestNamesAndAll(t *testing.T) {
 	if Names()[0] == "changed" {
 		t.Error("Names shares its slice")
 	}
-	if len(Sources()) == 0 || !strings.Contains(strings.Join(Sources(), "\n"), NginxVersion) {
+	if len(Sources()) == 0 || !strings.Contains(strings.Join(Sources(), "\n"), SourceVersion) {
 		t.Errorf("Sources() = %q", Sources())
 	}
 }

@@ -427,6 +427,13 @@ func (w *Workspace) Options(cfg *config.File) (analyzer.Options, error) {
 		}
 	}
 	opts.Target = target
+	// A target newer than the tables is said once: its advisories and
+	// directives are not known.
+	if opts.Target.Known() && w.Warn != nil {
+		if msg := rules.UnknownRelease(opts.Target.Version); msg != "" && w.cache().Once("release\x00"+msg) {
+			w.Warn(msg)
+		}
+	}
 	return opts, nil
 }
 

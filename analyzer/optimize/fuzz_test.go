@@ -25,7 +25,7 @@ func FuzzOptimize(f *testing.F) {
 		if len(src) > 4096 {
 			return
 		}
-		p, err := optimize.Optimize(memLoader(src), optimize.Options{AssumeHost: assume})
+		p, err := optimize.Optimize(memLoader(src), optimize.Options{AssumeHost: assume, Wildcard: true})
 		if err != nil {
 			return
 		}

@@ -3,10 +3,13 @@
 // --fix` and `--diff`.
 //
 // Every rewrite is checked on the rewritten text, parsed again: the cost
-// model must show no new bind conflict, and the routing model
-// (analyzer/routing) must route every request the original served to the
-// same server. A rewrite that fails a check is listed with the reason and
-// not applied.
+// model must show no new bind conflict, the routing model's server
+// tables (analyzer/routing) must route every request the original served
+// to the same server, and the whole request model must answer every
+// request of the request set (routing.Probes of both configurations)
+// with the same server, location, redirect chain, handler and status. A
+// rewrite that fails a check is listed with the reason and not applied.
+// A bind the user wrote is never dropped.
 //
 // The rewrites:
 //
@@ -14,12 +17,14 @@
 //     one wildcard listen (nginx binds 0.0.0.0:PORT or [::]:PORT once and
 //     finds the address a connection came to with getsockname), in a
 //     catch-all server that closes the connections to addresses no
-//     listen names (return 444; they were refused before). The socket
-//     options (backlog, reuseport, rcvbuf, deferred, ...) move to the
-//     wildcard listen, which needs them to be the same on every listen of
-//     the port: otherwise the port is left alone. ssl, http2,
-//     proxy_protocol and default_server stay on each address, where nginx
-//     keeps them (ngx_http_add_addrs copies them per address).
+//     listen names (return 444; they were refused before). The port then
+//     answers on every address of the machine: a change of routing,
+//     applied only under Options.Wildcard. The socket options (backlog,
+//     reuseport, rcvbuf, deferred, ...) move to the wildcard listen,
+//     which needs them to be the same on every listen of the port:
+//     otherwise the port is left alone, as it is when a listen has bind.
+//     ssl, http2, proxy_protocol and default_server stay on each address,
+//     where nginx keeps them (ngx_http_add_addrs copies them per address).
 //   - server_names_hash_max_size or _bucket_size, when nginx would warn
 //     or fail building a server_names hash: the smallest value that
 //     avoids it (the cost model's search).
@@ -32,7 +37,8 @@
 // Rewrites that change routing (ByName: all servers of a port on one
 // wildcard address, chosen by Host alone) are listed with the requests
 // that would change, and applied only when Options.AssumeHost says the
-// user accepts that every client sends the Host of its server.
+// user accepts that every client sends the Host of its server and
+// Options.Wildcard that the port listens on every address.
 package optimize
 
 import (
@@ -61,7 +67,17 @@ type Options struct {
 	// name-based ones: it is the user's word that every client sends a
 	// Host header naming its server, so that the requests listed as
 	// changing (no Host, an unknown Host) do not occur or do not matter.
+	// Those rewrites listen on a wildcard address too, so they also need
+	// Wildcard.
 	AssumeHost bool
+	// Wildcard applies the rewrites that give a port a wildcard listen
+	// where it had none: nginx then answers that port on every address
+	// of the machine, not only those the configuration names (the
+	// connections to the others, refused before, are closed by a
+	// catch-all server). It is the user's word that this change of
+	// routing is acceptable (a firewall, say, keeps those addresses
+	// closed).
+	Wildcard bool
 }
 
 // Kinds of rewrite.
@@ -112,6 +128,15 @@ type Plan struct {
 	// CatchAll is the number of the added catch-all server in
 	// AfterRoutes, -1 if none was added.
 	CatchAll int
+	// Opened are the wildcard addresses the applied rewrites listen on
+	// where the configuration listened on listed addresses only
+	// ("0.0.0.0:20000", "[::]:443"): ports now open on every address of
+	// the machine, which Options.Wildcard accepted.
+	Opened []string
+	// Requests is the number of requests the request model answered
+	// alike before and after the applied rewrites (routing.Probes of
+	// both configurations).
+	Requests int
 }
 
 // Saving is the estimated startup time the applied rewrites save.
@@ -151,7 +176,7 @@ func Optimize(load Loader, o Options) (*Plan, error) {
 	for i := range dups {
 		cands = append(cands, cand{&dups[i].Rewrite, ""})
 	}
-	if o.AssumeHost && len(byName) > 0 {
+	if o.AssumeHost && o.Wildcard && len(byName) > 0 {
 		// The name-based rewrites replace the wildcard ones of their
 		// ports.
 		ported := map[*costmodel.Port]bool{}
@@ -168,6 +193,13 @@ func Optimize(load Loader, o Options) (*Plan, error) {
 		}
 	}
 	for i := range wild {
+		if wild[i].Reason == "" && wild[i].listen != "" && !o.Wildcard {
+			// A port without a wildcard would listen on every address.
+			w := &wild[i]
+			w.Reason = fmt.Sprintf("it would open %s on every address of the machine, where the configuration listens on %s only: a change of routing; --wildcard applies it",
+				wildcardAddr(w.port), plural(len(w.port.Addrs), "address"))
+			w.Changes = []string{fmt.Sprintf("a connection to any other address of port %d, refused before, would be accepted and closed without a response (return 444)", w.port.Port)}
+		}
 		if wild[i].Reason == "" {
 			cands = append(cands, cand{&wild[i].Rewrite, wild[i].listen})
 		}
@@ -178,6 +210,7 @@ func Optimize(load Loader, o Options) (*Plan, error) {
 		t     *routing.Table
 		catch bool
 		bad   string
+		n     int
 	}
 	try := func(cs []cand) (attempt, error) {
 		var edits []parser.Edit
@@ -200,7 +233,12 @@ func Optimize(load Loader, o Options) (*Plan, error) {
 		}
 		r1 := costmodel.Compute(m1, o.Cost)
 		t1 := routing.Build(m1, r1)
-		return attempt{texts, r1, t1, len(catch) > 0, check(r0, r1, t0, t1, len(catch) > 0, o.AssumeHost)}, nil
+		at := attempt{texts: texts, r: r1, t: t1, catch: len(catch) > 0}
+		at.bad = check(r0, r1, t0, t1, at.catch, o.AssumeHost)
+		if at.bad == "" {
+			at.bad, at.n = checkRequests(m0, m1, t0, t1, o.Wildcard, o.AssumeHost)
+		}
+		return at, nil
 	}
 	overlay := map[string][]byte{}
 	var done *attempt
@@ -251,10 +289,23 @@ func Optimize(load Loader, o Options) (*Plan, error) {
 		}
 		overlay = done.texts
 		p.After, p.AfterRoutes = done.r, done.t
+		p.Requests = done.n
 		if done.catch {
 			p.CatchAll = len(done.t.Servers) - 1
 		}
 		p.Accepted = routing.Compare(t0, done.t, maxChanges)
+		for _, c := range cands {
+			for i := range wild {
+				if c.rw == &wild[i].Rewrite && wild[i].listen != "" {
+					p.Opened = append(p.Opened, wildcardAddr(wild[i].port))
+				}
+			}
+			for i := range byName {
+				if c.rw == &byName[i].Rewrite {
+					p.Opened = append(p.Opened, wildcardAddr(byName[i].port))
+				}
+			}
+		}
 	}
 	for i := range dups {
 		p.Rewrites = append(p.Rewrites, dups[i].Rewrite)
@@ -265,8 +316,8 @@ func Optimize(load Loader, o Options) (*Plan, error) {
 	p.Rewrites = append(p.Rewrites, skipped...)
 	for i := range byName {
 		rw := byName[i].Rewrite
-		if !o.AssumeHost && rw.Reason == "" {
-			rw.Reason = "changes routing (the requests listed); --assume-host applies it"
+		if (!o.AssumeHost || !o.Wildcard) && rw.Reason == "" {
+			rw.Reason = fmt.Sprintf("changes routing (the requests listed) and opens %s on every address of the machine; --assume-host --wildcard apply it", wildcardAddr(byName[i].port))
 		}
 		p.Rewrites = append(p.Rewrites, rw)
 	}
@@ -293,6 +344,10 @@ func Optimize(load Loader, o Options) (*Plan, error) {
 		}
 		r2 := costmodel.Compute(m2, o.Cost)
 		t2 := routing.Build(m2, r2)
+		// The settings (worker_connections, worker_rlimit_nofile, the
+		// server_names hash sizes) are no directive the request model
+		// reads: the server tables are checked again, the requests were
+		// proven with the listens.
 		if bad := check(r0, r2, t0, t2, p.CatchAll >= 0, o.AssumeHost); bad != "" {
 			for i := range settings {
 				settings[i].Reason = bad
@@ -355,6 +410,96 @@ func check(r0, r1 *costmodel.Result, t0, t1 *routing.Table, catchAll, assumeHost
 		return "the routing model finds a difference: " + d.Describe(t0, t1)
 	}
 	return ""
+}
+
+// checkRequests answers every request of the request set that tells
+// the two configurations apart (routing.Probes of both: every address
+// and port, every name, no Host and an unknown one, the paths of every
+// location) with the whole request model, and returns why the rewrite
+// is refused: the first request whose server, location, redirect chain,
+// handler or status changes, besides those the rewrite is accepted to
+// change: under opened (Options.Wildcard), a connection to an address
+// no listen names, refused before and answered now (by a catch-all
+// server that closes it, or the port's servers after a name-based
+// rewrite); under assumeHost, a request whose Host does not name the
+// server it reached. n is the number of requests answered.
+func checkRequests(m0, m1 *parser.Model, t0, t1 *routing.Table, opened, assumeHost bool) (bad string, n int) {
+	// Files are not looked up: a listen does not change them, and the
+	// answers must not depend on this machine.
+	before := routing.NewWithTable(m0, t0, routing.Options{NoFiles: true})
+	after := routing.NewWithTable(m1, t1, routing.Options{NoFiles: true})
+	accepted := func(c routing.Change) bool {
+		r := c.Request
+		if opened && c.Before.Server == routing.Refused && c.After.Server >= 0 && routing.Unlisted(r.Addr) {
+			return true
+		}
+		if assumeHost && c.Before.Server >= 0 && (r.NoHost || !namesHost(t0.Servers[c.Before.Server], r.Host)) {
+			return true
+		}
+		return false
+	}
+	c, n := routing.FirstChange(before, after, routing.Probes(before, after), accepted)
+	if c == nil {
+		return "", n
+	}
+	return "the request model finds a difference: " + describeChange(before, after, c), n
+}
+
+// namesHost reports whether host is an exact name of the server (as a
+// client sends it: any case, a final dot).
+func namesHost(s *parser.Server, host string) bool {
+	h, ok := routing.NormalizeHost(host)
+	if !ok {
+		return false
+	}
+	for _, n := range s.Names() {
+		sp := n.Spec()
+		if sp.Kind == grammar.NameExact && sp.Name == h || sp.Kind == grammar.NameDotWildcard && sp.Domain == h {
+			return true
+		}
+	}
+	return false
+}
+
+// describeChange words a request the rewrite would answer otherwise.
+func describeChange(before, after *routing.Model, c *routing.Change) string {
+	r := c.Request
+	req := r.Request.String()
+	if routing.Unlisted(r.Addr) {
+		req = fmt.Sprintf("a request to any unlisted address of port %d", r.Port)
+		if !r.NoHost {
+			req += fmt.Sprintf(" with Host %q", r.Host)
+		}
+	}
+	answer := func(m *routing.Model, a *routing.Answer) string {
+		if a.Server < 0 {
+			return "refused"
+		}
+		s := "server " + m.Table.Ref(a.Server)
+		if a.Location != nil {
+			s += fmt.Sprintf(", location %s (%s:%d)", a.Location, a.Location.Directive.File.Path, a.Location.Directive.Line())
+		}
+		return s + ": " + a.Describe()
+	}
+	return fmt.Sprintf("%s %s: %s after, %s before (%s changes)", req, r.Target, answer(after, c.After), answer(before, c.Before), strings.Join(c.What, ", "))
+}
+
+// wildcardAddr is the wildcard address of a port, as nginx names it.
+func wildcardAddr(p *costmodel.Port) string {
+	if p.Family == costmodel.IPv6 {
+		return fmt.Sprintf("[::]:%d", p.Port)
+	}
+	return fmt.Sprintf("0.0.0.0:%d", p.Port)
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	if strings.HasSuffix(word, "s") {
+		return fmt.Sprintf("%d %ses", n, word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }
 
 // fileOf returns the file of the model at path.
@@ -498,7 +643,8 @@ func socketParam(k grammar.ParamKind) bool {
 }
 
 // socketOptions returns the socket options of a listen, bind left out
-// (it only asks for a socket of its own), in a canonical order.
+// (it only asks for a socket of its own, and the rewrites keep it), in a
+// canonical order.
 func socketOptions(l *grammar.Listen) []string {
 	var out []string
 	for _, p := range l.Params {
@@ -557,6 +703,14 @@ func wildcardRewrites(r *costmodel.Result, removed map[*parser.Directive]bool) (
 				}
 				if a.Wildcard {
 					continue
+				}
+				if sp.Set&(1<<grammar.ParamBind) != 0 {
+					// The user asked for a socket of this address; beside a
+					// wildcard socket it would fail to start (Linux:
+					// bind() ... Address already in use).
+					reason = fmt.Sprintf("\"listen %s\" at %s:%d asks for a socket of its own with bind, which is kept; one socket for the port cannot be",
+						strings.Join(d.ArgValues(), " "), d.File.Path, d.Line())
+					break
 				}
 				keep := []string{d.Args[0].Raw(d.File)}
 				changed := false

@@ -50,11 +50,24 @@ func applied(p *optimize.Plan, kind string) int {
 	return n
 }
 
+// TestWildcardL2c: one wildcard socket for 300 addresses, applied only
+// under Wildcard (it opens the port on every address of the machine),
+// and the report says so.
 func TestWildcardL2c(t *testing.T) {
 	src := string(layout.Generate(layout.Options{Layout: layout.Layout{Listen: layout.IPPerServer, Naming: layout.UniqueNames}, N: 300}))
 	p, fixed := optimizeSrc(t, src, optimize.Options{})
+	if applied(p, optimize.KindWildcard) != 0 || fixed != src || len(p.Opened) != 0 {
+		t.Fatalf("wildcard applied without Wildcard: %+v", p.Rewrites)
+	}
+	if rw := rewriteOf(p, optimize.KindWildcard); rw == nil || !strings.Contains(rw.Reason, "it would open 0.0.0.0:20000 on every address of the machine, where the configuration listens on 300 addresses only: a change of routing; --wildcard applies it") || len(rw.Changes) != 1 {
+		t.Errorf("reason: %+v", rw)
+	}
+	p, fixed = optimizeSrc(t, src, optimize.Options{Wildcard: true})
 	if applied(p, optimize.KindWildcard) != 1 {
 		t.Fatalf("wildcard rewrite not applied: %+v", p.Rewrites)
+	}
+	if len(p.Opened) != 1 || p.Opened[0] != "0.0.0.0:20000" || p.Requests < 900 {
+		t.Errorf("opened %v, %d requests compared", p.Opened, p.Requests)
 	}
 	if p.Before.Counts.SocketsStart != 300 || p.After.Counts.SocketsStart != 1 {
 		t.Errorf("sockets %d → %d, want 300 → 1", p.Before.Counts.SocketsStart, p.After.Counts.SocketsStart)
@@ -70,14 +83,23 @@ func TestWildcardL2c(t *testing.T) {
 	}
 }
 
+func rewriteOf(p *optimize.Plan, kind string) *optimize.Rewrite {
+	for i := range p.Rewrites {
+		if p.Rewrites[i].Kind == kind {
+			return &p.Rewrites[i]
+		}
+	}
+	return nil
+}
+
 func TestSocketOptions(t *testing.T) {
 	same := `events {}
 http {
-    server { listen 127.0.0.1:8080 backlog=100 bind default_server ssl; server_name a; }
+    server { listen 127.0.0.1:8080 backlog=100 default_server ssl; server_name a; }
     server { listen 127.0.0.2:8080 backlog=100 proxy_protocol; server_name b; }
 }
 `
-	p, fixed := optimizeSrc(t, same, optimize.Options{})
+	p, fixed := optimizeSrc(t, same, optimize.Options{Wildcard: true})
 	if applied(p, optimize.KindWildcard) != 1 {
 		t.Fatalf("not applied: %+v", p.Rewrites)
 	}
@@ -87,7 +109,7 @@ http {
 		}
 	}
 	differ := strings.Replace(same, "backlog=100 proxy", "backlog=200 proxy", 1)
-	p, fixed = optimizeSrc(t, differ, optimize.Options{})
+	p, fixed = optimizeSrc(t, differ, optimize.Options{Wildcard: true})
 	if applied(p, optimize.KindWildcard) != 0 || fixed != differ {
 		t.Fatalf("different backlogs rewritten:\n%s", fixed)
 	}
@@ -102,19 +124,77 @@ http {
 	}
 }
 
-func TestBindNextToWildcard(t *testing.T) {
-	src := `events {}
+// TestBind: a bind the user wrote is kept, so a port with one is left
+// alone, with the reason (and a backlog that forces a socket of its own
+// beside a wildcard is still given up for the wildcard's).
+func TestBind(t *testing.T) {
+	conflict := `events {}
 http {
-    server { listen 8080; server_name a; }
+    server { listen 8080 backlog=100; server_name a; }
+    server { listen 127.0.0.2:8080 backlog=100; server_name b; }
+    server { listen 8081; server_name c; }
+    server { listen 127.0.0.2:8081 bind; server_name d; }
+}
+`
+	p, fixed := optimizeSrc(t, conflict, optimize.Options{Wildcard: true})
+	if len(p.Before.Conflicts) != 2 || len(p.After.Conflicts) != 1 {
+		t.Errorf("conflicts %d → %d", len(p.Before.Conflicts), len(p.After.Conflicts))
+	}
+	if !strings.Contains(fixed, "listen 127.0.0.2:8080;") || !strings.Contains(fixed, "listen 127.0.0.2:8081 bind;") || strings.Contains(fixed, "return 444") {
+		t.Errorf("fixed:\n%s", fixed)
+	}
+	var kept *optimize.Rewrite
+	for i, rw := range p.Rewrites {
+		if rw.Kind == optimize.KindWildcard && strings.HasPrefix(rw.Title, "port 8081") {
+			kept = &p.Rewrites[i]
+		}
+	}
+	if kept == nil || kept.Applied || !strings.Contains(kept.Reason, `"listen 127.0.0.2:8081 bind" at /t/nginx.conf:6 asks for a socket of its own with bind, which is kept`) {
+		t.Errorf("port 8081: %+v", kept)
+	}
+	// Every address with bind: nothing to do but say why.
+	all := `events {}
+http {
+    server { listen 127.0.0.1:8080 bind; server_name a; }
     server { listen 127.0.0.2:8080 bind; server_name b; }
 }
 `
-	p, fixed := optimizeSrc(t, src, optimize.Options{})
-	if len(p.Before.Conflicts) != 1 || len(p.After.Conflicts) != 0 {
-		t.Errorf("conflicts %d → %d", len(p.Before.Conflicts), len(p.After.Conflicts))
+	p, fixed = optimizeSrc(t, all, optimize.Options{Wildcard: true, AssumeHost: true})
+	if fixed != all || applied(p, optimize.KindWildcard)+applied(p, optimize.KindByName) != 0 {
+		t.Errorf("rewritten although every listen has bind:\n%s", fixed)
 	}
-	if !strings.Contains(fixed, "listen 127.0.0.2:8080;") || strings.Contains(fixed, "return 444") {
-		t.Errorf("fixed:\n%s", fixed)
+	for _, rw := range p.Rewrites {
+		if (rw.Kind == optimize.KindWildcard || rw.Kind == optimize.KindByName) && !strings.Contains(rw.Reason, "with bind, which is kept") {
+			t.Errorf("%s: %q", rw.Kind, rw.Reason)
+		}
+	}
+}
+
+// TestRequestModelRefuses: a rewrite the server tables call equivalent
+// but that changes a request's location is refused, by the request
+// model: the name-based rewrite makes another server the default of the
+// address, and that server's merge_slashes off reads the request line
+// (ngx_http_process_request_line runs before the Host is known).
+func TestRequestModelRefuses(t *testing.T) {
+	src := `events {}
+http {
+    server { listen 127.0.0.1:8080; server_name a.example; merge_slashes off;
+        location /x/ { return 200 "x"; }
+        location / { return 200 "root"; }
+    }
+    server { listen 127.0.0.2:8080; server_name b.example;
+        location /x/ { return 200 "x"; }
+        location / { return 200 "root"; }
+    }
+}
+`
+	p, fixed := optimizeSrc(t, src, optimize.Options{Wildcard: true, AssumeHost: true})
+	rw := rewriteOf(p, optimize.KindByName)
+	if rw == nil || rw.Applied || fixed != src || !strings.Contains(rw.Reason, "the request model finds a difference") {
+		t.Fatalf("name-based rewrite: %+v\n%s", rw, fixed)
+	}
+	if !strings.Contains(rw.Reason, "location") {
+		t.Errorf("reason does not name the location: %s", rw.Reason)
 	}
 }
 
@@ -177,13 +257,16 @@ func TestNameBased(t *testing.T) {
 	if !strings.Contains(fixed, "listen 127.0.0.2:20000;") {
 		t.Error("the addresses are gone without --assume-host")
 	}
-	p, fixed = optimizeSrc(t, src, optimize.Options{AssumeHost: true})
+	if p, _ := optimizeSrc(t, src, optimize.Options{AssumeHost: true}); applied(p, optimize.KindByName) != 0 {
+		t.Error("name-based rewrite applied without Wildcard: it opens the port on every address")
+	}
+	p, fixed = optimizeSrc(t, src, optimize.Options{AssumeHost: true, Wildcard: true})
 	if applied(p, optimize.KindByName) != 1 || strings.Contains(fixed, "127.0.0.2:20000") || p.After.Counts.Addrs != 1 {
 		t.Fatalf("not applied under AssumeHost: %+v\n%s", p.Rewrites, fixed)
 	}
 	// Shared names: a Host no longer tells the servers apart.
 	same := string(layout.Generate(layout.Options{Layout: layout.Layout{Listen: layout.IPPerServer, Naming: layout.SameName}, N: 5}))
-	p, _ = optimizeSrc(t, same, optimize.Options{AssumeHost: true})
+	p, _ = optimizeSrc(t, same, optimize.Options{AssumeHost: true, Wildcard: true})
 	if applied(p, optimize.KindByName) != 0 {
 		t.Errorf("applied although every server has the same name: %+v", p.Rewrites)
 	}
@@ -204,7 +287,7 @@ http {
     server { listen 127.0.0.2:8081; server_name d; }
 }
 `
-	p, fixed := optimizeSrc(t, src, optimize.Options{})
+	p, fixed := optimizeSrc(t, src, optimize.Options{Wildcard: true})
 	var bad, good *optimize.Rewrite
 	for i, rw := range p.Rewrites {
 		if rw.Kind != optimize.KindWildcard {

@@ -173,6 +173,10 @@ func nameBasedRewrites(load Loader, m *parser.Model, r *costmodel.Result, t *rou
 					rw.Reason = "a listen on a port range is left as written"
 					break
 				}
+				if sp.Set&(1<<grammar.ParamBind) != 0 {
+					rw.Reason = fmt.Sprintf("\"listen %s\" at %s:%d asks for a socket of its own with bind, which is kept", strings.Join(d.ArgValues(), " "), d.File.Path, d.Line())
+					break
+				}
 				keep := []string{host}
 				for _, prm := range sp.Params {
 					switch {

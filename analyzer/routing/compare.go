@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
+	"github.com/nginx-lint/nginx-lint/parser"
 )
 
 // Kind says how a request's routing differs between two configurations.
@@ -242,11 +243,12 @@ func compareAddr(a, b *Addr) (Difference, bool) {
 // them: wildcards as sets, regexes as ordered lists. A one-server
 // address matches no names at all.
 func tablesEqual(a, b *Addr) bool {
+	x, y := a.names, b.names
 	if len(a.Servers) == 1 || len(b.Servers) == 1 {
 		// One side ignores names: equal only if the other's names all
 		// lead to its default, which the candidates checked for exact
 		// names but cannot for patterns.
-		return len(a.head)+len(a.tail)+len(a.regex) == 0 && len(b.head)+len(b.tail)+len(b.regex) == 0
+		return len(x.head)+len(x.tail)+len(x.regex) == 0 && len(y.head)+len(y.tail)+len(y.regex) == 0
 	}
 	same := func(x, y []wild) bool {
 		if len(x) != len(y) {
@@ -263,11 +265,11 @@ func tablesEqual(a, b *Addr) bool {
 		}
 		return true
 	}
-	if !same(a.head, b.head) || !same(a.tail, b.tail) || len(a.regex) != len(b.regex) {
+	if !same(x.head, y.head) || !same(x.tail, y.tail) || len(x.regex) != len(y.regex) {
 		return false
 	}
-	for i := range a.regex {
-		if a.regex[i].Pattern != b.regex[i].Pattern || a.regex[i].Server != b.regex[i].Server {
+	for i := range x.regex {
+		if x.regex[i].Pattern != y.regex[i].Pattern || x.regex[i].Server != y.regex[i].Server {
 			return false
 		}
 	}
@@ -281,30 +283,47 @@ func Equivalent(a, b *Table) bool { return len(Compare(a, b, 1)) == 0 }
 // the exact names of the server a listed address routes it to in a is
 // routed to the same server in b: the requests that still arrive when
 // every client sends the Host of its server. It returns the first that
-// is not.
+// is not, by port, address, server and name.
 func KeepsNamedRequests(a, b *Table) (Difference, bool) {
 	for _, p := range a.Ports {
 		for _, ad := range p.Addrs {
-			for h, n := range ad.exact {
-				if h == "" || ad.Lookup(h) != n {
-					continue
-				}
-				r := Request{Addr: ad.IP, Port: p.Port, Host: h}
-				switch {
-				case p.Family == costmodel.Unix:
-					r.Unix = ad.Key
-				case ad == p.Wildcard:
-					r.Addr = unlisted(portKey{p.Family, p.Port}, map[netip.Addr]bool{})
-				}
-				if got := b.Route(r); got != n {
-					kind := Changed
-					if got == Refused {
-						kind = NowRefused
+			for _, n := range ad.Servers {
+				for _, h := range exactNames(a.Servers[n]) {
+					if h == "" || ad.Lookup(h) != n {
+						continue
 					}
-					return Difference{Kind: kind, Request: r, Before: n, After: got}, false
+					r := Request{Addr: ad.IP, Port: p.Port, Host: h}
+					switch {
+					case p.Family == costmodel.Unix:
+						r.Unix = ad.Key
+					case ad == p.Wildcard:
+						r.Addr = unlisted(portKey{p.Family, p.Port}, map[netip.Addr]bool{})
+					}
+					if got := b.Route(r); got != n {
+						kind := Changed
+						if got == Refused {
+							kind = NowRefused
+						}
+						return Difference{Kind: kind, Request: r, Before: n, After: got}, false
+					}
 				}
 			}
 		}
 	}
 	return Difference{}, true
+}
+
+// exactNames lists the hosts a server names exactly: its exact names and
+// the domains of its ".example.com" names, as the hash keys them.
+func exactNames(s *parser.Server) []string {
+	var out []string
+	for _, n := range s.Names() {
+		keys, nk := n.Spec().HashKeys()
+		for _, k := range keys[:nk] {
+			if k.Table == '=' {
+				out = append(out, k.Name)
+			}
+		}
+	}
+	return out
 }

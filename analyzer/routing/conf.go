@@ -1,11 +1,12 @@
 package routing
 
 import (
-	"net/netip"
 	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/nginx-lint/nginx-lint/analyzer/access"
+	"github.com/nginx-lint/nginx-lint/analyzer/regex"
 	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
@@ -61,7 +62,7 @@ type levelExtra struct {
 	errorPages    []errorPage
 	hasErrorPages bool
 
-	access    []accessRule
+	access    []access.Rule
 	hasAccess bool
 	authBasic *parser.Directive // auth_basic other than "off"
 	authSet   bool
@@ -152,7 +153,7 @@ func (l *level) effErrorPages() []errorPage {
 	return nil
 }
 
-func (l *level) effAccess() []accessRule {
+func (l *level) effAccess() []access.Rule {
 	for ; l != nil; l = l.parent {
 		if l.hasAccess {
 			return l.access
@@ -189,15 +190,6 @@ type errorPage struct {
 	args string
 }
 
-// accessRule is an allow or deny.
-type accessRule struct {
-	d      *parser.Directive
-	allow  bool
-	all    bool
-	unix   bool
-	prefix netip.Prefix
-}
-
 // opKind is what a rewrite-module directive does.
 type opKind uint8
 
@@ -215,7 +207,7 @@ type op struct {
 	d    *parser.Directive
 
 	// rewrite
-	re       *Regex
+	re       *regex.Regex
 	script   *Script // the replacement, return's text or URL, set's value
 	last     bool    // last, break, redirect, permanent or an implicit redirect stop the program
 	brk      bool    // the break flag
@@ -235,7 +227,7 @@ type op struct {
 type ifCond struct {
 	lhs, rhs *Script
 	op       string // "", "=", "!=", "~", "~*", "!~", "!~*", "-f", "!-f", "-d", "!-d", "-e", "!-e", "-x", "!-x"
-	re       *Regex
+	re       *regex.Regex
 }
 
 // contentHandlers are the directives that set a location's content
@@ -306,7 +298,7 @@ type builder struct {
 // regexCache shares compiled regexes between the servers of a model.
 type regexCache struct {
 	mu      sync.Mutex
-	m       map[regexKey]*Regex
+	m       map[regexKey]*regex.Regex
 	scripts map[regexKey]*Script
 }
 
@@ -333,9 +325,9 @@ func (b *builder) script(src string, withArgs bool) *Script {
 }
 
 // regex compiles a pattern, once per model.
-func (b *builder) regex(pattern string, caseless bool) *Regex {
+func (b *builder) regex(pattern string, caseless bool) *regex.Regex {
 	if b.regexes == nil {
-		return CompileRegex(pattern, caseless)
+		return regex.Compile(pattern, caseless)
 	}
 	c := b.regexes
 	k := regexKey{pattern, caseless}
@@ -345,7 +337,7 @@ func (b *builder) regex(pattern string, caseless bool) *Regex {
 	if ok {
 		return r
 	}
-	r = CompileRegex(pattern, caseless)
+	r = regex.Compile(pattern, caseless)
 	c.mu.Lock()
 	c.m[k] = r
 	c.mu.Unlock()
@@ -445,7 +437,10 @@ func (b *builder) readLevel(lv *level, dirs []*parser.Directive, locs *[]*parser
 			if len(d.Args) == 1 {
 				x := lv.own()
 				x.hasAccess = true
-				x.access = append(x.access, readAccess(d))
+				// A rule nginx refuses matches no client, but the level
+				// has its list all the same.
+				r, _ := access.ParseRule(d)
+				x.access = append(x.access, r)
 			}
 		case "auth_basic":
 			x := lv.own()
@@ -503,7 +498,7 @@ func (b *builder) readIf(outer, inner *level, d *parser.Directive) {
 
 // readOp reads rewrite, return, set and break as the rewrite module
 // compiles them; ok is false for arguments nginx refuses.
-func readOp(d *parser.Directive, compile func(string, bool) *Regex, script func(string, bool) *Script) (op, bool) {
+func readOp(d *parser.Directive, compile func(string, bool) *regex.Regex, script func(string, bool) *Script) (op, bool) {
 	a := d.ArgValues()
 	o := op{d: d}
 	switch d.Name.Value {
@@ -620,39 +615,32 @@ func readErrorPage(d *parser.Directive) []errorPage {
 	return out
 }
 
-func readAccess(d *parser.Directive) accessRule {
-	r := accessRule{d: d, allow: d.Name.Value == "allow"}
-	v := d.Args[0].Value
-	switch {
-	case v == "all":
-		r.all = true
-	case v == "unix:":
-		r.unix = true
-	default:
-		if p, err := netip.ParsePrefix(v); err == nil {
-			r.prefix = p.Masked()
-		} else if a, err := netip.ParseAddr(v); err == nil {
-			r.prefix = netip.PrefixFrom(a, a.BitLen())
-		}
-	}
-	return r
-}
-
 // buildServer reads server n's block into its locations.
 func (m *Model) buildServer(n int) *serverRoutes {
 	s := m.Table.Servers[n]
 	b := &builder{c: m.cfg, server: n, regexes: &m.regexes}
-	root := newLocation()
-	root.Server, root.conf.parent, root.conf.block = n, m.http, s.Directive
-	var locs []*parser.Directive
+	var dirs []*parser.Directive
 	if s.Directive.Block != nil {
-		b.readLevel(root.conf, s.Directive.Block.Directives, &locs, false)
+		dirs = s.Directive.Block.Directives
 	}
-	sr := &serverRoutes{root: root, named: map[string]*Location{}}
-	b.children(root, locs, sr)
+	sr := b.readServer(m.http, s.Directive, dirs)
 	if names := s.Names(); len(names) > 0 {
 		sr.name = names[0].Directive.Args[names[0].Arg].Value
 	}
+	return sr
+}
+
+// readServer reads a server block's directives (block nil: a
+// configuration snippet's top level) into its locations, below the http
+// level.
+func (b *builder) readServer(http *level, block *parser.Directive, dirs []*parser.Directive) *serverRoutes {
+	root := newLocation()
+	root.Server, root.conf.parent, root.conf.block = b.server, http, block
+	sr := &serverRoutes{root: root, named: map[string]*Location{}}
+	root.srv = sr
+	var locs []*parser.Directive
+	b.readLevel(root.conf, dirs, &locs, false)
+	b.children(root, locs, sr)
 	return sr
 }
 
@@ -691,7 +679,7 @@ func (b *builder) children(parent *Location, locs []*parser.Directive, sr *serve
 			continue
 		}
 		l := newLocation()
-		l.Directive, l.Spec, l.Server = d, spec, b.server
+		l.Directive, l.Spec, l.Server, l.srv = d, spec, b.server, sr
 		l.conf.parent, l.conf.block = parent.conf, d
 		if parent.Directive != nil {
 			l.Parent = parent

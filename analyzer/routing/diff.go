@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"iter"
 	"net/netip"
-	"regexp/syntax"
 	"sort"
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
+	"github.com/nginx-lint/nginx-lint/analyzer/regex"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
@@ -21,7 +21,8 @@ import (
 // and for each, the paths of every location of the servers those
 // requests reach (a prefix itself, below it and without its final
 // slash; an exact path; an example of each regex), "/" and a path no
-// location names.
+// location names; each also with a doubled first slash when some block
+// of the configurations says "merge_slashes off".
 //
 // The requests are yielded one by one, so that a configuration of tens
 // of thousands of servers is compared without holding its million
@@ -97,9 +98,20 @@ func probes(models []*Model, yield func(HTTPRequest) bool) {
 					r.Host = h
 				}
 				paths := map[string]bool{"/": true, "/nginx-lint-probe": true}
+				doubled := false
 				for _, m := range models {
 					if n := m.Table.Route(r.Request); n >= 0 {
 						m.serverPaths(n, paths)
+					}
+					doubled = doubled || m.slashesOff
+				}
+				if doubled {
+					// merge_slashes of the address's default server
+					// decides how "//x" is searched.
+					for p := range paths {
+						if strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "//") {
+							paths["/"+p] = true
+						}
 					}
 				}
 				sorted := make([]string, 0, len(paths))
@@ -136,8 +148,8 @@ func regexHosts(as ...*Addr) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, a := range as {
-		for _, r := range a.regex {
-			if ex, ok := Example(r.Pattern, r.caseless); ok && !seen[ex] {
+		for _, r := range a.names.regex {
+			if ex, ok := regex.Example(r.Pattern, r.caseless); ok && !seen[ex] {
 				if _, valid := NormalizeHost(ex); valid {
 					seen[ex] = true
 					out = append(out, ex)
@@ -156,9 +168,9 @@ func regexHosts(as ...*Addr) []string {
 // the start, which is where a prefix and a regex compete.
 func (m *Model) serverPaths(n int, paths map[string]bool) {
 	var prefixes []string
-	var floating []*Regex // regexes not anchored at the start
-	example := func(re *Regex) {
-		ex, ok := Example(re.Pattern, re.Caseless)
+	var floating []*regex.Regex // regexes not anchored at the start
+	example := func(re *regex.Regex) {
+		ex, ok := regex.Example(re.Pattern, re.Caseless)
 		if !ok {
 			return
 		}
@@ -227,7 +239,7 @@ func (m *Model) serverPaths(n int, paths map[string]bool) {
 	rewrites(root.conf)
 	walk(root)
 	for _, re := range floating {
-		ex, ok := Example(re.Pattern, re.Caseless)
+		ex, ok := regex.Example(re.Pattern, re.Caseless)
 		if !ok {
 			continue
 		}
@@ -237,66 +249,6 @@ func (m *Model) serverPaths(n int, paths map[string]bool) {
 			}
 		}
 	}
-}
-
-// Example returns a string the regex matches, for probing: the
-// shortest reading of each part (the first alternative, the fewest
-// repetitions, the first byte of a class); ok is false when none is
-// found that the regex matches as nginx would.
-func Example(pattern string, caseless bool) (string, bool) {
-	re, err := syntax.Parse(latin1(pattern), syntax.Perl)
-	if err != nil {
-		return "", false
-	}
-	var b strings.Builder
-	var walk func(r *syntax.Regexp)
-	walk = func(r *syntax.Regexp) {
-		switch r.Op {
-		case syntax.OpLiteral:
-			for _, c := range r.Rune {
-				b.WriteRune(c)
-			}
-		case syntax.OpCharClass:
-			if len(r.Rune) >= 2 {
-				c := r.Rune[0]
-				// A printable byte, preferably a letter.
-				for i := 0; i+1 < len(r.Rune); i += 2 {
-					lo, hi := r.Rune[i], r.Rune[i+1]
-					if lo <= 'a' && 'a' <= hi {
-						c = 'a'
-						break
-					}
-					if lo > ' ' && lo < 0x7f {
-						c = lo
-					}
-				}
-				b.WriteRune(c)
-			}
-		case syntax.OpAnyCharNotNL, syntax.OpAnyChar:
-			b.WriteByte('x')
-		case syntax.OpCapture:
-			walk(r.Sub[0])
-		case syntax.OpPlus:
-			walk(r.Sub[0])
-		case syntax.OpRepeat:
-			for range r.Min {
-				walk(r.Sub[0])
-			}
-		case syntax.OpConcat:
-			for _, s := range r.Sub {
-				walk(s)
-			}
-		case syntax.OpAlternate:
-			walk(r.Sub[0])
-		}
-	}
-	walk(re)
-	ex := fromLatin1(b.String())
-	rx := CompileRegex(pattern, caseless)
-	if _, ok, why := rx.Match(ex); !ok || why != "" {
-		return "", false
-	}
-	return ex, true
 }
 
 // Change is a request two configurations answer differently.
@@ -319,28 +271,51 @@ func Diff(before, after *Model, reqs iter.Seq[HTTPRequest]) (changes []Change, n
 	bi, ai := before.identities(), after.identities()
 	for r := range reqs {
 		n++
-		a, b := before.Route(r), after.Route(r)
-		var what []string
-		if serverID(bi, a.Server) != serverID(ai, b.Server) {
-			what = append(what, "server")
-		}
-		if locationID(a.Location) != locationID(b.Location) {
-			what = append(what, "location")
-		}
-		if chainID(a) != chainID(b) {
-			what = append(what, "chain")
-		}
-		if handlerID(a) != handlerID(b) {
-			what = append(what, "handler")
-		}
-		if a.Status != b.Status {
-			what = append(what, "status")
-		}
-		if len(what) > 0 {
-			changes = append(changes, Change{Request: r, Before: a, After: b, What: what})
+		if c, ok := compareOne(before, after, bi, ai, r); ok {
+			changes = append(changes, c)
 		}
 	}
 	return changes, n
+}
+
+// FirstChange is Diff that stops at the first change accept does not
+// take (accept nil takes none): that change, nil when there is none, and
+// the number of requests answered. The optimizer proves its rewrites so.
+func FirstChange(before, after *Model, reqs iter.Seq[HTTPRequest], accept func(Change) bool) (*Change, int) {
+	bi, ai := before.identities(), after.identities()
+	n := 0
+	for r := range reqs {
+		n++
+		if c, ok := compareOne(before, after, bi, ai, r); ok && (accept == nil || !accept(c)) {
+			return &c, n
+		}
+	}
+	return nil, n
+}
+
+// compareOne answers r under both models; ok when the answers differ.
+func compareOne(before, after *Model, bi, ai []string, r HTTPRequest) (Change, bool) {
+	a, b := before.Route(r), after.Route(r)
+	var what []string
+	if serverID(bi, a.Server) != serverID(ai, b.Server) {
+		what = append(what, "server")
+	}
+	if !sameLocation(a.Location, b.Location) {
+		what = append(what, "location")
+	}
+	if !sameChain(a, b) {
+		what = append(what, "chain")
+	}
+	if a.Handler.Kind != b.Handler.Kind || a.Handler.Target != b.Handler.Target || !sameDirective(a.Handler.Directive, b.Handler.Directive) {
+		what = append(what, "handler")
+	}
+	if a.Status != b.Status {
+		what = append(what, "status")
+	}
+	if len(what) == 0 {
+		return Change{}, false
+	}
+	return Change{Request: r, Before: a, After: b, What: what}, true
 }
 
 // identities names the servers of m as Diff compares them.
@@ -369,44 +344,62 @@ func serverID(ids []string, n int) string {
 	return ids[n]
 }
 
-func locationID(l *Location) string {
-	if l == nil {
-		return "(server)"
-	}
-	id := l.String()
-	for p := l.Parent; p != nil; p = p.Parent {
-		id = p.String() + " > " + id
-	}
-	return id
-}
-
-// chainID is the redirect chain: the URIs, the locations on the way
-// (the last is compared on its own) and the directives that moved the
-// request.
-func chainID(a *Answer) string {
-	var b strings.Builder
-	for i, s := range a.Steps {
-		b.WriteString(s.URI + "?" + s.Args)
-		if i < len(a.Steps)-1 {
-			b.WriteString(" " + locationID(s.Location))
+// sameLocation says a and b are the same location by what they are:
+// modifier and path, and those of the locations around them (nil: the
+// server level).
+func sameLocation(a, b *Location) bool {
+	for {
+		if a == nil || b == nil {
+			return a == b
 		}
-		if s.Via != nil {
-			b.WriteString(" -" + s.How + "-> " + directiveID(s.Via))
+		if (a.Directive == nil) != (b.Directive == nil) {
+			return false
 		}
-		b.WriteString("\n")
+		if a.Directive == nil {
+			return true
+		}
+		if a.Spec.Path != b.Spec.Path || a.Spec.Named != b.Spec.Named || !a.Spec.Named && a.Spec.Modifier != b.Spec.Modifier {
+			return false
+		}
+		a, b = a.Parent, b.Parent
 	}
-	return b.String()
 }
 
-func handlerID(a *Answer) string {
-	h := a.Handler
-	return fmt.Sprintf("%s %s %q", h.Kind, directiveID(h.Directive), h.Target)
+// sameChain says the redirect chains are the same: the URIs, the
+// locations on the way (the last is compared on its own) and the
+// directives that moved the request.
+func sameChain(a, b *Answer) bool {
+	if len(a.Steps) != len(b.Steps) {
+		return false
+	}
+	for i := range a.Steps {
+		x, y := &a.Steps[i], &b.Steps[i]
+		if x.URI != y.URI || x.Args != y.Args || x.How != y.How || !sameDirective(x.Via, y.Via) {
+			return false
+		}
+		if i < len(a.Steps)-1 && !sameLocation(x.Location, y.Location) {
+			return false
+		}
+	}
+	return true
 }
 
-// directiveID is a directive as written, without its place.
-func directiveID(d *parser.Directive) string {
-	if d == nil {
-		return ""
+// sameDirective says a and b are the same directive as written,
+// wherever they are.
+func sameDirective(a, b *parser.Directive) bool {
+	if a == nil || b == nil {
+		return a == b
 	}
-	return d.Name.Value + " " + strings.Join(d.ArgValues(), " ")
+	if a == b {
+		return true
+	}
+	if a.Name.Value != b.Name.Value || len(a.Args) != len(b.Args) {
+		return false
+	}
+	for i := range a.Args {
+		if a.Args[i].Value != b.Args[i].Value {
+			return false
+		}
+	}
+	return true
 }

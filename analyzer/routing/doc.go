@@ -25,6 +25,19 @@
 // cannot disagree about which listens share an address. Compare and
 // Equivalent prove the optimizer's rewrites at this level.
 //
+// It is the one model of which server answers on an address: Addresses
+// and Problems replay the listens of every address as
+// ngx_http_add_addresses and ngx_http_add_server do (for http and, since
+// nginx 1.25.5 shapes it alike, stream): the servers, the default one,
+// and what nginx refuses or warns about (a duplicate listen, duplicate
+// socket options, a second default_server, protocol options redefined);
+// Address.Names files the server names in nginx's hash (Names) and lists
+// the ones it refuses. The lint rules read these (duplicate-listen,
+// duplicate-default-server, implicit-default-server,
+// conflicting-server-name, ssl-certificate-missing), which allocate
+// nothing per address; Build makes the Table from the same replay and
+// the same Names.
+//
 // # Requests
 //
 // Model adds, for each server, its locations as nginx arranges them
@@ -47,8 +60,24 @@
 // which the answer says.
 //
 // Probes and Diff compare two configurations by what they do with
-// requests (nginx-lint diff).
+// requests (nginx-lint diff); the optimizer proves its rewrites with
+// them (FirstChange).
 //
-// Regexes (Regex) and values with variables (Script) are read here for
-// now; they move to the engines of issue 27 when those land.
+// # Sets of requests
+//
+// Sets answers questions about every URI at once, for the rules and the
+// editor: which locations no URI reaches (Unreachable), URIs that reach
+// one (Examples), a URI of a prefix that another location takes
+// (Elsewhere), rewrite loops (Loops), whether earlier regexes match
+// every subject of a later one (Includes). Each set of URIs is a
+// deterministic automaton over bytes made on the fly (analyzer/regex's
+// Automaton: a regex's from its Thompson NFA, with PCRE's "$"), and a
+// question is a bounded search of a product of them (regex.Search) that
+// says unsure rather than guess.
+// Reader reads one server's locations without the address tables, for
+// the rules, which ask about one server at a time.
+//
+// Regexes run with analyzer/regex (Compile, Match, Example) and values
+// with variables are read with analyzer/script's scanner (Script), the
+// engines the rules read them with.
 package routing

@@ -3,6 +3,7 @@ package routing
 import (
 	"slices"
 
+	"github.com/nginx-lint/nginx-lint/analyzer/regex"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
@@ -19,10 +20,15 @@ type Location struct {
 	// Parent is the enclosing location, nil for the server level (whose
 	// Parent is nil too; Server names it).
 	Parent *Location
-	// Server is the number of the server in the Table.
+	// Server is the number of the server in the Table (-1 for a server
+	// read by a Reader).
 	Server int
 
-	regex *Regex // for ~ and ~*
+	// srv is the server the location belongs to: its server level and
+	// named locations.
+	srv *serverRoutes
+
+	regex *regex.Regex // for ~ and ~*
 
 	// The nested locations as ngx_http_init_locations and
 	// ngx_http_init_static_location_trees arrange them: exact and prefix
@@ -58,7 +64,7 @@ func (l *Location) String() string {
 }
 
 // Regex returns the compiled regex of a ~ or ~* location, nil otherwise.
-func (l *Location) Regex() *Regex { return l.regex }
+func (l *Location) Regex() *regex.Regex { return l.regex }
 
 // treeNode is a node of nginx's static location tree
 // (ngx_http_location_tree_node_t): a name that continues the parent
@@ -258,7 +264,7 @@ func findStatic(node *treeNode, uri string) (findResult, *Location) {
 type match struct {
 	loc *Location
 	// captures of the regex location that matched, if any.
-	captures *captures
+	captures *regex.Captures
 	unsure   string
 }
 

@@ -7,7 +7,7 @@ import (
 	"sync"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
-	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
+	"github.com/nginx-lint/nginx-lint/analyzer/regex"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -33,6 +33,9 @@ type Model struct {
 
 	servers []serverSlot
 	regexes regexCache
+	// slashesOff: some block says "merge_slashes off", so the request
+	// set (Probes) also asks with doubled slashes.
+	slashesOff bool
 }
 
 type serverSlot struct {
@@ -99,7 +102,7 @@ func NewWithTable(m *parser.Model, t *Table, o Options) *Model {
 	}
 	md := &Model{Table: t, opts: o, cfg: m.Config, servers: make([]serverSlot, len(t.Servers)),
 		maps: map[string]*mapDef{}, setNames: map[string]bool{}, upstreams: map[string]*parser.Upstream{}}
-	md.regexes.m, md.regexes.scripts = map[regexKey]*Regex{}, map[regexKey]*Script{}
+	md.regexes.m, md.regexes.scripts = map[regexKey]*regex.Regex{}, map[regexKey]*Script{}
 	md.http = newLevel(nil, nil)
 	b := &builder{c: m.Config, regexes: &md.regexes}
 	if len(m.HTTP) > 0 && m.HTTP[0].Block != nil {
@@ -121,6 +124,10 @@ func NewWithTable(m *parser.Model, t *Table, o Options) *Model {
 	if m.Config != nil {
 		m.Config.Walk(func(d *parser.Directive, stack []*parser.Directive) bool {
 			switch d.Name.Value {
+			case "merge_slashes":
+				if flag(d) == off {
+					md.slashesOff = true
+				}
 			case "set":
 				if len(d.Args) == 2 && strings.HasPrefix(d.Args[0].Value, "$") {
 					md.setNames[strings.ToLower(d.Args[0].Value[1:])] = true
@@ -128,14 +135,14 @@ func NewWithTable(m *parser.Model, t *Table, o Options) *Model {
 			case "location", "rewrite", "if", "server_name", "map":
 				for _, a := range d.Args {
 					if strings.Contains(a.Value, "(?") {
-						symbols.NamedGroups(a.Value, func(name string, _ int) { md.setNames[strings.ToLower(name)] = true })
+						regex.NamedGroups(a.Value, func(name string, _ int) { md.setNames[strings.ToLower(name)] = true })
 					}
 				}
 			}
 			if d.Name.Value == "map" && d.Block != nil {
 				for _, e := range d.Block.Directives {
 					if strings.HasPrefix(e.Name.Value, "~") {
-						symbols.NamedGroups(e.Name.Value, func(name string, _ int) { md.setNames[strings.ToLower(name)] = true })
+						regex.NamedGroups(e.Name.Value, func(name string, _ int) { md.setNames[strings.ToLower(name)] = true })
 					}
 				}
 				return false

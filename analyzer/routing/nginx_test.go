@@ -281,3 +281,20 @@ func answers(t *testing.T, ngx, src string, rs []routing.Request) []int {
 	}
 	return out
 }
+
+// TestNameClashesAgainstNginx: the model files clashing names as nginx
+// does (the hash the conflicting-server-name rule reads): the requests
+// for them go where nginx sends them.
+func TestNameClashesAgainstNginx(t *testing.T) {
+	ngx := nginxtest.Require(t)
+	p := freePort(t)
+	src := strings.ReplaceAll(clashConf, "8080", strconv.Itoa(p))
+	tb := table(t, src)
+	startConf(t, ngx, src)
+	hosts := []string{"example.com", "x.example.com", "b.example", "x.b.example", "c.example", "www.c.org", "other.example"}
+	var rs []routing.Request
+	for _, h := range hosts {
+		rs = append(rs, req("127.0.0.1", p, h))
+	}
+	checkReal(t, tb, rs)
+}

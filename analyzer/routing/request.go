@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/nginx-lint/nginx-lint/analyzer/regex"
 	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
@@ -43,7 +44,7 @@ type state struct {
 	loc        *Location
 	cur        *level // the configuration the request is in (r->loc_conf)
 	handler    *level // the level whose content handler runs (r->content_handler)
-	caps       *captures
+	caps       *regex.Captures
 	vars       map[string]string
 	mapCache   map[string]string
 	mapDepth   int
@@ -100,7 +101,7 @@ func (m *Model) Route(req HTTPRequest) *Answer {
 		if rx != nil {
 			// A server_name regex that matched leaves its captures,
 			// and its named groups as variables.
-			c, ok, why := CompileRegex(rx.Pattern, rx.caseless).Match(h)
+			c, ok, why := regex.Compile(rx.Pattern, rx.caseless).Match(h)
 			if why != "" {
 				st.note(why)
 			} else if ok {
@@ -599,22 +600,22 @@ func (st *state) access() bool {
 	// address decides; none, or no rules, decline.
 	accessRC := 0 // 0 declined, 200 allowed, 403 denied
 	for _, r := range st.cur.effAccess() {
-		match := r.all
+		match := r.All
 		switch {
-		case r.all:
-		case r.unix:
+		case r.All:
+		case r.Unix:
 			match = st.req.Unix != ""
 		case st.req.Unix != "":
-		case !r.prefix.IsValid():
+		case !r.Prefix.IsValid():
 		case !st.req.Remote.IsValid():
-			st.stop(&unsure{fmt.Sprintf("%s at %s: the client's address decides", r.d.Name.Value, pos(r.d))})
+			st.stop(&unsure{fmt.Sprintf("%s at %s: the client's address decides", r.Directive.Name.Value, pos(r.Directive))})
 			return false
 		default:
-			match = r.prefix.Contains(st.req.Remote.Unmap()) || st.req.Remote.Is4In6() && r.prefix.Contains(st.req.Remote)
+			match = r.Prefix.Contains(st.req.Remote.Unmap()) || st.req.Remote.Is4In6() && r.Prefix.Contains(st.req.Remote)
 		}
 		if match {
 			accessRC = 403
-			if r.allow {
+			if r.Allow {
 				accessRC = 200
 			}
 			break
@@ -1075,31 +1076,8 @@ func (a *Addr) lookup(h string) (int, *rx) {
 		// ngx_http_optimize_servers builds no tables for one server.
 		return a.Default, nil
 	}
-	if n, ok := a.exact[h]; ok {
-		return n, nil
-	}
-	best, bestLen := -1, -1
-	for _, w := range a.head {
-		if len(h) > len(w.Domain) && strings.HasSuffix(h, w.Domain) && h[len(h)-len(w.Domain)-1] == '.' && len(w.Domain) > bestLen {
-			best, bestLen = w.Server, len(w.Domain)
-		}
-	}
-	if best >= 0 {
-		return best, nil
-	}
-	for _, w := range a.tail {
-		if len(h) > len(w.Domain)+1 && strings.HasPrefix(h, w.Domain) && h[len(w.Domain)] == '.' && len(w.Domain) > bestLen {
-			best, bestLen = w.Server, len(w.Domain)
-		}
-	}
-	if best >= 0 {
-		return best, nil
-	}
-	for i := range a.regex {
-		r := &a.regex[i]
-		if r.re != nil && r.re.MatchString(h) {
-			return r.Server, r
-		}
+	if n, r, ok := a.names.lookup(h); ok {
+		return n, r
 	}
 	return a.Default, nil
 }

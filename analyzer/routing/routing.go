@@ -3,7 +3,6 @@ package routing
 import (
 	"fmt"
 	"net/netip"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -67,29 +66,16 @@ type Addr struct {
 	// SSL, HTTP2 and ProxyProtocol are the address's options, combined
 	// over every listen on it (ngx_http_add_addresses ORs them).
 	SSL, HTTP2, ProxyProtocol bool
-	// The name tables; the first server to claim a name keeps it, as
-	// ngx_hash_add_key refuses the later ones ("conflicting server
-	// name").
-	exact map[string]int
-	head  []wild // "*.example.com" and ".example.com": Domain "example.com"
-	tail  []wild // "www.example.*": Domain "www.example"
-	regex []rx
-}
-
-type wild struct {
-	Domain string
-	Server int
-}
-
-type rx struct {
-	Pattern  string
-	caseless bool
-	re       *regexp.Regexp
-	Server   int
+	// names is the address's name tables. With one server here
+	// ngx_http_optimize_servers builds none and every request goes to
+	// it; the names are filed all the same, for what names a request
+	// (Probes, the route command's URLs).
+	names *Names
 }
 
 // Build makes the routing table of the http servers of m, with the
-// listens grouped as res (the cost model of m) groups them.
+// listens grouped as res (the cost model of m) groups them, each address
+// read as Addresses reads it.
 func Build(m *parser.Model, res *costmodel.Result) *Table {
 	t := &Table{byPort: map[portKey]*Port{}}
 	num := map[*parser.Server]int{}
@@ -99,21 +85,14 @@ func Build(m *parser.Model, res *costmodel.Result) *Table {
 			t.Servers = append(t.Servers, s)
 		}
 	}
-	names := make([][]grammar.ServerName, len(t.Servers))
-	for i, s := range t.Servers {
+	for _, s := range t.Servers {
 		for _, n := range s.Names() {
-			sn := n.Spec()
-			if sn.Hostname {
+			if n.Spec().Hostname {
 				t.unsure("server %s uses $hostname, the machine's name", serverRef(s))
 			}
-			names[i] = append(names[i], sn)
-		}
-		if len(names[i]) == 0 {
-			// ngx_http_core_merge_srv_conf names a server without
-			// server_name "", the name a request without Host looks up.
-			names[i] = append(names[i], grammar.ParseServerName(""))
 		}
 	}
+	var ra Address
 	for _, cp := range res.Ports {
 		if cp.Protocol != parser.HTTP || cp.UDP {
 			continue
@@ -125,22 +104,17 @@ func Build(m *parser.Model, res *costmodel.Result) *Table {
 		}
 		p := &Port{Family: cp.Family, Port: cp.Port, Last: cp.Last(), byKey: map[string]*Addr{}, byIP: map[netip.Addr]*Addr{}}
 		for _, ca := range cp.Addrs {
-			a := &Addr{Key: ca.Key, Default: -1, exact: map[string]int{}}
-			a.IP = addrIP(ca.Key)
+			replay(&ra, ca, false, nil)
+			if ra.Servers == 0 {
+				continue
+			}
+			a := &Addr{Key: ca.Key, IP: addrIP(ca.Key), Default: num[ra.Default]}
+			for s := range ra.EachServer() {
+				a.Servers = append(a.Servers, num[s])
+			}
 			for i := range ca.Instances {
-				in := &ca.Instances[i]
-				n, ok := num[in.Server]
-				if !ok {
-					continue
-				}
-				if len(a.Servers) == 0 || a.Servers[len(a.Servers)-1] != n {
-					a.Servers = append(a.Servers, n)
-				}
-				if l := in.Listen; l != nil && l.Spec != nil {
+				if l := ca.Instances[i].Listen; l != nil && l.Spec != nil {
 					sp := l.Spec
-					if sp.Has(grammar.ParamDefaultServer) && a.Default < 0 {
-						a.Default = n
-					}
 					a.SSL = a.SSL || sp.Has(grammar.ParamSSL)
 					a.HTTP2 = a.HTTP2 || sp.Has(grammar.ParamHTTP2)
 					a.ProxyProtocol = a.ProxyProtocol || sp.Has(grammar.ParamProxyProtocol)
@@ -149,17 +123,11 @@ func Build(m *parser.Model, res *costmodel.Result) *Table {
 					}
 				}
 			}
-			if len(a.Servers) == 0 {
-				continue
+			a.names = newNames(len(a.Servers))
+			for s := range ra.EachServer() {
+				a.names.addServer(s, num[s])
 			}
-			if a.Default < 0 {
-				a.Default = a.Servers[0]
-			}
-			for _, n := range a.Servers {
-				for _, sn := range names[n] {
-					t.addName(a, sn, n)
-				}
-			}
+			a.names.compile(t.unsure)
 			p.Addrs = append(p.Addrs, a)
 			p.byKey[a.Key] = a
 			want := netip.AddrPortFrom(a.IP, uint16(cp.Port)).String()
@@ -207,45 +175,6 @@ func (t *Table) unsure(format string, args ...any) {
 	if len(t.Unsure) < 20 {
 		t.Unsure = append(t.Unsure, fmt.Sprintf(format, args...))
 	}
-}
-
-// addName puts one server_name into the address's tables as
-// ngx_http_server_names does.
-func (t *Table) addName(a *Addr, sn grammar.ServerName, n int) {
-	switch sn.Kind {
-	case grammar.NameExact, grammar.NameEmpty:
-		if _, ok := a.exact[sn.Name]; !ok {
-			a.exact[sn.Name] = n
-		}
-	case grammar.NameDotWildcard:
-		if _, ok := a.exact[sn.Domain]; !ok {
-			a.exact[sn.Domain] = n
-		}
-		a.head = addWild(a.head, sn.Domain, n)
-	case grammar.NameWildcardHead:
-		a.head = addWild(a.head, sn.Domain, n)
-	case grammar.NameWildcardTail:
-		a.tail = addWild(a.tail, sn.Domain, n)
-	case grammar.NameRegex:
-		pat := sn.Name
-		if sn.CaseInsensitive {
-			pat = "(?i)" + pat
-		}
-		re, err := regexp.Compile(pat)
-		if err != nil {
-			t.unsure("server_name ~%s: not a regular expression this model can run (%v)", sn.Name, err)
-		}
-		a.regex = append(a.regex, rx{Pattern: sn.Name, caseless: sn.CaseInsensitive, re: re, Server: n})
-	}
-}
-
-func addWild(ws []wild, domain string, n int) []wild {
-	for _, w := range ws {
-		if w.Domain == domain {
-			return ws
-		}
-	}
-	return append(ws, wild{domain, n})
 }
 
 // addrIP reads the address of a socket key ("127.0.0.1:80", "[::1]:80").
@@ -398,7 +327,7 @@ func NormalizeHost(h string) (string, bool) {
 // without server_name (or with server_name "") hold, else the default.
 func (a *Addr) NoHost() int {
 	if len(a.Servers) > 1 {
-		if n, ok := a.exact[""]; ok {
+		if n, ok := a.names.exact(""); ok {
 			return n
 		}
 	}
@@ -432,14 +361,16 @@ func candidates(as ...*Addr) []string {
 		if a == nil {
 			continue
 		}
-		for h := range a.exact {
-			add(h)
+		for k := range a.names.claims {
+			if k.Table == '=' {
+				add(k.Name)
+			}
 		}
-		for _, w := range a.head {
+		for _, w := range a.names.head {
 			add(w.Domain)
 			add("nginx-lint-probe." + w.Domain)
 		}
-		for _, w := range a.tail {
+		for _, w := range a.names.tail {
 			add(w.Domain + ".nginx-lint-probe")
 		}
 	}

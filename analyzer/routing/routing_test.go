@@ -1,6 +1,7 @@
 package routing_test
 
 import (
+	"fmt"
 	"net/netip"
 	"strings"
 	"testing"
@@ -184,6 +185,62 @@ func TestUnsure(t *testing.T) {
 	}
 }
 
+// TestClashes: the names nginx refuses on an address, in the order it
+// files them, with the claim that holds each key; a refused name is not
+// looked up, and the exact key of a refused ".b.example" stays taken.
+func TestClashes(t *testing.T) {
+	c := (&parser.Loader{Kinds: analyzer.Kinds, FS: &parser.Overlay{}}).LoadSource("/t/nginx.conf", []byte(clashConf), nil)
+	m := parser.BuildModel(c)
+	res := costmodel.Compute(m, costmodel.Options{})
+	var got []string
+	n := 0
+	for a := range routing.Addresses(res, parser.HTTP) {
+		n++
+		if a.Servers != 8 || a.Key() != "127.0.0.1:8080" || a.Default != m.Servers[2] || a.DefaultBy == nil {
+			t.Errorf("address %s: %d servers, default %v", a.Key(), a.Servers, a.Default)
+		}
+		for _, cl := range a.Names().Clashes {
+			got = append(got, fmt.Sprintf("%s:%d<%d", cl.Name, cl.At.Server, cl.First.Server))
+		}
+	}
+	if want := ".example.com:1<0 .b.example:4<3 b.example:5<4 www.c.*:7<6"; n != 1 || strings.Join(got, " ") != want {
+		t.Errorf("%d addresses, clashes %v, want %s", n, got, want)
+	}
+	tb := table(t, clashConf)
+	for h, want := range map[string]int{"example.com": 0, "x.example.com": 2, "b.example": 2, "x.b.example": 3, "c.example": 5, "www.c.org": 6} {
+		if got := tb.Route(req("127.0.0.1", 8080, h)); got != want {
+			t.Errorf("%s: server %d, want %d", h, got, want)
+		}
+	}
+}
+
+// TestProblems: the replay of the listens of an address says what nginx
+// refuses or warns about, at the listen it names.
+func TestProblems(t *testing.T) {
+	src := `events {}
+http {
+    server { listen 127.0.0.1:8080 default_server; listen 127.0.0.1:8080; }
+    server { listen 127.0.0.1:8080 default_server; }
+    server { listen 127.0.0.1:8081 backlog=10; }
+    server { listen 127.0.0.1:8081 backlog=20; }
+    server { listen 127.0.0.1:8082 ssl; }
+    server { listen 127.0.0.1:8082; }
+    server { listen 127.0.0.1:8082 ssl; }
+}
+`
+	c := (&parser.Loader{Kinds: analyzer.Kinds, FS: &parser.Overlay{}}).LoadSource("/t/nginx.conf", []byte(src), nil)
+	m := parser.BuildModel(c)
+	var got []string
+	for _, pr := range routing.Problems(costmodel.Compute(m, costmodel.Options{}), parser.HTTP) {
+		got = append(got, fmt.Sprintf("%d@%d<%d %s %d", pr.Kind, pr.At.Line(), pr.First.Line(), pr.Addr, pr.Protocols))
+	}
+	want := fmt.Sprintf("%d@3<3 127.0.0.1:8080 0,%d@4<3 127.0.0.1:8080 0,%d@6<5 127.0.0.1:8081 0,%d@9<7 127.0.0.1:8082 %d",
+		routing.DuplicateListen, routing.DuplicateDefault, routing.DuplicateOptions, routing.ProtocolsRedefined, routing.SSL)
+	if strings.Join(got, ",") != want {
+		t.Errorf("problems %v, want %s", got, want)
+	}
+}
+
 // TestRoutePortRanges: a port range is a run of ports in the model (one
 // entry for ports every listen covers alike); a request to any of its
 // ports, not only the first, reaches the servers on it, and a single
@@ -224,3 +281,19 @@ http {
 		}
 	}
 }
+
+// clashConf has names nginx refuses on one address ("conflicting server
+// name ... ignored"): a refused name routes nowhere, but the exact key a
+// refused ".b.example" took stays taken.
+const clashConf = `events {}
+http {
+    server { listen 127.0.0.1:8080; server_name example.com; }
+    server { listen 127.0.0.1:8080; server_name .example.com; }
+    server { listen 127.0.0.1:8080 default_server; server_name other.example; }
+    server { listen 127.0.0.1:8080; server_name *.b.example; }
+    server { listen 127.0.0.1:8080; server_name .b.example; }
+    server { listen 127.0.0.1:8080; server_name b.example c.example; }
+    server { listen 127.0.0.1:8080; server_name www.c.*; }
+    server { listen 127.0.0.1:8080; server_name www.c.*; }
+}
+`

@@ -2,16 +2,16 @@ package routing
 
 import (
 	"strings"
+
+	"github.com/nginx-lint/nginx-lint/analyzer/script"
 )
 
 // Script is a value with variables as nginx's script compiler reads it
-// (ngx_http_script_compile): "$name" and "${name}" with names of
-// letters, digits and "_", "$1".."$9" a single-digit capture (so "$12"
-// is capture 1 then "2"), everything else literal. For rewrite's
-// replacement the first "?" starts the query string.
-//
-// TODO(issue 27): the engines helper is giving nginx's script reading
-// one home; this reader moves there when it lands.
+// (script.Tokens, ngx_http_script_compile): "$name" and "${name}" with
+// names of letters, digits and "_", "$1".."$9" a single-digit capture
+// (so "$12" is capture 1 then "2"), everything else literal (what nginx
+// refuses too, kept as written). For rewrite's replacement the first "?"
+// starts the query string.
 type Script struct {
 	// Source is the value as written (after nginx's unquoting).
 	Source string
@@ -32,51 +32,38 @@ type scriptPart struct {
 // the query string.
 func compileScript(src string, withArgs bool) *Script {
 	s := &Script{Source: src}
-	for i := 0; i < len(src); {
-		if src[i] == '$' && i+1 < len(src) {
-			j := i + 1
-			if c := src[j]; c >= '1' && c <= '9' {
-				s.parts = append(s.parts, scriptPart{capture: int(c - '0')})
-				i = j + 1
-				continue
-			}
-			braced := src[j] == '{'
-			if braced {
-				j++
-			}
-			k := j
-			for k < len(src) && isVarByte(src[k]) {
-				k++
-			}
-			if k > j && (!braced || k < len(src) && src[k] == '}') {
-				s.parts = append(s.parts, scriptPart{name: strings.ToLower(src[j:k])})
-				if braced {
-					k++
-				}
-				i = k
-				continue
-			}
-			// nginx refuses the configuration ("invalid variable
-			// name"); the text is kept as written.
+	for t := range script.Tokens(src) {
+		switch t.Kind {
+		case script.Capture:
+			s.parts = append(s.parts, scriptPart{capture: int(t.Name[0] - '0')})
+		case script.Variable:
+			s.parts = append(s.parts, scriptPart{name: strings.ToLower(t.Name)})
+		default:
+			// Text, and what nginx refuses ("invalid variable name"),
+			// kept as written.
+			s.text(t.Text, withArgs)
 		}
-		if src[i] == '?' && withArgs && !s.args {
-			s.args = true
-			s.parts = append(s.parts, scriptPart{argsSep: true})
-			i++
-			continue
-		}
-		j := i + 1
-		for j < len(src) && src[j] != '$' && !(src[j] == '?' && withArgs && !s.args) {
-			j++
-		}
-		s.parts = append(s.parts, scriptPart{lit: src[i:j]})
-		i = j
 	}
 	return s
 }
 
-func isVarByte(c byte) bool {
-	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+// text adds literal text; with withArgs its first "?" (the script's
+// first) starts the query string, as ngx_http_script_compile's
+// compile_args makes it.
+func (s *Script) text(lit string, withArgs bool) {
+	if withArgs && !s.args {
+		if i := strings.IndexByte(lit, '?'); i >= 0 {
+			if i > 0 {
+				s.parts = append(s.parts, scriptPart{lit: lit[:i]})
+			}
+			s.args = true
+			s.parts = append(s.parts, scriptPart{argsSep: true})
+			lit = lit[i+1:]
+		}
+	}
+	if lit != "" {
+		s.parts = append(s.parts, scriptPart{lit: lit})
+	}
 }
 
 // Literal reports whether the script has no variables, and its value.

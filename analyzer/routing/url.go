@@ -88,7 +88,7 @@ func (t *Table) Arrive(r *HTTPRequest) error {
 			if first == nil {
 				first = a
 			}
-			if ok && !r.NoHost && a.names(h) {
+			if ok && !r.NoHost && a.named(h) {
 				r.Addr = a.IP
 				return nil
 			}
@@ -101,28 +101,10 @@ func (t *Table) Arrive(r *HTTPRequest) error {
 	return nil
 }
 
-// names says a Host (normalized) is one of the address's names, not
+// named says a Host (normalized) is one of the address's names, not
 // left to its default server.
-func (a *Addr) names(h string) bool {
-	if _, ok := a.exact[h]; ok {
-		return true
-	}
-	for _, w := range a.head {
-		if strings.HasSuffix(h, "."+w.Domain) {
-			return true
-		}
-	}
-	for _, w := range a.tail {
-		if strings.HasPrefix(h, w.Domain+".") {
-			return true
-		}
-	}
-	for _, r := range a.regex {
-		if r.re != nil && r.re.MatchString(h) {
-			return true
-		}
-	}
-	return false
+func (a *Addr) named(h string) bool {
+	return a.names.named(h)
 }
 
 func hostOnly(hostport string) string {

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/nginx-lint/nginx-lint/analyzer/regex"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -28,7 +29,7 @@ type mapWild struct {
 }
 
 type mapRegex struct {
-	re    *Regex
+	re    *regex.Regex
 	value *Script
 }
 
@@ -64,7 +65,7 @@ func readMap(c *parser.Config, d *parser.Directive) *mapDef {
 			if caseless {
 				pat = key[2:]
 			}
-			md.regex = append(md.regex, mapRegex{CompileRegex(pat, caseless), val})
+			md.regex = append(md.regex, mapRegex{regex.Compile(pat, caseless), val})
 			return
 		}
 		if len(key) > 0 && key[0] == '\\' {
@@ -207,18 +208,18 @@ func (st *state) variable(name string) (string, error) {
 }
 
 // capture is $N of the last regex that matched.
-func (st *state) capture(n int) string { return st.caps.get(n) }
+func (st *state) capture(n int) string { return st.caps.Get(n) }
 
 // setCaptures keeps the captures of a regex that matched, and its named
 // groups as variables (ngx_http_regex_exec).
-func (st *state) setCaptures(c *captures) {
+func (st *state) setCaptures(c *regex.Captures) {
 	st.caps = c
 	if c == nil {
 		return
 	}
-	for i, n := range c.names {
+	for i, n := range c.Names {
 		if n != "" {
-			st.setVar(strings.ToLower(n), c.vals[i])
+			st.setVar(strings.ToLower(n), c.Values[i])
 		}
 	}
 }
@@ -366,7 +367,7 @@ func (md *mapDef) find(src string, st *state) any {
 				return &unsure{why}
 			}
 			if ok {
-				if len(c.vals) > 1 || hasNames(c) {
+				if len(c.Values) > 1 || hasNames(c) {
 					st.setCaptures(c)
 				}
 				return r.value
@@ -376,8 +377,8 @@ func (md *mapDef) find(src string, st *state) any {
 	return md.def
 }
 
-func hasNames(c *captures) bool {
-	for _, n := range c.names {
+func hasNames(c *regex.Captures) bool {
+	for _, n := range c.Names {
 		if n != "" {
 			return true
 		}

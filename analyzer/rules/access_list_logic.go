@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/access"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
@@ -56,12 +57,13 @@ func runAccessListLogic(p *analyzer.Pass) {
 		reported bool
 	}
 	lists := map[*parser.Directive]*listState{}
+	blocks := analyzer.NewPerBlock(p, access.ReadLevel)
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
 		if len(stack) == 0 {
 			return
 		}
 		if d.Is("satisfy") {
-			checkSatisfyAny(p, d, stack)
+			checkSatisfyAny(p, blocks, d, stack)
 			return
 		}
 		if len(d.Args) != 1 {
@@ -117,7 +119,7 @@ func runAccessListLogic(p *analyzer.Pass) {
 // IPv6 (deny all, deny ::/0).
 func denyLater(p *analyzer.Pass, block, d *parser.Directive) bool {
 	after := false
-	for _, s := range body(p, block) {
+	for _, s := range p.Body(block) {
 		if s == d {
 			after = true
 			continue
@@ -132,26 +134,16 @@ func denyLater(p *analyzer.Pass, block, d *parser.Directive) bool {
 }
 
 // checkSatisfyAny reports "satisfy any" where the access list in force
-// starts with "allow all": every client passes the access phase.
-func checkSatisfyAny(p *analyzer.Pass, d *parser.Directive, stack []*parser.Directive) {
+// lets every client in: the access module answers OK to everyone, which
+// ends the access phase before any authentication.
+func checkSatisfyAny(p *analyzer.Pass, blocks *analyzer.PerBlock[access.Level], d *parser.Directive, stack []*parser.Directive) {
 	if len(d.Args) != 1 || !strings.EqualFold(d.Args[0].Value, "any") {
 		return
 	}
-	// The list in force is the block's own, or the nearest enclosing
-	// block's when it has none (nginx inherits the list as a whole).
-	for i := len(stack) - 1; i >= 0; i-- {
-		for _, s := range body(p, stack[i]) {
-			if !s.Is("allow") && !s.Is("deny") || len(s.Args) != 1 {
-				continue
-			}
-			if s.Is("allow") && strings.EqualFold(s.Args[0].Value, "all") {
-				diag := p.ReportDirective(d, "%q %q with %q %q in force: every client gets in, whatever the authentication says", "satisfy", "any", "allow", "all")
-				diag.Detail = "satisfy any passes a client that either the address list or the authentication accepts; list the trusted networks instead of all, then deny all"
-			}
-			return
-		}
-		if stack[i].Is("http") || stack[i].Is("stream") {
-			return
-		}
+	a := access.At(blocks, stack)
+	if !a.AllowsEveryone() {
+		return
 	}
+	diag := p.ReportDirective(d, "%q %q with %q %q in force: every client gets in, whatever the authentication says", "satisfy", "any", "allow", "all")
+	diag.Detail = "satisfy any passes a client that either the address list or the authentication accepts; list the trusted networks instead of all, then deny all"
 }

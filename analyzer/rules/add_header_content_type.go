@@ -32,7 +32,7 @@ var AddHeaderContentType = &analyzer.Rule{
 var hideHeaderDirectives = [...]string{"proxy_hide_header", "fastcgi_hide_header", "uwsgi_hide_header", "scgi_hide_header", "grpc_hide_header"}
 
 func runAddHeaderContentType(p *analyzer.Pass) {
-	hides := newPerBlock(p, hidesOf)
+	hides := analyzer.NewPerBlock(p, hidesOf)
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
 		if len(d.Args) < 2 || !strings.EqualFold(d.Args[0].Value, "Content-Type") || contentTypeHidden(hides, stack) {
 			return
@@ -74,14 +74,14 @@ func hidesOf(body []*parser.Directive) blockHides {
 // Content-Type where stack ends. Like every list directive, a level
 // with its own *_hide_header replaces the outer ones, so for each
 // directive only the innermost level that has it counts.
-func contentTypeHidden(hides *perBlock[blockHides], stack []*parser.Directive) bool {
+func contentTypeHidden(hides *analyzer.PerBlock[blockHides], stack []*parser.Directive) bool {
 	for k := range hideHeaderDirectives {
 		for i := len(stack); i >= 0; i-- {
 			var b *parser.Directive // the main context after the blocks
 			if i > 0 {
 				b = stack[i-1]
 			}
-			if h := hides.of(stack, b)[k]; h != 0 {
+			if h := hides.Of(stack, b)[k]; h != 0 {
 				if h == hideContentType {
 					return true
 				}

@@ -92,10 +92,10 @@ func addHeaderRedefinition(p *analyzer.Pass, name, inherit string) {
 		}
 		for _, d := range dirs {
 			if d.Block != nil && headerLevels[d.Name.Value] {
-				visit(body(p, d), d.Name.Value, current, mode)
+				visit(p.Body(d), d.Name.Value, current, mode)
 			} else if d.Block != nil && !d.Is("map") && !d.Is("types") && !d.Is("upstream") {
 				// limit_except and unknown blocks share their parent's list.
-				visit(body(p, d), level, current, mode)
+				visit(p.Body(d), level, current, mode)
 			}
 		}
 	}
@@ -103,7 +103,7 @@ func addHeaderRedefinition(p *analyzer.Pass, name, inherit string) {
 	if n := len(p.Config.Context); n > 0 {
 		root = p.Config.Context[n-1]
 	}
-	visit(expandIncludes(p.Config, p.Config.Main.Directives, 0), root, nil, "on")
+	visit(analyzer.ExpandIncludes(p.Config, p.Config.Main.Directives), root, nil, "on")
 }
 
 func reportDroppedHeaders(p *analyzer.Pass, first *parser.Directive, level string, lost []string, outer []inheritedHeader, inherit string) {

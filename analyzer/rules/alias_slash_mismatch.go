@@ -5,6 +5,8 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/fix"
+	"github.com/nginx-lint/nginx-lint/analyzer/script"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
@@ -30,14 +32,14 @@ var AliasSlashMismatch = &analyzer.Rule{
 
 func runAliasSlashMismatch(p *analyzer.Pass) {
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
-		if len(d.Args) != 1 || hasVars(d.Args[0].Value) {
+		if len(d.Args) != 1 || script.HasVars(d.Args[0].Value) {
 			return
 		}
 		loc := innermost(stack, "location")
 		if loc == nil || (len(stack) > 0 && stack[len(stack)-1] != loc) {
 			return // alias is not allowed in "if in location"; nginx says so
 		}
-		l, err := locationSpec(loc)
+		l, err := parser.LocationSpec(loc)
 		if err != nil || l.Named || l.IsRegex || l.Modifier == grammar.ModExact || !strings.HasSuffix(l.Path, "/") {
 			return
 		}
@@ -48,6 +50,6 @@ func runAliasSlashMismatch(p *analyzer.Pass) {
 		diag := p.Reportf(d.File, d.Args[0].Range, "location %q ends with a slash but %q %q does not: %q maps to %q",
 			l.Path, "alias", alias, l.Path+"a", alias+"a")
 		diag.Detail = "end the alias with a slash, as the location does"
-		diag.Edits = []parser.Edit{replaceArgEdit(d.File, d.Args[0], alias+"/")}
+		diag.Edits = []parser.Edit{fix.ReplaceArg(d.File, d.Args[0], alias+"/")}
 	}, "alias")
 }

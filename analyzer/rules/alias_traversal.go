@@ -7,6 +7,8 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/regex"
+	"github.com/nginx-lint/nginx-lint/analyzer/script"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
@@ -38,20 +40,20 @@ func runAliasTraversal(p *analyzer.Pass) {
 		if loc == nil {
 			return
 		}
-		l, err := locationSpec(loc)
+		l, err := parser.LocationSpec(loc)
 		if err != nil || l.Named || l.Modifier == grammar.ModExact {
 			return
 		}
 		alias := d.Args[0].Value
 		if l.IsRegex {
-			if re := nginxRegex(l.Path, l.CaseInsensitive); re != nil && regexAliasTraversal(re, alias) {
+			if re := regex.Parse(l.Path, l.CaseInsensitive); re != nil && regexAliasTraversal(re, alias) {
 				diag := p.Reportf(d.File, d.Args[0].Range, "%q %q takes a capture of location %q that can start with \"..\": path traversal", "alias", alias, l.Path)
 				diag.Detail = "the capture is not preceded by a \"/\" in the regex (or in the alias), so it can " +
 					"begin a path segment with \"..\" or extend the directory name; capture after a slash, e.g. ~ ^/images/(.*)$"
 			}
 			return
 		}
-		if strings.HasSuffix(l.Path, "/") || hasVars(alias) {
+		if strings.HasSuffix(l.Path, "/") || script.HasVars(alias) {
 			return
 		}
 		if !strings.HasSuffix(alias, "/") && strings.Contains(path.Base(alias), ".") {
@@ -77,34 +79,34 @@ func runAliasTraversal(p *analyzer.Pass) {
 // something other than "/", and is not placed right after a slash both
 // in the regex and in the alias.
 func regexAliasTraversal(re *syntax.Regexp, alias string) bool {
-	parts := splitVars(alias)
+	parts := script.Split(alias)
 	for i, r := range parts {
-		if r.name == "" {
+		if r.Name == "" {
 			continue
 		}
 		n := 0
-		if len(r.name) == 1 && r.name[0] >= '1' && r.name[0] <= '9' {
-			n = int(r.name[0] - '0')
+		if len(r.Name) == 1 && r.Name[0] >= '1' && r.Name[0] <= '9' {
+			n = int(r.Name[0] - '0')
 		}
-		g := capture(re, n, r.name)
+		g := regex.Group(re, n, r.Name)
 		if g == nil {
 			return false
 		}
-		if !mayContain(g, runeSet{r: '.'}) {
+		if !regex.MayContain(g, regex.RuneSet{Rune: '.'}) {
 			return false
 		}
-		if other, _ := mayStart(g, runeSet{r: '/', other: true}); !other {
+		if other, _ := regex.MayStart(g, regex.RuneSet{Rune: '/', Other: true}); !other {
 			return false
 		}
-		aliasSlash := i > 0 && strings.HasSuffix(parts[i-1].lit, "/")
-		prev := beforeCapture(re, g.Cap)
+		aliasSlash := i > 0 && strings.HasSuffix(parts[i-1].Text, "/")
+		prev := regex.BeforeGroup(re, g.Cap)
 		regexSlash := prev != nil && prev.Op == syntax.OpLiteral && len(prev.Rune) > 0 && prev.Rune[len(prev.Rune)-1] == '/'
 		if first := firstConsuming(re); first == g {
 			// A group that opens the regex matches from the start of the
 			// URI, which is normalized and begins with "/": ".." cannot
 			// lead it. (Unanchored too: if a match exists at all, one
 			// starts at the first character.)
-			if slash, _ := mayStart(g, runeSet{r: '/'}); slash {
+			if slash, _ := regex.MayStart(g, regex.RuneSet{Rune: '/'}); slash {
 				regexSlash = true
 			}
 		}

@@ -1,9 +1,8 @@
 package rules
 
 import (
-	"strings"
-
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/access"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -15,9 +14,10 @@ var AllowWithoutDeny = &analyzer.Rule{
 		Text: "The access module lets a request through when no rule matches, so `allow 10.0.0.0/8;` " +
 			"on its own allows everyone. Its rules are not merged with an outer level either: a " +
 			"location with its own `allow` drops the server's `deny all`. End the list with " +
-			"`deny all;` in the same block. Under `satisfy any` with `auth_basic`, `auth_request` or " +
-			"`auth_jwt` in force, an allow list without deny means \"these addresses or a login\" " +
-			"and is not reported.",
+			"`deny all;` in the same block. Under `satisfy any` with an authentication in force " +
+			"(`auth_basic` with its `auth_basic_user_file`, `auth_request`, `auth_jwt`, ...), an allow " +
+			"list without deny means \"these addresses or a login\" (a client no rule matches still " +
+			"gets 401) and is not reported.",
 		Bad:  "location /admin/ {\n    allow 10.0.0.0/8;\n}\n",
 		Good: "location /admin/ {\n    allow 10.0.0.0/8;\n    deny all;\n}\n",
 		URL:  "https://nginx.org/en/docs/http/ngx_http_access_module.html",
@@ -25,7 +25,8 @@ var AllowWithoutDeny = &analyzer.Rule{
 }
 
 func runAllowWithoutDeny(p *analyzer.Pass) {
-	check := func(dirs []*parser.Directive) {
+	blocks := analyzer.NewPerBlock(p, access.ReadLevel)
+	check := func(dirs, stack []*parser.Directive) {
 		var firstAllow *parser.Directive
 		for _, d := range dirs {
 			switch {
@@ -36,47 +37,27 @@ func runAllowWithoutDeny(p *analyzer.Pass) {
 				firstAllow = d
 			}
 		}
-		if firstAllow != nil {
-			diag := p.ReportDirective(firstAllow, "%q without %q in the same block lets every client in", "allow", "deny")
-			diag.Detail = "requests no rule matches are allowed, and outer deny rules are not inherited by a block " +
-				"with its own rules; add \"deny all;\" after the allow rules"
+		if firstAllow == nil {
+			return
 		}
+		// With "satisfy any" and an authentication in force that refuses
+		// an anonymous client, the list means "these addresses, or a
+		// login": a client no rule matches still has to log in.
+		if a := access.At(blocks, stack); a.SatisfyAny && len(a.Guards) > 0 {
+			return
+		}
+		diag := p.ReportDirective(firstAllow, "%q without %q in the same block lets every client in", "allow", "deny")
+		diag.Detail = "requests no rule matches are allowed, and outer deny rules are not inherited by a block " +
+			"with its own rules; add \"deny all;\" after the allow rules"
 	}
-	var visit func(dirs []*parser.Directive, access accessSettings)
-	visit = func(dirs []*parser.Directive, access accessSettings) {
-		access = access.in(dirs)
-		// With "satisfy any" and authentication in force, an allow list
-		// without deny means "these addresses, or a login": meant.
-		if !(access.satisfyAny && access.auth) {
-			check(dirs)
-		}
+	var visit func(dirs, stack []*parser.Directive)
+	visit = func(dirs, stack []*parser.Directive) {
+		check(dirs, stack)
 		for _, d := range dirs {
 			if d.Block != nil && !d.Is("map") && !d.Is("geo") && !d.Is("types") && !d.Is("upstream") {
-				visit(body(p, d), access)
+				visit(p.Body(d), append(stack, d))
 			}
 		}
 	}
-	visit(expandIncludes(p.Config, p.Config.Main.Directives, 0), accessSettings{})
-}
-
-// accessSettings are the inherited settings that decide what an access
-// list means: "satisfy any", and whether a module asks for credentials.
-type accessSettings struct {
-	satisfyAny, auth bool
-}
-
-// in returns the settings in force in a block with directives dirs.
-func (a accessSettings) in(dirs []*parser.Directive) accessSettings {
-	for _, d := range dirs {
-		if len(d.Args) == 0 {
-			continue
-		}
-		switch d.Name.Value {
-		case "satisfy":
-			a.satisfyAny = strings.EqualFold(d.Args[0].Value, "any")
-		case "auth_basic", "auth_request", "auth_jwt", "auth_oidc":
-			a.auth = !strings.EqualFold(d.Args[0].Value, "off")
-		}
-	}
-	return a
+	visit(analyzer.ExpandIncludes(p.Config, p.Config.Main.Directives), nil)
 }

@@ -118,12 +118,12 @@ func runBuiltinVariableRedefined(p *analyzer.Pass) {
 		symbols.CaptureNames(e, func(w parser.Word, name string, at int) {
 			r := w.Range
 			if at >= 0 {
-				r = wordSubRange(e.Directive.File, w, at, len(name))
+				r = w.SubRange(e.Directive.File, at, len(name))
 			}
 			check(e, e.Directive.File, r, name)
 		})
 	}
-	for _, name := range regexDirectives {
+	for _, name := range symbols.RegexDirectives() {
 		for _, i := range ix.Named(name) {
 			capture(&ix.Entries[i])
 		}

@@ -1,12 +1,9 @@
 package rules
 
 import (
-	"slices"
-	"strings"
-
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/routing"
 	"github.com/nginx-lint/nginx-lint/parser"
-	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
 
 // ConflictingServerName reports a server name that an earlier server on
@@ -35,125 +32,42 @@ var ConflictingServerName = &analyzer.Rule{
 	},
 }
 
-// nameClaim is where a hash key was first added on one socket.
-type nameClaim struct {
-	d   *parser.Directive // the server_name, or the server for an implicit ""
-	arg int               // argument index, -1 for the implicit name
-}
-
 func runConflictingServerName(p *analyzer.Pass) {
-	reported := map[nameClaim]bool{}
-	var servers []*parser.Server
-	for _, port := range costModel(p).Ports {
-		if port.Protocol != parser.HTTP && port.Protocol != parser.Stream {
-			continue
-		}
-		for _, a := range port.Addrs {
+	// A name on several shared sockets clashes on each; once is enough.
+	type place struct {
+		d   *parser.Directive
+		arg int
+	}
+	reported := map[place]bool{}
+	for _, proto := range []parser.Protocol{parser.HTTP, parser.Stream} {
+		shared := sharedAddresses(p, proto)
+		for i := range shared {
+			a := &shared[i]
 			// ngx_http_optimize_servers (and its stream twin) builds the
 			// name hash only for an address shared by several servers (or
 			// with a regex default server, whose names cannot conflict
 			// anyway).
-			if a.ServerCount() < 2 {
+			if a.Servers < 2 {
 				continue
 			}
-			servers = slices.Grow(servers[:0], a.ServerCount())
-			for s := range a.Servers() {
-				if inProtocolBlock(s) {
-					servers = append(servers, s)
+			for _, c := range a.Names().Clashes {
+				at := place{c.At.Directive, c.At.Arg}
+				if reported[at] {
+					continue
 				}
-			}
-			if len(servers) >= 2 {
-				conflictingNames(p, reported, servers, a.Key)
-			}
-		}
-	}
-}
-
-// conflictingNames reports the names that clash among the servers of
-// one address, in the order nginx adds them to its hash.
-func conflictingNames(p *analyzer.Pass, reported map[nameClaim]bool, servers []*parser.Server, addr string) {
-	// The map sized once: an address shared by every server of a big
-	// configuration holds all their names, and growing it step by step
-	// allocated three times its size.
-	n := 0
-	for _, s := range servers {
-		n += max(1, len(s.Names()))
-	}
-	claims := make(map[nameKey]nameClaim, n)
-	for _, s := range servers {
-		if len(s.Names()) == 0 {
-			at := nameClaim{d: s.Directive, arg: -1}
-			if first, dup := claims[nameKey{'=', ""}]; dup {
-				reportName(p, reported, at, first, "", addr)
-			} else {
-				claims[nameKey{'=', ""}] = at
-			}
-			continue
-		}
-		for _, n := range s.Names() {
-			at := nameClaim{d: n.Directive, arg: n.Arg}
-			sn := n.Spec()
-			keys, nk := nameKeys(sn)
-			for _, k := range keys[:nk] {
-				if first, dup := claims[k]; dup {
-					reportName(p, reported, at, first, sn.Name, addr)
-					// ngx_hash_add_key stops at the first clash.
-					break
-				}
-				claims[k] = at
+				reported[at] = true
+				reportClash(p, c, a.Key())
 			}
 		}
 	}
 }
 
-// nameKey is a key of nginx's server name hash: the table ('=' exact,
-// '*' leading wildcard, '.' trailing wildcard) and the name. (A pair
-// rather than the two joined: no string is built per name.)
-type nameKey struct {
-	table byte
-	name  string
-}
-
-// nameKeys returns the keys under which ngx_hash_add_key files a name
-// (the first n of keys), in the order it checks them. Regexes, $hostname
-// and names nginx rejects get none.
-func nameKeys(sn grammar.ServerName) (keys [2]nameKey, n int) {
-	switch sn.Kind {
-	case grammar.NameExact:
-		if sn.Hostname || strings.ContainsRune(sn.Name, '*') {
-			return keys, 0
-		}
-		return [2]nameKey{{'=', sn.Name}}, 1
-	case grammar.NameEmpty:
-		return [2]nameKey{{'=', ""}}, 1
-	case grammar.NameDotWildcard:
-		return [2]nameKey{{'=', sn.Domain}, {'*', sn.Domain}}, 2
-	case grammar.NameWildcardHead:
-		return [2]nameKey{{'*', sn.Domain}}, 1
-	case grammar.NameWildcardTail:
-		return [2]nameKey{{'.', sn.Domain}}, 1
-	}
-	return keys, 0
-}
-
-func reportName(p *analyzer.Pass, reported map[nameClaim]bool, at, first nameClaim, name, addr string) {
-	// A name on several shared sockets clashes on each; once is enough.
-	if reported[at] {
-		return
-	}
-	reported[at] = true
-	d := p.Reportf(at.d.File, claimRange(at), "conflicting server name %q on %s, ignored", name, addr)
-	if at.arg < 0 {
+func reportClash(p *analyzer.Pass, c routing.Clash, addr string) {
+	d := p.Reportf(c.At.Directive.File, c.At.Range(), "conflicting server name %q on %s, ignored", c.Name, addr)
+	if c.At.Arg < 0 {
 		d.Detail = "this server has no server_name, so its name is \"\", which an earlier server on " + addr + " already has"
 	} else {
 		d.Detail = "requests for this name on " + addr + " go to the earlier server"
 	}
-	d.Related = []parser.Related{{File: first.d.File, Range: claimRange(first), Message: "first claimed here"}}
-}
-
-func claimRange(c nameClaim) parser.Range {
-	if c.arg < 0 {
-		return c.d.Name.Range
-	}
-	return c.d.Args[c.arg].Range
+	d.Related = []parser.Related{{File: c.First.Directive.File, Range: c.First.Range(), Message: "first claimed here"}}
 }

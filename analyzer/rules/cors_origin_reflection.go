@@ -5,6 +5,8 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/script"
+	"github.com/nginx-lint/nginx-lint/analyzer/taint"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -31,13 +33,13 @@ var CORSOriginReflection = &analyzer.Rule{
 }
 
 func runCORSOriginReflection(p *analyzer.Pass) {
-	var env *taintEnv
+	var env *taint.Env
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
-		if len(d.Args) < 2 || !strings.EqualFold(d.Args[0].Value, "Access-Control-Allow-Origin") || !hasVars(d.Args[1].Value) {
+		if len(d.Args) < 2 || !strings.EqualFold(d.Args[0].Value, "Access-Control-Allow-Origin") || !script.HasVars(d.Args[1].Value) {
 			return
 		}
 		if env == nil {
-			env = newTaintEnv(p)
+			env = taint.NewEnv(p)
 		}
 		via, ok := reflectsOrigin(env, d.Args[1].Value, stack, 0)
 		if !ok {
@@ -62,28 +64,28 @@ func runCORSOriginReflection(p *analyzer.Pass) {
 // reflectsOrigin reports whether value may be the request's Origin header
 // unchecked: $http_origin itself, a variable set to it, or a map that
 // falls back to it. via names the variable it went through, if any.
-func reflectsOrigin(env *taintEnv, value string, stack []*parser.Directive, depth int) (via string, ok bool) {
+func reflectsOrigin(env *taint.Env, value string, stack []*parser.Directive, depth int) (via string, ok bool) {
 	if depth > 4 {
 		return "", false
 	}
-	for _, r := range splitVars(value) {
+	for _, r := range script.Split(value) {
 		switch {
-		case r.name == "":
+		case r.Name == "":
 			continue
-		case r.name == "http_origin":
+		case r.Name == "http_origin":
 			return "", true
 		}
-		for _, s := range env.visibleSets(r.name, stack) {
-			if _, ok := reflectsOrigin(env, s.d.Args[1].Value, s.stack, depth+1); ok {
-				return r.name, true
+		for _, s := range env.VisibleSets(r.Name, stack) {
+			if _, ok := reflectsOrigin(env, s.Directive.Args[1].Value, s.Stack, depth+1); ok {
+				return r.Name, true
 			}
 		}
-		for _, e := range env.maps[r.name] {
-			if e.key != "default" {
+		for _, e := range env.Map(r.Name) {
+			if e.Key != "default" {
 				continue
 			}
-			if _, ok := reflectsOrigin(env, e.value, nil, depth+1); ok {
-				return r.name, true
+			if _, ok := reflectsOrigin(env, e.Value, nil, depth+1); ok {
+				return r.Name, true
 			}
 		}
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/fix"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
@@ -65,19 +66,19 @@ func runDeprecated(p *analyzer.Pass) {
 				d := p.Reportf(l.Directive.File, l.Directive.Args[prm.Arg].Range,
 					"the \"listen ... http2\" directive is deprecated, use the \"http2\" directive instead")
 				d.Detail = "since nginx 1.25.1; write \"http2 on;\" in the server (nginx 1.25.1 or later)"
-				if !fixAllowed(p, d, "1.25.1") {
+				if !p.FixAllowed(d, "1.25.1") {
 					// Without a target, nothing says this nginx has
 					// "http2 on": an older one refuses it.
 					d.Detail += "; not fixed automatically: \"http2 on\" needs nginx 1.25.1, which nothing else in this " +
 						"configuration needs; name the target (--nginx-version or --nginx-build, or nginx-version in .nginx-lint.yaml) to fix it"
 					continue
 				}
-				d.Edits = []parser.Edit{removeArgEdit(l.Directive, prm.Arg)}
+				d.Edits = []parser.Edit{fix.RemoveArg(l.Directive, prm.Arg)}
 				if !checked {
 					needOn, checked = !hasChild(s.Directive, "http2"), true
 				}
 				if needOn {
-					if e, ok := insertAfterEdit(l.Directive, "http2 on;"); ok {
+					if e, ok := fix.InsertAfter(l.Directive, "http2 on;"); ok {
 						d.Edits = append(d.Edits, e)
 						needOn = false
 					}
@@ -87,7 +88,7 @@ func runDeprecated(p *analyzer.Pass) {
 	}
 	p.WalkEntries(func(e *analyzer.Entry, stack []*parser.Directive) {
 		d, ctx := e.Directive, e.Context()
-		if dataBlock(ctx) {
+		if directives.DataBlock(ctx) {
 			return
 		}
 		name := d.Name.Value
@@ -97,7 +98,7 @@ func runDeprecated(p *analyzer.Pass) {
 			if !target.Lacks("1.15.0") && target.Lacks("1.25.1") {
 				diag := p.ReportDirective(d, "the \"ssl\" directive is deprecated, use the \"listen ... ssl\" directive instead")
 				diag.Detail = "deprecated since nginx 1.15.0 and removed in 1.25.1, which reports it as an unknown directive"
-				assumeTarget(p, diag)
+				p.AssumeTarget(diag)
 				diag.Edits = sslOnEdits(d, serverOfBlock(p, sameFileParent(d, stack)))
 			}
 			return
@@ -127,7 +128,7 @@ func runDeprecated(p *analyzer.Pass) {
 			diag.Detail += " (removed in " + removed + ")"
 		}
 		if obsolete {
-			assumeTarget(p, diag) // obsolete only from its release on
+			p.AssumeTarget(diag) // obsolete only from its release on
 		}
 	})
 }
@@ -171,7 +172,7 @@ func sslOnEdits(d *parser.Directive, s *parser.Server) []parser.Edit {
 	if len(d.Args) != 1 {
 		return nil
 	}
-	edits := []parser.Edit{deleteDirectiveEdit(d)}
+	edits := []parser.Edit{fix.DeleteDirective(d)}
 	if strings.EqualFold(d.Args[0].Value, "off") {
 		return edits
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/modules"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -27,7 +28,7 @@ var DirectiveNotAllowed = &analyzer.Rule{
 func runDirectiveNotAllowed(p *analyzer.Pass) {
 	p.WalkEntries(func(e *analyzer.Entry, _ []*parser.Directive) {
 		d, ctx := e.Directive, e.Context()
-		if dataBlock(ctx) || !e.Known {
+		if directives.DataBlock(ctx) || !e.Known {
 			return
 		}
 		if e.Row() != nil {
@@ -55,8 +56,35 @@ func runDirectiveNotAllowed(p *analyzer.Pass) {
 // of rows, or predates them: nginx then says "unknown directive" wherever
 // the directive stands, and unknown-directive reports it.
 func absentFromTarget(p *analyzer.Pass, rows []*directives.Directive) bool {
-	if p.Target.Lacks(firstSince(rows)) {
+	if p.Target.Lacks(directives.FirstSince(rows)) {
 		return true
 	}
-	return p.Target.Modules != nil && missingAll(p, loadedModules(p), rows)
+	return p.Target.Modules != nil && missingAll(p, modules.Of(p), rows)
+}
+
+// notYetAllowed reports d when every table row that allows it in ctx
+// appeared after the targeted nginx.
+func notYetAllowed(p *analyzer.Pass, d *parser.Directive, ctx directives.Context) {
+	rows := directives.Lookup(d.Name.Value)
+	if p.Target.Lacks(directives.FirstSince(rows)) {
+		return // unknown to that nginx altogether: unknown-directive says so
+	}
+	var newest *directives.Directive
+	for _, r := range rows {
+		if !r.AllowedIn(ctx) {
+			continue
+		}
+		since := directives.FirstSince([]*directives.Directive{r})
+		if !p.Target.Lacks(since) {
+			return // some row allowed it here already
+		}
+		newest = r
+	}
+	if newest == nil {
+		return
+	}
+	since := directives.FirstSince([]*directives.Directive{newest})
+	diag := p.ReportDirective(d, "%q directive is not allowed here in nginx %s", d.Name.Value, p.Target.NginxVersion())
+	diag.Detail = fmt.Sprintf("%s accepts it in %s since nginx %s; here is %s", newest.Module, strings.ReplaceAll(newest.Contexts.String(), ",", ", "), since, ctx)
+	p.AssumeTarget(diag)
 }

@@ -7,3 +7,5 @@
 // include problems) are registered here too, with an empty Run, so that
 // `nginx-lint rules` and `nginx-lint explain` cover every code a user sees.
 package rules
+
+//go:generate go run ./internal/refgen

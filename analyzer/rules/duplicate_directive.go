@@ -4,10 +4,11 @@ import (
 	"fmt"
 	"path"
 	"strings"
-	"sync"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/fix"
+	"github.com/nginx-lint/nginx-lint/analyzer/referer"
 	"github.com/nginx-lint/nginx-lint/internal/ngxparse"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
@@ -43,34 +44,6 @@ var DuplicateDirective = &analyzer.Rule{
 	},
 }
 
-// protoSet says which modules' copy of a directive refuses repeats: the
-// same name can be single-valued in one module and not in another (mail's
-// server_name, stream's return).
-type protoSet uint8
-
-const (
-	protoCore protoSet = 1 << iota // main and events
-	protoHTTP
-	protoStream
-	protoMail
-)
-
-// protoOfContext maps the block a directive is in to its module family.
-func protoOfContext(ctx directives.Context) protoSet {
-	switch {
-	case ctx&(directives.Main|directives.Events) != 0:
-		return protoCore
-	case ctx&(directives.HTTP|directives.Server|directives.Location|directives.IfInServer|
-		directives.IfInLocation|directives.LimitExcept|directives.Upstream) != 0:
-		return protoHTTP
-	case ctx&(directives.Stream|directives.StreamServer|directives.StreamUpstream) != 0:
-		return protoStream
-	case ctx&(directives.Mail|directives.MailServer) != 0:
-		return protoMail
-	}
-	return 0
-}
-
 // sameSetting maps directives that nginx stores in one field to that
 // field's first directive: root and alias both set the location's path.
 var sameSetting = map[string]string{"alias": "root"}
@@ -94,12 +67,12 @@ func settingOf(d *parser.Directive, ctx directives.Context) (string, bool) {
 		}
 		return name + " " + d.Args[0].Value, true
 	case "mirror", "proxy_redirect", "proxy_cookie_domain", "proxy_cookie_path", "proxy_cookie_flags":
-		return name, protoOfContext(ctx) == protoHTTP
+		return name, directives.FamilyOf(ctx) == directives.HTTPFamily
 	}
-	if field := luaHandlerFields[name]; field != "" && protoOfContext(ctx) == protoHTTP {
+	if field := luaHandlerFields[name]; field != "" && directives.FamilyOf(ctx) == directives.HTTPFamily {
 		return field, true
 	}
-	if (duplicateChecked[name]|thirdPartyDuplicates()[name])&protoOfContext(ctx) == 0 {
+	if !directives.RefusesRepeat(name, ctx) {
 		return "", false
 	}
 	if s, ok := sameSetting[name]; ok {
@@ -122,39 +95,6 @@ var luaHandlerFields = func() map[string]string {
 	}
 	return m
 }()
-
-// thirdPartyDuplicates are the directives of the third-party modules
-// nginx-lint knows whose handler is one of nginx's slots that refuse a
-// second setting ("is duplicate"), read from the modules' command tables
-// like duplicateChecked from nginx's; a name nginx itself defines keeps
-// nginx's verdict.
-var thirdPartyDuplicates = sync.OnceValue(func() map[string]protoSet {
-	refuse := map[directives.ValueKind]bool{directives.ValueFlag: true, directives.ValueStr: true, directives.ValueNum: true,
-		directives.ValueSize: true, directives.ValueOff: true, directives.ValueMsec: true, directives.ValueSec: true,
-		directives.ValueBufs: true, directives.ValueEnum: true}
-	out := map[string]protoSet{}
-	for _, row := range directives.All() {
-		if !row.ThirdParty || row.Value == nil || !refuse[row.Value.Kind] {
-			continue
-		}
-		if nginxDefines(row.Name) {
-			continue
-		}
-		out[row.Name] |= protoOfContext(row.Contexts)
-	}
-	return out
-})
-
-// nginxDefines reports whether nginx (or njs, nginx-acme) has a
-// directive of that name, whose own handler decides.
-func nginxDefines(name string) bool {
-	for _, r := range directives.Lookup(name) {
-		if !r.ThirdParty {
-			return true
-		}
-	}
-	return false
-}
 
 // offExclusive are directives that repeat to list values but whose "off"
 // stands alone: nginx refuses any other before or after it ("is
@@ -194,7 +134,7 @@ func runDuplicateDirective(p *analyzer.Pass) {
 			// unless it is forgotten here (its first setting clears).
 			levels[len(stack)+1].block = nil
 		}
-		if dataBlock(ctx) {
+		if directives.DataBlock(ctx) {
 			return
 		}
 		name := d.Name.Value
@@ -231,7 +171,7 @@ func runDuplicateDirective(p *analyzer.Pass) {
 		}
 		diag.Detail = "nginx accepts it once per block and refuses to start; keep one"
 		if d.Block == nil && d.Semicolon() >= 0 {
-			diag.Edits = []parser.Edit{deleteDirectiveEdit(d)}
+			diag.Edits = []parser.Edit{fix.DeleteDirective(d)}
 		}
 		diag.Related = []parser.Related{{File: first.File, Range: first.Name.Range, Message: "first given here"}}
 	})
@@ -242,7 +182,7 @@ func runDuplicateDirective(p *analyzer.Pass) {
 	}
 	duplicateNames(p)
 	duplicateModules(p)
-	reportReferers(p, refererConflict)
+	reportReferers(p, referer.Conflict)
 }
 
 // duplicateModules reports a module loaded twice: ngx_load_module refuses
@@ -317,14 +257,14 @@ func duplicateNames(p *analyzer.Pass) {
 	seen := map[string]*parser.Directive{}
 	// http's log module defines "combined" before any log_format
 	// (ngx_http_log_init); stream's has no predefined format.
-	combined := fmt.Sprint(protoHTTP, "log_format", "\x00", "combined")
+	combined := fmt.Sprint(directives.HTTPFamily, "log_format", "\x00", "combined")
 	p.WalkContext(func(d *parser.Directive, ctx directives.Context, _ []*parser.Directive) {
 		format, ok := namedDefinitions[d.Name.Value]
-		if !ok || dataBlock(ctx) {
+		if !ok || directives.DataBlock(ctx) {
 			return
 		}
-		proto := protoOfContext(ctx)
-		if proto != protoHTTP && proto != protoStream {
+		proto := directives.FamilyOf(ctx)
+		if proto != directives.HTTPFamily && proto != directives.StreamFamily {
 			return
 		}
 		name := definedName(d)
@@ -335,7 +275,7 @@ func duplicateNames(p *analyzer.Pass) {
 		if strings.HasSuffix(kind, "_cache_path") {
 			kind = "cache_path"
 		}
-		if (kind == "lua_shared_dict" || kind == "upstream_list") && proto != protoHTTP {
+		if (kind == "lua_shared_dict" || kind == "upstream_list") && proto != directives.HTTPFamily {
 			return // stream-lua's own: not compared here
 		}
 		key := name

@@ -1,10 +1,11 @@
 package rules
 
 import (
+	"strings"
+
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/parser"
-	"strings"
 )
 
 // EmptyUpstream reports an upstream block without any server.

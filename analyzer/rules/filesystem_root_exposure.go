@@ -6,6 +6,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/script"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
@@ -34,7 +35,7 @@ func runFilesystemRootExposure(p *analyzer.Pass) {
 		confDir = path.Dir(p.Config.Main.Path)
 	}
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive) {
-		if len(d.Args) != 1 || hasVars(d.Args[0].Value) || !strings.HasPrefix(d.Args[0].Value, "/") {
+		if len(d.Args) != 1 || script.HasVars(d.Args[0].Value) || !strings.HasPrefix(d.Args[0].Value, "/") {
 			return // relative roots depend on the prefix; variables are unknown
 		}
 		if innermost(stack, "http") == nil && innermost(stack, "server") == nil && innermost(stack, "location") == nil {
@@ -47,7 +48,7 @@ func runFilesystemRootExposure(p *analyzer.Pass) {
 			if loc == nil {
 				return
 			}
-			l, err := locationSpec(loc)
+			l, err := parser.LocationSpec(loc)
 			// A regex or exact location's alias is the whole file name:
 			// nothing of the URI is appended, so no directory is listed
 			// or walked through it.

@@ -415,7 +415,7 @@ var handlerCases = map[string]handlerCase{
 	"http:secure_link":      {ctx: directives.Location, by: "-", good: []string{"$arg_md5,$arg_expires"}},
 	"http:secure_link_md5":  {ctx: directives.Location, by: "-", good: []string{`"$uri secret"`}},
 	// gzip_disable's regexes are not among those regex-syntax compiles
-	// (that list, regexes in variables.go, is the lead's): good values only.
+	// (that list, symbols.RegexDirectives, is the lead's): good values only.
 	"http:gzip_disable":            {ctx: directives.Location, by: "-", good: []string{"msie6", `"MSIE [1-6]\."`}},
 	"http:fastcgi_split_path_info": {ctx: directives.Location, by: "regex-syntax", good: []string{`^(.+\.php)(/.+)$`}, bad: []string{"(", "^(.+"}},
 	"http:stub_status":             {ctx: directives.Location, by: "-", good: []string{""}},

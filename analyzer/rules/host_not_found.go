@@ -37,7 +37,7 @@ var HostNotFound = &analyzer.Rule{
 const lookupTimeout = 3 * time.Second
 
 func runHostNotFound(p *analyzer.Pass) {
-	if !wholeConfig(p) {
+	if !p.WholeConfig() {
 		return
 	}
 	ix := p.Index()
@@ -68,7 +68,7 @@ func runHostNotFound(p *analyzer.Pass) {
 			}
 			// An upstream block, which a *_pass names instead of a host.
 			u, ok := symbols.ParsePass(e.Directive, nsOf(e) == nsStream)
-			if !ok || isUpstream(p, u.Host, nsOf(e) == nsStream) {
+			if !ok || symbols.Of(p).Defined(symbols.UpstreamSymbol(u.Host, nsOf(e) == nsStream)) {
 				continue
 			}
 			report(e.Directive, u.Word, u.Text, `host not found in upstream "`+u.Text+`"`)

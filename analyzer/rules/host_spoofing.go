@@ -5,6 +5,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/taint"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -27,15 +28,15 @@ var HostSpoofing = &analyzer.Rule{
 }
 
 func runHostSpoofing(p *analyzer.Pass) {
-	var env *taintEnv
+	var env *taint.Env
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive) {
 		if (!d.Is("proxy_set_header") && !d.Is("grpc_set_header")) || len(d.Args) != 2 || !strings.EqualFold(d.Args[0].Value, "host") {
 			return
 		}
 		if env == nil {
-			env = newTaintEnv(p)
+			env = taint.NewEnv(p)
 		}
-		if !env.valueTaint(d.Args[1].Value, stack).user {
+		if !env.Of(d.Args[1].Value, stack).User {
 			return
 		}
 		diag := p.Reportf(d.File, d.Args[1].Range, "%q sets the upstream Host to %q, which the client controls", d.Name.Value, d.Args[1].Value)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/script"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -84,7 +85,7 @@ func runHSTS(p *analyzer.Pass) {
 		} else if h := innermost(stack, "http"); h != nil {
 			withHSTS[h] = true
 		}
-		if hasVars(v) {
+		if script.HasVars(v) {
 			return
 		}
 		age, ok := maxAge(v)
@@ -113,7 +114,7 @@ func runHSTS(p *analyzer.Pass) {
 		if h == nil && len(stack) > 0 || d.Block == nil || withHSTS[d] || h != nil && withHSTS[h] {
 			return
 		}
-		for _, l := range body(p, d) {
+		for _, l := range p.Body(d) {
 			if !l.Is("listen") {
 				continue
 			}

@@ -49,7 +49,7 @@ func runHTTP2MisdirectedRequest(p *analyzer.Pass) {
 		var tlsDefault, listenHTTP2 bool
 		var own *bool
 		answers421 := false
-		for _, c := range body(p, srv) {
+		for _, c := range p.Body(srv) {
 			switch {
 			case c.Is("listen"):
 				var tls, def, h2 bool
@@ -73,7 +73,7 @@ func runHTTP2MisdirectedRequest(p *analyzer.Pass) {
 			case c.Is("return") && returns421(c):
 				answers421 = true
 			case c.Is("location") && c.Block != nil:
-				for _, x := range body(p, c) {
+				for _, x := range p.Body(c) {
 					if x.Is("return") && returns421(x) {
 						answers421 = true
 					}

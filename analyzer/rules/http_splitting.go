@@ -5,6 +5,8 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/script"
+	"github.com/nginx-lint/nginx-lint/analyzer/taint"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -28,26 +30,26 @@ var HTTPSplitting = &analyzer.Rule{
 }
 
 func runHTTPSplitting(p *analyzer.Pass) {
-	var env *taintEnv
+	var env *taint.Env
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive) {
 		arg, lfOnly := splittingSink(d)
-		if arg < 0 || inStream(stack, ctx) || !hasVars(d.Args[arg].Value) {
+		if arg < 0 || inStream(stack, ctx) || !script.HasVars(d.Args[arg].Value) {
 			return
 		}
 		if env == nil {
-			env = newTaintEnv(p)
+			env = taint.NewEnv(p)
 		}
-		var t taint
+		var t taint.Value
 		if d.Is("rewrite") {
 			// nginx escapes the rewrite's own captures when it builds
 			// the new URI, so only other variables can inject.
-			if re := env.regex(d.Args[0].Value, false); re != nil {
-				t = env.valueTaintWith(d.Args[arg].Value, stack, &regexScope{re: re, subject: ""}, true)
+			if re := env.Regex(d.Args[0].Value, false); re != nil {
+				t = env.OfWith(d.Args[arg].Value, stack, &taint.Scope{Re: re, Subject: ""}, true)
 			}
 		} else {
-			t = env.valueTaint(d.Args[arg].Value, stack)
+			t = env.Of(d.Args[arg].Value, stack)
 		}
-		if !t.lf && (lfOnly || !t.cr) {
+		if !t.LF && (lfOnly || !t.CR) {
 			return
 		}
 		diag := p.Reportf(d.File, d.Args[arg].Range, "%q value %q can hold a CR/LF from the request: HTTP splitting", d.Name.Value, d.Args[arg].Value)

@@ -5,9 +5,8 @@ import (
 	"path/filepath"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
-	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
+	"github.com/nginx-lint/nginx-lint/analyzer/routing"
 	"github.com/nginx-lint/nginx-lint/parser"
-	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
 
 // ImplicitDefaultServer reports an address several HTTP servers share
@@ -31,25 +30,25 @@ var ImplicitDefaultServer = &analyzer.Rule{
 }
 
 func runImplicitDefaultServer(p *analyzer.Pass) {
-	if !wholeConfig(p) {
+	if !p.WholeConfig() {
 		return
 	}
-	var found []runOf[implicit]
-	for _, port := range costModel(p).Ports {
-		if port.Protocol != parser.HTTP {
+	// TCP and QUIC sockets of one address keep their own servers.
+	var found []routing.Run[implicit]
+	shared := sharedAddresses(p, parser.HTTP)
+	for i := range shared {
+		a := &shared[i]
+		if a.DefaultBy != nil || a.Servers < 2 {
 			continue
 		}
-		for _, a := range port.Addrs {
-			// TCP and QUIC sockets of one address keep their own servers.
-			for _, udp := range []bool{false, true} {
-				if f, ok := implicitDefault(a.Instances, udp); ok {
-					found = append(found, runOf[implicit]{f, a})
-				}
-			}
+		at := a.First.Server.Directive
+		if a.First.Listen != nil {
+			at = a.First.Listen.Directive
 		}
+		found = append(found, routing.Run[implicit]{Item: implicit{at: at, second: a.Second.Server, servers: a.Servers, udp: a.UDP}, Addr: a.Cost})
 	}
 	// The runs of ports of one range are one address to the user.
-	merged, addrs := mergeRuns(found, func(a, b implicit) bool { return a == b })
+	merged, addrs := routing.MergeRuns(found, func(a, b implicit) bool { return a == b })
 	for i, f := range merged {
 		what := addrs[i]
 		if f.udp {
@@ -69,44 +68,4 @@ type implicit struct {
 	second  *parser.Server
 	servers int
 	udp     bool
-}
-
-// implicitDefault finds the servers on an address (its TCP or its QUIC
-// socket) of which none is marked default_server.
-func implicitDefault(ins []costmodel.Instance, udp bool) (implicit, bool) {
-	var first, second *costmodel.Instance
-	for i := range ins {
-		in := &ins[i]
-		if in.UDP != udp || !inProtocolBlock(in.Server) {
-			continue
-		}
-		if in.Listen != nil && in.Listen.Spec != nil && in.Listen.Spec.Has(grammar.ParamDefaultServer) {
-			return implicit{}, false
-		}
-		switch {
-		case first == nil:
-			first = in
-		case second == nil && in.Server != first.Server:
-			second = in
-		}
-	}
-	if second == nil {
-		return implicit{}, false
-	}
-	at := first.Server.Directive
-	if first.Listen != nil {
-		at = first.Listen.Directive
-	}
-	// A server's listens on one address come one after another (nginx
-	// adds a server's listens together), so counting changes counts
-	// servers.
-	servers := 0
-	var last *parser.Server
-	for i := range ins {
-		if in := &ins[i]; in.UDP == udp && inProtocolBlock(in.Server) && in.Server != last {
-			servers++
-			last = in.Server
-		}
-	}
-	return implicit{at: at, second: second.Server, servers: servers, udp: udp}, true
 }

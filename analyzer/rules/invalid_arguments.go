@@ -1,8 +1,9 @@
 package rules
 
 import (
-	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"strings"
+
+	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/parser"
@@ -24,7 +25,7 @@ var InvalidArguments = &analyzer.Rule{
 func runInvalidArguments(p *analyzer.Pass) {
 	p.WalkEntries(func(e *analyzer.Entry, _ []*parser.Directive) {
 		d, row := e.Directive, e.Row()
-		if dataBlock(e.Context()) || d.RawBlock() || d.Unterminated() || row == nil {
+		if directives.DataBlock(e.Context()) || d.RawBlock() || d.Unterminated() || row == nil {
 			return
 		}
 		args, ok := row.ArgRule()

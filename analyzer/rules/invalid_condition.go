@@ -29,7 +29,7 @@ var InvalidCondition = &analyzer.Rule{
 
 func runInvalidCondition(p *analyzer.Pass) {
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, _ []*parser.Directive) {
-		if dataBlock(ctx) || len(d.Args) == 0 || d.Block == nil {
+		if directives.DataBlock(ctx) || len(d.Args) == 0 || d.Block == nil {
 			return
 		}
 		if arg, msg := ifConditionError(d.ArgValues()); msg != "" {

@@ -1,11 +1,12 @@
 package rules
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
-	"github.com/nginx-lint/nginx-lint/internal/ipaddr"
+	"github.com/nginx-lint/nginx-lint/internal/ngxparse"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
@@ -44,7 +45,7 @@ func runInvalidEntry(p *analyzer.Pass) {
 		if ctx&(directives.HTTP|directives.Stream) == 0 || d.Block == nil {
 			return
 		}
-		entries := body(p, d)
+		entries := p.Body(d)
 		switch d.Name.Value {
 		case "geo":
 			// volatile arrived in geo in 1.29.3.
@@ -118,42 +119,15 @@ func checkGeo(p *analyzer.Pass, entries []*parser.Directive, volatile, proxies b
 	}
 }
 
-// inetAddr is ngx_inet_addr: a dotted quad with octets up to 255 (empty
-// ones count as 0); 255.255.255.255 is its error value.
-func inetAddr(s string) (uint32, bool) {
-	var addr, octet uint32
-	n := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= '0' && c <= '9':
-			octet = octet*10 + uint32(c-'0')
-			if octet > 255 {
-				return 0, false
-			}
-		case c == '.':
-			addr, octet = addr<<8+octet, 0
-			n++
-		default:
-			return 0, false
-		}
-	}
-	if n != 3 {
-		return 0, false
-	}
-	addr = addr<<8 + octet
-	return addr, addr != 0xffffffff
-}
-
 // geoRange follows ngx_http_geo_range: FIRST-LAST of IPv4 addresses.
 func geoRange(s string) bool {
 	first, last, ok := strings.Cut(s, "-")
 	if !ok {
 		return false
 	}
-	a, ok1 := inetAddr(first)
-	b, ok2 := inetAddr(last)
-	return ok1 && ok2 && a <= b
+	a, ok1 := ngxparse.InetAddr(first)
+	b, ok2 := ngxparse.InetAddr(last)
+	return ok1 && ok2 && bytes.Compare(a[:], b[:]) <= 0
 }
 
 // geoCIDR follows ngx_http_geo_cidr_value and ngx_ptocidr.
@@ -163,8 +137,8 @@ func geoCIDR(s string) bool {
 	}
 	addr, mask, hasMask := strings.Cut(s, "/")
 	bits := 32
-	if _, ok := inetAddr(addr); !ok {
-		if !inet6Addr(addr) {
+	if _, ok := ngxparse.InetAddr(addr); !ok {
+		if _, ok := ngxparse.Inet6Addr(addr); !ok {
 			return false
 		}
 		bits = 128
@@ -174,19 +148,6 @@ func geoCIDR(s string) bool {
 	}
 	n, ok := grammar.Atoi(mask)
 	return ok && n <= bits
-}
-
-// inet6Addr is ngx_inet6_addr. Go's parser agrees on the common forms;
-// the rest go through the listen grammar, which holds nginx's syntax.
-func inet6Addr(s string) bool {
-	if a, ok := ipaddr.Parse(s); ok && a.Is6() && a.Zone() == "" {
-		return true
-	}
-	if s == "" || strings.ContainsAny(s, "[]/") {
-		return false
-	}
-	_, err := grammar.ParseListen([]string{"[" + s + "]"})
-	return err == nil
 }
 
 func checkMap(p *analyzer.Pass, entries []*parser.Directive) {

@@ -5,6 +5,8 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/referer"
+	"github.com/nginx-lint/nginx-lint/internal/ngxparse"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
@@ -49,7 +51,7 @@ var InvalidParameter = &analyzer.Rule{
 }
 
 func runInvalidParameter(p *analyzer.Pass) {
-	reportReferers(p, refererInvalid)
+	reportReferers(p, referer.Invalid)
 	target := p.Target
 	m := p.Model()
 	for _, s := range m.Servers {
@@ -60,19 +62,19 @@ func runInvalidParameter(p *analyzer.Pass) {
 	}
 	checkUpstreamServers(p, target)
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, _ []*parser.Directive) {
-		if dataBlock(ctx) || len(d.Args) != 3 || d.Args[2].Value == "always" {
+		if directives.DataBlock(ctx) || len(d.Args) != 3 || d.Args[2].Value == "always" {
 			return
 		}
 		p.Reportf(d.File, d.Args[2].Range, "invalid parameter \"%s\"", d.Args[2].Value).Detail =
 			"the only parameter " + d.Name.Value + " takes after the value is \"always\""
 	}, "add_header", "add_trailer")
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, _ []*parser.Directive) {
-		if !dataBlock(ctx) {
+		if !directives.DataBlock(ctx) {
 			checkResolver(p, d, ctx, target)
 		}
 	}, "resolver")
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, _ []*parser.Directive) {
-		if dataBlock(ctx) || len(d.Args) < 2 {
+		if directives.DataBlock(ctx) || len(d.Args) < 2 {
 			return
 		}
 		if d.Args[1].Value == "" {
@@ -162,7 +164,7 @@ func checkListen(p *analyzer.Pass, proto parser.Protocol, l *parser.Listen, targ
 		since := grammar.ParamSince(ctx, prm.Kind)
 		if target.Lacks(since) {
 			tooNew |= 1 << prm.Kind
-			assumeTarget(p, invalid(prm.Arg, "nginx "+target.NginxVersion()+" predates it: the "+prm.Kind.String()+" parameter of a "+
+			p.AssumeTarget(invalid(prm.Arg, "nginx "+target.NginxVersion()+" predates it: the "+prm.Kind.String()+" parameter of a "+
 				proto.String()+" listen appeared in nginx "+since))
 		}
 	}
@@ -222,7 +224,7 @@ func checkUpstreamServers(p *analyzer.Pass, target *analyzer.Target) {
 			continue
 		}
 		noBackup := ""
-		for _, d := range body(p, u.Directive) {
+		for _, d := range p.Body(u.Directive) {
 			switch name := d.Name.Value; {
 			case noBackupBalancers[name]:
 				noBackup = name
@@ -313,12 +315,12 @@ func checkResolver(p *analyzer.Pass, d *parser.Directive, ctx directives.Context
 			}
 			continue
 		}
-		u := parseNginxURL(v, false, 53)
-		if u.err != "" {
-			p.Reportf(d.File, a.Range, "%s in resolver \"%s\"", u.err, v).Detail = "a name server is an address with an optional port: 127.0.0.53, [::1]:5353"
+		u := ngxparse.ParseURL(v, false, 53)
+		if u.Err != "" {
+			p.Reportf(d.File, a.Range, "%s in resolver \"%s\"", u.Err, v).Detail = "a name server is an address with an optional port: 127.0.0.53, [::1]:5353"
 			return
 		}
-		if strings.IndexByte(u.host, '=') >= 0 {
+		if strings.IndexByte(u.Host, '=') >= 0 {
 			// A parameter this nginx does not know (ipv4= before
 			// 1.23.1) is a host name to nginx, which no lookup finds.
 			p.Reportf(d.File, a.Range, "host not found in resolver \"%s\"", v).Detail =

@@ -7,7 +7,9 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
-	"github.com/nginx-lint/nginx-lint/analyzer/rules/internal/pcre"
+	"github.com/nginx-lint/nginx-lint/analyzer/regex"
+	"github.com/nginx-lint/nginx-lint/analyzer/script"
+	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -52,7 +54,7 @@ func runInvalidRegex(p *analyzer.Pass) {
 			return
 		case (d.Is("set") || d.Is("return")) && len(stack) > 0:
 			ifd := stack[len(stack)-1]
-			if _, op, expr, ok := ifMatch(ifd); ok && op[0] != '!' {
+			if _, op, expr, ok := symbols.IfMatch(ifd); ok && op[0] != '!' {
 				// A matching if's own regex sets the captures.
 				if rewriteBefore(p, ifd, d) {
 					return
@@ -106,8 +108,8 @@ const anyCaptures = 9
 // regexes of locations, ifs, rewrites, server names and maps.
 func captureScopes(p *analyzer.Pass) *captureScope {
 	sc := &captureScope{server: map[*parser.Directive]int{}, outer: map[*parser.Directive]int{}}
-	var groups regexMemo[int]
-	regexGroups := func(expr string, caseless bool) int { return groups.get(expr, caseless, regexGroupCount) }
+	var groups regex.VerdictMemo[int]
+	regexGroups := func(expr string, caseless bool) int { return groups.Get(expr, caseless, regexGroupCount) }
 	add := func(stack []*parser.Directive, n int) {
 		if s := innermost(stack, "server"); s != nil {
 			sc.server[s] = max(sc.server[s], n)
@@ -119,11 +121,11 @@ func captureScopes(p *analyzer.Pass) *captureScope {
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
 		switch {
 		case d.Is("location"):
-			if l, err := locationSpec(d); err == nil && l.IsRegex {
+			if l, err := parser.LocationSpec(d); err == nil && l.IsRegex {
 				add(stack, regexGroups(l.Path, l.CaseInsensitive))
 			}
 		case d.Is("if"):
-			if _, _, expr, ok := ifMatch(d); ok {
+			if _, _, expr, ok := symbols.IfMatch(d); ok {
 				add(stack, regexGroups(expr, false))
 			}
 		case d.Is("rewrite"):
@@ -137,7 +139,7 @@ func captureScopes(p *analyzer.Pass) *captureScope {
 				}
 			}
 		case d.Is("map"):
-			for _, e := range body(p, d) {
+			for _, e := range p.Body(d) {
 				if expr, ci, ok := mapRegexKey(e); ok {
 					n := regexGroups(expr, ci)
 					sc.maps = max(sc.maps, n)
@@ -174,12 +176,12 @@ func mapRegexKey(e *parser.Directive) (expr string, caseless, ok bool) {
 // own key. Static and default entries run no regex; their $N read whatever
 // matched last and are not judged.
 func checkMapValues(p *analyzer.Pass, m *parser.Directive) {
-	for _, e := range body(p, m) {
+	for _, e := range p.Body(m) {
 		expr, ci, ok := mapRegexKey(e)
 		if !ok {
 			continue
 		}
-		if re := nginxRegex(expr, ci); re != nil {
+		if re := regex.Parse(expr, ci); re != nil {
 			checkGroupRefs(p, e, e.Args, re.MaxCap(), e.Name.Value)
 		}
 	}
@@ -197,7 +199,7 @@ func checkScopeRefs(p *analyzer.Pass, d *parser.Directive, stack []*parser.Direc
 			if strings.HasPrefix(expr, "*") {
 				expr, ci = expr[1:], true
 			}
-			if re := nginxRegex(expr, ci); re != nil {
+			if re := regex.Parse(expr, ci); re != nil {
 				checkGroupRefs(p, d, d.Args[1:], re.MaxCap(), d.Args[0].Value)
 			}
 			return
@@ -215,15 +217,15 @@ func checkScopeRefs(p *analyzer.Pass, d *parser.Directive, stack []*parser.Direc
 		return
 	}
 	for _, a := range d.Args {
-		for _, r := range splitVars(a.Value) {
-			if len(r.name) != 1 || r.name[0] < '1' || r.name[0] > '9' || int(r.name[0]-'0') <= groups {
+		for _, r := range script.Split(a.Value) {
+			if len(r.Name) != 1 || r.Name[0] < '1' || r.Name[0] > '9' || int(r.Name[0]-'0') <= groups {
 				continue
 			}
 			var diag *parser.Diagnostic
 			if groups == 0 {
-				diag = p.Reportf(d.File, a.Range, "\"$%s\" refers to a capture, but no regex here captures anything: it is always empty", r.name)
+				diag = p.Reportf(d.File, a.Range, "\"$%s\" refers to a capture, but no regex here captures anything: it is always empty", r.Name)
 			} else {
-				diag = p.Reportf(d.File, a.Range, "\"$%s\" refers to a capture that no regex here has (at most $%d): it is always empty", r.name, groups)
+				diag = p.Reportf(d.File, a.Range, "\"$%s\" refers to a capture that no regex here has (at most $%d): it is always empty", r.Name, groups)
 			}
 			diag.Detail = "$1..$9 hold the groups of the last regex matched (a regex location, if, rewrite, server_name or map); " +
 				"use a regex location with the group, or a named capture"
@@ -255,17 +257,17 @@ func hasCaptureRef(d *parser.Directive) bool {
 // branch reset group (?|...) numbers its alternatives alike, which the
 // count does not follow, so such regexes are not judged.
 func pcreGroups(expr string) (int, bool) {
-	if pcre.Check(expr) != nil || strings.Contains(expr, "(?|") {
+	if regex.Check(expr) != nil || strings.Contains(expr, "(?|") {
 		return 0, false
 	}
-	return pcre.Groups(expr), true
+	return regex.Groups(expr), true
 }
 
 // checkGroupRefs reports the first $N in args above groups.
 func checkGroupRefs(p *analyzer.Pass, d *parser.Directive, args []parser.Word, groups int, expr string) {
 	for _, a := range args {
-		for _, r := range splitVars(a.Value) {
-			if len(r.name) != 1 || r.name[0] < '1' || r.name[0] > '9' || int(r.name[0]-'0') <= groups {
+		for _, r := range script.Split(a.Value) {
+			if len(r.Name) != 1 || r.Name[0] < '1' || r.Name[0] > '9' || int(r.Name[0]-'0') <= groups {
 				continue
 			}
 			has := "no capture groups"
@@ -275,7 +277,7 @@ func checkGroupRefs(p *analyzer.Pass, d *parser.Directive, args []parser.Word, g
 					has = "only $1"
 				}
 			}
-			diag := p.Reportf(d.File, a.Range, "\"$%s\" refers to a group the regex %q does not have: it is always empty", r.name, expr)
+			diag := p.Reportf(d.File, a.Range, "\"$%s\" refers to a group the regex %q does not have: it is always empty", r.Name, expr)
 			diag.Detail = "the regex has " + has + " (each match replaces the captures of the one before); " +
 				"add the group or fix the number"
 			return
@@ -286,7 +288,7 @@ func checkGroupRefs(p *analyzer.Pass, d *parser.Directive, args []parser.Word, g
 // rewriteBefore reports whether a rewrite precedes d in the if block,
 // whose regex would then have replaced the condition's captures.
 func rewriteBefore(p *analyzer.Pass, ifd, d *parser.Directive) bool {
-	for _, s := range body(p, ifd) {
+	for _, s := range p.Body(ifd) {
 		if s == d {
 			return false
 		}

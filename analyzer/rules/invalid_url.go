@@ -8,6 +8,7 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/internal/didyoumean"
+	"github.com/nginx-lint/nginx-lint/internal/ngxparse"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -49,13 +50,6 @@ var InvalidURL = &analyzer.Rule{
 	},
 }
 
-// passSchemes are the optional URL prefixes each *_pass strips before
-// parsing the address.
-var passSchemes = map[string][]string{
-	"grpc_pass":  {"grpc://", "grpcs://"},
-	"uwsgi_pass": {"uwsgi://", "suwsgi://"},
-}
-
 // implicitUpstream is an upstream a *_pass creates by naming an address
 // that no upstream block defines.
 type implicitUpstream struct {
@@ -93,7 +87,7 @@ func runInvalidURL(p *analyzer.Pass) {
 	// proxy_pass hosts without a port (they might name an upstream).
 	var noPort, nearMisses []implicitUpstream
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive) {
-		if dataBlock(ctx) || len(d.Args) != 1 {
+		if directives.DataBlock(ctx) || len(d.Args) != 1 {
 			return
 		}
 		name, arg := d.Name.Value, d.Args[0]
@@ -112,31 +106,25 @@ func runInvalidURL(p *analyzer.Pass) {
 			}
 			return
 		}
-		// memcached_pass alone takes no variables.
-		if name != "memcached_pass" && strings.Contains(url, "$") {
+		pp, ok := ngxparse.ParsePass(name, proto == parser.Stream, url)
+		if !ok || pp.Vars {
 			return
 		}
-		for _, s := range passSchemes[name] {
-			if len(url) >= len(s) && strings.EqualFold(url[:len(s)], s) {
-				url = url[len(s):]
-				break
-			}
-		}
-		u := parseNginxURL(url, false, 0)
-		if u.err != "" {
-			p.Reportf(d.File, arg.Range, "%s in upstream \"%s\"", u.err, url)
+		u := pp.URL
+		if u.Err != "" {
+			p.Reportf(d.File, arg.Range, "%s in upstream \"%s\"", u.Err, pp.Address)
 			return
 		}
-		if upstreamHasPort(p, d, arg, u, defined[proto]) || u.unix {
+		if upstreamHasPort(p, d, arg, u, defined[proto]) || u.Unix {
 			return
 		}
-		host := asciiLower(u.host)
-		if u.noPort && !known[proto][host] {
-			noPort = append(noPort, implicitUpstream{d, arg, u.host, proto})
+		host := asciiLower(u.Host)
+		if u.NoPort && !known[proto][host] {
+			noPort = append(noPort, implicitUpstream{d, arg, u.Host, proto})
 		}
 		// ngx_stream_upstream_add, unlike http's, matches ports exactly:
 		// only a portless upstream serves a later portless proxy_pass.
-		if proto == parser.HTTP || u.noPort {
+		if proto == parser.HTTP || u.NoPort {
 			known[proto][host] = true
 		}
 	}, directives.PassDirectives()...)
@@ -191,12 +179,12 @@ func upstreamNearMiss(m *parser.Model, host string, proto parser.Protocol) []str
 
 // upstreamHasPort reports (and returns true) a *_pass that gives a port
 // to the name of an upstream block.
-func upstreamHasPort(p *analyzer.Pass, d *parser.Directive, arg parser.Word, u nginxURL, defined map[string]bool) bool {
-	if u.noPort || u.unix || !defined[asciiLower(u.host)] {
+func upstreamHasPort(p *analyzer.Pass, d *parser.Directive, arg parser.Word, u ngxparse.URL, defined map[string]bool) bool {
+	if u.NoPort || u.Unix || !defined[asciiLower(u.Host)] {
 		return false
 	}
-	p.Reportf(d.File, arg.Range, "upstream \"%s\" may not have port %d", u.host, u.port).Detail =
-		"\"" + u.host + "\" is an upstream block, whose servers carry the ports; drop \":" + strconv.Itoa(u.port) + "\""
+	p.Reportf(d.File, arg.Range, "upstream \"%s\" may not have port %d", u.Host, u.Port).Detail =
+		"\"" + u.Host + "\" is an upstream block, whose servers carry the ports; drop \":" + strconv.Itoa(u.Port) + "\""
 	return true
 }
 
@@ -205,35 +193,28 @@ func upstreamHasPort(p *analyzer.Pass, d *parser.Directive, arg parser.Word, u n
 // written.
 func checkProxyPass(p *analyzer.Pass, d *parser.Directive, stack []*parser.Directive, defined map[string]bool) (string, bool) {
 	arg := d.Args[0]
-	url := arg.Value
-	if strings.Contains(url, "$") {
-		return "", false
-	}
-	var rest string
-	port := 80
+	pp, _ := ngxparse.ParsePass("proxy_pass", false, arg.Value)
 	switch {
-	case len(url) >= 7 && strings.EqualFold(url[:7], "http://"):
-		rest = url[7:]
-	case len(url) >= 8 && strings.EqualFold(url[:8], "https://"):
-		rest, port = url[8:], 443
-	default:
+	case pp.Vars:
+		return "", false
+	case pp.BadPrefix:
 		p.Reportf(d.File, arg.Range, "invalid URL prefix").Detail = "proxy_pass takes http:// or https:// and an address, e.g. http://127.0.0.1:8080"
 		return "", false
 	}
-	u := parseNginxURL(rest, true, port)
-	if u.err != "" {
-		p.Reportf(d.File, arg.Range, "%s in upstream \"%s\"", u.err, rest)
+	u := pp.URL
+	if u.Err != "" {
+		p.Reportf(d.File, arg.Range, "%s in upstream \"%s\"", u.Err, pp.Address)
 		return "", false
 	}
 	if upstreamHasPort(p, d, arg, u, defined) {
 		return "", false
 	}
 	host := ""
-	if !u.unix {
-		host = asciiLower(u.host)
+	if !u.Unix {
+		host = asciiLower(u.Host)
 	}
-	if u.uri == "" || len(stack) == 0 {
-		return host, u.noPort
+	if u.URI == "" || len(stack) == 0 {
+		return host, u.NoPort
 	}
 	inner := stack[len(stack)-1]
 	where := ""
@@ -243,7 +224,7 @@ func checkProxyPass(p *analyzer.Pass, d *parser.Directive, stack []*parser.Direc
 	case "limit_except":
 		where = "inside \"limit_except\""
 	case "location":
-		if l, err := locationSpec(inner); err == nil {
+		if l, err := parser.LocationSpec(inner); err == nil {
 			if l.IsRegex {
 				where = "in the regex location \"" + l.Path + "\""
 			} else if l.Named {
@@ -252,11 +233,11 @@ func checkProxyPass(p *analyzer.Pass, d *parser.Directive, stack []*parser.Direc
 		}
 	}
 	if where == "" {
-		return host, u.noPort
+		return host, u.NoPort
 	}
 	p.Reportf(d.File, arg.Range, "\"proxy_pass\" cannot have URI part in location given by regular expression, "+
 		"or inside named location, or inside \"if\" statement, or inside \"limit_except\" block").Detail =
-		"the URI part \"" + u.uri + "\" replaces the matched location prefix, and there is none " + where +
+		"the URI part \"" + u.URI + "\" replaces the matched location prefix, and there is none " + where +
 			"; drop it (rewrite the URI with rewrite ... break if needed)"
 	return "", false
 }
@@ -286,17 +267,17 @@ func checkUpstreamAddrs(p *analyzer.Pass, u *parser.Upstream, target *analyzer.T
 			p.Reportf(d.File, arg.Range, "service upstream \"%s\" requires \"resolve\" parameter", arg.Value)
 			continue
 		}
-		url := parseNginxURL(arg.Value, false, defPort)
+		url := ngxparse.ParseURL(arg.Value, false, defPort)
 		switch {
-		case url.err != "":
-			p.Reportf(d.File, arg.Range, "%s in upstream \"%s\"", url.err, arg.Value)
-		case u.Protocol == parser.Stream && url.noPort && !url.unix && !service:
+		case url.Err != "":
+			p.Reportf(d.File, arg.Range, "%s in upstream \"%s\"", url.Err, arg.Value)
+		case u.Protocol == parser.Stream && url.NoPort && !url.Unix && !service:
 			p.Reportf(d.File, arg.Range, "no port in upstream \"%s\"", arg.Value).Detail =
 				"a stream upstream server needs a port: " + arg.Value + ":PORT"
-		case service && !url.noPort:
+		case service && !url.NoPort:
 			p.Reportf(d.File, arg.Range, "service upstream \"%s\" may not have port", arg.Value).Detail =
 				"service= looks the ports up in DNS SRV records"
-		case service && (url.addr || url.unix):
+		case service && (url.Addr || url.Unix):
 			p.Reportf(d.File, arg.Range, "service upstream \"%s\" requires domain name", arg.Value)
 		}
 	}

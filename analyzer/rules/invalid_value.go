@@ -122,7 +122,7 @@ func undefinedUpstreamLists(p *analyzer.Pass) {
 	for i := range ix.Entries {
 		e := &ix.Entries[i]
 		d := e.Directive
-		if protoOfContext(e.Context()) != protoHTTP {
+		if directives.FamilyOf(e.Context()) != directives.HTTPFamily {
 			continue
 		}
 		switch d.Name.Value {

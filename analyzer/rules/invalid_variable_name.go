@@ -30,8 +30,8 @@ var InvalidVariableName = &analyzer.Rule{
 
 func runInvalidVariableName(p *analyzer.Pass) {
 	vf := variableFacts(p)
-	for _, e := range vf.errs {
-		p.Reportf(e.d.File, wordSubRange(e.d.File, e.word, e.off, 1), "%s", e.message)
+	for _, e := range vf.Errors {
+		p.Reportf(e.Directive.File, e.Word.SubRange(e.Directive.File, e.Offset, 1), "%s", e.Message)
 	}
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, _ []*parser.Directive) {
 		j, ok := symbols.DefiningArg(d)

@@ -1,8 +1,9 @@
 package rules
 
 import (
-	"github.com/nginx-lint/nginx-lint/internal/ngxparse"
 	"strings"
+
+	"github.com/nginx-lint/nginx-lint/internal/ngxparse"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
@@ -42,7 +43,7 @@ const pageSize = 4096
 
 func runInvalidZone(p *analyzer.Pass) {
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, _ []*parser.Directive) {
-		if dataBlock(ctx) || len(d.Args) < 2 {
+		if directives.DataBlock(ctx) || len(d.Args) < 2 {
 			return
 		}
 		switch name := d.Name.Value; {

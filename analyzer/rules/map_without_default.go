@@ -3,6 +3,7 @@ package rules
 import (
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/fix"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -70,7 +71,7 @@ func runMapWithoutDefault(p *analyzer.Pass) {
 			diag.Detail = "input that no entry matches gives an empty value; add a \"default\" entry"
 			// The fix writes out the empty value nginx uses anyway, so
 			// behaviour is unchanged and the choice becomes visible.
-			if e, ok := insertFirstChildEdit(b.d, `default "";`); ok {
+			if e, ok := fix.InsertFirstChild(b.d, `default "";`); ok {
 				diag.Edits = []parser.Edit{e}
 			}
 		}

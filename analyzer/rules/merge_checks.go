@@ -6,6 +6,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/referer"
 	"github.com/nginx-lint/nginx-lint/analyzer/valuecheck"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
@@ -52,7 +53,7 @@ var mergedNames = func() []string {
 }()
 
 func runSettingConflict(p *analyzer.Pass) {
-	reportReferers(p, refererEmpty)
+	reportReferers(p, referer.Empty)
 	ix := p.Index()
 	// The directives of mergedNames each block sets, by the block's
 	// entry: a configuration with few of them costs little.
@@ -293,7 +294,7 @@ func checkRedirectDefault(p *analyzer.Pass, d *parser.Directive, stack []*parser
 		return
 	}
 	var pass *parser.Directive
-	for _, x := range body(p, stack[len(stack)-1]) {
+	for _, x := range p.Body(stack[len(stack)-1]) {
 		if x == d {
 			break
 		}

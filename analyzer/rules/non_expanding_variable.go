@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/script"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -94,7 +95,7 @@ func runNonExpandingVariable(p *analyzer.Pass) {
 				if off < 0 {
 					continue
 				}
-				diag := p.Reportf(d.File, wordSubRange(d.File, w, off, len(v)), "%q does not expand variables: %q is taken literally", d.Name.Value, v)
+				diag := p.Reportf(d.File, w.SubRange(d.File, off, len(v)), "%q does not expand variables: %q is taken literally", d.Name.Value, v)
 				diag.Detail = literalDetail(d, w, what)
 			}
 		}
@@ -126,30 +127,14 @@ func literalDetail(d *parser.Directive, w parser.Word, what string) string {
 	return fmt.Sprintf("nginx uses the %s %q as written, \"$\" and all; write the value out", what, w.Value)
 }
 
-// firstVariable returns the byte offset and text of the first "$name" or
-// "${name}" in s, -1 when there is none: a "$" followed by anything else
-// is just a character to the reader too.
+// firstVariable returns the byte offset and text of the first variable
+// or capture in s as nginx's script compiler reads one ("$name",
+// "${name}", "$1"), -1 when there is none: a "$" followed by anything
+// else is just a character to the reader too.
 func firstVariable(s string) (int, string) {
-	for i := 0; i+1 < len(s); i++ {
-		if s[i] != '$' {
-			continue
-		}
-		if s[i+1] == '{' {
-			j := i + 2
-			for j < len(s) && isNameChar(s[j]) {
-				j++
-			}
-			if j > i+2 && j < len(s) && s[j] == '}' {
-				return i, s[i : j+1]
-			}
-			continue
-		}
-		j := i + 1
-		for j < len(s) && isNameChar(s[j]) {
-			j++
-		}
-		if j > i+1 {
-			return i, s[i:j]
+	for t := range script.Tokens(s) {
+		if t.Kind == script.Variable || t.Kind == script.Capture {
+			return t.Start, t.Text
 		}
 	}
 	return -1, ""

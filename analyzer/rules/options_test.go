@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/internal/report"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -73,7 +74,7 @@ func TestOriginsOptions(t *testing.T) {
 func TestExplainListsEveryOption(t *testing.T) {
 	n := 0
 	for _, r := range All().Rules() {
-		page := Markdown(r)
+		page := report.RuleMarkdown(r)
 		for _, o := range r.Options {
 			n++
 			if !strings.Contains(page, "| `"+o.Name+"` | "+o.Type.String()+" |") {

@@ -7,6 +7,8 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/regex"
+	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -56,7 +58,7 @@ func runOrigins(p *analyzer.Pass) {
 			diag.Detail = "the HTTP header is spelt Referer: use $http_referer"
 			return
 		}
-		re := nginxRegex(expr, caseless)
+		re := regex.Parse(expr, caseless)
 		if re == nil {
 			return
 		}
@@ -73,7 +75,7 @@ func runOrigins(p *analyzer.Pass) {
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, _ []*parser.Directive) {
 		switch {
 		case d.Is("if"):
-			v, op, expr, ok := ifMatch(d)
+			v, op, expr, ok := symbols.IfMatch(d)
 			if ok && originVariable(v) {
 				w := d.Args[len(d.Args)-1]
 				if w.Value == ")" && len(d.Args) >= 2 {
@@ -275,8 +277,8 @@ func sequenceFlaw(seq []atom, origin bool, opt originOptions) string {
 // onlyStartsWithSlash reports whether a non-empty match of re always
 // begins with "/" (an optional path such as "/?").
 func onlyStartsWithSlash(re *syntax.Regexp) bool {
-	slash, _ := mayStart(re, runeSet{r: '/'})
-	other, _ := mayStart(re, runeSet{r: '/', other: true})
+	slash, _ := regex.MayStart(re, regex.RuneSet{Rune: '/'})
+	other, _ := regex.MayStart(re, regex.RuneSet{Rune: '/', Other: true})
 	return slash && !other
 }
 
@@ -325,7 +327,7 @@ func optionalLabel(a atom) bool {
 			return false
 		}
 		for _, x := range seq {
-			if x.node != nil && mayContain(x.node, runeSet{r: '/'}) {
+			if x.node != nil && regex.MayContain(x.node, regex.RuneSet{Rune: '/'}) {
 				return false
 			}
 		}
@@ -341,4 +343,13 @@ func trustedDomain(host string, domains []string) bool {
 		}
 	}
 	return false
+}
+
+// stringSet is the set of a list option's strings.
+func stringSet(list []string) map[string]bool {
+	out := make(map[string]bool, len(list))
+	for _, s := range list {
+		out[s] = true
+	}
+	return out
 }

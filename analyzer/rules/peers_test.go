@@ -84,6 +84,17 @@ var peerExcluded = map[string]string{
 	// adding a second header, which is what add-header-content-type is
 	// about. (The rule's file belongs to another change; see README.)
 	"gixy-next/add_header_content_type/more_set_headers.conf": "more_set_headers replaces Content-Type, no duplicate",
+	// proxy_pass http://$backend/$1 with a map that is not volatile: nginx
+	// evaluates $backend once and caches it, so $1 is measured and copied
+	// from the same captures. CVE-2026-42533 needs the capture read before
+	// the map's variable, or a volatile map (walf443 reads into it the
+	// mechanism of CVE-2026-60005, a clone under slice, which this
+	// configuration does not have).
+	"walf443/security/map_unnamed_capture/tests/fixtures/002_stream_is_not_reported/error/nginx.conf": "the map is cacheable and read before $1: not the CVE-2026-42533 shape",
+	// Its "location /api" beside "location ~ /api" never answers: every
+	// URI it takes contains "/api", and the regexes come after the
+	// longest prefix (TestUnreachableAgainstNginx asks nginx).
+	"walf443/best_practices/unreachable_location/examples/good.conf": "location /api is unreachable beside location ~ /api",
 }
 
 // peerCaseRule gives the rule for the peer cases that another rule of

@@ -6,6 +6,8 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/script"
+	"github.com/nginx-lint/nginx-lint/analyzer/taint"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
@@ -33,13 +35,13 @@ var ProxyPassNormalized = &analyzer.Rule{
 }
 
 func runProxyPassNormalized(p *analyzer.Pass) {
-	rewrites := newPerBlock(p, rawRewritesOf)
+	rewrites := analyzer.NewPerBlock(p, taint.RawRewritesOf)
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive) {
 		if !d.Is("proxy_pass") || len(d.Args) != 1 || inStream(stack, ctx) {
 			return
 		}
 		if loc := innermost(stack, "location"); loc != nil {
-			if l, err := locationSpec(loc); err == nil && l.Modifier == grammar.ModExact {
+			if l, err := parser.LocationSpec(loc); err == nil && l.Modifier == grammar.ModExact {
 				return // the whole URI is fixed: nothing of the client's path is passed
 			}
 		}
@@ -57,7 +59,7 @@ func runProxyPassNormalized(p *analyzer.Pass) {
 				"the backend sees another path than the client sent; drop the URI part or pass $request_uri"
 			return
 		}
-		if rw, _ := rawURIRewrite(rewrites, stack); rw != nil {
+		if rw, _ := taint.RawURIRewrite(rewrites, stack); rw != nil {
 			diag := p.Reportf(d.File, d.Args[0].Range, "%q without a variable re-encodes the raw path set by %q", "proxy_pass", "rewrite ^ $request_uri")
 			diag.Detail = "after rewriting to $request_uri the URI is already encoded and proxy_pass encodes it again " +
 				"(%2F becomes %252F); pass it explicitly, e.g. proxy_pass http://backend$1 or $uri"
@@ -111,12 +113,12 @@ func proxyPassPath(u string) (path string, vars, ok bool) {
 	return host, v >= 0, true
 }
 
-// firstVar returns where the first variable use of s starts and ends
-// (as splitVars cuts them), start -1 for none.
+// firstVar returns where the first variable or capture of s starts and
+// ends, start -1 for none.
 func firstVar(s string) (start, end int) {
-	for i := range len(s) {
-		if name, j := varAt(s, i); name != "" {
-			return i, j
+	for t := range script.Tokens(s) {
+		if t.Kind == script.Variable || t.Kind == script.Capture {
+			return t.Start, t.End
 		}
 	}
 	return -1, 0
@@ -127,89 +129,30 @@ func firstVar(s string) (start, end int) {
 // $request_uri has replaced it with the raw one on every way to it. A
 // rewrite inside an "if" does so only when the condition holds: on the
 // other requests $uri is still the decoded path.
-func normalizedVarPass(p *analyzer.Pass, d *parser.Directive, rewrites *perBlock[rawRewrites], stack []*parser.Directive) {
+func normalizedVarPass(p *analyzer.Pass, d *parser.Directive, rewrites *analyzer.PerBlock[taint.RawRewrites], stack []*parser.Directive) {
 	name := ""
-	for _, part := range splitVars(d.Args[0].Value) {
-		if part.name == "uri" || part.name == "document_uri" {
-			name = part.name
+	for _, part := range script.Split(d.Args[0].Value) {
+		if part.Name == "uri" || part.Name == "document_uri" {
+			name = part.Name
 			break
 		}
 	}
 	if name == "" {
 		return
 	}
-	always, inIf := rawURIRewrite(rewrites, stack)
+	always, inIf := taint.RawURIRewrite(rewrites, stack)
 	if always != nil {
 		return
 	}
 	diag := p.Reportf(d.File, d.Args[0].Range, "%q passes $%s, the decoded, normalized path, upstream", "proxy_pass", name)
 	diag.Detail = "the backend sees %2F as \"/\" and ../ resolved, another path than the client sent; pass $request_uri, " +
 		"or rewrite ^ $request_uri first in the location itself"
-	if inIf != nil {
+	switch {
+	case inIf != nil && inIf.Is("if"):
 		diag.Message = fmt.Sprintf("%q passes $%s, the decoded path, on every request the %q condition does not take: its rewrite to $request_uri runs only inside it", "proxy_pass", name, "if")
 		diag.Related = []parser.Related{{File: inIf.File, Range: inIf.Name.Range, Message: "the rewrite to the raw request URI is inside this if"}}
+	case inIf != nil:
+		diag.Message = fmt.Sprintf("%q passes $%s, the decoded path, on every request the regex %q does not match: the rewrite to $request_uri runs only when it does", "proxy_pass", name, inIf.Args[0].Value)
+		diag.Related = []parser.Related{{File: inIf.File, Range: inIf.Args[0].Range, Message: "the rewrite to the raw request URI, which runs only when its regex matches"}}
 	}
-}
-
-// rawRewrites is what one block says about rewrites to the raw request
-// URI: its own (rewrite ... $request_uri), and an "if" among its
-// directives that has one.
-type rawRewrites struct {
-	rewrite, inIf *parser.Directive
-}
-
-// rawRewritesOf summarizes a block body for rawURIRewrite.
-func rawRewritesOf(body []*parser.Directive) rawRewrites {
-	var out rawRewrites
-	for _, x := range body {
-		switch {
-		case out.rewrite == nil && isRawRewrite(x):
-			out.rewrite = x
-		case out.inIf == nil && x.Is("if"):
-			for _, y := range x.Children() {
-				if isRawRewrite(y) {
-					out.inIf = x
-					break
-				}
-			}
-		}
-	}
-	return out
-}
-
-func isRawRewrite(x *parser.Directive) bool {
-	return x.Is("rewrite") && len(x.Args) >= 2 && strings.Contains(x.Args[1].Value, "$request_uri")
-}
-
-// rawURIRewrite returns a "rewrite ... $request_uri" that runs before a
-// directive at stack on every request (in its block, or an enclosing one
-// up to the location, or the server's, which runs before any location is
-// chosen), else nil and an "if" of those blocks that has one: the rewrite
-// then runs on some requests only.
-func rawURIRewrite(blocks *perBlock[rawRewrites], stack []*parser.Directive) (always, inIf *parser.Directive) {
-	if len(stack) == 0 {
-		r := blocks.of(stack, nil)
-		return r.rewrite, r.inIf
-	}
-	inLocation := true
-	for i := len(stack) - 1; i >= 0; i-- {
-		b := stack[i]
-		if !inLocation && !b.Is("server") {
-			continue
-		}
-		r := blocks.of(stack, b)
-		if r.rewrite != nil {
-			return r.rewrite, nil
-		}
-		if inIf == nil {
-			inIf = r.inIf
-		}
-		if b.Is("location") {
-			inLocation = false
-		}
-		if b.Is("server") {
-			break
-		}
-	}
-	return nil, inIf
 }

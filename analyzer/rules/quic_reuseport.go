@@ -35,7 +35,7 @@ var QUICReuseport = &analyzer.Rule{
 func runQUICReuseport(p *analyzer.Pass) {
 	ix := p.Index()
 	many := false
-	if wholeConfig(p) {
+	if p.WholeConfig() {
 		for _, i := range ix.Named("worker_processes") {
 			if e := &ix.Entries[i]; e.Parent < 0 {
 				d := e.Directive
@@ -71,7 +71,7 @@ func runQUICReuseport(p *analyzer.Pass) {
 			}
 		}
 	}
-	if steered || !wholeConfig(p) {
+	if steered || !p.WholeConfig() {
 		return
 	}
 	for _, i := range ix.Named("quic_bpf") {

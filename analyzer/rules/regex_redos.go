@@ -6,11 +6,13 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/regex"
+	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
 // RegexReDoS reports regexes a backtracking engine such as PCRE can take
-// exponential or polynomial time on (see redos.go for the analysis).
+// exponential or polynomial time on (see analyzer/regex.AnalyzeBacktracking for the analysis).
 var RegexReDoS = &analyzer.Rule{
 	Code: "NL3018", Name: "regex-redos", Title: "regex can backtrack catastrophically", Severity: parser.Warning,
 	Run: runRegexReDoS,
@@ -37,20 +39,20 @@ var RegexReDoS = &analyzer.Rule{
 }
 
 func runRegexReDoS(p *analyzer.Pass) {
-	var found memo[regexKey, *backtracking]
+	var found regex.Memo[regex.Key, *regex.Backtracking]
 	check := func(f *parser.File, w parser.Word, expr string, caseless bool) {
-		b := found.get(regexKey{expr, caseless}, func(k regexKey) *backtracking {
-			re := unfactored(k.expr, k.caseless)
+		b := found.Get(regex.Key{Expr: expr, Caseless: caseless}, func(k regex.Key) *regex.Backtracking {
+			re := regex.Unfactored(k.Expr, k.Caseless)
 			if re == nil {
 				return nil
 			}
-			return analyzeBacktracking(re, regexMatcher(k.expr, k.caseless))
+			return regex.AnalyzeBacktracking(re, regex.Matcher(k.Expr, k.Caseless))
 		})
 		if b == nil {
 			return
 		}
-		subject := strconv.Quote(b.prefix) + " + " + strconv.Quote(b.pump) + "×n + " + strconv.Quote(b.suffix)
-		if b.exponential {
+		subject := strconv.Quote(b.Prefix) + " + " + strconv.Quote(b.Pump) + "×n + " + strconv.Quote(b.Suffix)
+		if b.Exponential {
 			diag := p.Reportf(f, w.Range, "regex %q backtracks exponentially (catastrophic backtracking): %s takes about 2^n steps", expr, subject)
 			diag.Detail = "a repeated part can read the same text in two ways, so a subject that fails to match " +
 				"makes PCRE try every split; make each repetition consume a fixed separator, make alternatives " +
@@ -64,11 +66,11 @@ func runRegexReDoS(p *analyzer.Pass) {
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, _ []*parser.Directive) {
 		switch d.Name.Value {
 		case "location":
-			if l, err := locationSpec(d); err == nil && l.IsRegex {
+			if l, err := parser.LocationSpec(d); err == nil && l.IsRegex {
 				check(d.File, d.Args[len(d.Args)-1], l.Path, l.CaseInsensitive)
 			}
 		case "if":
-			if _, op, expr, ok := ifMatch(d); ok {
+			if _, op, expr, ok := symbols.IfMatch(d); ok {
 				w := d.Args[len(d.Args)-1]
 				if w.Value == ")" && len(d.Args) >= 2 {
 					w = d.Args[len(d.Args)-2]

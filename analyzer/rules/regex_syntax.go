@@ -4,7 +4,8 @@ import (
 	"fmt"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
-	"github.com/nginx-lint/nginx-lint/analyzer/rules/internal/pcre"
+	"github.com/nginx-lint/nginx-lint/analyzer/regex"
+	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -30,13 +31,13 @@ var RegexSyntax = &analyzer.Rule{
 }
 
 func runRegexSyntax(p *analyzer.Pass) {
-	// PCRE2's verdict once per distinct pattern (see memo).
-	var checked memo[string, *pcre.Error]
-	for e, r := range regexes(p.Index()) {
+	// PCRE2's verdict once per distinct pattern (regex.Memo).
+	var checked regex.Memo[string, *regex.Error]
+	for e, r := range symbols.Regexes(p.Index()) {
 		if e.Context() == 0 {
 			continue
 		}
-		err := checked.get(r.expr, pcre.Check)
+		err := checked.Get(r.Expr, regex.Check)
 		d := e.Directive
 		if err == nil {
 			if d.Name.Value == "fastcgi_split_path_info" {
@@ -45,11 +46,11 @@ func runRegexSyntax(p *analyzer.Pass) {
 			continue
 		}
 		// nginx quotes the pattern as it is, without escaping.
-		msg := fmt.Sprintf("pcre2_compile() failed: %s in \"%s\"", err.Msg, r.expr)
-		if err.Offset < len(r.expr) {
-			msg += fmt.Sprintf(" at \"%s\"", r.expr[err.Offset:])
+		msg := fmt.Sprintf("pcre2_compile() failed: %s in \"%s\"", err.Msg, r.Expr)
+		if err.Offset < len(r.Expr) {
+			msg += fmt.Sprintf(" at \"%s\"", r.Expr[err.Offset:])
 		}
-		diag := p.Reportf(d.File, r.rng, "%s", msg)
+		diag := p.Reportf(d.File, r.Range, "%s", msg)
 		diag.Detail = "nginx refuses to start: PCRE2 cannot compile this regex"
 		if hint := braceHint(d, r); hint != "" {
 			diag.Detail += "; " + hint
@@ -60,20 +61,20 @@ func runRegexSyntax(p *analyzer.Pass) {
 // splitPathCaptures reports a fastcgi_split_path_info pattern without
 // exactly two captures (the script name and the path info): nginx
 // refuses it after compiling (ngx_http_fastcgi_split_path_info).
-func splitPathCaptures(p *analyzer.Pass, d *parser.Directive, r regexArg) {
-	if n := pcre.Groups(r.expr); n != 2 {
-		diag := p.Reportf(d.File, r.rng, "pattern \"%s\" must have 2 captures", r.expr)
+func splitPathCaptures(p *analyzer.Pass, d *parser.Directive, r symbols.Regex) {
+	if n := regex.Groups(r.Expr); n != 2 {
+		diag := p.Reportf(d.File, r.Range, "pattern \"%s\" must have 2 captures", r.Expr)
 		diag.Detail = fmt.Sprintf("it has %d; nginx refuses to start: the first capture is $fastcgi_script_name, the second $fastcgi_path_info", n)
 	}
 }
 
 // braceHint explains the usual cause of a cut regex: an unquoted "{"
 // ended the word, and nginx opened a block there.
-func braceHint(d *parser.Directive, r regexArg) string {
-	if r.quote != 0 || d.Block == nil || d.LBrace() < 0 || len(d.Args) == 0 || d.Args[len(d.Args)-1].Range != r.rng {
+func braceHint(d *parser.Directive, r symbols.Regex) string {
+	if r.Quote != 0 || d.Block == nil || d.LBrace() < 0 || len(d.Args) == 0 || d.Args[len(d.Args)-1].Range != r.Range {
 		return ""
 	}
-	if d.LBrace() != r.rng.End {
+	if d.LBrace() != r.Range.End {
 		return ""
 	}
 	return "the \"{\" right after it ended the word and opened a block: quote a regex that contains \"{\""

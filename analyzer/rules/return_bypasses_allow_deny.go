@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/access"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
@@ -28,7 +29,7 @@ var ReturnBypassesAllowDeny = &analyzer.Rule{
 }
 
 func runReturnBypassesAllowDeny(p *analyzer.Pass) {
-	guards := newPerBlock(p, blockAccessOf)
+	blocks := analyzer.NewPerBlock(p, access.ReadLevel)
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive) {
 		// stream's return is a content handler: access checks run first.
 		if !d.Is("return") || len(d.Args) == 0 || inStream(stack, ctx) {
@@ -39,7 +40,8 @@ func runReturnBypassesAllowDeny(p *analyzer.Pass) {
 		if code, err := strconv.Atoi(d.Args[0].Value); (err == nil && code >= 300) || (err != nil && len(d.Args) == 1) {
 			return
 		}
-		guard := accessGuard(guards, stack)
+		a := access.At(blocks, stack)
+		guard := a.FirstDeny()
 		if guard == nil {
 			return
 		}
@@ -47,7 +49,7 @@ func runReturnBypassesAllowDeny(p *analyzer.Pass) {
 		// the access rules were checked where the request came in; its own
 		// rules, if it has any, are still bypassed.
 		if loc := innermost(stack, "location"); loc != nil && (hasChild(loc, "internal") || strings.HasPrefix(firstArg(loc), "@")) &&
-			!guards.of(stack, loc).rules {
+			a.ListAt != loc {
 			return
 		}
 		diag := p.ReportDirective(d, "%q runs before the %q and %q rules and answers denied clients too", "return", "allow", "deny")
@@ -55,42 +57,6 @@ func runReturnBypassesAllowDeny(p *analyzer.Pass) {
 			"with try_files or a file instead, or check the address with geo and if"
 		diag.Related = append(diag.Related, parser.Related{File: guard.File, Range: guard.Name.Range, Message: "the access rule it bypasses"})
 	}, "return")
-}
-
-// blockAccess is what one block says about access: whether it has allow
-// or deny rules, and its first deny.
-type blockAccess struct {
-	rules bool
-	deny  *parser.Directive
-}
-
-func blockAccessOf(body []*parser.Directive) blockAccess {
-	var a blockAccess
-	for _, d := range body {
-		if d.Is("allow") || d.Is("deny") {
-			a.rules = true
-			if d.Is("deny") && a.deny == nil {
-				a.deny = d
-			}
-		}
-	}
-	return a
-}
-
-// accessGuard returns the first deny rule in force for a directive with
-// the given enclosing blocks (access rules come from the nearest level
-// that has any), or nil.
-func accessGuard(blocks *perBlock[blockAccess], stack []*parser.Directive) *parser.Directive {
-	for i := len(stack) - 1; i >= 0; i-- {
-		b := stack[i]
-		if !b.Is("location") && !b.Is("server") && !b.Is("http") {
-			continue
-		}
-		if a := blocks.of(stack, b); a.rules {
-			return a.deny
-		}
-	}
-	return nil
 }
 
 // firstArg returns d's first argument, or "".

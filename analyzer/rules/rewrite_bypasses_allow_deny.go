@@ -2,6 +2,7 @@ package rules
 
 import (
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/access"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
@@ -30,48 +31,25 @@ var RewriteBypassesAllowDeny = &analyzer.Rule{
 }
 
 func runRewriteBypassesAllowDeny(p *analyzer.Pass) {
-	// Whether a block lists allow/deny itself, computed once per block.
-	access := map[*parser.Directive]*parser.Directive{}
-	accessOf := func(b *parser.Directive) *parser.Directive {
-		if a, ok := access[b]; ok {
-			return a
-		}
-		var first *parser.Directive
-		for _, c := range body(p, b) {
-			if (c.Is("allow") || c.Is("deny")) && len(c.Args) == 1 {
-				first = c
-				break
-			}
-		}
-		access[b] = first
-		return first
-	}
+	blocks := analyzer.NewPerBlock(p, access.ReadLevel)
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
 		if len(d.Args) < 2 || !redirectingRewrite(d) {
 			return
 		}
-		loc := innermost(stack, "location")
+		a := access.At(blocks, stack)
+		if a.ListAt == nil || len(a.Rules) == 0 {
+			return
+		}
 		// Reached only by internal redirects: only the location's own
 		// list counts, the enclosing ones ran for the original location.
-		ownOnly := false
-		if loc != nil {
-			l, err := locationSpec(loc)
-			ownOnly = err == nil && l.Named || hasChild(loc, "internal")
-		}
-		for i := len(stack) - 1; i >= 0; i-- {
-			b := stack[i]
-			if b.Is("if") || b.Is("limit_except") {
-				continue
-			}
-			if a := accessOf(b); a != nil {
-				diag := p.ReportDirective(d, "%q redirects in the rewrite phase, before %q %q on line %d is checked: denied clients get the redirect",
-					"rewrite", a.Name.Value, a.Args[0].Value, a.File.Position(int(a.Name.Range.Start)).Line)
-				diag.Detail = "the access phase runs after the rewrite phase; check the client first (geo + if) or redirect from a location without the restriction"
-				return
-			}
-			if ownOnly && b == loc || b.Is("http") || b.Is("server") && i == 0 && loc == nil {
+		if loc := innermost(stack, "location"); loc != nil && a.ListAt != loc {
+			if l, err := parser.LocationSpec(loc); err == nil && l.Named || hasChild(loc, "internal") {
 				return
 			}
 		}
+		first := a.Rules[0].Directive
+		diag := p.ReportDirective(d, "%q redirects in the rewrite phase, before %q %q on line %d is checked: denied clients get the redirect",
+			"rewrite", first.Name.Value, first.Args[0].Value, first.File.Position(int(first.Name.Range.Start)).Line)
+		diag.Detail = "the access phase runs after the rewrite phase; check the client first (geo + if) or redirect from a location without the restriction"
 	}, "rewrite")
 }

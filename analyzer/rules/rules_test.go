@@ -92,6 +92,7 @@ var exampleOptions = map[string]map[string]any{rules.MissingFile.Name: {analyzer
 var exampleTargets = map[string]*analyzer.Target{
 	rules.UnsupportedByBuild.Name: {Configure: []string{"--with-threads"}},
 	"cve-config-pattern":          {Version: "1.22.1"},
+	"nginx-advisory":              {Version: "1.22.1"},
 }
 
 // TestExamples lints every rule's documented examples: the bad one must

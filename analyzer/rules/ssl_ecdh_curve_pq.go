@@ -5,6 +5,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/script"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -29,7 +30,7 @@ var SSLECDHCurvePQ = &analyzer.Rule{
 
 func runSSLECDHCurvePQ(p *analyzer.Pass) {
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, _ []*parser.Directive) {
-		if len(d.Args) != 1 || hasVars(d.Args[0].Value) {
+		if len(d.Args) != 1 || script.HasVars(d.Args[0].Value) {
 			return
 		}
 		var bare []string

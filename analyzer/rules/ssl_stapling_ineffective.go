@@ -46,11 +46,11 @@ func runSSLStaplingIneffective(p *analyzer.Pass) {
 		if h := innermost(stack, "http"); h != nil {
 			var ok bool
 			if hs, ok = outer[h]; !ok {
-				hs = readStaplingScope(body(p, h))
+				hs = readStaplingScope(p.Body(h))
 				outer[h] = hs
 			}
 		}
-		s := readStaplingScope(body(p, d))
+		s := readStaplingScope(p.Body(d))
 		on := s.stapling
 		if on == nil {
 			on = hs.stapling

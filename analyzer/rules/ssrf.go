@@ -5,6 +5,8 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/script"
+	"github.com/nginx-lint/nginx-lint/analyzer/taint"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -29,24 +31,24 @@ var SSRF = &analyzer.Rule{
 
 // urlPart is a piece of an expanded URL with the blocks it is evaluated in.
 type urlPart struct {
-	varRef
+	script.Token
 	stack []*parser.Directive
 }
 
 // expandURL replaces variables that a single visible "set" defines with
 // that set's text, so "set $u http://$h; proxy_pass $u;" is seen as
 // "http://$h". Maps and several definitions stay opaque variables.
-func expandURL(env *taintEnv, s string, stack []*parser.Directive, depth int) []urlPart {
+func expandURL(env *taint.Env, s string, stack []*parser.Directive, depth int) []urlPart {
 	var out []urlPart
-	for _, r := range splitVars(s) {
-		if r.name != "" && depth < 4 {
-			visible := env.visibleSets(r.name, stack)
-			if len(visible) == 1 && env.maps[r.name] == nil {
-				out = append(out, expandURL(env, visible[0].d.Args[1].Value, visible[0].stack, depth+1)...)
+	for _, r := range script.Split(s) {
+		if r.Name != "" && depth < 4 {
+			visible := env.VisibleSets(r.Name, stack)
+			if len(visible) == 1 && env.Map(r.Name) == nil {
+				out = append(out, expandURL(env, visible[0].Directive.Args[1].Value, visible[0].Stack, depth+1)...)
 				continue
 			}
 		}
-		out = append(out, urlPart{varRef: r, stack: stack})
+		out = append(out, urlPart{Token: r, stack: stack})
 	}
 	return out
 }
@@ -56,44 +58,44 @@ func expandURL(env *taintEnv, s string, stack []*parser.Directive, depth int) []
 // can only hold a single host label (no dots, colons, slashes) next to
 // fixed host text merely picks among fixed names ("api_v$1"); alone it
 // can still name "localhost" or an internal host.
-func hostVariable(env *taintEnv, parts []urlPart) (string, bool) {
+func hostVariable(env *taint.Env, parts []urlPart) (string, bool) {
 	inHost := false
 	var hostVars []string
 	fixedText := false
 	for _, p := range parts {
-		if p.name == "" {
+		if p.Name == "" {
 			if !inHost {
-				i := strings.Index(p.lit, "://")
+				i := strings.Index(p.Text, "://")
 				if i < 0 {
 					return "", false // a relative or odd target: no host here
 				}
 				inHost = true
-				host, _, cut := strings.Cut(p.lit[i+3:], "/")
+				host, _, cut := strings.Cut(p.Text[i+3:], "/")
 				fixedText = fixedText || strings.Trim(host, "?#") != ""
 				if cut {
 					break
 				}
 				continue
 			}
-			host, _, cut := strings.Cut(p.lit, "/")
+			host, _, cut := strings.Cut(p.Text, "/")
 			fixedText = fixedText || host != ""
-			if cut || strings.ContainsAny(p.lit, "?#") {
+			if cut || strings.ContainsAny(p.Text, "?#") {
 				break
 			}
 			continue
 		}
-		t := env.varTaint(p.name, p.stack)
-		if t.slash {
+		t := env.Var(p.Name, p.stack)
+		if t.Slash {
 			break // "$request_uri" and the like start the path
 		}
-		if !t.user {
+		if !t.User {
 			continue
 		}
-		if t.wide {
-			return p.name, true // it can hold a whole host, or URL
+		if t.Wide {
+			return p.Name, true // it can hold a whole host, or URL
 		}
 		if inHost {
-			hostVars = append(hostVars, p.name)
+			hostVars = append(hostVars, p.Name)
 		}
 	}
 	if len(hostVars) > 0 && !fixedText {
@@ -108,25 +110,25 @@ func hostVariable(env *taintEnv, parts []urlPart) (string, bool) {
 var ssrfSinks = directives.PassDirectives()
 
 func runSSRF(p *analyzer.Pass) {
-	var env *taintEnv
+	var env *taint.Env
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive) {
-		if len(d.Args) != 1 || !hasVars(d.Args[0].Value) || inStream(stack, ctx) {
+		if len(d.Args) != 1 || !script.HasVars(d.Args[0].Value) || inStream(stack, ctx) {
 			return
 		}
 		if loc := innermost(stack, "location"); loc != nil && hasChild(loc, "internal") {
 			return // only internal redirects reach it
 		}
 		if env == nil {
-			env = newTaintEnv(p)
+			env = taint.NewEnv(p)
 		}
 		parts := expandURL(env, d.Args[0].Value, stack, 0)
 		if !d.Is("proxy_pass") && !(d.Is("grpc_pass") && strings.Contains(d.Args[0].Value, "://")) {
 			// An address: read it as the host part of a URL. A unix:
 			// socket path names no host.
-			if len(parts) > 0 && parts[0].name == "" && strings.HasPrefix(parts[0].lit, "unix:") {
+			if len(parts) > 0 && parts[0].Name == "" && strings.HasPrefix(parts[0].Text, "unix:") {
 				return
 			}
-			parts = append([]urlPart{{varRef: varRef{lit: "tcp://"}}}, parts...)
+			parts = append([]urlPart{{Token: script.Token{Text: "tcp://"}}}, parts...)
 		}
 		name, ok := hostVariable(env, parts)
 		if !ok {

@@ -6,7 +6,9 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/script"
 	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
+	"github.com/nginx-lint/nginx-lint/analyzer/taint"
 	"github.com/nginx-lint/nginx-lint/internal/ipaddr"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
@@ -51,7 +53,7 @@ type dnsTarget struct {
 // "unix:/path"; host is lower-case and empty for addresses that need no
 // DNS (IP literals, unix sockets, localhost).
 func parseDNSTarget(s string) dnsTarget {
-	t := dnsTarget{static: !hasVars(s)}
+	t := dnsTarget{static: !script.HasVars(s)}
 	scheme := ""
 	if i := strings.Index(s, "://"); i >= 0 {
 		scheme, s = strings.ToLower(s[:i]), s[i+3:]
@@ -213,10 +215,10 @@ func (dx *dnsIndex) checkPass(p *analyzer.Pass, i int32) {
 		if t.host == "" {
 			return
 		}
-		if isUpstream(p, t.host, stream) {
+		if symbols.Of(p).Defined(symbols.UpstreamSymbol(t.host, stream)) {
 			return // its servers are checked where they are declared
 		}
-		if !strings.Contains(t.host, ".") && !wholeConfig(p) {
+		if !strings.Contains(t.host, ".") && !p.WholeConfig() {
 			// A bare name in a part of a configuration (a site file
 			// linted without its nginx.conf) is almost always an
 			// upstream declared in another file.
@@ -234,7 +236,7 @@ func (dx *dnsIndex) checkPass(p *analyzer.Pass, i int32) {
 		if h.host == "" || dx.hasResolver(i) {
 			continue
 		}
-		if isUpstream(p, h.host, stream) {
+		if symbols.Of(p).Defined(symbols.UpstreamSymbol(h.host, stream)) {
 			continue
 		}
 		if dx.implicit[upstreamKey{stream, h.host + ":" + h.port}] {
@@ -254,12 +256,12 @@ func (dx *dnsIndex) hostCandidates(s string, at int32) []string {
 	out := []string{""}
 	inHost := true
 	afterScheme := !strings.Contains(s, "://")
-	for _, part := range splitVars(s) {
+	for _, part := range script.Split(s) {
 		if !inHost {
 			break
 		}
-		if part.name == "" {
-			lit := part.lit
+		if part.Name == "" {
+			lit := part.Text
 			if !afterScheme {
 				if i := strings.Index(lit, "://"); i >= 0 {
 					afterScheme = true
@@ -278,10 +280,10 @@ func (dx *dnsIndex) hostCandidates(s string, at int32) []string {
 		if !afterScheme {
 			return nil // the scheme itself comes from a variable
 		}
-		if t, ok := builtinTaint(part.name); ok && t.slash {
+		if t, ok := taint.Builtin(part.Name); ok && t.Slash {
 			break // $request_uri, $uri: the path starts here
 		}
-		values := dx.varValues(part.name, at)
+		values := dx.varValues(part.Name, at)
 		if values == nil || len(out)*len(values) > 16 {
 			return nil
 		}
@@ -311,7 +313,7 @@ func (dx *dnsIndex) varValues(name string, at int32) []string {
 	vd := dx.defs[sym]
 	if vd == nil {
 		vd = &varDefs{sets: map[int32][]int32{}}
-		for _, i := range symbolTable(dx.p).DefinedBy(sym) {
+		for _, i := range symbols.Of(dx.p).DefinedBy(sym) {
 			switch d := dx.ix.Entries[i].Directive; {
 			case d.Is("set") && len(d.Args) == 2:
 				scope := dx.setScope(i)
@@ -336,17 +338,17 @@ func (dx *dnsIndex) varValues(name string, at int32) []string {
 	var out []string
 	for _, i := range sets {
 		v := dx.ix.Entries[i].Directive.Args[1].Value
-		if hasVars(v) {
+		if script.HasVars(v) {
 			return nil
 		}
 		out = append(out, v)
 	}
 	for _, i := range maps {
 		d := dx.ix.Entries[i].Directive
-		for _, c := range body(dx.p, d) {
+		for _, c := range dx.p.Body(d) {
 			switch {
 			case c.Is("hostnames") || c.Is("volatile"):
-			case len(c.Args) != 1 || hasVars(c.Args[0].Value):
+			case len(c.Args) != 1 || script.HasVars(c.Args[0].Value):
 				return nil
 			default:
 				out = append(out, c.Args[0].Value)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/regex"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -26,16 +27,16 @@ var UnanchoredRegex = &analyzer.Rule{
 }
 
 func runUnanchoredRegex(p *analyzer.Pass) {
-	var unanchored regexMemo[bool]
+	var unanchored regex.VerdictMemo[bool]
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, _ []*parser.Directive) {
 		if !d.Is("location") || len(d.Args) == 0 {
 			return
 		}
-		l, err := locationSpec(d)
+		l, err := parser.LocationSpec(d)
 		if err != nil || !l.IsRegex || refusesOnly(d) {
 			return
 		}
-		if !unanchored.get(l.Path, l.CaseInsensitive, func(re *syntax.Regexp) bool { return re != nil && !anchored(re) }) {
+		if !unanchored.Get(l.Path, l.CaseInsensitive, func(re *syntax.Regexp) bool { return re != nil && !anchored(re) }) {
 			return
 		}
 		arg := d.Args[len(d.Args)-1]

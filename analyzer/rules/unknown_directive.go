@@ -3,9 +3,11 @@ package rules
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/modules"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -47,17 +49,17 @@ var UnknownDirective = &analyzer.Rule{
 
 func runUnknownDirective(p *analyzer.Pass) {
 	custom := stringSet(customDirectives.Get(p))
-	var mf *moduleFacts // computed at the first unknown name
+	var mf *modules.Loaded // computed at the first unknown name
 	// The verdict on a known name is the same wherever it is: a name
 	// found present once is not looked at again.
 	present := map[string]bool{}
 	p.WalkEntries(func(e *analyzer.Entry, stack []*parser.Directive) {
 		d, name := e.Directive, e.Directive.Name.Value
-		if dataBlock(e.Context()) || custom[name] || p.CustomDirectives[name] {
+		if directives.DataBlock(e.Context()) || custom[name] || p.CustomDirectives[name] {
 			return
 		}
 		if mf == nil {
-			mf = loadedModules(p)
+			mf = modules.Of(p)
 		}
 		if e.Known {
 			if present[name] {
@@ -78,7 +80,7 @@ func runUnknownDirective(p *analyzer.Pass) {
 			diag.Message += fmt.Sprintf("; did you mean %s?", quoteList(s))
 			// The fix renames to the one candidate, when the target has
 			// it: not newer than the target, its module present.
-			if len(s) == 1 && fixAllowed(p, diag, firstSince(directives.Lookup(s[0]))) && !missingAll(p, mf, directives.Lookup(s[0])) {
+			if len(s) == 1 && p.FixAllowed(diag, directives.FirstSince(directives.Lookup(s[0]))) && !missingAll(p, mf, directives.Lookup(s[0])) {
 				diag.Edits = []parser.Edit{{File: d.File, Range: d.Name.Range, NewText: s[0]}}
 			}
 			diag.Detail = "a near miss of a known directive; nginx refuses to start on it. " +
@@ -90,13 +92,13 @@ func runUnknownDirective(p *analyzer.Pass) {
 				"underscores); nginx refuses to start. A comment starts with #"
 			return
 		}
-		if who := mf.unknownModuleSays(p); who != "" {
+		if who := mf.UnknownModuleSays(p); who != "" {
 			diag.Severity = parser.Warning
 			diag.Detail = "no module nginx-lint knows defines it; " + who + " may. " +
 				"If so, declare it under custom-directives in .nginx-lint.yaml; if not, nginx refuses to start"
 			return
 		}
-		if p.Target.Modules != nil && mf.complete {
+		if p.Target.Modules != nil && mf.Complete {
 			diag.Detail = "no module of this nginx build (nginx -V) and no module the configuration loads defines it; " +
 				"nginx refuses to start"
 			return
@@ -114,18 +116,18 @@ func runUnknownDirective(p *analyzer.Pass) {
 // reportKnownUnknown reports a directive of the tables that the targeted
 // nginx does not have: removed, newer than it, or of a module it lacks.
 // It returns the finding, or nil.
-func reportKnownUnknown(p *analyzer.Pass, mf *moduleFacts, d *parser.Directive) *parser.Diagnostic {
+func reportKnownUnknown(p *analyzer.Pass, mf *modules.Loaded, d *parser.Directive) *parser.Diagnostic {
 	name := d.Name.Value
 	rows := directives.Lookup(name)
 	// The version first: a build older than the directive lacks its
 	// module too, and the version is the reason.
-	if since := firstSince(rows); p.Target.Lacks(since) {
+	if since := directives.FirstSince(rows); p.Target.Lacks(since) {
 		version := p.Target.NginxVersion()
 		diag := p.ReportDirective(d, "unknown directive %q: nginx %s predates it (since %s)", name, version, since)
 		diag.Detail = "upgrade nginx or use the older form; nginx " + version + " refuses to start with this directive. " +
 			"Distribution packages sometimes backport newer directives (Debian's 1.22.1 accepts max_headers, for one): " +
 			"if nginx -t accepts it, declare it as a custom directive"
-		assumeTarget(p, diag)
+		p.AssumeTarget(diag)
 		return diag
 	}
 	if removed := removedIn(rows); removed != "" && !p.Target.Lacks(removed) {
@@ -138,20 +140,20 @@ func reportKnownUnknown(p *analyzer.Pass, mf *moduleFacts, d *parser.Directive) 
 		if r := removedReplacements[name]; r != "" {
 			diag.Detail += "; " + r
 		}
-		assumeTarget(p, diag)
+		p.AssumeTarget(diag)
 		return diag
 	}
-	var why, maybe *absence
+	var why, maybe *modules.Absence
 	plusOnly := true
 	for _, r := range rows {
 		if r.Tags.Has("commercial") {
 			continue // NGINX Plus: see below
 		}
 		plusOnly = false
-		var a *absence
+		var a *modules.Absence
 		for _, m := range rowSourceModules(r) {
-			if a = mf.missing(p.Target, m, r.ThirdParty); a == nil {
-				sa := mf.strictMissing(p.Target, m, r.ThirdParty)
+			if a = mf.Missing(p.Target, m, r.ThirdParty); a == nil {
+				sa := mf.StrictMissing(p.Target, m, r.ThirdParty)
 				if sa == nil {
 					return nil // one of its modules is there
 				}
@@ -184,19 +186,19 @@ func reportKnownUnknown(p *analyzer.Pass, mf *moduleFacts, d *parser.Directive) 
 		diag := p.ReportDirective(d, "unknown directive %q: its module is not loaded here", name)
 		diag.Severity = parser.Warning
 		diag.Detail = fmt.Sprintf("%s; the include at %s:%d finds no file here and may load it. If it does not, nginx refuses to start",
-			maybe.why, filepath.Base(mf.open.File.Path), mf.open.Line())
+			maybe.Why, filepath.Base(mf.Open.File.Path), mf.Open.Line())
 		return diag
 	}
 	if why == nil {
 		return nil
 	}
-	if !why.notLoaded {
+	if !why.NotLoaded {
 		diag := p.ReportDirective(d, "unknown directive %q: this nginx build lacks its module", name)
-		diag.Detail = why.why + "; nginx refuses to start. Add the module to the build, or remove the directive"
+		diag.Detail = why.Why + "; nginx refuses to start. Add the module to the build, or remove the directive"
 		return diag
 	}
 	diag := p.ReportDirective(d, "unknown directive %q: its module is not loaded", name)
-	diag.Detail = why.why + "; nginx refuses to start. Load it (load_module modules/" +
+	diag.Detail = why.Why + "; nginx refuses to start. Load it (load_module modules/" +
 		rowModule(rows) + ".so;) or remove the directive"
 	return diag
 }
@@ -256,13 +258,21 @@ func directiveLike(name string) bool {
 
 // missingAll reports whether no row's module is in the configuration
 // linted for the target.
-func missingAll(p *analyzer.Pass, mf *moduleFacts, rows []*directives.Directive) bool {
+func missingAll(p *analyzer.Pass, mf *modules.Loaded, rows []*directives.Directive) bool {
 	for _, r := range rows {
 		for _, m := range rowSourceModules(r) {
-			if mf.missing(p.Target, m, r.ThirdParty) == nil {
+			if mf.Missing(p.Target, m, r.ThirdParty) == nil {
 				return false
 			}
 		}
 	}
 	return len(rows) > 0
+}
+
+func quoteList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	return strings.Join(q, " or ")
 }

@@ -37,7 +37,7 @@ func runUnknownLogFormat(p *analyzer.Pass) {
 		}
 	}
 	ix := p.Index()
-	tab := symbolTable(p)
+	tab := symbols.Of(p)
 	// open is set from the first include that finds no file on this
 	// machine: it may define a format, but only for the access_logs
 	// after it, since nginx looks the name up as it reads.
@@ -47,7 +47,7 @@ func runUnknownLogFormat(p *analyzer.Pass) {
 		d := e.Directive
 		if d.Is("include") {
 			open = open || len(d.Args) == 1 && len(c.Included(d)) == 0 &&
-				!(strings.ContainsAny(d.Args[0].Value, "*?[") && globDirExists(p, d.Args[0].Value))
+				!(strings.ContainsAny(d.Args[0].Value, "*?[") && p.GlobDirExists(d.Args[0].Value))
 			continue
 		}
 		if e.Context() == 0 || len(d.Args) == 0 {

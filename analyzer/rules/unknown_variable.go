@@ -7,6 +7,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/modules"
 	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
@@ -36,35 +37,35 @@ var UnknownVariable = &analyzer.Rule{
 }
 
 func runUnknownVariable(p *analyzer.Pass) {
-	if !wholeConfig(p) {
+	if !p.WholeConfig() {
 		return
 	}
 	vf := variableFacts(p)
-	if len(vf.uses) == 0 {
+	if len(vf.Uses) == 0 {
 		return
 	}
-	mf := loadedModules(p)
+	mf := modules.Of(p)
 	// A module nginx-lint does not know may define the variable: one a
 	// load_module loads or the build has, or one whose directives the
 	// configuration uses (an unknown directive that is no typo).
-	maybe := mf.unknownModuleSays(p)
+	maybe := mf.UnknownModuleSays(p)
 	if maybe == "" {
 		if d := unknownModuleDirective(p); d != nil {
 			maybe = fmt.Sprintf("the module of %q (%s:%d)", d.Name.Value, filepath.Base(d.File.Path), d.Line())
 		}
 	}
-	tab := symbolTable(p)
-	for _, u := range vf.uses {
-		name := strings.ToLower(u.name)
-		if tab.Defined(symbols.VariableSymbol(name, u.ns == nsStream)) {
+	tab := symbols.Of(p)
+	for _, u := range vf.Uses {
+		name := strings.ToLower(u.Name)
+		if tab.Defined(symbols.VariableSymbol(name, u.Stream)) {
 			continue
 		}
 		// nginx lower-cases the name it reports (ngx_http_get_variable_index).
-		diag := p.Reportf(u.d.File, u.r, "unknown \"%s\" variable", name)
+		diag := p.Reportf(u.Directive.File, u.Range, "unknown \"%s\" variable", name)
 		var byVersion bool
-		diag.Detail, byVersion = unknownVarDetail(p, mf, name, u.ns)
+		diag.Detail, byVersion = unknownVarDetail(p, mf, name, namespace(u.Stream))
 		if byVersion {
-			assumeTarget(p, diag)
+			p.AssumeTarget(diag)
 		}
 		if maybe != "" && len(directives.LookupVariables(name)) == 0 {
 			diag.Severity = parser.Warning
@@ -85,7 +86,7 @@ func unknownModuleDirective(p *analyzer.Pass) *parser.Directive {
 		}
 		for _, i := range ix.Named(name) {
 			e := &ix.Entries[i]
-			if e.Context() == 0 || dataBlock(e.Context()) {
+			if e.Context() == 0 || directives.DataBlock(e.Context()) {
 				continue
 			}
 			if len(directives.Suggest(name)) == 0 {
@@ -99,7 +100,7 @@ func unknownModuleDirective(p *analyzer.Pass) *parser.Directive {
 
 // unknownVarDetail says why a name is unknown: a variable of a missing or
 // unloaded module or of a later version (byVersion), or none at all.
-func unknownVarDetail(p *analyzer.Pass, mf *moduleFacts, name string, ns varNamespace) (detail string, byVersion bool) {
+func unknownVarDetail(p *analyzer.Pass, mf *modules.Loaded, name string, ns varNamespace) (detail string, byVersion bool) {
 	for _, v := range directives.LookupVariables(name) {
 		if v.Stream != (ns == nsStream) {
 			continue
@@ -108,8 +109,8 @@ func unknownVarDetail(p *analyzer.Pass, mf *moduleFacts, name string, ns varName
 			return "nginx " + p.Target.NginxVersion() + " predates " + v.String() + " (since " + since + "); nginx refuses to start", true
 		}
 		for _, m := range variableModules(v) {
-			if a := mf.missing(p.Target, m, v.ThirdParty); a != nil {
-				return v.String() + " comes from " + a.why + "; nginx refuses to start", false
+			if a := mf.Missing(p.Target, m, v.ThirdParty); a != nil {
+				return v.String() + " comes from " + a.Why + "; nginx refuses to start", false
 			}
 			if v.Tags.Has("if-module-used") {
 				return v.String() + " exists only where a directive of " + m + " is used; nginx refuses to start", false
@@ -166,6 +167,44 @@ func usedModules(ix *analyzer.Index) map[string]bool {
 	return out
 }
 
+// varNamespace separates http variables from stream ones: nginx keeps
+// one table per protocol.
+type varNamespace uint8
+
+const (
+	nsHTTP varNamespace = iota
+	nsStream
+)
+
+// namespace is the table of a variable of stream {} (stream) or http {}.
+func namespace(stream bool) varNamespace {
+	if stream {
+		return nsStream
+	}
+	return nsHTTP
+}
+
+// varFacts is what the configuration's compiled arguments say about
+// variables (symbols.ReadUses), the target's built-in variables left out.
+type varFacts struct {
+	*symbols.VarUses
+	// builtin is the target's built-in variables, which Uses leaves out.
+	builtin *builtinVars
+}
+
+// variableFacts reads the uses of variables once per run, for the rules
+// about variables.
+func variableFacts(p *analyzer.Pass) *varFacts { return varFactsResult.Get(p, struct{}{}) }
+
+var varFactsResult = &analyzer.Result[struct{}, *varFacts]{
+	Name: "variable uses",
+	Compute: func(p *analyzer.Pass, _ struct{}) *varFacts {
+		b := newBuiltinVars(p)
+		skip := func(name string, stream bool) bool { return b.has(name, namespace(stream)) }
+		return &varFacts{symbols.ReadUses(p.Index(), skip), b}
+	},
+}
+
 // builtinVars is the embedded variables of one build, per namespace.
 type builtinVars struct {
 	exact    [2]map[string]bool
@@ -179,8 +218,8 @@ type builtinVars struct {
 // custom-variables. Variables the table knows only from the docs (NGINX
 // Plus ones) count only when no build is given.
 func newBuiltinVars(p *analyzer.Pass) *builtinVars {
+	mf := modules.Of(p)
 	modules := p.Target.Modules
-	mf := loadedModules(p)
 	b := &builtinVars{exact: [2]map[string]bool{{}, {}}}
 	var used map[string]bool // modules whose directives the configuration uses
 	for _, v := range directives.AllVariables() {
@@ -189,7 +228,7 @@ func newBuiltinVars(p *analyzer.Pass) *builtinVars {
 		}
 		present := false
 		for _, m := range variableModules(v) {
-			present = present || mf.missing(p.Target, m, v.ThirdParty) == nil
+			present = present || mf.Missing(p.Target, m, v.ThirdParty) == nil
 		}
 		if present && v.Tags.Has("if-module-used") {
 			// memc registers $memc_key only where memc_pass is used.

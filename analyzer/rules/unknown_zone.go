@@ -29,7 +29,7 @@ var UnknownZone = &analyzer.Rule{
 }
 
 func runUnknownZone(p *analyzer.Pass) {
-	if !wholeConfig(p) {
+	if !p.WholeConfig() {
 		return
 	}
 	ix := p.Index()

@@ -6,6 +6,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/script"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -115,7 +116,7 @@ func reportProxyKeepalive(p *analyzer.Pass, d *parser.Directive, pool string, ve
 		diag = p.ReportDirective(d, "%s, but the requests sent here close the connection", pool)
 	case target.Known():
 		diag = p.ReportDirective(d, "%s, but nginx %s sends these requests with HTTP/1.0 or Connection: close", pool, target.NginxVersion())
-		assumeTarget(p, diag) // the defaults of that release
+		p.AssumeTarget(diag) // the defaults of that release
 	default:
 		diag = p.ReportDirective(d, "%s, but an nginx before %s sends these requests with HTTP/1.0 or Connection: close", pool, proxyHTTP11Since)
 		if diag.Severity == p.Rule.Severity {
@@ -177,7 +178,7 @@ func connectionHeader(ix *analyzer.Index, headers map[int32][]*parser.Directive,
 // it has no port and no variables (a URL with a port never names an
 // upstream block).
 func upstreamRef(url string, scheme bool) (string, bool) {
-	if hasVars(url) {
+	if script.HasVars(url) {
 		return "", false
 	}
 	if scheme {

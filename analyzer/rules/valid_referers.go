@@ -3,6 +3,7 @@ package rules
 import (
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/referer"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -43,4 +44,29 @@ func runValidReferers(p *analyzer.Pass) {
 			}
 		}
 	}, "valid_referers")
+}
+
+// reportReferers reports the valid_referers problems of one kind (the
+// referer engine's): invalid-parameter, duplicate-directive and
+// setting-conflict each report theirs.
+func reportReferers(p *analyzer.Pass, kind referer.Kind) {
+	for _, f := range referer.Problems(p) {
+		if f.Kind != kind {
+			continue
+		}
+		diag := p.Reportf(f.Directive.File, f.Word.Range, "%s", f.Message)
+		switch {
+		case kind == referer.Empty:
+			diag.Detail = "with \"none\" or \"blocked\" nginx needs a host name or wildcard in the block's valid_referers (a regex does not count); add the hosts to allow"
+		case f.Merged:
+			if r := mergeReportedAt(p.Index()); r != nil {
+				diag.Related = append(diag.Related, *r)
+			}
+			diag.Detail = "\"server_names\" adds the server's names to valid_referers, and one of them is already there; nginx finds it when it merges the block"
+		case kind == referer.Conflict:
+			diag.Detail = "valid_referers already has this host (names are compared without case, a URI part after \"/\" aside, and \".example.com\" stands for example.com and *.example.com); remove one"
+		default:
+			diag.Detail = "valid_referers takes a host name, \"*.example.com\", \".example.com\" or \"www.example.*\": one \"*\" at most, only at either end, and no empty label"
+		}
+	}
 }

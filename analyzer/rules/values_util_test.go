@@ -47,47 +47,6 @@ func TestIfConditionError(t *testing.T) {
 	}
 }
 
-func TestParseNginxURL(t *testing.T) {
-	for _, tc := range []struct {
-		url     string
-		uriPart bool
-		defPort int
-		want    nginxURL
-	}{
-		{"127.0.0.1:8080", false, 0, nginxURL{host: "127.0.0.1", port: 8080, addr: true}},
-		{"backend", false, 0, nginxURL{host: "backend", noPort: true}},
-		{"backend", true, 80, nginxURL{host: "backend", port: 80, noPort: true}},
-		{"backend/x", true, 80, nginxURL{host: "backend", port: 80, noPort: true, uri: "/x"}},
-		{"backend?a=1", true, 80, nginxURL{host: "backend", port: 80, noPort: true, uri: "?a=1"}},
-		{"backend/a:b", true, 80, nginxURL{host: "backend", port: 80, noPort: true, uri: "/a:b"}},
-		{"backend/x", false, 0, nginxURL{err: "invalid host"}},
-		{"backend:0", false, 0, nginxURL{err: "invalid port"}},
-		{"backend:65536", false, 0, nginxURL{err: "invalid port"}},
-		{"backend:", false, 0, nginxURL{err: "invalid port"}},
-		{":80", false, 0, nginxURL{err: "no host"}},
-		{"[::1]:9000", false, 0, nginxURL{host: "[::1]", port: 9000, addr: true}},
-		{"[::1]", false, 0, nginxURL{host: "[::1]", noPort: true, addr: true}},
-		{"[::1", false, 0, nginxURL{err: "invalid host"}},
-		{"[::1]x", false, 0, nginxURL{err: "invalid host"}},
-		{"[]:80", false, 0, nginxURL{err: "no host"}},
-		{"[fe80::1%eth0]:80", false, 0, nginxURL{err: "invalid IPv6 address"}},
-		{"[::1]:80/x", true, 0, nginxURL{host: "[::1]", port: 80, uri: "/x", addr: true}},
-		{"unix:/run/a.sock", false, 0, nginxURL{host: "/run/a.sock", unix: true}},
-		{"UNIX:/run/a.sock:/uri", true, 0, nginxURL{host: "/run/a.sock", uri: "/uri", unix: true}},
-		{"unix:", false, 0, nginxURL{unix: true, err: "no path in the unix domain socket"}},
-		{"unix:/" + strings.Repeat("a", 107), false, 0, nginxURL{unix: true, host: "/" + strings.Repeat("a", 107), err: "too long path in the unix domain socket"}},
-	} {
-		got := parseNginxURL(tc.url, tc.uriPart, tc.defPort)
-		if tc.want.err != "" {
-			// Only the error counts once there is one.
-			got = nginxURL{err: got.err, unix: tc.want.unix && got.unix, host: tc.want.host}
-		}
-		if got != tc.want {
-			t.Errorf("%q: got %+v, want %+v", tc.url, got, tc.want)
-		}
-	}
-}
-
 func TestGeoAddresses(t *testing.T) {
 	for _, tc := range []struct {
 		s           string

@@ -27,7 +27,7 @@ var VariableCase = &analyzer.Rule{
 
 func runVariableCase(p *analyzer.Pass) {
 	vf := variableFacts(p)
-	tab := symbolTable(p)
+	tab := symbols.Of(p)
 	// first holds each variable's first definition and its spelling.
 	type def struct {
 		o       symbols.Occurrence
@@ -48,12 +48,12 @@ func runVariableCase(p *analyzer.Pass) {
 	where := func(o symbols.Occurrence) string {
 		return fmt.Sprintf("%s:%d", o.File.Path, o.File.Line(int(o.Range.Start)))
 	}
-	for _, u := range vf.uses {
-		d := lookup(symbols.VariableSymbol(u.name, u.ns == nsStream))
-		if d == nil || d.spelled == u.name {
+	for _, u := range vf.Uses {
+		d := lookup(symbols.VariableSymbol(u.Name, u.Stream))
+		if d == nil || d.spelled == u.Name {
 			continue
 		}
-		diag := p.Reportf(u.d.File, u.r, "$%s is defined as $%s (%s): nginx folds variable names to lower case, so both are one variable", u.name, d.spelled, where(d.o))
+		diag := p.Reportf(u.Directive.File, u.Range, "$%s is defined as $%s (%s): nginx folds variable names to lower case, so both are one variable", u.Name, d.spelled, where(d.o))
 		diag.Detail = "write it as it is defined; if two variables are meant, give them different names"
 	}
 	for _, sym := range tab.Symbols(symbols.Variable) {

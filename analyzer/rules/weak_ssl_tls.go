@@ -5,6 +5,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/fix"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -55,7 +56,7 @@ func runWeakSSLTLS(p *analyzer.Pass) {
 					if since := protocolSince(d.Name.Value, ctx, "TLSv1.3"); p.Target.Lacks(since) {
 						kept = kept[:1]
 					}
-					assumeTarget(p, diag)
+					p.AssumeTarget(diag)
 				}
 				args := parser.Range{Start: d.Args[0].Range.Start, End: d.Args[len(d.Args)-1].Range.End}
 				diag.Edits = []parser.Edit{{File: d.File, Range: args, NewText: strings.Join(kept, " ")}}
@@ -77,7 +78,7 @@ func runWeakSSLTLS(p *analyzer.Pass) {
 				if !hasEnabling(kept) {
 					kept = []string{"HIGH", "!aNULL", "!MD5"}
 				}
-				diag.Edits = []parser.Edit{replaceArgEdit(d.File, d.Args[0], strings.Join(kept, ":"))}
+				diag.Edits = []parser.Edit{fix.ReplaceArg(d.File, d.Args[0], strings.Join(kept, ":"))}
 			}
 		}
 	}, "ssl_protocols", "proxy_ssl_protocols", "grpc_ssl_protocols", "uwsgi_ssl_protocols", "ssl_ciphers", "proxy_ssl_ciphers", "grpc_ssl_ciphers", "uwsgi_ssl_ciphers")
@@ -114,7 +115,7 @@ func tls13Only(p *analyzer.Pass, seen map[blockProtocols]protocolList, d *parser
 		if !ok {
 			dirs := p.Config.Main.Directives
 			if b != nil {
-				dirs = body(p, b)
+				dirs = p.Body(b)
 			}
 			l = readProtocols(dirs, want)
 			seen[k] = l

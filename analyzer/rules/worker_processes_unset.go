@@ -29,7 +29,7 @@ var WorkerProcessesUnset = &analyzer.Rule{
 
 func runWorkerProcessesUnset(p *analyzer.Pass) {
 	ix := p.Index()
-	if !workerProcessesReport.Get(p) || !wholeConfig(p) || len(ix.Named("worker_processes")) > 0 {
+	if !workerProcessesReport.Get(p) || !p.WholeConfig() || len(ix.Named("worker_processes")) > 0 {
 		return
 	}
 	for _, i := range ix.Named("events") {

@@ -1,14 +1,16 @@
 package symbols
 
 import (
+	"iter"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/regex"
+	"github.com/nginx-lint/nginx-lint/internal/ngxparse"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -18,28 +20,13 @@ import (
 // named groups. The rules (analyzer/rules) and the table read them from
 // here, so that both decide alike.
 
-// passSchemes are the URL schemes each *_pass accepts, with the port
-// nginx assumes without one (0: none).
-var passSchemes = map[string]map[string]int{
-	"proxy_pass":     {"http://": 80, "https://": 443},
-	"grpc_pass":      {"grpc://": 80, "grpcs://": 443, "": 80},
-	"uwsgi_pass":     {"uwsgi://": 0, "suwsgi://": 0, "": 0},
-	"fastcgi_pass":   {"": 0},
-	"scgi_pass":      {"": 0},
-	"memcached_pass": {"": 0},
-	"memc_pass":      {"": 0},
-}
-
-// streamSchemes is what stream's proxy_pass accepts: an address, no
-// scheme.
-var streamSchemes = map[string]int{"": 0}
-
 // PassAddress is the address a *_pass names.
 type PassAddress struct {
 	// Host is the host lower-cased, as ngx_http_upstream_add compares
 	// it; Text the host as written.
 	Host, Text string
-	// Port is the port written, or the scheme's default one.
+	// Port is the port written (0 for none; proxy_pass's scheme gives
+	// its own, 80 or 443).
 	Port int
 	// NoPort: the address has no port, so it may name an upstream block
 	// (nginx refuses "upstream may not have port" for a block's name).
@@ -49,55 +36,20 @@ type PassAddress struct {
 }
 
 // ParsePass reads the host and port of a *_pass without variables, as
-// ngx_parse_url would; ok is false for what it cannot judge (unix
-// sockets, IPv6 literals, a scheme the directive does not take,
-// malformed URLs another rule reports). stream is whether d is inside
-// stream {}.
+// its handler does (ngxparse.ParsePass); ok is false for what it cannot
+// judge (unix sockets, IPv6 literals, variables, a scheme the directive
+// does not take, an address nginx refuses, which another rule reports).
+// stream is whether d is inside stream {}.
 func ParsePass(d *parser.Directive, stream bool) (PassAddress, bool) {
-	if len(d.Args) != 1 {
+	if len(d.Args) != 1 || strings.Contains(d.Args[0].Value, "$") {
 		return PassAddress{}, false
 	}
 	w := d.Args[0]
-	v := w.Value
-	if strings.Contains(v, "$") {
+	pp, ok := ngxparse.ParsePass(d.Name.Value, stream, w.Value)
+	if !ok || pp.Vars || pp.BadPrefix || pp.Err != "" || pp.Unix || strings.HasPrefix(pp.Host, "[") {
 		return PassAddress{}, false
 	}
-	schemes := passSchemes[d.Name.Value]
-	if stream {
-		if !d.Is("proxy_pass") {
-			return PassAddress{}, false
-		}
-		schemes = streamSchemes
-	}
-	def, found := -1, ""
-	for s, port := range schemes {
-		if s != "" && len(v) >= len(s) && strings.EqualFold(v[:len(s)], s) && len(s) > len(found) {
-			def, found = port, s
-		}
-	}
-	if def < 0 {
-		p, ok := schemes[""]
-		if !ok {
-			return PassAddress{}, false
-		}
-		def = p
-	}
-	rest := v[len(found):]
-	if i := strings.IndexAny(rest, "/?"); i >= 0 {
-		rest = rest[:i]
-	}
-	if rest == "" || strings.HasPrefix(strings.ToLower(rest), "unix:") || strings.HasPrefix(rest, "[") {
-		return PassAddress{}, false
-	}
-	u := PassAddress{Host: strings.ToLower(rest), Text: rest, Port: def, NoPort: true, Word: w}
-	if h, port, ok := strings.Cut(rest, ":"); ok {
-		n, err := strconv.Atoi(port)
-		if err != nil || n < 1 || n > 65535 || h == "" {
-			return PassAddress{}, false
-		}
-		u.Host, u.Text, u.Port, u.NoPort = strings.ToLower(h), h, n, false
-	}
-	return u, true
+	return PassAddress{Host: strings.ToLower(pp.Host), Text: pp.Host, Port: pp.Port, NoPort: pp.NoPort, Word: w}, true
 }
 
 // passName returns the upstream name the *_pass d names: the host as
@@ -375,6 +327,39 @@ func RegexArgs(e *analyzer.Entry, yield func(Regex) bool) {
 	}
 }
 
+// Regexes yields every regex argument of the configuration ix indexes
+// (RegexArgs) with its entry. It reads the index again each time rather
+// than keep a list for the run: the list was the largest fact a dense
+// configuration kept (40 bytes a regex location).
+func Regexes(ix *analyzer.Index) iter.Seq2[*analyzer.Entry, Regex] {
+	return func(yield func(*analyzer.Entry, Regex) bool) {
+		more := true
+		each := func(e *analyzer.Entry) {
+			RegexArgs(e, func(r Regex) bool {
+				more = yield(e, r)
+				return more
+			})
+		}
+		for _, name := range regexDirectives {
+			for _, i := range ix.Named(name) {
+				if each(&ix.Entries[i]); !more {
+					return
+				}
+			}
+		}
+		// Map entries are named by their keys: visit the map blocks' bodies.
+		for _, i := range ix.Named("map") {
+			for j, end := i+1, ix.End(i); j < end; j++ {
+				if ix.Entries[j].Parent == i {
+					if each(&ix.Entries[j]); !more {
+						return
+					}
+				}
+			}
+		}
+	}
+}
+
 // IfCond is an if condition split as ngx_http_rewrite_if_condition does.
 type IfCond struct {
 	// LHS is the first operand with the parenthesis removed, LHSWord its
@@ -434,33 +419,22 @@ func SplitIf(d *parser.Directive) (IfCond, bool) {
 	return IfCond{}, false
 }
 
-// NamedGroups calls fn with each named group of a regex, (?<name>...),
-// (?'name'...) and (?P<name>...), and the name's offset in expr.
-func NamedGroups(expr string, fn func(name string, at int)) {
-	for i := 0; i+2 < len(expr); i++ {
-		if expr[i] == '\\' {
-			i++
-			continue
-		}
-		if expr[i] != '(' || expr[i+1] != '?' {
-			continue
-		}
-		j := i + 2
-		if j < len(expr) && expr[j] == 'P' {
-			j++
-		}
-		if j >= len(expr) || expr[j] != '<' && expr[j] != '\'' {
-			continue
-		}
-		j++
-		k := j
-		for k < len(expr) && IsVarChar(expr[k]) {
-			k++
-		}
-		if k > j && k < len(expr) && (expr[k] == '>' || expr[k] == '\'') {
-			fn(expr[j:k], j)
-		}
+// IfMatch returns the variable (lower-cased, without "$"), the operator
+// and the regex of "if ($v op re)" when op is one of the regex operators
+// (~, ~*, !~, !~*), the condition read as nginx reads it (SplitIf).
+func IfMatch(d *parser.Directive) (v, op, expr string, ok bool) {
+	if !d.Is("if") {
+		return "", "", "", false
 	}
+	c, ok := SplitIf(d)
+	if !ok {
+		return "", "", "", false
+	}
+	switch c.Op {
+	case "~", "~*", "!~", "!~*":
+		return strings.ToLower(c.LHS[1:]), c.Op, c.RHS, true
+	}
+	return "", "", "", false
 }
 
 // CaptureNames calls fn with each variable a named group of a regex of
@@ -492,7 +466,7 @@ func CaptureNames(e *analyzer.Entry, fn func(w parser.Word, name string, at int)
 		case strings.HasPrefix(w.Value, r.Expr):
 			base = 0
 		}
-		NamedGroups(r.Expr, func(name string, at int) {
+		regex.NamedGroups(r.Expr, func(name string, at int) {
 			if base < 0 {
 				fn(w, name, -1)
 			} else {
@@ -527,58 +501,4 @@ func IsCertificate(name string) bool { return certificateDirectives[name] }
 func ReadsFile(name string) bool {
 	return certificateDirectives[name] || name == "auth_basic_user_file" || name == "ssl_password_file" ||
 		name == "ssl_dhparam" || name == "ssl_stapling_file" || name == "ssl_session_ticket_key"
-}
-
-// ServerLabel names a server block by what it serves: the first name of
-// its server_name, else its first listen address ("" for neither).
-func ServerLabel(d *parser.Directive) string {
-	listen := ""
-	if d.Block == nil {
-		return ""
-	}
-	for _, c := range d.Block.Directives {
-		switch {
-		case c.Name.Value == "server_name" && len(c.Args) > 0 && c.Args[0].Value != "":
-			return c.Args[0].Value
-		case c.Name.Value == "listen" && len(c.Args) > 0 && listen == "":
-			listen = c.Args[0].Value
-		}
-	}
-	return listen
-}
-
-// ServerDetail lists a server block's names (server_name) and addresses
-// (the first argument of each listen), in that order.
-func ServerDetail(d *parser.Directive) string {
-	if d.Block == nil {
-		return ""
-	}
-	var names, listens []string
-	for _, c := range d.Block.Directives {
-		switch c.Name.Value {
-		case "server_name":
-			names = append(names, c.ArgValues()...)
-		case "listen":
-			if len(c.Args) > 0 {
-				listens = append(listens, c.Args[0].Value)
-			}
-		}
-	}
-	return strings.TrimSpace(strings.Join(names, " ") + " " + strings.Join(listens, " "))
-}
-
-// TypedWord returns where the word that ends at off of src starts (what
-// a completion replaces) and, when the word is a variable being typed,
-// the offset of its "$" (-1 otherwise). A word runs over the characters
-// of variable names and "$", ".", "-" and "{" ("${name").
-func TypedWord(src string, off int) (start, dollar int) {
-	start = off
-	for start > 0 && (IsVarChar(src[start-1]) || strings.IndexByte("$.-{", src[start-1]) >= 0) {
-		start--
-	}
-	dollar = strings.LastIndexByte(src[start:off], '$')
-	if dollar >= 0 {
-		dollar += start
-	}
-	return start, dollar
 }

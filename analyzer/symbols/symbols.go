@@ -7,15 +7,16 @@
 // rename, definition, highlight and hover, are lookups in it.
 //
 // The readings of what a directive defines or names (readings.go:
-// DefiningArg, CaptureNames, ParsePass, ZoneOf, RegexArgs) are this
-// package's, and the rules read them and the table from here, so the
-// rules and the language server agree on what a name is: upstream and
-// variable names fold case as nginx does, and http {} and stream {}
-// keep their names apart.
+// DefiningArg, CaptureNames, ParsePass, ZoneOf, RegexArgs, Regexes) and
+// of the variables the arguments nginx compiles use (uses.go: ReadUses,
+// with script.Tokens, the one scanner of "$name") are this package's, and
+// the rules read them and the table from here, so the rules and the
+// language server agree on what a name is: upstream and variable names
+// fold case as nginx does, and http {} and stream {} keep their names
+// apart.
 package symbols
 
 import (
-	"fmt"
 	"slices"
 	"sort"
 	"strconv"
@@ -24,6 +25,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/script"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -46,7 +48,7 @@ const (
 	Zone
 	// LogFormat is a log_format, named by access_log.
 	LogFormat
-	// Capture is a numbered capture, $0-$9, of one regex: its Name is the
+	// Capture is a numbered capture, $1-$9, of one regex: its Name is the
 	// digit, "@", and the index entry of the directive whose regex it is.
 	// Its definition is the regex's word.
 	Capture
@@ -180,6 +182,10 @@ var Result = &analyzer.Result[struct{}, *Table]{
 	Name:    "symbol table",
 	Compute: func(p *analyzer.Pass, _ struct{}) *Table { return Build(p.Index()) },
 }
+
+// Of returns the run's symbol table (Result), built once and shared by
+// the rules.
+func Of(p *analyzer.Pass) *Table { return Result.Get(p, struct{}{}) }
 
 // namedLocationUses are the directives whose last argument may name a
 // location "@name".
@@ -541,38 +547,43 @@ func (t *Table) entryUses(b *builder, i int32, defAt []int32) {
 		if !inStreamOnce {
 			stream, inStreamOnce = inStream(ix, i), true
 		}
-		start, plain := valueStart(f, w)
-		VarSpans(w.Value, func(_, s, end int, complete bool) {
-			if end-s == 1 && w.Value[s] >= '0' && w.Value[s] <= '9' {
-				// $0-$9: a capture of the regex in scope.
-				if p, r, ok := captureScope(ix, i, w.Range); ok && plain && complete {
-					sym := Symbol{Kind: Capture, Name: w.Value[s:end] + "@" + strconv.Itoa(int(p))}
+		start, plain := w.ValueStart(f)
+		for tok := range script.Tokens(w.Value) {
+			switch tok.Kind {
+			case script.Capture:
+				// $1-$9: a capture of the regex in scope.
+				if p, r, ok := captureScope(ix, i, w.Range); ok && plain {
+					sym := Symbol{Kind: Capture, Name: tok.Name + "@" + strconv.Itoa(int(p))}
 					if !t.captures[sym] {
 						t.captures[sym] = true
 						n := int32(len(t.all))
 						t.all = append(t.all, Occurrence{Symbol: sym, File: ix.Entries[p].Directive.File, Range: r, Def: true, Entry: p})
 						t.bySym[sym] = append(t.bySym[sym], n)
 					}
-					b.add(i, sym, parser.Span(start+s, start+end), false)
+					b.add(i, sym, parser.Span(start+tok.Start+1, start+tok.End), false)
 				}
-				return
-			}
-			sym := VariableSymbol(w.Value[s:end], stream)
-			switch {
-			case !plain:
-				if !slices.Contains(defAt, w.Range.Start) {
-					b.add(i, sym, parser.Range{Start: w.Range.Start, End: w.Range.Start}, false)
+			case script.Variable:
+				sym := VariableSymbol(tok.Name, stream)
+				if !plain {
+					if !slices.Contains(defAt, w.Range.Start) {
+						b.add(i, sym, parser.Range{Start: w.Range.Start, End: w.Range.Start}, false)
+					}
+					continue
 				}
-			case complete:
-				if r := parser.Span(start+s, start+end); !slices.Contains(defAt, r.Start) {
+				// The name alone: after "$" or "${".
+				at := start + tok.Start + 1
+				if tok.Text[1] == '{' {
+					at++
+				}
+				if r := parser.Span(at, at+len(tok.Name)); !slices.Contains(defAt, r.Start) {
 					b.add(i, sym, r, false)
 				}
 			}
-		})
+		}
 	}
 }
 
-// captureScope returns the entry whose regex the $0-$9 in word w of
+// captureScope returns the entry whose regex the $1-$9 in word w of
 // entry i refer to, and the regex's range: the directive's own regex when
 // it has one in another word (rewrite, proxy_redirect, a map line), else
 // that of the nearest enclosing if or location with one, else a regex
@@ -625,7 +636,7 @@ func inStream(ix *analyzer.Index, i int32) bool {
 // sub returns the range of n bytes at byte at of w's value, or an empty
 // range at w's start (opaque) when the value is not its source.
 func sub(f *parser.File, w parser.Word, at, n int) parser.Range {
-	if start, ok := valueStart(f, w); ok {
+	if start, ok := w.ValueStart(f); ok {
 		return parser.Span(start+at, start+at+n)
 	}
 	return parser.Range{Start: w.Range.Start, End: w.Range.Start}
@@ -762,77 +773,6 @@ func (t *Table) Symbols(k Kind) []Symbol {
 		return !out[i].Stream
 	})
 	return out
-}
-
-// ValidName says why name (without "$" or "@") cannot name a symbol of
-// kind k, "" when it can: a variable's name is what nginx's script
-// compiler reads as one (letters, digits and _); another name must stay
-// one word that nginx does not read otherwise.
-func ValidName(k Kind, name string) string {
-	if name == "" {
-		return "the new name is empty"
-	}
-	switch k {
-	case Variable:
-		for i := 0; i < len(name); i++ {
-			if !IsVarChar(name[i]) {
-				return fmt.Sprintf("%q is not a variable name (letters, digits and _)", name)
-			}
-		}
-	default:
-		if strings.ContainsAny(name, " \t\r\n;{}\"'\\$#/:@") {
-			return fmt.Sprintf("%q is not a valid %s name (no spaces, quotes or ; { } $ # / : @)", name, k)
-		}
-	}
-	return ""
-}
-
-// valueStart returns the offset in f where w's value starts when the
-// value is written as it is (no escapes; quotes around it are fine), so
-// that offsets in the value are offsets in the source; ok is false when
-// it is not.
-func valueStart(f *parser.File, w parser.Word) (start int, ok bool) {
-	if int(w.Range.End) > len(f.Src) || w.Range.Start < 0 || w.Unterminated(f) {
-		return 0, false
-	}
-	raw, start := w.Raw(f), int(w.Range.Start)
-	if w.Quote(f) != 0 {
-		if len(raw) < 2 {
-			return 0, false
-		}
-		raw, start = raw[1:len(raw)-1], start+1
-	}
-	return start, raw == w.Value
-}
-
-// VarSpans calls fn for every "$" of s that starts a variable name: the
-// "$"'s offset, the name's [start, end) and whether it is complete (a
-// "${name" must be closed by "}"). Names are [A-Za-z0-9_]+, as nginx's
-// script compiler reads them.
-func VarSpans(s string, fn func(dollar, start, end int, complete bool)) {
-	for i := 0; i < len(s); i++ {
-		if s[i] != '$' {
-			continue
-		}
-		j := i + 1
-		braced := j < len(s) && s[j] == '{'
-		if braced {
-			j++
-		}
-		k := j
-		for k < len(s) && IsVarChar(s[k]) {
-			k++
-		}
-		if k > j {
-			fn(i, j, k, !braced || k < len(s) && s[k] == '}')
-			i = k - 1
-		}
-	}
-}
-
-// IsVarChar reports whether c may be in a variable name.
-func IsVarChar(c byte) bool {
-	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
 // wordAt returns the range of the word of f that starts at off (for an

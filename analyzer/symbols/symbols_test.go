@@ -163,7 +163,7 @@ func TestNumberedCaptures(t *testing.T) {
 		"        listen 80;\n" +
 		"        server_name ~^(www)\\.(?<dom>.+)$;\n" +
 		"        rewrite ^/old/(.*)$ /new/$1 last;\n" +
-		"        location ~ ^/u/(\\w+)$ { if ($args ~ (x)) { return 200 $1; } return 200 \"$1 $0\"; }\n" +
+		"        location ~ ^/u/(\\w+)$ { if ($args ~ (x)) { return 200 $1; } return 200 \"$1 $0 $1abc\"; }\n" +
 		"        location / { return 200 $1; }\n" +
 		"    }\n" +
 		"}\n"
@@ -195,12 +195,20 @@ func TestNumberedCaptures(t *testing.T) {
 		{"$1 last", 1, `7:^/old/(.*)$=def`},
 		{"$1; }", 1, `8:(x))=def`}, // the word, its ")" included
 		{"$1 $0", 1, `8:^/u/(\w+)$=def`},
-		{"$0\"", 1, `8:^/u/(\w+)$=def`},
+		// "$1abc" is capture 1 and the text "abc", as nginx's script
+		// compiler reads it (the rules read it so too: script.Tokens).
+		{"$1abc", 1, `8:^/u/(\w+)$=def`},
+		// "$0" is no capture: nginx reads the variable "0" (and refuses
+		// it as unknown).
+		{"$0 ", 1, "none"},
 		{"$1; }", 2, `6:~^(www)\.(?<dom>.+)$=def`},
 	} {
 		if got := defOf(c.pat, c.n); got != c.want {
 			t.Errorf("%s (#%d): %s, want %s", c.pat, c.n, got, c.want)
 		}
+	}
+	if o, ok := tab.At(f.Path, strings.Index(text, "$0 ")+1); !ok || o.Symbol.Kind != symbols.Variable || o.Symbol.Name != "0" {
+		t.Errorf("At($0) = %+v %v, want the variable \"0\"", o, ok)
 	}
 	// The named group inside the server_name regex is still its own
 	// symbol.
@@ -289,6 +297,73 @@ func TestCertificates(t *testing.T) {
 	} {
 		if got := occs(f, tab.Occurrences(c.sym)); got != c.want {
 			t.Errorf("%s: %s, want %s", c.sym.Name, got, c.want)
+		}
+	}
+}
+
+// TestUsesReadAsTable: the rules' reading of the variables a script uses
+// (ReadUses) and the table's (what the editor shows) come from one
+// scanner, so they name the same variables: "$1abc" is a capture and
+// text, "$0" and "${1}" are variables, "$HTTP_Host" is one whatever its
+// case.
+func TestUsesReadAsTable(t *testing.T) {
+	text := "events {}\nhttp {\n    server {\n        listen 80;\n" +
+		"        location ~ ^/u/(\\w+)$ { return 200 \"$1abc $0 ${1} $HTTP_Host ${uri}x\"; }\n    }\n}\n"
+	dir := t.TempDir()
+	path := filepath.Join(dir, "nginx.conf")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := (&parser.Loader{Kinds: analyzer.Kinds}).Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix := analyzer.NewIndex(c)
+	var rules []string
+	for _, u := range symbols.ReadUses(ix, nil).Uses {
+		rules = append(rules, u.Name+"@"+itoa(int(u.Range.Start)))
+	}
+	tab := symbols.Build(ix)
+	var editor []string
+	for _, o := range tab.In(path, parser.Range{Start: 0, End: int32(len(text))}) {
+		if o.Symbol.Kind == symbols.Variable {
+			// The table's range is the name; the rules' starts at "$".
+			at := int(o.Range.Start) - 1
+			if text[at] == '{' {
+				at--
+			}
+			editor = append(editor, text[o.Range.Start:o.Range.End]+"@"+itoa(at))
+		}
+	}
+	want := []string{"0@", "1@", "HTTP_Host@", "uri@"}
+	if len(rules) != len(want) || strings.Join(rules, " ") != strings.Join(editor, " ") {
+		t.Errorf("ReadUses: %v\ntable:    %v\nwant the names %v in both", rules, editor, want)
+	}
+	for i, w := range want {
+		if i < len(rules) && !strings.HasPrefix(rules[i], w) {
+			t.Errorf("use %d: %s, want %s...", i, rules[i], w)
+		}
+	}
+}
+
+// TestIfMatch: the regex match of an if condition, read as nginx reads
+// the condition (SplitIf): the ")" leaves a quoted last word too.
+func TestIfMatch(t *testing.T) {
+	for _, c := range []struct {
+		src, v, op, expr string
+		ok               bool
+	}{
+		{`if ($uri ~* ^/echo/(.*)$) {}`, "uri", "~*", `^/echo/(.*)$`, true},
+		{`if ($http_origin !~ "^https://(a|b)$" ) {}`, "http_origin", "!~", `^https://(a|b)$`, true},
+		{`if ( $x ~ "(a|b)" ) {}`, "x", "~", `(a|b)`, true},
+		{`if ($x = y) {}`, "", "", "", false},
+		{`if ($x) {}`, "", "", "", false},
+		{`if ($Host ~ "^(a))" {}`, "host", "~", `^(a)`, true},
+	} {
+		f := parser.ParseString("/x.conf", c.src, nil)
+		v, op, expr, ok := symbols.IfMatch(f.Directives[0])
+		if v != c.v || op != c.op || expr != c.expr || ok != c.ok {
+			t.Errorf("%s: got %q %q %q %v", c.src, v, op, expr, ok)
 		}
 	}
 }

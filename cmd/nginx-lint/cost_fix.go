@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
@@ -22,13 +23,14 @@ type optimizeFlags struct {
 	Diff       bool `name:"diff" help:"Print the rewrite of --fix as a unified diff instead of writing it."`
 	Verify     bool `name:"verify" help:"Also run the real nginx (--nginx PATH, else the one installed) before and after the rewrite, in a private network namespace (Linux, root): time nginx -t, start and reload, count listening sockets, send requests to a sample of servers and compare which server answered. Prints measured against predicted; writes nothing."`
 	Runs       int  `name:"runs" default:"1" help:"With --verify: time nginx -t, start and reload this many times each and print the medians."`
-	AssumeHost bool `name:"assume-host" help:"Also apply the rewrites to name-based virtual hosts, which route requests without Host or with an unknown Host elsewhere: you accept that every client sends the Host of its server."`
+	AssumeHost bool `name:"assume-host" help:"Also apply the rewrites to name-based virtual hosts, which route requests without Host or with an unknown Host elsewhere: you accept that every client sends the Host of its server (they listen on a wildcard address: with --wildcard)."`
+	Wildcard   bool `name:"wildcard" help:"Also apply the rewrites that give a port one wildcard listen where it listened on listed addresses only: nginx then answers that port on every address of the machine (connections to the others, refused before, are closed by a catch-all server); you accept that change."`
 }
 
 func (f optimizeFlags) any() bool { return f.Fix || f.Diff || f.Verify }
 
 // optimizeOne plans the rewrite of one estimated configuration.
-func optimizeOne(w *lint.Workspace, targets []lint.Target, est lint.Estimate, assumeHost bool) (*optimize.Plan, error) {
+func optimizeOne(w *lint.Workspace, targets []lint.Target, est lint.Estimate, f optimizeFlags) (*optimize.Plan, error) {
 	main := est.Unit.Config.Main.Path
 	load := func(overlay map[string][]byte) (*parser.Model, error) {
 		round := *w
@@ -44,7 +46,7 @@ func optimizeOne(w *lint.Workspace, targets []lint.Target, est lint.Estimate, as
 		}
 		return nil, errors.New(main + ": not found after the rewrite")
 	}
-	return optimize.Optimize(load, optimize.Options{Cost: est.Unit.CostOptions(), AssumeHost: assumeHost})
+	return optimize.Optimize(load, optimize.Options{Cost: est.Unit.CostOptions(), AssumeHost: f.AssumeHost, Wildcard: f.Wildcard})
 }
 
 // runOptimize is cost --fix, --diff and --verify.
@@ -90,7 +92,7 @@ func (cmd *costCmd) runOptimize(e *env, w *lint.Workspace, targets []lint.Target
 			refusedAny = true
 			continue
 		}
-		plan, err := optimizeOne(w, targets, est, cmd.AssumeHost)
+		plan, err := optimizeOne(w, targets, est, cmd.optimizeFlags)
 		if err != nil {
 			return exitError, err
 		}
@@ -215,7 +217,10 @@ func writePlan(w io.Writer, name string, p *optimize.Plan) {
 		}
 	}
 	if len(p.Fixed) > 0 {
-		msg := "every request served before goes to the same server"
+		msg := fmt.Sprintf("every request served before goes to the same server, location and handler (%d requests answered alike by the request model)", p.Requests)
+		if len(p.Opened) > 0 {
+			msg += fmt.Sprintf("; as --wildcard accepted, nginx now listens on %s, every address of the machine", strings.Join(p.Opened, " and "))
+		}
 		if p.CatchAll >= 0 {
 			msg += "; connections to addresses no listen names, refused before, reach the added catch-all server, which closes them (return 444)"
 		}

@@ -464,3 +464,33 @@ func TestTargetHint(t *testing.T) {
 		t.Errorf("hint without nginx:\n%s", out)
 	}
 }
+
+// The done-means of issue 34: a target of the 1.30 branch before the
+// November 2026 release reports the HTTP/2 advisory on an "http2 on"
+// server, 1.30.7 does not, and a target newer than the tables is said
+// once, however many files are linted.
+func TestAdvisoryTargets(t *testing.T) {
+	dir := t.TempDir()
+	conf := filepath.Join(dir, "nginx.conf")
+	other := filepath.Join(dir, "other.conf")
+	src := "events {}\nhttp {\n    server {\n        listen 443 ssl;\n        http2 on;\n        ssl_certificate a.pem;\n        ssl_certificate_key a.key;\n    }\n}\n"
+	for _, f := range []string{conf, other} {
+		if err := os.WriteFile(f, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, out, _ := runCLI(t, "", "--no-config", "--nginx-version", "1.30.6", conf)
+	if code != exitFindings || !strings.Contains(out, "nginx 1.30.6 is affected by CVE-2026-123007") {
+		t.Errorf("1.30.6: exit %d\n%s", code, out)
+	}
+	if _, out, _ := runCLI(t, "", "--no-config", "--nginx-version", "1.30.7", conf); strings.Contains(out, "CVE-") {
+		t.Errorf("1.30.7 is fixed:\n%s", out)
+	}
+	_, out, errOut := runCLI(t, "", "--no-config", "--nginx-version", "1.31.10", conf, other)
+	if strings.Count(errOut, "nginx-lint knows releases up to 1.31.9") != 1 || strings.Contains(out, "CVE-") {
+		t.Errorf("1.31.10: stdout\n%s\nstderr\n%s", out, errOut)
+	}
+	if _, _, errOut := runCLI(t, "", "--no-config", "--nginx-version", "1.31.9", conf); strings.Contains(errOut, "knows releases") {
+		t.Errorf("1.31.9 is known:\n%s", errOut)
+	}
+}

@@ -12,7 +12,7 @@ import (
 	"github.com/nginx-lint/nginx-lint/internal/report"
 )
 
-// renderMarkdown writes the Markdown of a rule's page (rules.Markdown) as
+// renderMarkdown writes the Markdown of a rule's page (report.RuleMarkdown) as
 // text for a terminal: headings underlined (bold in color), paragraphs
 // and list items wrapped to width, fenced code indented by four spaces
 // and never wrapped, tables as aligned columns, inline code without its

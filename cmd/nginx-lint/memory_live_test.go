@@ -13,7 +13,7 @@ import (
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
-// denseConfig generates n servers of short directives (about 410 bytes
+// denseConfig generates n servers of short directives (about 430 bytes
 // each), the shape whose tree is largest per byte of text: the memory
 // test below and BenchmarkPeakRSS use it.
 func denseConfig(n int) []byte {
@@ -22,7 +22,7 @@ func denseConfig(n int) []byte {
 		Server: func(s *layout.Server) {
 			s.Lines = []string{"root /srv/site;", "index index.html;", "location / { try_files $uri $uri/ =404; }",
 				"location /api/ { proxy_pass http://app; proxy_set_header X-Real-IP $remote_addr; }",
-				`location ~ \.php$ { fastcgi_pass 127.0.0.1:9001; fastcgi_param SCRIPT_FILENAME $document_root$fastcgi_script_name; }`}
+				`location ~ \.php$ { try_files $uri =404; fastcgi_pass 127.0.0.1:9001; fastcgi_param SCRIPT_FILENAME $document_root$fastcgi_script_name; }`}
 		}})
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer/lint"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"github.com/nginx-lint/nginx-lint/internal/didyoumean"
+	"github.com/nginx-lint/nginx-lint/internal/report"
 )
 
 type rulesCmd struct {
@@ -79,7 +80,7 @@ func (cmd rulesCmd) run(e *env) (int, error) {
 func toJSONRule(r *analyzer.Rule) jsonRule {
 	j := jsonRule{
 		Code: r.Code, Name: r.Name, Severity: r.Severity.String(), Category: r.Category().String(), Title: r.Title,
-		DocsURL: rules.ReferenceURL(r.Name), NginxURL: r.Doc.URL, Since: r.Doc.Since, Fixable: r.Fixable, Options: []jsonOption{},
+		DocsURL: report.RuleURL(r.Name), NginxURL: r.Doc.URL, Since: r.Doc.Since, Fixable: r.Fixable, Options: []jsonOption{},
 	}
 	for _, o := range r.Options {
 		j.Options = append(j.Options, jsonOption{Name: o.Name, Type: o.Type.String(), Default: o.Default, Doc: o.Doc, Deprecated: o.Deprecated})
@@ -103,7 +104,7 @@ func (cmd explainCmd) run(e *env) (int, error) {
 	if r == nil {
 		return 0, &lint.UsageError{Msg: fmt.Sprintf("no rule %q%s (see nginx-lint rules)", cmd.Rule, didyoumean.Suffix(reg.Suggest(cmd.Rule)))}
 	}
-	md := rules.Markdown(r)
+	md := report.RuleMarkdown(r)
 	if cmd.Format == "markdown" || (cmd.Format == "auto" && !e.isTerminal) {
 		_, err := fmt.Fprint(e.stdout, md)
 		return exitClean, err

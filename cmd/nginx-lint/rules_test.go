@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
+	"github.com/nginx-lint/nginx-lint/internal/report"
 )
 
 // TestRulesJSON: "rules --format json" lists every rule of the registry
@@ -34,7 +35,7 @@ func TestRulesJSON(t *testing.T) {
 			j.Category != r.Category().String() || j.NginxURL != r.Doc.URL || j.Fixable != r.Fixable {
 			t.Errorf("rule %d: %+v, want %s %s", i, j, r.Code, r.Name)
 		}
-		if j.DocsURL != rules.ReferenceURL(r.Name) {
+		if j.DocsURL != report.RuleURL(r.Name) {
 			t.Errorf("%s: docs_url %q", r.Name, j.DocsURL)
 		}
 		if len(j.Options) != len(r.Options) {
@@ -128,7 +129,7 @@ budget  duration  The startup time
 func TestExplainFormats(t *testing.T) {
 	t.Setenv("COLUMNS", "60")
 	for _, r := range rules.All().Rules() {
-		md := rules.Markdown(r)
+		md := report.RuleMarkdown(r)
 		for _, args := range [][]string{{"explain", r.Name}, {"explain", "--format", "markdown", r.Code}} {
 			if code, out, _ := runCLI(t, "", args...); code != exitClean || out != md {
 				t.Errorf("%v: exit %d, not the Markdown page", args, code)
@@ -172,7 +173,7 @@ func TestExplainFormats(t *testing.T) {
 // found a list marker followed by spaces only).
 func FuzzRenderMarkdown(f *testing.F) {
 	for _, r := range rules.All().Rules()[:10] {
-		f.Add(rules.Markdown(r), 40)
+		f.Add(report.RuleMarkdown(r), 40)
 	}
 	f.Add("| a |\n|---|\n| `x` \\| y |\n- [l](u\n```\nunterminated", 20)
 	f.Add("`` a ` b `` [x](y) **z** __w__ 1. one\n10. ten", 0)

@@ -76,7 +76,7 @@ func TestCostFixWritesAllOrNone(t *testing.T) {
 		if err := os.Chmod(sites[1], 0o444); err != nil {
 			t.Fatal(err)
 		}
-		code, out, errOut := runCLI(t, "", "cost", "--fix", "--assume-host", main)
+		code, out, errOut := runCLI(t, "", "cost", "--fix", "--assume-host", "--wildcard", main)
 		if code != exitError || !strings.Contains(errOut, "b.conf: read-only file, not written; none of the 3 files was written") {
 			t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 		}
@@ -86,7 +86,7 @@ func TestCostFixWritesAllOrNone(t *testing.T) {
 		noTempFiles(t, filepath.Dir(sites[0]))
 		// Writable again, all three are rewritten.
 		os.Chmod(sites[1], 0o644)
-		if code, out, errOut := runCLI(t, "", "cost", "--fix", "--assume-host", main); code != exitClean {
+		if code, out, errOut := runCLI(t, "", "cost", "--fix", "--assume-host", "--wildcard", main); code != exitClean {
 			t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 		}
 		for i, s := range snapshot(t, sites...) {
@@ -105,7 +105,7 @@ func TestCostFixWritesAllOrNone(t *testing.T) {
 			}
 		}
 		defer func() { beforeWrite = nil }()
-		code, out, errOut := runCLI(t, "", "cost", "--fix", "--assume-host", main)
+		code, out, errOut := runCLI(t, "", "cost", "--fix", "--assume-host", "--wildcard", main)
 		if code != exitError || !strings.Contains(errOut, "c.conf: changed since nginx-lint read it") {
 			t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 		}
@@ -148,7 +148,7 @@ func TestCostFixOutputUnwritable(t *testing.T) {
 	src := string(layout.Generate(layout.Options{Layout: layout.Layout{Listen: layout.IPPerServer, Naming: layout.UniqueNames}, N: 40}))
 	path := writeTemp(t, "nginx.conf", src)
 	var errb strings.Builder
-	code := run([]string{"cost", "--fix", path}, strings.NewReader(""), failingWriter{}, &errb)
+	code := run([]string{"cost", "--fix", "--wildcard", path}, strings.NewReader(""), failingWriter{}, &errb)
 	if code != exitError || !strings.Contains(errb.String(), "cannot write the report") {
 		t.Errorf("exit %d: %s", code, errb.String())
 	}
@@ -161,7 +161,7 @@ func TestCostFixOutputUnwritable(t *testing.T) {
 		t.Skipf("no /dev/full on this system: %v", err)
 	}
 	defer full.Close()
-	for _, args := range [][]string{{"cost", "--fix", path}, {"cost", "--diff", path}} {
+	for _, args := range [][]string{{"cost", "--fix", "--wildcard", path}, {"cost", "--diff", "--wildcard", path}} {
 		cmd := beMain(t, args...)
 		var errOut strings.Builder
 		cmd.Stdout, cmd.Stderr = full, &errOut
@@ -197,7 +197,7 @@ func TestCostFixSignalled(t *testing.T) {
 	main, sites := sitesConfig(t, 400)
 	before := snapshot(t, sites...)
 	start := time.Now()
-	if code, out, errOut := runCLI(t, "", "cost", "--diff", "--assume-host", main); code != exitFindings {
+	if code, out, errOut := runCLI(t, "", "cost", "--diff", "--assume-host", "--wildcard", main); code != exitFindings {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 	}
 	whole := time.Since(start) // about what a --fix takes before it writes
@@ -207,7 +207,7 @@ func TestCostFixSignalled(t *testing.T) {
 		for j, s := range before {
 			os.WriteFile(sites[j], []byte(s), 0o644)
 		}
-		cmd := beMain(t, "cost", "--fix", "--assume-host", main)
+		cmd := beMain(t, "cost", "--fix", "--assume-host", "--wildcard", main)
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}

@@ -50,6 +50,22 @@ else
   })
 end
 
+-- :NginxLintRoute URL routes a URL through the configuration of the
+-- current buffer (the server's nginx-lint.route command) and shows the
+-- answer: the server, the location, each redirect and the handler, as
+-- `nginx-lint route` prints them.
+vim.api.nvim_create_user_command("NginxLintRoute", function(opts)
+  local bufnr = vim.api.nvim_get_current_buf()
+  local params = { command = "nginx-lint.route", arguments = { vim.uri_from_bufnr(bufnr), opts.args } }
+  vim.lsp.buf_request(bufnr, "workspace/executeCommand", params, function(err, result)
+    if err then
+      vim.notify("nginx-lint: " .. (err.message or tostring(err)), vim.log.levels.ERROR)
+    elseif type(result) == "table" and result.text then
+      vim.api.nvim_echo({ { result.text } }, true, {})
+    end
+  end)
+end, { nargs = 1, desc = "Route a URL through this nginx configuration (nginx-lint)" })
+
 if vim.g.nginx_lint_lsp == false then
   return
 end

@@ -49,10 +49,49 @@ async function restart() {
   await start();
 }
 
+// The last URL routed, offered again.
+let lastURL = "";
+let routeOutput;
+
+// routeUrl asks for a URL and shows what the server's nginx-lint.route
+// answers for it under the active document's configuration: the server,
+// the location, each redirect and the handler, as `nginx-lint route`
+// prints them.
+async function routeUrl() {
+  const editor = vscode.window.activeTextEditor;
+  if (!client || !editor || editor.document.languageId !== "nginx") {
+    vscode.window.showWarningMessage("nginx-lint: open an nginx configuration to route a URL through it.");
+    return;
+  }
+  const url = await vscode.window.showInputBox({
+    prompt: "The URL to route: http[s]://HOST[:PORT]/path?query (the path is sent as written)",
+    placeHolder: "https://example.com/path",
+    value: lastURL,
+  });
+  if (!url) {
+    return;
+  }
+  lastURL = url;
+  try {
+    const res = await client.sendRequest("workspace/executeCommand", {
+      command: "nginx-lint.route",
+      arguments: [editor.document.uri.toString(), url],
+    });
+    if (!routeOutput) {
+      routeOutput = vscode.window.createOutputChannel("nginx-lint route");
+    }
+    routeOutput.appendLine(res.text);
+    routeOutput.show(true);
+  } catch (err) {
+    vscode.window.showErrorMessage(`nginx-lint: ${err && err.message ? err.message : err}`);
+  }
+}
+
 async function activate(context) {
   extensionPath = context.extensionPath || "";
   context.subscriptions.push(
     vscode.commands.registerCommand("nginx-lint.restartServer", restart),
+    vscode.commands.registerCommand("nginx-lint.routeUrl", routeUrl),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (restartSettings.some((s) => e.affectsConfiguration(s))) {
         restart();

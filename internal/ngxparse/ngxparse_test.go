@@ -1,6 +1,10 @@
 package ngxparse
 
-import "testing"
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
 
 // The cases follow ngx_ptocidr and ngx_parse_addr_port in
 // src/core/ngx_inet.c; the analyzer's handler differential checks them
@@ -55,5 +59,97 @@ func TestTimeAndSize(t *testing.T) {
 	}
 	if n, ok := ParseOffset("2g"); !ok || n != 2<<30 {
 		t.Errorf("ParseOffset(2g) = %d, %v", n, ok)
+	}
+}
+
+// TestParseURL follows ngx_parse_url (src/core/ngx_inet.c) for the
+// addresses of upstream servers, *_pass and resolvers.
+func TestParseURL(t *testing.T) {
+	for _, tc := range []struct {
+		url     string
+		uriPart bool
+		defPort int
+		want    URL
+	}{
+		{"127.0.0.1:8080", false, 0, URL{Host: "127.0.0.1", Port: 8080, Addr: true}},
+		{"backend", false, 0, URL{Host: "backend", NoPort: true}},
+		{"backend", true, 80, URL{Host: "backend", Port: 80, NoPort: true}},
+		{"backend/x", true, 80, URL{Host: "backend", Port: 80, NoPort: true, URI: "/x"}},
+		{"backend?a=1", true, 80, URL{Host: "backend", Port: 80, NoPort: true, URI: "?a=1"}},
+		{"backend/a:b", true, 80, URL{Host: "backend", Port: 80, NoPort: true, URI: "/a:b"}},
+		{"backend/x", false, 0, URL{Err: "invalid host"}},
+		{"backend:0", false, 0, URL{Err: "invalid port"}},
+		{"backend:65536", false, 0, URL{Err: "invalid port"}},
+		{"backend:", false, 0, URL{Err: "invalid port"}},
+		{":80", false, 0, URL{Err: "no host"}},
+		{"[::1]:9000", false, 0, URL{Host: "[::1]", Port: 9000, Addr: true}},
+		{"[::1]", false, 0, URL{Host: "[::1]", NoPort: true, Addr: true}},
+		{"[::1", false, 0, URL{Err: "invalid host"}},
+		{"[::1]x", false, 0, URL{Err: "invalid host"}},
+		{"[]:80", false, 0, URL{Err: "no host"}},
+		{"[fe80::1%eth0]:80", false, 0, URL{Err: "invalid IPv6 address"}},
+		{"[::1]:80/x", true, 0, URL{Host: "[::1]", Port: 80, URI: "/x", Addr: true}},
+		{"unix:/run/a.sock", false, 0, URL{Host: "/run/a.sock", Unix: true}},
+		{"UNIX:/run/a.sock:/uri", true, 0, URL{Host: "/run/a.sock", URI: "/uri", Unix: true}},
+		{"unix:", false, 0, URL{Unix: true, Err: "no path in the unix domain socket"}},
+		{"unix:/" + strings.Repeat("a", 107), false, 0, URL{Unix: true, Host: "/" + strings.Repeat("a", 107), Err: "too long path in the unix domain socket"}},
+	} {
+		got := ParseURL(tc.url, tc.uriPart, tc.defPort)
+		if tc.want.Err != "" {
+			// Only the error counts once there is one.
+			got = URL{Err: got.Err, Unix: tc.want.Unix && got.Unix, Host: tc.want.Host}
+		}
+		if got != tc.want {
+			t.Errorf("%q: got %+v, want %+v", tc.url, got, tc.want)
+		}
+	}
+}
+
+// TestParsePass: each *_pass handler strips its own schemes and gives
+// ngx_parse_url its own options (ngx_http_proxy_pass and friends).
+func TestParsePass(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		stream bool
+		arg    string
+		want   string // scheme|address|host:port|uri, or vars|..., prefix, err:..., none
+	}{
+		{"proxy_pass", false, "http://backend", "http://|backend|backend:80|"},
+		{"proxy_pass", false, "HTTPS://Backend:8443/x?y", "https://|Backend:8443/x?y|Backend:8443|/x?y"},
+		{"proxy_pass", false, "backend", "prefix"},
+		{"proxy_pass", false, "$scheme://$host", "vars|$scheme://$host"},
+		{"proxy_pass", false, "http://$host/x", "vars|$host/x"},
+		{"proxy_pass", true, "backend:9000", "|backend:9000|backend:9000|"},
+		{"proxy_pass", true, "http://backend", "err:invalid host"},
+		{"grpc_pass", false, "grpcs://backend:50051", "grpcs://|backend:50051|backend:50051|"},
+		{"grpc_pass", false, "backend", "|backend|backend:0|"},
+		{"grpc_pass", false, "backend/x", "err:invalid host"},
+		{"uwsgi_pass", false, "suwsgi://unix:/run/u.sock", "suwsgi://|unix:/run/u.sock|/run/u.sock:0|"},
+		{"fastcgi_pass", false, "127.0.0.1:9000", "|127.0.0.1:9000|127.0.0.1:9000|"},
+		{"fastcgi_pass", false, "http://127.0.0.1:9000", "err:invalid host"},
+		// memcached_pass takes no variables: "$" is part of the host.
+		{"memcached_pass", false, "$memcached:11211", "|$memcached:11211|$memcached:11211|"},
+		{"memc_pass", false, "$backend", "vars|$backend"},
+		{"memc_pass", false, "127.0.0.1:11211", "|127.0.0.1:11211|127.0.0.1:11211|"},
+		{"scgi_pass", true, "x", "none"},
+		{"root", false, "x", "none"},
+	} {
+		p, ok := ParsePass(tc.name, tc.stream, tc.arg)
+		var got string
+		switch {
+		case !ok:
+			got = "none"
+		case p.BadPrefix:
+			got = "prefix"
+		case p.Vars:
+			got = "vars|" + p.Address
+		case p.Err != "":
+			got = "err:" + p.Err
+		default:
+			got = fmt.Sprintf("%s|%s|%s:%d|%s", p.Scheme, p.Address, p.Host, p.Port, p.URI)
+		}
+		if got != tc.want {
+			t.Errorf("%s %q (stream %v): %s, want %s", tc.name, tc.arg, tc.stream, got, tc.want)
+		}
 	}
 }

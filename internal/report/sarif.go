@@ -8,7 +8,6 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/baseline"
-	"github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -197,8 +196,8 @@ func (sarifFormat) Format(w io.Writer, l *Lint) error {
 			Name:                 r.Name,
 			ShortDescription:     sarifText{Text: r.Title},
 			FullDescription:      sarifText{Text: r.Doc.Text},
-			Help:                 sarifText{Text: r.Doc.Text, Markdown: rules.Markdown(r)},
-			HelpURI:              rules.ReferenceURL(r.Name),
+			Help:                 sarifText{Text: r.Doc.Text, Markdown: RuleMarkdown(r)},
+			HelpURI:              RuleURL(r.Name),
 			DefaultConfiguration: sarifRuleConf{Level: sarifLevel(r.Severity)},
 			Properties:           sarifRuleProperties(r),
 		})

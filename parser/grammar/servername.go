@@ -1,5 +1,7 @@
 package grammar
 
+import "strings"
+
 // ServerNameKind is the form of one server_name argument, which decides
 // which of nginx's lookup tables it goes into and in what order it is
 // matched (exact, then *.head, then tail.*, then regexes in order).
@@ -211,4 +213,41 @@ func (sn ServerName) ValidHashKey() bool {
 	}
 	// A single '*' that did not make a head or tail wildcard.
 	return stars == 0 || sn.Kind != NameExact
+}
+
+// HashKey is a key of one of nginx's host-name hashes
+// (ngx_hash_add_key with NGX_HASH_WILDCARD_KEY: the server names of an
+// address, the hosts of valid_referers): its table ('=' exact, '*' head
+// wildcard "*.example.com", '.' tail wildcard "www.example.*") and the
+// name nginx stores there. A pair rather than the two joined: no string
+// is built per name.
+type HashKey struct {
+	Table byte
+	Name  string
+}
+
+// HashKeys returns the keys under which ngx_hash_add_key files sn (the
+// first n of keys), in the order it checks them: ".example.com" is the
+// exact example.com and the head wildcard example.com at once. A key
+// already taken refuses the name there (NGX_BUSY: "conflicting server
+// name"), the keys before it staying taken. Regexes, "$hostname" and an
+// exact name with a '*' get none (the last is refused as a whole:
+// Validate).
+func (sn ServerName) HashKeys() (keys [2]HashKey, n int) {
+	switch sn.Kind {
+	case NameExact:
+		if sn.Hostname || strings.ContainsRune(sn.Name, '*') {
+			return keys, 0
+		}
+		return [2]HashKey{{'=', sn.Name}}, 1
+	case NameEmpty:
+		return [2]HashKey{{'=', ""}}, 1
+	case NameDotWildcard:
+		return [2]HashKey{{'=', sn.Domain}, {'*', sn.Domain}}, 2
+	case NameWildcardHead:
+		return [2]HashKey{{'*', sn.Domain}}, 1
+	case NameWildcardTail:
+		return [2]HashKey{{'.', sn.Domain}}, 1
+	}
+	return keys, 0
 }

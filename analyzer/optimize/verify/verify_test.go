@@ -31,7 +31,7 @@ func plan(t *testing.T, src string) *optimize.Plan {
 		}
 		c := (&parser.Loader{Kinds: analyzer.Kinds, FS: &parser.Overlay{Files: files}}).LoadSource(mainPath, files[mainPath], nil)
 		return parser.BuildModel(c), nil
-	}, optimize.Options{})
+	}, optimize.Options{Wildcard: true}) // the private namespace has no other address
 	if err != nil {
 		t.Fatal(err)
 	}

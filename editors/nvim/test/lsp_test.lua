@@ -281,6 +281,20 @@ local function run()
   check(socket == "socket 0.0.0.0:8080", "inlay hints %s", vim.inspect(hints))
   log("ok inlay hints: %s", socket)
 
+  -- The route command: the server answers a URL, and :NginxLintRoute
+  -- shows the answer.
+  local route = request(buf, "workspace/executeCommand", {
+    command = "nginx-lint.route",
+    arguments = { vim.uri_from_bufnr(buf), "http://example.com:8080/x" },
+  })
+  check(route and route.route and route.route.location and route.route.location.name == "/",
+    "route: %s", vim.inspect(route))
+  vim.cmd("NginxLintRoute http://example.com:8080/x")
+  check(vim.wait(timeout, function()
+    return vim.fn.execute("messages"):find("GET http://example.com:8080/x", 1, true) ~= nil
+  end, 20), ":NginxLintRoute shows no answer: %s", vim.fn.execute("messages"))
+  log("ok route: location %s", route.route.location.name)
+
   -- Go to definition on the include: the editor jumps to the file.
   vim.api.nvim_win_set_cursor(0, { 3, 16 })
   check(vim.api.nvim_get_current_line():find("include", 1, true), "line 3: %q", vim.api.nvim_get_current_line())

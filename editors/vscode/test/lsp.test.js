@@ -350,6 +350,27 @@ test("definition of an upstream and of a variable, and hover on the variable", a
   await closeNav(uri);
 });
 
+test("hover on a location: URIs that reach it, and one of its prefix that goes elsewhere", async () => {
+  const uri = await openNav();
+  const h = await request("textDocument/hover", { textDocument: { uri }, position: { line: 6, character: 10 } });
+  assert.match(h.contents.value, /- reached by `\/` and `\/[a-z]`/, h.contents.value);
+  assert.match(h.contents.value, /`\/b` goes to `location \/b` \(line 11\) instead/, h.contents.value);
+  await closeNav(uri);
+});
+
+test("the route command: nginx-lint.route answers a URL as nginx-lint route does", async () => {
+  assert.deepEqual(initResult.capabilities.executeCommandProvider.commands, ["nginx-lint.route"]);
+  const uri = await openNav();
+  // What the extension's nginx-lint.routeUrl sends.
+  const r = await request("workspace/executeCommand", { command: "nginx-lint.route", arguments: [uri, "http://localhost:8081/b/x"] });
+  assert.equal(r.route.location.name, "/b");
+  assert.equal(r.route.location.line, 11);
+  assert.equal(r.route.handler.kind, "proxy");
+  assert.equal(r.route.handler.upstream.name, "app");
+  assert.match(r.text, /handler\s+passed by proxy_pass to http:\/\/app\/b/);
+  await closeNav(uri);
+});
+
 test("completion of values: server_tokens and proxy_buffering", async () => {
   const uri = pathToFileURL(path.join(root, "nav", "values.conf")).href;
   // Being typed: "server_tokens |;", and "proxy_buffering o|" above a

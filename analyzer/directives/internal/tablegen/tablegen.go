@@ -258,7 +258,7 @@ func stringList(items []string) string {
 // directiveRows renders the rows of a directive table as composite
 // literals, checking every cell against the README's vocabularies so that
 // a new word in the data fails generation instead of being lost.
-func directiveRows(t *table, thirdParty bool, keys map[string]string, handlers map[string]*handlerRow) ([]string, error) {
+func directiveRows(t *table, thirdParty bool, keys map[string]string, handlers map[string]*handlerRow, changed map[string]string) ([]string, error) {
 	if err := t.require("name", "module", "contexts", "args", "block", "syntax", "default", "since", "url"); err != nil {
 		return nil, err
 	}
@@ -312,6 +312,9 @@ func directiveRows(t *table, thirdParty bool, keys map[string]string, handlers m
 		since := t.cell(i, "since")
 		if since == "" && !thirdParty {
 			since = SinceFromSource(name)
+		}
+		if since == "" && !thirdParty {
+			since = changed[name]
 		}
 		field(&b, "Since", quote(since))
 		field(&b, "URL", quote(t.cell(i, "url")))
@@ -398,10 +401,15 @@ func Generate(dataDir, handlersPath string) ([]byte, error) {
 	}
 
 	// The tables of further third-party modules live beside the handlers
-	// file (nginx-lint's own, generated from their sources).
+	// file (nginx-lint's own, generated from their sources), and so does
+	// the record of the releases after the source (ChangesFile).
 	var mods, modVars *table
+	var releases []Release
 	if handlersPath != "" {
 		dir := filepath.Dir(handlersPath)
+		if releases, err = ReadChanges(filepath.Join(dir, ChangesFile)); err != nil && !os.IsNotExist(err) {
+			return nil, err
+		}
 		if mods, err = readTable(dir, ModulesFile); err != nil && !os.IsNotExist(err) {
 			return nil, err
 		}
@@ -411,11 +419,12 @@ func Generate(dataDir, handlersPath string) ([]byte, error) {
 	}
 
 	keys := map[string]string{}
-	coreRows, err := directiveRows(dirs, false, keys, handlers)
+	changed := SinceFromChanges(releases)
+	coreRows, err := directiveRows(dirs, false, keys, handlers, changed)
 	if err != nil {
 		return nil, err
 	}
-	thirdRows, err := directiveRows(third, true, keys, handlers)
+	thirdRows, err := directiveRows(third, true, keys, handlers, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -424,7 +433,7 @@ func Generate(dataDir, handlersPath string) ([]byte, error) {
 		return nil, err
 	}
 	if mods != nil {
-		rows, err := directiveRows(mods, true, keys, handlers)
+		rows, err := directiveRows(mods, true, keys, handlers, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -481,6 +490,17 @@ func Generate(dataDir, handlersPath string) ([]byte, error) {
 			p("//   - %s", c)
 		}
 	}
+	if len(releases) > 0 {
+		p("//")
+		p("// %s (the releases after the source, from their change logs):", ChangesFile)
+		for _, r := range releases {
+			date := r.Date
+			if date == "" {
+				date = "date unknown"
+			}
+			p("//   - %s (%s): %s", r.Version, date, r.Source)
+		}
+	}
 	p("//")
 	p("// The tables hold facts only (names, contexts, argument rules, short")
 	p("// syntax and default lines, versions, anchors). They are derived from")
@@ -490,9 +510,27 @@ func Generate(dataDir, handlersPath string) ([]byte, error) {
 	p("")
 	p("package directives")
 	p("")
-	p("// NginxVersion is the nginx release whose source the tables were")
+	newest := version
+	for _, r := range releases {
+		if compareVersions(r.Version, newest) > 0 {
+			newest = r.Version
+		}
+	}
+	p("// NginxVersion is the newest nginx release the tables know: the")
+	p("// source they were extracted from (SourceVersion) or a later release")
+	p("// of %s.", ChangesFile)
+	p("const NginxVersion = %q", newest)
+	p("")
+	p("// SourceVersion is the nginx release whose source the tables were")
 	p("// extracted from.")
-	p("const NginxVersion = %q", version)
+	p("const SourceVersion = %q", version)
+	p("")
+	p("// releaseTable holds the releases of %s, newest first.", ChangesFile)
+	p("var releaseTable = [...]Release{")
+	for _, r := range releases {
+		p("{Version: %q, Date: %q},", r.Version, r.Date)
+	}
+	p("}")
 	p("")
 	p("// dataSources holds the \"# \" lines of the TSV files, each prefixed")
 	p("// with its file name; Sources returns a copy.")

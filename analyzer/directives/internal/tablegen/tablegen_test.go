@@ -91,3 +91,49 @@ func TestGenerateRejects(t *testing.T) {
 		t.Error("Generate of an empty directory succeeded")
 	}
 }
+
+// ReadChanges reads the releases of a changes file with the directives a
+// feature names as new, and refuses a release without its source, a
+// malformed version or date, and a release twice.
+func TestReadChanges(t *testing.T) {
+	write := func(text string) string {
+		p := filepath.Join(t.TempDir(), ChangesFile)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	rs, err := ReadChanges(write(`<change_log>
+<changes ver="1.31.9" date="2026-11-18" source="a"></changes>
+<changes ver="1.31.5" date="2026-09-02" source="b">
+<change type="feature"><para lang="en">the "client_body_early_read" directive.</para></change>
+<change type="feature"><para lang="en">the "x_a" and "x_b" directives.</para></change>
+<change type="feature"><para lang="en">the $ssl_sigalgs variable.</para></change>
+<change type="feature"><para lang="en">the "proxy_protocol" directive
+now supports the PROXY protocol version 2.</para></change>
+</changes>
+</change_log>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rs) != 2 || rs[0].Version != "1.31.9" || rs[1].Date != "2026-09-02" {
+		t.Fatalf("releases %+v", rs)
+	}
+	since := SinceFromChanges(rs)
+	if len(since) != 3 || since["client_body_early_read"] != "1.31.5" || since["x_b"] != "1.31.5" || since["proxy_protocol"] != "" {
+		t.Errorf("directives %v: want the three new ones, not the changed proxy_protocol", since)
+	}
+	if len(rs[1].Variables) != 1 || rs[1].Variables[0] != "ssl_sigalgs" {
+		t.Errorf("variables %v", rs[1].Variables)
+	}
+	for _, bad := range []string{
+		`<change_log><changes ver="1.31.9" date="2026-11-18"></changes></change_log>`,
+		`<change_log><changes ver="1.31" source="a"></changes></change_log>`,
+		`<change_log><changes ver="1.31.9" date="18 Nov 2026" source="a"></changes></change_log>`,
+		`<change_log><changes ver="1.31.9" source="a"></changes><changes ver="1.31.9" source="b"></changes></change_log>`,
+	} {
+		if _, err := ReadChanges(write(bad)); err == nil {
+			t.Errorf("accepted %s", bad)
+		}
+	}
+}

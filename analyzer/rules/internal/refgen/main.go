@@ -15,6 +15,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer/config"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
+	"github.com/nginx-lint/nginx-lint/internal/report"
 )
 
 // schemaFile is the settings' JSON Schema, beside the reference directory.
@@ -37,7 +38,7 @@ func main() {
 // anywhere cannot scatter pages elsewhere.
 func outputDir() (string, error) {
 	if os.Getenv("GOPACKAGE") == "rules" {
-		return rules.ReferenceDir, nil
+		return filepath.Join("..", "..", report.ReferenceDir), nil
 	}
 	dir, err := os.Getwd()
 	if err != nil {
@@ -45,7 +46,7 @@ func outputDir() (string, error) {
 	}
 	for {
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "analyzer", "rules", rules.ReferenceDir), nil
+			return filepath.Join(dir, report.ReferenceDir), nil
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
@@ -59,7 +60,7 @@ func generate(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	want := rules.ReferencePages(rules.All().Rules())
+	want := report.ReferencePages(rules.All().Rules())
 	old, err := filepath.Glob(filepath.Join(dir, "*.md"))
 	if err != nil {
 		return err
