@@ -199,15 +199,19 @@ func writeExtrasTable(w io.Writer, runs []calibrate.ExtraRun) {
 }
 
 // writeFitTable prints predicted against measured seconds with the error
-// summary: median and worst |error| and Spearman's rank correlation.
+// of each run and the summary, and what the reference profile (the one
+// the fit started from) predicts: cost's figures before calibrate.
 func writeFitTable(w io.Writer, title string, runs []calibrate.LayoutRun) {
-	fmt.Fprintf(w, "\n%s:\n| layout | servers | predicted | measured (median) | spread | runs | error | wall (median) | peak RSS |\n|---|---|---|---|---|---|---|---|---|\n", title)
-	var pred, meas []float64
+	fmt.Fprintf(w, "\n%s:\n| layout | servers | predicted | measured (median) | spread | runs | error | reference profile | error | wall (median) | peak RSS |\n|---|---|---|---|---|---|---|---|---|---|---|\n", title)
+	var pred, ref, meas []float64
 	for _, r := range runs {
-		pred, meas = append(pred, r.Predicted), append(meas, r.Seconds)
-		fmt.Fprintf(w, "| %s | %d | %.3f s | %.3f s | ±%.1f%% | %d | %+.0f%% | %.3f s | %s |\n", r.Layout, r.Servers, r.Predicted, r.Seconds,
-			100*r.Noise()/r.Seconds, len(r.Runs), 100*(r.Predicted-r.Seconds)/r.Seconds, r.Median.Wall, report.Megabytes(r.Median.RSS))
+		pred, ref, meas = append(pred, r.Predicted), append(ref, r.Reference), append(meas, r.Seconds)
+		fmt.Fprintf(w, "| %s | %d | %.3f s | %.3f s | ±%.1f%% | %d | %+.0f%% | %.3f s | %+.0f%% | %.3f s | %s |\n", r.Layout, r.Servers, r.Predicted, r.Seconds,
+			100*r.Noise()/r.Seconds, len(r.Runs), 100*(r.Predicted-r.Seconds)/r.Seconds, r.Reference, 100*(r.Reference-r.Seconds)/r.Seconds,
+			r.Median.Wall, report.Megabytes(r.Median.RSS))
 	}
 	med, worst, rank := costmodel.Errors(pred, meas)
 	fmt.Fprintf(w, "median |error| %.1f%%, worst %.1f%%, rank correlation %.3f\n", 100*med, 100*worst, rank)
+	med, worst, rank = costmodel.Errors(ref, meas)
+	fmt.Fprintf(w, "the reference profile, before calibrate: median |error| %.1f%%, worst %.1f%%, rank correlation %.3f\n", 100*med, 100*worst, rank)
 }

@@ -140,6 +140,11 @@ func TestCalibrateWritesTheProfile(t *testing.T) {
 	if !regexp.MustCompile(`held-out median \|error\| 0\.\d%`).MatchString(out) {
 		t.Errorf("held-out error not near zero:\n%s", out)
 	}
+	// Beside each fitted run, what the reference profile (the base of
+	// the fit, half this machine's costs) predicts: half the time.
+	if !strings.Contains(out, "| -50% |") || !strings.Contains(out, "the reference profile, before calibrate: median |error| 50.0%, worst 50.0%") {
+		t.Errorf("no reference profile's predictions:\n%s", out)
+	}
 	// Off a terminal, no progress line, but each configuration's medians.
 	if strings.Contains(errs, "\r") || strings.Contains(errs, "left") {
 		t.Errorf("progress off a terminal: %q", errs)

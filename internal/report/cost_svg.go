@@ -33,8 +33,8 @@ const (
 //
 // The legend is wrapped to the chart's width, the plot moving down to
 // make room. A configuration so small that the estimate over the chart's
-// range is nearly all the process start (the servers' share under a
-// tenth) gets no axes and curves, which would say nothing, but a note
+// range is mostly the process start (the servers' share under a half)
+// gets no axes and curves, which would say nothing, but a note
 // with the estimate and the size from which a chart says something.
 func CostSVG(r *costmodel.Result, name string, budget time.Duration) string {
 	if note, ok := tooSmallToChart(r); ok {
@@ -232,8 +232,11 @@ func CostSVG(r *costmodel.Result, name string, budget time.Duration) string {
 
 // chartShare is the least share of the estimate at twice a
 // configuration's size that its servers must have for a chart of it to
-// say something; below it the curve is the process start's flat line.
-const chartShare = 0.1
+// say something: as much as the process start. Below it the curve is
+// mostly the process start's flat line; a tenth, with the reference
+// profile's process start of 483 µs, drew a one-server configuration's
+// 0-2-server chart, a line rising by a tenth.
+const chartShare = 0.5
 
 // tooSmallToChart says why a chart of r would say nothing, and true, when
 // the servers' part of the estimate at twice its size is under
@@ -254,7 +257,7 @@ func tooSmallToChart(r *costmodel.Result) (string, bool) {
 		step := niceStep(need, 1)
 		from = int(math.Ceil(need/step) * step)
 	}
-	msg := fmt.Sprintf("%s: the estimated startup, %s, is nearly all the process start (%s), the same at any size this small: no chart is drawn",
+	msg := fmt.Sprintf("%s: the estimated startup, %s, is mostly the process start (%s), nearly the same at any size this small: no chart is drawn",
 		plural.Count(n, "server"), costmodel.Seconds(r.StartupSeconds), costmodel.Seconds(fixed))
 	if from > 0 {
 		msg += fmt.Sprintf("; one says something from about %s", plural.Count(from, "server"))

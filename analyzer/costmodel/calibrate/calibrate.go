@@ -88,6 +88,10 @@ type LayoutRun struct {
 	Ops map[string]float64
 	// Predicted is the seconds Result.Profile predicts for it.
 	Predicted float64
+	// Reference is the seconds Options.Base (the shipped reference
+	// profile by default) predicts for it: what cost says on this
+	// machine before calibrate, beside what it says after.
+	Reference float64
 
 	// mem are the counts the memory costs multiply.
 	mem map[string]float64
@@ -216,6 +220,12 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	cut := len(opts.Sizes) * len(layout.All())
 	res := &Result{Fitted: timed[:cut:cut], Validation: timed[cut:]}
+	// What the base profile predicts before anything is fitted, its
+	// address scans priced at its own NearAddresses.
+	reprice(timed, base.NearAddresses)
+	for i := range timed {
+		timed[i].Reference = predict(timed[i].Ops, base)
+	}
 	// Where the address scan leaves the cache, from the fitted runs; the
 	// profile's costs are fitted, and held out, at that size.
 	base = chooseNear(res.Fitted, base)

@@ -3,6 +3,7 @@ package calibrate
 import (
 	"context"
 	"errors"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -80,9 +81,26 @@ func (m *syntheticMachine) measure(_ context.Context, conf string) (Measurement,
 	return Measurement{Wall: wall, CPU: s, RSS: int64(rss)}, nil
 }
 
-// twiceAsSlow is the reference profile with every cost doubled.
+// testProfile is the profile the synthetic machines are made from and
+// the tests' fits start from: the reference profile as fitted on
+// 2026-12-02, whose costs the tests' small layouts can all measure. The
+// tests of the fit logic do not change with each re-measurement of the
+// shipped profile (TestRunDefaultBase checks that Run starts from it).
+func testProfile() *costmodel.Profile {
+	p := costmodel.DefaultProfile()
+	maps.Copy(p.Costs, map[string]float64{
+		costmodel.CostBase: 14.5e-3, costmodel.CostServer: 17.1e-6, costmodel.CostLocation: 19.1e-6,
+		costmodel.CostRegex: 4.3e-6, costmodel.CostPortCompare: 3.28e-9, costmodel.CostAddrCompare: 10.0e-9,
+		costmodel.CostAddrCompareFar: 10.0e-9, costmodel.CostServerCompare: 3.43e-9, costmodel.CostSSLServer: 1.04e-3,
+		costmodel.CostSocket: 11.9e-6,
+	})
+	p.NearAddresses = 0
+	return p
+}
+
+// twiceAsSlow is the test profile with every cost doubled.
 func twiceAsSlow() map[string]float64 {
-	costs := costmodel.DefaultProfile().Costs
+	costs := testProfile().Costs
 	for k := range costs {
 		costs[k] *= 2
 	}
@@ -96,6 +114,9 @@ var testSizes = []int{60, 180, 540}
 func run(t *testing.T, m *syntheticMachine, opts Options) *Result {
 	t.Helper()
 	opts.Measure = m.measure
+	if opts.Base == nil {
+		opts.Base = testProfile()
+	}
 	if opts.Sizes == nil {
 		opts.Sizes = testSizes
 	}
@@ -118,7 +139,7 @@ func TestRunFindsTheCosts(t *testing.T) {
 	}
 	// Name warnings are too small a share of these small layouts to
 	// measure: kept from the reference and marked assumed.
-	if !p.IsAssumed(costmodel.CostNameWarning) || p.Costs[costmodel.CostNameWarning] != costmodel.DefaultProfile().Costs[costmodel.CostNameWarning] {
+	if !p.IsAssumed(costmodel.CostNameWarning) || p.Costs[costmodel.CostNameWarning] != testProfile().Costs[costmodel.CostNameWarning] {
 		t.Errorf("name-warning %v, assumed %v", p.Costs[costmodel.CostNameWarning], p.Assumed)
 	}
 	for _, k := range append(TimeKeys(), MemoryKeys()...) {
@@ -144,6 +165,11 @@ func TestRunFindsTheCosts(t *testing.T) {
 		if math.Abs(r.Predicted-r.Seconds) > 0.05*r.Seconds || r.Median.RSS <= 0 {
 			t.Errorf("%v %d: predicted %v, measured %v, rss %d", r.Layout, r.Servers, r.Predicted, r.Seconds, r.Median.RSS)
 		}
+		// The reference profile, half as costly as this machine in
+		// every cost, predicts half its time.
+		if math.Abs(2*r.Reference-r.Seconds) > 1e-9*r.Seconds {
+			t.Errorf("%v %d: the reference profile predicts %v, measured %v", r.Layout, r.Servers, r.Reference, r.Seconds)
+		}
 	}
 	// Every size is predicted from the others, and well.
 	if len(res.HeldOut) != 27 {
@@ -161,10 +187,31 @@ func TestRunFindsTheCosts(t *testing.T) {
 	}
 }
 
+// TestRunDefaultBase: without Options.Base, Run starts from the shipped
+// reference profile, and says what it predicts.
+func TestRunDefaultBase(t *testing.T) {
+	m := &syntheticMachine{costs: twiceAsSlow()}
+	res, err := Run(context.Background(), Options{Measure: m.measure, Sizes: testSizes, Runs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := costmodel.DefaultProfile()
+	for _, r := range res.Fitted {
+		if want := predict(r.Ops, ref); math.Abs(r.Reference-want) > 1e-9*want {
+			t.Errorf("%v %d: reference %v, the shipped profile predicts %v", r.Layout, r.Servers, r.Reference, want)
+		}
+	}
+	for _, u := range res.Unidentified {
+		if u.Kept != ref.Costs[u.Key] {
+			t.Errorf("%s kept at %v, the shipped profile's is %v", u.Key, u.Kept, ref.Costs[u.Key])
+		}
+	}
+}
+
 // TestRunBase: a cost the runs cannot measure keeps the base profile's
 // value, marked assumed; the measured ones do not depend on it.
 func TestRunBase(t *testing.T) {
-	base := costmodel.DefaultProfile()
+	base := testProfile()
 	base.Costs[costmodel.CostNameWarning] = 1e-9
 	base.Costs[costmodel.CostServer] *= 10
 	res := run(t, &syntheticMachine{costs: twiceAsSlow()}, Options{Runs: 1, Base: base})
@@ -195,7 +242,7 @@ func TestRunClock(t *testing.T) {
 			t.Errorf("%s: %v on the CPU clock of a machine 3x as slow, %v on the wall clock", k, a, b)
 		}
 	}
-	if a, b := same.Profile.Costs[costmodel.CostServer], 2*costmodel.DefaultProfile().Costs[costmodel.CostServer]; math.Abs(a-b) > 0.05*b {
+	if a, b := same.Profile.Costs[costmodel.CostServer], 2*testProfile().Costs[costmodel.CostServer]; math.Abs(a-b) > 0.05*b {
 		t.Errorf("CPU clock: server %v, machine %v", a, b)
 	}
 	for _, r := range wall.Fitted {
@@ -223,7 +270,7 @@ func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*max(math.Abs(a), mat
 func TestRunDegenerate(t *testing.T) {
 	flat := &syntheticMachine{costs: map[string]float64{costmodel.CostBase: 0.05}}
 	res := run(t, flat, Options{Runs: 1})
-	ref := costmodel.DefaultProfile()
+	ref := testProfile()
 	for _, k := range []string{costmodel.CostServer, costmodel.CostSocket} {
 		i := slices.IndexFunc(res.Unidentified, func(u Unidentified) bool { return u.Key == k })
 		if i < 0 || !strings.HasPrefix(res.Unidentified[i].Why, "fitted at zero") || res.Profile.Costs[k] != ref.Costs[k] || !res.Profile.IsAssumed(k) {
@@ -449,7 +496,7 @@ func TestRunFindsWhereTheScanLeavesTheCache(t *testing.T) {
 	sizes := []int{60, 180, 360, 540}
 	// On layouts this small the near steps are a small share of a run:
 	// a base value large enough lets the fit measure them.
-	base := costmodel.DefaultProfile()
+	base := testProfile()
 	base.Costs[costmodel.CostAddrCompare] = 5 * c[costmodel.CostAddrCompare]
 	res := run(t, &syntheticMachine{costs: c, near: 200}, Options{Runs: 1, Sizes: sizes, Base: base})
 	p := res.Profile
@@ -463,6 +510,14 @@ func TestRunFindsWhereTheScanLeavesTheCache(t *testing.T) {
 	}
 	if len(res.Degenerate) > 0 {
 		t.Errorf("degenerate %q", res.Degenerate)
+	}
+	// The base profile's predictions price the scans at its own
+	// NearAddresses: the machine's profile as base predicts the machine.
+	same := run(t, &syntheticMachine{costs: c, near: 200}, Options{Runs: 1, Sizes: sizes, Base: &costmodel.Profile{Costs: c, NearAddresses: 200}})
+	for _, r := range same.Fitted {
+		if math.Abs(r.Reference-r.Seconds) > 1e-9*r.Seconds {
+			t.Errorf("%v %d: the machine's own profile predicts %v, measured %v", r.Layout, r.Servers, r.Reference, r.Seconds)
+		}
 	}
 	// A machine without the jump fits as well with no far step.
 	one := run(t, &syntheticMachine{costs: twiceAsSlow()}, Options{Runs: 1, Sizes: sizes})

@@ -20,7 +20,7 @@ import (
 // on the test sizes the warnings of L3b then take about 1% of its time,
 // enough to be fitted, and within ±10% noise.
 func warningBase() *costmodel.Profile {
-	p := costmodel.DefaultProfile()
+	p := testProfile()
 	p.Costs[costmodel.CostNameWarning] = 1e-6
 	return p
 }
@@ -108,7 +108,7 @@ func TestRunNoiselessZero(t *testing.T) {
 func TestRunCostAtZero(t *testing.T) {
 	c := twiceAsSlow()
 	c[costmodel.CostBase] = 0
-	ref := costmodel.DefaultProfile()
+	ref := testProfile()
 	ref.Costs[costmodel.CostBase] = 0.2e-3
 	res := run(t, &syntheticMachine{costs: c, noise: 0.05, offset: -0.0003}, Options{Runs: 3, Base: ref})
 	if len(res.Degenerate) > 0 {
@@ -180,11 +180,11 @@ func TestRunChaotic(t *testing.T) {
 // unidentified and keeps the value; one beyond it is measured; one below
 // zero beyond the noise measures nothing and keeps the value too.
 func TestPriceExtras(t *testing.T) {
-	p := costmodel.DefaultProfile()
+	p := testProfile()
 	t0 := map[string]float64{"plain": 0.100, "locations": 0.101, "regex": 0.150, "ssl": 0.050}
 	noise := map[string]float64{"plain": 0.002, "locations": 0.002, "regex": 0.002, "ssl": 0.002}
 	un := priceExtras(p, t0, noise)
-	loc := costmodel.DefaultProfile().Costs[costmodel.CostLocation]
+	loc := testProfile().Costs[costmodel.CostLocation]
 	if len(un) < 1 || un[0].Key != costmodel.CostLocation || un[0].Kept != loc || p.Costs[costmodel.CostLocation] != loc ||
 		!p.IsAssumed(costmodel.CostLocation) || !strings.Contains(un[0].Why, "within 2 times the runs' spread (±0.004 s)") {
 		t.Errorf("unidentified %+v, location %v, assumed %v", un, p.Costs[costmodel.CostLocation], p.Assumed)
@@ -192,7 +192,7 @@ func TestPriceExtras(t *testing.T) {
 	if got, want := p.Costs[costmodel.CostRegex], 0.049/(4*extraServers); !near(got, want) || p.IsAssumed(costmodel.CostRegex) {
 		t.Errorf("regex %v, want %v", got, want)
 	}
-	if len(un) != 2 || un[1].Key != costmodel.CostSSLServer || p.Costs[costmodel.CostSSLServer] != costmodel.DefaultProfile().Costs[costmodel.CostSSLServer] ||
+	if len(un) != 2 || un[1].Key != costmodel.CostSSLServer || p.Costs[costmodel.CostSSLServer] != testProfile().Costs[costmodel.CostSSLServer] ||
 		!p.IsAssumed(costmodel.CostSSLServer) || !strings.Contains(un[1].Why, "no time to charge to it") {
 		t.Errorf("ssl %v, unidentified %+v", p.Costs[costmodel.CostSSLServer], un)
 	}
@@ -236,7 +236,7 @@ func TestSpread(t *testing.T) {
 // 14.5 ms would push every other cost off.
 func TestRunNoisyFasterStart(t *testing.T) {
 	c := twiceAsSlow()
-	c[costmodel.CostBase] = costmodel.DefaultProfile().Costs[costmodel.CostBase] / 10
+	c[costmodel.CostBase] = testProfile().Costs[costmodel.CostBase] / 10
 	res := run(t, &syntheticMachine{costs: c, noise: 0.10}, Options{Runs: 3})
 	if len(res.Degenerate) > 0 {
 		t.Fatalf("degenerate: %q", res.Degenerate)
