@@ -10,10 +10,12 @@ import (
 	"sync"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/advisories"
 	"github.com/nginx-lint/nginx-lint/analyzer/baseline"
 	"github.com/nginx-lint/nginx-lint/analyzer/buildinfo"
 	"github.com/nginx-lint/nginx-lint/analyzer/config"
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
+	"github.com/nginx-lint/nginx-lint/analyzer/costmodel/costpass"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
 	"github.com/nginx-lint/nginx-lint/internal/didyoumean"
@@ -89,7 +91,7 @@ type Workspace struct {
 	RuleOptions map[string]map[string]any
 	// Cost holds nginx-lint cost's host facts, over the settings' host:
 	// section (NonRoot when set, and every non-zero field, wins), and its
-	// calibration profile (rules.CostProfile).
+	// calibration profile (costpass.Profile).
 	Cost costmodel.Options
 	// Baseline, when set, holds the findings a project has accepted
 	// (--baseline): Lint reports only the others.
@@ -121,6 +123,11 @@ type Workspace struct {
 	// (analyzer.Options.Cancel): the language server drops a lint whose
 	// document changed or whose session ended.
 	Cancel <-chan struct{}
+	// Seen, when set, is told each path the lint reads or looks for
+	// through its file system (found or not, Overlay's files too) and
+	// each include pattern it expands (glob set): the language server
+	// lints a file again when one of them changes.
+	Seen func(path string, glob bool)
 	// Loaded, when set, is called once every target of a Lint is read,
 	// before any rule runs, with the bytes read (the command line sizes
 	// its garbage collector to the input).
@@ -195,13 +202,13 @@ func unitNamed(units []*Unit, e *Unit) bool {
 // loaded, or it was linted by Lint, which keeps no run's results),
 // computed now and kept. It is safe to call from several goroutines.
 func (e *Unit) CostModel() *costmodel.Result {
-	return rules.CostModel.Of(e.runResults(), struct{}{})
+	return costpass.Model.Of(e.runResults(), struct{}{})
 }
 
 // CostOptions are the cost model's options of the configuration: its
 // host facts and profile, for the optimizer's estimates of rewrites.
 func (e *Unit) CostOptions() costmodel.Options {
-	return rules.CostOptions(e.Options.Host, rules.CostProfile.Of(e.Options))
+	return costpass.Options(e.Options.Host, costpass.Profile.Of(e.Options))
 }
 
 // runResults returns the shared results of the unit's run, or, when no
@@ -263,12 +270,37 @@ func (w *Workspace) fs() parser.FileSystem {
 	return w.FS
 }
 
-// disk is FS with Overlay over it.
+// disk is FS with Overlay over it, watched by Seen.
 func (w *Workspace) disk() parser.FileSystem {
-	if len(w.Overlay) == 0 {
-		return w.fs()
+	d := w.fs()
+	if len(w.Overlay) > 0 {
+		d = &parser.Overlay{Base: d, Files: w.Overlay}
 	}
-	return &parser.Overlay{Base: w.fs(), Files: w.Overlay}
+	if w.Seen != nil {
+		d = seenFS{d, w.Seen}
+	}
+	return d
+}
+
+// seenFS tells seen what is read or globbed through fs.
+type seenFS struct {
+	fs   parser.FileSystem
+	seen func(path string, glob bool)
+}
+
+func (s seenFS) ReadFile(path string) ([]byte, error) {
+	s.seen(path, false)
+	return s.fs.ReadFile(path)
+}
+
+func (s seenFS) ReadFileMax(path string, max int64) ([]byte, error) {
+	s.seen(path, false)
+	return parser.ReadFileMax(s.fs, path, max)
+}
+
+func (s seenFS) Glob(pattern string) ([]string, error) {
+	s.seen(pattern, true)
+	return s.fs.Glob(pattern)
 }
 
 func (w *Workspace) cache() *Cache {
@@ -407,13 +439,13 @@ func (w *Workspace) Options(cfg *config.File) (analyzer.Options, error) {
 	// The calibration profile: the front end's (cost --profile), else the
 	// settings' cost-profile.
 	if w.Cost.Profile != nil {
-		rules.CostProfile.Set(&opts, w.Cost.Profile)
+		costpass.Profile.Set(&opts, w.Cost.Profile)
 	} else if p, err := w.costProfile(cfg); err != nil {
 		if err := w.problem(err); err != nil {
 			return opts, err
 		}
 	} else if p != nil {
-		rules.CostProfile.Set(&opts, p)
+		costpass.Profile.Set(&opts, p)
 	}
 	front := analyzer.TargetChoice{Build: w.Build, BuildFile: w.BuildFile, Version: w.Version, Where: "nginx-build"}
 	var settings analyzer.TargetChoice
@@ -430,7 +462,7 @@ func (w *Workspace) Options(cfg *config.File) (analyzer.Options, error) {
 	// A target newer than the tables is said once: its advisories and
 	// directives are not known.
 	if opts.Target.Known() && w.Warn != nil {
-		if msg := rules.UnknownRelease(opts.Target.Version); msg != "" && w.cache().Once("release\x00"+msg) {
+		if msg := advisories.UnknownRelease(opts.Target.Version); msg != "" && w.cache().Once("release\x00"+msg) {
 			w.Warn(msg)
 		}
 	}

@@ -2,6 +2,8 @@ package rules
 
 import (
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/costmodel/costpass"
+	"github.com/nginx-lint/nginx-lint/internal/ngxparse"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
@@ -38,15 +40,16 @@ func runQUICReuseport(p *analyzer.Pass) {
 	if p.WholeConfig() {
 		for _, i := range ix.Named("worker_processes") {
 			if e := &ix.Entries[i]; e.Parent < 0 {
-				d := e.Directive
-				n, ok := intArg(d)
-				many = (len(d.Args) == 1 && d.Args[0].Value == "auto") || (ok && n > 1)
+				if d := e.Directive; len(d.Args) == 1 {
+					n, ok := ngxparse.Atoi(d.Args[0].Value)
+					many = d.Args[0].Value == "auto" || ok && n > 1
+				}
 			}
 		}
 	}
 	steered := false
 	var quicListens int
-	for _, port := range costModel(p).Ports {
+	for _, port := range costpass.Get(p).Ports {
 		if port.Protocol != parser.HTTP {
 			continue
 		}
