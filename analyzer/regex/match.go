@@ -17,12 +17,17 @@ import (
 // Bytes above 0x7f are mapped to the code points of the same value
 // (Latin-1) in the pattern and the subject alike, so that "." and
 // classes take one byte, as PCRE does, and not one UTF-8 character.
+// A caseless pattern that names such bytes maps them instead to Private
+// Use Area code points (pua), which Go does not fold, as PCRE in nginx's
+// C locale folds ASCII letters only.
 type Regex struct {
 	// Pattern is the regex as written in the configuration.
 	Pattern string
 	// Caseless is set for ~* (and server_name ~ with (?i), map ~*...).
 	Caseless bool
 	re       *regexp.Regexp
+	// pua: re reads bytes above 0x7f as U+E080..U+E0FF (puaPattern).
+	pua bool
 	// err says why Go's regexp cannot run the pattern as PCRE does
 	// (backreferences, lookaround, possessive quantifiers, \Z, ...).
 	err string
@@ -54,6 +59,13 @@ func Compile(pattern string, caseless bool) *Regex {
 		return r
 	}
 	r.re = re
+	if caseless && r.foldsHigh() {
+		if p, ok := puaPattern(pattern); ok {
+			if re, err := regexp.Compile("(?i)" + p); err == nil {
+				r.re, r.pua = re, true
+			}
+		}
+	}
 	return r
 }
 
@@ -160,7 +172,10 @@ func (r *Regex) Match(s string) (c *Captures, ok bool, why string) {
 	if why := r.unlike(s); why != "" {
 		return nil, false, fmt.Sprintf("regex %q on %q: %s", r.Pattern, s, why)
 	}
-	subject := latin1(s)
+	subject, back := latin1(s), fromLatin1
+	if r.pua {
+		subject, back = toPUA(s), fromPUA
+	}
 	idx := r.re.FindStringSubmatchIndex(subject)
 	if idx == nil {
 		return nil, false, ""
@@ -168,7 +183,7 @@ func (r *Regex) Match(s string) (c *Captures, ok bool, why string) {
 	c = &Captures{Values: make([]string, len(idx)/2), Names: r.re.SubexpNames()}
 	for i := range c.Values {
 		if idx[2*i] >= 0 {
-			c.Values[i] = fromLatin1(subject[idx[2*i]:idx[2*i+1]])
+			c.Values[i] = back(subject[idx[2*i]:idx[2*i+1]])
 		}
 	}
 	return c, true, ""
@@ -176,8 +191,9 @@ func (r *Regex) Match(s string) (c *Captures, ok bool, why string) {
 
 // unlike says why PCRE might answer otherwise than Go on s: a final
 // newline ($ matches before it in PCRE), a vertical tab (in PCRE's \s),
-// letters above 0x7f under caseless matching (Go folds À and à, PCRE's
-// C locale does not).
+// letters above 0x7f under caseless matching, by ~* or an inline flag
+// (Go folds À and à, PCRE's C locale does not), unless the pattern is
+// read with pua.
 func (r *Regex) unlike(s string) string {
 	if strings.HasSuffix(s, "\n") && strings.Contains(r.Pattern, "$") {
 		return `PCRE's "$" also matches before a final newline`
@@ -185,7 +201,7 @@ func (r *Regex) unlike(s string) string {
 	if strings.IndexByte(s, '\v') >= 0 && strings.Contains(r.Pattern, `\s`) {
 		return `PCRE's "\s" takes a vertical tab, Go's does not`
 	}
-	if r.Caseless && r.foldsHigh() {
+	if (r.Caseless || setsCaseless(r.Pattern)) && !r.pua && r.foldsHigh() {
 		for i := 0; i < len(s); i++ {
 			if s[i] >= 0x80 {
 				return "a caseless match of a byte above 0x7f"

@@ -538,3 +538,33 @@ func TestFeaturesAgainstNginx(t *testing.T) {
 	n := runCase(t, ngx, routeCase{conf: conf, hosts: hosts, probes: probes, headers: headers, methods: []string{"GET", "HEAD", "POST", "PUT", "DELETE"}}, port)
 	t.Logf("%d probes agree with nginx", n)
 }
+
+// TestCaselessHighBytesAgainstNginx compares ~* regexes naming bytes
+// above 0x7f: nginx's PCRE folds ASCII letters only (0xC3 is not 0xE3),
+// and a capture holds the subject's bytes.
+func TestCaselessHighBytesAgainstNginx(t *testing.T) {
+	ngx := nginxtest.Require(t)
+	port := freePort(t)
+	regexes := []string{`^/1/\xc3`, `^/2/[\x7b-\xff]$`, `^/3/[^a\xc3]$`, `^/4/(\xc3)(.)$`, `^/5/[\xc0-\xde]`,
+		`^/6/.\xe9$`, "^/7/\xc3a", `^/8/\x{e3}(?<rest>.*)`}
+	var b strings.Builder
+	b.WriteString(head(""))
+	fmt.Fprintf(&b, "server {\n    listen 127.0.0.1:%d;\n    server_name h.example;\n", port)
+	b.WriteString("    location / { return 200 \"none\"; }\n")
+	for i, re := range regexes {
+		fmt.Fprintf(&b, "    location ~* \"%s\" { return 200 \"r%d $1 $2\"; }\n", re, i+1)
+	}
+	b.WriteString("}\n}\n")
+	var probes []string
+	for i := range regexes {
+		for _, s := range []string{"\xc3", "\xe3", "\xc3\xa9", "\xe3\xa9", "\xe3x", "s", "S", "k", "K", "A", "a", "{",
+			"\xc3A", "\xe3a", "caf\xc9", "caf\xe9", "\xff", "\xdf"} {
+			probes = append(probes, fmt.Sprintf("/%d/%s", i+1, s))
+		}
+	}
+	n := runCase(t, ngx, routeCase{conf: b.String(), hosts: []string{"h.example"}, probes: probes}, port)
+	if n != len(probes) {
+		t.Errorf("%d of %d probes compared", n, len(probes))
+	}
+	t.Logf("%d probes agree with nginx", n)
+}
