@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"time"
 
@@ -144,6 +145,12 @@ func (cmd *costCmd) run(e *env) (int, error) {
 	if len(unreadable) > 0 {
 		return exitError, nil
 	}
+	// A configuration nginx cannot read (an unterminated block, blocks
+	// nested too deep) never starts: its estimate counts what could be
+	// read, and says so.
+	if refusedAny := refusedReading(e.stderr, ests, cwd); refusedAny {
+		return exitFindings, nil
+	}
 	for _, rep := range reports {
 		for _, d := range rep.Findings {
 			if d.Severity >= parser.Error {
@@ -161,4 +168,24 @@ func (cmd *costCmd) budget() time.Duration {
 		return cmd.StartupBudget
 	}
 	return rules.DefaultStartupBudget
+}
+
+// refusedReading prints the first error of the parser or the loader of
+// each estimated configuration (nginx refuses to read it) and reports
+// whether there was one.
+func refusedReading(stderr io.Writer, ests []lint.Estimate, cwd string) bool {
+	refused := false
+	for _, est := range ests {
+		for _, d := range est.Unit.Config.AllDiagnostics() {
+			if d.Severity < parser.Error {
+				continue
+			}
+			fmt.Fprintf(stderr, "nginx-lint: %s: nginx refuses this configuration: %s:%d:%d: %s (%s); the estimate counts what could be read\n",
+				report.TerminalSafe(report.DisplayPath(est.Unit.Config.Main.Path, cwd)), report.TerminalSafe(report.DisplayPath(d.FilePath(), cwd)),
+				d.Start().Line, d.Start().Column, report.TerminalSafe(d.Message), d.Name)
+			refused = true
+			break
+		}
+	}
+	return refused
 }
