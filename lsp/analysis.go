@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"runtime/debug"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/config"
@@ -121,8 +122,9 @@ func (s *Server) boundLocked(path string) string {
 // workspace is the lint session of a snapshot: the open buffers over
 // the disk, the document's bound, the editor's settings over the settings
 // file, and the server's caches.
-func (s *Server) workspace(snap *snapshot, l *parser.Loader) *lint.Workspace {
+func (s *Server) workspace(snap *snapshot, l *parser.Loader, log *readLog) *lint.Workspace {
 	return &lint.Workspace{
+		Seen:      log.seen,
 		Registry:  s.reg,
 		FS:        s.base(),
 		Overlay:   snap.files,
@@ -186,23 +188,47 @@ func (s *Server) lint(ctx context.Context, snap *snapshot) (v *view) {
 	}()
 	s.lintMu.Lock()
 	defer s.lintMu.Unlock()
-	w := s.workspace(snap, s.lintLoader)
+	if ctx.Err() != nil {
+		// Cancelled while another document's lint held the slot.
+		return &view{gen: snap.gen, uri: snap.uri, path: snap.path, version: snap.version, text: snap.text}
+	}
+	log := s.readLog(snap)
+	w := s.workspace(snap, s.lintLoader, log)
 	w.Cancel = ctx.Done()
 	rep, err := w.LintFile(snap.path)
-	return s.makeView(snap, rep, err, true)
+	if err == nil && rep.Unit != nil && s.gcBatch.Load() {
+		size := 0
+		for _, f := range rep.Unit.Config.Files {
+			size += len(f.Src)
+		}
+		if size > 32<<20 && s.gcBatch.CompareAndSwap(true, false) {
+			debug.SetGCPercent(100)
+		}
+	}
+	return s.makeView(snap, rep, err, true, log)
+}
+
+// readLog returns the log of what an analysis of snap reads.
+func (s *Server) readLog(snap *snapshot) *readLog {
+	if !snap.poll {
+		return &readLog{}
+	}
+	return &readLog{stamp: s.stampOf, open: snap.files}
 }
 
 // load parses the document for editor features, without linting it.
+// The caller holds viewMu.
 func (s *Server) load(snap *snapshot) *view {
-	s.viewMu.Lock()
-	defer s.viewMu.Unlock()
-	rep, err := s.workspace(snap, s.viewLoader).LoadFile(snap.path)
-	return s.makeView(snap, rep, err, false)
+	log := s.readLog(snap)
+	rep, err := s.workspace(snap, s.viewLoader, log).LoadFile(snap.path)
+	return s.makeView(snap, rep, err, false, log)
 }
 
-// makeView makes the view of a lint or load of snap.
-func (s *Server) makeView(snap *snapshot, rep *lint.FileReport, err error, linted bool) *view {
-	v := &view{gen: snap.gen, uri: snap.uri, path: snap.path, version: snap.version, text: snap.text, linted: linted}
+// makeView makes the view of a lint or load of snap, which read what log
+// holds.
+func (s *Server) makeView(snap *snapshot, rep *lint.FileReport, err error, linted bool, log *readLog) *view {
+	v := &view{gen: snap.gen, uri: snap.uri, path: snap.path, version: snap.version, text: snap.text, linted: linted,
+		deps: log.paths, globs: log.globs, stamps: log.stamps}
 	if err != nil {
 		// Only a document that cannot be read as text gets here.
 		code, name, msg := parser.ReadErrorFinding(err, false)

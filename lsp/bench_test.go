@@ -4,9 +4,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
@@ -14,6 +17,149 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel/layout"
 	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
 )
+
+// serverGC sets the collector as RunStdio does for the real server
+// (GOGC=400 unless GOGC is set), for the benchmark's time.
+func serverGC(b *testing.B) {
+	if _, set := os.LookupEnv("GOGC"); !set {
+		old := debug.SetGCPercent(400)
+		b.Cleanup(func() { debug.SetGCPercent(old) })
+	}
+}
+
+// l2c19900 is the seed's slowest layout, 19,900 servers (1.98 MB), with a
+// variable set and used and an upstream a proxy_pass names at its top,
+// for the features that follow names.
+func l2c19900() string {
+	text := string(layout.Generate(layout.Options{Layout: layout.Layout{Listen: layout.IPPerServer, Naming: layout.UniqueNames}, N: 19900}))
+	return strings.Replace(text, "http {\n", "http {\n    upstream app { server 127.0.0.1:9000; }\n"+
+		"    server {\n        listen 127.0.0.1:1;\n        set $pool app;\n        location / { proxy_pass http://app; add_header X-Pool $pool; }\n    }\n", 1)
+}
+
+// position returns the protocol position of the first sub in text, plus
+// off bytes (ASCII text).
+func positionOf(b *testing.B, text, sub string, off int) protocol.Position {
+	at := strings.Index(text, sub)
+	if at < 0 {
+		b.Fatalf("no %q", sub)
+	}
+	at += off
+	line := strings.Count(text[:at], "\n")
+	return protocol.Position{Line: protocol.UInteger(line), Character: protocol.UInteger(at - strings.LastIndexByte(text[:at], '\n') - 1)}
+}
+
+// burst sends n one-character edits as fast as an editor can, typing at
+// the end of the server_name at line (a server past the middle), each
+// after the one before, without waiting for anything.
+func burst(b *testing.B, s *Server, uri protocol.DocumentUri, version *int, at protocol.Position, n int) {
+	notify := func(string, any) {}
+	for i := range n {
+		*version++
+		r := protocol.Range{Start: at, End: at}
+		r.Start.Character += protocol.UInteger(i)
+		r.End = r.Start
+		if err := s.didChange(notify, &protocol.DidChangeTextDocumentParams{
+			TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: uri}, Version: protocol.Integer(*version)},
+			ContentChanges: []any{protocol.TextDocumentContentChangeEvent{Range: &r, Text: string(rune('a' + i%26))}},
+		}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkHoverAfterBurstL2c19900: a hover right after a burst of 300
+// quick edits of the 19,900-server file (typed into a server_name past
+// the middle), while the lint of the burst waits for the typing to
+// pause. The time of the hover alone is measured (ms/hover, wall; and
+// the process's CPU time meanwhile): on listen, whose answer holds the
+// startup cost model of the new text, and on a variable, which reads its
+// symbol table.
+func BenchmarkHoverAfterBurstL2c19900(b *testing.B) {
+	text := l2c19900()
+	// The listen of the server typed into.
+	typed := strings.Index(text, "perf-test-10001.example")
+	listen := text[strings.LastIndex(text[:typed], "listen "):typed]
+	listen = listen[:strings.IndexByte(listen, ';')]
+	for _, tc := range []struct{ name, sub string }{{"listen", listen}, {"variable", "X-Pool $pool"}} {
+		b.Run(tc.name, func(b *testing.B) {
+			serverGC(b)
+			s, uri, _ := benchDoc(b, text)
+			typeAt := positionOf(b, text, "perf-test-10001.example", len("perf-test-10001"))
+			hoverAt := positionOf(b, text, tc.sub, 1)
+			if tc.name == "variable" {
+				hoverAt = positionOf(b, text, tc.sub, len("X-Pool $p"))
+			}
+			p := &protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+				TextDocument: protocol.TextDocumentIdentifier{URI: uri}, Position: hoverAt}}
+			version := 1
+			var wall, cpu time.Duration
+			for b.Loop() {
+				b.StopTimer()
+				burst(b, s, uri, &version, typeAt, 300)
+				typeAt.Character += 300
+				b.StartTimer()
+				c0, t0 := cpuTime(), time.Now()
+				h, err := s.hover(bg, p)
+				wall += time.Since(t0)
+				cpu += cpuTime() - c0
+				if err != nil || h == nil {
+					b.Fatalf("hover %v %v", h, err)
+				}
+				b.StopTimer()
+				s.Settle()
+				b.StartTimer()
+			}
+			b.ReportMetric(float64(wall)/float64(b.N)/1e6, "ms/hover")
+			b.ReportMetric(float64(cpu)/float64(b.N)/1e6, "cpu-ms/hover")
+		})
+	}
+}
+
+// rss returns the process's resident set size in bytes (Linux).
+func rss(b *testing.B) int64 {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		b.Skip("no /proc/self/status")
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
+			var kb int64
+			fmt.Sscan(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), &kb)
+			return kb << 10
+		}
+	}
+	b.Skip("no VmRSS")
+	return 0
+}
+
+// BenchmarkBurstMemoryL2c19900: the server's resident memory after it
+// opened the 19,900-server file and went idle, and after a burst of 300
+// quick edits once it is idle again (the lint of the last text done,
+// ReleaseDelay past): rss-after/open is their ratio (the goal: 1.5 at
+// most).
+func BenchmarkBurstMemoryL2c19900(b *testing.B) {
+	text := l2c19900()
+	serverGC(b)
+	for b.Loop() {
+		s, uri, _ := benchDoc(b, text)
+		idle := func() {
+			s.Settle()
+			time.Sleep(ReleaseDelay + ReleaseDelay/2)
+		}
+		idle()
+		open := rss(b)
+		version := 1
+		burst(b, s, uri, &version, positionOf(b, text, "perf-test-10001.example", len("perf-test-10001")), 300)
+		peak := rss(b)
+		idle()
+		after := rss(b)
+		b.ReportMetric(float64(open)/(1<<20), "rss-open-MiB")
+		b.ReportMetric(float64(peak)/(1<<20), "rss-burst-MiB")
+		b.ReportMetric(float64(after)/(1<<20), "rss-after-MiB")
+		b.ReportMetric(float64(after)/float64(open), "rss-after/open")
+		s.stopLints()
+	}
+}
 
 // benchDoc opens text as dir/nginx.conf on a fresh server and returns a
 // function that applies a change and waits until its version is
@@ -76,16 +222,31 @@ func BenchmarkDidChangeL2c19900(b *testing.B) {
 		b.Fatal("no server_name line")
 	}
 	col := strings.Index(lines[line], ";") - 1
+	serverGC(b)
 	_, _, change := benchDoc(b, text)
 	r := protocol.Range{Start: protocol.Position{Line: protocol.UInteger(line), Character: protocol.UInteger(col)},
 		End: protocol.Position{Line: protocol.UInteger(line), Character: protocol.UInteger(col + 1)}}
 	b.SetBytes(int64(len(text)))
 	b.ReportAllocs()
 	version := 1
+	done := cpu(b)
+	var walls, cpus []time.Duration
 	for b.Loop() {
 		version++
+		t0, c0 := time.Now(), cpuTime()
 		change(version, r, string(rune('a'+version%2)))
+		walls, cpus = append(walls, time.Since(t0)), append(cpus, cpuTime()-c0)
 	}
+	done()
+	b.ReportMetric(median(walls), "ms-p50")
+	b.ReportMetric(median(cpus), "cpu-ms-p50")
+}
+
+// median returns the median of ds in milliseconds.
+func median(ds []time.Duration) float64 {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return float64(s[len(s)/2]) / 1e6
 }
 
 // thousandLines is a 1,000-line configuration: 90 servers with

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -21,23 +22,123 @@ import (
 func endlessRule(t *testing.T) (reg *analyzer.Registry, started, stopped chan struct{}) {
 	t.Helper()
 	started, stopped = make(chan struct{}, 8), make(chan struct{}, 8)
-	r := &analyzer.Rule{Code: "NL5998", Name: "endless", Title: "runs until cancelled", Severity: parser.Warning,
+	reg, err := analyzer.NewRegistry(endless(func() { started <- struct{}{} }, func() { stopped <- struct{}{} }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reg, started, stopped
+}
+
+// endless is endlessRule's rule, calling start and stop.
+func endless(start, stop func()) *analyzer.Rule {
+	return &analyzer.Rule{Code: "NL5998", Name: "endless", Title: "runs until cancelled", Severity: parser.Warning,
 		Doc: analyzer.Doc{Text: "x", Bad: "x", Good: "x"},
 		Run: func(p *analyzer.Pass) {
 			if !strings.Contains(p.Config.Main.Src, "# endless") {
 				return
 			}
-			started <- struct{}{}
-			defer func() { stopped <- struct{}{} }()
+			start()
+			defer stop()
 			for {
 				p.CountOps(1)
 			}
 		}}
-	reg, err := analyzer.NewRegistry(r)
-	if err != nil {
-		t.Fatal(err)
+}
+
+// The lines the endless child server (TestMain) writes to standard error
+// when endless's run starts and stops.
+const (
+	endlessStarted = "endless: started"
+	endlessStopped = "endless: stopped"
+)
+
+// endlessEvents reads the endless child's standard error: each line
+// endlessStarted or endlessStopped is sent on started or stopped.
+type endlessEvents struct {
+	line             []byte
+	started, stopped chan struct{}
+}
+
+func newEndlessEvents() *endlessEvents {
+	return &endlessEvents{started: make(chan struct{}, 8), stopped: make(chan struct{}, 8)}
+}
+
+func (e *endlessEvents) Write(p []byte) (int, error) {
+	for _, b := range p {
+		if b != '\n' {
+			e.line = append(e.line, b)
+			continue
+		}
+		switch string(e.line) {
+		case endlessStarted:
+			e.started <- struct{}{}
+		case endlessStopped:
+			e.stopped <- struct{}{}
+		}
+		e.line = e.line[:0]
 	}
-	return reg, started, stopped
+	return len(p), nil
+}
+
+// TestCancelRequestCancelsHurriedLint runs the server over stdio with a
+// rule that ends only when cancelled and a debounce of an hour. An edit
+// during a lint leaves the new text to be linted when typing pauses; a
+// quick fix asked for meanwhile hurries that lint; $/cancelRequest of the
+// quick fix answers it RequestCancelled and cancels the lint it hurried,
+// which would otherwise run on and hold the one lint slot every document
+// shares. The document is still linted when a request next asks.
+func TestCancelRequestCancelsHurriedLint(t *testing.T) {
+	ev := newEndlessEvents()
+	c := childClient(t, "endless", ev)
+	c.initialize("")
+	uri := string(pathToURI(filepath.Join(t.TempDir(), "nginx.conf")))
+	openEndless(t, c, uri)
+	within(t, ev.started, "the lint of version 1 started")
+	edit := func(version int, text string) {
+		c.notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": uri, "version": version},
+			"contentChanges": []map[string]any{{"text": text}}})
+	}
+	edit(2, "# endless, typed on\nevents {}\n")
+	within(t, ev.stopped, "the lint of version 1 stopped")
+	fix := map[string]any{"textDocument": map[string]any{"uri": uri},
+		"range":   map[string]any{"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": 0, "character": 0}},
+		"context": map[string]any{"diagnostics": []any{}}}
+	c.request(`"fix"`, "textDocument/codeAction", fix)
+	within(t, ev.started, "the lint of version 2, hurried by the quick fix, started")
+	c.notify("$/cancelRequest", map[string]any{"id": "fix"})
+	wantError(t, c.answer(), `"fix"`, codeRequestCancelled)
+	within(t, ev.stopped, "the hurried lint stopped after $/cancelRequest")
+	edit(3, "events {}\n")
+	c.request(`"fix2"`, "textDocument/codeAction", fix)
+	// The answer and the diagnostics of version 3 come in either order.
+	for answered, published := false, false; !answered || !published; {
+		r := c.next()
+		switch {
+		case r.Method == "textDocument/publishDiagnostics":
+			var p struct {
+				Version     int   `json:"version"`
+				Diagnostics []any `json:"diagnostics"`
+			}
+			if err := json.Unmarshal(r.Params, &p); err != nil {
+				t.Fatal(err)
+			}
+			if p.Version != 3 || len(p.Diagnostics) != 0 {
+				t.Errorf("published %s", r.raw)
+			}
+			published = true
+		case r.Method == "":
+			if string(r.ID) != `"fix2"` || r.Error != nil {
+				t.Errorf("quick fix on version 3: %s", r.raw)
+			}
+			answered = true
+		}
+	}
+	c.request("4", "shutdown", nil)
+	c.answer()
+	c.notify("exit", nil)
+	if code := c.exit(); code != 0 {
+		t.Errorf("exit status %d", code)
+	}
 }
 
 // within waits for ch for up to a minute: a guard against a hang, not a

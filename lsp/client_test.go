@@ -13,14 +13,34 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/nginx-lint/nginx-lint/analyzer"
 )
 
 // TestMain lets the test binary be the server in a child process
 // (NGINX_LINT_LSP_CHILD=1), so the stdio tests run the real RunStdio with
 // real pipes.
+//
+// NGINX_LINT_LSP_CHILD=endless is a server whose only rule is endlessRule's
+// (it says on standard error when its run starts and stops) and whose
+// debounce is an hour: a document edited during a lint is linted again
+// only when a request hurries it.
 func TestMain(m *testing.M) {
-	if os.Getenv("NGINX_LINT_LSP_CHILD") == "1" {
+	switch os.Getenv("NGINX_LINT_LSP_CHILD") {
+	case "1":
 		os.Exit(New().RunStdio())
+	case "endless":
+		s := New()
+		s.Debounce = time.Hour
+		reg, err := analyzer.NewRegistry(endless(
+			func() { fmt.Fprintln(os.Stderr, endlessStarted) },
+			func() { fmt.Fprintln(os.Stderr, endlessStopped) }))
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		s.reg = reg
+		os.Exit(s.RunStdio())
 	}
 	os.Exit(m.Run())
 }
@@ -125,12 +145,20 @@ func pipeClient(t *testing.T, s *Server) *rpcClient {
 // procClient runs the server as a child process over stdio.
 func procClient(t *testing.T) *rpcClient {
 	t.Helper()
+	return childClient(t, "1", nil)
+}
+
+// childClient runs the server as a child process over stdio, the kind
+// of server TestMain makes for child; its standard error goes to also
+// (when not nil) as well as to the test's log on failure.
+func childClient(t *testing.T, child string, also io.Writer) *rpcClient {
+	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(exe)
-	cmd.Env = append(os.Environ(), "NGINX_LINT_LSP_CHILD=1")
+	cmd.Env = append(os.Environ(), "NGINX_LINT_LSP_CHILD="+child)
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -147,6 +175,9 @@ func procClient(t *testing.T) *rpcClient {
 			t.Fatal(err)
 		}
 		cmd.Stderr = w
+	}
+	if also != nil {
+		cmd.Stderr = io.MultiWriter(cmd.Stderr, also)
 	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

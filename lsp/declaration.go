@@ -14,12 +14,13 @@ import (
 // declaration answers what definition answers for names, and nothing for
 // the files definition also jumps to (includes, certificates).
 
-// nameAt finds the name at pos in the linted view of the document: the
-// symbol table's occurrence under the cursor, or, elsewhere on a word
+// nameAt finds the name at pos in the current view of the document (the
+// newest text of everything, without waiting for the lint: currentView):
+// the symbol table's occurrence under the cursor, or, elsewhere on a word
 // that names exactly one symbol (the scheme of "http://backend"), that
 // one. ok is false when there is none.
 func (s *Server) nameAt(ctx context.Context, uri protocol.DocumentUri, pos protocol.Position) (v *view, o symbols.Occurrence, ok bool, err error) {
-	v, err = s.lintedView(ctx, uri)
+	v, err = s.currentView(ctx, uri)
 	if v == nil {
 		return nil, o, false, err
 	}

@@ -32,14 +32,13 @@ func locate(f *parser.File, at int) hit {
 	for {
 		var next []*parser.Directive
 		for _, d := range dirs {
-			r := d.Range()
-			if d.RBrace() < 0 && d.Block != nil {
-				r.End = int32(len(f.Src)) + 1 // an open block runs to the end
-			}
+			// A block left open runs to the end of the file, or, in a tree
+			// recovered from a syntax error, to its last statement.
+			r := d.Extent()
 			if off < r.Start || off > r.End {
 				continue
 			}
-			if d.Block != nil && d.LBrace() >= 0 && off > d.LBrace() && (d.RBrace() < 0 || off <= d.RBrace()) {
+			if inBody(d, off) {
 				h.stack = append(h.stack, d)
 				next = d.Block.Directives
 				break
@@ -62,6 +61,24 @@ func locate(f *parser.File, at int) hit {
 		}
 		dirs = next
 	}
+}
+
+// inBody reports whether off lies in the body of block directive d:
+// after its "{" (or, for a block whose "{" recovery put back, after its
+// head) and up to its "}" or the end of its extent.
+func inBody(d *parser.Directive, off int32) bool {
+	if d.Block == nil {
+		return false
+	}
+	start := d.LBrace()
+	if start < 0 {
+		start = d.HeadRange().End
+	}
+	end := d.RBrace()
+	if end < 0 {
+		end = d.Extent().End
+	}
+	return off > start && off <= end
 }
 
 // contextAt returns the directive context at the cursor.
@@ -369,7 +386,7 @@ func outline(f *parser.File, dirs []*parser.Directive) []protocol.DocumentSymbol
 		sym := protocol.DocumentSymbol{
 			Name:           name,
 			Kind:           kind,
-			Range:          rangeOf(f, d.Range()),
+			Range:          rangeOf(f, d.Extent()),
 			SelectionRange: rangeOf(f, d.Name.Range),
 		}
 		if detail != "" {
@@ -478,7 +495,7 @@ func (s *Server) definition(ctx context.Context, p *protocol.DefinitionParams) (
 		// configuration includes it, with the open buffers laid over the
 		// disk: its includes resolve against that nginx.conf's prefix,
 		// which the view of an edited text alone does not know.
-		if lv, err := s.lintedView(ctx, p.TextDocument.URI); lv != nil {
+		if lv, err := s.currentView(ctx, p.TextDocument.URI); lv != nil {
 			d, h = lv, locate(lv.file, offset(lv.file, p.Position))
 			if h.dir == nil || h.dir.Name.Value != "include" {
 				return out, nil
@@ -549,10 +566,27 @@ func formatOptions(o protocol.FormattingOptions) parser.FormatOptions {
 // returns its view (nil for a document not open or too large), or the
 // context's error when the request is cancelled first.
 func (s *Server) lintedView(ctx context.Context, uri protocol.DocumentUri) (*view, error) {
+	s.mu.Lock()
+	d := s.docs[uri]
+	if d == nil || d.tooLarge() {
+		s.mu.Unlock()
+		return nil, nil
+	}
+	d.waiters++
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		d.waiters--
+		if d.waiters == 0 && ctx.Err() != nil {
+			// No one waits any more ($/cancelRequest): neither should
+			// the lint this request hurried.
+			unhurryLocked(d)
+		}
+		s.mu.Unlock()
+	}()
 	for {
 		s.mu.Lock()
-		d := s.docs[uri]
-		if d == nil || d.src == nil {
+		if d.closed || s.docs[uri] != d {
 			s.mu.Unlock()
 			return nil, nil
 		}
@@ -569,6 +603,14 @@ func (s *Server) lintedView(ctx context.Context, uri protocol.DocumentUri) (*vie
 			return nil, nil
 		}
 		wait := d.linted
+		if !d.hurry {
+			// Someone waits: lint without waiting for the edits to pause.
+			d.hurry = true
+			select {
+			case d.wake <- struct{}{}:
+			default:
+			}
+		}
 		s.mu.Unlock()
 		select {
 		case <-wait:

@@ -365,3 +365,17 @@ func (w *writer) notify(method string, params any) error {
 	}
 	return w.send(body)
 }
+
+// request sends a request with id (raw JSON).
+func (w *writer) request(id json.RawMessage, method string, params any) error {
+	body, err := marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Method  string          `json:"method"`
+		Params  any             `json:"params"`
+	}{"2.0", id, method, params})
+	if err != nil {
+		return err
+	}
+	return w.send(body)
+}

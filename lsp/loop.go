@@ -73,7 +73,8 @@ var methods = map[string]method{
 	"textDocument/didOpen":                notification((*Server).didOpen),
 	"textDocument/didChange":              notification((*Server).didChange),
 	"textDocument/didClose":               notification((*Server).didClose),
-	"textDocument/didSave":                notification(ignore[protocol.DidSaveTextDocumentParams]),
+	"textDocument/didSave":                notification((*Server).didSave),
+	"workspace/didRenameFiles":            notification((*Server).didRenameFiles),
 	"$/setTrace":                          notification(ignore[protocol.SetTraceParams]),
 	"workspace/didChangeWatchedFiles":     notification((*Server).didChangeWatchedFiles),
 	"workspace/didChangeConfiguration":    notification((*Server).didChangeConfiguration),
@@ -117,6 +118,8 @@ type conn struct {
 	shutdown    bool
 	inflight    map[string]*call
 	wg          sync.WaitGroup
+	// seq numbers the server's own requests.
+	seq int
 }
 
 // call is a request being worked on.
@@ -136,6 +139,7 @@ func (s *Server) Serve(in io.Reader, out io.Writer, log io.Writer) int {
 	c := &conn{s: s, w: &writer{w: out}, log: log, inflight: map[string]*call{}}
 	s.mu.Lock()
 	s.notify = c.notify
+	s.call = c.request
 	s.logw = log
 	s.mu.Unlock()
 	fr := newFrameReader(in)
@@ -218,6 +222,18 @@ func (c *conn) notify(method string, params any) {
 	}
 }
 
+// request sends a request to the client; its answer is read and
+// dropped (the server asks for nothing it must wait for).
+func (c *conn) request(method string, params any) {
+	c.mu.Lock()
+	c.seq++
+	id := fmt.Sprintf(`"nginx-lint/%d"`, c.seq)
+	c.mu.Unlock()
+	if err := c.w.request(json.RawMessage(id), method, params); err != nil {
+		fmt.Fprintf(c.log, "nginx-lint lsp: sending %s: %v\n", method, err)
+	}
+}
+
 // logf writes a line to the log and, once the session is up, to the
 // client's log (window/logMessage).
 func (c *conn) logf(typ protocol.MessageType, format string, args ...any) {
@@ -246,7 +262,7 @@ func (c *conn) handle(body []byte) (done bool, code int) {
 		return false, 0
 	}
 	if m.response {
-		return false, 0 // the server sends no requests: nothing waits for it
+		return false, 0 // the server waits for no answer to its requests
 	}
 	c.mu.Lock()
 	initialized, shutdown := c.initialized, c.shutdown
@@ -408,7 +424,16 @@ func asRPC(err error) *rpcError {
 // the exit status (see Serve). Anything else that writes to os.Stdout
 // while it runs goes to standard error instead: the protocol owns the
 // real standard output.
+//
+// It sets the garbage collector as the command line does (GOGC=400 unless
+// GOGC is set): a lint allocates about as much as it keeps, and each
+// collection marks every open configuration's tree; the memory a burst
+// of edits leaves behind is returned once the edits pause (releaseLocked).
 func (s *Server) RunStdio() int {
+	if _, set := os.LookupEnv("GOGC"); !set {
+		debug.SetGCPercent(400)
+		s.gcBatch.Store(true)
+	}
 	out := os.Stdout
 	os.Stdout = os.Stderr
 	defer func() { os.Stdout = out }()

@@ -480,7 +480,7 @@ func TestInitializeOptionsAndCapabilities(t *testing.T) {
 	s := New()
 	res := s.initialize(&protocol.InitializeParams{})
 	b, _ := json.Marshal(res)
-	for _, want := range []string{`"hoverProvider":true`, `"definitionProvider":true`, `"documentFormattingProvider":true`, `"change":1`,
+	for _, want := range []string{`"hoverProvider":true`, `"definitionProvider":true`, `"documentFormattingProvider":true`, `"change":2`, `"didRename":{"filters":[{"pattern":{"glob":"**/*"}}]}`,
 		`"foldingRangeProvider":true`, `"documentLinkProvider":{}`, `"referencesProvider":true`, `"documentHighlightProvider":true`,
 		`"renameProvider":{"prepareProvider":true}`, `"signatureHelpProvider":{"triggerCharacters":[" "]}`} {
 		if !strings.Contains(string(b), want) {

@@ -47,17 +47,25 @@ func foldingRanges(f *parser.File) []protocol.FoldingRange {
 		if d.Block != nil {
 			comments = append(comments, d.Block.Comments()...)
 		}
-		if d.LBrace() < 0 || d.RBrace() < 0 {
+		open := int(d.LBrace())
+		if open < 0 && d.Block != nil {
+			open = int(d.HeadRange().End) // a "{" recovery put back
+		}
+		if open < 0 || d.RBrace() < 0 && d.Block == nil {
 			return
 		}
-		start, end := line(int(d.LBrace())), line(int(d.RBrace()))
+		start := line(open)
+		end := line(int(d.Extent().End))
+		if d.RBrace() < 0 && end > start && f.Src[d.Extent().End-1] == '\n' {
+			end-- // a block open to the end of the file
+		}
 		if end <= start || started[start] {
 			return
 		}
 		started[start] = true
 		// The closing brace stays in sight, as editors show Go or C
 		// blocks, unless it shares the only other line with the body.
-		if end-1 > start {
+		if d.RBrace() >= 0 && end-1 > start {
 			end--
 		}
 		out = append(out, protocol.FoldingRange{StartLine: start, EndLine: end})
@@ -334,7 +342,7 @@ func argsAt(f *parser.File, off int) (*parser.Directive, []*parser.Directive) {
 	for {
 		var next []*parser.Directive
 		for _, d := range dirs {
-			if d.Block != nil && d.LBrace() >= 0 && off > int(d.LBrace()) && (d.RBrace() < 0 || off <= int(d.RBrace())) {
+			if inBody(d, int32(off)) {
 				stack = append(stack, d)
 				next = d.Block.Directives
 				break

@@ -33,7 +33,7 @@ type symbolView struct {
 // (its configuration is the whole one: the nginx.conf that includes it)
 // and its occurrences; nil when there is none.
 func (s *Server) symbolOf(ctx context.Context, uri protocol.DocumentUri, pos protocol.Position) (*symbolView, error) {
-	v, err := s.lintedView(ctx, uri)
+	v, err := s.currentView(ctx, uri)
 	if v == nil {
 		return nil, err
 	}
@@ -167,7 +167,7 @@ func (s *Server) rename(ctx context.Context, p *protocol.RenameParams) (*protoco
 // it gives); for a built-in variable, its module; for an upstream or a
 // named location, where it is defined. "" when off is on no name.
 func (s *Server) symbolHover(ctx context.Context, uri protocol.DocumentUri, off int) (string, parser.Range) {
-	v, _ := s.lintedView(ctx, uri)
+	v, _ := s.currentView(ctx, uri)
 	if v == nil {
 		return "", parser.Range{}
 	}

@@ -7,8 +7,10 @@ import (
 	"net/url"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
@@ -51,16 +53,36 @@ type Server struct {
 	// FS is the disk as the server reads it (nil: parser.OSFS). Tests
 	// wrap it to see what is read.
 	FS parser.FileSystem
+	// PollInterval is how often the server looks at the files the open
+	// documents read, when the client cannot watch them for it (zero:
+	// DefaultPollInterval).
+	PollInterval time.Duration
 
 	mu     sync.Mutex
 	docs   map[protocol.DocumentUri]*document
 	roots  []string // workspace folders, clean absolute paths
 	init   initOptions
 	notify notifier
-	logw   io.Writer
+	// call sends a request to the client (its answer is not waited for).
+	call notifier
+	logw io.Writer
+	// File watching (watch.go): whether the client watches files for the
+	// server (dynamic registration of workspace/didChangeWatchedFiles),
+	// whether watching has started, the registrations sent, the patterns
+	// they cover beyond the base ones.
+	clientWatches bool
+	watching      bool
+	watchSeq      int
+	watched       map[string]bool
 	// busy counts scheduled lints; idle is signalled when it drops to 0.
-	busy    int
-	idle    *sync.Cond
+	busy int
+	idle *sync.Cond
+	// idleSeq counts the times busy dropped to 0 (see releaseLocked).
+	idleSeq int
+	// gcBatch is set while the collector runs at GOGC=400 (RunStdio); a
+	// configuration over 32 MiB sets it back to 100, as the command line
+	// does: the heap would grow to five times a tree of hundreds of MB.
+	gcBatch atomic.Bool
 	stopped bool
 	// life ends with the session (shutdown, exit, end of input): every
 	// lint's context derives from it.
@@ -87,8 +109,15 @@ type document struct {
 	uri     protocol.DocumentUri
 	path    string
 	version protocol.Integer
-	text    string
-	src     []byte // text as laid over the disk (nil when too large)
+	// buf is the text. Edits change it in place until an analysis takes
+	// it (frozen: a snapshot, a view or a parsed tree holds it); the next
+	// edit then copies it. A burst of typing makes no garbage per
+	// keystroke of a document megabytes long.
+	buf    []byte
+	frozen bool
+	// lines indexes buf for the positions of edits, nil until an edit
+	// needs it; it is the document's alone, and edits update it in place.
+	lines lineStarts
 	// gen counts changes; a view or lint of an older gen is stale.
 	gen uint64
 	// view is the newest analysis of the document (maybe stale).
@@ -111,6 +140,17 @@ type document struct {
 	// cancelLint stops the lint under way (nil when none): its text is
 	// stale once the document, or one it reads, changes.
 	cancelLint context.CancelFunc
+	// hurry is set by a request that waits for the lint (a quick fix):
+	// the worker lints without waiting for the edits to pause, and is
+	// woken through wake.
+	hurry bool
+	wake  chan struct{}
+	// waiters counts the requests waiting for a lint of d (lintedView);
+	// hurried is set while a lint runs that started early because one
+	// asked. When the last of them is cancelled ($/cancelRequest), that
+	// lint is cancelled too and d waits for the edits to pause again.
+	waiters int
+	hurried bool
 }
 
 // view is an analysis of one text of a document. It is never changed
@@ -143,6 +183,14 @@ type view struct {
 	// syms is the symbol table of that configuration, made on first use.
 	symOnce sync.Once
 	syms    *symbols.Table
+	// deps are the files the analysis read or looked for (clean paths),
+	// globs the include patterns it expanded: a change to one of them
+	// makes the view stale.
+	deps  map[string]bool
+	globs map[string]bool
+	// stamps are what deps and globs were on disk when read, for a
+	// server that looks at the disk itself (nil when the client watches).
+	stamps map[string]stamp
 }
 
 // index returns the index of c, the view's configuration or its unit's
@@ -163,8 +211,11 @@ func New() *Server {
 	}
 	s.idle = sync.NewCond(&s.mu)
 	s.life, s.endLife = context.WithCancel(context.Background())
-	s.lintLoader = &parser.Loader{Kinds: analyzer.Kinds}
-	s.viewLoader = &parser.Loader{Kinds: analyzer.Kinds}
+	// One parse cache: a text the lint parsed, editor features need not
+	// parse again, and the other way round.
+	cache := &parser.ParseCache{}
+	s.lintLoader = &parser.Loader{Kinds: analyzer.Kinds, Cache: cache}
+	s.viewLoader = &parser.Loader{Kinds: analyzer.Kinds, Cache: cache}
 	return s
 }
 
@@ -193,21 +244,25 @@ func (s *Server) initialize(p *protocol.InitializeParams) initializeResult {
 		roots = append(roots, filepath.Clean(*p.RootPath))
 	}
 	opts, err := parseInitOptions(p.InitializationOptions)
+	watches := false
+	if w := p.Capabilities.Workspace; w != nil && w.DidChangeWatchedFiles != nil && w.DidChangeWatchedFiles.DynamicRegistration != nil {
+		watches = *w.DidChangeWatchedFiles.DynamicRegistration
+	}
 	s.mu.Lock()
 	s.roots = roots
 	s.init = opts
+	s.clientWatches = watches
 	s.mu.Unlock()
 	if err != nil {
 		s.logf("initializationOptions: %v", err)
 	}
 
-	// Whole-document sync: nginx configs are small next to the cost of
-	// getting incremental UTF-16 edits wrong; incremental edits are still
-	// applied correctly if a client sends them.
-	full := protocol.TextDocumentSyncKindFull
+	// Incremental sync: a keystroke in a large configuration sends the
+	// edit, not the document (sync.go applies it, UTF-16 positions).
+	incremental := protocol.TextDocumentSyncKindIncremental
 	yes := true
 	caps := protocol.ServerCapabilities{
-		TextDocumentSync: &protocol.TextDocumentSyncOptions{OpenClose: &yes, Change: &full,
+		TextDocumentSync: &protocol.TextDocumentSyncOptions{OpenClose: &yes, Change: &incremental,
 			Save: true},
 		HoverProvider:              true,
 		CompletionProvider:         &protocol.CompletionOptions{TriggerCharacters: []string{"$"}},
@@ -222,8 +277,15 @@ func (s *Server) initialize(p *protocol.InitializeParams) initializeResult {
 		RenameProvider:             &protocol.RenameOptions{PrepareProvider: &yes},
 		SignatureHelpProvider:      &protocol.SignatureHelpOptions{TriggerCharacters: []string{" "}},
 		ExecuteCommandProvider:     &protocol.ExecuteCommandOptions{Commands: []string{RouteCommand}},
-		Workspace: &protocol.ServerCapabilitiesWorkspace{WorkspaceFolders: &protocol.WorkspaceFoldersServerCapabilities{
-			Supported: &yes, ChangeNotifications: &protocol.BoolOrString{Value: true}}},
+		Workspace: &protocol.ServerCapabilitiesWorkspace{
+			WorkspaceFolders: &protocol.WorkspaceFoldersServerCapabilities{
+				Supported: &yes, ChangeNotifications: &protocol.BoolOrString{Value: true}},
+			// Renames of any file or directory: an include may name it.
+			FileOperations: &protocol.ServerCapabilitiesWorkspaceFileOperations{
+				DidRename: &protocol.FileOperationRegistrationOptions{Filters: []protocol.FileOperationFilter{
+					{Pattern: protocol.FileOperationPattern{Glob: "**/*"}}}},
+			},
+		},
 		WorkspaceSymbolProvider:         true,
 		SemanticTokensProvider:          semanticTokensOptions(),
 		CodeLensProvider:                &protocol.CodeLensOptions{},
@@ -238,7 +300,13 @@ func (s *Server) initialize(p *protocol.InitializeParams) initializeResult {
 	}
 }
 
-func (s *Server) initialized(notifier, *protocol.InitializedParams) error { return nil }
+// initialized starts watching the files the documents read (watch.go).
+func (s *Server) initialized(notifier, *protocol.InitializedParams) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.watchLocked()
+	return nil
+}
 
 // logf logs to the log writer Serve was given.
 func (s *Server) logf(format string, args ...any) {
@@ -314,94 +382,6 @@ func (s *Server) didChangeWorkspaceFolders(_ notifier, p *protocol.DidChangeWork
 	return nil
 }
 
-// didChangeWatchedFiles re-lints the open documents: a settings file or an
-// included file may have changed on disk.
-func (s *Server) didChangeWatchedFiles(n notifier, _ *protocol.DidChangeWatchedFilesParams) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, d := range s.docs {
-		d.gen++
-		s.scheduleLocked(d, n)
-	}
-	return nil
-}
-
-func (s *Server) didOpen(n notifier, p *protocol.DidOpenTextDocumentParams) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	d := &document{uri: p.TextDocument.URI, path: uriToPath(p.TextDocument.URI), linted: make(chan struct{})}
-	if old := s.docs[d.uri]; old != nil {
-		old.closed = true
-		wakeLocked(old)
-	}
-	s.docs[d.uri] = d
-	s.setTextLocked(d, p.TextDocument.Text, p.TextDocument.Version)
-	s.scheduleLocked(d, n)
-	return nil
-}
-
-func (s *Server) didChange(n notifier, p *protocol.DidChangeTextDocumentParams) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	d := s.docs[p.TextDocument.URI]
-	if d == nil {
-		return fmt.Errorf("didChange for %s, which is not open", p.TextDocument.URI)
-	}
-	text := d.text
-	for _, ch := range p.ContentChanges {
-		switch c := ch.(type) {
-		case protocol.TextDocumentContentChangeEventWhole:
-			text = c.Text
-		case protocol.TextDocumentContentChangeEvent:
-			if c.Range == nil {
-				text = c.Text
-				continue
-			}
-			start := offsetOf(text, c.Range.Start)
-			end := offsetOf(text, c.Range.End)
-			if end < start {
-				start, end = end, start
-			}
-			text = text[:start] + c.Text + text[end:]
-		}
-	}
-	s.setTextLocked(d, text, p.TextDocument.Version)
-	s.scheduleLocked(d, n)
-	return nil
-}
-
-// setTextLocked records a new text of d.
-func (s *Server) setTextLocked(d *document, text string, version protocol.Integer) {
-	d.text, d.version = text, version
-	d.src = nil
-	if len(text) <= MaxDocumentSize {
-		d.src = []byte(text)
-	}
-	d.gen++
-}
-
-func (s *Server) didClose(n notifier, p *protocol.DidCloseTextDocumentParams) error {
-	s.mu.Lock()
-	d := s.docs[p.TextDocument.URI]
-	if d == nil {
-		s.mu.Unlock()
-		return nil
-	}
-	delete(s.docs, d.uri)
-	d.closed = true
-	wakeLocked(d)
-	// Other documents may include this one: they now see the disk.
-	for _, o := range s.docs {
-		o.gen++
-		s.scheduleLocked(o, n)
-	}
-	s.mu.Unlock()
-	if n != nil {
-		n(protocol.ServerTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{URI: d.uri, Diagnostics: []protocol.Diagnostic{}})
-	}
-	return nil
-}
-
 // scheduleLocked makes sure the current text of d gets linted and
 // published to n.
 func (s *Server) scheduleLocked(d *document, n notifier) {
@@ -433,6 +413,7 @@ func (s *Server) scheduleLocked(d *document, n notifier) {
 func (s *Server) lintWorker(d *document) {
 	for {
 		s.mu.Lock()
+		hurried := false
 		if d.dirty && d.burst {
 			// Edits came during the lint: wait for them to pause.
 			for {
@@ -440,12 +421,22 @@ func (s *Server) lintWorker(d *document) {
 				if wait <= 0 || d.closed || s.stopped {
 					break
 				}
+				if d.hurry {
+					hurried = true
+					break
+				}
+				hurry := d.wake
 				s.mu.Unlock()
-				time.Sleep(wait)
+				t := time.NewTimer(wait)
+				select {
+				case <-t.C:
+				case <-hurry:
+					t.Stop()
+				}
 				s.mu.Lock()
 			}
 		}
-		d.burst = false
+		d.burst, d.hurry = false, false
 		if !d.dirty || d.closed || s.stopped {
 			d.linting = false
 			// Nothing more will be linted for now: waiters re-check.
@@ -453,12 +444,14 @@ func (s *Server) lintWorker(d *document) {
 			s.busy--
 			if s.busy == 0 {
 				s.idle.Broadcast()
+				s.releaseLocked()
 			}
 			s.mu.Unlock()
 			return
 		}
 		d.dirty = false
 		d.inLint = true
+		d.hurried = hurried
 		snap := s.snapshotLocked(d)
 		ctx, cancel := context.WithCancel(s.life)
 		d.cancelLint = cancel
@@ -468,6 +461,7 @@ func (s *Server) lintWorker(d *document) {
 
 		s.mu.Lock()
 		d.inLint = false
+		d.hurried = false
 		d.cancelLint = nil
 		cancelled := ctx.Err() != nil
 		cancel()
@@ -477,12 +471,51 @@ func (s *Server) lintWorker(d *document) {
 			d.view = v
 			wakeLocked(d)
 			n = d.notify
+			s.watchMoreLocked(v)
 		}
 		s.mu.Unlock()
 		if publish && n != nil {
 			s.publish(n, v)
 		}
 	}
+}
+
+// unhurryLocked is called when the last request waiting for a lint of
+// d was cancelled: a lint that started before the edits paused, only
+// because such a request asked, is cancelled (it holds the one lint slot
+// every document shares), and d is linted once the edits pause, as if no
+// one had asked. A lint that would have run anyway goes on: its findings
+// are published.
+func unhurryLocked(d *document) {
+	d.hurry = false
+	if !d.hurried || d.cancelLint == nil {
+		return
+	}
+	d.cancelLint()
+	d.cancelLint = nil
+	d.hurried = false
+	d.dirty, d.burst = true, true
+}
+
+// ReleaseDelay is how long the server must have linted nothing before it
+// returns the memory that lints left behind to the system.
+const ReleaseDelay = time.Second
+
+// releaseLocked returns the garbage of a burst of lints to the system
+// once the server has been idle for ReleaseDelay: the runtime keeps a
+// heap grown during typing for minutes, and a language server lives as
+// long as the editor. It costs one full collection per pause in typing.
+func (s *Server) releaseLocked() {
+	s.idleSeq++
+	seq := s.idleSeq
+	time.AfterFunc(ReleaseDelay, func() {
+		s.mu.Lock()
+		idle := s.busy == 0 && s.idleSeq == seq && !s.stopped
+		s.mu.Unlock()
+		if idle {
+			debug.FreeOSMemory()
+		}
+	})
 }
 
 // wakeLocked wakes the requests waiting for a lint of d (quick fixes),
@@ -561,6 +594,9 @@ type snapshot struct {
 	src     []byte
 	// files are the open documents' texts, laid over the disk.
 	files map[string][]byte
+	// poll is set when the server looks at the disk itself: views record
+	// what they read as it was.
+	poll bool
 	// bound is the directory above which nothing is looked for.
 	bound string
 	init  initOptions
@@ -569,46 +605,80 @@ type snapshot struct {
 func (s *Server) snapshotLocked(d *document) *snapshot {
 	files := make(map[string][]byte, len(s.docs))
 	for _, o := range s.docs {
-		if o.src != nil {
-			files[o.path] = o.src
+		if src := o.srcLocked(); src != nil {
+			files[o.path] = src
 		}
 	}
-	return &snapshot{uri: d.uri, path: d.path, gen: d.gen, version: d.version, text: d.text, src: d.src,
-		files: files, bound: s.boundLocked(d.path), init: s.init}
+	return &snapshot{uri: d.uri, path: d.path, gen: d.gen, version: d.version, text: d.textLocked(), src: d.srcLocked(),
+		files: files, bound: s.boundLocked(d.path), init: s.init, poll: s.watching && !s.clientWatches}
 }
 
 // viewOf returns an analysis of the current text of the document at uri:
 // the last lint's when it is current, else a parse made now (without
-// waiting for a lint under way). It returns nil for a document that is
-// not open or is too large to analyse.
+// waiting for a lint under way), with the configuration the document is
+// read in. It returns nil for a document that is not open or is too
+// large to analyse.
 func (s *Server) viewOf(uri protocol.DocumentUri) *view {
+	if v, d := s.currentLocked(uri); d == nil || v != nil {
+		return usable(v)
+	}
+	// One parse at a time; a request that waited for another's finds it.
+	s.viewMu.Lock()
+	defer s.viewMu.Unlock()
+	v, d := s.currentLocked(uri)
+	if d == nil || v != nil {
+		return usable(v)
+	}
 	s.mu.Lock()
-	d := s.docs[uri]
-	if d == nil || d.src == nil {
-		s.mu.Unlock()
-		return nil
-	}
-	if v := d.view; v != nil && v.gen == d.gen {
-		s.mu.Unlock()
-		if v.file == nil {
-			return nil // the lint of this text failed: nothing to show
-		}
-		return v
-	}
 	snap := s.snapshotLocked(d)
 	s.mu.Unlock()
 
-	v := s.load(snap)
+	v = s.load(snap)
 
 	s.mu.Lock()
 	if d.gen == v.gen && (d.view == nil || d.view.gen < v.gen) {
 		d.view = v
+		s.watchMoreLocked(v)
 	}
 	s.mu.Unlock()
-	if v.file == nil {
-		return nil // nginx -T output, or unreadable: no tree to show
+	return usable(v)
+}
+
+// currentLocked returns the document at uri (nil when it is not open or
+// too large) and its view when that is of its current state.
+func (s *Server) currentLocked(uri protocol.DocumentUri) (*view, *document) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d := s.docs[uri]
+	if d == nil || d.tooLarge() {
+		return nil, nil
+	}
+	if v := d.view; v != nil && v.gen == d.gen {
+		return v, d
+	}
+	return nil, d
+}
+
+// usable returns v when it has a tree to show: not for nginx -T output,
+// an unreadable document, or one whose lint failed.
+func usable(v *view) *view {
+	if v == nil || v.file == nil {
+		return nil
 	}
 	return v
+}
+
+// currentView is the view the editor features that follow names read:
+// the newest text of the document and of every file its configuration
+// reads, with that configuration's symbol table, without waiting for
+// the lint (typing is linted once it pauses; navigation answers at once).
+// nil for a document not open or too large; the context's error when the
+// request is cancelled.
+func (s *Server) currentView(ctx context.Context, uri protocol.DocumentUri) (*view, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return s.viewOf(uri), nil
 }
 
 // uriToPath turns a file URI into a path; other schemes (untitled:) get a

@@ -106,7 +106,7 @@ func TestDiagnosticsUTF16AndFix(t *testing.T) {
 	if ds := c.diags(uri); len(ds) != 0 {
 		t.Errorf("after the fix: %+v", ds)
 	}
-	if got := s.docs[uri].text; !strings.Contains(got, "root /srv/é;\n") {
+	if got := string(s.docs[uri].buf); !strings.Contains(got, "root /srv/é;\n") {
 		t.Errorf("text after edit %q", got)
 	}
 }

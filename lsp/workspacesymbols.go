@@ -136,8 +136,8 @@ func (s *Server) workspaceSymbol(ctx context.Context, p *protocol.WorkspaceSymbo
 	roots := append([]string(nil), s.roots...)
 	open := map[string][]byte{}
 	for _, d := range s.docs {
-		if d.src != nil {
-			open[d.path] = d.src
+		if src := d.srcLocked(); src != nil {
+			open[d.path] = src
 		}
 	}
 	s.mu.Unlock()

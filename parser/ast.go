@@ -150,7 +150,9 @@ type Directive struct {
 	// head, -1 when neither came (the directive was cut short).
 	term int32
 	// rbrace is the offset of the "}" closing Block or a raw block, -1
-	// when absent or when the file ended first.
+	// when absent or when the file ended first. A block that recovery
+	// closed without its "}" (see Extent) holds -2-end, end being where
+	// its body's text ends.
 	rbrace int32
 }
 
@@ -163,7 +165,22 @@ func (d *Directive) LBrace() int32 { return d.termIf('{') }
 
 // RBrace returns the offset of the "}" that closes Block or a raw block,
 // -1 when absent or when the file ended first.
-func (d *Directive) RBrace() int32 { return d.rbrace }
+func (d *Directive) RBrace() int32 { return max(d.rbrace, -1) }
+
+// Extent returns the text the directive covers: Range, except for a block
+// whose "}" never came. Such a block runs to the end of the file as nginx
+// reads it; in a tree recovered from a syntax error (see ParseString) it
+// ends where the statements recovery kept in it end.
+func (d *Directive) Extent() Range {
+	r := d.Range()
+	switch {
+	case d.rbrace < -1:
+		r.End = -2 - d.rbrace
+	case d.rbrace == -1 && d.Block != nil:
+		r.End = int32(len(d.File.Src))
+	}
+	return r
+}
 
 func (d *Directive) termIf(c byte) int32 {
 	if d.term >= 0 && int(d.term) < len(d.File.Src) && d.File.Src[d.term] == c {
@@ -182,7 +199,7 @@ func (d *Directive) RawBlock() bool { return isRawBlock(d.Name.Value) && d.LBrac
 // it opened was never closed, or its "{" was skipped (glued to a word, or
 // nested too deep).
 func (d *Directive) Unterminated() bool {
-	return d.term < 0 || d.rbrace < 0 && d.LBrace() >= 0
+	return d.term < 0 || d.rbrace < 0 && (d.LBrace() >= 0 || d.Block != nil)
 }
 
 // Block is the body of a block directive.

@@ -1,6 +1,7 @@
 package parser_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
@@ -60,5 +61,27 @@ func BenchmarkKindsL2c19900(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		parser.ParseFile("nginx.conf", src, &parser.Options{Kinds: analyzer.Kinds})
+	}
+}
+
+// BenchmarkReparseL2c19900 re-parses the 19,900-server file after a
+// one-character edit of a server_name past its middle (Reparse), against
+// BenchmarkKindsL2c19900's whole parse.
+func BenchmarkReparseL2c19900(b *testing.B) {
+	src := string(generated(b, "L2c", 19900))
+	opts := &parser.Options{Kinds: analyzer.Kinds}
+	old := parser.ParseString("nginx.conf", src, opts)
+	at := strings.Index(src, "perf-test-10001.example") + len("perf-test-1000")
+	edited := [2]string{src[:at] + "x" + src[at+1:], src}
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		f := parser.Reparse(old, edited[i%2], opts)
+		if f == nil {
+			b.Fatal("not reparsed")
+		}
+		old = f
+		i++
 	}
 }

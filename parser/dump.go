@@ -87,6 +87,6 @@ func (l *Loader) LoadDump(name string, files []DumpFile) *Config {
 	for _, f := range c.Files {
 		f.FromDump = name
 	}
-	l.cache = dl.cache
+	l.Cache = dl.Cache
 	return c
 }

@@ -13,6 +13,9 @@ const (
 	termLBrace                      // "{": NGX_CONF_BLOCK_START
 	termRBrace                      // "}": NGX_CONF_BLOCK_DONE
 	termEOF                         // end of input: NGX_CONF_FILE_DONE
+	// termLine ends a statement at the end of the line of a quote left
+	// open (recovery only; nginx has no such end).
+	termLine
 )
 
 // maxTokenLen is nginx's NGX_CONF_BUFFER: a single token that fills the
@@ -35,10 +38,28 @@ type lexer struct {
 	comments []*Comment
 	errs     []*Diagnostic
 	file     *File
+
+	// strayQuotes are the starts of quoted tokens that ran past their
+	// line into an error nginx reports: the text after the closing quote
+	// is glued to it, or the input ended inside the quotes. Such a quote
+	// was almost always left open by mistake (see recovery).
+	strayQuotes []int
+	// cut, in a recovery parse, holds the starts of the quoted tokens
+	// that end at their line instead of at their closing quote.
+	cut map[int]bool
+	// dollarBrace is set when a "{" followed a "$" that starts no
+	// variable name; brace, in a recovery parse, reads such a "{" as a
+	// block's.
+	dollarBrace, brace bool
 }
 
 func newLexer(f *File) *lexer {
 	return &lexer{src: f.Src, file: f}
+}
+
+// isNameByte reports whether c may start a variable's name inside "${}".
+func isNameByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
@@ -94,6 +115,9 @@ func (lx *lexer) statement() (words []Word, term terminator, termAt int) {
 			continue
 		}
 		term, ended := lx.word()
+		if ended && term == termLine {
+			return lx.words, term, lx.pos
+		}
 		if ended {
 			return lx.words, term, lx.pos - 1
 		}
@@ -130,6 +154,23 @@ func (lx *lexer) word() (term terminator, ended bool) {
 		quote = src[i]
 		i++
 	}
+	if quote != 0 && lx.cut[start] {
+		// Recovery: the quote ends where its line does.
+		end := strings.IndexByte(src[start:], '\n')
+		if end < 0 {
+			end = len(src)
+		} else {
+			end += start
+		}
+		for j := start + 1; j < end; j++ {
+			if src[j] == '\\' {
+				escaped = true
+			}
+		}
+		lx.pos = end
+		lx.addWord(start, end, quote, escaped)
+		return termLine, true
+	}
 	if quote != 0 {
 		for ; i < len(src); i++ {
 			switch c := src[i]; c {
@@ -141,8 +182,16 @@ func (lx *lexer) word() (term terminator, ended bool) {
 			case quote:
 				lx.pos = i + 1
 				lx.addWord(start, i+1, quote, escaped)
-				return lx.afterQuote()
+				errs := len(lx.errs)
+				term, ended := lx.afterQuote()
+				if len(lx.errs) > errs && strings.IndexByte(src[start:i], '\n') >= 0 {
+					lx.strayQuotes = append(lx.strayQuotes, start)
+				}
+				return term, ended
 			}
+		}
+		if strings.IndexByte(src[start:], '\n') >= 0 {
+			lx.strayQuotes = append(lx.strayQuotes, start)
 		}
 	} else {
 		variable := false
@@ -161,9 +210,12 @@ func (lx *lexer) word() (term terminator, ended bool) {
 			case c == '$':
 				variable = true
 				continue
-			case c == '{' && variable:
+			case c == '{' && variable && (!lx.brace || i+1 < len(src) && isNameByte(src[i+1])):
 				// "${name}": the brace belongs to the variable, not a
 				// block; the flag stays set as in nginx.
+				if i+1 >= len(src) || !isNameByte(src[i+1]) {
+					lx.dollarBrace = true
+				}
 				continue
 			case c == ';' || c == '{':
 				lx.addWord(start, i, 0, escaped)

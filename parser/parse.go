@@ -39,6 +39,11 @@ type Options struct {
 	// first (for example ["http", "server"] for a file included in a
 	// server block). Empty for a main configuration.
 	Ancestors []string
+	// Faithful keeps the tree of a file with syntax errors as nginx's
+	// reading leaves it. By default such a file is read a second time,
+	// recovering as a person typing means it (see recovery), and that
+	// tree is returned with the first reading's findings.
+	Faithful bool
 }
 
 // maxDepth bounds block nesting. Real configurations nest a handful of
@@ -66,20 +71,243 @@ func ParseString(path, src string, opts *Options) *File {
 			Message: fmt.Sprintf("not parsed: the file is larger than %s", FormatSize(MaxSourceSize))}}
 		return f
 	}
+	b := build(f, opts, nil)
+	f.Diagnostics = append(b.lx.errs, b.errs...)
+	sortDiagnostics(f.Diagnostics)
+	if opts.Faithful || len(f.Diagnostics) == 0 {
+		return f
+	}
+	rec := recoveryFor(b)
+	if rec == nil {
+		return f
+	}
+	// The tree the rest of the analysis sees is the recovered one; the
+	// findings stay those of nginx's reading.
+	for range maxRecoveries {
+		g := &File{Path: path, Src: src}
+		gb := build(g, opts, rec)
+		var more []int
+		for _, q := range gb.lx.strayQuotes {
+			if !rec.cut[q] {
+				more = append(more, q)
+			}
+		}
+		if len(more) == 0 {
+			g.Diagnostics = f.Diagnostics
+			for _, d := range g.Diagnostics {
+				d.File = g
+				for i := range d.Edits {
+					if d.Edits[i].File == f {
+						d.Edits[i].File = g
+					}
+				}
+				for i := range d.Related {
+					if d.Related[i].File == f {
+						d.Related[i].File = g
+					}
+				}
+			}
+			return g
+		}
+		// Cutting one quote short lets the next open one show.
+		for _, q := range more {
+			rec.cut[q] = true
+		}
+	}
+	return f
+}
+
+// maxRecoveries bounds the recovery parses of one file: each one cuts
+// the open quotes the one before revealed.
+const maxRecoveries = 8
+
+// build reads f's text into its tree, recovering as rec says (nil: as
+// nginx reads it).
+func build(f *File, opts *Options, rec *recovery) *builder {
 	lx := newLexer(f)
-	b := &builder{lx: lx, f: f, kinds: opts.Kinds}
+	b := &builder{lx: lx, f: f, kinds: opts.Kinds, rec: rec}
+	if rec != nil {
+		lx.cut, lx.brace = rec.cut, rec.brace
+	}
 	var ctx BlockContext
 	if b.kinds != nil {
 		ctx = b.kinds.Root(opts.Ancestors)
 	}
 	freeForm := len(opts.Ancestors) > 0 && isFreeForm(opts.Ancestors[len(opts.Ancestors)-1])
-	dirs, comments, _ := b.block(0, ctx, freeForm)
+	dirs, comments, _, _ := b.block(0, ctx, freeForm, nil, nil)
 	f.Directives = dirs
 	f.Comments = comments
 	f.DirectiveCount = b.count
-	f.Diagnostics = append(lx.errs, b.errs...)
-	sortDiagnostics(f.Diagnostics)
-	return f
+	return b
+}
+
+// recovery says how a second reading of a file that nginx refuses
+// rebuilds its tree the way the person typing it meant, so one mistake
+// does not change what everything after it is. nginx's reading decides
+// whether it is needed and gives the findings; the recovered tree is
+// what rules and editor features read.
+//
+//   - cut: a quote that ran past its line into an error ends at its line.
+//   - shallow: a block is missing its "}" (the input ended inside it): a
+//     statement that starts a line no deeper than the line that opened a
+//     block (whose body is indented deeper) ends that block there, and so
+//     does a "}" shallower than it.
+//   - stray: a "}" came with no block open: one that starts a line deeper
+//     than the line that opened the block it would close is stray and is
+//     skipped.
+//   - noBrace: a block directive ended with ";" where a line of its body
+//     begins (`location /x` + newline + `proxy_pass ...;`): the "{" is put
+//     back at the end of its head.
+//   - cutBlock: a "}" indented as the block directive whose head it cut
+//     short closes that directive's block (an empty `location = /x {}`
+//     that lost its "{").
+//   - A "{" after a "$" that starts no variable name (`^/(.*)${`) opens
+//     a block, not a variable's braces.
+//
+// Indentation is trusted in a body indented deeper than its opening line,
+// in any body of a file whose blocks mostly are (indented), and never in
+// a file written flat.
+type recovery struct {
+	cut                                      map[int]bool
+	shallow, stray, noBrace, cutBlock, brace bool
+	indented                                 bool
+}
+
+// recoveryFor returns how to recover from the errors nginx's reading
+// (b) found, nil when a second reading would change nothing.
+func recoveryFor(b *builder) *recovery {
+	rec := &recovery{cut: map[int]bool{}, shallow: b.unclosed, stray: b.extraClose, noBrace: b.noBrace,
+		cutBlock: b.cutBlock, brace: b.lx.dollarBrace}
+	for _, q := range b.lx.strayQuotes {
+		rec.cut[q] = true
+	}
+	if len(rec.cut) == 0 && !rec.shallow && !rec.stray && !rec.noBrace && !rec.cutBlock && !rec.brace {
+		return nil
+	}
+	deep, flat := indentation(b.f.Src, b.f.Directives)
+	rec.indented = deep > 0 && deep >= flat
+	return rec
+}
+
+// indentation counts the blocks of dirs whose first statement starts a
+// line indented deeper than the line that opened them, and those where it
+// is not.
+func indentation(src string, dirs []*Directive) (deep, flat int) {
+	for _, d := range dirs {
+		if d.Block == nil || len(d.Block.Directives) == 0 {
+			continue
+		}
+		head, ok := lineIndent(src, int(d.Name.Range.Start))
+		first, starts := lineIndent(src, int(d.Block.Directives[0].Name.Range.Start))
+		if ok && starts {
+			if deeper(first, head) {
+				deep++
+			} else {
+				flat++
+			}
+		}
+		dd, ff := indentation(src, d.Block.Directives)
+		deep, flat = deep+dd, flat+ff
+	}
+	return deep, flat
+}
+
+// opener is the line that opened a block, for recovery by indentation.
+type opener struct {
+	// indent is the blank prefix of the line whose first word is the
+	// block's directive; ok is false when the directive does not start
+	// its line (its indentation says nothing).
+	indent string
+	ok     bool
+	// seen is set once the first statement of the body that starts a
+	// line has been looked at; deeper when it was indented deeper than
+	// indent. Indentation is trusted in a body indented deeper than its
+	// opening line, or inside one (a block just typed may have no body
+	// of its own yet): a file written flat says nothing by it.
+	seen, deeper bool
+	parent       *opener
+	// indented is set in a file whose blocks are mostly indented.
+	indented bool
+}
+
+func (op *opener) trusted() bool {
+	return op != nil && (op.deeper || op.indented || op.parent.trusted())
+}
+
+// lineIndent returns the blanks that precede off on its line, and
+// whether only blanks do.
+func lineIndent(src string, off int) (string, bool) {
+	i := off
+	for i > 0 && (src[i-1] == ' ' || src[i-1] == '\t') {
+		i--
+	}
+	if i > 0 && src[i-1] != '\n' {
+		return "", false
+	}
+	return src[i:off], true
+}
+
+// deeper reports whether indentation a is deeper than b (b a proper
+// prefix of it); notDeeper whether a is b or a prefix of it. Blanks that
+// mix tabs and spaces differently are neither: nothing is inferred.
+func deeper(a, b string) bool    { return len(a) > len(b) && strings.HasPrefix(a, b) }
+func notDeeper(a, b string) bool { return strings.HasPrefix(b, a) }
+
+// nextToken returns the offset of the next token after blanks and
+// comments, without reading it (len(src) at the end).
+func (lx *lexer) nextToken() int {
+	src := lx.src
+	i := lx.pos
+	for i < len(src) {
+		switch c := src[i]; {
+		case isSpace(c):
+			i++
+		case c == '#':
+			j := strings.IndexByte(src[i:], '\n')
+			if j < 0 {
+				return len(src)
+			}
+			i += j
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// byIndent applies the recovery by indentation before the next
+// statement of the block op opened: close says the block ends before it,
+// skip that the next token was a stray "}", now read.
+func (b *builder) byIndent(op *opener) (close, skip bool) {
+	if b.rec == nil || op == nil || !op.ok || !b.rec.shallow && !b.rec.stray {
+		return false, false
+	}
+	src := b.f.Src
+	t := b.lx.nextToken()
+	if t >= len(src) {
+		return false, false
+	}
+	indent, starts := lineIndent(src, t)
+	if !starts {
+		return false, false
+	}
+	rbrace := src[t] == '}'
+	if !op.seen && !rbrace {
+		op.seen, op.deeper = true, deeper(indent, op.indent)
+	}
+	if !op.trusted() {
+		return false, false
+	}
+	switch {
+	case b.rec.shallow && !rbrace && notDeeper(indent, op.indent):
+		return true, false
+	case b.rec.shallow && rbrace && deeper(op.indent, indent):
+		return true, false
+	case b.rec.stray && rbrace && deeper(indent, op.indent):
+		b.lx.statement() // the comments before it, and the "}"
+		return false, true
+	}
+	return false, false
 }
 
 type builder struct {
@@ -87,6 +315,12 @@ type builder struct {
 	f     *File
 	kinds DirectiveKinds
 	errs  []*Diagnostic
+	// rec, when set, recovers the tree as it says (a second reading).
+	rec *recovery
+	// What a recovery could mend (see recovery): the input ended inside
+	// a block; a "}" came with no block open; a block directive ended with
+	// ";"; one was cut short by a "}".
+	unclosed, extraClose, noBrace, cutBlock bool
 
 	// Directives, words, blocks and directive lists are carved from slabs:
 	// a big config has a hundred thousand small nodes, and one allocation
@@ -113,15 +347,38 @@ func (b *builder) errorf(r Range, msg string, args ...any) *Diagnostic {
 }
 
 // block reads directives until the "}" that closes the current block (or the
-// end of input at top level). It returns the offset of that "}", -1 if none.
-func (b *builder) block(depth int, ctx BlockContext, freeForm bool) (dirs []*Directive, comments []*Comment, rbrace int) {
+// end of input at top level). It returns the offset of that "}", -1 if none;
+// eof is set when the input ended inside the block. op is the line that
+// opened the block (nil at top level), for recovery by indentation; first,
+// when set, is the block's first statement, already read (a block whose
+// "{" recovery put back). A block that recovery closed before its "}"
+// returns -2-end, end being where its last statement ends.
+func (b *builder) block(depth int, ctx BlockContext, freeForm bool, op *opener, first *Directive) (dirs []*Directive, comments []*Comment, rbrace int, eof bool) {
 	check := b.kinds != nil && ctx != 0 && !freeForm
 	mark := len(b.pending)
 	defer func() { dirs = b.takePending(mark) }()
 	lx := b.lx
 	var prev *Directive
-	prevEnd := -1
+	prevEnd := lx.pos
+	if first != nil {
+		opens := first.LBrace() >= 0
+		prev = b.addSplit(first, ctx, check, opens)
+		prevEnd = int(first.term) + 1
+		if opens {
+			ended, end := b.body(prev, depth, ctx, freeForm, op, nil)
+			if ended {
+				return nil, comments, -1, true
+			}
+			prevEnd = end
+		}
+	}
 	for {
+		if closeHere, skipped := b.byIndent(op); closeHere {
+			return nil, comments, -2 - prevEnd, false
+		} else if skipped {
+			prev, prevEnd = nil, lx.pos
+			continue
+		}
 		words, term, at := lx.statement()
 		// Comments read along with this statement belong to this block.
 		var fresh []*Comment
@@ -143,29 +400,65 @@ func (b *builder) block(depth int, ctx BlockContext, freeForm bool) (dirs []*Dir
 			} else if depth > 0 {
 				b.errorf(rng(at, at), "unexpected end of file, expecting \"}\"")
 			}
-			return nil, comments, -1
+			if depth > 0 {
+				b.unclosed = true
+			}
+			return nil, comments, -1, true
 
 		case termRBrace:
 			if d != nil {
 				// The lexer has reported `unexpected "}"`; say what is
 				// probably missing.
-				b.explainCut(b.addSplit(d, ctx, check, false), at)
+				last := b.addSplit(d, ctx, check, false)
+				b.explainCut(last, at)
+				if check && b.opensBlock(ctx, last.Name.Value) {
+					// A block's head cut by a "}": its "{" is missing.
+					b.cutBlock = true
+					if b.rec != nil && b.rec.cutBlock && b.closesHead(last, at) {
+						last.Block = b.newBlock()
+						last.rbrace = int32(at)
+						prev, prevEnd = last, at+1
+						continue
+					}
+				}
 			}
 			if depth > 0 {
-				return nil, comments, at
+				return nil, comments, at, false
 			}
+			b.extraClose = true
 			if d == nil {
 				b.errorf(rng(at, at+1), "unexpected \"}\"")
 			}
 			prev, prevEnd = nil, at+1
 			continue
 
+		case termLine:
+			// Recovery: a quote left open ended the statement at its line.
+			prev, prevEnd = b.addSplit(d, ctx, check, false), at
+			continue
+
 		case termSemicolon:
 			d.term = int32(at)
 			last := b.addSplit(d, ctx, check, false)
-			if check {
-				if block, known := b.kinds.BlockKind(ctx, last.Name.Value); known && block && !isRawBlock(last.Name.Value) {
-					b.errorf(rng(at, at+1), "directive %q has no opening \"{\"", last.Name.Value)
+			if check && b.opensBlock(ctx, last.Name.Value) {
+				b.errorf(rng(at, at+1), "directive %q has no opening \"{\"", last.Name.Value)
+				b.noBrace = true
+				if b.rec != nil && b.rec.noBrace {
+					if i := b.bodyAhead(last, ctx); i >= 0 {
+						// Recovery: the "{" belongs at the end of the head's
+						// line; the statement that follows it is the body's
+						// first, and the body goes on to its "}".
+						a := last.Args[i]
+						body := &Directive{Name: a, Args: last.Args[i+1:], File: b.f, term: last.term, rbrace: -1}
+						last.Args, last.term = last.Args[:i:i], -1
+						b.reattach(last, body)
+						ended, end := b.body(last, depth, ctx, freeForm, op, body)
+						if ended {
+							return nil, comments, -1, true
+						}
+						prev, prevEnd = last, end
+						continue
+					}
 				}
 			}
 			prev, prevEnd = last, at+1
@@ -183,6 +476,25 @@ func (b *builder) block(depth int, ctx BlockContext, freeForm bool) (dirs []*Dir
 		d.term = int32(at)
 		d = b.addSplit(d, ctx, check, true)
 		name := d.Name.Value
+		if check && !freeForm && !isFreeForm(name) && b.opensBlock(ctx, name) {
+			if i := b.bodyAhead(d, ctx); i >= 0 && b.opensBlock(b.kinds.Child(ctx, name), d.Args[i].Value) {
+				// A block's head that runs into a line opening a block
+				// of its own: the head's "{" is missing (nginx fails on
+				// the arguments, or on a "}" further on).
+				b.noBrace = true
+				if b.rec != nil && b.rec.noBrace {
+					body := &Directive{Name: d.Args[i], Args: d.Args[i+1:], File: b.f, term: d.term, rbrace: -1}
+					d.Args, d.term = d.Args[:i:i], -1
+					b.reattach(d, body)
+					ended, end := b.body(d, depth, ctx, freeForm, op, body)
+					if ended {
+						return nil, comments, -1, true
+					}
+					prev, prevEnd = d, end
+					continue
+				}
+			}
+		}
 		switch {
 		case isRawBlock(name):
 			body, rb, _ := lx.rawBlock(at)
@@ -191,7 +503,7 @@ func (b *builder) block(depth int, ctx BlockContext, freeForm bool) (dirs []*Dir
 			if rb < 0 {
 				// The reader of the Lua block reported why, where nginx
 				// does; the enclosing blocks need no second message.
-				return nil, comments, -1
+				return nil, comments, -1, true
 			}
 			prev, prevEnd = d, lx.pos
 			continue
@@ -219,29 +531,88 @@ func (b *builder) block(depth int, ctx BlockContext, freeForm bool) (dirs []*Dir
 			prev, prevEnd = d, lx.pos
 			continue
 		}
-		d.Block = b.newBlock()
-		var inner BlockContext
-		if b.kinds != nil && ctx != 0 {
-			inner = b.kinds.Child(ctx, name)
-		}
-		var rb int
-		var inside []*Comment
-		d.Block.Directives, inside, rb = b.block(depth+1, inner, freeForm || isFreeForm(name))
-		if len(inside) > 0 {
-			// A fresh cell, so that inside itself does not escape: most
-			// blocks have no comments and allocate nothing here.
-			cell := new([]*Comment)
-			*cell = inside
-			d.Block.comments = cell
-		}
-		d.rbrace = int32(rb)
-		if d.rbrace < 0 {
+		ended, end := b.body(d, depth, ctx, freeForm, op, nil)
+		if ended {
 			// The error was reported where the input ended; outer blocks
 			// are unterminated too but need no second message.
-			return nil, comments, -1
+			return nil, comments, -1, true
 		}
-		prev, prevEnd = d, rb+1
+		prev, prevEnd = d, end
 	}
+}
+
+// body reads the body of block directive d, whose head was read in ctx
+// (first: its first statement, already read), and returns where it ends,
+// or ended when the input ended inside it.
+func (b *builder) body(d *Directive, depth int, ctx BlockContext, freeForm bool, op *opener, first *Directive) (ended bool, end int) {
+	name := d.Name.Value
+	d.Block = b.newBlock()
+	var inner BlockContext
+	if b.kinds != nil && ctx != 0 {
+		inner = b.kinds.Child(ctx, name)
+	}
+	var in *opener
+	if b.rec != nil {
+		indent, ok := lineIndent(b.f.Src, int(d.Name.Range.Start))
+		in = &opener{indent: indent, ok: ok, parent: op, indented: b.rec.indented}
+	}
+	dirs, inside, rb, eof := b.block(depth+1, inner, freeForm || isFreeForm(name), in, first)
+	d.Block.Directives = dirs
+	if len(inside) > 0 {
+		// A fresh cell, so that inside itself does not escape: most
+		// blocks have no comments and allocate nothing here.
+		cell := new([]*Comment)
+		*cell = inside
+		d.Block.comments = cell
+	}
+	d.rbrace = int32(rb)
+	switch {
+	case eof:
+		return true, -1
+	case rb < -1:
+		// Closed by recovery before the statement that comes next.
+		return false, -2 - rb
+	}
+	return false, rb + 1
+}
+
+// opensBlock reports whether name is a directive known in ctx to open a
+// block of nginx syntax.
+func (b *builder) opensBlock(ctx BlockContext, name string) bool {
+	block, known := b.kinds.BlockKind(ctx, name)
+	return known && block && !isRawBlock(name)
+}
+
+// bodyAhead returns, for a block directive d that ended with ";" and
+// spans lines, the index of the argument that starts the line its body
+// begins on: a directive known in the block (any word for a block of
+// data such as map), -1 when there is none.
+func (b *builder) bodyAhead(d *Directive, ctx BlockContext) int {
+	if len(d.Args) == 0 || !spansLines(b.f.Src, d) {
+		return -1
+	}
+	inner := b.kinds.Child(ctx, d.Name.Value)
+	for i, a := range d.Args {
+		if !startsLine(b.f.Src, int(a.Range.Start)) {
+			continue
+		}
+		if isFreeForm(d.Name.Value) {
+			return i
+		}
+		if _, known := b.kinds.BlockKind(inner, a.Value); inner != 0 && known && a.Quote(b.f) == 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+// closesHead reports whether the "}" at rbrace, which cut the head of
+// block directive d, is the one that closes d's block: it starts a line
+// indented as d's does.
+func (b *builder) closesHead(d *Directive, rbrace int) bool {
+	head, ok := lineIndent(b.f.Src, int(d.Name.Range.Start))
+	brace, starts := lineIndent(b.f.Src, rbrace)
+	return ok && starts && head == brace
 }
 
 func (b *builder) newDirective(words []Word) *Directive {
@@ -346,7 +717,7 @@ func (b *builder) skipStatement() {
 	for {
 		words, term, _ := b.lx.statement()
 		switch term {
-		case termSemicolon, termEOF:
+		case termSemicolon, termEOF, termLine:
 			b.takeComments()
 			return
 		case termRBrace:
@@ -383,7 +754,14 @@ func (b *builder) addSplit(d *Directive, ctx BlockContext, check, opensBlock boo
 		return d
 	}
 	src := b.f.Src
-	if firstBlock, known := b.splitKind(ctx, d.Name.Value); !known || firstBlock {
+	firstBlock, firstKnown := b.kinds.BlockKind(ctx, d.Name.Value)
+	moduleBlock, moduleKnown := b.splitKind(ctx, d.Name.Value)
+	if opensBlock && !firstBlock && !moduleBlock {
+		if i := b.blockAhead(d, ctx); i >= 0 {
+			return b.splitBeforeBlock(d, i, ctx, firstKnown)
+		}
+	}
+	if !moduleKnown || moduleBlock {
 		b.pending = append(b.pending, d)
 		return d
 	}
@@ -442,11 +820,91 @@ func (b *builder) addSplit(d *Directive, ctx BlockContext, check, opensBlock boo
 			}
 			b.errs = append(b.errs, diag)
 		}
+		b.reattach(first, rest)
 		b.pending = append(b.pending, first)
 		return b.addSplit(rest, ctx, check, opensBlock)
 	}
 	b.pending = append(b.pending, d)
 	return d
+}
+
+// blockAhead returns the index of the argument of d, a statement that
+// ended with "{", that starts a line with a directive known in ctx to open
+// a block, -1 when none does. d's own name is not a known block directive
+// there: it is a simple one, or one this block does not know. That is how
+// a directive half written above a block reads (`server_tokens` typed
+// above `location / {`, `set $y`, `proxy_pass http://`): nginx reads the
+// block's head as more arguments and fails at the "{"; the tree keeps the
+// block, so what follows is seen as it will be once the line is finished.
+func (b *builder) blockAhead(d *Directive, ctx BlockContext) int {
+	for i, a := range d.Args {
+		if a.Quote(b.f) != 0 || !startsLine(b.f.Src, int(a.Range.Start)) {
+			continue
+		}
+		if block, known := b.kinds.BlockKind(ctx, a.Value); known && block && !isRawBlock(a.Value) {
+			return i
+		}
+	}
+	return -1
+}
+
+// splitBeforeBlock closes d before its argument i, which starts the head
+// of the block the "{" opens, and reports the missing ";" once: as nginx
+// does at the "{" when d is a simple directive of this block ("is not
+// terminated by"), else as a missing-semicolon at d's last word (nginx's
+// verdict there is the rule's: an unknown directive, or one not allowed
+// here).
+func (b *builder) splitBeforeBlock(d *Directive, i int, ctx BlockContext, known bool) *Directive {
+	src := b.f.Src
+	a := d.Args[i]
+	last := d.Name.Range
+	if i > 0 {
+		last = d.Args[i-1].Range
+	}
+	end := last.End
+	first := &Directive{Name: d.Name, Args: d.Args[:i:i], File: d.File, term: -1, rbrace: -1}
+	rest := &Directive{Name: a, Args: d.Args[i+1:], File: d.File, term: d.term, rbrace: d.rbrace}
+	head := shorten(src[d.Name.Range.Start:end])
+	fix := []Edit{{File: b.f, Range: Range{end, end}, NewText: ";"}}
+	if known {
+		diag := b.errorf(Range{d.term, d.term + 1}, "directive %q is not terminated by \";\"", d.Name.Value)
+		diag.Detail = fmt.Sprintf("a \";\" is missing after %q on line %d", head, b.lineOf(int(end)))
+		diag.Related = []Related{{File: b.f, Range: Range{end, end}, Message: "insert \";\" here"}}
+		diag.Edits = fix
+	} else {
+		b.errs = append(b.errs, &Diagnostic{File: b.f, Path: b.f.Path, Range: last, Severity: Error,
+			Code: CodeMissingSemicolon, Name: NameMissingSemicolon,
+			Message: fmt.Sprintf("missing \";\" after %q", head),
+			Detail:  fmt.Sprintf("without it nginx reads the next line's %q block as more arguments of %q", a.Value, d.Name.Value),
+			Edits:   fix})
+	}
+	b.reattach(first, rest)
+	b.pending = append(b.pending, first)
+	b.pending = append(b.pending, rest)
+	return rest
+}
+
+// reattach moves the comments between the end of first's words and the
+// start of rest, a directive split from it, to where they belong: one on
+// first's last line trails first, the others lead rest (a suppression
+// comment above a block then still governs the block).
+func (b *builder) reattach(first, rest *Directive) {
+	from := first.HeadRange().End
+	src := b.f.Src
+	for i := len(b.lx.comments) - 1; i >= 0; i-- {
+		c := b.lx.comments[i]
+		if c.Range.Start < from {
+			break
+		}
+		if c.Range.Start >= rest.Name.Range.Start {
+			continue
+		}
+		if !strings.Contains(src[from:c.Range.Start], "\n") {
+			c.Directive, c.Trailing = first, true
+		} else {
+			c.Directive, c.Trailing = rest, false
+		}
+	}
 }
 
 // ModuleKinds is implemented by a DirectiveKinds that also knows the

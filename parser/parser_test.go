@@ -66,7 +66,7 @@ func TestTokenizer(t *testing.T) {
 		{"extra rbrace", "a;\n}\nb;", "a b", `2:1 unexpected "}"`},
 		{"eof in block", "http {\n a;\n", "http{a}", `3:1 unexpected end of file, expecting "}"`},
 		{"eof in statement", "a b", "a[b]", `1:4 unexpected end of file, expecting ";" or "}"`},
-		{"open quote", "a \"b;\n", "a[b;\n]", `2:1 unexpected end of file, expecting ";" or "}"`},
+		{"open quote", "a \"b;\n", "a[b;]", `2:1 unexpected end of file, expecting ";" or "}"`},
 		{"lone semicolon", ";a;", "a", `1:1 unexpected ";"`},
 		{"lone brace", "{ a; }\nb;", "b", `1:1 unexpected "{"`},
 		{"brace in map", "map $a $b {\n x { }\n}", "map[$a|$b]{x{}}", `2:4 unexpected "{"`},
@@ -405,5 +405,87 @@ func TestUnclosedLongBracket(t *testing.T) {
 	d := f.Diagnostics[0]
 	if p := d.Start(); p.Line != 2 || p.Column != 15 || d.Message != `Lua code block missing the closing long bracket "]==]", the inlined Lua code may be too long` {
 		t.Errorf("%d:%d: %s", p.Line, p.Column, d.Message)
+	}
+}
+
+// TestRecovery: a file nginx refuses is read a second time the way the
+// person typing it means it, and that tree is returned with the findings
+// of nginx's reading (issue 30). The cases are what typing leaves behind.
+func TestRecovery(t *testing.T) {
+	const tail = "        location / { proxy_pass http://backend; }\n        location @fb { return 200; }\n    }\n}\n"
+	const head = "http {\n    server {\n"
+	tests := []struct {
+		name, src, tree, faithful, errs string
+	}{
+		{"half-written directive above a block", head + "        server_tokens \n" + tail,
+			"http{server{server_tokens location[/]{proxy_pass[http://backend]} location[@fb]{return[200]}}}", "",
+			`4:20 directive "server_tokens" is not terminated by ";"`},
+		{"include above a block", head + "        include \n" + tail,
+			"http{server{include location[/]{proxy_pass[http://backend]} location[@fb]{return[200]}}}", "",
+			`4:20 directive "include" is not terminated by ";"`},
+		{"set above a block", head + "        set $y\n" + tail,
+			"http{server{set[$y] location[/]{proxy_pass[http://backend]} location[@fb]{return[200]}}}", "",
+			`4:20 directive "set" is not terminated by ";"`},
+		// proxy_pass is not allowed in server: nginx's verdict is the
+		// rule's; the parser says what is missing.
+		{"proxy_pass above a block", head + "        proxy_pass http://\n" + tail,
+			"http{server{proxy_pass[http://] location[/]{proxy_pass[http://backend]} location[@fb]{return[200]}}}", "",
+			`3:20 missing ";" after "proxy_pass http://"`},
+		{"unclosed if", head + "        location /a {\n            if ($x) {\n            return 403;\n        }\n" + tail,
+			"http{server{location[/a]{if[($x)]{} return[403]} location[/]{proxy_pass[http://backend]} location[@fb]{return[200]}}}",
+			"http{server{location[/a]{if[($x)]{return[403]} location[/]{proxy_pass[http://backend]} location[@fb]{return[200]}}}}",
+			`11:1 unexpected end of file, expecting "}"`},
+		{"stray }", head + "        }\n" + tail,
+			"http{server{location[/]{proxy_pass[http://backend]} location[@fb]{return[200]}}}",
+			"http{server{} location[/]{proxy_pass[http://backend]} location[@fb]{return[200]}}",
+			`7:1 unexpected "}"`},
+		{"unterminated quote", head + "        add_header X \"abc\n" + tail,
+			"http{server{add_header[X|abc] location[/]{proxy_pass[http://backend]} location[@fb]{return[200]}}}",
+			"http{server{add_header[X|abc\n        location / { proxy_pass http://backend; }\n        location @fb { return 200; }\n    }\n}\n]}}",
+			`8:1 unexpected end of file, expecting ";" or "}"`},
+		{"unterminated quote before quotes", head + "        add_header X \"abc\n        set $a \"ok\";\n" + tail,
+			"http{server{add_header[X|abc] set[$a|ok] location[/]{proxy_pass[http://backend]} location[@fb]{return[200]}}}",
+			"http{server{add_header[X|abc\n        set $a |ok\"] location[/]{proxy_pass[http://backend]} location[@fb]{return[200]}}}",
+			`4:17 unexpected "o"`},
+		{"missing {", head + "        location /a\n            root /srv;\n        }\n" + tail,
+			"http{server{location[/a]{root[/srv]} location[/]{proxy_pass[http://backend]} location[@fb]{return[200]}}}",
+			"http{server{location[/a|root|/srv]} location[/]{proxy_pass[http://backend]} location[@fb]{return[200]}}",
+			`4:22 directive "location" has no opening "{"; 9:1 unexpected "}"`},
+		{"missing { of an empty block", head + "        location = /404.html\n        }\n" + tail,
+			"http{server{location[=|/404.html]{} location[/]{proxy_pass[http://backend]} location[@fb]{return[200]}}}",
+			"http{server{location[=|/404.html]} location[/]{proxy_pass[http://backend]} location[@fb]{return[200]}}",
+			`4:9 unexpected "}"; 8:1 unexpected "}"`},
+		// A file written flat says nothing by its indentation: the tree
+		// stays nginx's.
+		{"flat file", "http {\nserver {\nlocation / {\nif ($x) {\nreturn 403;\n}\n}\n",
+			"http{server{location[/]{if[($x)]{return[403]}}}}", "",
+			`8:1 unexpected end of file, expecting "}"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := parser.ParseString("t.conf", tt.src, &parser.Options{Kinds: analyzer.Kinds})
+			if got := flatten(f.Directives); got != tt.tree {
+				t.Errorf("tree:\n got %q\nwant %q", got, tt.tree)
+			}
+			if got := errs(f); got != tt.errs {
+				t.Errorf("errors:\n got %q\nwant %q", got, tt.errs)
+			}
+			for _, d := range f.Diagnostics {
+				if d.File != f {
+					t.Errorf("%v points at another file's tree", d)
+				}
+			}
+			want := tt.faithful
+			if want == "" {
+				want = tt.tree
+			}
+			g := parser.ParseString("t.conf", tt.src, &parser.Options{Kinds: analyzer.Kinds, Faithful: true})
+			if got := flatten(g.Directives); got != want {
+				t.Errorf("nginx's tree:\n got %q\nwant %q", got, want)
+			}
+			if errs(g) != errs(f) {
+				t.Errorf("findings differ: nginx's reading %q, recovered %q", errs(g), errs(f))
+			}
+		})
 	}
 }

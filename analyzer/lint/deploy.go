@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/config"
 	"github.com/nginx-lint/nginx-lint/parser"
@@ -158,19 +160,7 @@ func inferredMirror(abs string) (prefix, dir string, ok bool) {
 	if dir == "" || slices.Contains(MirrorPrefixes, filepath.ToSlash(dir)) {
 		return "", "", false
 	}
-	src, err := parser.ReadFileMax(parser.OSFS{}, filepath.Join(dir, "nginx.conf"), parser.DefaultMaxFileSize)
-	if err != nil {
-		return "", "", false
-	}
-	for line := range strings.Lines(string(src)) {
-		arg, found := strings.CutPrefix(strings.TrimSpace(line), "include")
-		if !found || arg == "" || arg[0] != ' ' && arg[0] != '\t' {
-			continue
-		}
-		if i := strings.IndexByte(arg, ';'); i >= 0 {
-			arg = arg[:i]
-		}
-		arg = strings.Trim(strings.TrimSpace(arg), `"'`)
+	for _, arg := range absoluteIncludes(filepath.Join(dir, "nginx.conf")) {
 		for _, p := range MirrorPrefixes {
 			rest, under := strings.CutPrefix(arg, p+"/")
 			if !under || rest == "" || strings.Contains(rest, "..") {
@@ -186,6 +176,53 @@ func inferredMirror(abs string) (prefix, dir string, ok bool) {
 		}
 	}
 	return "", "", false
+}
+
+// includeScan is what absoluteIncludes found in one version of a file.
+type includeScan struct {
+	size  int64
+	mtime time.Time
+	args  []string
+}
+
+// includeScans keeps absoluteIncludes' answers by path: the language
+// server asks at every lint, and the nginx.conf of a large configuration
+// is megabytes long.
+var includeScans sync.Map // path -> includeScan
+
+// absoluteIncludes returns the arguments of the lines of the file at path
+// that read "include /absolute/path", in order, read again only when the
+// file's size or time changes.
+func absoluteIncludes(path string) []string {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil
+	}
+	if v, ok := includeScans.Load(path); ok {
+		if sc := v.(includeScan); sc.size == st.Size() && sc.mtime.Equal(st.ModTime()) {
+			return sc.args
+		}
+	}
+	src, err := parser.ReadFileMax(parser.OSFS{}, path, parser.DefaultMaxFileSize)
+	if err != nil {
+		return nil
+	}
+	var args []string
+	for line := range strings.Lines(string(src)) {
+		arg, found := strings.CutPrefix(strings.TrimSpace(line), "include")
+		if !found || arg == "" || arg[0] != ' ' && arg[0] != '\t' {
+			continue
+		}
+		if i := strings.IndexByte(arg, ';'); i >= 0 {
+			arg = arg[:i]
+		}
+		arg = strings.Trim(strings.TrimSpace(arg), `"'`)
+		if strings.HasPrefix(arg, "/") {
+			args = append(args, arg)
+		}
+	}
+	includeScans.Store(path, includeScan{size: st.Size(), mtime: st.ModTime(), args: args})
+	return args
 }
 
 // hostInstalled are files that well-known tools install on the

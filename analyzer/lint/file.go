@@ -37,7 +37,8 @@ func (w *Workspace) LintFile(path string) (*FileReport, error) {
 }
 
 // LoadFile is LintFile without running the rules: the tree and the
-// configuration for editor features while a lint is under way.
+// configuration for editor features while a lint is under way (Unit is
+// the nginx.conf that includes the file, as for LintFile).
 func (w *Workspace) LoadFile(path string) (*FileReport, error) {
 	return w.file(path, false)
 }
@@ -79,12 +80,12 @@ func (w *Workspace) file(path string, lint bool) (*FileReport, error) {
 	c := w.loadSource(l, name, src, cfg)
 	rep.Config, rep.File = c, c.Main
 	rep.Unit, rep.UnitFile = &Unit{Target: t, Config: c, Settings: cfg, Options: opts}, c.Main
-	if !lint {
-		return rep, nil
-	}
 	if root, f := w.rootOf(l, name, cfg, nil); root != nil && w.Context == "" {
 		rep.Unit = &Unit{Target: Target{Path: root.Main.Path}, Config: root, Settings: cfg, Options: opts}
 		rep.UnitFile = f
+	}
+	if !lint {
+		return rep, nil
 	}
 	e := rep.Unit
 	e.Findings, e.results = Run(e.Config, w.registry(), opts)

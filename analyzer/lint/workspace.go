@@ -121,6 +121,11 @@ type Workspace struct {
 	// (analyzer.Options.Cancel): the language server drops a lint whose
 	// document changed or whose session ended.
 	Cancel <-chan struct{}
+	// Seen, when set, is told each path the lint reads or looks for
+	// through its file system (found or not, Overlay's files too) and
+	// each include pattern it expands (glob set): the language server
+	// lints a file again when one of them changes.
+	Seen func(path string, glob bool)
 	// Loaded, when set, is called once every target of a Lint is read,
 	// before any rule runs, with the bytes read (the command line sizes
 	// its garbage collector to the input).
@@ -263,12 +268,37 @@ func (w *Workspace) fs() parser.FileSystem {
 	return w.FS
 }
 
-// disk is FS with Overlay over it.
+// disk is FS with Overlay over it, watched by Seen.
 func (w *Workspace) disk() parser.FileSystem {
-	if len(w.Overlay) == 0 {
-		return w.fs()
+	d := w.fs()
+	if len(w.Overlay) > 0 {
+		d = &parser.Overlay{Base: d, Files: w.Overlay}
 	}
-	return &parser.Overlay{Base: w.fs(), Files: w.Overlay}
+	if w.Seen != nil {
+		d = seenFS{d, w.Seen}
+	}
+	return d
+}
+
+// seenFS tells seen what is read or globbed through fs.
+type seenFS struct {
+	fs   parser.FileSystem
+	seen func(path string, glob bool)
+}
+
+func (s seenFS) ReadFile(path string) ([]byte, error) {
+	s.seen(path, false)
+	return s.fs.ReadFile(path)
+}
+
+func (s seenFS) ReadFileMax(path string, max int64) ([]byte, error) {
+	s.seen(path, false)
+	return parser.ReadFileMax(s.fs, path, max)
+}
+
+func (s seenFS) Glob(pattern string) ([]string, error) {
+	s.seen(pattern, true)
+	return s.fs.Glob(pattern)
 }
 
 func (w *Workspace) cache() *Cache {

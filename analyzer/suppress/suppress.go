@@ -366,14 +366,10 @@ func enclosing(ds []*parser.Directive, off int) []*parser.Directive {
 	return chain
 }
 
-// extentEnd is where a directive's text ends. A block left open at the end
-// of the file runs to the end of the file, though Range stops at its "{".
-func extentEnd(d *parser.Directive) int {
-	if d.Block != nil && d.RBrace() < 0 {
-		return len(d.File.Src)
-	}
-	return int(d.Range().End)
-}
+// extentEnd is where a directive's text ends: a block left open runs to
+// the end of the file, or, recovered from a syntax error, to its last
+// statement (parser.Directive.Extent), though Range stops at its "{".
+func extentEnd(d *parser.Directive) int { return int(d.Extent().End) }
 
 // forEachComment visits the comments of f at every depth.
 func forEachComment(f *parser.File, fn func(*parser.Comment)) {

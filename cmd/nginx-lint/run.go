@@ -304,7 +304,7 @@ func (cmd *parseCmd) run(e *env) (int, error) {
 		return 0, err
 	}
 	// The tree as nginx reads the file: no settings file applies.
-	w.NoSettings, w.Loader = true, &parser.Loader{NoIncludes: cmd.SingleFile}
+	w.NoSettings, w.Loader = true, &parser.Loader{NoIncludes: cmd.SingleFile, Faithful: true}
 	rep, err := w.Load([]lint.Target{lint.FileTarget(cmd.Path)})
 	if err != nil {
 		return 0, err
