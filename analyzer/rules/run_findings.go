@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -26,6 +27,7 @@ func oncePerKey[T any, K comparable](items []routing.Run[T], key func(T) K, same
 	type group struct {
 		first int
 		spans []string
+		seen  map[string]bool
 	}
 	var order []K
 	groups := make(map[K]*group, len(merged))
@@ -37,7 +39,24 @@ func oncePerKey[T any, K comparable](items []routing.Run[T], key func(T) K, same
 			groups[k] = g
 			order = append(order, k)
 		}
-		g.spans = append(g.spans, spans[i])
+		// A TCP and a UDP socket of one address (stream's udp, http's
+		// quic) are one address to name. A set once there are many,
+		// so that a range cut into thousands of spans stays linear.
+		switch {
+		case g.seen != nil:
+			if !g.seen[spans[i]] {
+				g.seen[spans[i]] = true
+				g.spans = append(g.spans, spans[i])
+			}
+		case !slices.Contains(g.spans, spans[i]):
+			g.spans = append(g.spans, spans[i])
+			if len(g.spans) > 8 {
+				g.seen = make(map[string]bool, 2*len(g.spans))
+				for _, sp := range g.spans {
+					g.seen[sp] = true
+				}
+			}
+		}
 	}
 	for _, k := range order {
 		g := groups[k]

@@ -144,3 +144,15 @@ func TestCutPortRangeFindings(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamRangeNamesEachAddressOnce: a stream server on the TCP and
+// the UDP sockets of an address says the address once.
+func TestStreamRangeNamesEachAddressOnce(t *testing.T) {
+	path := writeTemp(t, "nginx.conf", "events {}\nstream {\n"+
+		"    server { listen 127.0.0.1:1000; listen 127.0.0.1:1000 udp; proxy_pass 127.0.0.1:1; }\n"+
+		"    server { listen 127.0.0.1:1000; listen 127.0.0.1:1000 udp; proxy_pass 127.0.0.1:1; }\n}\n")
+	_, out, _ := runCLI(t, "", "--format", "json", path)
+	if !strings.Contains(out, `conflicting server name \"\" on 127.0.0.1:1000, ignored`) {
+		t.Errorf("%s", out)
+	}
+}
