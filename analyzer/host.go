@@ -99,7 +99,7 @@ func (h Host) Over(o Host) Host {
 
 // Input declares a run-wide value of a type the core does not know,
 // given by a front end and read by rules: the cost rules' calibration
-// profile (rules.CostProfile). It is declared once, as a package-level
+// profile (costpass.Profile). It is declared once, as a package-level
 // value, in the package that knows the type, so the core carries the
 // value without importing that package.
 type Input[T any] struct {

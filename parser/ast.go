@@ -1,6 +1,9 @@
 package parser
 
-import "sync"
+import (
+	"strings"
+	"sync"
+)
 
 // File is one parsed configuration file. Src is kept whole: every range in
 // the tree points into it, so a printer can reproduce the file byte for byte
@@ -265,3 +268,32 @@ func (d *Directive) Children() []*Directive {
 
 // Is reports whether the directive is named name.
 func (d *Directive) Is(name string) bool { return d.Name.Value == name }
+
+// ArgIs reports whether d (nil: no) has one argument and it is want,
+// without regard to case, as nginx compares its flags and keywords
+// ("on", "off": ngx_conf_set_flag_slot).
+func (d *Directive) ArgIs(want string) bool {
+	return d != nil && len(d.Args) == 1 && strings.EqualFold(d.Args[0].Value, want)
+}
+
+// HasArg reports whether one of d's arguments is want, without regard to
+// case (a parameter such as "ssl" or "TLSv1.3").
+func (d *Directive) HasArg(want string) bool {
+	for _, a := range d.Args {
+		if strings.EqualFold(a.Value, want) {
+			return true
+		}
+	}
+	return false
+}
+
+// HasChild reports whether block d holds a directive called name itself,
+// as written (an included file's directives are not looked at).
+func (d *Directive) HasChild(name string) bool {
+	for _, c := range d.Children() {
+		if c.Is(name) {
+			return true
+		}
+	}
+	return false
+}

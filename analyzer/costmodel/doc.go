@@ -2,9 +2,10 @@
 // at `nginx -t` and at reload, from the parsed configuration alone: no
 // I/O, no nginx. It is a derived result: Compute builds it once from a
 // parser.Model; the rules share one per analysis through an
-// analyzer.Result (rules.CostModel), and the lint session hands that one
-// to the other readers of the configuration (lint.Entry.CostModel: the
-// cost command, the language server).
+// analyzer.Result (costpass.Model, in the package beside this one), and
+// the lint session hands that one to the other readers of the
+// configuration (lint.Unit.CostModel: the cost command, the language
+// server).
 //
 // The model follows nginx 1.22's code paths; every term names the function
 // it stands for:

@@ -1104,6 +1104,21 @@ func (r *Result) eachSocket(f func(*Addr)) {
 	}
 }
 
+// FirstSocket returns the first address that gets a listening socket,
+// in nginx's order (by port, then each port's order), nil when there is
+// none: where a finding about all the sockets is reported when no
+// directive sets the limit.
+func (r *Result) FirstSocket() *Addr {
+	for _, p := range r.Ports {
+		for _, a := range p.Addrs {
+			if a.Socket {
+				return a
+			}
+		}
+	}
+	return nil
+}
+
 // sortCompares counts the comparisons of ngx_sort, an insertion sort, with
 // ngx_http_cmp_conf_addrs: bind addresses first, wildcard last, the rest
 // kept in order. An element is compared with each greater element before

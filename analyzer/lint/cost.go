@@ -5,7 +5,7 @@ import (
 	"runtime"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
-	"github.com/nginx-lint/nginx-lint/analyzer/rules"
+	"github.com/nginx-lint/nginx-lint/analyzer/costmodel/costpass"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -57,7 +57,7 @@ func (w *Workspace) Estimate(targets []Target) ([]Estimate, *Report, error) {
 		}
 		ds, rs := Run(e.Config, reg, opts)
 		e.results = rs
-		est := Estimate{Unit: e, Model: rules.CostModel.Of(rs, struct{}{}), NoFileGiven: e.Options.Host.NoFile > 0}
+		est := Estimate{Unit: e, Model: costpass.Model.Of(rs, struct{}{}), NoFileGiven: e.Options.Host.NoFile > 0}
 		for _, d := range ds {
 			// The cost rules' findings: the parser's own belong to a
 			// plain lint.

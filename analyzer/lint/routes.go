@@ -2,7 +2,7 @@ package lint
 
 import (
 	"github.com/nginx-lint/nginx-lint/analyzer/routing"
-	"github.com/nginx-lint/nginx-lint/analyzer/rules"
+	"github.com/nginx-lint/nginx-lint/analyzer/routing/routepass"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -11,12 +11,12 @@ import (
 // of locations): the ones the rules read when they ran, or read now and
 // kept. It is safe to call from several goroutines.
 func (e *Unit) Locations(server *parser.Directive) *routing.Location {
-	return rules.ServerLocations.Of(e.runResults(), server)
+	return routepass.ServerLocations.Of(e.runResults(), server)
 }
 
 // Routes returns the request model of the configuration (routing.New),
 // made on first use and kept. It is safe to call from several
 // goroutines.
 func (e *Unit) Routes() *routing.Model {
-	return rules.RequestModel.Of(e.runResults(), struct{}{})
+	return routepass.RequestModel.Of(e.runResults(), struct{}{})
 }

@@ -10,10 +10,12 @@ import (
 	"sync"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/advisories"
 	"github.com/nginx-lint/nginx-lint/analyzer/baseline"
 	"github.com/nginx-lint/nginx-lint/analyzer/buildinfo"
 	"github.com/nginx-lint/nginx-lint/analyzer/config"
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
+	"github.com/nginx-lint/nginx-lint/analyzer/costmodel/costpass"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
 	"github.com/nginx-lint/nginx-lint/internal/didyoumean"
@@ -89,7 +91,7 @@ type Workspace struct {
 	RuleOptions map[string]map[string]any
 	// Cost holds nginx-lint cost's host facts, over the settings' host:
 	// section (NonRoot when set, and every non-zero field, wins), and its
-	// calibration profile (rules.CostProfile).
+	// calibration profile (costpass.Profile).
 	Cost costmodel.Options
 	// Baseline, when set, holds the findings a project has accepted
 	// (--baseline): Lint reports only the others.
@@ -200,13 +202,13 @@ func unitNamed(units []*Unit, e *Unit) bool {
 // loaded, or it was linted by Lint, which keeps no run's results),
 // computed now and kept. It is safe to call from several goroutines.
 func (e *Unit) CostModel() *costmodel.Result {
-	return rules.CostModel.Of(e.runResults(), struct{}{})
+	return costpass.Model.Of(e.runResults(), struct{}{})
 }
 
 // CostOptions are the cost model's options of the configuration: its
 // host facts and profile, for the optimizer's estimates of rewrites.
 func (e *Unit) CostOptions() costmodel.Options {
-	return rules.CostOptions(e.Options.Host, rules.CostProfile.Of(e.Options))
+	return costpass.Options(e.Options.Host, costpass.Profile.Of(e.Options))
 }
 
 // runResults returns the shared results of the unit's run, or, when no
@@ -435,7 +437,7 @@ func (w *Workspace) Options(cfg *config.File) (analyzer.Options, error) {
 	// settings', and its calibration profile.
 	opts.Host = opts.Host.Over(analyzer.Host{NonRoot: w.Cost.NonRoot, NoFile: w.Cost.NoFile, CPUs: w.Cost.CPUs, Kernel: w.Cost.Kernel})
 	if w.Cost.Profile != nil {
-		rules.CostProfile.Set(&opts, w.Cost.Profile)
+		costpass.Profile.Set(&opts, w.Cost.Profile)
 	}
 	front := analyzer.TargetChoice{Build: w.Build, BuildFile: w.BuildFile, Version: w.Version, Where: "nginx-build"}
 	var settings analyzer.TargetChoice
@@ -452,7 +454,7 @@ func (w *Workspace) Options(cfg *config.File) (analyzer.Options, error) {
 	// A target newer than the tables is said once: its advisories and
 	// directives are not known.
 	if opts.Target.Known() && w.Warn != nil {
-		if msg := rules.UnknownRelease(opts.Target.Version); msg != "" && w.cache().Once("release\x00"+msg) {
+		if msg := advisories.UnknownRelease(opts.Target.Version); msg != "" && w.cache().Once("release\x00"+msg) {
 			w.Warn(msg)
 		}
 	}

@@ -51,6 +51,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
 	"github.com/nginx-lint/nginx-lint/analyzer/routing"
+	"github.com/nginx-lint/nginx-lint/internal/plural"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
@@ -197,7 +198,7 @@ func Optimize(load Loader, o Options) (*Plan, error) {
 			// A port without a wildcard would listen on every address.
 			w := &wild[i]
 			w.Reason = fmt.Sprintf("it would open %s on every address of the machine, where the configuration listens on %s only: a change of routing; --wildcard applies it",
-				wildcardAddr(w.port), plural(len(w.port.Addrs), "address"))
+				wildcardAddr(w.port), plural.Count(len(w.port.Addrs), "address"))
 			w.Changes = []string{fmt.Sprintf("a connection to any other address of port %d, refused before, would be accepted and closed without a response (return 444)", w.port.Port)}
 		}
 		if wild[i].Reason == "" {
@@ -490,16 +491,6 @@ func wildcardAddr(p *costmodel.Port) string {
 		return fmt.Sprintf("[::]:%d", p.Port)
 	}
 	return fmt.Sprintf("0.0.0.0:%d", p.Port)
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	if strings.HasSuffix(word, "s") {
-		return fmt.Sprintf("%d %ses", n, word)
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }
 
 // fileOf returns the file of the model at path.

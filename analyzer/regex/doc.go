@@ -24,4 +24,11 @@
 //     accept and others do not (automata.go): the request model's
 //     questions about every URI at once (routing.Sets: unreachable
 //     locations, examples, rewrite loops).
+//
+// It is the one translation of nginx's PCRE to Go's regexp: the request
+// model's server_name and location regexes, and the rules that ask
+// whether a regex takes a subject (regex-exact-match,
+// php-script-unchecked, the raw-URI rewrite's taint), run Compile and
+// Regex.Match, so a pattern Go reads another way is unsure everywhere
+// alike (TestRulesFilesHoldRules keeps Go's regexp out of the rules).
 package regex

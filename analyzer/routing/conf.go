@@ -518,7 +518,7 @@ func readOp(d *parser.Directive, compile func(string, bool) *regex.Regex, script
 		}
 		code, err := strconv.Atoi(a[0])
 		if err != nil || code < 0 {
-			if len(a) == 1 && (strings.HasPrefix(a[0], "http://") || strings.HasPrefix(a[0], "https://") || strings.HasPrefix(a[0], "$scheme")) {
+			if len(a) == 1 && redirectURL(a[0]) {
 				o.status, o.script = 302, script(a[0], false)
 				return o, true
 			}
@@ -544,7 +544,7 @@ func readOp(d *parser.Directive, compile func(string, bool) *regex.Regex, script
 		} else {
 			o.addArgs = true
 		}
-		if strings.HasPrefix(repl, "http://") || strings.HasPrefix(repl, "https://") || strings.HasPrefix(repl, "$scheme") {
+		if redirectURL(repl) {
 			o.status, o.redirect, o.last = 302, true, true
 		}
 		if len(a) == 3 {
@@ -565,6 +565,30 @@ func readOp(d *parser.Directive, compile func(string, bool) *regex.Regex, script
 		return o, true
 	}
 	return o, false
+}
+
+// redirectURL reports whether a return's URL or a rewrite's replacement
+// makes nginx redirect: it starts with "http://", "https://" or
+// "$scheme" (ngx_http_rewrite_return, ngx_http_rewrite), compared with
+// case.
+func redirectURL(s string) bool {
+	return strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://") || strings.HasPrefix(s, "$scheme")
+}
+
+// Redirects reports whether a rewrite directive answers with a redirect,
+// as ngx_http_rewrite reads it: its flag is redirect or permanent, or its
+// replacement starts with a scheme (nginx then redirects whatever the
+// flag). A rewrite without a replacement redirects nothing.
+func Redirects(rewrite *parser.Directive) bool {
+	if len(rewrite.Args) < 2 {
+		return false
+	}
+	if len(rewrite.Args) >= 3 {
+		if f := rewrite.Args[2].Value; f == "redirect" || f == "permanent" {
+			return true
+		}
+	}
+	return redirectURL(rewrite.Args[1].Value)
 }
 
 // readErrorPage reads error_page as ngx_http_core_error_page does.

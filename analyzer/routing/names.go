@@ -1,9 +1,9 @@
 package routing
 
 import (
-	"regexp"
 	"strings"
 
+	"github.com/nginx-lint/nginx-lint/analyzer/regex"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
@@ -68,7 +68,7 @@ type rx struct {
 	// caseless: compiled without case (grammar.ServerName's
 	// CaseInsensitive).
 	caseless bool
-	re       *regexp.Regexp
+	re       *regex.Regex
 	Server   int
 }
 
@@ -120,21 +120,28 @@ func (t *Names) add(sn grammar.ServerName, c Claim) {
 	}
 }
 
-// compile compiles the regexes for lookups; unsure is told of each that
-// Go cannot compile.
+// compile compiles the regexes for lookups as analyzer/regex reads
+// nginx's PCRE (the same reading gives the captures a request leaves);
+// unsure is told of each that it cannot run as PCRE does.
 func (t *Names) compile(unsure func(format string, args ...any)) {
 	for i := range t.regex {
 		r := &t.regex[i]
-		pat := r.Pattern
-		if r.caseless {
-			pat = "(?i)" + pat
+		r.re = regex.Compile(r.Pattern, r.caseless)
+		if why := r.re.Err(); why != "" {
+			unsure("server_name ~%s: not a regular expression this model can run (%s)", r.Pattern, why)
 		}
-		re, err := regexp.Compile(pat)
-		if err != nil {
-			unsure("server_name ~%s: not a regular expression this model can run (%v)", r.Pattern, err)
-		}
-		r.re = re
 	}
+}
+
+// matches says the regex takes the host h; a regex that cannot tell for
+// h as PCRE would takes it too, so that the request's reading of its
+// captures (Regex.Match) says why the answer is unsure.
+func (r *rx) matches(h string) bool {
+	if r.re == nil || r.re.Err() != "" {
+		return false
+	}
+	_, ok, why := r.re.Match(h)
+	return ok || why != ""
 }
 
 // exact returns the server of the exact name h, if one has it (the
@@ -171,7 +178,7 @@ func (t *Names) lookup(h string) (server int, r *rx, ok bool) {
 		return best, nil, true
 	}
 	for i := range t.regex {
-		if r := &t.regex[i]; r.re != nil && r.re.MatchString(h) {
+		if r := &t.regex[i]; r.matches(h) {
 			return r.Server, r, true
 		}
 	}
@@ -195,8 +202,8 @@ func (t *Names) named(h string) bool {
 			return true
 		}
 	}
-	for _, r := range t.regex {
-		if r.re != nil && r.re.MatchString(h) {
+	for i := range t.regex {
+		if t.regex[i].matches(h) {
 			return true
 		}
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer/regex"
 	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
+	"github.com/nginx-lint/nginx-lint/internal/ngxparse"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -101,7 +102,7 @@ func (m *Model) Route(req HTTPRequest) *Answer {
 		if rx != nil {
 			// A server_name regex that matched leaves its captures,
 			// and its named groups as variables.
-			c, ok, why := regex.Compile(rx.Pattern, rx.caseless).Match(h)
+			c, ok, why := rx.re.Match(h)
 			if why != "" {
 				st.note(why)
 			} else if ok {
@@ -889,23 +890,14 @@ func (st *state) passTo(h *level) {
 		if u, ok := symbols.ParsePass(d, false); ok && u.NoPort {
 			out.Upstream = st.m.upstreams[u.Host]
 		} else if !ok {
-			if host := passHost(v); host != "" {
-				out.Upstream = st.m.upstreams[strings.ToLower(host)]
+			// The value the variables gave, read as the handler's eval
+			// reads it: a host without a port may name an upstream.
+			if u, ok := ngxparse.ParsePass(d.Name.Value, false, v); ok && !u.Vars && u.Host != "" && !u.Unix && u.NoPort {
+				out.Upstream = st.m.upstreams[strings.ToLower(u.Host)]
 			}
 		}
 	}
 	st.answer(0, out)
-}
-
-// passHost is the host of an evaluated *_pass address.
-func passHost(v string) string {
-	if i := strings.Index(v, "://"); i >= 0 {
-		v = v[i+3:]
-	}
-	if i := strings.IndexAny(v, "/?:"); i >= 0 {
-		v = v[:i]
-	}
-	return v
 }
 
 // fileKind is what a path names on the nginx host, as far as the model

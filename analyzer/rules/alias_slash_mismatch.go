@@ -35,7 +35,7 @@ func runAliasSlashMismatch(p *analyzer.Pass) {
 		if len(d.Args) != 1 || script.HasVars(d.Args[0].Value) {
 			return
 		}
-		loc := innermost(stack, "location")
+		loc := analyzer.Innermost(stack, "location")
 		if loc == nil || (len(stack) > 0 && stack[len(stack)-1] != loc) {
 			return // alias is not allowed in "if in location"; nginx says so
 		}

@@ -36,7 +36,7 @@ func runAliasTraversal(p *analyzer.Pass) {
 		if !d.Is("alias") || len(d.Args) != 1 {
 			return
 		}
-		loc := innermost(stack, "location")
+		loc := analyzer.Innermost(stack, "location")
 		if loc == nil {
 			return
 		}

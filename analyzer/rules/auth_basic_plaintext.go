@@ -29,7 +29,7 @@ var AuthBasicPlaintext = &analyzer.Rule{
 // the machine and has no TLS listen: no "listen ... ssl", no "ssl on",
 // and a listen (or the default *:80) that is not loopback or a socket.
 func plaintextOnly(p *analyzer.Pass, s *parser.Server, outer []*parser.Directive) bool {
-	if argIs(inEffect(p, append(outer, s.Directive), "ssl"), "on") {
+	if p.InEffect(append(outer, s.Directive), "ssl").ArgIs("on") {
 		return false
 	}
 	listens := s.Listens()
@@ -64,7 +64,7 @@ func runAuthBasicPlaintext(p *analyzer.Pass) {
 	}
 	blocks := analyzer.NewPerBlock(p, access.ReadLevel)
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
-		if len(d.Args) != 1 || argIs(d, "off") {
+		if len(d.Args) != 1 || d.ArgIs("off") {
 			return
 		}
 		// Without auth_basic_user_file the module declines: no password
@@ -77,7 +77,7 @@ func runAuthBasicPlaintext(p *analyzer.Pass) {
 			if !ok {
 				continue
 			}
-			if plaintextOnly(p, s, levels(stack[:i])) {
+			if plaintextOnly(p, s, analyzer.Levels(stack[:i])) {
 				diag := p.ReportDirective(d, "%q on a server without TLS: the password crosses the network in clear text", "auth_basic")
 				diag.Detail = "basic authentication sends the credentials base64-encoded with every request; serve this over HTTPS (listen ... ssl) and redirect plain HTTP there"
 			}
@@ -88,8 +88,8 @@ func runAuthBasicPlaintext(p *analyzer.Pass) {
 			if s.Protocol != parser.HTTP {
 				continue
 			}
-			own := inEffect(p, []*parser.Directive{s.Directive}, "auth_basic")
-			if (own == nil || !argIs(own, "off")) && plaintextOnly(p, s, levels(stack)) {
+			own := p.InEffect([]*parser.Directive{s.Directive}, "auth_basic")
+			if (own == nil || !own.ArgIs("off")) && plaintextOnly(p, s, analyzer.Levels(stack)) {
 				diag := p.ReportDirective(d, "%q on a server without TLS: the password crosses the network in clear text", "auth_basic")
 				diag.Detail = "basic authentication sends the credentials base64-encoded with every request; serve this over HTTPS (listen ... ssl) and redirect plain HTTP there"
 				diag.Related = append(diag.Related, parser.Related{File: s.Directive.File, Range: s.Directive.Name.Range, Message: "a server without TLS that inherits it"})

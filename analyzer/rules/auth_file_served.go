@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/costmodel/costpass"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/analyzer/routing"
 	"github.com/nginx-lint/nginx-lint/parser"
@@ -49,7 +50,7 @@ func runAuthFileServed(p *analyzer.Pass) {
 			return
 		}
 		if rm == nil {
-			rm = routing.New(p.Model(), costModel(p), routing.Options{NoFiles: true})
+			rm = routing.New(p.Model(), costpass.Get(p), routing.Options{NoFiles: true})
 		}
 		file := path.Clean(d.Args[0].Value)
 		var srv *parser.Server
@@ -57,13 +58,13 @@ func runAuthFileServed(p *analyzer.Pass) {
 		for _, b := range stack {
 			if s, ok := servers[b]; ok {
 				srv = s
-				outer = append(levels(stack[:indexOf(stack, b)]), b)
+				outer = append(analyzer.Levels(stack[:indexOf(stack, b)]), b)
 			}
 		}
 		if srv == nil {
 			// Set in http: every server inherits it.
 			for _, s := range list {
-				if h := innermost(stack, "http"); h != nil {
+				if h := analyzer.Innermost(stack, "http"); h != nil {
 					if reportServed(p, rm, d, file, s, []*parser.Directive{h, s.Directive}) {
 						return
 					}
@@ -126,7 +127,7 @@ func candidateURIs(p *analyzer.Pass, file string, s *parser.Server, outer []*par
 		}
 		out = append(out, u)
 	}
-	if r := inEffect(p, outer, "root"); r != nil && len(r.Args) == 1 {
+	if r := p.InEffect(outer, "root"); r != nil && len(r.Args) == 1 {
 		if rel, ok := below(file, r.Args[0].Value); ok {
 			add(rel)
 		}
@@ -218,7 +219,7 @@ func servesStatic(p *analyzer.Pass, blocks []*parser.Directive) bool {
 	// deny all further out applies too, unless the location allows.
 	for _, b := range blocks[:len(blocks)-1] {
 		for _, c := range p.Body(b) {
-			if c.Is("deny") && len(c.Args) == 1 && c.Args[0].Value == "all" && inEffect(p, blocks[len(blocks)-1:], "allow") == nil {
+			if c.Is("deny") && len(c.Args) == 1 && c.Args[0].Value == "all" && p.InEffect(blocks[len(blocks)-1:], "allow") == nil {
 				return false
 			}
 		}

@@ -29,7 +29,7 @@ func runAutoindexEnabled(p *analyzer.Pass) {
 			return
 		}
 		where := "this block"
-		if loc := innermost(stack, "location"); loc != nil {
+		if loc := analyzer.Innermost(stack, "location"); loc != nil {
 			where = "location " + strings.Join(loc.ArgValues(), " ")
 		}
 		diag := p.Reportf(d.File, d.Args[0].Range, "%q %q lists the files of every directory under %s", "autoindex", d.Args[0].Value, where)

@@ -58,7 +58,7 @@ func runConflictingServerName(p *analyzer.Pass) {
 		}
 	}
 	at := func(c routing.Clash) place { return place{c.At.Directive, c.At.Arg} }
-	found, addrs := oncePerKey(clashes, at, func(a, b routing.Clash) bool { return at(a) == at(b) })
+	found, addrs := routing.MergeRunsPer(clashes, at, func(a, b routing.Clash) bool { return at(a) == at(b) })
 	for i, c := range found {
 		reportClash(p, c, addrs[i])
 	}

@@ -5,8 +5,10 @@ import (
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/advisories"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/analyzer/regex"
+	"github.com/nginx-lint/nginx-lint/analyzer/routing"
 	"github.com/nginx-lint/nginx-lint/analyzer/script"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
@@ -49,7 +51,8 @@ var CVEConfigPattern = &analyzer.Rule{
 	},
 }
 
-// The advisories cve-config-pattern checks, with what reaches each.
+// The advisories cve-config-pattern checks (advisories.Patterns says what
+// reaches each).
 const (
 	cveRewriteArgs     = "CVE-2026-42945"
 	cveRewriteRedirect = "CVE-2026-9256"
@@ -60,34 +63,6 @@ const (
 	cveAliasTryFiles   = "CVE-2026-125283"
 )
 
-// cvePatterns says what configuration reaches each advisory, for
-// Advisories and the findings' detail.
-var cvePatterns = []struct{ id, pattern string }{
-	{cveRewriteArgs, "a rewrite whose replacement holds \"?\", then a set or rewrite reading $1..$9 in the same block"},
-	{cveRewriteRedirect, "a redirecting rewrite whose replacement holds both \"?\" and $1..$9"},
-	{cveMapCaptures, "a string expression reading a capture before a variable of an http map whose regex has captures, or reading a capture and a volatile map's variable"},
-	{cveMapRootLog, "the same as CVE-2026-42533 in root or log_format"},
-	{cveSliceCaptures, "unnamed captures ($1..$9) read with slice or a background cache update"},
-	{cveAliasRewrite, "alias with a rewrite whose replacement reads $request_filename"},
-	{cveAliasTryFiles, "alias with try_files reading a variable of a map whose regex has captures"},
-}
-
-// advisoryByCVE returns the advisory of the table with that id.
-func advisoryByCVE(id string) *advisory {
-	for i := range advisoryTable {
-		if advisoryTable[i].cve == id {
-			return &advisoryTable[i]
-		}
-	}
-	return nil
-}
-
-// affects reports whether nginx version v has advisory id.
-func affects(id, v string) bool {
-	a := advisoryByCVE(id)
-	return a != nil && a.vulnerableIn(v)
-}
-
 // firstUnnamedRef returns the first $1..$9 in s, "" if none.
 func firstUnnamedRef(s string) string {
 	for _, r := range script.Split(s) {
@@ -96,19 +71,6 @@ func firstUnnamedRef(s string) string {
 		}
 	}
 	return ""
-}
-
-// redirectingRewrite reports whether a rewrite answers with a redirect:
-// a redirect or permanent flag, or a replacement that starts with a
-// scheme (nginx then redirects whatever the flag).
-func redirectingRewrite(d *parser.Directive) bool {
-	if len(d.Args) >= 3 {
-		if f := d.Args[2].Value; f == "redirect" || f == "permanent" {
-			return true
-		}
-	}
-	r := d.Args[1].Value
-	return strings.HasPrefix(r, "http://") || strings.HasPrefix(r, "https://") || strings.HasPrefix(r, "$scheme")
 }
 
 // httpMap is what CVE-2026-42533 asks of an http map: whether a regex of
@@ -122,7 +84,7 @@ type httpMap struct {
 func httpMaps(p *analyzer.Pass) (maps map[string]httpMap, groups map[string]bool) {
 	maps, groups = map[string]httpMap{}, map[string]bool{}
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
-		if d.Block == nil || len(d.Args) != 2 || innermost(stack, "http") == nil {
+		if d.Block == nil || len(d.Args) != 2 || analyzer.Innermost(stack, "http") == nil {
 			return
 		}
 		var m httpMap
@@ -187,9 +149,9 @@ func runCVEConfigPattern(p *analyzer.Pass) {
 	v := p.Target.NginxVersion()
 	on := map[string]bool{}
 	anyOn := false
-	for _, c := range cvePatterns {
-		if affects(c.id, v) {
-			on[c.id] = true
+	for _, c := range advisories.Patterns {
+		if advisories.Affects(c.CVE, v) {
+			on[c.CVE] = true
 			anyOn = true
 		}
 	}
@@ -221,7 +183,7 @@ func checkRewriteCaptures(p *analyzer.Pass, v string, on map[string]bool) {
 			return
 		}
 		parent := stack[len(stack)-1]
-		if d.Is("rewrite") && len(d.Args) >= 2 && on[cveRewriteRedirect] && redirectingRewrite(d) &&
+		if d.Is("rewrite") && len(d.Args) >= 2 && on[cveRewriteRedirect] && routing.Redirects(d) &&
 			strings.Contains(d.Args[1].Value, "?") && firstUnnamedRef(d.Args[1].Value) != "" {
 			reportCVE(p, d, d.Args[1], cveRewriteRedirect, v,
 				"a redirecting rewrite whose replacement holds \"?\" and "+firstUnnamedRef(d.Args[1].Value))
@@ -290,7 +252,12 @@ func checkMapCaptures(p *analyzer.Pass, v string, on map[string]bool) {
 func checkSliceCaptures(p *analyzer.Pass, v string) {
 	var at *parser.Directive
 	for _, name := range []string{"slice", "proxy_cache_background_update", "fastcgi_cache_background_update", "scgi_cache_background_update", "uwsgi_cache_background_update"} {
-		at = firstWhere(p, func(d *parser.Directive) bool { return d.Is("slice") || argIs(d, "on") }, name)
+		for _, i := range p.Index().Named(name) {
+			if d := p.Index().Entries[i].Directive; d.Is("slice") || d.ArgIs("on") {
+				at = d
+				break
+			}
+		}
 		if at != nil {
 			break
 		}
@@ -327,7 +294,7 @@ func checkAlias(p *analyzer.Pass, v string, on map[string]bool) {
 	}
 	done := map[string]bool{}
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
-		if innermost(stack, "location") == nil {
+		if analyzer.Innermost(stack, "location") == nil {
 			return
 		}
 		// The alias in effect: the location's, or an outer location's
@@ -379,38 +346,6 @@ func checkAlias(p *analyzer.Pass, v string, on map[string]bool) {
 func reportCVE(p *analyzer.Pass, d *parser.Directive, at parser.Word, id, v, what string) {
 	diag := p.Reportf(d.File, at.Range, "%s: nginx %s is affected by %s", what, v, id)
 	p.AssumeTarget(diag)
-	a := advisoryByCVE(id)
-	pattern := ""
-	for _, c := range cvePatterns {
-		if c.id == id {
-			pattern = c.pattern
-		}
-	}
-	diag.Detail = "reached by " + pattern + "; upgrade to nginx " + a.fixedIn() + " or later (or a vendor build with the fix) (" + a.link() + ")"
-}
-
-// Advisory is a known nginx vulnerability that a configuration pattern
-// triggers, as cve-config-pattern reports it.
-type Advisory struct {
-	ID string `json:"id"`
-	// Fixed names the releases that fix it.
-	Fixed string `json:"fixed"`
-	// Pattern says which configuration reaches it.
-	Pattern string `json:"pattern"`
-}
-
-// Advisories lists the vulnerabilities of open-source nginx version
-// whose trigger is a configuration pattern, for an audit of a build
-// whatever its configuration.
-func Advisories(version string) []Advisory {
-	if version == "" {
-		return nil
-	}
-	var out []Advisory
-	for _, c := range cvePatterns {
-		if affects(c.id, version) {
-			out = append(out, Advisory{ID: c.id, Fixed: advisoryByCVE(c.id).fixedIn(), Pattern: c.pattern})
-		}
-	}
-	return out
+	a := advisories.Lookup(id)
+	diag.Detail = "reached by " + advisories.PatternOf(id) + "; upgrade to nginx " + a.FixedIn() + " or later (or a vendor build with the fix) (" + a.Link() + ")"
 }

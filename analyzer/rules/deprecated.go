@@ -75,7 +75,7 @@ func runDeprecated(p *analyzer.Pass) {
 				}
 				d.Edits = []parser.Edit{fix.RemoveArg(l.Directive, prm.Arg)}
 				if !checked {
-					needOn, checked = !hasChild(s.Directive, "http2"), true
+					needOn, checked = !s.Directive.HasChild("http2"), true
 				}
 				if needOn {
 					if e, ok := fix.InsertAfter(l.Directive, "http2 on;"); ok {
@@ -99,7 +99,7 @@ func runDeprecated(p *analyzer.Pass) {
 				diag := p.ReportDirective(d, "the \"ssl\" directive is deprecated, use the \"listen ... ssl\" directive instead")
 				diag.Detail = "deprecated since nginx 1.15.0 and removed in 1.25.1, which reports it as an unknown directive"
 				p.AssumeTarget(diag)
-				diag.Edits = sslOnEdits(d, serverOfBlock(p, sameFileParent(d, stack)))
+				diag.Edits = sslOnEdits(d, p.ServerOf(sameFileParent(d, stack)))
 			}
 			return
 		}
@@ -141,27 +141,6 @@ func sameFileParent(d *parser.Directive, stack []*parser.Directive) *parser.Dire
 		return stack[n-1]
 	}
 	return nil
-}
-
-// serverOfBlock finds the model's server of a server block.
-func serverOfBlock(p *analyzer.Pass, d *parser.Directive) *parser.Server {
-	if d == nil {
-		return nil
-	}
-	return serverBlocks.Get(p, struct{}{})[d]
-}
-
-// serverBlocks maps each server block of the model to its server, for the
-// rules that meet a server's directive and need the server.
-var serverBlocks = &analyzer.Result[struct{}, map[*parser.Directive]*parser.Server]{
-	Name: "servers by block",
-	Compute: func(p *analyzer.Pass, _ struct{}) map[*parser.Directive]*parser.Server {
-		m := make(map[*parser.Directive]*parser.Server, len(p.Model().Servers))
-		for _, s := range p.Model().Servers {
-			m[s.Directive] = s
-		}
-		return m
-	},
 }
 
 // sslOnEdits fixes "ssl on;" in a server: the directive goes and every

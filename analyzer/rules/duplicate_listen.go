@@ -2,6 +2,7 @@ package rules
 
 import (
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/costmodel/costpass"
 	"github.com/nginx-lint/nginx-lint/analyzer/routing"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
@@ -145,7 +146,7 @@ var socketGrouping = &analyzer.Result[parser.Protocol, *listenReplay]{
 	Compute: func(p *analyzer.Pass, proto parser.Protocol) *listenReplay {
 		// The run's one model: the host facts do not change how listens
 		// group into sockets, so no second model is computed for them.
-		problems, shared := routing.Replay(costModel(p), proto, func(a routing.Address) bool {
+		problems, shared := routing.Replay(costpass.Get(p), proto, func(a routing.Address) bool {
 			return a.Servers >= 2 || a.Protocols&routing.SSL != 0
 		})
 		return &listenReplay{problems, shared}

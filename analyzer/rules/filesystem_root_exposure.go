@@ -38,13 +38,13 @@ func runFilesystemRootExposure(p *analyzer.Pass) {
 		if len(d.Args) != 1 || script.HasVars(d.Args[0].Value) || !strings.HasPrefix(d.Args[0].Value, "/") {
 			return // relative roots depend on the prefix; variables are unknown
 		}
-		if innermost(stack, "http") == nil && innermost(stack, "server") == nil && innermost(stack, "location") == nil {
+		if analyzer.Innermost(stack, "http") == nil && analyzer.Innermost(stack, "server") == nil && analyzer.Innermost(stack, "location") == nil {
 			return
 		}
 		v := d.Args[0].Value
 		target := path.Clean(v)
 		if d.Is("alias") {
-			loc := innermost(stack, "location")
+			loc := analyzer.Innermost(stack, "location")
 			if loc == nil {
 				return
 			}

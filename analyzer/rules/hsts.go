@@ -80,9 +80,9 @@ func runHSTS(p *analyzer.Pass) {
 		if !ok {
 			return
 		}
-		if s := innermost(stack, "server"); s != nil {
+		if s := analyzer.Innermost(stack, "server"); s != nil {
 			withHSTS[s] = true
-		} else if h := innermost(stack, "http"); h != nil {
+		} else if h := analyzer.Innermost(stack, "http"); h != nil {
 			withHSTS[h] = true
 		}
 		if script.HasVars(v) {
@@ -110,7 +110,7 @@ func runHSTS(p *analyzer.Pass) {
 		return
 	}
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
-		h := innermost(stack, "http")
+		h := analyzer.Innermost(stack, "http")
 		if h == nil && len(stack) > 0 || d.Block == nil || withHSTS[d] || h != nil && withHSTS[h] {
 			return
 		}

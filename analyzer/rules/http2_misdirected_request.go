@@ -42,7 +42,7 @@ func runHTTP2MisdirectedRequest(p *analyzer.Pass) {
 			return
 		}
 		srv := stack[len(stack)-1]
-		h := innermost(stack, "http")
+		h := analyzer.Innermost(stack, "http")
 		if !srv.Is("server") || h == nil && len(stack) > 1 {
 			return
 		}

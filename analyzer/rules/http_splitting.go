@@ -33,7 +33,7 @@ func runHTTPSplitting(p *analyzer.Pass) {
 	var env *taint.Env
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive) {
 		arg, lfOnly := splittingSink(d)
-		if arg < 0 || inStream(stack, ctx) || !script.HasVars(d.Args[arg].Value) {
+		if arg < 0 || analyzer.InStream(stack, ctx) || !script.HasVars(d.Args[arg].Value) {
 			return
 		}
 		if env == nil {

@@ -64,7 +64,7 @@ func runImplicitDefaultServer(p *analyzer.Pass) {
 		}
 		most[k] = max(most[k], f.Item.servers)
 	}
-	merged, addrs := oncePerKey(found, func(a implicit) place { return place{a.at, a.udp} },
+	merged, addrs := routing.MergeRunsPer(found, func(a implicit) place { return place{a.at, a.udp} },
 		func(a, b implicit) bool { return a.at == b.at && a.udp == b.udp })
 	for i, f := range merged {
 		what := addrs[i]

@@ -111,7 +111,7 @@ func captureScopes(p *analyzer.Pass) *captureScope {
 	var groups regex.VerdictMemo[int]
 	regexGroups := func(expr string, caseless bool) int { return groups.Get(expr, caseless, regexGroupCount) }
 	add := func(stack []*parser.Directive, n int) {
-		if s := innermost(stack, "server"); s != nil {
+		if s := analyzer.Innermost(stack, "server"); s != nil {
 			sc.server[s] = max(sc.server[s], n)
 		}
 		if len(stack) > 0 {
@@ -206,7 +206,7 @@ func checkScopeRefs(p *analyzer.Pass, d *parser.Directive, stack []*parser.Direc
 		}
 	}
 	groups := sc.maps
-	if s := innermost(stack, "server"); s != nil {
+	if s := analyzer.Innermost(stack, "server"); s != nil {
 		groups = max(groups, sc.server[s])
 	} else if len(stack) > 0 && (stack[0].Is("http") || stack[0].Is("stream")) {
 		groups = max(groups, sc.outer[stack[0]])

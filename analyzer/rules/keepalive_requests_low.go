@@ -2,6 +2,7 @@ package rules
 
 import (
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/internal/ngxparse"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -31,7 +32,10 @@ func runKeepaliveRequestsLow(p *analyzer.Pass) {
 	ix := p.Index()
 	for _, i := range ix.Named("keepalive_requests") {
 		d := ix.Entries[i].Directive
-		if n, ok := intArg(d); ok && n < min {
+		if len(d.Args) != 1 {
+			continue
+		}
+		if n, ok := ngxparse.Atoi(d.Args[0].Value); ok && n < min {
 			diag := p.Reportf(d.File, d.Args[0].Range, "keepalive_requests %d closes each keep-alive connection after %d requests; nginx's default is 1000", n, n)
 			diag.Detail = "clients, HTTP/2 browsers above all, reconnect (and repeat the TLS handshake) that much more often; remove the directive or raise it"
 		}

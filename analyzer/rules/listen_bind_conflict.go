@@ -2,6 +2,7 @@ package rules
 
 import (
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/costmodel/costpass"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -27,7 +28,7 @@ var ListenBindConflict = &analyzer.Rule{
 }
 
 func runListenBindConflict(p *analyzer.Pass) {
-	for _, c := range costModel(p).Conflicts {
+	for _, c := range costpass.Get(p).Conflicts {
 		reportAt(p, c.Own, "%s", c.Message)
 	}
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
+	"github.com/nginx-lint/nginx-lint/analyzer/costmodel/costpass"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -33,7 +34,7 @@ var ListenPortAggregation = &analyzer.Rule{
 
 func runListenPortAggregation(p *analyzer.Pass) {
 	limit := maxAddresses.Get(p)
-	r := costModel(p)
+	r := costpass.Get(p)
 	cost := r.Profile.Cost(costmodel.CostAddrCompare)
 	// The ports of one port range cross the threshold at the same listen:
 	// one finding there sums them up, instead of one per port.

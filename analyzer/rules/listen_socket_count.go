@@ -5,6 +5,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
+	"github.com/nginx-lint/nginx-lint/analyzer/costmodel/costpass"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -33,7 +34,7 @@ var ListenSocketCount = &analyzer.Rule{
 
 func runListenSocketCount(p *analyzer.Pass) {
 	limit := maxSockets.Get(p)
-	r := costModel(p)
+	r := costpass.Get(p)
 	c := r.Counts
 	if c.SocketsStart <= limit {
 		return

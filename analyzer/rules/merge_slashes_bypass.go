@@ -35,7 +35,7 @@ func guards(p *analyzer.Pass, loc *parser.Directive) *parser.Directive {
 		switch {
 		case d.Is("deny") && len(d.Args) == 1 && d.Args[0].Value == "all":
 			return d
-		case (d.Is("auth_basic") || d.Is("auth_request")) && len(d.Args) == 1 && !argIs(d, "off"):
+		case (d.Is("auth_basic") || d.Is("auth_request")) && len(d.Args) == 1 && !d.ArgIs("off"):
 			return d
 		case d.Is("return") && len(d.Args) >= 1:
 			switch d.Args[0].Value {
@@ -99,13 +99,13 @@ func runMergeSlashesBypass(p *analyzer.Pass) {
 // (its own, or its http block's), nil when slashes are merged.
 func mergeSlashesIn(p *analyzer.Pass, s *parser.Server) *parser.Directive {
 	blocks := append(append([]*parser.Directive(nil), p.Model().HTTP...), s.Directive)
-	if d := inEffect(p, blocks[len(blocks)-1:], "merge_slashes"); d != nil {
-		if argIs(d, "off") {
+	if d := p.InEffect(blocks[len(blocks)-1:], "merge_slashes"); d != nil {
+		if d.ArgIs("off") {
 			return d
 		}
 		return nil
 	}
-	if d := inEffect(p, blocks[:len(blocks)-1], "merge_slashes"); argIs(d, "off") {
+	if d := p.InEffect(blocks[:len(blocks)-1], "merge_slashes"); d.ArgIs("off") {
 		return d
 	}
 	return nil

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/costmodel/costpass"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -28,12 +29,12 @@ var OpenFilesLimit = &analyzer.Rule{
 }
 
 func runOpenFilesLimit(p *analyzer.Pass) {
-	r := costModel(p)
+	r := costpass.Get(p)
 	l := r.Limits[1]
 	if l.OK {
 		return
 	}
-	if a := firstSocket(r); a != nil {
+	if a := r.FirstSocket(); a != nil {
 		d := reportAt(p, a, "%s", l.Message)
 		// Past the limit nginx cannot start; but 1024 is only the usual
 		// default, so that is certain only for a limit the user gave.

@@ -1,8 +1,6 @@
 package rules
 
 import (
-	"regexp"
-	"regexp/syntax"
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
@@ -41,13 +39,13 @@ func runPHPScriptUnchecked(p *analyzer.Pass) {
 		return
 	}
 	// The same PHP location on every server: each regex is judged once.
-	var matches regex.VerdictMemo[bool]
+	var matches regex.Memo[regex.Key, bool]
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, _ []*parser.Directive) {
 		spec, err := parser.LocationSpec(d)
 		if err != nil || !spec.IsRegex || d.Block == nil {
 			return
 		}
-		if !matches.Get(spec.Path, spec.CaseInsensitive, matchesPHPProbe) {
+		if !matches.Get(regex.Key{Expr: spec.Path, Caseless: spec.CaseInsensitive}, matchesPHPProbe) {
 			return
 		}
 		pass, checked := fastcgiChecked(p, d)
@@ -66,13 +64,11 @@ const (
 	phpDetail  = `with cgi.fix_pathinfo=1 PHP runs /uploads/avatar.jpg as a script; add "try_files $uri =404;" (or "try_files $fastcgi_script_name =404;" after fastcgi_split_path_info) to the location`
 )
 
-// matchesPHPProbe reports whether a location regex matches phpProbe.
-func matchesPHPProbe(re *syntax.Regexp) bool {
-	if re == nil {
-		return false
-	}
-	m, err := regexp.Compile(re.String())
-	return err == nil && m.MatchString(phpProbe)
+// matchesPHPProbe reports whether a location regex matches phpProbe, as
+// nginx's PCRE does (analyzer/regex).
+func matchesPHPProbe(k regex.Key) bool {
+	_, ok, why := regex.Compile(k.Expr, k.Caseless).Match(phpProbe)
+	return ok && why == ""
 }
 
 // fastcgiChecked returns the location's fastcgi_pass (also inside its if

@@ -8,6 +8,7 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/analyzer/script"
 	"github.com/nginx-lint/nginx-lint/analyzer/taint"
+	"github.com/nginx-lint/nginx-lint/internal/ngxparse"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
@@ -37,10 +38,10 @@ var ProxyPassNormalized = &analyzer.Rule{
 func runProxyPassNormalized(p *analyzer.Pass) {
 	rewrites := analyzer.NewPerBlock(p, taint.RawRewritesOf)
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive) {
-		if !d.Is("proxy_pass") || len(d.Args) != 1 || inStream(stack, ctx) {
+		if !d.Is("proxy_pass") || len(d.Args) != 1 || analyzer.InStream(stack, ctx) {
 			return
 		}
-		if loc := innermost(stack, "location"); loc != nil {
+		if loc := analyzer.Innermost(stack, "location"); loc != nil {
 			if l, err := parser.LocationSpec(loc); err == nil && l.Modifier == grammar.ModExact {
 				return // the whole URI is fixed: nothing of the client's path is passed
 			}
@@ -68,60 +69,36 @@ func runProxyPassNormalized(p *analyzer.Pass) {
 	}, "proxy_pass")
 }
 
-// proxyPassPath splits a proxy_pass URL after its scheme and host and
-// returns the URI part and whether a variable follows the host. ok is
-// false when the host itself is a variable with nothing after it (then
-// nobody can tell whether it carries a path) or the URL has no scheme.
+// proxyPassPath returns the URI part of a proxy_pass URL as
+// ngxparse.ParsePass reads it, and whether nginx builds the URL from
+// variables past one that starts it. A variable that starts the URL gives
+// its scheme, or its scheme and host ("$backend/api", as gixy reads it),
+// and the text after it is the URI part as written. ok is false when
+// nothing can be said: no scheme nginx takes, or a URL that is one
+// variable with no URI part after it.
 func proxyPassPath(u string) (path string, vars, ok bool) {
-	v, end := firstVar(u)
-	if v == 0 {
-		// "$backend/..." : the variable is taken as scheme and host.
-		rest := u[end:]
-		if rest == "" {
-			return "", false, false
-		}
-		if v, _ := firstVar(rest); v >= 0 {
-			return rest[:v], true, true
-		}
-		return rest, false, true
-	}
-	lit := u // the text before the first variable
-	if v > 0 {
-		lit = u[:v]
-	}
-	i := strings.Index(lit, "://")
-	if i < 0 {
-		return "", false, false
-	}
-	host := lit[i+3:]
-	if strings.HasPrefix(host, "unix:") {
-		// http://unix:/path/to.sock:/uri : the URI follows the second colon.
-		j := strings.Index(host[len("unix:"):], ":")
-		if j < 0 {
-			host = ""
-		} else {
-			host = host[len("unix:")+j+1:]
-			if !strings.HasPrefix(host, "/") {
-				host = ""
+	pp, _ := ngxparse.ParsePass("proxy_pass", false, u)
+	switch {
+	case !pp.Vars:
+		return pp.URI, false, !pp.BadPrefix
+	case pp.VarScheme || pp.Scheme == "" && strings.HasPrefix(pp.Host, "$"):
+		n := 0
+		for _, t := range script.Split(u) {
+			if t.Name != "" {
+				n++
 			}
 		}
-	} else if j := strings.IndexByte(host, '/'); j >= 0 {
-		host = host[j:]
-	} else {
-		host = ""
-	}
-	return host, v >= 0, true
-}
-
-// firstVar returns where the first variable or capture of s starts and
-// ends, start -1 for none.
-func firstVar(s string) (start, end int) {
-	for t := range script.Tokens(s) {
-		if t.Kind == script.Variable || t.Kind == script.Capture {
-			return t.Start, t.End
+		if n > 1 {
+			return "", true, true
 		}
+		if pp.URI == "" && !pp.VarScheme {
+			return "", false, false
+		}
+		return pp.URI, false, true
+	case pp.Scheme == "":
+		return "", false, false
 	}
-	return -1, 0
+	return pp.URI, true, true
 }
 
 // normalizedVarPass reports a proxy_pass whose URI is built from $uri

@@ -44,7 +44,7 @@ func runProxySSLUnverified(p *analyzer.Pass) {
 		if len(d.Args) == 0 || !strings.HasPrefix(strings.ToLower(d.Args[0].Value), t.scheme) || ctx&directives.StreamContexts != 0 {
 			return
 		}
-		if argIs(inEffect(p, levels(stack), t.verify), "on") || loopbackUpstream(p, d.Args[0].Value[len(t.scheme):]) {
+		if p.InEffect(analyzer.Levels(stack), t.verify).ArgIs("on") || loopbackUpstream(p, d.Args[0].Value[len(t.scheme):]) {
 			return
 		}
 		diag := p.ReportDirective(d, "%q %q does not verify the upstream's certificate (%q is off)", d.Name.Value, d.Args[0].Value, t.verify)

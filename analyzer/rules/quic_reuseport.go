@@ -2,7 +2,9 @@ package rules
 
 import (
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/costmodel/costpass"
 	"github.com/nginx-lint/nginx-lint/analyzer/routing"
+	"github.com/nginx-lint/nginx-lint/internal/ngxparse"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
@@ -39,9 +41,10 @@ func runQUICReuseport(p *analyzer.Pass) {
 	if p.WholeConfig() {
 		for _, i := range ix.Named("worker_processes") {
 			if e := &ix.Entries[i]; e.Parent < 0 {
-				d := e.Directive
-				n, ok := intArg(d)
-				many = (len(d.Args) == 1 && d.Args[0].Value == "auto") || (ok && n > 1)
+				if d := e.Directive; len(d.Args) == 1 {
+					n, ok := ngxparse.Atoi(d.Args[0].Value)
+					many = d.Args[0].Value == "auto" || ok && n > 1
+				}
 			}
 		}
 	}
@@ -50,7 +53,7 @@ func runQUICReuseport(p *analyzer.Pass) {
 	// The runs of one range without reuseport are one finding at its
 	// listen, naming the ports.
 	var bare []routing.Run[*parser.Directive]
-	for _, port := range costModel(p).Ports {
+	for _, port := range costpass.Get(p).Ports {
 		if port.Protocol != parser.HTTP {
 			continue
 		}
@@ -75,7 +78,7 @@ func runQUICReuseport(p *analyzer.Pass) {
 		}
 	}
 	same := func(a, b *parser.Directive) bool { return a == b }
-	firsts, addrs := oncePerKey(bare, func(d *parser.Directive) *parser.Directive { return d }, same)
+	firsts, addrs := routing.MergeRunsPer(bare, func(d *parser.Directive) *parser.Directive { return d }, same)
 	for i, first := range firsts {
 		diag := p.ReportDirective(first, "QUIC on %s without reuseport: every worker reads its one UDP socket, and a datagram can reach a worker that does not hold its connection", addrs[i])
 		diag.Detail = "add reuseport to one listen ... quic of the address (it applies to the socket); nginx's QUIC guide asks for it with more than one worker"

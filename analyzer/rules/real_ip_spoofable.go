@@ -46,9 +46,9 @@ func runRealIPSpoofable(p *analyzer.Pass) {
 		// The header in effect where the list is (real_ip_header is
 		// merged outward, X-Real-IP when none is set), or one a block
 		// inside sets.
-		bs := levels(stack)
+		bs := analyzer.Levels(stack)
 		header := "X-Real-IP"
-		at := inEffect(p, bs, "real_ip_header")
+		at := p.InEffect(bs, "real_ip_header")
 		if at != nil && len(at.Args) == 1 {
 			header = at.Args[0].Value
 		}

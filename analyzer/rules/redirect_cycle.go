@@ -6,6 +6,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/routing"
+	"github.com/nginx-lint/nginx-lint/analyzer/routing/routepass"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -44,7 +45,7 @@ var serverLoops = &analyzer.Result[*parser.Directive, []routing.Loop]{
 		if !mayLoop(p.Config, server) {
 			return nil
 		}
-		return routing.NewSets().Loops(readServer(p, server))
+		return routing.NewSets().Loops(routepass.ReadServer(p, server))
 	},
 }
 
@@ -119,7 +120,7 @@ func internalRewrite(d *parser.Directive) bool {
 }
 
 func runRedirectCycle(p *analyzer.Pass) {
-	for _, server := range serversWith(p, "rewrite") {
+	for _, server := range routepass.ServersWith(p, "rewrite") {
 		for _, lp := range serverLoops.Get(p, server) {
 			if len(lp.Steps) < 2 {
 				continue

@@ -5,6 +5,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/routing"
 	"github.com/nginx-lint/nginx-lint/analyzer/script"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
@@ -73,7 +74,7 @@ func runRedirectHostHeader(p *analyzer.Pass) {
 			}
 		case d.Is("return") && len(d.Args) == 1:
 			target = d.Args[0]
-		case d.Is("rewrite") && len(d.Args) >= 2 && redirectingRewrite(d):
+		case d.Is("rewrite") && len(d.Args) >= 2 && routing.Redirects(d):
 			target = d.Args[1]
 		default:
 			return

@@ -1,10 +1,10 @@
 package rules
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/regex"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
@@ -100,19 +100,14 @@ func regexExactIn(p *analyzer.Pass, ix *analyzer.Index, group []int32) {
 	if general > maxGeneralRegexes {
 		return
 	}
-	var earlier []*regexp.Regexp // general regexes so far; nil: unreadable
-	seen := map[string]bool{}    // "^text$" regexes so far
+	var earlier []*regex.Regex // general regexes so far
+	seen := map[string]bool{}  // "^text$" regexes so far
 	for _, lc := range locs {
 		if !lc.l.IsRegex {
 			continue
 		}
 		if !lc.exact {
-			expr := lc.l.Path
-			if lc.l.CaseInsensitive {
-				expr = "(?i)" + expr
-			}
-			re, _ := regexp.Compile(expr)
-			earlier = append(earlier, re)
+			earlier = append(earlier, regex.Compile(lc.l.Path, lc.l.CaseInsensitive))
 			continue
 		}
 		uri := lc.uri
@@ -122,8 +117,9 @@ func regexExactIn(p *analyzer.Pass, ix *analyzer.Index, group []int32) {
 			ok = ok && !strings.HasPrefix(uri, pre)
 		}
 		for _, re := range earlier {
-			// A regex Go cannot read counts as matching.
-			ok = ok && re != nil && !re.MatchString(uri)
+			// A regex that cannot tell as PCRE would counts as matching.
+			_, m, why := re.Match(uri)
+			ok = ok && !m && why == ""
 		}
 		seen[strings.ToLower(uri)] = true
 		if !ok {

@@ -32,7 +32,7 @@ func runReturnBypassesAllowDeny(p *analyzer.Pass) {
 	blocks := analyzer.NewPerBlock(p, access.ReadLevel)
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive) {
 		// stream's return is a content handler: access checks run first.
-		if !d.Is("return") || len(d.Args) == 0 || inStream(stack, ctx) {
+		if !d.Is("return") || len(d.Args) == 0 || analyzer.InStream(stack, ctx) {
 			return
 		}
 		// Redirects and errors reveal nothing the rules protect; the
@@ -48,7 +48,7 @@ func runReturnBypassesAllowDeny(p *analyzer.Pass) {
 		// Only internal redirects reach an internal or named location, and
 		// the access rules were checked where the request came in; its own
 		// rules, if it has any, are still bypassed.
-		if loc := innermost(stack, "location"); loc != nil && (hasChild(loc, "internal") || strings.HasPrefix(firstArg(loc), "@")) &&
+		if loc := analyzer.Innermost(stack, "location"); loc != nil && (loc.HasChild("internal") || strings.HasPrefix(firstArg(loc), "@")) &&
 			a.ListAt != loc {
 			return
 		}

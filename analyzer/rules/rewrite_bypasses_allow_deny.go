@@ -4,6 +4,7 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/access"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
+	"github.com/nginx-lint/nginx-lint/analyzer/routing"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -33,7 +34,7 @@ var RewriteBypassesAllowDeny = &analyzer.Rule{
 func runRewriteBypassesAllowDeny(p *analyzer.Pass) {
 	blocks := analyzer.NewPerBlock(p, access.ReadLevel)
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
-		if len(d.Args) < 2 || !redirectingRewrite(d) {
+		if len(d.Args) < 2 || !routing.Redirects(d) {
 			return
 		}
 		a := access.At(blocks, stack)
@@ -42,8 +43,8 @@ func runRewriteBypassesAllowDeny(p *analyzer.Pass) {
 		}
 		// Reached only by internal redirects: only the location's own
 		// list counts, the enclosing ones ran for the original location.
-		if loc := innermost(stack, "location"); loc != nil && a.ListAt != loc {
-			if l, err := parser.LocationSpec(loc); err == nil && l.Named || hasChild(loc, "internal") {
+		if loc := analyzer.Innermost(stack, "location"); loc != nil && a.ListAt != loc {
+			if l, err := parser.LocationSpec(loc); err == nil && l.Named || loc.HasChild("internal") {
 				return
 			}
 		}

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/routing/routepass"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -32,7 +33,7 @@ var RewriteLoop = &analyzer.Rule{
 }
 
 func runRewriteLoop(p *analyzer.Pass) {
-	for _, server := range serversWith(p, "rewrite") {
+	for _, server := range routepass.ServersWith(p, "rewrite") {
 		for _, lp := range serverLoops.Get(p, server) {
 			if len(lp.Steps) != 1 {
 				continue

@@ -2,10 +2,12 @@ package rules
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
+	"github.com/nginx-lint/nginx-lint/analyzer/costmodel/costpass"
 	"github.com/nginx-lint/nginx-lint/analyzer/routing"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
@@ -34,7 +36,7 @@ var ServerNamesHash = &analyzer.Rule{
 }
 
 func runServerNamesHash(p *analyzer.Pass) {
-	r := costModel(p)
+	r := costpass.Get(p)
 	// One finding per configuration, at the first hash that fails, naming
 	// the runs of ports next to it whose hash fails alike (a port range).
 	var failed []routing.Run[*costmodel.HashResult]
@@ -67,4 +69,19 @@ func runServerNamesHash(p *analyzer.Pass) {
 		// One finding per configuration: the fix covers every address.
 		return
 	}
+}
+
+// settingEdit changes the value of an http-level setting, or inserts it
+// at the top of the http block.
+func settingEdit(r *costmodel.Result, d *parser.Directive, name string, v int) []parser.Edit {
+	if d != nil && len(d.Args) == 1 {
+		return []parser.Edit{{File: d.File, Range: d.Args[0].Range, NewText: strconv.Itoa(v)}}
+	}
+	h := r.HTTPBlock
+	if d != nil || h == nil || h.LBrace() < 0 {
+		return nil
+	}
+	at := h.LBrace() + 1
+	return []parser.Edit{{File: h.File, Range: parser.Range{Start: at, End: at},
+		NewText: fmt.Sprintf("\n    %s %d;", name, v)}}
 }

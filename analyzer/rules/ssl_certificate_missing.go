@@ -232,7 +232,7 @@ func runSSLCertificateMissing(p *analyzer.Pass) {
 		missing = append(missing, routing.Run[*parser.Directive]{Item: dflt.Directive, Addr: a.Cost})
 	}
 	self := func(d *parser.Directive) *parser.Directive { return d }
-	servers, addrs := oncePerKey(missing, self, func(a, b *parser.Directive) bool { return a == b })
+	servers, addrs := routing.MergeRunsPer(missing, self, func(a, b *parser.Directive) bool { return a == b })
 	for i, s := range servers {
 		diag := p.ReportDirective(s, `no "ssl_certificate" is defined for the "listen ... ssl" directive`)
 		diag.Detail = "this server is the default server of " + addrs[i] + ", which has ssl: give it ssl_certificate and ssl_certificate_key, or ssl_reject_handshake on"

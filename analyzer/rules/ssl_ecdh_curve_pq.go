@@ -59,33 +59,3 @@ func pqGroup(g string) bool {
 	u := strings.ToUpper(g)
 	return strings.Contains(u, "MLKEM") || strings.Contains(u, "KYBER")
 }
-
-// staplingScope is what one block sets of the directives stapling depends
-// on (nil: not set there).
-type staplingScope struct {
-	stapling, responder, resolver, file *parser.Directive
-	certs                               []*parser.Directive
-}
-
-func readStaplingScope(dirs []*parser.Directive) staplingScope {
-	var s staplingScope
-	for _, d := range dirs {
-		switch {
-		case d.Is("ssl_stapling"):
-			s.stapling = d
-		case d.Is("ssl_stapling_responder"):
-			s.responder = d
-		case d.Is("ssl_stapling_file"):
-			s.file = d
-		case d.Is("resolver"):
-			s.resolver = d
-		case d.Is("ssl_certificate"):
-			s.certs = append(s.certs, d)
-		}
-	}
-	return s
-}
-
-func letsEncryptCert(d *parser.Directive) bool {
-	return len(d.Args) == 1 && strings.Contains(strings.ToLower(d.Args[0].Value), "letsencrypt")
-}

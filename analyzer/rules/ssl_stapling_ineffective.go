@@ -38,12 +38,12 @@ func runSSLStaplingIneffective(p *analyzer.Pass) {
 	// The http level is read once per http block, not once per server.
 	outer := map[*parser.Directive]staplingScope{}
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
-		if d.Block == nil || innermost(stack, "stream") != nil || innermost(stack, "mail") != nil {
+		if d.Block == nil || analyzer.Innermost(stack, "stream") != nil || analyzer.Innermost(stack, "mail") != nil {
 			return
 		}
 		// A server of a snippet has no http block to inherit from.
 		var hs staplingScope
-		if h := innermost(stack, "http"); h != nil {
+		if h := analyzer.Innermost(stack, "http"); h != nil {
 			var ok bool
 			if hs, ok = outer[h]; !ok {
 				hs = readStaplingScope(p.Body(h))
@@ -90,4 +90,37 @@ func runSSLStaplingIneffective(p *analyzer.Pass) {
 			diag.Detail = "define a resolver (or ssl_stapling_responder with an address) in this server or http"
 		}
 	}, "server")
+}
+
+// staplingScope is what one block sets of the directives stapling depends
+// on (nil: not set there).
+type staplingScope struct {
+	stapling, responder, resolver, file *parser.Directive
+	certs                               []*parser.Directive
+}
+
+// readStaplingScope reads what a block's directives set of them.
+func readStaplingScope(dirs []*parser.Directive) staplingScope {
+	var s staplingScope
+	for _, d := range dirs {
+		switch {
+		case d.Is("ssl_stapling"):
+			s.stapling = d
+		case d.Is("ssl_stapling_responder"):
+			s.responder = d
+		case d.Is("ssl_stapling_file"):
+			s.file = d
+		case d.Is("resolver"):
+			s.resolver = d
+		case d.Is("ssl_certificate"):
+			s.certs = append(s.certs, d)
+		}
+	}
+	return s
+}
+
+// letsEncryptCert reports whether a certificate's path names Let's
+// Encrypt, which ended OCSP.
+func letsEncryptCert(d *parser.Directive) bool {
+	return len(d.Args) == 1 && strings.Contains(strings.ToLower(d.Args[0].Value), "letsencrypt")
 }

@@ -112,10 +112,10 @@ var ssrfSinks = directives.PassDirectives()
 func runSSRF(p *analyzer.Pass) {
 	var env *taint.Env
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive) {
-		if len(d.Args) != 1 || !script.HasVars(d.Args[0].Value) || inStream(stack, ctx) {
+		if len(d.Args) != 1 || !script.HasVars(d.Args[0].Value) || analyzer.InStream(stack, ctx) {
 			return
 		}
-		if loc := innermost(stack, "location"); loc != nil && hasChild(loc, "internal") {
+		if loc := analyzer.Innermost(stack, "location"); loc != nil && loc.HasChild("internal") {
 			return // only internal redirects reach it
 		}
 		if env == nil {
@@ -138,32 +138,4 @@ func runSSRF(p *analyzer.Pass) {
 		diag.Detail = "$" + name + " comes from the request and decides where nginx connects; keep the " +
 			"host fixed (or choose among fixed backends with a map), or mark the location internal"
 	}, ssrfSinks...)
-}
-
-// inStream reports whether a directive is inside a stream block.
-func inStream(stack []*parser.Directive, ctx directives.Context) bool {
-	if ctx&(directives.Stream|directives.StreamServer|directives.StreamUpstream) != 0 {
-		return true
-	}
-	return innermost(stack, "stream") != nil
-}
-
-// innermost returns the innermost enclosing block called name, or nil.
-func innermost(stack []*parser.Directive, name string) *parser.Directive {
-	for i := len(stack) - 1; i >= 0; i-- {
-		if stack[i].Is(name) {
-			return stack[i]
-		}
-	}
-	return nil
-}
-
-// hasChild reports whether block b holds a directive called name directly.
-func hasChild(b *parser.Directive, name string) bool {
-	for _, c := range b.Children() {
-		if c.Is(name) {
-			return true
-		}
-	}
-	return false
 }

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
@@ -10,6 +11,7 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
 	"github.com/nginx-lint/nginx-lint/analyzer/taint"
 	"github.com/nginx-lint/nginx-lint/internal/ipaddr"
+	"github.com/nginx-lint/nginx-lint/internal/ngxparse"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -49,38 +51,49 @@ type dnsTarget struct {
 	static bool
 }
 
-// parseDNSTarget reads "scheme://host:port/path", "host:port" or
-// "unix:/path"; host is lower-case and empty for addresses that need no
-// DNS (IP literals, unix sockets, localhost).
-func parseDNSTarget(s string) dnsTarget {
-	t := dnsTarget{static: !script.HasVars(s)}
-	scheme := ""
-	if i := strings.Index(s, "://"); i >= 0 {
-		scheme, s = strings.ToLower(s[:i]), s[i+3:]
+// passTarget reads where the *_pass called name (in stream or http)
+// connects with argument arg, as its handler reads it
+// (ngxparse.ParsePass): a URL with variables is not static, and a host
+// is lower-case and empty for addresses that need no DNS (IP literals,
+// unix sockets, localhost) and where the handler reads no host.
+func passTarget(name string, stream bool, arg string) dnsTarget {
+	pp, ok := ngxparse.ParsePass(name, stream, arg)
+	if !ok {
+		return dnsTarget{static: true}
 	}
-	if strings.HasPrefix(s, "unix:") {
+	t := dnsTarget{static: !pp.Vars}
+	if pp.Vars || pp.BadPrefix || pp.Unix || pp.Addr {
 		return t
 	}
-	if i := strings.IndexAny(s, "/?#"); i >= 0 {
-		s = s[:i]
-	}
-	if strings.HasPrefix(s, "[") {
-		return t // an IPv6 literal
-	}
-	host, port, _ := strings.Cut(s, ":")
-	if port == "" {
-		switch scheme {
-		case "http", "grpc":
-			port = "80"
-		case "https", "grpcs":
-			port = "443"
-		}
-	}
-	t.host, t.port = strings.ToLower(strings.TrimSuffix(host, ".")), port
-	if noDNS(t.host) {
-		t.host = ""
+	// An address nginx refuses (a port out of range) still names its
+	// host: the lint drops this rule's finding beside the refusal,
+	// unless the refusal is ignored.
+	t.host = dnsName(pp.Host)
+	if pp.Port != 0 {
+		t.port = strconv.Itoa(pp.Port)
 	}
 	return t
+}
+
+// serverHost reads the host of an upstream block's server as
+// ngx_http_upstream_server hands it to ngx_parse_url (no URI part), as
+// dnsName gives it.
+func serverHost(arg string) string {
+	u := ngxparse.ParseURL(arg, false, 0)
+	if u.Err != "" || u.Unix || u.Addr {
+		return ""
+	}
+	return dnsName(u.Host)
+}
+
+// dnsName is host lower-case without its final dot, "" when nginx
+// connects to it without asking DNS.
+func dnsName(host string) string {
+	host = strings.ToLower(strings.TrimSuffix(host, "."))
+	if noDNS(host) {
+		return ""
+	}
+	return host
 }
 
 // noDNS reports whether nginx connects to host without asking DNS (or
@@ -135,7 +148,7 @@ func runStaleDNSCache(p *analyzer.Pass) {
 		if len(e.Directive.Args) == 0 {
 			continue
 		}
-		if t := parseDNSTarget(e.Directive.Args[0].Value); t.static && t.host != "" {
+		if t := passTarget(e.Directive.Name.Value, dx.inStream(i), e.Directive.Args[0].Value); t.static && t.host != "" {
 			dx.implicit[upstreamKey{dx.inStream(i), t.host + ":" + t.port}] = true
 		}
 	}
@@ -183,9 +196,8 @@ func (dx *dnsIndex) checkUpstreamServers(p *analyzer.Pass) {
 		for _, a := range d.Args[1:] {
 			resolve = resolve || a.Value == "resolve"
 		}
-		t := parseDNSTarget(d.Args[0].Value)
-		switch {
-		case t.host == "":
+		switch host := serverHost(d.Args[0].Value); {
+		case host == "":
 		case resolve && !dx.hasResolver(i):
 			diag := p.Reportf(d.File, d.Args[0].Range, "upstream server %q has \"resolve\" but no resolver applies to it: nginx does not start", d.Args[0].Value)
 			diag.Detail = "nginx 1.27.3 and newer refuse \"resolve\" without a resolver; add \"resolver ADDRESS valid=30s;\" to the upstream or the http block"
@@ -209,8 +221,8 @@ func (dx *dnsIndex) checkPass(p *analyzer.Pass, i int32) {
 		return
 	}
 	arg := d.Args[0]
-	t := parseDNSTarget(arg.Value)
 	stream := dx.inStream(i)
+	t := passTarget(d.Name.Value, stream, arg.Value)
 	if t.static {
 		if t.host == "" {
 			return
@@ -231,8 +243,8 @@ func (dx *dnsIndex) checkPass(p *analyzer.Pass, i int32) {
 	}
 	// Variables: nginx builds the URL per request, then looks its host up
 	// among the upstreams and asks the resolver for anything else.
-	for _, host := range dx.hostCandidates(arg.Value, i) {
-		h := parseDNSTarget(host)
+	for _, url := range dx.hostCandidates(d.Name.Value, stream, arg.Value, i) {
+		h := passTarget(d.Name.Value, stream, url)
 		if h.host == "" || dx.hasResolver(i) {
 			continue
 		}
@@ -249,36 +261,23 @@ func (dx *dnsIndex) checkPass(p *analyzer.Pass, i int32) {
 	}
 }
 
-// hostCandidates returns the URL s with its variables replaced by the
-// literal values "set" and "map" give them; nil when a variable that
-// reaches the host may hold something else.
-func (dx *dnsIndex) hostCandidates(s string, at int32) []string {
-	out := []string{""}
-	inHost := true
-	afterScheme := !strings.Contains(s, "://")
-	for _, part := range script.Split(s) {
-		if !inHost {
-			break
-		}
+// hostCandidates returns the scheme and the host and port of the *_pass
+// called name with argument s, split as its handler will split the URL
+// (ngxparse.ParsePass), with their variables replaced by the literal
+// values "set" and "map" give them; nil when a variable that reaches
+// the host may hold something else, or gives the scheme.
+func (dx *dnsIndex) hostCandidates(name string, stream bool, s string, at int32) []string {
+	pp, ok := ngxparse.ParsePass(name, stream, s)
+	if !ok || !pp.Vars || pp.VarScheme || pp.Unix {
+		return nil
+	}
+	out := []string{pp.Scheme}
+	for _, part := range script.Split(strings.TrimSuffix(pp.Address, pp.URI)) {
 		if part.Name == "" {
-			lit := part.Text
-			if !afterScheme {
-				if i := strings.Index(lit, "://"); i >= 0 {
-					afterScheme = true
-					if j := strings.IndexAny(lit[i+3:], "/?#"); j >= 0 {
-						lit, inHost = lit[:i+3+j], false
-					}
-				}
-			} else if j := strings.IndexAny(lit, "/?#"); j >= 0 {
-				lit, inHost = lit[:j], false
-			}
 			for k := range out {
-				out[k] += lit
+				out[k] += part.Text
 			}
 			continue
-		}
-		if !afterScheme {
-			return nil // the scheme itself comes from a variable
 		}
 		if t, ok := taint.Builtin(part.Name); ok && t.Slash {
 			break // $request_uri, $uri: the path starts here

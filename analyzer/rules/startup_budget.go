@@ -6,11 +6,17 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
+	"github.com/nginx-lint/nginx-lint/analyzer/costmodel/costpass"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
 // startupBudget is the startup time allowed.
 var startupBudget = analyzer.DurationOption("budget", time.Second, "The startup time allowed (\"2s\", \"800ms\" or seconds); setting it makes a finding an error.")
+
+// DefaultStartupBudget is the startup-budget rule's budget when no option
+// sets one: the default its option declares (the chart of nginx-lint cost
+// draws it).
+var DefaultStartupBudget = startupBudget.Default()
 
 // StartupBudget reports an estimated startup above a budget.
 var StartupBudget = &analyzer.Rule{
@@ -35,7 +41,7 @@ func runStartupBudget(p *analyzer.Pass) {
 	// A budget the user set is a gate: exceeding it is an error.
 	explicit := startupBudget.Given(p)
 	budget := startupBudget.Get(p)
-	r := costModel(p)
+	r := costpass.Get(p)
 	est := time.Duration(r.StartupSeconds * float64(time.Second))
 	if est <= budget {
 		return

@@ -39,9 +39,9 @@ func runStatusPageExposed(p *analyzer.Pass) {
 		}
 		// A status page is a location's, or a whole server's.
 		where := "server"
-		if loc := innermost(stack, "location"); loc != nil {
+		if loc := analyzer.Innermost(stack, "location"); loc != nil {
 			where = fmt.Sprintf("location %q", strings.Join(loc.ArgValues(), " "))
-		} else if innermost(stack, "server") == nil {
+		} else if analyzer.Innermost(stack, "server") == nil {
 			return
 		}
 		fams := []access.Family{access.IPv4, access.IPv6} // a snippet: whatever its server listens on
@@ -76,5 +76,5 @@ func runStatusPageExposed(p *analyzer.Pass) {
 // serverOf returns the model's server of the innermost server block of
 // stack, nil when there is none.
 func serverOf(p *analyzer.Pass, stack []*parser.Directive) *parser.Server {
-	return serverOfBlock(p, innermost(stack, "server"))
+	return p.ServerOf(analyzer.Innermost(stack, "server"))
 }

@@ -70,7 +70,7 @@ func runUnknownDirective(p *analyzer.Pass) {
 				present[name] = true
 			} else if name == "ssl" {
 				// "ssl on;" means the ssl parameter on every listen.
-				diag.Edits = sslOnEdits(d, serverOfBlock(p, sameFileParent(d, stack)))
+				diag.Edits = sslOnEdits(d, p.ServerOf(sameFileParent(d, stack)))
 			}
 			return
 		}

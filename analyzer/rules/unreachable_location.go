@@ -9,6 +9,7 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/regex"
 	"github.com/nginx-lint/nginx-lint/analyzer/routing"
+	"github.com/nginx-lint/nginx-lint/analyzer/routing/routepass"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
@@ -63,7 +64,7 @@ func runUnreachableLocation(p *analyzer.Pass) {
 		w            locationWalk
 		key          []byte
 	)
-	for _, server := range serversWith(p, "location") {
+	for _, server := range routepass.ServersWith(p, "location") {
 		w.locs = w.locs[:0]
 		w.c = p.Config
 		if server == nil {
@@ -97,7 +98,7 @@ func runUnreachableLocation(p *analyzer.Pass) {
 			if relative {
 				s = anyURI
 			}
-			shadows = unreachableIn(s, readServer(p, server), locs)
+			shadows = unreachableIn(s, routepass.ReadServer(p, server), locs)
 			if len(results) >= regex.MemoMax {
 				clear(results)
 			}

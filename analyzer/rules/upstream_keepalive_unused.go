@@ -6,7 +6,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
-	"github.com/nginx-lint/nginx-lint/analyzer/script"
+	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -68,11 +68,14 @@ func runUpstreamKeepaliveUnused(p *analyzer.Pass) {
 			if e.Context()&directives.StreamContexts != 0 || len(e.Directive.Args) != 1 {
 				continue
 			}
-			host, ok := upstreamRef(e.Directive.Args[0].Value, name == "proxy_pass")
-			if !ok {
+			// An address without a port and variables may name an
+			// upstream block.
+			u, ok := symbols.ParsePass(e.Directive, false)
+			if !ok || !u.NoPort {
 				continue
 			}
-			ka := pooled[strings.ToLower(host)]
+			host := u.Text
+			ka := pooled[u.Host]
 			if ka == nil {
 				continue
 			}
@@ -172,27 +175,4 @@ func connectionHeader(ix *analyzer.Index, headers map[int32][]*parser.Directive,
 			return connHeader{}
 		}
 	}
-}
-
-// upstreamRef returns the upstream block a pass URL names: its host when
-// it has no port and no variables (a URL with a port never names an
-// upstream block).
-func upstreamRef(url string, scheme bool) (string, bool) {
-	if script.HasVars(url) {
-		return "", false
-	}
-	if scheme {
-		s, rest, ok := strings.Cut(url, "://")
-		if !ok || !strings.EqualFold(s, "http") && !strings.EqualFold(s, "https") {
-			return "", false
-		}
-		url = rest
-	}
-	if i := strings.IndexAny(url, "/?"); i >= 0 {
-		url = url[:i]
-	}
-	if url == "" || strings.ContainsAny(url, ":[") {
-		return "", false
-	}
-	return url, true
 }

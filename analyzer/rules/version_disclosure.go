@@ -60,7 +60,7 @@ func runVersionDisclosure(p *analyzer.Pass) {
 		}
 		// stream and mail have no server_tokens (directive-not-allowed
 		// says so); there is no header to disclose anything in.
-		if innermost(stack, "stream") != nil || innermost(stack, "mail") != nil {
+		if analyzer.Innermost(stack, "stream") != nil || analyzer.Innermost(stack, "mail") != nil {
 			return
 		}
 		v := strings.ToLower(d.Args[0].Value)

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/costmodel/costpass"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -27,7 +28,7 @@ var WorkerConnections = &analyzer.Rule{
 }
 
 func runWorkerConnections(p *analyzer.Pass) {
-	r := costModel(p)
+	r := costpass.Get(p)
 	l := r.Limits[0]
 	if l.OK {
 		return
@@ -39,7 +40,7 @@ func runWorkerConnections(p *analyzer.Pass) {
 		diag.Edits = []parser.Edit{{File: d.File, Range: d.Args[0].Range, NewText: strconv.Itoa(l.Need)}}
 		return
 	}
-	if a := firstSocket(r); a != nil {
+	if a := r.FirstSocket(); a != nil {
 		reportAt(p, a, "%s; the default is 512", msg)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/internal/ngxparse"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -39,14 +40,14 @@ func runWorkerRlimitNofile(p *analyzer.Pass) {
 	}
 	need := 2 * 512
 	if conns != nil {
-		n, ok := intArg(conns)
+		n, ok := numberArg(conns)
 		if !ok {
 			return
 		}
 		need = 2 * n
 	}
 	if limit != nil {
-		n, ok := intArg(limit)
+		n, ok := numberArg(limit)
 		if !ok || n >= need {
 			return
 		}
@@ -73,11 +74,12 @@ func runWorkerRlimitNofile(p *analyzer.Pass) {
 	}
 }
 
-// intArg returns d's single argument as a non-negative decimal number.
-func intArg(d *parser.Directive) (int, bool) {
+// numberArg returns d's single argument as nginx reads a number
+// (ngx_atoi, which worker_connections and worker_rlimit_nofile's slots
+// call).
+func numberArg(d *parser.Directive) (int, bool) {
 	if len(d.Args) != 1 {
 		return 0, false
 	}
-	n, err := strconv.Atoi(d.Args[0].Value)
-	return n, err == nil && n >= 0
+	return ngxparse.Atoi(d.Args[0].Value)
 }

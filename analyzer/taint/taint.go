@@ -1,7 +1,6 @@
 package taint
 
 import (
-	"regexp"
 	"regexp/syntax"
 	"strings"
 
@@ -475,16 +474,11 @@ var everyURI = []string{"/", "/a", "/a/b.c", "/a\nb", "/a\r\nb/", "/\n"}
 // not), as nginx's PCRE reads it (no dot-all, "$" at the end).
 func matchesEveryURI(expr string) bool {
 	ci := strings.HasPrefix(expr, "(?i)")
-	re := regex.Parse(strings.TrimPrefix(expr, "(?i)"), ci)
-	if re == nil {
-		return false
-	}
-	m, err := regexp.Compile(re.String())
-	if err != nil {
-		return false
-	}
+	re := regex.Compile(strings.TrimPrefix(expr, "(?i)"), ci)
 	for _, u := range everyURI {
-		if !m.MatchString(u) {
+		// A subject the regex cannot tell as PCRE would counts as not
+		// matching: the rule then stays quiet.
+		if _, ok, why := re.Match(u); !ok || why != "" {
 			return false
 		}
 	}

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nginx-lint/nginx-lint/analyzer/advisories"
 	"github.com/nginx-lint/nginx-lint/analyzer/buildinfo"
 	"github.com/nginx-lint/nginx-lint/analyzer/lint"
-	"github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -56,18 +56,18 @@ func (cmd buildInfoCmd) run(e *env) (int, error) {
 		return exitError, err
 	}
 	findings := info.Audit()
-	var advisories []rules.Advisory
+	var known []advisories.PatternAdvisory
 	if info.Variant == "nginx" {
-		advisories = rules.Advisories(info.Version)
+		known = advisories.ByPatternIn(info.Version)
 	}
 	if cmd.Format == "json" {
 		enc := json.NewEncoder(e.stdout)
 		enc.SetIndent("", "  ")
 		return exitClean, enc.Encode(struct {
 			*buildinfo.Info
-			Findings   []buildinfo.Finding `json:"findings"`
-			Advisories []rules.Advisory    `json:"advisories"`
-		}{info, findings, advisories})
+			Findings   []buildinfo.Finding          `json:"findings"`
+			Advisories []advisories.PatternAdvisory `json:"advisories"`
+		}{info, findings, known})
 	}
 	w := e.stdout
 	fmt.Fprintf(w, "%s %s\n", info.Variant, info.Version)
@@ -91,7 +91,7 @@ func (cmd buildInfoCmd) run(e *env) (int, error) {
 	}
 	// The flaws this version has that a configuration pattern reaches:
 	// lint with --nginx-build to see whether the configuration has it.
-	for _, a := range advisories {
+	for _, a := range known {
 		fmt.Fprintf(w, "advisory: %s (fixed in %s) is reached by %s; \"nginx-lint --nginx-build\" reports the configurations that have it\n",
 			a.ID, a.Fixed, a.Pattern)
 	}

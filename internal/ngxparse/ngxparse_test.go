@@ -112,13 +112,27 @@ func TestParsePass(t *testing.T) {
 		name   string
 		stream bool
 		arg    string
-		want   string // scheme|address|host:port|uri, or vars|..., prefix, err:..., none
+		want   string // scheme|address|host:port|uri (vars: and varscheme: before it with Vars), prefix, err:..., none
 	}{
 		{"proxy_pass", false, "http://backend", "http://|backend|backend:80|"},
 		{"proxy_pass", false, "HTTPS://Backend:8443/x?y", "https://|Backend:8443/x?y|Backend:8443|/x?y"},
 		{"proxy_pass", false, "backend", "prefix"},
-		{"proxy_pass", false, "$scheme://$host", "vars|$scheme://$host"},
-		{"proxy_pass", false, "http://$host/x", "vars|$host/x"},
+		// With variables, the split the written text decides (the port
+		// only when written in digits; the default of the scheme).
+		{"proxy_pass", false, "$scheme://$host", "vars:varscheme:|$host|$host:0|"},
+		{"proxy_pass", false, "$http_proxy_scheme://some/file.conf", "vars:varscheme:|some/file.conf|some:0|/file.conf"},
+		{"proxy_pass", false, "http://$host/x", "vars:http://|$host/x|$host:80|/x"},
+		{"proxy_pass", false, "https://$host:8443$request_uri", "vars:https://|$host:8443$request_uri|$host:0|"},
+		{"proxy_pass", false, "https://b.example.com:8443/$1?a=$2", "vars:https://|b.example.com:8443/$1?a=$2|b.example.com:8443|/$1?a=$2"},
+		{"proxy_pass", false, "$backend/api", "vars:|$backend/api|$backend:0|/api"},
+		{"proxy_pass", false, "$backend", "vars:|$backend|$backend:0|"},
+		{"proxy_pass", false, "http://unix:/run/$app.sock:/x", "vars:http://|unix:/run/$app.sock:/x|/run/$app.sock:0|/x"},
+		{"proxy_pass", false, "http://[::1]:$port/$uri", "vars:http://|[::1]:$port/$uri|[::1]:0|/$uri"},
+		{"grpc_pass", false, "grpcs://$host:50051", "vars:grpcs://|$host:50051|$host:50051|"},
+		{"grpc_pass", false, "$scheme://$host:50051", "vars:varscheme:|$host:50051|$host:50051|"},
+		{"fastcgi_pass", false, "unix:/run/php/$arg_v.sock", "vars:|unix:/run/php/$arg_v.sock|/run/php/$arg_v.sock:0|"},
+		{"scgi_pass", false, "127.0.0.1:$arg_port", "vars:|127.0.0.1:$arg_port|127.0.0.1:0|"},
+		{"proxy_pass", true, "$upstream:8090", "vars:|$upstream:8090|$upstream:8090|"},
 		{"proxy_pass", true, "backend:9000", "|backend:9000|backend:9000|"},
 		{"proxy_pass", true, "http://backend", "err:invalid host"},
 		{"grpc_pass", false, "grpcs://backend:50051", "grpcs://|backend:50051|backend:50051|"},
@@ -129,7 +143,7 @@ func TestParsePass(t *testing.T) {
 		{"fastcgi_pass", false, "http://127.0.0.1:9000", "err:invalid host"},
 		// memcached_pass takes no variables: "$" is part of the host.
 		{"memcached_pass", false, "$memcached:11211", "|$memcached:11211|$memcached:11211|"},
-		{"memc_pass", false, "$backend", "vars|$backend"},
+		{"memc_pass", false, "$backend", "vars:|$backend|$backend:0|"},
 		{"memc_pass", false, "127.0.0.1:11211", "|127.0.0.1:11211|127.0.0.1:11211|"},
 		{"scgi_pass", true, "x", "none"},
 		{"root", false, "x", "none"},
@@ -142,7 +156,11 @@ func TestParsePass(t *testing.T) {
 		case p.BadPrefix:
 			got = "prefix"
 		case p.Vars:
-			got = "vars|" + p.Address
+			vs := ""
+			if p.VarScheme {
+				vs = "varscheme:"
+			}
+			got = fmt.Sprintf("vars:%s%s|%s|%s:%d|%s", vs, p.Scheme, p.Address, p.Host, p.Port, p.URI)
 		case p.Err != "":
 			got = "err:" + p.Err
 		default:

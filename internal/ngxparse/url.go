@@ -7,7 +7,8 @@ import "strings"
 // directive has its own grammar, parser/grammar).
 type URL struct {
 	// Host is the host as written ("[::1]" keeps its brackets), or the
-	// socket path for unix:.
+	// socket path for unix:; with Err "invalid port", the host before
+	// that port, for the rules that still judge the name.
 	Host string
 	Port int
 	// NoPort is set when no port was written (Port is then the default).
@@ -69,7 +70,7 @@ func parseInetURL(s string, uriPart bool, defaultPort int) URL {
 	if port >= 0 {
 		n, ok := Atoi(s[port+1 : last])
 		if !ok || n < 1 || n > 65535 {
-			u.Err = "invalid port"
+			u.Err, u.Host = "invalid port", s[:port]
 			return u
 		}
 		u.Port = n

@@ -1,4 +1,4 @@
-package rules
+package advisories
 
 import (
 	"strings"
@@ -10,14 +10,21 @@ import (
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
 
-// advisoryFeature names what a configuration must use to be reached by
-// each advisory, from the advisories' texts (the release's change log and
-// the CVE record): a key of advisoryConditions. "core" is nginx's core
-// (request parsing, the range filter, ...), which no configuration avoids:
-// not the configuration's finding. "-" is an advisory cve-config-pattern
-// checks precisely. A test keeps every advisory of the generated table
-// here.
-var advisoryFeature = map[string]string{
+// Core and ByPattern are the Features that are no Condition.
+const (
+	// Core is nginx's core (request parsing, the range filter, ...),
+	// which no configuration avoids: not the configuration's finding.
+	Core = "core"
+	// ByPattern is an advisory a configuration pattern reaches, which
+	// the rule cve-config-pattern checks precisely (Patterns).
+	ByPattern = "-"
+)
+
+// Features names what a configuration must use to be reached by each
+// advisory, by CVE, from the advisories' texts (the release's change log
+// and the CVE record): a key of Conditions, Core or ByPattern. A test
+// keeps every advisory of the generated table here.
+var Features = map[string]string{
 	"CVE-2026-42533": "-", "CVE-2026-9256": "-", "CVE-2026-42945": "-",
 	"CVE-2026-15176": "-", "CVE-2026-93479": "-", "CVE-2026-125283": "-",
 	"CVE-2026-60005": "-", "CVE-2026-56434": "ssi",
@@ -45,18 +52,18 @@ var advisoryFeature = map[string]string{
 	"CVE-2009-4487": "core", "CVE-2009-2629": "core", "CVE-2009-3896": "core",
 }
 
-// advisoryCondition is what reaches an advisory: in words (for the
-// finding's detail) and as a search that returns the directive to report
-// at, nil when the configuration does not reach it. The search gets the
-// target version, for defaults that changed (ssl_protocols).
-type advisoryCondition struct {
-	what string
-	find func(p *analyzer.Pass, version string) *parser.Directive
+// Condition is what reaches an advisory: in words (for the finding's
+// detail) and as a search that returns the directive to report at, nil
+// when the configuration does not reach it. The search gets the target
+// version, for defaults that changed (ssl_protocols).
+type Condition struct {
+	What string
+	Find func(p *analyzer.Pass, version string) *parser.Directive
 }
 
-// advisoryConditions are the conditions of advisoryFeature, each as the
-// advisory states it.
-var advisoryConditions = map[string]advisoryCondition{
+// Conditions are the conditions of Features, each as the advisory states
+// it.
+var Conditions = map[string]Condition{
 	"slice":      {"the slice directive", anyNamed("slice")},
 	"ssi":        {"ssi on", namedOn("ssi")},
 	"mp4":        {"the mp4 directive", anyNamed("mp4")},
@@ -70,7 +77,7 @@ var advisoryConditions = map[string]advisoryCondition{
 	"resolver":   {"a resolver", anyNamed("resolver")},
 	"scgi-uwsgi": {"scgi_pass or uwsgi_pass", anyNamed("scgi_pass", "uwsgi_pass")},
 	"ssl-verify-client": {"ssl_verify_client", func(p *analyzer.Pass, _ string) *parser.Directive {
-		return firstWhere(p, func(d *parser.Directive) bool { return !argIs(d, "off") }, "ssl_verify_client")
+		return firstWhere(p, func(d *parser.Directive) bool { return !d.ArgIs("off") }, "ssl_verify_client")
 	}},
 	"upstream-ssl":                 {"proxying to an upstream over TLS", upstreamSSL},
 	"stream-ocsp":                  {"ssl_ocsp in the stream module", streamNamed("ssl_ocsp")},
@@ -85,12 +92,6 @@ var advisoryConditions = map[string]advisoryCondition{
 	"http-tls13":                   {"an HTTPS server with TLSv1.3 enabled", httpTLS13},
 	"ssi-aio":                      {"ssi on with aio", ssiAIO},
 	"resolver-subrequests":         {"a resolver that resolves names at run time (a *_pass with variables, or an upstream server with resolve) where subrequests run (auth_request, ssi, mirror, slice, addition)", resolverSubrequests},
-}
-
-// argIs reports whether d's only argument is want (case-insensitive, as
-// nginx's flag and enum slots compare).
-func argIs(d *parser.Directive, want string) bool {
-	return d != nil && len(d.Args) == 1 && strings.EqualFold(d.Args[0].Value, want)
 }
 
 // firstWhere returns the first directive of the names that ok accepts.
@@ -114,7 +115,7 @@ func anyNamed(names ...string) func(*analyzer.Pass, string) *parser.Directive {
 // namedOn finds the first "name on".
 func namedOn(name string) func(*analyzer.Pass, string) *parser.Directive {
 	return func(p *analyzer.Pass, _ string) *parser.Directive {
-		return firstWhere(p, func(d *parser.Directive) bool { return argIs(d, "on") }, name)
+		return firstWhere(p, func(d *parser.Directive) bool { return d.ArgIs("on") }, name)
 	}
 }
 
@@ -124,7 +125,7 @@ func streamNamed(name string) func(*analyzer.Pass, string) *parser.Directive {
 	return func(p *analyzer.Pass, _ string) *parser.Directive {
 		ix := p.Index()
 		for _, i := range ix.Named(name) {
-			if e := &ix.Entries[i]; e.Context()&directives.StreamContexts != 0 && !argIs(e.Directive, "off") {
+			if e := &ix.Entries[i]; e.Context()&directives.StreamContexts != 0 && !e.Directive.ArgIs("off") {
 				return e.Directive
 			}
 		}
@@ -181,36 +182,6 @@ func upstreamSSL(p *analyzer.Pass, _ string) *parser.Directive {
 	return withArg(p, "grpc_pass", "grpcs://")
 }
 
-// inEffect returns the directive called name in effect at the innermost
-// of blocks (outermost first: http, server, location): the last one in
-// the innermost block that has one, as a setting's merge inherits it.
-func inEffect(p *analyzer.Pass, blocks []*parser.Directive, name string) *parser.Directive {
-	for i := len(blocks) - 1; i >= 0; i-- {
-		var found *parser.Directive
-		for _, d := range p.Body(blocks[i]) {
-			if d.Is(name) {
-				found = d
-			}
-		}
-		if found != nil {
-			return found
-		}
-	}
-	return nil
-}
-
-// levels are the blocks whose settings a directive below stack inherits:
-// its http (or stream), server and locations, not if blocks and the like.
-func levels(stack []*parser.Directive) []*parser.Directive {
-	var out []*parser.Directive
-	for _, b := range stack {
-		if b.Is("http") || b.Is("stream") || b.Is("server") || b.Is("location") {
-			out = append(out, b)
-		}
-	}
-	return out
-}
-
 // serverLevels drops the locations of levels: where a server setting
 // (ignore_invalid_headers, large_client_header_buffers) is read.
 func serverLevels(bs []*parser.Directive) []*parser.Directive {
@@ -244,7 +215,7 @@ func eachUse(p *analyzer.Pass, fn func(d *parser.Directive, blocks []*parser.Dir
 	var found *parser.Directive
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
 		if found == nil {
-			found = fn(d, levels(stack))
+			found = fn(d, analyzer.Levels(stack))
 		}
 	}, names...)
 	return found
@@ -258,12 +229,12 @@ func ocspClientVerify(p *analyzer.Pass, _ string) *parser.Directive {
 		return nil
 	}
 	return eachServer(p, "http", func(bs []*parser.Directive) *parser.Directive {
-		ocsp := inEffect(p, bs, "ssl_ocsp")
-		verify := inEffect(p, bs, "ssl_verify_client")
-		if ocsp == nil || argIs(ocsp, "off") || !(argIs(verify, "on") || argIs(verify, "optional")) {
+		ocsp := p.InEffect(bs, "ssl_ocsp")
+		verify := p.InEffect(bs, "ssl_verify_client")
+		if ocsp == nil || ocsp.ArgIs("off") || !(verify.ArgIs("on") || verify.ArgIs("optional")) {
 			return nil
 		}
-		if inEffect(p, bs, "resolver") == nil {
+		if p.InEffect(bs, "resolver") == nil {
 			return nil
 		}
 		return ocsp
@@ -294,10 +265,10 @@ func charsetFromUTF8Unbuffered(p *analyzer.Pass, _ string) *parser.Directive {
 		}
 	}
 	return eachUse(p, func(_ *parser.Directive, bs []*parser.Directive) *parser.Directive {
-		if !argIs(inEffect(p, bs, "proxy_buffering"), "off") || !argIs(inEffect(p, bs, "source_charset"), "utf-8") {
+		if !p.InEffect(bs, "proxy_buffering").ArgIs("off") || !p.InEffect(bs, "source_charset").ArgIs("utf-8") {
 			return nil
 		}
-		charset := inEffect(p, bs, "charset")
+		charset := p.InEffect(bs, "charset")
 		if charset == nil || len(charset.Args) != 1 {
 			return nil
 		}
@@ -322,14 +293,14 @@ func h2UpstreamHugeHeaders(p *analyzer.Pass, _ string) *parser.Directive {
 		return nil
 	}
 	return eachUse(p, func(d *parser.Directive, bs []*parser.Directive) *parser.Directive {
-		if d.Is("proxy_pass") && !argIs(inEffect(p, bs, "proxy_http_version"), "2") {
+		if d.Is("proxy_pass") && !p.InEffect(bs, "proxy_http_version").ArgIs("2") {
 			return nil
 		}
 		srv := serverLevels(bs)
-		if !argIs(inEffect(p, srv, "ignore_invalid_headers"), "off") {
+		if !p.InEffect(srv, "ignore_invalid_headers").ArgIs("off") {
 			return nil
 		}
-		l := inEffect(p, srv, "large_client_header_buffers")
+		l := p.InEffect(srv, "large_client_header_buffers")
 		if l == nil || len(l.Args) != 2 {
 			return nil
 		}
@@ -347,10 +318,10 @@ func proxyH2SetBody(p *analyzer.Pass, _ string) *parser.Directive {
 		return nil
 	}
 	return eachUse(p, func(_ *parser.Directive, bs []*parser.Directive) *parser.Directive {
-		if inEffect(p, bs, "proxy_set_body") == nil {
+		if p.InEffect(bs, "proxy_set_body") == nil {
 			return nil
 		}
-		if v := inEffect(p, bs, "proxy_http_version"); argIs(v, "2") {
+		if v := p.InEffect(bs, "proxy_http_version"); v.ArgIs("2") {
 			return v
 		}
 		return nil
@@ -365,9 +336,9 @@ func streamDynCertPPv2(p *analyzer.Pass, _ string) *parser.Directive {
 		return nil
 	}
 	return eachServer(p, "stream", func(bs []*parser.Directive) *parser.Directive {
-		pp := inEffect(p, bs, "proxy_protocol")
-		cert := inEffect(p, bs, "ssl_certificate")
-		if !argIs(pp, "v2") || cert == nil || len(cert.Args) == 0 || !strings.Contains(cert.Args[0].Value, "$") {
+		pp := p.InEffect(bs, "proxy_protocol")
+		cert := p.InEffect(bs, "ssl_certificate")
+		if !pp.ArgIs("v2") || cert == nil || len(cert.Args) == 0 || !strings.Contains(cert.Args[0].Value, "$") {
 			return nil
 		}
 		return pp
@@ -382,8 +353,8 @@ func sslTicketRotation(p *analyzer.Pass, _ string) *parser.Directive {
 		return nil
 	}
 	return eachServer(p, "http", func(bs []*parser.Directive) *parser.Directive {
-		cache := inEffect(p, bs, "ssl_session_cache")
-		if cache == nil || argIs(inEffect(p, bs, "ssl_session_tickets"), "off") || inEffect(p, bs, "ssl_session_ticket_key") != nil {
+		cache := p.InEffect(bs, "ssl_session_cache")
+		if cache == nil || p.InEffect(bs, "ssl_session_tickets").ArgIs("off") || p.InEffect(bs, "ssl_session_ticket_key") != nil {
 			return nil
 		}
 		for _, a := range cache.Args {
@@ -402,7 +373,7 @@ func httpTLS13(p *analyzer.Pass, version string) *parser.Directive {
 	return eachServer(p, "http", func(bs []*parser.Directive) *parser.Directive {
 		var listen *parser.Directive
 		for _, d := range p.Body(bs[1]) {
-			if d.Is("listen") && hasArg(d, "ssl") {
+			if d.Is("listen") && d.HasArg("ssl") {
 				listen = d
 				break
 			}
@@ -410,28 +381,18 @@ func httpTLS13(p *analyzer.Pass, version string) *parser.Directive {
 		if listen == nil {
 			return nil
 		}
-		protos := inEffect(p, bs, "ssl_protocols")
+		protos := p.InEffect(bs, "ssl_protocols")
 		if protos == nil {
 			if p.Target.AtLeast("1.23.4") {
 				return listen
 			}
 			return nil
 		}
-		if hasArg(protos, "TLSv1.3") {
+		if protos.HasArg("TLSv1.3") {
 			return listen
 		}
 		return nil
 	})
-}
-
-// hasArg reports whether one of d's arguments is want, case-insensitive.
-func hasArg(d *parser.Directive, want string) bool {
-	for _, a := range d.Args {
-		if strings.EqualFold(a.Value, want) {
-			return true
-		}
-	}
-	return false
 }
 
 // ssiAIO: CVE-2026-97205 needs SSI with asynchronous file I/O in the same
@@ -442,11 +403,11 @@ func ssiAIO(p *analyzer.Pass, _ string) *parser.Directive {
 	}
 	// Either may be set further out than the other: look where each is.
 	return eachUse(p, func(_ *parser.Directive, bs []*parser.Directive) *parser.Directive {
-		ssi := inEffect(p, bs, "ssi")
-		if !argIs(ssi, "on") {
+		ssi := p.InEffect(bs, "ssi")
+		if !ssi.ArgIs("on") {
 			return nil
 		}
-		if aio := inEffect(p, bs, "aio"); aio != nil && len(aio.Args) > 0 && !strings.EqualFold(aio.Args[0].Value, "off") {
+		if aio := p.InEffect(bs, "aio"); aio != nil && len(aio.Args) > 0 && !strings.EqualFold(aio.Args[0].Value, "off") {
 			return ssi
 		}
 		return nil
@@ -472,7 +433,7 @@ func resolverSubrequests(p *analyzer.Pass, _ string) *parser.Directive {
 	}
 	runtime := firstWhere(p, func(d *parser.Directive) bool {
 		if d.Is("server") {
-			return hasArg(d, "resolve")
+			return d.HasArg("resolve")
 		}
 		return len(d.Args) > 0 && strings.Contains(d.Args[0].Value, "$")
 	}, "proxy_pass", "fastcgi_pass", "grpc_pass", "uwsgi_pass", "scgi_pass", "memcached_pass", "server")
@@ -480,7 +441,7 @@ func resolverSubrequests(p *analyzer.Pass, _ string) *parser.Directive {
 		return nil
 	}
 	sub := firstWhere(p, func(d *parser.Directive) bool {
-		return !d.Is("ssi") || argIs(d, "on")
+		return !d.Is("ssi") || d.ArgIs("on")
 	}, "auth_request", "ssi", "mirror", "slice", "add_before_body", "add_after_body")
 	if sub == nil {
 		return nil

@@ -1,16 +1,12 @@
-package rules
+package routepass
 
 import (
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/costmodel/costpass"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/analyzer/routing"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
-
-// The rules that ask where requests go (unreachable-location,
-// redirect-cycle, rewrite-loop, missing-named-location) read each
-// server's locations as the request model arranges them
-// (analyzer/routing), once per run whichever of them asks.
 
 // locationReader reads the servers' locations, sharing their compiled
 // regexes.
@@ -22,16 +18,16 @@ var locationReader = &analyzer.Result[struct{}, *routing.Reader]{
 // ServerLocations is the server level of a server block (nil: the top
 // level of a snippet of locations linted on its own), read once and kept
 // for the run: the editor's (lint.Unit.Locations). The rules read each
-// server when they need it and drop it (readServer): a big configuration
+// server when they need it and drop it (ReadServer): a big configuration
 // would otherwise hold every server's locations twice.
 var ServerLocations = &analyzer.Result[*parser.Directive, *routing.Location]{
 	Name:    "server locations",
-	Compute: readServer,
+	Compute: ReadServer,
 }
 
-// readServer reads the server level of a server block (nil: a
-// snippet's top level) with the run's reader.
-func readServer(p *analyzer.Pass, server *parser.Directive) *routing.Location {
+// ReadServer reads the server level of a server block (nil: a
+// snippet's top level) with the run's reader, without keeping it.
+func ReadServer(p *analyzer.Pass, server *parser.Directive) *routing.Location {
 	r := locationReader.Get(p, struct{}{})
 	if server == nil {
 		return r.Snippet(p.Config.Main.Directives)
@@ -39,11 +35,11 @@ func readServer(p *analyzer.Pass, server *parser.Directive) *routing.Location {
 	return r.Server(server)
 }
 
-// serversWith returns the http server blocks that hold one of the
+// ServersWith returns the http server blocks that hold one of the
 // directives named, in order, nil standing for a snippet's top level
 // (a file of locations or server directives linted on its own); only
 // the index is read, so a configuration without them costs nothing.
-func serversWith(p *analyzer.Pass, names ...string) []*parser.Directive {
+func ServersWith(p *analyzer.Pass, names ...string) []*parser.Directive {
 	var out []*parser.Directive
 	// The directives come in reading order, so a server's are together:
 	// only the top level of a snippet can come back after a server.
@@ -87,6 +83,6 @@ func serversWith(p *analyzer.Pass, names ...string) []*parser.Directive {
 var RequestModel = &analyzer.Result[struct{}, *routing.Model]{
 	Name: "request model",
 	Compute: func(p *analyzer.Pass, _ struct{}) *routing.Model {
-		return routing.New(p.Model(), CostModel.Get(p, struct{}{}), routing.Options{})
+		return routing.New(p.Model(), costpass.Get(p), routing.Options{})
 	},
 }
