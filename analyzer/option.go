@@ -155,6 +155,17 @@ func (o *TypedOption[T]) Get(p *Pass) T {
 	return o.def
 }
 
+// From returns the option's value in m, a rule's options as
+// Options.RuleOptions holds them, else the default: for the code that
+// reads a rule's option outside its Run (the suppression filter reads
+// ignore-without-reason's).
+func (o *TypedOption[T]) From(m map[string]any) T {
+	if v, ok := o.lookup(m); ok {
+		return v
+	}
+	return o.def
+}
+
 // Given reports whether the settings give the option a value (a budget
 // the user set is a gate; the default is advice).
 func (o *TypedOption[T]) Given(p *Pass) bool {

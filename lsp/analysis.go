@@ -30,6 +30,7 @@ func allRules() *analyzer.Registry { return rules.All() }
 //	 "rules": {"version-disclosure": "off"},  // as in .nginx-lint.yaml
 //	 "custom-directives": ["vts_status"],     // or customDirectives
 //	 "custom-variables": ["vts_var"],         // or customVariables
+//	 "cost-profile": "/path/profile.json",    // or costProfile
 //	 "inlayHints": {"enabled": true, "minServers": 100}} // or inlay-hints
 //
 // Other keys are ignored (clients send their own).
@@ -71,6 +72,20 @@ func parseInitOptions(v any) (initOptions, error) {
 				return out, err
 			}
 			out.inlay = o
+		case "cost-profile", "costProfile":
+			// As the settings file's key, made absolute as nginx-build
+			// is: the server has no settings file to be relative to.
+			p, ok := val.(string)
+			if !ok {
+				return out, fmt.Errorf("%s: want a path to a cost profile", k)
+			}
+			if p != "" {
+				abs, err := filepath.Abs(p)
+				if err != nil {
+					return out, err
+				}
+				sub["cost-profile"] = abs
+			}
 		case "nginx-build", "nginxBuild":
 			p, ok := val.(string)
 			if !ok {

@@ -96,7 +96,7 @@ func addrCost(b *strings.Builder, r *costmodel.Result, a *costmodel.Addr) {
 	fmt.Fprintf(b, "- %s: %s", p.Name(), plural.Count(len(p.Addrs), "address"))
 	if p.AddrCompares > 0 {
 		fmt.Fprintf(b, "; nginx compares each new listen with the addresses before it: %s ≈ %s",
-			plural.Count(p.AddrCompares, "compare"), costmodel.Seconds(float64(p.AddrCompares)*r.Profile.Cost(costmodel.CostAddrCompare)))
+			plural.Count(p.AddrCompares, "compare"), costmodel.Seconds(r.AddrScanSeconds(p)))
 	}
 	b.WriteString("\n")
 }

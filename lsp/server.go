@@ -352,7 +352,7 @@ func (s *Server) didChangeConfiguration(n notifier, p *protocol.DidChangeConfigu
 // hasOptionKey reports whether m holds one of the keys parseInitOptions
 // reads.
 func hasOptionKey(m map[string]any) bool {
-	for _, k := range []string{"rules", "custom-directives", "customDirectives", "custom-variables", "customVariables", "nginx-build", "nginxBuild", "nginx-version", "nginxVersion", "inlayHints", "inlay-hints"} {
+	for _, k := range []string{"rules", "custom-directives", "customDirectives", "custom-variables", "customVariables", "nginx-build", "nginxBuild", "nginx-version", "nginxVersion", "inlayHints", "inlay-hints", "cost-profile", "costProfile"} {
 		if _, ok := m[k]; ok {
 			return true
 		}

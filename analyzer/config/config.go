@@ -14,6 +14,7 @@
 //	max-file-size: 32MiB         # per-file read limit (default 64MiB)
 //	nginx-build: ./nginx-V.txt   # lint for this build (saved "nginx -V" output)
 //	nginx-version: 1.22.1        # or only for this version (every module possible)
+//	cost-profile: ./profile.json # nginx-lint calibrate's, for the cost model
 //	fmt:                         # nginx-lint fmt and the editor's formatting
 //	  indent: tab                # auto (as the file is), tab, or 1-16 spaces
 //	  spacing: keep              # keep (between words as written) or single
@@ -76,6 +77,9 @@ type File struct {
 	// NginxVersion is the nginx version to lint for when no build is
 	// named (any module possible); empty if unset.
 	NginxVersion string
+	// CostProfile is the cost profile nginx-lint calibrate wrote
+	// (absolute path), for the cost model; empty if unset.
+	CostProfile string
 	// Rules holds per-rule settings by the key written in the file (a name
 	// or a code).
 	Rules map[string]RuleConfig
@@ -110,16 +114,16 @@ type RuleConfig struct {
 }
 
 // topKeys are the keys a settings file may have at its top level.
-var topKeys = []string{"prefix", "include-paths", "custom-directives", "custom-variables", "check-files", "max-file-size", "nginx-build", "nginx-version", "fmt", "host", "rules"}
+var topKeys = names(Keys)
 
 // fmtKeys are the keys of the fmt: section.
-var fmtKeys = []string{"indent", "spacing", "max-blank-lines"}
+var fmtKeys = names(FmtKeys)
 
 // versionPattern is an nginx release number.
 var versionPattern = regexp.MustCompile(`^[0-9]+\.[0-9]+\.[0-9]+$`)
 
 // ruleKeys are the keys of a rule's mapping form.
-var ruleKeys = []string{"enabled", "severity", "options"}
+var ruleKeys = names(RuleKeys)
 
 // Find returns the configuration file nearest to start (a file or a
 // directory), searching its directory and then each parent; "" if none.
@@ -266,6 +270,13 @@ func Parse(path string, src []byte) (*File, error) {
 			}
 			if v.Value != "" {
 				f.NginxBuild = abs(v.Value)
+			}
+		case "cost-profile":
+			if err := f.wantScalar(v, "cost-profile"); err != nil {
+				return nil, err
+			}
+			if v.Value != "" {
+				f.CostProfile = abs(v.Value)
 			}
 		case "nginx-version":
 			if err := f.wantScalar(v, "nginx-version"); err != nil {

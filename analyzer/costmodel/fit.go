@@ -17,7 +17,7 @@ type Observation struct {
 
 // FitKeys are the costs Fit estimates from the benchmark layouts; the
 // layouts cannot tell the others apart, so they keep their values.
-var FitKeys = []string{CostBase, CostServer, CostSocket, CostPortCompare, CostAddrCompare,
+var FitKeys = []string{CostBase, CostServer, CostSocket, CostPortCompare, CostAddrCompare, CostAddrCompareFar,
 	CostServerCompare, CostNameWarning}
 
 // Fit estimates the costs of keys from observations by least squares on
@@ -27,10 +27,15 @@ var FitKeys = []string{CostBase, CostServer, CostSocket, CostPortCompare, CostAd
 // The other costs come from base. The result's Assumed list is base's
 // minus keys.
 func Fit(obs []Observation, base *Profile, keys []string) (*Profile, error) {
+	// A key no observation counts cannot be fitted: it keeps base's
+	// value (and its assumed state).
+	keys = slices.DeleteFunc(slices.Clone(keys), func(k string) bool {
+		return !slices.ContainsFunc(obs, func(o Observation) bool { return o.Ops[k] != 0 })
+	})
 	if len(obs) < len(keys) {
 		return nil, errors.New("costmodel: fewer observations than costs to fit")
 	}
-	out := &Profile{Source: base.Source, Costs: map[string]float64{}}
+	out := &Profile{Source: base.Source, Costs: map[string]float64{}, NearAddresses: base.NearAddresses, Measured: base.Measured}
 	for k, v := range base.Costs {
 		out.Costs[k] = v
 	}
@@ -63,6 +68,10 @@ func Fit(obs []Observation, base *Profile, keys []string) (*Profile, error) {
 			return out, nil
 		}
 		active = slices.Delete(active, neg, neg+1)
+	}
+	// Every key came out negative: all are at the bound.
+	for _, k := range keys {
+		out.Costs[k] = 0
 	}
 	return out, nil
 }

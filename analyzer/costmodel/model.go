@@ -199,7 +199,8 @@ type Port struct {
 	Wildcard *Addr
 	// Sockets is the number of listening sockets nginx -t opens for it.
 	Sockets int
-	// AddrCompares counts ngx_cmp_sockaddr calls of the address scan.
+	// AddrCompares counts ngx_cmp_sockaddr calls of the address scan
+	// (Result.FarCompares says how many come past the cache).
 	AddrCompares int64
 	// ServerCompares counts the duplicate-server scan of
 	// ngx_http_add_server on this port's addresses.
@@ -485,6 +486,7 @@ type Counts struct {
 	Ports, Addrs                   int
 	PortCompares                   int64
 	AddrCompares                   int64
+	AddrComparesFar                int64 // of AddrCompares, past the profile's NearAddresses
 	ServerCompares                 int64
 	SortCompares                   int64
 	StreamListenCompares           int64
@@ -1064,6 +1066,7 @@ func (b *builder) sockets() {
 		b.r.Options.count(len(p.Addrs))
 		p.SortCompares = sortCompares(p.Addrs)
 		r.Counts.AddrCompares += p.AddrCompares * int64(w)
+		r.Counts.AddrComparesFar += r.FarCompares(p) * int64(w)
 		r.Counts.ServerCompares += p.ServerCompares * int64(w)
 		r.Counts.SortCompares += p.SortCompares * int64(w)
 		for _, a := range p.Addrs {

@@ -76,9 +76,10 @@ func (r *Result) WhatIfs() []WhatIf {
 		add(fmt.Sprintf("serve the %d addresses of %s from one address with name-based virtual hosts", k, p.Name()),
 			fmt.Sprintf("%d → 1 listening socket; the server scan grows to %s steps", p.Sockets, human(float64(s*(s-1)/2))),
 			map[string]int64{
-				CostAddrCompare:   w * ((listens - 1) - p.AddrCompares),
-				CostServerCompare: w * (s*(s-1)/2 - p.ServerCompares),
-				CostSocket:        w * (1 - int64(p.Sockets)),
+				CostAddrCompare:    w * ((listens - 1) - (p.AddrCompares - r.FarCompares(p))),
+				CostAddrCompareFar: -w * r.FarCompares(p),
+				CostServerCompare:  w * (s*(s-1)/2 - p.ServerCompares),
+				CostSocket:         w * (1 - int64(p.Sockets)),
 			})
 		binds := 0
 		for _, a := range p.Addrs {
@@ -134,13 +135,18 @@ func (r *Result) WhatIfs() []WhatIf {
 // aggregates 19900 addresses: 198M address compares ≈ 1.15 s".
 func (r *Result) Contributors(n int) []string {
 	var out []string
+	scan := false // the address scan is said once, near and far steps together
 	for _, p := range r.Top(n) {
 		if p.Seconds <= 0 {
 			continue
 		}
 		s := ""
 		switch p.Key {
-		case CostAddrCompare:
+		case CostAddrCompare, CostAddrCompareFar:
+			if scan {
+				continue
+			}
+			scan = true
 			var worst *Port
 			for _, q := range r.Ports {
 				if worst == nil || q.AddrCompares > worst.AddrCompares {
@@ -149,7 +155,10 @@ func (r *Result) Contributors(n int) []string {
 			}
 			if worst != nil && worst.AddrCompares > 0 {
 				s = fmt.Sprintf("%s aggregates %d addresses: %s address compares ≈ %s",
-					worst.Name(), len(worst.Addrs), human(float64(worst.AddrCompares)), Seconds(float64(worst.AddrCompares)*r.Profile.Cost(p.Key)))
+					worst.Name(), len(worst.Addrs), human(float64(worst.AddrCompares)), Seconds(r.AddrScanSeconds(worst)))
+				if far := r.FarCompares(worst); far > 0 {
+					s += fmt.Sprintf(" (%s past the CPU's cache, from address %d on)", human(float64(far)), r.Profile.NearAddresses+2)
+				}
 			}
 		case CostPortCompare:
 			s = fmt.Sprintf("%s: %s port compares in ngx_http_add_listen ≈ %s", plural.Count(r.Counts.Ports, "port"), human(float64(p.Ops)), Seconds(p.Seconds))

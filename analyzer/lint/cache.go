@@ -8,6 +8,7 @@ import (
 
 	"github.com/nginx-lint/nginx-lint/analyzer/buildinfo"
 	"github.com/nginx-lint/nginx-lint/analyzer/config"
+	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -47,11 +48,12 @@ func (c *Cache) pipe(path string, read func() ([]byte, error)) ([]byte, error) {
 }
 
 type cacheEntry struct {
-	size  int64
-	mtime time.Time
-	cfg   *config.File
-	build *buildinfo.Info
-	err   error
+	size    int64
+	mtime   time.Time
+	cfg     *config.File
+	build   *buildinfo.Info
+	profile *costmodel.Profile
+	err     error
 }
 
 // get returns the entry for path, refreshed with read when the file

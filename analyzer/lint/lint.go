@@ -68,6 +68,7 @@ func Run(c *parser.Config, reg *analyzer.Registry, opts analyzer.Options) ([]*pa
 			r := reg.Lookup(k)
 			return r != nil && !opts.Disabled[r.Name]
 		},
+		RequireReason: suppress.RequireReason.From(opts.RuleOptions[suppress.IgnoreWithoutReason.Name]),
 	}
 	kept, extra := s.Apply(c, ds)
 	kept = dropFollowOn(reg, kept)

@@ -436,8 +436,16 @@ func (w *Workspace) Options(cfg *config.File) (analyzer.Options, error) {
 	// The front end's host facts (nginx-lint cost's flags) over the
 	// settings', and its calibration profile.
 	opts.Host = opts.Host.Over(analyzer.Host{NonRoot: w.Cost.NonRoot, NoFile: w.Cost.NoFile, CPUs: w.Cost.CPUs, Kernel: w.Cost.Kernel})
+	// The calibration profile: the front end's (cost --profile), else the
+	// settings' cost-profile.
 	if w.Cost.Profile != nil {
 		costpass.Profile.Set(&opts, w.Cost.Profile)
+	} else if p, err := w.costProfile(cfg); err != nil {
+		if err := w.problem(err); err != nil {
+			return opts, err
+		}
+	} else if p != nil {
+		costpass.Profile.Set(&opts, p)
 	}
 	front := analyzer.TargetChoice{Build: w.Build, BuildFile: w.BuildFile, Version: w.Version, Where: "nginx-build"}
 	var settings analyzer.TargetChoice

@@ -50,6 +50,11 @@ type Answer struct {
 	// URI and Args are the request's URI and query string when it was
 	// answered ($uri and $args there).
 	URI, Args string
+	// LocationHeader is the Location header of a response that is not
+	// a redirect's own: a redirect set it before its status went to an
+	// error_page, whose response nginx sends with it ("" for none; a
+	// redirect's Location is Handler.Target).
+	LocationHeader string
 	// Unsure lists what the model could not evaluate or assumed (files
 	// taken as missing, a variable it does not know); when the handler
 	// is HandlerUnknown the request stops at the first of them.
@@ -102,8 +107,9 @@ const (
 	// HandlerModule: a module's content handler (stub_status, empty_gif,
 	// Lua, njs, ...).
 	HandlerModule
-	// HandlerClose: "return 444", the connection is closed without a
-	// response.
+	// HandlerClose: the connection is closed without a response
+	// ("return 444", or a try_files "=code" below 300 other than 201
+	// and 204, which nginx finalizes as done).
 	HandlerClose
 )
 

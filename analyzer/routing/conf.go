@@ -8,6 +8,7 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer/access"
 	"github.com/nginx-lint/nginx-lint/analyzer/regex"
 	"github.com/nginx-lint/nginx-lint/analyzer/symbols"
+	"github.com/nginx-lint/nginx-lint/internal/ngxparse"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
@@ -38,6 +39,9 @@ type level struct {
 	autoRedirect bool
 
 	recursiveErrorPages, internal, autoindex, randomIndex, mergeSlashes, satisfyAny setting
+	// absolute_redirect, server_name_in_redirect, port_in_redirect:
+	// how the header filter completes a Location that starts with "/".
+	absoluteRedirect, nameInRedirect, portInRedirect setting
 
 	// The settings most blocks leave alone, behind one pointer (to
 	// noExtra until the block sets one): a big configuration has a
@@ -75,6 +79,17 @@ type levelExtra struct {
 	// configuration, which a request of another method is handled in.
 	limitExcept *parser.Directive
 	limit       *level
+
+	// rateLimit is the block's first limit_req or limit_conn: over its
+	// rate or count nginx answers limit_req_status (503) instead.
+	rateLimit *parser.Directive
+	// varCharset is a charset from a variable: the charset filter
+	// closes the connection when its value is no charset it knows.
+	varCharset *parser.Directive
+
+	// headerBuffer and largeHeaderBuffer are client_header_buffer_size
+	// and the size of large_client_header_buffers (0: not set here).
+	headerBuffer, largeHeaderBuffer int
 }
 
 // noExtra is the levelExtra of every level that sets none of it; it is
@@ -102,6 +117,14 @@ const (
 	off
 	on
 )
+
+// argAt is d's argument i, "" when it has fewer.
+func argAt(d *parser.Directive, i int) string {
+	if i < len(d.Args) {
+		return d.Args[i].Value
+	}
+	return ""
+}
 
 func flag(d *parser.Directive) setting {
 	if len(d.Args) == 1 && strings.EqualFold(d.Args[0].Value, "on") {
@@ -421,12 +444,34 @@ func (b *builder) readLevel(lv *level, dirs []*parser.Directive, locs *[]*parser
 			lv.recursiveErrorPages = flag(d)
 		case "internal":
 			lv.internal = on
+		case "charset":
+			if len(d.Args) == 1 && strings.Contains(d.Args[0].Value, "$") {
+				lv.own().varCharset = d
+			}
+		case "client_header_buffer_size":
+			if n, ok := ngxparse.ParseSize(argAt(d, 0)); ok {
+				lv.own().headerBuffer = n
+			}
+		case "large_client_header_buffers":
+			if n, ok := ngxparse.ParseSize(argAt(d, 1)); ok {
+				lv.own().largeHeaderBuffer = n
+			}
+		case "limit_req", "limit_conn":
+			if lv.rateLimit == nil {
+				lv.own().rateLimit = d
+			}
 		case "autoindex":
 			lv.autoindex = flag(d)
 		case "random_index":
 			lv.randomIndex = flag(d)
 		case "merge_slashes":
 			lv.mergeSlashes = flag(d)
+		case "absolute_redirect":
+			lv.absoluteRedirect = flag(d)
+		case "server_name_in_redirect":
+			lv.nameInRedirect = flag(d)
+		case "port_in_redirect":
+			lv.portInRedirect = flag(d)
 		case "satisfy":
 			if len(d.Args) == 1 && d.Args[0].Value == "any" {
 				lv.satisfyAny = on
@@ -649,7 +694,12 @@ func (m *Model) buildServer(n int) *serverRoutes {
 	}
 	sr := b.readServer(m.http, s.Directive, dirs)
 	if names := s.Names(); len(names) > 0 {
+		// cscf->server_name ($server_name): the first name, lower-case
+		// but for a regex, without the dot of ".domain".
 		sr.name = names[0].Directive.Args[names[0].Arg].Value
+		if !strings.HasPrefix(sr.name, "~") {
+			sr.name = strings.TrimPrefix(strings.ToLower(sr.name), ".")
+		}
 	}
 	return sr
 }

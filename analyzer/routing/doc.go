@@ -4,7 +4,9 @@
 //
 // It follows nginx 1.22 to 1.31, which do not differ here, and is
 // checked against the real nginx on loopback (nginx_test.go,
-// nginx_route_test.go).
+// nginx_route_test.go, nginx_mixed_test.go), on generated
+// configurations and on the corpus's, nginx's own tests among them
+// (nginx_corpus_test.go).
 //
 // # Servers
 //

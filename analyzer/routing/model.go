@@ -129,7 +129,8 @@ func NewWithTable(m *parser.Model, t *Table, o Options) *Model {
 					md.slashesOff = true
 				}
 			case "set":
-				if len(d.Args) == 2 && strings.HasPrefix(d.Args[0].Value, "$") {
+				// $args is the query string, whoever sets it.
+				if len(d.Args) == 2 && strings.HasPrefix(d.Args[0].Value, "$") && !strings.EqualFold(d.Args[0].Value, "$args") {
 					md.setNames[strings.ToLower(d.Args[0].Value[1:])] = true
 				}
 			case "location", "rewrite", "if", "server_name", "map":

@@ -48,7 +48,11 @@ func expected(a *routing.Answer) (response, bool) {
 		r.location = a.Handler.Target
 	case routing.HandlerReturn:
 		r.body = a.Handler.Target
+		r.location = a.LocationHeader
+	case routing.HandlerError:
+		r.location = a.LocationHeader
 	case routing.HandlerStatic:
+		r.location = a.LocationHeader
 		b, err := os.ReadFile(a.Handler.Target)
 		if err != nil {
 			return r, false

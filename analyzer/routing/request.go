@@ -38,6 +38,8 @@ type state struct {
 
 	srv        *serverRoutes
 	host       string // the validated Host, "" without one
+	requestURI string // $request_uri: the target in origin form
+	location   string // the Location header a redirect set
 	uri, args  string
 	quoted     bool // the URI had %XX or "+": captures are escaped into query strings
 	method     string
@@ -80,21 +82,60 @@ func (m *Model) Route(req HTTPRequest) *Answer {
 	// The request line is read in the address's default server (nginx
 	// has not seen Host yet): merge_slashes is its.
 	def := m.server(addr.Default)
-	t, err := ParseTarget(req.Target, def.root.conf.get(func(l *level) setting { return l.mergeSlashes }, true))
+	// An absolute-form target names the host, which nginx takes over
+	// the Host header (ngx_http_process_request_line, then
+	// ngx_http_process_host, which still validates the header).
+	lineHost, target, absolute, err := AbsoluteTarget(req.Target)
+	if !absolute {
+		target = req.Target
+	}
+	st.requestURI = target
+	if err == nil && strings.HasPrefix(target, "?") {
+		// "http://host?query": the path is "/" (empty_path_in_uri).
+		target = "/" + target
+	}
+	if err == nil && tooLong(def.root.conf, st.method, req.Target, req.NoHost) {
+		st.refuse(addr.Default, 414, "414 Request-URI Too Large: the request line does not fit in a buffer of large_client_header_buffers")
+		return a
+	}
+	var t Target
+	if err == nil {
+		t, err = ParseTarget(target, def.root.conf.get(func(l *level) setting { return l.mergeSlashes }, true))
+	}
 	if err != nil {
 		st.badRequest(addr.Default, err.Error())
 		return a
 	}
 	st.uri, st.args, st.quoted = t.URI, t.Args, t.Quoted || t.Plus
+	var lineName string
+	if absolute {
+		h, ok := NormalizeHost(lineHost)
+		if !ok {
+			st.badRequest(addr.Default, fmt.Sprintf("400 Bad Request: invalid host %q in the request line", lineHost))
+			return a
+		}
+		lineName = h
+	}
+	if !req.NoHost {
+		if _, ok := NormalizeHost(req.Host); !ok || req.Host == "" {
+			// Refused in the server the request line's host chose,
+			// if any.
+			srv := addr.Default
+			if absolute {
+				srv, _ = addr.lookup(lineName)
+			}
+			st.badRequest(srv, fmt.Sprintf("400 Bad Request: invalid Host %q", req.Host))
+			return a
+		}
+	}
 	var n int
 	switch {
-	case req.NoHost:
+	case req.NoHost && !absolute:
 		n = addr.NoHost()
 	default:
-		h, ok := NormalizeHost(req.Host)
-		if !ok || req.Host == "" {
-			st.badRequest(addr.Default, fmt.Sprintf("400 Bad Request: invalid Host %q", req.Host))
-			return a
+		h := lineName
+		if !absolute {
+			h, _ = NormalizeHost(req.Host)
 		}
 		st.host = h
 		var rx *rx
@@ -119,15 +160,36 @@ func (m *Model) Route(req HTTPRequest) *Answer {
 	return a
 }
 
+// tooLong says the request line does not fit in one of the address's
+// default server's large_client_header_buffers (8k by default), so
+// ngx_http_alloc_large_header_buffer refuses it: nginx answers 414. A
+// line that fits in client_header_buffer_size (1k) needs none.
+func tooLong(lv *level, method, target string, http10 bool) bool {
+	small, large := 1024, 8192
+	for l := lv; l != nil; l = l.parent {
+		if l.headerBuffer != 0 && small == 1024 {
+			small = l.headerBuffer
+		}
+		if l.largeHeaderBuffer != 0 && large == 8192 {
+			large = l.largeHeaderBuffer
+		}
+	}
+	n := len(method) + 1 + len(target) + len(" HTTP/1.1\r\n")
+	return n > small && n > large
+}
+
 // badRequest answers 400 in server n before any location is searched.
-func (st *state) badRequest(n int, why string) {
+func (st *state) badRequest(n int, why string) { st.refuse(n, 400, why) }
+
+// refuse answers status in server n before any location is searched.
+func (st *state) refuse(n, status int, why string) {
 	st.a.Server = n
 	st.srv = st.m.server(n)
 	st.cur = st.srv.root.conf
 	st.a.Steps = append(st.a.Steps, Step{})
 	st.a.Unsure = append(st.a.Unsure, why)
 	st.next = phaseDone
-	st.finalize(400, Handler{Kind: HandlerError})
+	st.finalize(status, Handler{Kind: HandlerError})
 	st.loop()
 }
 
@@ -195,11 +257,56 @@ func (st *state) answer(status int, h Handler) {
 
 // finish records the answer.
 func (st *state) finish(status int, h Handler) {
+	if h.Kind == HandlerRedirect && strings.HasPrefix(h.Target, "/") {
+		h.Target = st.absoluteLocation(h.Target)
+	}
+	if h.Kind != HandlerRedirect && h.Kind != HandlerClose && st.location != "" {
+		st.a.LocationHeader = st.location
+		if strings.HasPrefix(st.location, "/") {
+			st.a.LocationHeader = st.absoluteLocation(st.location)
+		}
+	}
 	st.a.Status = status
 	st.a.Handler = h
 	st.a.Location = st.loc
 	st.a.URI, st.a.Args = st.uri, st.args
 	st.next = phaseDone
+}
+
+// absoluteLocation is the Location header ngx_http_header_filter sends
+// for a redirect to uri, which starts with "/": with absolute_redirect
+// (on by default) the scheme, the host (the server's name with
+// server_name_in_redirect, else the validated Host, else the local
+// address) and the port unless it is the scheme's own or
+// port_in_redirect is off, all read in the configuration that answers.
+func (st *state) absoluteLocation(uri string) string {
+	lv := st.cur
+	if !lv.get(func(l *level) setting { return l.absoluteRedirect }, true) {
+		return uri
+	}
+	r := st.req
+	host := st.host
+	switch {
+	case lv.get(func(l *level) setting { return l.nameInRedirect }, false):
+		host = st.srv.name
+	case host != "":
+	case r.Unix != "":
+		host = "unix:"
+	default:
+		host = r.Addr.Unmap().String()
+	}
+	scheme, port := "http", r.Port
+	if r.HTTPS {
+		scheme = "https"
+	}
+	if r.Unix != "" || !lv.get(func(l *level) setting { return l.portInRedirect }, true) ||
+		port == 80 && !r.HTTPS || port == 443 && r.HTTPS {
+		port = 0
+	}
+	if port != 0 {
+		return scheme + "://" + host + ":" + strconv.Itoa(port) + uri
+	}
+	return scheme + "://" + host + uri
 }
 
 func (st *state) step() *Step { return &st.a.Steps[len(st.a.Steps)-1] }
@@ -318,7 +425,14 @@ func (st *state) run(prog []op) bool {
 				st.stop(err)
 				return false
 			}
-			st.setVar(o.name, v)
+			if o.name == "args" {
+				// $args has a set handler
+				// (ngx_http_variable_set_args): set changes the
+				// query string itself.
+				st.args = v
+			} else {
+				st.setVar(o.name, v)
+			}
 			pc++
 		case opBreak:
 			if st.uriChanged {
@@ -499,6 +613,11 @@ func (st *state) cond(o *op) (bool, error) {
 // configuration, once (unless recursive_error_pages); otherwise h
 // answers.
 func (st *state) finalize(status int, h Handler) {
+	if h.Kind == HandlerRedirect {
+		// r->headers_out.location stays set through the error_page's
+		// internal redirect.
+		st.location = h.Target
+	}
 	if status >= 300 || status == 201 || status == 204 {
 		st.errStatus = status
 		pages := st.cur.effErrorPages()
@@ -592,6 +711,22 @@ func (st *state) namedLocation(name string, via *parser.Directive, how string) {
 // modules the model does not run. It returns false when the request
 // was answered.
 func (st *state) access() bool {
+	// The preaccess phase: a request over a limit_req rate or a
+	// limit_conn count is refused, which only the traffic decides
+	// (each of them inherits from the levels above when a block has
+	// none, so the nearest says there is one).
+	for lv := st.cur; lv != nil; lv = lv.parent {
+		if d := lv.rateLimit; d != nil {
+			st.note(fmt.Sprintf("%s at %s: nginx answers limit_req_status or limit_conn_status (503) instead when the traffic is over its limit", d.Name.Value, pos(d)))
+			break
+		}
+	}
+	for lv := st.cur; lv != nil; lv = lv.parent {
+		if d := lv.varCharset; d != nil {
+			st.note(fmt.Sprintf("%s at %s: the charset filter closes the connection when the variable names no charset it knows", d.Name.Value, pos(d)))
+			break
+		}
+	}
 	if op := st.cur.effOpaque(); len(op) > 0 {
 		st.stop(&unsure{fmt.Sprintf("%s at %s decides at run time", op[0].Name.Value, pos(op[0]))})
 		return false
@@ -725,7 +860,15 @@ func (st *state) tryFiles() bool {
 	}
 	if strings.HasPrefix(d.Args[len(d.Args)-1].Value, "=") {
 		code, err := strconv.Atoi(d.Args[len(d.Args)-1].Value[1:])
-		if err == nil {
+		switch {
+		case err != nil:
+		case code < 300 && code != 201 && code != 204:
+			// ngx_http_finalize_request takes any other code below
+			// the special responses as "done": the connection closes
+			// without a response.
+			st.answer(0, Handler{Kind: HandlerClose, Directive: d})
+			return true
+		default:
 			st.finalize(code, Handler{Kind: HandlerError, Directive: d})
 			return true
 		}

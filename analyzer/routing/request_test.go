@@ -2,6 +2,7 @@ package routing_test
 
 import (
 	"net/netip"
+	"strings"
 	"testing"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
@@ -41,5 +42,21 @@ func TestSmoke(t *testing.T) {
 		if a.Handler.Target != c.want {
 			t.Errorf("%s: got %d %q %v (unsure %v)", c.target, a.Status, a.Handler.Target, a.Handler.Kind, a.Unsure)
 		}
+	}
+}
+
+// TestRunTimeNotesStayInTheirServer: a server's limit_req makes its
+// answers that reach the preaccess phase unsure (a return answers
+// before it), and no other configuration's (the setting lives in
+// the level's own extra settings, never in the shared empty ones).
+func TestRunTimeNotesStayInTheirServer(t *testing.T) {
+	limited := model(t, `http { limit_req_zone $binary_remote_addr zone=z:1m rate=1r/s;
+		server { listen 127.0.0.1:80; location / { limit_req zone=z; proxy_pass http://127.0.0.1:1; } } }`, routing.Options{})
+	plain := model(t, `http { server { listen 127.0.0.1:80; location / { proxy_pass http://127.0.0.1:1; } } }`, routing.Options{})
+	if a := limited.Route(get("x", "/")); len(a.Unsure) != 1 || !strings.Contains(a.Unsure[0], "limit_req") {
+		t.Errorf("limited: unsure %q", a.Unsure)
+	}
+	if a := plain.Route(get("x", "/")); len(a.Unsure) != 0 {
+		t.Errorf("plain: unsure %q", a.Unsure)
 	}
 }

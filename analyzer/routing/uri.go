@@ -102,6 +102,69 @@ func ParseTarget(raw string, mergeSlashes bool) (Target, error) {
 	return t, t.complexURI(raw, mergeSlashes)
 }
 
+// AbsoluteTarget reads an absolute-form request target
+// ("http://host:port/path?query") as ngx_http_parse_request_line does:
+// a scheme of letters, digits, "+", "-" and "." that starts with a
+// letter (any scheme: nginx does not look at it), "://", the host (an
+// "[...]" literal or letters, digits, "." and "-") and an optional port.
+// It returns the host, which nginx validates and takes over the Host
+// header, and the origin-form rest ($request_uri: "/" when the path is
+// empty, "?query" when only a query follows). ok is false for an
+// origin-form target; a target nginx refuses gives an error wrapping
+// ErrBadRequest.
+func AbsoluteTarget(raw string) (host, rest string, ok bool, err error) {
+	if raw == "" || raw[0] == '/' {
+		return "", "", false, nil
+	}
+	isLetter := func(c byte) bool { c |= 0x20; return c >= 'a' && c <= 'z' }
+	isDigit := func(c byte) bool { return c >= '0' && c <= '9' }
+	if !isLetter(raw[0]) {
+		return "", "", true, badTarget("the request target %q does not start with \"/\" or a scheme", raw)
+	}
+	i := 1
+	for i < len(raw) && (isLetter(raw[i]) || isDigit(raw[i]) || raw[i] == '+' || raw[i] == '-' || raw[i] == '.') {
+		i++
+	}
+	if !strings.HasPrefix(raw[i:], "://") {
+		return "", "", true, badTarget("the request target %q has no \"://\" after its scheme", raw)
+	}
+	i += 3
+	start := i
+	if i < len(raw) && raw[i] == '[' {
+		for i < len(raw) && raw[i] != ']' {
+			c := raw[i]
+			if !isLetter(c) && !isDigit(c) && !strings.ContainsRune("[:-._~!$&'()*+,;=", rune(c)) {
+				return "", "", true, badTarget("the host of the request target %q holds %q", raw, c)
+			}
+			i++
+		}
+		if i == len(raw) {
+			return "", "", true, badTarget("the host of the request target %q has no \"]\"", raw)
+		}
+		i++
+	} else {
+		for i < len(raw) && (isLetter(raw[i]) || isDigit(raw[i]) || raw[i] == '.' || raw[i] == '-') {
+			i++
+		}
+	}
+	host = raw[start:i]
+	if i < len(raw) && raw[i] == ':' {
+		i++
+		for i < len(raw) && isDigit(raw[i]) {
+			i++
+		}
+	}
+	switch {
+	case i == len(raw):
+		rest = "/"
+	case raw[i] == '/' || raw[i] == '?':
+		rest = raw[i:]
+	default:
+		return "", "", true, badTarget("the request target %q holds %q after its host", raw, raw[i])
+	}
+	return host, rest, true, nil
+}
+
 // complexURI is ngx_http_parse_complex_uri: %XX decoding (a decoded '%',
 // '#' or '?' is taken as a plain byte, any other as if written, so %2F
 // is a slash and %2E a dot; %00 is refused), merge_slashes, "." and ".."

@@ -114,7 +114,7 @@ func (st *state) variable(name string) (string, error) {
 	case "uri", "document_uri":
 		return st.uri, nil
 	case "request_uri":
-		return r.Target, nil
+		return st.requestURI, nil
 	case "args", "query_string":
 		return st.args, nil
 	case "is_args":

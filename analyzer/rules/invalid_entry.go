@@ -2,6 +2,7 @@ package rules
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
@@ -30,7 +31,11 @@ var InvalidEntry = &analyzer.Rule{
 			"a `hostnames` map are not compared);\n" +
 			"- `split_clients`: each percentage is a number with up to two decimals and a `%` " +
 			"(`invalid percent value`), greater than 0, and they may not add up to more than 100% " +
-			"(`percent total is greater than 100%`).",
+			"(`percent total is greater than 100%`);\n" +
+			"- `charset_map`: two different charsets, `utf-8` only in the second column (1.31.3); each " +
+			"entry a byte in hex, then towards `utf-8` the UTF-8 bytes in hex of one character up to " +
+			"U+FFFF, not ASCII (at most three bytes since 1.27.5), else one byte in hex " +
+			"(`invalid value`, `invalid parameters number`).",
 		Bad: "events {}\nhttp {\n    geo $internal {\n        ranges;\n        default 0;\n        10.0.0.0/8 1;\n    }\n" +
 			"    split_clients $remote_addr $variant {\n        60% a;\n        50% b;\n    }\n}\n",
 		Good: "events {}\nhttp {\n    geo $internal {\n        default 0;\n        10.0.0.0/8 1;\n    }\n" +
@@ -53,10 +58,12 @@ func runInvalidEntry(p *analyzer.Pass) {
 			checkGeo(p, entries, !target.Lacks("1.29.3"), ctx&directives.HTTP != 0)
 		case "map":
 			checkMap(p, entries)
-		default:
+		case "charset_map":
+			checkCharsetMap(p, d, entries)
+		case "split_clients":
 			checkSplitClients(p, d, entries)
 		}
-	}, "geo", "map", "split_clients")
+	}, "geo", "map", "split_clients", "charset_map")
 }
 
 func checkGeo(p *analyzer.Pass, entries []*parser.Directive, volatile, proxies bool) {
@@ -265,4 +272,117 @@ func asciiLower(s string) string {
 		}
 	}
 	return string(b)
+}
+
+// checkCharsetMap follows ngx_http_charset_map_block and ngx_http_charset_map:
+// the two charsets differ, utf-8 only in the second column (1.31.3), and
+// each entry is a byte in hex and, towards utf-8, the UTF-8 bytes of one
+// character (at most three of them since 1.27.5, a character up to U+FFFF,
+// never ASCII), else one byte in hex.
+func checkCharsetMap(p *analyzer.Pass, d *parser.Directive, entries []*parser.Directive) {
+	if len(d.Args) != 2 {
+		return
+	}
+	from, to := d.Args[0].Value, d.Args[1].Value
+	if strings.EqualFold(from, to) {
+		p.ReportDirective(d, "\"charset_map\" between the same charsets \"%s\" and \"%s\"", from, to)
+		return
+	}
+	if strings.EqualFold(from, "utf-8") && !p.Target.Lacks("1.31.3") {
+		p.ReportDirective(d, "\"charset_map\" with \"utf-8\" charset should be given in the second column")
+		return
+	}
+	utf8 := strings.EqualFold(to, "utf-8")
+	for _, e := range entries {
+		if len(e.Args) != 1 {
+			p.ReportDirective(e, "invalid parameters number")
+			continue
+		}
+		if n, ok := hexByte(e.Name.Value); !ok || n > 255 {
+			p.ReportDirective(e, "invalid value \"%s\"", e.Name.Value)
+			continue
+		}
+		v := e.Args[0]
+		bad := func() {
+			p.Reportf(e.File, v.Range, "invalid value \"%s\"", v.Value).Detail =
+				"the entry maps a byte of " + from + " (in hex) to " + to + ": " + map[bool]string{
+					true:  "the UTF-8 bytes of one character, in hex (C1 D0B0)",
+					false: "one byte, in hex (C1 E1)"}[utf8]
+		}
+		if !utf8 {
+			if n, ok := hexByte(v.Value); !ok || n > 255 {
+				bad()
+			}
+			continue
+		}
+		if v.Value == "" {
+			continue // nginx reads what an earlier entry left: not judged
+		}
+		if len(v.Value)/2 > 3 && !p.Target.Lacks("1.27.5") || len(v.Value)%2 != 0 {
+			bad()
+			continue
+		}
+		var buf []byte
+		for i := 0; i < len(v.Value); i += 2 {
+			n, ok := hexByte(v.Value[i : i+2])
+			if !ok {
+				break
+			}
+			buf = append(buf, byte(n))
+		}
+		if len(buf)*2 != len(v.Value) || ngxUTF8Decode(buf) > 0xffff {
+			bad()
+		}
+	}
+}
+
+// hexByte is ngx_hextoi on a short string: false for an empty or non-hex
+// one, the value (possibly over 255) otherwise.
+func hexByte(s string) (int, bool) {
+	if s == "" {
+		return 0, false
+	}
+	s = strings.TrimLeft(s, "0")
+	if s == "" {
+		return 0, true
+	}
+	if len(s) > 8 {
+		return 0, false // past any byte, whatever it is
+	}
+	n, err := strconv.ParseUint(s, 16, 32)
+	return int(n), err == nil
+}
+
+// ngxUTF8Decode is ngx_utf8_decode over the whole of b: the character its
+// first bytes encode, or 0xffffffff for what it refuses (ASCII too, which
+// it never expects), 0xfffffffe when b is too short.
+func ngxUTF8Decode(b []byte) uint32 {
+	u := uint32(b[0])
+	var valid uint32
+	var n int
+	switch {
+	case u >= 0xf8:
+		return 0xffffffff
+	case u >= 0xf0:
+		u, valid, n = u&0x07, 0xffff, 3
+	case u >= 0xe0:
+		u, valid, n = u&0x0f, 0x7ff, 2
+	case u >= 0xc2:
+		u, valid, n = u&0x1f, 0x7f, 1
+	default:
+		return 0xffffffff
+	}
+	if len(b)-1 < n {
+		return 0xfffffffe
+	}
+	for _, c := range b[1 : 1+n] {
+		if c < 0x80 {
+			return 0xffffffff
+		}
+		u = u<<6 | uint32(c&0x3f)
+	}
+	if u > valid {
+		return u
+	}
+	return 0xffffffff
 }

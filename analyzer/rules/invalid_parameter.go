@@ -1,11 +1,13 @@
 package rules
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/analyzer/referer"
+	"github.com/nginx-lint/nginx-lint/analyzer/script"
 	"github.com/nginx-lint/nginx-lint/internal/ngxparse"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
@@ -30,10 +32,13 @@ var InvalidParameter = &analyzer.Rule{
 			"- `server` in an upstream: `weight=` (1 or more), `max_conns=`, `max_fails=`, " +
 			"`fail_timeout=` (a time), `backup`, `down`, `resolve` and `service=`; `backup` after " +
 			"`hash`, `ip_hash` or `random` (`balancing method does not support parameter`); " +
-			"`slow_start=`, `route=` and `drain` exist only in NGINX Plus;\n" +
+			"`slow_start=` exists only in NGINX Plus, `route=` (at most 32 bytes) and `drain` in an http " +
+			"upstream since 1.29.6 (ngx_http_upstream_sticky_module) and in NGINX Plus;\n" +
 			"- `resolver`: the name servers' addresses, `valid=` (a time), `ipv4=` (1.23.1) and " +
 			"`ipv6=` (on or off, not both off; `invalid parameter: ipv6=no`); a parameter the target " +
 			"predates (`ipv4=` before 1.23.1) is a host name to nginx, which no lookup finds;\n" +
+			"- `image_filter`: `off`, `test` or `size`; `rotate` 90, 180 or 270; `resize` or `crop` with a " +
+			"width and a height over 0 or `-`;\n" +
 			"- the fourth argument of `add_header` and `add_trailer`, which can only be `always`, and " +
 			"the flag of `rewrite`: `last`, `break`, `redirect` or `permanent` (an empty replacement is " +
 			"refused too).\n\n" +
@@ -91,6 +96,62 @@ func runInvalidParameter(p *analyzer.Pass) {
 		p.Reportf(d.File, d.Args[2].Range, "invalid parameter \"%s\"", d.Args[2].Value).Detail =
 			"the flag of rewrite is last, break, redirect or permanent"
 	}, "rewrite")
+	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, _ []*parser.Directive) {
+		if !directives.DataBlock(ctx) {
+			checkImageFilter(p, d)
+		}
+	}, "image_filter")
+}
+
+// checkImageFilter follows ngx_http_image_filter: off, test or size alone;
+// rotate and an angle of 90, 180 or 270; resize or crop and a width and a
+// height, each a positive number or "-" (variables are read per request).
+// nginx names the first argument it stops at.
+func checkImageFilter(p *analyzer.Pass, d *parser.Directive) {
+	args := d.Args
+	bad := func(a parser.Word, detail string) {
+		p.Reportf(d.File, a.Range, "invalid parameter \"%s\"", a.Value).Detail = detail
+	}
+	const forms = "image_filter takes off, test or size; rotate 90|180|270; or resize|crop WIDTH HEIGHT"
+	// dimension is ngx_http_image_filter_value: "-", or ngx_atoi over 0.
+	dimension := func(a parser.Word) bool {
+		if script.HasVars(a.Value) || a.Value == "-" {
+			return true
+		}
+		n, ok := grammar.Atoi(a.Value)
+		return ok && n > 0
+	}
+	switch len(args) {
+	case 1:
+		switch args[0].Value {
+		case "off", "test", "size":
+		default:
+			bad(args[0], forms)
+		}
+	case 2:
+		if args[0].Value != "rotate" {
+			bad(args[0], forms)
+			return
+		}
+		switch v := args[1].Value; {
+		case script.HasVars(v), v == "90", v == "180", v == "270":
+		default:
+			if n, ok := grammar.Atoi(v); !ok || n != 90 && n != 180 && n != 270 {
+				bad(args[1], "rotate takes 90, 180 or 270 degrees")
+			}
+		}
+	case 3:
+		if args[0].Value != "resize" && args[0].Value != "crop" {
+			bad(args[0], forms)
+			return
+		}
+		for _, a := range args[1:] {
+			if !dimension(a) {
+				bad(a, "a width or height is a number of pixels over 0, or \"-\" to keep the image's")
+				return
+			}
+		}
+	}
 }
 
 // listenContext maps a server's protocol to the listen grammar's context.
@@ -214,6 +275,14 @@ var noBackupBalancers = map[string]bool{"hash": true, "ip_hash": true, "random":
 // plusServerParams are upstream server parameters of NGINX Plus only.
 var plusServerParams = []string{"slow_start=", "route=", "drain"}
 
+// stickySince is the release whose ngx_http_upstream_sticky_module (built
+// unless --without-http_upstream_sticky_module) gives an http upstream's
+// server the route= and drain parameters of NGINX Plus.
+const stickySince = "1.29.6"
+
+// sidLen is NGX_HTTP_UPSTREAM_SID_LEN, the longest route= (an md5 in hex).
+const sidLen = 32
+
 // checkUpstreamServers replays ngx_http_upstream_server (and the stream
 // one) over every server of every upstream, in reading order (included
 // files expanded), remembering whether a balancing method without backup
@@ -229,13 +298,17 @@ func checkUpstreamServers(p *analyzer.Pass, target *analyzer.Target) {
 			case noBackupBalancers[name]:
 				noBackup = name
 			case name == "server" && len(d.Args) > 0:
-				checkServerParams(p, d, target, noBackup)
+				checkServerParams(p, d, target, noBackup, u.Protocol == parser.HTTP)
 			}
 		}
 	}
 }
 
-func checkServerParams(p *analyzer.Pass, d *parser.Directive, target *analyzer.Target, noBackup string) {
+func checkServerParams(p *analyzer.Pass, d *parser.Directive, target *analyzer.Target, noBackup string, http bool) {
+	// The build's module list does not name the sticky module (the
+	// tables date the sticky directive by NGINX Plus): a release that
+	// has it builds it unless configure was told otherwise.
+	sticky := http && !target.Lacks(stickySince) && (target == nil || !slices.Contains(target.Configure, "--without-http_upstream_sticky_module"))
 	for _, a := range d.Args[1:] {
 		v := a.Value
 		bad := func(detail string) {
@@ -261,7 +334,16 @@ func checkServerParams(p *analyzer.Pass, d *parser.Directive, target *analyzer.T
 					"\"" + noBackup + "\" comes before this server in the upstream, and it has no backup servers; " +
 						"remove backup or the balancing method"
 			}
-		case v == "down":
+		case v == "down", sticky && v == "drain":
+		case sticky && hasVal && name == "route":
+			// ngx_http_upstream_server keeps the route as the server's
+			// session id, at most NGX_HTTP_UPSTREAM_SID_LEN bytes.
+			if val == "" {
+				p.Reportf(d.File, a.Range, "route is empty")
+			} else if len(val) > sidLen {
+				p.Reportf(d.File, a.Range, "route is longer than %d", sidLen).Detail =
+					"the route is the server's session id, at most 32 bytes (an md5 in hex)"
+			}
 		case v == "resolve" || (hasVal && name == "service"):
 			if target.Lacks("1.27.3") {
 				bad("nginx " + target.NginxVersion() + " predates it: " + name + " in an open-source upstream appeared in nginx 1.27.3 " +
@@ -276,6 +358,9 @@ func checkServerParams(p *analyzer.Pass, d *parser.Directive, target *analyzer.T
 			for _, plus := range plusServerParams {
 				if v == plus || strings.HasPrefix(v, plus) && strings.HasSuffix(plus, "=") {
 					detail = strings.TrimSuffix(plus, "=") + " exists only in NGINX Plus"
+					if plus != "slow_start=" {
+						detail += " and, for an http upstream, in nginx " + stickySince + " and later"
+					}
 				}
 			}
 			bad(detail)

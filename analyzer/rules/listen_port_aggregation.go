@@ -35,7 +35,6 @@ var ListenPortAggregation = &analyzer.Rule{
 func runListenPortAggregation(p *analyzer.Pass) {
 	limit := maxAddresses.Get(p)
 	r := costpass.Get(p)
-	cost := r.Profile.Cost(costmodel.CostAddrCompare)
 	// The ports of one port range cross the threshold at the same listen:
 	// one finding there sums them up, instead of one per port.
 	type group struct {
@@ -43,6 +42,7 @@ func runListenPortAggregation(p *analyzer.Pass) {
 		ports    []*costmodel.Port
 		nPorts   int // a run of ports counts each
 		compares int64
+		seconds  float64
 		maxAddrs int
 	}
 	var groups []*group
@@ -63,6 +63,7 @@ func runListenPortAggregation(p *analyzer.Pass) {
 		g.ports = append(g.ports, port)
 		g.nPorts += port.Width()
 		g.compares += port.AddrCompares * int64(port.Width())
+		g.seconds += r.AddrScanSeconds(port) * float64(port.Width())
 		g.maxAddrs = max(g.maxAddrs, len(port.Addrs))
 	}
 	for _, g := range groups {
@@ -70,10 +71,10 @@ func runListenPortAggregation(p *analyzer.Pass) {
 		detail := "serve these sites from one address with name-based virtual hosts (listen " + strconv.Itoa(port.Port) + "; plus server_name)"
 		if g.nPorts == 1 {
 			reportAt(p, g.at, "%s aggregates %d addresses: %d address compares in ngx_http_add_addresses ≈ %s at every start and reload, growing with the square of the addresses",
-				port.Name(), len(port.Addrs), port.AddrCompares, costmodel.Seconds(float64(port.AddrCompares)*cost)).Detail = detail
+				port.Name(), len(port.Addrs), port.AddrCompares, costmodel.Seconds(g.seconds)).Detail = detail
 			continue
 		}
 		reportAt(p, g.at, "%d ports of this range (port %d to %d) aggregate up to %d addresses each: %d address compares in ngx_http_add_addresses ≈ %s at every start and reload, growing with the square of the addresses",
-			g.nPorts, port.Port, g.ports[len(g.ports)-1].Last(), g.maxAddrs, g.compares, costmodel.Seconds(float64(g.compares)*cost)).Detail = detail
+			g.nPorts, port.Port, g.ports[len(g.ports)-1].Last(), g.maxAddrs, g.compares, costmodel.Seconds(g.seconds)).Detail = detail
 	}
 }

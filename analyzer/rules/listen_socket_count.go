@@ -24,7 +24,8 @@ var ListenSocketCount = &analyzer.Rule{
 			"worker. A wildcard listen on a port serves all its addresses with one socket unless a " +
 			"listen forces its own (`bind`, `backlog`, `reuseport`, ...), and `reuseport` clones a " +
 			"socket per worker at start (not under `nginx -t`). The threshold is the option " +
-			"`max-sockets` (counted at start).",
+			"`max-sockets` (counted at start). A threshold the user sets (the option, or `nginx-lint " +
+			"cost --max-sockets`) is a gate: exceeding it is an error, as an explicit startup budget is.",
 		Bad: "worker_processes 256;\nevents { worker_connections 2048; }\nhttp {\n    server {\n" +
 			repeat(4, 4, "        ", "listen 127.0.0.1:800%d reuseport;") + "    }\n}\n",
 		Good: "worker_processes 256;\nevents { worker_connections 2048; }\nhttp {\n    server {\n" +
@@ -61,5 +62,11 @@ func runListenSocketCount(p *analyzer.Pass) {
 		msg += fmt.Sprintf("; reuseport clones one per worker for %d workers", c.Workers)
 	}
 	msg += fmt.Sprintf(") ≈ %s of socket, bind and listen", costmodel.Seconds(float64(c.SocketsStart)*r.Profile.Cost(costmodel.CostSocket)))
-	reportAt(p, at, "%s", msg)
+	d := reportAt(p, at, "%s", msg)
+	// A limit the user set (max-sockets in the settings, cost
+	// --max-sockets) is a gate; the default is advice.
+	if maxSockets.Given(p) {
+		d.Message += fmt.Sprintf(", over max-sockets %d", limit)
+		d.Severity = parser.Error
+	}
 }

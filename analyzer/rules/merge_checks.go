@@ -8,7 +8,9 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/analyzer/referer"
 	"github.com/nginx-lint/nginx-lint/analyzer/valuecheck"
+	"github.com/nginx-lint/nginx-lint/internal/ngxparse"
 	"github.com/nginx-lint/nginx-lint/parser"
+	"github.com/nginx-lint/nginx-lint/parser/grammar"
 )
 
 // SettingConflict reports settings nginx refuses together: the checks its
@@ -29,7 +31,14 @@ var SettingConflict = &analyzer.Rule{
 			"1g of temp file);\n" +
 			"- `charset` and `source_charset` that differ need a `charset_map` between them;\n" +
 			"- `proxy_redirect default` must follow the `proxy_pass` of its location, whose URL has no " +
-			"variables.\n\n" +
+			"variables;\n" +
+			"- an upstream (http or stream) whose `server` has `resolve` and a host name needs a `zone` " +
+			"(`resolving names at run time requires upstream ... to be in shared memory`; nginx 1.27.3 " +
+			"and later; the resolver it needs next is stale-dns-cache's);\n" +
+			"- a stream or mail `server` needs a `listen` (`no \"listen\" is defined for server`), a mail " +
+			"server an `auth_http` of its own or of the `mail` block and a `protocol` (or a listen on a port " +
+			"of imap, pop3 or smtp: `unknown mail protocol for server`), and before nginx 1.27.1 a stream " +
+			"server a handler: `proxy_pass`, `return` or `pass` (`no handler for server`).\n\n" +
 			"nginx names the end of the `http` block for the merge checks and no line for the charset " +
 			"one; nginx-lint reports at the directive to change, once per directive.",
 		Bad:  "events {}\nhttp {\n    proxy_buffers 4 4k;\n    server {\n        listen 80;\n        location / {\n            proxy_busy_buffers_size 64k;\n            proxy_pass http://127.0.0.1:8080;\n        }\n    }\n}\n",
@@ -54,6 +63,8 @@ var mergedNames = func() []string {
 
 func runSettingConflict(p *analyzer.Pass) {
 	reportReferers(p, referer.Empty)
+	checkUpstreamResolve(p)
+	checkServerRequired(p)
 	ix := p.Index()
 	// The directives of mergedNames each block sets, by the block's
 	// entry: a configuration with few of them costs little.
@@ -310,4 +321,162 @@ func checkRedirectDefault(p *analyzer.Pass, d *parser.Directive, stack []*parser
 		p.ReportDirective(d, "%q cannot be used with %q directive with variables", "proxy_redirect default", "proxy_pass").Detail =
 			"write the rewrite out: proxy_redirect <upstream URL> <location>"
 	}
+}
+
+// streamHandlerUntil is the release that let a stream server go without a
+// content handler (before, ngx_stream_core_merge_srv_conf refused it).
+const streamHandlerUntil = "1.27.1"
+
+// streamHandlers are nginx's stream directives that give a server its
+// content handler (they set cscf->handler).
+var streamHandlers = map[string]bool{"proxy_pass": true, "return": true, "pass": true}
+
+// mailPorts are the ports by which a mail listen chooses its server's
+// protocol when no "protocol" does (the port lists of the imap, pop3 and
+// smtp modules' ngx_mail_protocol_t).
+var mailPorts = map[int]bool{143: true, 993: true, 110: true, 995: true, 25: true, 465: true, 587: true}
+
+// checkServerRequired makes the checks nginx makes of a stream or mail
+// server once its block is read: ngx_stream_core_server and
+// ngx_mail_core_server want a listen in it; ngx_mail_auth_http_merge_conf
+// wants an auth_http in it or in the mail block, and
+// ngx_mail_core_merge_srv_conf a protocol (its own, or the one a listen's
+// port names); and before 1.27.1,
+// ngx_stream_core_merge_srv_conf wants a content handler (proxy_pass,
+// return, pass). nginx names the server's file and line in the message;
+// the finding is at the server.
+func checkServerRequired(p *analyzer.Pass) {
+	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive) {
+		stream, mail := ctx&directives.Stream != 0, ctx&directives.Mail != 0
+		if !stream && !mail || d.Block == nil || len(d.Args) != 0 || missingInclude(p.Config, d.Block.Directives) {
+			return
+		}
+		body := p.Body(d)
+		listen, handler, auth, unknown := false, false, false, false
+		protocol := false // a protocol, or a listen port that names one
+		for _, c := range body {
+			name := c.Name.Value
+			switch {
+			case name == "listen":
+				listen = true
+				l, err := grammar.ParseListen(c.ArgValues())
+				protocol = protocol || err != nil || mailPorts[l.Port]
+			case name == "protocol":
+				protocol = true
+			case name == "auth_http":
+				auth = true
+			case streamHandlers[name]:
+				handler = true
+			default:
+				rows := directives.Lookup(name)
+				if len(rows) == 0 {
+					unknown = true
+				}
+				for _, r := range rows {
+					// A module's directive may set the handler
+					// (content_by_lua_block) or the peer.
+					unknown = unknown || r.ThirdParty
+				}
+			}
+		}
+		if !listen {
+			diag := p.ReportDirective(d, "no \"listen\" is defined for server")
+			diag.Detail = "a " + map[bool]string{true: "stream", false: "mail"}[stream] +
+				" server has no default address: add a listen (listen 127.0.0.1:12345;)"
+			return
+		}
+		if unknown {
+			return
+		}
+		if stream && !handler && p.Target.Lacks(streamHandlerUntil) {
+			diag := p.ReportDirective(d, "no handler for server")
+			diag.Detail = "nginx " + p.Target.NginxVersion() + " wants every stream server to pass its connections on " +
+				"(proxy_pass, return or pass); nginx 1.27.1 and later accept a server without one"
+			return
+		}
+		if mail && !protocol {
+			diag := p.ReportDirective(d, "unknown mail protocol for server")
+			diag.Detail = "no protocol directive, and no listen on a port of imap (143, 993), pop3 (110, 995) or " +
+				"smtp (25, 465, 587) that would choose one: add protocol imap, pop3 or smtp"
+			return
+		}
+		if mail && !auth && len(stack) > 0 {
+			outer := stack[len(stack)-1]
+			if !outer.Is("mail") || outer.Block == nil || missingInclude(p.Config, outer.Block.Directives) {
+				return
+			}
+			for _, c := range p.Body(outer) {
+				if c.Is("auth_http") {
+					return
+				}
+			}
+			diag := p.ReportDirective(d, "no \"auth_http\" is defined for server")
+			diag.Detail = "nginx's mail proxy asks an HTTP server where to send each login: add auth_http to the server or the mail block"
+		}
+	}, "server")
+}
+
+// resolveSince is the release that gave an open-source upstream's server
+// the resolve parameter (before, invalid-parameter refuses it).
+const resolveSince = "1.27.3"
+
+// checkUpstreamResolve makes the first check of
+// ngx_http_upstream_init_round_robin (and the stream one) on an upstream
+// whose server names are resolved at run time: a server with "resolve" and
+// a host name needs the upstream's "zone". nginx reports it after the whole
+// configuration is read, naming the upstream's file and line in the
+// message; the finding stays at the upstream. The check after it, a
+// resolver for such a server, is stale-dns-cache's.
+func checkUpstreamResolve(p *analyzer.Pass) {
+	if p.Target.Lacks(resolveSince) {
+		return
+	}
+	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, _ []*parser.Directive) {
+		if d.Block == nil || len(d.Args) != 1 || ctx&(directives.HTTP|directives.Stream) == 0 {
+			return
+		}
+		body := p.Body(d)
+		if missingInclude(p.Config, d.Block.Directives) {
+			return // the missing file may hold the zone
+		}
+		var named *parser.Directive // the first server resolved at run time
+		zone := false
+		for _, c := range body {
+			switch c.Name.Value {
+			case "zone":
+				zone = true
+			case "server":
+				if named == nil && resolvedAtRunTime(c) {
+					named = c
+				}
+			}
+		}
+		if named == nil {
+			return
+		}
+		if !zone {
+			diag := p.ReportDirective(d, "resolving names at run time requires upstream \"%s\" to be in shared memory", d.Args[0].Value)
+			diag.Detail = "a server with \"resolve\" keeps its addresses in the upstream's shared memory zone: add \"zone " +
+				d.Args[0].Value + " 64k;\" to the upstream, or drop resolve"
+			diag.Related = []parser.Related{{File: named.File, Range: named.Name.Range, Message: "resolved at run time"}}
+		}
+	}, "upstream")
+}
+
+// resolvedAtRunTime reports whether an upstream's server has "resolve"
+// and a name to resolve: ngx_http_upstream_server keeps the host only
+// when the address is no IP literal or unix socket.
+func resolvedAtRunTime(d *parser.Directive) bool {
+	if len(d.Args) < 2 {
+		return false
+	}
+	resolve := false
+	for _, a := range d.Args[1:] {
+		resolve = resolve || a.Value == "resolve"
+	}
+	if !resolve {
+		return false
+	}
+	u := ngxparse.ParseURL(d.Args[0].Value, false, 80)
+	return u.Err == "" && !u.Unix && !u.Addr && u.Host != ""
 }

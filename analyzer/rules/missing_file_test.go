@@ -109,7 +109,8 @@ func TestCheckFilesSetting(t *testing.T) {
 			host = append(host, r.Name)
 		}
 	}
-	if want := []string{rules.MissingFile.Name, rules.HostNotFound.Name, rules.UnknownUser.Name}; !slices.Equal(host, want) {
+	if want := []string{rules.MissingFile.Name, rules.HostNotFound.Name, rules.UnknownUser.Name, rules.CertificateExpired.Name, rules.CertificateExpiring.Name,
+		rules.CertificateKeyMismatch.Name, rules.CertificateChain.Name, rules.CertificateNameMismatch.Name, rules.CertificateWeak.Name}; !slices.Equal(host, want) {
 		t.Errorf("the rules that check this machine: %q, want %q", host, want)
 	}
 }

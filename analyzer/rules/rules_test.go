@@ -78,7 +78,13 @@ var noExample = map[string]bool{"internal-error": true, "unreadable-file": true,
 // exampleOptions are the options a rule's examples are linted with: a
 // rule that is off unless asked gets asked.
 var exampleOptions = map[string]map[string]any{rules.MissingFile.Name: {analyzer.CheckFilesOption.Name(): true},
-	rules.HostNotFound.Name: {analyzer.CheckFilesOption.Name(): true}, rules.UnknownUser.Name: {analyzer.CheckFilesOption.Name(): true},
+	rules.CertificateExpired.Name: {analyzer.CheckFilesOption.Name(): true}, rules.CertificateKeyMismatch.Name: {analyzer.CheckFilesOption.Name(): true},
+	rules.CertificateChain.Name: {analyzer.CheckFilesOption.Name(): true}, rules.CertificateNameMismatch.Name: {analyzer.CheckFilesOption.Name(): true},
+	rules.CertificateWeak.Name: {analyzer.CheckFilesOption.Name(): true},
+	// The example's certificate expires in 2049: a window of a century
+	// reaches it (and not the good example's, which never expires).
+	rules.CertificateExpiring.Name: {analyzer.CheckFilesOption.Name(): true, "cert-expiry-days": 36500},
+	rules.HostNotFound.Name:        {analyzer.CheckFilesOption.Name(): true}, rules.UnknownUser.Name: {analyzer.CheckFilesOption.Name(): true},
 	rules.WorkerProcessesUnset.Name: {"report": true}}
 
 // exampleTargets are the builds a rule's examples are linted for: a rule

@@ -41,6 +41,7 @@ func runUnknownVariable(p *analyzer.Pass) {
 		return
 	}
 	vf := variableFacts(p)
+	checkImplicitVariables(p, vf)
 	if len(vf.Uses) == 0 {
 		return
 	}
@@ -152,7 +153,46 @@ func variableSince(v *directives.Variable) string {
 // handlerless are variables nginx registers without a get handler (a
 // placeholder for the module's own use, ngx_http_proxy_module.c): a
 // configuration that names them gets "unknown variable".
-var handlerless = map[string]bool{"proxy_add_via": true}
+var handlerless = map[string]bool{"proxy_add_via": true, "memcached_key": true}
+
+// implicitVariables are variables a directive reads by name without
+// writing them: ngx_http_memcached_pass asks for the index of
+// $memcached_key, which no module defines (the docs list it as the key's
+// variable; the configuration sets it), so memcached_pass without a
+// definition of it is nginx's "unknown variable".
+var implicitVariables = map[string]implicitVariable{"memcached_pass": {"memcached_key", "ngx_http_memcached_module"}}
+
+// implicitVariable is the variable a directive reads and the directive's
+// module: where the build lacks it, the directive is unknown-directive's.
+type implicitVariable struct{ name, module string }
+
+// checkImplicitVariables reports the directives of implicitVariables
+// whose variable nothing defines, once per directive name: nginx stops at
+// the first.
+func checkImplicitVariables(p *analyzer.Pass, vf *varFacts) {
+	tab := symbols.Of(p)
+	ix := p.Index()
+	for dir, iv := range implicitVariables {
+		name := iv.name
+		if !p.Target.HasModule(iv.module) || vf.builtin.has(name, nsHTTP) || tab.Defined(symbols.VariableSymbol(name, false)) {
+			continue
+		}
+		for _, i := range ix.Named(dir) {
+			e := &ix.Entries[i]
+			if e.Context()&directives.StreamContexts != 0 {
+				continue
+			}
+			diag := p.ReportDirective(e.Directive, "unknown \"%s\" variable", name)
+			diag.Detail = fmt.Sprintf("%s reads the key from $%s, which no set, map or other directive defines; "+
+				"nginx refuses to start: set it where the request is known (set $%s $uri;)", dir, name, name)
+			if modules.Of(p).UnknownModuleSays(p) != "" || unknownModuleDirective(p) != nil {
+				diag.Severity = parser.Warning
+				diag.Detail += "; but a module nginx-lint does not know may define it"
+			}
+			break
+		}
+	}
+}
 
 // usedModules returns the modules whose directives the configuration uses.
 func usedModules(ix *analyzer.Index) map[string]bool {

@@ -4,6 +4,9 @@
 //	# nginx-lint ignore=NAME[,NAME] reason
 //	# nginx-lint file-ignore=NAME[,NAME] reason
 //
+// disable= and file-disable= are the same as ignore= and file-ignore=
+// (shellcheck's and hadolint's spelling).
+//
 // An ignore comment on the line(s) above a directive covers that directive
 // and, for a block directive, everything in its block; one at the end of a
 // directive's line covers that directive. A file-ignore comment anywhere in
@@ -33,12 +36,16 @@ import (
 var (
 	// IgnoreWithoutReason is an ignore comment that does not say why.
 	IgnoreWithoutReason = &analyzer.Rule{
-		Code: "NL5001", Name: "ignore-without-reason", Title: "suppression comment without a reason", Severity: parser.Warning,
-		Run: reportedByApply,
+		Code: "NL5001", Name: "ignore-without-reason", Title: "suppression comment without a reason", Severity: parser.Info,
+		Options: []analyzer.Option{RequireReason.Decl()},
+		Run:     reportedByApply,
 		Doc: analyzer.Doc{
-			Text: "A `# nginx-lint ignore=NAME` or `file-ignore=NAME` comment must be followed by a few " +
+			Text: "A `# nginx-lint ignore=NAME` or `file-ignore=NAME` comment should be followed by a few " +
 				"words saying why the finding does not apply, so the next reader can judge whether it " +
-				"still holds. The comment still suppresses the finding.",
+				"still holds. The comment still suppresses the finding. A missing reason is an info, " +
+				"which no default gate fails on; the option `require-reason: true` makes it a warning " +
+				"(`rules: {ignore-without-reason: {options: {require-reason: true}}}`), and a severity " +
+				"set for the rule wins over both.",
 			Bad:  "events {}\nhttp {\n    # nginx-lint ignore=unknown-directive\n    my_module_flag on;\n}\n",
 			Good: "events {}\nhttp {\n    # nginx-lint ignore=unknown-directive built with our own module\n    my_module_flag on;\n}\n",
 		},
@@ -63,7 +70,8 @@ var (
 		Run:     reportedByApply,
 		Doc: analyzer.Doc{
 			Text: "A comment starting with `nginx-lint` must read `ignore=NAME[,NAME] reason` or " +
-				"`file-ignore=NAME[,NAME] reason`, where each NAME is a rule name or code " +
+				"`file-ignore=NAME[,NAME] reason` (or `disable=` and `file-disable=`, shellcheck's and " +
+				"hadolint's spelling), where each NAME is a rule name or code " +
 				"(`nginx-lint rules` lists them). Anything else suppresses nothing. Another " +
 				"linter's form (`# nginx-lint:ignore RULE reason`, as walf443/nginx-lint writes it, " +
 				"or `ignore RULE` without `=`) is answered with the exact form nginx-lint reads, " +
@@ -73,6 +81,11 @@ var (
 		},
 	}
 )
+
+// RequireReason is ignore-without-reason's option that makes a
+// suppression comment without a reason a warning rather than an info.
+var RequireReason = analyzer.BoolOption("require-reason", false,
+	"Report a suppression comment without a reason as a warning, not an info.")
 
 // Rules returns the rules whose findings Apply reports.
 func Rules() []*analyzer.Rule {
@@ -93,6 +106,9 @@ type Suppressor struct {
 	// did not run (disabled in the configuration) cannot match and is not
 	// reported as unused. Nil means every rule ran.
 	Ran func(nameOrCode string) bool
+	// RequireReason makes a comment without a reason a warning rather
+	// than an info (ignore-without-reason's option require-reason).
+	RequireReason bool
 }
 
 // Apply filters ds through the suppression comments of c. kept are the
@@ -108,6 +124,7 @@ type ignore struct {
 	comment *parser.Comment
 	file    *parser.File
 	whole   bool              // file-ignore
+	key     string            // as written: ignore, file-ignore, disable, file-disable
 	target  *parser.Directive // what an ignore covers, with its block; nil: nothing
 	names   []string
 	used    []bool // per name
@@ -184,12 +201,8 @@ func (s *Suppressor) Apply(c *parser.Config, ds []*parser.Diagnostic) (kept, ext
 			if ig.used[i] || (s.Ran != nil && !s.Ran(n)) {
 				continue
 			}
-			kind := "ignore"
-			if ig.whole {
-				kind = "file-ignore"
-			}
 			extra = append(extra, report(UnusedIgnore, ig.file, ig.comment,
-				fmt.Sprintf("%s=%s matches no finding", kind, n)))
+				fmt.Sprintf("%s=%s matches no finding", ig.key, n)))
 		}
 	}
 	// A file-ignore may silence the findings about comments too (for
@@ -232,8 +245,8 @@ func (s *Suppressor) parse(f *parser.File, cm *parser.Comment) (*ignore, []*pars
 		// walf443/nginx-lint writes it): name the accepted form, and
 		// offer it as the fix.
 		return nil, []*parser.Diagnostic{s.otherStyle(f, cm, text, rest)}
-	case key == "ignore":
-	case key == "file-ignore":
+	case key == "ignore" || key == "disable":
+	case key == "file-ignore" || key == "file-disable":
 		whole = true
 	default:
 		return nil, []*parser.Diagnostic{report(InvalidIgnore, f, cm,
@@ -245,7 +258,7 @@ func (s *Suppressor) parse(f *parser.File, cm *parser.Comment) (*ignore, []*pars
 	}
 	reason = strings.TrimSpace(reason)
 	var problems []*parser.Diagnostic
-	ig := &ignore{comment: cm, file: f, whole: whole}
+	ig := &ignore{comment: cm, file: f, whole: whole, key: key}
 	for n := range strings.SplitSeq(list, ",") {
 		n = strings.TrimSpace(n)
 		switch {
@@ -261,8 +274,12 @@ func (s *Suppressor) parse(f *parser.File, cm *parser.Comment) (*ignore, []*pars
 		problems = append(problems, report(InvalidIgnore, f, cm, "suppression comment names no rule"))
 	}
 	if reason == "" && len(ig.names) > 0 {
-		problems = append(problems, report(IgnoreWithoutReason, f, cm,
-			fmt.Sprintf("%s=%s does not say why; add a reason after the names", key, strings.Join(ig.names, ","))))
+		d := report(IgnoreWithoutReason, f, cm,
+			fmt.Sprintf("%s=%s does not say why; add a reason after the names", key, strings.Join(ig.names, ",")))
+		if s.RequireReason {
+			d.Severity = parser.Warning
+		}
+		problems = append(problems, d)
 	}
 	if len(ig.names) == 0 {
 		return nil, problems
@@ -286,10 +303,14 @@ func (s *Suppressor) otherStyle(f *parser.File, cm *parser.Comment, text, rest s
 	}
 	var key string
 	switch kw {
-	case "ignore", "ignore-next-line", "disable", "disable-next-line":
+	case "ignore", "ignore-next-line":
 		key = "ignore"
-	case "file-ignore", "ignore-file", "disable-file":
+	case "disable", "disable-next-line":
+		key = "disable"
+	case "file-ignore", "ignore-file":
 		key = "file-ignore"
+	case "file-disable", "disable-file":
+		key = "file-disable"
 	default:
 		return report(InvalidIgnore, f, cm,
 			fmt.Sprintf("cannot read %q: want \"%s ignore=NAME[,NAME] reason\" or \"file-ignore=...\"", text, Marker))

@@ -158,6 +158,20 @@ func TestApply(t *testing.T) {
 			extra: []string{"nginx.conf:1 invalid-ignore"},
 		},
 		{
+			name: "disable= is ignore= (shellcheck, hadolint)",
+			src:  "events {}\nhttp {\n    # nginx-lint disable=unknown-directive our module\n    gzipp on;\n    gzipq on;\n}\n",
+			kept: []string{"nginx.conf:5 unknown-directive"},
+		},
+		{
+			name: "file-disable= is file-ignore=",
+			src:  "events {}\nhttp {\n    gzipp on;\n}\nhttp2x on;\n# nginx-lint file-disable=unknown-directive generated file\n",
+		},
+		{
+			name:  "disable= without a reason",
+			src:   "events {}\nhttp {\n    gzipp on; # nginx-lint disable=unknown-directive\n}\n",
+			extra: []string{"nginx.conf:3 ignore-without-reason"},
+		},
+		{
 			name: "file-ignore silences findings about comments",
 			src:  "# nginx-lint file-ignore=unused-ignore shared snippet\nevents {}\nhttp {\n    # nginx-lint ignore=unknown-directive x\n    gzip on;\n}\n",
 		},
@@ -172,6 +186,34 @@ func TestApply(t *testing.T) {
 				t.Errorf("extra %q, want %q", got, want)
 			}
 		})
+	}
+}
+
+// A comment without a reason is an info, which no default gate fails on;
+// require-reason makes it the warning it was; the unused-ignore message
+// uses the comment's own spelling.
+func TestMissingReasonSeverity(t *testing.T) {
+	src := "events {}\nhttp {\n    # nginx-lint disable=unknown-directive\n    gzipp on;\n    # nginx-lint disable=invalid-arguments old\n    gzip on;\n}\n"
+	c := (&parser.Loader{Kinds: analyzer.Kinds}).LoadSource("/x/nginx.conf", []byte(src), nil)
+	ds, _ := analyzer.RunRules(door.Key{}, c, testRules, analyzer.Options{})
+	for _, tc := range []struct {
+		require bool
+		want    parser.Severity
+	}{{false, parser.Info}, {true, parser.Warning}} {
+		s := &suppress.Suppressor{Known: known, RequireReason: tc.require}
+		kept, extra := s.Apply(c, ds)
+		if len(kept) != 0 || len(extra) != 2 {
+			t.Fatalf("require-reason %v: kept %q, extra %q", tc.require, summary(kept), summary(extra))
+		}
+		if d := extra[0]; d.Name != "ignore-without-reason" || d.Severity != tc.want {
+			t.Errorf("require-reason %v: %s at %v, want ignore-without-reason at %v", tc.require, d.Name, d.Severity, tc.want)
+		}
+		if d := extra[1]; d.Name != "unused-ignore" || d.Message != "disable=invalid-arguments matches no finding" {
+			t.Errorf("unused: %s %q", d.Name, d.Message)
+		}
+	}
+	if suppress.IgnoreWithoutReason.Severity != parser.Info {
+		t.Errorf("ignore-without-reason's default severity is %v, want info", suppress.IgnoreWithoutReason.Severity)
 	}
 }
 
@@ -246,7 +288,8 @@ func TestOtherStyleSuggestsAcceptedForm(t *testing.T) {
 		{"# nginx-lint:ignore version-disclosure legacy proxy", `nginx-lint reads this as "nginx-lint ignore=version-disclosure legacy proxy"`, "# nginx-lint ignore=version-disclosure legacy proxy"},
 		{"# nginx-lint: ignore=version_disclosure,NL2001 why", `"nginx-lint ignore=version-disclosure,NL2001 why"`, "# nginx-lint ignore=version-disclosure,NL2001 why"},
 		{"# nginx-lint ignore version-disclosure why not", `"nginx-lint ignore=version-disclosure why not"`, "# nginx-lint ignore=version-disclosure why not"},
-		{"# nginx-lint:disable-file version-disclosure generated", `"nginx-lint file-ignore=version-disclosure generated"`, "# nginx-lint file-ignore=version-disclosure generated"},
+		{"# nginx-lint:disable-file version-disclosure generated", `"nginx-lint file-disable=version-disclosure generated"`, "# nginx-lint file-disable=version-disclosure generated"},
+		{"# nginx-lint disable version-disclosure why", `"nginx-lint disable=version-disclosure why"`, "# nginx-lint disable=version-disclosure why"},
 		{"# nginx-lint:ignore version-disclosure", `with a reason after the names`, ""},
 	} {
 		src := "events {}\nhttp {\n    " + tc.comment + "\n    server_tokens on;\n}\n"

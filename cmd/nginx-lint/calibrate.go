@@ -27,7 +27,7 @@ type calibrateCmd struct {
 	Validate bool   `help:"Also time the nine layouts at 2000, 5000, 10000 and 19900 servers and print predicted against measured (timing never fails the command)."`
 	Reload   bool   `help:"Also start nginx on L1c, L2c and L3c at 2000, 5000 and 10000 servers and time the start and a reload (wall clock, --runs times each, the median counting), against the predictions."`
 	Clock    string `enum:"cpu,wall" default:"cpu" help:"What to fit and compare: the CPU time (user + system) of nginx -t, which other load on the machine disturbs little, or its wall time: ${enum}."`
-	Force    bool   `help:"Write the profile even when the fit is degenerate (a cost fitted at zero beyond the noise, held-out predictions off by more than 35% beyond the noise, or runs too noisy to judge)."`
+	Force    bool   `help:"Write the profile even when the held-out check refuses it (a size predicted from the others off by more than 35% beyond the runs' noise, runs too noisy to judge any size, or too few sizes to hold one out)."`
 }
 
 // Run is called by kong when the command is chosen (run); the exit
@@ -69,8 +69,9 @@ func (cmd *calibrateCmd) run(e *env) (int, error) {
 
 // calibrate runs the calibration with measure, prints the costs and the
 // fit, held-out and validation tables, and writes the profile unless the
-// fit is degenerate (or --force). machine describes what was measured,
-// for the profile's source line.
+// held-out check refuses it (or --force): a cost the runs cannot measure
+// keeps the reference value and refuses nothing. machine describes what
+// was measured, for the profile's source line.
 func (cmd *calibrateCmd) calibrate(ctx context.Context, e *env, measure calibrate.Measure, machine string) (*costmodel.Profile, int, error) {
 	// Checked here as well as in calibrate.Run so that the mistake is a
 	// usage error naming the flag.
@@ -113,7 +114,7 @@ func (cmd *calibrateCmd) calibrate(ctx context.Context, e *env, measure calibrat
 		writeFitTable(e.stdout, "validation (sizes never fitted)", res.Validation)
 	}
 	if len(res.Degenerate) > 0 && !cmd.Force {
-		fmt.Fprintf(e.stderr, "nginx-lint: not writing %s: the fit is degenerate:\n", cmd.Output)
+		fmt.Fprintf(e.stderr, "nginx-lint: not writing %s: the held-out check refuses it:\n", cmd.Output)
 		for _, s := range res.Degenerate {
 			fmt.Fprintf(e.stderr, "  - %s\n", s)
 		}
@@ -128,7 +129,7 @@ func (cmd *calibrateCmd) calibrate(ctx context.Context, e *env, measure calibrat
 		return nil, exitError, fmt.Errorf("%s: %s", cmd.Output, writeError(err, real, ""))
 	}
 	if len(res.Degenerate) > 0 {
-		fmt.Fprintf(e.stderr, "nginx-lint: wrote %s although the fit is degenerate (--force): %s\n", cmd.Output, strings.Join(res.Degenerate, "; "))
+		fmt.Fprintf(e.stderr, "nginx-lint: wrote %s although the held-out check refuses it (--force): %s\n", cmd.Output, strings.Join(res.Degenerate, "; "))
 	}
 	fmt.Fprintf(e.stdout, "\nwrote %s\n", cmd.Output)
 	return p, exitClean, nil
@@ -198,15 +199,19 @@ func writeExtrasTable(w io.Writer, runs []calibrate.ExtraRun) {
 }
 
 // writeFitTable prints predicted against measured seconds with the error
-// summary: median and worst |error| and Spearman's rank correlation.
+// of each run and the summary, and what the reference profile (the one
+// the fit started from) predicts: cost's figures before calibrate.
 func writeFitTable(w io.Writer, title string, runs []calibrate.LayoutRun) {
-	fmt.Fprintf(w, "\n%s:\n| layout | servers | predicted | measured (median) | spread | runs | error | wall (median) | peak RSS |\n|---|---|---|---|---|---|---|---|---|\n", title)
-	var pred, meas []float64
+	fmt.Fprintf(w, "\n%s:\n| layout | servers | predicted | measured (median) | spread | runs | error | reference profile | error | wall (median) | peak RSS |\n|---|---|---|---|---|---|---|---|---|---|---|\n", title)
+	var pred, ref, meas []float64
 	for _, r := range runs {
-		pred, meas = append(pred, r.Predicted), append(meas, r.Seconds)
-		fmt.Fprintf(w, "| %s | %d | %.3f s | %.3f s | ±%.1f%% | %d | %+.0f%% | %.3f s | %s |\n", r.Layout, r.Servers, r.Predicted, r.Seconds,
-			100*r.Noise()/r.Seconds, len(r.Runs), 100*(r.Predicted-r.Seconds)/r.Seconds, r.Median.Wall, report.Megabytes(r.Median.RSS))
+		pred, ref, meas = append(pred, r.Predicted), append(ref, r.Reference), append(meas, r.Seconds)
+		fmt.Fprintf(w, "| %s | %d | %.3f s | %.3f s | ±%.1f%% | %d | %+.0f%% | %.3f s | %+.0f%% | %.3f s | %s |\n", r.Layout, r.Servers, r.Predicted, r.Seconds,
+			100*r.Noise()/r.Seconds, len(r.Runs), 100*(r.Predicted-r.Seconds)/r.Seconds, r.Reference, 100*(r.Reference-r.Seconds)/r.Seconds,
+			r.Median.Wall, report.Megabytes(r.Median.RSS))
 	}
 	med, worst, rank := costmodel.Errors(pred, meas)
 	fmt.Fprintf(w, "median |error| %.1f%%, worst %.1f%%, rank correlation %.3f\n", 100*med, 100*worst, rank)
+	med, worst, rank = costmodel.Errors(ref, meas)
+	fmt.Fprintf(w, "the reference profile, before calibrate: median |error| %.1f%%, worst %.1f%%, rank correlation %.3f\n", 100*med, 100*worst, rank)
 }

@@ -32,6 +32,9 @@ type syntheticMachine struct {
 	// noise, when set, multiplies each run by a factor drawn evenly from
 	// [1-noise, 1+noise], seeded.
 	noise float64
+	// scale, when set, multiplies the time of a configuration with this
+	// many servers (a machine the model does not describe).
+	scale func(servers int) float64
 	rng   *rand.Rand
 	calls int
 }
@@ -47,6 +50,9 @@ func (m *syntheticMachine) measure(_ context.Context, conf string) (calibrate.Me
 	s := 0.0
 	for k, v := range res.Ops() {
 		s += v * m.costs[k]
+	}
+	if m.scale != nil {
+		s *= m.scale(res.Counts.Servers)
 	}
 	if m.noise != 0 {
 		if m.rng == nil {
@@ -134,6 +140,11 @@ func TestCalibrateWritesTheProfile(t *testing.T) {
 	if !regexp.MustCompile(`held-out median \|error\| 0\.\d%`).MatchString(out) {
 		t.Errorf("held-out error not near zero:\n%s", out)
 	}
+	// Beside each fitted run, what the reference profile (the base of
+	// the fit, half this machine's costs) predicts: half the time.
+	if !strings.Contains(out, "| -50% |") || !strings.Contains(out, "the reference profile, before calibrate: median |error| 50.0%, worst 50.0%") {
+		t.Errorf("no reference profile's predictions:\n%s", out)
+	}
 	// Off a terminal, no progress line, but each configuration's medians.
 	if strings.Contains(errs, "\r") || strings.Contains(errs, "left") {
 		t.Errorf("progress off a terminal: %q", errs)
@@ -143,20 +154,26 @@ func TestCalibrateWritesTheProfile(t *testing.T) {
 	}
 }
 
-// TestCalibrateRefusesDegenerateFits: a degenerate fit is not written
-// (exit 1, the reasons on stderr) unless --force; too few sizes are a
-// usage error before anything is timed.
+// TestCalibrateRefusesDegenerateFits: a fit the held-out check refuses
+// (a machine three times as slow at its largest size as the smaller ones
+// predict) is not written (exit 1, the reasons on stderr) unless
+// --force; too few sizes are a usage error before anything is timed.
 func TestCalibrateRefusesDegenerateFits(t *testing.T) {
-	flat := &syntheticMachine{costs: map[string]float64{costmodel.CostBase: 0.05}}
-	_, code, _, errs, path := testCalibrate(t, flat, false)
-	if code != exitFindings || !strings.Contains(errs, "not writing") || !strings.Contains(errs, "  - fitted at zero: server,") {
+	jump := &syntheticMachine{costs: twiceAsSlow(), scale: func(servers int) float64 {
+		if servers >= 500 {
+			return 3
+		}
+		return 1
+	}}
+	_, code, _, errs, path := testCalibrate(t, jump, false)
+	if code != exitFindings || !strings.Contains(errs, "not writing") || !strings.Contains(errs, "  - held-out size 540 predicted with a median error of") {
 		t.Errorf("exit %d, stderr:\n%s", code, errs)
 	}
 	if _, err := os.Stat(path); !os.IsNotExist(err) {
 		t.Errorf("profile written: %v", err)
 	}
-	_, code, _, errs, path = testCalibrate(t, flat, false, "--force")
-	if code != exitClean || !strings.Contains(errs, "although the fit is degenerate (--force): fitted at zero") {
+	_, code, _, errs, path = testCalibrate(t, jump, false, "--force")
+	if code != exitClean || !strings.Contains(errs, "although the held-out check refuses it (--force): held-out size ") {
 		t.Errorf("--force: exit %d, stderr:\n%s", code, errs)
 	}
 	if _, err := os.Stat(path); err != nil {

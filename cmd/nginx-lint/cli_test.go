@@ -10,8 +10,9 @@ import (
 // TestCommandWords covers the first word of the command line: commands,
 // help and version as commands, and a misspelt command.
 func TestCommandWords(t *testing.T) {
+	// "lnit" is one edit from both "init" and "lint": both are named.
 	code, _, errs := runCLI(t, "", "lnit", "x.conf")
-	if code != exitUsage || strings.TrimSpace(errs) != `nginx-lint: unknown command "lnit", did you mean "lint"?` {
+	if code != exitUsage || strings.TrimSpace(errs) != `nginx-lint: unknown command "lnit", did you mean "init" or "lint"?` {
 		t.Errorf("lnit: exit %d, stderr %q", code, errs)
 	}
 	code, _, errs = runCLI(t, "", "explian", "ssrf")

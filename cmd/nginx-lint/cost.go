@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
 	"github.com/nginx-lint/nginx-lint/analyzer/lint"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"github.com/nginx-lint/nginx-lint/internal/atomicfile"
-	"github.com/nginx-lint/nginx-lint/internal/plural"
 	"github.com/nginx-lint/nginx-lint/internal/report"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
@@ -29,6 +29,8 @@ type costCmd struct {
 	NonRoot       bool          `name:"non-root" help:"nginx does not run as root: servers without listen get *:8000, not *:80."`
 	CPUs          int           `name:"cpus" help:"What worker_processes auto resolves to (default: this machine's CPUs)."`
 	StartupBudget time.Duration `name:"startup-budget" help:"Make an estimated startup above this duration an error (exit 1), for CI gates." placeholder:"DURATION"`
+	MaxSockets    int           `name:"max-sockets" help:"Make more listening sockets at start than this an error (exit 1), for CI gates (listen-socket-count's max-sockets)." placeholder:"N"`
+	FailLevel     string        `enum:"error,warning,info,none" default:"error" help:"Exit with 1 when a finding of the cost rules is at least this severe: ${enum}. The default, error, fails on what keeps nginx from starting (a bind conflict, a fatal names hash, a limit given with --nofile or --max-sockets) and on an estimate over --startup-budget."`
 	optimizeFlags
 }
 
@@ -65,8 +67,15 @@ func (cmd *costCmd) run(e *env) (int, error) {
 	if w.Cost, err = cmd.options(); err != nil {
 		return 0, err
 	}
+	w.RuleOptions = map[string]map[string]any{}
 	if cmd.StartupBudget > 0 {
-		w.RuleOptions = map[string]map[string]any{rules.StartupBudget.Name: {"budget": cmd.StartupBudget}}
+		w.RuleOptions[rules.StartupBudget.Name] = map[string]any{"budget": cmd.StartupBudget}
+	}
+	if cmd.MaxSockets < 0 {
+		return 0, &lint.UsageError{Msg: fmt.Sprintf("--max-sockets %d: give 0 or more", cmd.MaxSockets)}
+	}
+	if cmd.MaxSockets > 0 {
+		w.RuleOptions[rules.ListenSocketCount.Name] = map[string]any{"max-sockets": cmd.MaxSockets}
 	}
 	st, err := os.Stat(cmd.Path)
 	isDir := err == nil && st.IsDir() && cmd.Path != "-"
@@ -86,12 +95,12 @@ func (cmd *costCmd) run(e *env) (int, error) {
 		return cmd.runOptimize(e, w, targets, ests)
 	}
 	var reports []report.Cost
-	skipped := 0
+	var skipped []string
 	for _, est := range ests {
 		if isDir && est.Model.Counts.Servers == 0 {
 			// A snippet of directives (fastcgi-php.conf) costs nothing
 			// worth a report of its own.
-			skipped++
+			skipped = append(skipped, est.Unit.Target.Path)
 			continue
 		}
 		reports = append(reports, report.Cost{Name: est.Unit.Target.Path, Result: est.Model, Findings: est.Findings, NoFileGiven: est.NoFileGiven})
@@ -100,26 +109,32 @@ func (cmd *costCmd) run(e *env) (int, error) {
 		return 0, &lint.UsageError{Msg: "no configuration with a server block under " + cmd.Path}
 	}
 	cwd, _ := os.Getwd()
+	// A report that cannot be written (a full disk, /dev/full) fails the
+	// run rather than vanish.
+	out := &checkedWriter{w: e.stdout}
 	if cmd.Format == "json" {
 		// A directory gives a list (of one or more), a file one object:
 		// the shape follows the command line, not what was found.
 		if isDir {
-			err = report.CostJSONList(e.stdout, reports, cwd)
+			err = report.CostJSONList(out, reports, cwd)
 		} else {
-			err = report.CostJSON(e.stdout, reports[0], cwd)
+			err = report.CostJSON(out, reports[0], cwd)
 		}
 	} else {
 		for i, rep := range reports {
 			if i > 0 {
-				fmt.Fprintln(e.stdout)
+				fmt.Fprintln(out)
 			}
-			if err = report.CostText(e.stdout, rep, cwd); err != nil {
+			if err = report.CostText(out, rep, cwd); err != nil {
 				break
 			}
 		}
 	}
+	if err == nil {
+		err = out.err
+	}
 	if err != nil {
-		return exitError, err
+		return exitError, fmt.Errorf("cannot write the report: %w", err)
 	}
 	if cmd.SVG != "" && len(reports) > 0 {
 		// One chart: of the costliest configuration when there are several.
@@ -136,8 +151,16 @@ func (cmd *costCmd) run(e *env) (int, error) {
 			return exitError, fmt.Errorf("--svg %s: %s", cmd.SVG, writeError(err, real, ""))
 		}
 	}
-	if skipped > 0 {
-		fmt.Fprintf(e.stderr, "nginx-lint: %s without server blocks not estimated\n", plural.Count(skipped, "file"))
+	if len(skipped) > 0 {
+		names := make([]string, 0, len(skipped))
+		for i, p := range skipped {
+			if i == 10 {
+				names = append(names, fmt.Sprintf("and %d more", len(skipped)-10))
+				break
+			}
+			names = append(names, report.TerminalSafe(report.DisplayPath(p, cwd)))
+		}
+		fmt.Fprintf(e.stderr, "nginx-lint: not estimated (no server block): %s\n", strings.Join(names, ", "))
 	}
 	for _, u := range unreadable {
 		fmt.Fprintf(e.stderr, "nginx-lint: %s: %s\n", report.TerminalSafe(u.Path), report.TerminalSafe(readError(u.Err)))
@@ -148,13 +171,16 @@ func (cmd *costCmd) run(e *env) (int, error) {
 	// A configuration nginx cannot read (an unterminated block, blocks
 	// nested too deep) never starts: its estimate counts what could be
 	// read, and says so.
-	if refusedAny := refusedReading(e.stderr, ests, cwd); refusedAny {
+	if refusedAny := refusedReading(e.stderr, ests, cwd); refusedAny && cmd.FailLevel != "none" {
 		return exitFindings, nil
 	}
-	for _, rep := range reports {
-		for _, d := range rep.Findings {
-			if d.Severity >= parser.Error {
-				return exitFindings, nil
+	if cmd.FailLevel != "none" {
+		failAt, _ := parser.ParseSeverity(cmd.FailLevel)
+		for _, rep := range reports {
+			for _, d := range rep.Findings {
+				if d.Severity >= failAt {
+					return exitFindings, nil
+				}
 			}
 		}
 	}

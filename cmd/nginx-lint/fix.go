@@ -1,11 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 
 	udiff "github.com/aymanbagabas/go-udiff"
 
@@ -20,9 +22,15 @@ import (
 // diff (--diff). The rounds lint the edited text in memory; files are
 // written only at the end, each once.
 func (cmd *lintCmd) fix(e *env, w *lint.Workspace, targets []lint.Target) (int, error) {
+	if len(targets) == 1 && targets[0].Path == "-" {
+		return cmd.fixStdin(e, w, targets)
+	}
 	for _, t := range targets {
-		if t.Path == "-" || t.Pipe {
-			return 0, &lint.UsageError{Msg: "--fix and --diff need files, not standard input or a pipe"}
+		if t.Path == "-" {
+			return 0, &lint.UsageError{Msg: "--fix - and --diff - read standard input alone, not with other files"}
+		}
+		if t.Pipe {
+			return 0, &lint.UsageError{Msg: "--fix and --diff need files or standard input (-), not a pipe"}
 		}
 	}
 	res, err := fix.Run(func(overlay map[string][]byte) ([]*parser.Diagnostic, error) {
@@ -96,11 +104,92 @@ func (cmd *lintCmd) fix(e *env, w *lint.Workspace, targets []lint.Target) (int, 
 	if err != nil {
 		return 0, err
 	}
-	code, err := cmd.report(e, rep.Findings, len(rep.Unreadable) > 0, w.Registry)
+	code, err := cmd.report(e, rep, w.Registry)
 	if failed {
 		code = exitError
 	}
 	return code, err
+}
+
+// fixStdin is --fix - and --diff -: the configuration on standard input
+// fixed, printed on standard output whole (--fix, as a formatter in a
+// pipeline or an editor expects) or as a diff (--diff). Only edits within
+// that text are applied: a fix that would also change an included file
+// on disk is left, and reported with what remains. The remaining
+// findings go to standard error, since standard output is the text.
+func (cmd *lintCmd) fixStdin(e *env, w *lint.Workspace, targets []lint.Target) (int, error) {
+	src, err := (&parser.Loader{MaxFileSize: w.MaxFileSize}).ReadStream("<stdin>", e.stdin)
+	if err != nil {
+		return exitError, fmt.Errorf("<stdin>: %s", readError(err))
+	}
+	cwd, _ := os.Getwd()
+	name := filepath.Join(cwd, "<stdin>")
+	// Each round reads the text of the round before as standard input.
+	round := func(text []byte) *lint.Workspace {
+		r := *w
+		r.Stdin = bytes.NewReader(text)
+		return &r
+	}
+	res, err := fix.Run(func(overlay map[string][]byte) ([]*parser.Diagnostic, error) {
+		text, ok := overlay[name]
+		if !ok {
+			text = src
+		}
+		rep, err := round(text).Lint(targets)
+		if err != nil {
+			return nil, err
+		}
+		var ds []*parser.Diagnostic
+		for _, d := range rep.Findings {
+			if slices.ContainsFunc(d.Edits, func(ed parser.Edit) bool { return ed.File == nil || ed.File.Path != name }) {
+				d = &parser.Diagnostic{Path: d.Path, File: d.File, Range: d.Range, Severity: d.Severity, Code: d.Code, Name: d.Name, Message: d.Message}
+			}
+			ds = append(ds, d)
+		}
+		return ds, nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	fixed, changed := res.Fixed[name]
+	if !changed {
+		fixed = src
+	}
+	if slices.Contains(res.Refused, name) {
+		fmt.Fprintln(e.stderr, "nginx-lint: <stdin>: not fixed: the fixed text would not parse")
+	}
+	out := &checkedWriter{w: e.stdout}
+	if cmd.Diff {
+		if changed {
+			fmt.Fprint(out, unifiedDiff("<stdin>", string(src), string(fixed)))
+		}
+	} else {
+		out.Write(fixed)
+	}
+	if out.err != nil {
+		fmt.Fprintf(e.stderr, "nginx-lint: cannot write the fixed text: %v\n", out.err)
+		return exitError, nil
+	}
+	if cmd.Diff {
+		if changed {
+			return exitFindings, nil
+		}
+		return exitClean, nil
+	}
+	for _, c := range res.Changes {
+		if cmd.Quiet {
+			break
+		}
+		fmt.Fprintf(e.stderr, "fixed <stdin>:%d: %s (%s)\n", c.Line, report.TerminalSafe(c.Message), c.Name)
+	}
+	// What is left, on standard error.
+	rep, err := round(fixed).Lint(targets)
+	if err != nil {
+		return 0, err
+	}
+	toStderr := *e
+	toStderr.stdout, toStderr.isTerminal = e.stderr, e.stderrTerminal
+	return cmd.report(&toStderr, rep, w.Registry)
 }
 
 // unifiedDiff is the diff of one file from old to new text, labelled as

@@ -90,9 +90,44 @@ func TestFixLeavesWhatHasNoFix(t *testing.T) {
 	}
 }
 
-func TestFixStdinIsUsageError(t *testing.T) {
-	if code, _, _ := runCLI(t, "events {}\n", "--fix", "-"); code != exitUsage {
-		t.Errorf("exit %d, want %d", code, exitUsage)
+// TestFixStdin: --fix - prints the fixed text of standard input on
+// standard output, as a formatter in a pipeline does, and what remains on
+// standard error; --diff - prints the diff; nothing is written to disk.
+func TestFixStdin(t *testing.T) {
+	dir := writeConf(t, map[string]string{})
+	chdir(t, dir)
+	code, out, errOut := runCLI(t, "events {}\nhttp {\n    server {\n        listen 127.0.0.1:80;\n        server_nmae a;\n    }\n}\n", "--fix", "-")
+	want := "events {}\nhttp {\n    server {\n        listen 127.0.0.1:80;\n        server_name a;\n    }\n}\n"
+	if code != exitClean || out != want {
+		t.Errorf("--fix -: exit %d, stdout\n%s\nwant\n%s\nstderr:\n%s", code, out, want, errOut)
+	}
+	if !strings.Contains(errOut, `fixed <stdin>:5: unknown directive "server_nmae"`) {
+		t.Errorf("--fix -: stderr does not say what was fixed:\n%s", errOut)
+	}
+	// A fragment, as an editor's selection or a snippet file would be.
+	if code, out, _ := runCLI(t, "server_nmae a;", "--fix", "-"); code != exitClean || out != "server_name a;" {
+		t.Errorf("fragment: exit %d, %q", code, out)
+	}
+	// What has no fix stays, on standard error; the exit code follows
+	// --fail-level as a lint's does.
+	code, out, errOut = runCLI(t, "server_nmae a;\ngzip maybe;\n", "--fix", "-", "-q")
+	if code != exitFindings || out != "server_name a;\ngzip maybe;\n" || !strings.Contains(errOut, "<stdin>:2:6: error: invalid value") {
+		t.Errorf("remaining finding: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	// A text with nothing to fix comes back unchanged.
+	if code, out, _ := runCLI(t, "events {}\n", "--fix", "-"); code != exitClean || out != "events {}\n" {
+		t.Errorf("nothing to fix: exit %d, %q", code, out)
+	}
+	code, out, _ = runCLI(t, "server_nmae a;\n", "--diff", "-")
+	if code != exitFindings || !strings.Contains(out, "-server_nmae a;\n+server_name a;\n") {
+		t.Errorf("--diff -: exit %d\n%s", code, out)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("--fix - wrote %d files in the working directory", len(entries))
+	}
+	// Standard input goes alone.
+	if code, _, errOut := runCLI(t, "server_nmae a;\n", "--fix", "-", testdata("cli/clean.conf")); code != exitUsage {
+		t.Errorf("--fix - with a file: exit %d, %s", code, errOut)
 	}
 }
 

@@ -5,10 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/config"
 	"github.com/nginx-lint/nginx-lint/analyzer/lint"
 	"github.com/nginx-lint/nginx-lint/internal/atomicfile"
+	"github.com/nginx-lint/nginx-lint/internal/plural"
 	"github.com/nginx-lint/nginx-lint/internal/report"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
@@ -17,7 +21,7 @@ type fmtCmd struct {
 	Paths         []string `arg:"" name:"file" help:"Files or directories (their *.conf and sites-enabled/* files) to format; \"-\" formats standard input to standard output."`
 	Write         bool     `short:"w" help:"Write the result back to each file (atomically; symbolic links are followed, owner, mode and hard links kept; a file changed since it was read is not written) instead of printing it."`
 	Force         bool     `help:"With -w, also write read-only files."`
-	Check         bool     `help:"Print the files that are not formatted and exit 1 if there are any; change nothing. With --diff, print the diff instead of the names."`
+	Check         bool     `help:"Print the files that are not formatted and exit 1 if there are any, ending with the command that formats them (on standard error); change nothing. With --diff, print the diff instead of the names."`
 	Diff          bool     `help:"Print what formatting would change as a unified diff and exit 1 if there is any; change nothing."`
 	Indent        string   `help:"Indentation of one block level: auto (as the file is indented; 4 spaces when it shows none), tab, or 1 to 16 spaces. Default: the settings' fmt: indent, else auto." placeholder:"auto|tab|N"`
 	Tabs          bool     `help:"Indent with one tab per block level (--indent tab)."`
@@ -103,6 +107,7 @@ func (cmd *fmtCmd) run(e *env) (int, error) {
 	// Several files printed to standard output get a header each, as
 	// head(1) and tail(1) do, so the output says where each file starts.
 	headers, printed := len(targets) > 1 && !cmd.Write && !cmd.Check && !diff, 0
+	var unformatted []string // --check: as given or found
 	for _, t := range targets {
 		p := t.Path
 		if (cmd.Write || cmd.Check || diff) && p != "-" {
@@ -160,6 +165,7 @@ func (cmd *fmtCmd) run(e *env) (int, error) {
 				if _, err := fmt.Fprintln(e.stdout, report.TerminalSafe(p)); err != nil {
 					return exitError, err
 				}
+				unformatted = append(unformatted, p)
 				code = max(code, exitFindings)
 			}
 		case cmd.Write && p != "-":
@@ -191,7 +197,60 @@ func (cmd *fmtCmd) run(e *env) (int, error) {
 			}
 		}
 	}
+	if len(unformatted) > 0 {
+		// As prettier, black and ruff end: what would change, and the
+		// command that changes it.
+		fmt.Fprintln(e.stderr, report.TerminalSafe(cmd.applyHint(unformatted)))
+	}
 	return code, nil
+}
+
+// applyHint is the line fmt --check ends with when files are not
+// formatted: how many, and the command that formats them with the same
+// layout flags.
+func (cmd *fmtCmd) applyHint(files []string) string {
+	var flags []string
+	if cmd.Indent != "" {
+		flags = append(flags, "--indent", cmd.Indent)
+	}
+	if cmd.Tabs {
+		flags = append(flags, "--tabs")
+	}
+	if cmd.Spacing != "" {
+		flags = append(flags, "--spacing", cmd.Spacing)
+	}
+	if cmd.MaxBlankLines > 0 {
+		flags = append(flags, "--max-blank-lines", strconv.Itoa(cmd.MaxBlankLines))
+	}
+	if cmd.Config != "" {
+		flags = append(flags, "--config", cmd.Config)
+	}
+	if cmd.NoConfig {
+		flags = append(flags, "--no-config")
+	}
+	if slices.Equal(files, []string{"-"}) {
+		return "standard input would be reformatted: run " + shellJoin(append(append([]string{"nginx-lint", "fmt"}, flags...), "-")) + " to print it formatted"
+	}
+	// A few files are named; more are the paths given.
+	paths := files
+	if len(files) > 3 {
+		paths = slices.DeleteFunc(slices.Clone(cmd.Paths), func(p string) bool { return p == "-" })
+	}
+	return fmt.Sprintf("%s would be reformatted: run %s to apply", plural.Count(len(files), "file"),
+		shellJoin(append(append([]string{"nginx-lint", "fmt", "-w"}, flags...), paths...)))
+}
+
+// shellJoin quotes words for a POSIX shell where they need it.
+func shellJoin(words []string) string {
+	out := make([]string, len(words))
+	for i, w := range words {
+		if w != "" && strings.Trim(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%") == "" {
+			out[i] = w
+			continue
+		}
+		out[i] = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+	}
+	return strings.Join(out, " ")
 }
 
 // writeError words a refused or failed write to real (the file a path

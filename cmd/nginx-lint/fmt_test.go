@@ -27,13 +27,27 @@ func TestFmt(t *testing.T) {
 	if code != exitClean || out != want {
 		t.Fatalf("fmt: exit %d\n%s", code, out)
 	}
-	// --check lists what would change.
-	code, out, _ = runCLI(t, "", "fmt", "--check", messy, clean)
+	// --check lists what would change, and ends (on standard error, so
+	// that standard output stays a list of names) with the command that
+	// formats them, with the layout flags given.
+	code, out, errOut := runCLI(t, "", "fmt", "--check", messy, clean)
 	if code != exitFindings || strings.TrimSpace(out) != messy {
 		t.Errorf("--check: exit %d, %q", code, out)
 	}
+	if want := "1 file would be reformatted: run nginx-lint fmt -w " + shellJoin([]string{messy}) + " to apply\n"; errOut != want {
+		t.Errorf("--check: stderr %q, want %q", errOut, want)
+	}
+	if _, _, errOut := runCLI(t, "", "fmt", "--check", "--indent", "2", "--spacing", "single", messy); !strings.Contains(errOut, "run nginx-lint fmt -w --indent 2 --spacing single ") {
+		t.Errorf("--check with layout flags: stderr %q", errOut)
+	}
+	if _, _, errOut := runCLI(t, "events{}\n", "fmt", "--check", "-"); errOut != "standard input would be reformatted: run nginx-lint fmt - to print it formatted\n" {
+		t.Errorf("--check -: stderr %q", errOut)
+	}
+	if got := shellJoin([]string{"nginx-lint", "fmt", "-w", "my site.conf", "it's.conf"}); got != `nginx-lint fmt -w 'my site.conf' 'it'\''s.conf'` {
+		t.Errorf("shellJoin: %s", got)
+	}
 	// -w rewrites in place, keeping the mode; a broken file is left alone.
-	code, _, errOut := runCLI(t, "", "fmt", "-w", messy, broken, clean)
+	code, _, errOut = runCLI(t, "", "fmt", "-w", messy, broken, clean)
 	if code != exitFindings || !strings.Contains(errOut, "broken.conf:3:1: unexpected end of file") {
 		t.Errorf("-w: exit %d, stderr %q", code, errOut)
 	}
@@ -49,8 +63,8 @@ func TestFmt(t *testing.T) {
 	if m, _ := filepath.Glob(filepath.Join(dir, ".*nginx-lint*")); len(m) != 0 {
 		t.Errorf("temporary files left: %v", m)
 	}
-	if code, out, _ := runCLI(t, "", "fmt", "--check", messy); code != exitClean || out != "" {
-		t.Errorf("after -w, --check: exit %d %q", code, out)
+	if code, out, errOut := runCLI(t, "", "fmt", "--check", messy); code != exitClean || out != "" || errOut != "" {
+		t.Errorf("after -w, --check: exit %d %q %q", code, out, errOut)
 	}
 	// A directory formats its configuration files: --check lists the
 	// messy one (clean and broken stay quiet or are reported apart).

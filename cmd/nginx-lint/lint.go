@@ -16,6 +16,7 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"github.com/nginx-lint/nginx-lint/internal/atomicfile"
 	"github.com/nginx-lint/nginx-lint/internal/didyoumean"
+	"github.com/nginx-lint/nginx-lint/internal/nginxrun"
 	"github.com/nginx-lint/nginx-lint/internal/report"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
@@ -27,10 +28,15 @@ func (cmd *lintCmd) Run(e *env) error { return e.exit(cmd.run(e)) }
 func (cmd *lintCmd) run(e *env) (int, error) {
 	paths := cmd.Paths
 	if len(paths) == 0 {
-		if _, err := os.Stat(defaultConfig); err != nil {
-			return 0, &lint.UsageError{Msg: "no path given and " + defaultConfig + " does not exist"}
+		// A project with settings (nginx-lint init) is linted where it
+		// is; else the host's configuration.
+		if dir := projectDefault(); dir != "" {
+			paths = []string{dir}
+		} else if _, err := os.Stat(defaultConfig); err != nil {
+			return 0, &lint.UsageError{Msg: "no path given, no .nginx-lint.yaml here (nginx-lint init writes one) and " + defaultConfig + " does not exist"}
+		} else {
+			paths = []string{defaultConfig}
 		}
-		paths = []string{defaultConfig}
 	}
 	w, err := cmd.workspace(e)
 	if err != nil {
@@ -69,11 +75,10 @@ func (cmd *lintCmd) run(e *env) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	all, unreadable := rep.Findings, len(rep.Unreadable) > 0
 	if cmd.WriteBaseline != "" {
-		return cmd.writeBaseline(e, all, unreadable)
+		return cmd.writeBaseline(e, rep.Findings, len(rep.Unreadable) > 0)
 	}
-	return cmd.report(e, all, unreadable, w.Registry)
+	return cmd.report(e, rep, w.Registry)
 }
 
 // workspace is the lint session the flags describe.
@@ -91,16 +96,29 @@ func (cmd *lintCmd) workspace(e *env) (*lint.Workspace, error) {
 	return w, nil
 }
 
-// report prints the findings in the chosen format and returns the exit
-// code they call for.
-func (cmd *lintCmd) report(e *env, all []*parser.Diagnostic, unreadable bool, reg *analyzer.Registry) (int, error) {
+// report prints the findings of rep at or above --min-severity in the
+// chosen format and returns the exit code all of them call for.
+func (cmd *lintCmd) report(e *env, rep *lint.Report, reg *analyzer.Registry) (int, error) {
+	all, unreadable := rep.Findings, len(rep.Unreadable) > 0
 	failAt, failNone := parser.Error, cmd.FailLevel == "none"
 	if !failNone {
 		failAt, _ = parser.ParseSeverity(cmd.FailLevel)
 	}
 	cwd, _ := os.Getwd()
 	v := currentVersion()
-	l := &report.Lint{Findings: all, Registry: reg, Dir: cwd, Tool: report.Tool{Version: v.String(), Semantic: v.Semantic()}}
+	l := &report.Lint{Findings: all, Registry: reg, Dir: cwd, Tool: report.Tool{Version: v.String(), Semantic: v.Semantic()},
+		Hint: targetHint(rep)}
+	// --min-severity hides what is below it from every output; the exit
+	// code still counts every finding (--fail-level).
+	if least, _ := parser.ParseSeverity(cmd.MinSeverity); least > parser.Info {
+		shown := make([]*parser.Diagnostic, 0, len(all))
+		for _, d := range all {
+			if d.Severity >= least {
+				shown = append(shown, d)
+			}
+		}
+		l.Findings, l.Hidden, l.HiddenBelow = shown, len(all)-len(shown), least
+	}
 	// --format is one of the registry's names (kong's enum).
 	f, _ := report.New(cmd.Format, report.Options{Color: useColor(cmd.Color, e.isTerminal), Quiet: cmd.Quiet})
 	// The writers print a line or a few per finding: buffered, a big
@@ -127,6 +145,29 @@ func (cmd *lintCmd) report(e *env, all []*parser.Diagnostic, unreadable bool, re
 		}
 	}
 	return exitClean, nil
+}
+
+// findNginx finds the nginx installed here (nginxrun.Find); tests
+// replace it so that outputs do not depend on the machine.
+var findNginx = nginxrun.Find
+
+// targetHint says, for the text summary, how to lint for the nginx
+// installed here when one is and no configuration of rep was linted for a
+// named target ("" otherwise).
+func targetHint(rep *lint.Report) string {
+	if len(rep.Units) == 0 {
+		return ""
+	}
+	for _, u := range rep.Units {
+		if t := u.Options.Target; t != nil && (t.Known() || t.Modules != nil) {
+			return ""
+		}
+	}
+	p, err := findNginx()
+	if err != nil {
+		return ""
+	}
+	return fmt.Sprintf("for the nginx at %s: --nginx %s, or nginx-lint init to keep it in the settings", p, p)
 }
 
 // reportFile is one --output FORMAT=FILE.

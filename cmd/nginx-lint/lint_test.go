@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -226,13 +227,20 @@ func TestFailLevel(t *testing.T) {
 func TestSuppressionEndToEnd(t *testing.T) {
 	code, fs := lintJSON(t, testdata("cli/suppress.conf"))
 	want := []string{
-		"suppress.conf:4 ignore-without-reason",
+		"suppress.conf:4 ignore-without-reason info",
 		"suppress.conf:8 invalid-ignore",
 		"suppress.conf:12 unused-ignore",
 		"suppress.conf:16 unknown-directive error",
 	}
 	if got := keys(fs, ruleNames...); code != exitFindings || !slices.Equal(got, want) {
 		t.Errorf("exit %d\ngot  %q\nwant %q", code, got, want)
+	}
+	// require-reason: true in the settings makes a missing reason the
+	// warning it was.
+	settings := writeConf(t, map[string]string{".nginx-lint.yaml": "rules:\n  ignore-without-reason:\n    options: {require-reason: true}\n"})
+	_, fs = lintJSON(t, "--config", filepath.Join(settings, ".nginx-lint.yaml"), testdata("cli/suppress.conf"))
+	if got := keys(fs, "ignore-without-reason"); !slices.Equal(got, []string{"suppress.conf:4 ignore-without-reason"}) {
+		t.Errorf("require-reason: %q, want the finding as a warning", got)
 	}
 	// The findings about comments are rules like any other.
 	_, fs = lintJSON(t, "--disable", "unused-ignore", "--disable", "NL5001", testdata("cli/suppress.conf"))
@@ -390,6 +398,71 @@ func TestMergeFindingNamesNginxLine(t *testing.T) {
 		return
 	}
 	t.Errorf("no setting-conflict: %v", keys(fs))
+}
+
+// TestMinSeverity: --min-severity hides the findings below it from every
+// output and says so in the text summary; the exit code still follows
+// --fail-level over all of them.
+func TestMinSeverity(t *testing.T) {
+	dir := writeConf(t, map[string]string{"nginx.conf": "events {}\nhttp {\n    server_tokens on;\n    gzip maybe;\n    # nginx-lint ignore=unknown-directive\n    gzipp on;\n}\n"})
+	conf := filepath.Join(dir, "nginx.conf")
+	_, all := lintJSON(t, conf)
+	sev := map[string]int{}
+	for _, f := range all {
+		sev[f.Severity]++
+	}
+	if sev["error"] == 0 || sev["warning"] == 0 || sev["info"] == 0 {
+		t.Fatalf("the case needs findings of each severity: %v", keys(all))
+	}
+	code, errs := lintJSON(t, "--min-severity", "error", conf)
+	for _, f := range errs {
+		if f.Severity != "error" {
+			t.Errorf("--min-severity error shows %s", keys([]finding{f}))
+		}
+	}
+	if code != exitFindings || len(errs) != sev["error"] {
+		t.Errorf("--min-severity error: exit %d, %d findings, want 1 and %d", code, len(errs), sev["error"])
+	}
+	if _, warns := lintJSON(t, "--min-severity", "warning", conf); len(warns) != sev["error"]+sev["warning"] {
+		t.Errorf("--min-severity warning: %v", keys(warns))
+	}
+	_, out, _ := runCLI(t, "", "--min-severity", "error", "--color", "never", conf)
+	hidden := sev["warning"] + sev["info"]
+	if want := fmt.Sprintf("(%d findings below error not shown: --min-severity)", hidden); !strings.Contains(out, want) || strings.Contains(out, "warning:") {
+		t.Errorf("text summary does not say %q, or shows a warning:\n%s", want, out)
+	}
+	// Hidden findings still fail a gate that asks for them, and the
+	// summary still says why.
+	clean := filepath.Join(writeConf(t, map[string]string{"nginx.conf": "events {}\nhttp {\n    server_tokens on;\n}\n"}), "nginx.conf")
+	code, out, _ = runCLI(t, "", "--min-severity", "error", "--fail-level", "warning", "--color", "never", clean)
+	if code != exitFindings || !strings.Contains(out, "no finding at error or above (1 finding below error not shown") {
+		t.Errorf("hidden warning with --fail-level warning: exit %d\n%s", code, out)
+	}
+	if code, _, errOut := runCLI(t, "", "--min-severity", "eror", clean); code != exitUsage {
+		t.Errorf("--min-severity eror: exit %d\n%s", code, errOut)
+	}
+}
+
+// TestTargetHint: with no target named and an nginx installed, the
+// summary says how to lint for it; a named target, or no nginx, says
+// nothing of it.
+func TestTargetHint(t *testing.T) {
+	conf := filepath.Join(writeConf(t, map[string]string{"nginx.conf": "events {}\nhttp {\n    gzip maybe;\n}\n"}), "nginx.conf")
+	old := findNginx
+	t.Cleanup(func() { findNginx = old })
+	findNginx = func() (string, error) { return "/opt/nginx/sbin/nginx", nil }
+	const hint = "for the nginx at /opt/nginx/sbin/nginx: --nginx /opt/nginx/sbin/nginx, or nginx-lint init to keep it in the settings"
+	_, out, _ := runCLI(t, "", "--color", "never", conf)
+	if !strings.Contains(out, "1 error; "+hint+"\n") {
+		t.Errorf("no hint in the summary:\n%s", out)
+	}
+	if _, out, _ := runCLI(t, "", "--color", "never", "--nginx-version", "1.22.1", conf); strings.Contains(out, hint) {
+		t.Errorf("hint with a target named:\n%s", out)
+	}
+	findNginx = old
+	if _, out, _ := runCLI(t, "", "--color", "never", conf); strings.Contains(out, "for the nginx at") {
+		t.Errorf("hint without nginx:\n%s", out)
+	}
 }
 
 // The done-means of issue 34: a target of the 1.30 branch before the

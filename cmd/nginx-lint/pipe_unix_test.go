@@ -127,7 +127,7 @@ func TestNamedPipe(t *testing.T) {
 	// --fix and --diff cannot write back to a pipe (and do not read it).
 	for _, flag := range []string{"--fix", "--diff"} {
 		code, _, errs := runBounded(t, "", flag, fifo)
-		if code != exitUsage || !strings.Contains(errs, "not standard input or a pipe") {
+		if code != exitUsage || !strings.Contains(errs, "not a pipe") {
 			t.Errorf("%s on a pipe: exit %d, %q", flag, code, errs)
 		}
 	}

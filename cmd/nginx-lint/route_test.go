@@ -44,7 +44,7 @@ func TestRouteText(t *testing.T) {
 		"upstream backend (" + path + ":3): 127.0.0.1:9000, 127.0.0.1:9001",
 		"  chain     /images/a.png in location /images/ (" + path + ":12)\n            -> rewrite: rewrite ^/images/(.*)$ /img/$1 last (" + path + ":12)\n            /img/a.png in location /img/ (" + path + ":13)\n",
 		"  handler   404 (nginx's error page)\n  unsure    /nonexistent/img/ is not a directory on this machine: /nonexistent/img/a.png taken as missing\n",
-		"  location  = /old (" + path + ":11)\n  handler   301 redirect to /new\n",
+		"  location  = /old (" + path + ":11)\n  handler   301 redirect to http://shop.example:8080/new\n",
 		"  server    other.example (" + path + ":15)\n  location  / (" + path + ":18)\n  handler   200 with the text \"other other.example\"\n",
 	} {
 		if !strings.Contains(out, want) {

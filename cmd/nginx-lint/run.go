@@ -72,6 +72,8 @@ type cli struct {
 	Calibrate calibrateCmd     `cmd:"" help:"Time the local nginx on generated layouts and write a cost profile."`
 	Route     routeCmd         `cmd:"" help:"Say which server and location answer URLs, through which redirects, with what."`
 	Diff      diffCmd          `cmd:"" help:"List the requests two configurations answer differently (server, location, redirects, handler)."`
+	Init      initCmd          `cmd:"" help:"Write a commented .nginx-lint.yaml for the configuration in a directory, with the target nginx read from the local one."`
+	Schema    schemaCmd        `cmd:"" help:"Print the JSON Schema of .nginx-lint.yaml (for editors and SchemaStore)."`
 	Help      helpCmd          `cmd:"" help:"Show help for nginx-lint or one of its commands."`
 	VersionC  versionCmd       `cmd:"" name:"version" help:"Print the version."`
 }
@@ -174,15 +176,16 @@ func sizeError(s string, err error) string {
 
 type lintCmd struct {
 	loadFlags
-	Paths     []string `arg:"" optional:"" name:"path" help:"Files to lint; \"-\" reads standard input (a config or nginx -T output). Default: ${default_config} if it exists."`
-	Format    string   `short:"f" enum:"${formats}" default:"text" help:"Output format: ${enum}."`
-	Color     string   `enum:"auto,always,never" default:"auto" help:"Color the text output: ${enum}. With auto, FORCE_COLOR or CLICOLOR_FORCE (not empty, not 0) turn color on, NO_COLOR (not empty) turns it off."`
-	FailLevel string   `enum:"error,warning,info,none" default:"error" help:"Exit with 1 when a finding is at least this severe: ${enum}. The default, error, blocks what nginx refuses, as the pre-commit hook and the Action do."`
-	Strict    bool     `help:"Report every unknown directive as an error, also one that a module the configuration loads and nginx-lint does not know could define."`
-	Disable   []string `help:"Rules (by name or code) not to run." placeholder:"RULE"`
-	Only      []string `help:"Run only these rules (by name or code, comma-separated or repeated), whatever the settings say; the syntax and file findings (NL1xxx) stay on, and --disable still applies." placeholder:"RULE"`
-	Output    []string `sep:"none" placeholder:"FORMAT=FILE" help:"Also write the findings in FORMAT (${format_list}) to FILE, whatever --format prints, e.g. --format github --output sarif=nginx-lint.sarif; repeatable. Written whole once the lint is done (also on exit 1 or 2), not at all on a usage error."`
-	Quiet     bool     `short:"q" help:"Print only the findings, one line each: no source line, detail or summary, and with --fix no \"fixed\" lines."`
+	Paths       []string `arg:"" optional:"" name:"path" help:"Files to lint; \"-\" reads standard input (a config or nginx -T output). Default: ${default_config} if it exists."`
+	Format      string   `short:"f" enum:"${formats}" default:"text" help:"Output format: ${enum}."`
+	Color       string   `enum:"auto,always,never" default:"auto" help:"Color the text output: ${enum}. With auto, FORCE_COLOR or CLICOLOR_FORCE (not empty, not 0) turn color on, NO_COLOR (not empty) turns it off."`
+	FailLevel   string   `enum:"error,warning,info,none" default:"error" help:"Exit with 1 when a finding is at least this severe: ${enum}. The default, error, blocks what nginx refuses, as the pre-commit hook and the Action do."`
+	MinSeverity string   `name:"min-severity" enum:"info,warning,error" default:"info" help:"Show only the findings at least this severe: ${enum} (in every output; the exit code still follows --fail-level over all of them)."`
+	Strict      bool     `help:"Report every unknown directive as an error, also one that a module the configuration loads and nginx-lint does not know could define."`
+	Disable     []string `help:"Rules (by name or code) not to run." placeholder:"RULE"`
+	Only        []string `help:"Run only these rules (by name or code, comma-separated or repeated), whatever the settings say; the syntax and file findings (NL1xxx) stay on, and --disable still applies." placeholder:"RULE"`
+	Output      []string `sep:"none" placeholder:"FORMAT=FILE" help:"Also write the findings in FORMAT (${format_list}) to FILE, whatever --format prints, e.g. --format github --output sarif=nginx-lint.sarif; repeatable. Written whole once the lint is done (also on exit 1 or 2), not at all on a usage error."`
+	Quiet       bool     `short:"q" help:"Print only the findings, one line each: no source line, detail or summary, and with --fix no \"fixed\" lines."`
 	settingsFlags
 	Baseline      string `help:"Report only findings not recorded in this baseline file." placeholder:"FILE"`
 	WriteBaseline string `help:"Record the current findings in this baseline file and exit 0." placeholder:"FILE"`
@@ -190,7 +193,7 @@ type lintCmd struct {
 	Diff          bool   `help:"With or without --fix: print the fixes as a unified diff and change no file; exit 1 when there is something to fix."`
 	Force         bool   `help:"With --fix, also write read-only files."`
 	// Environment-dependent checks, for linting on the host itself.
-	CheckFiles bool `name:"check-files" help:"Report files nginx loads at startup (certificates, keys, ...) that do not exist on this machine, and host names it resolves that do not resolve here."`
+	CheckFiles bool `name:"check-files" help:"Check this machine: files nginx loads at startup (certificates, keys, ...) that do not exist, certificates (expiry, key, chain, names, weak keys), and host names nginx resolves that do not resolve here."`
 }
 
 // settingsFlags choose the settings file and the target nginx build, for

@@ -34,6 +34,10 @@ function initializationOptions(config) {
   if (rules && typeof rules === "object" && Object.keys(rules).length > 0) {
     out.rules = rules;
   }
+  const profile = (config.get("costProfile") || "").trim();
+  if (profile !== "") {
+    out["cost-profile"] = profile;
+  }
   const custom = config.get("customDirectives");
   if (Array.isArray(custom) && custom.length > 0) {
     out["custom-directives"] = custom.filter((d) => typeof d === "string" && d !== "");
@@ -43,6 +47,6 @@ function initializationOptions(config) {
 
 // restartSettings are the settings whose change needs a new server: the
 // binary, and what is only sent at initialize.
-const restartSettings = ["nginx-lint.path", "nginx-lint.rules", "nginx-lint.customDirectives"];
+const restartSettings = ["nginx-lint.path", "nginx-lint.rules", "nginx-lint.customDirectives", "nginx-lint.costProfile"];
 
 module.exports = { bundledServer, serverCommand, initializationOptions, restartSettings };

@@ -57,6 +57,7 @@ type costPhaseJSON struct {
 	Seconds float64 `json:"seconds"`
 	Start   bool    `json:"start_only,omitempty"`
 	Assumed bool    `json:"assumed_cost,omitempty"`
+	What    string  `json:"what"`
 }
 
 type costHashJSON struct {
@@ -111,7 +112,7 @@ func costJSONOf(c Cost, dir string) costJSON {
 		out.Unknown = []string{}
 	}
 	for _, p := range r.Phases {
-		out.Phases = append(out.Phases, costPhaseJSON{p.Name, p.Func, p.Ops, p.Seconds, p.StartOnly, p.Assumed})
+		out.Phases = append(out.Phases, costPhaseJSON{p.Name, p.Func, p.Ops, p.Seconds, p.StartOnly, p.Assumed, p.What})
 	}
 	for _, h := range r.Hashes {
 		fm, fb := h.Fix()
@@ -152,6 +153,15 @@ func CostText(w io.Writer, cost Cost, dir string) error {
 	}
 	tw.Flush()
 	fmt.Fprintln(w, "(* assumed cost, not measured on the reference machine)")
+	// What each phase counts, one line each, aligned as the table.
+	width := 0
+	for _, p := range r.Phases {
+		width = max(width, len([]rune(p.Name)))
+	}
+	fmt.Fprintln(w, "\nwhat each phase counts (nginx's function):")
+	for _, p := range r.Phases {
+		fmt.Fprintf(w, "  %-*s  %s (%s)\n", width, p.Name, p.What, p.Func)
+	}
 	fmt.Fprintln(w)
 	for _, e := range Estimates(r) {
 		fmt.Fprintf(w, "%-9s ≈ %s", e.Term, costmodel.Seconds(e.Seconds))
@@ -160,14 +170,14 @@ func CostText(w io.Writer, cost Cost, dir string) error {
 		}
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintf(w, "%-9s ≈ %s, %s during a %s\n", "memory", Megabytes(r.MemoryBytes), Megabytes(r.ReloadMemoryBytes), TermReload)
+	fmt.Fprintf(w, "%-9s ≈ %s, %s during a %s (the master's and workers' configuration; old and new at once while reloading)\n", "memory", Megabytes(r.MemoryBytes), Megabytes(r.ReloadMemoryBytes), TermReload)
 	fmt.Fprintf(w, "\nsockets: %d at %s, %d at %s", c.SocketsTest, TermTest, c.SocketsStart, TermStart)
 	if c.SocketsStart > c.SocketsTest {
 		fmt.Fprintf(w, " (reuseport sockets cloned for %s)", plural.Count(c.Workers, "worker"))
 	}
-	fmt.Fprintln(w)
+	fmt.Fprintln(w, " (the listening sockets nginx opens: one per address unless a wildcard listen on the port serves it)")
 	if len(r.Hashes) > 0 {
-		fmt.Fprintln(w, "\nserver_names hashes:")
+		fmt.Fprintln(w, "\nserver_names hashes (one per address with names, sized at start; a failing one stops nginx):")
 		for _, h := range r.Hashes {
 			fmt.Fprintf(w, "  %s: %s, %s", h.Addr.Key, HashNames(h), h.Outcome)
 			if h.Outcome == costmodel.HashOK {
@@ -180,30 +190,34 @@ func CostText(w io.Writer, cost Cost, dir string) error {
 			}
 		}
 	}
-	fmt.Fprintln(w, "\nlimits:")
+	fmt.Fprintln(w, "\nlimits (what nginx needs at start against what it is allowed):")
 	for _, l := range r.Limits {
 		state := "ok"
-		if !l.OK {
-			state = "EXCEEDED"
-		}
 		have := strconv.Itoa(l.Have)
-		if l.Name == "open files" && !cost.NoFileGiven {
-			have += " (assumed, systemd's default; --nofile gives the real limit)"
+		assumed := l.Name == "open files" && !cost.NoFileGiven
+		if assumed {
+			have += " (assumed, systemd's default; --nofile or host: nofile gives the real limit)"
+		}
+		switch {
+		case !l.OK && assumed:
+			state = "over the assumed limit: nginx cannot start if it is the real one"
+		case !l.OK:
+			state = "EXCEEDED: nginx cannot start"
 		}
 		fmt.Fprintf(w, "  %s: need %d, have %s: %s\n", l.Name, l.Need, have, state)
 	}
-	fmt.Fprintln(w, "\nlargest costs:")
+	fmt.Fprintln(w, "\nlargest costs (the phases above, in words):")
 	for _, s := range r.Contributors(5) {
 		fmt.Fprintf(w, "  - %s\n", s)
 	}
 	if len(r.Unknown) > 0 {
-		fmt.Fprintln(w, "\nnot estimated:")
+		fmt.Fprintln(w, "\nnot estimated (work the model counts but cannot price):")
 		for _, s := range r.Unknown {
 			fmt.Fprintf(w, "  - %s\n", s)
 		}
 	}
 	if wis := r.WhatIfs(); len(wis) > 0 {
-		fmt.Fprintln(w, "\nwhat if:")
+		fmt.Fprintln(w, "\nwhat if (changes to the listen layout or hash sizes, and the start time each saves):")
 		for i, wi := range wis {
 			if i == 5 {
 				break
@@ -213,7 +227,7 @@ func CostText(w io.Writer, cost Cost, dir string) error {
 	}
 	if len(ds) > 0 {
 		fmt.Fprintln(w)
-		return writeText(w, ds, dir, false, false)
+		return writeText(w, ds, dir, false, false, nil)
 	}
 	return nil
 }

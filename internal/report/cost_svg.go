@@ -30,12 +30,23 @@ const (
 // value at the configuration's size marked and labelled, and the range of
 // server counts the profile was timed at shaded, with the curves dashed
 // beyond it, where the model is extrapolated.
+//
+// The legend is wrapped to the chart's width, the plot moving down to
+// make room. A configuration so small that the estimate over the chart's
+// range is mostly the process start (the servers' share under a half)
+// gets no axes and curves, which would say nothing, but a note
+// with the estimate and the size from which a chart says something.
 func CostSVG(r *costmodel.Result, name string, budget time.Duration) string {
+	if note, ok := tooSmallToChart(r); ok {
+		return noteSVG(r, name, note)
+	}
 	const (
-		w, h                     = 760, 500
-		left, right, top, bottom = 80, 30, 132, 58
-		pw, ph                   = w - left - right, h - top - bottom
-		samples                  = 120
+		w, plotH            = 760, 310
+		left, right, bottom = 80, 30, 58
+		pw, ph              = w - left - right, plotH
+		samples             = 120
+		legendTop, lineH    = 66, 17
+		legendChars         = 95
 	)
 	n := max(r.Counts.Servers, 1)
 	xStep := niceStep(float64(2*n), 5)
@@ -73,8 +84,44 @@ func CostSVG(r *costmodel.Result, name string, budget time.Duration) string {
 	if yMax < yTop*1.04 {
 		yMax += yStep // room above the highest point for its label
 	}
+	// The legend first: its lines decide where the plot starts.
+	vc := r.Scale(cur, n)
+	lo, hi := r.Profile.Measured[0], r.Profile.Measured[1]
+	measured := hi > 0
+	atN := " at " + plural.Count(n, "server")
+	type legendLine struct {
+		color, text string
+		note        bool
+	}
+	var legendLines []legendLine
+	addLegend := func(color, text, value string, note bool) {
+		for _, l := range wrapKeep(text, value, legendChars) {
+			legendLines = append(legendLines, legendLine{color, l, note})
+			color = "" // the swatch on the first line only
+		}
+	}
+	addLegend(colorCurrent, "current layout:", costmodel.Seconds(vc)+atN, false)
+	if alt != nil {
+		// The value stays whole on the entry's last line.
+		addLegend(colorAlt, altName+":", costmodel.Seconds(r.Scale(alt, n))+atN, false)
+	}
+	note := ""
+	switch {
+	case measured && float64(lo) >= xMax:
+		note = fmt.Sprintf("the costs were measured at %d–%d servers, beyond this chart", lo, hi)
+	case measured:
+		note = fmt.Sprintf("shaded: %d–%d servers, the sizes the costs were measured at; dashed: extrapolated", lo, hi)
+	default:
+		note = "the profile does not say which sizes it was measured at"
+	}
+	if !showBudget && b > 0 {
+		note += fmt.Sprintf("; budget %s, above the chart", budget)
+	}
+	addLegend("", note, "", true)
+	top := legendTop + lineH*len(legendLines) + 15
+	h := top + ph + bottom
 	x := func(v float64) float64 { return left + v/xMax*pw }
-	y := func(s float64) float64 { return top + ph - s/yMax*ph }
+	y := func(s float64) float64 { return float64(top+ph) - s/yMax*ph }
 
 	var sb strings.Builder
 	p := func(format string, args ...any) { fmt.Fprintf(&sb, format+"\n", args...) }
@@ -85,8 +132,6 @@ func CostSVG(r *costmodel.Result, name string, budget time.Duration) string {
 		LayoutSize(r.Counts), xmlEscape(shorten(r.Profile.Source, 70)))
 
 	// The measured range, shaded behind everything else.
-	lo, hi := r.Profile.Measured[0], r.Profile.Measured[1]
-	measured := hi > 0
 	if measured && float64(lo) < xMax {
 		x0, x1 := x(float64(lo)), x(math.Min(float64(hi), xMax))
 		p(`<rect class="measured" x="%.1f" y="%d" width="%.1f" height="%d" fill="%s"/>`, x0, top, x1-x0, ph, colorBand)
@@ -153,7 +198,6 @@ func CostSVG(r *costmodel.Result, name string, budget time.Duration) string {
 	// Each curve's value at the configuration's size, on the curve. The
 	// higher value's label goes above its point, the lower one's below,
 	// so close values do not overlap.
-	vc := r.Scale(cur, n)
 	// The curves rise to the right, so above-left and below-right of a
 	// point are clear of its own curve.
 	mark := func(v float64, color, class string, above bool) {
@@ -169,35 +213,112 @@ func CostSVG(r *costmodel.Result, name string, budget time.Duration) string {
 		mark(r.Scale(alt, n), colorAlt, "alternative", false)
 	}
 
-	// Legend, under the title.
-	ly := 66
-	legend := func(color, dash, text string) {
-		p(`<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="2.5"%s/>`, left, ly-4, left+26, ly-4, color, dash)
-		p(`<text class="legend" x="%d" y="%d">%s</text>`, left+34, ly, xmlEscape(text))
-		ly += 17
+	// Legend, under the title: a swatch on an entry's first line.
+	ly := legendTop
+	for _, l := range legendLines {
+		if l.color != "" {
+			p(`<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="2.5"/>`, left, ly-4, left+26, ly-4, l.color)
+		}
+		if l.note {
+			p(`<text class="legend note" x="%d" y="%d" font-size="11">%s</text>`, left, ly, xmlEscape(l.text))
+		} else {
+			p(`<text class="legend" x="%d" y="%d">%s</text>`, left+34, ly, xmlEscape(l.text))
+		}
+		ly += lineH
 	}
-	atN := " at " + plural.Count(n, "server")
-	legend(colorCurrent, "", "current layout: "+costmodel.Seconds(vc)+atN)
-	if alt != nil {
-		// The legend line holds about 95 characters; the value stays whole.
-		value := ": " + costmodel.Seconds(r.Scale(alt, n)) + atN
-		legend(colorAlt, "", shorten(altName, 95-len([]rune(value)))+value)
-	}
-	note := ""
-	switch {
-	case measured && float64(lo) >= xMax:
-		note = fmt.Sprintf("the costs were measured at %d–%d servers, beyond this chart", lo, hi)
-	case measured:
-		note = fmt.Sprintf("shaded: %d–%d servers, the sizes the costs were measured at; dashed: extrapolated", lo, hi)
-	default:
-		note = "the profile does not say which sizes it was measured at"
-	}
-	if !showBudget && b > 0 {
-		note += fmt.Sprintf("; budget %s, above the chart", budget)
-	}
-	p(`<text class="legend note" x="%d" y="%d" font-size="11">%s</text>`, left, ly, xmlEscape(note))
 	sb.WriteString("</svg>\n")
 	return sb.String()
+}
+
+// chartShare is the least share of the estimate at twice a
+// configuration's size that its servers must have for a chart of it to
+// say something: as much as the process start. Below it the curve is
+// mostly the process start's flat line; a tenth, with the reference
+// profile's process start of 483 µs, drew a one-server configuration's
+// 0-2-server chart, a line rising by a tenth.
+const chartShare = 0.5
+
+// tooSmallToChart says why a chart of r would say nothing, and true, when
+// the servers' part of the estimate at twice its size is under
+// chartShare of it; with the size from which a chart says something.
+func tooSmallToChart(r *costmodel.Result) (string, bool) {
+	n := max(r.Counts.Servers, 1)
+	at := func(v int) float64 { return r.Scale(r.Phases, v) }
+	total, fixed := at(2*n), at(0)
+	if total <= 0 || total-fixed >= chartShare*total {
+		return "", false
+	}
+	// The servers' part grows with their number, at least linearly: it
+	// reaches the share by the size where its linear part does.
+	perServer := (total - fixed) / float64(2*n)
+	from := 0
+	if perServer > 0 {
+		need := fixed * chartShare / (1 - chartShare) / perServer / 2
+		step := niceStep(need, 1)
+		from = int(math.Ceil(need/step) * step)
+	}
+	msg := fmt.Sprintf("%s: the estimated startup, %s, is mostly the process start (%s), nearly the same at any size this small: no chart is drawn",
+		plural.Count(n, "server"), costmodel.Seconds(r.StartupSeconds), costmodel.Seconds(fixed))
+	if from > 0 {
+		msg += fmt.Sprintf("; one says something from about %s", plural.Count(from, "server"))
+	}
+	return msg, true
+}
+
+// noteSVG is the chart's title with a note in place of the chart.
+func noteSVG(r *costmodel.Result, name, note string) string {
+	const w, left, lineH = 760, 80, 17
+	lines := wrapWords(note, 95)
+	h := 66 + lineH*len(lines) + 20
+	var sb strings.Builder
+	p := func(format string, args ...any) { fmt.Fprintf(&sb, format+"\n", args...) }
+	p(`<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="12" fill="%s">`, w, h, w, h, colorText)
+	p(`<rect width="%d" height="%d" fill="white"/>`, w, h)
+	p(`<text class="title" x="%d" y="26" font-size="16" font-weight="bold">Estimated nginx startup: %s</text>`, left, xmlEscape(chartName(name)))
+	p(`<text class="subtitle" x="%d" y="44" font-size="11">%s; costs: %s</text>`, left,
+		LayoutSize(r.Counts), xmlEscape(shorten(r.Profile.Source, 70)))
+	for i, l := range lines {
+		p(`<text class="note" x="%d" y="%d">%s</text>`, left, 66+lineH*i, xmlEscape(l))
+	}
+	sb.WriteString("</svg>\n")
+	return sb.String()
+}
+
+// wrapKeep is wrapWords of text followed by tail, which is never broken:
+// it ends the last line when it fits there, else it is a line of its own.
+func wrapKeep(text, tail string, width int) []string {
+	lines := wrapWords(text, width)
+	if tail == "" {
+		return lines
+	}
+	last := lines[len(lines)-1]
+	if len([]rune(last))+1+len([]rune(tail)) <= width {
+		lines[len(lines)-1] = last + " " + tail
+		return lines
+	}
+	return append(lines, tail)
+}
+
+// wrapWords breaks s into lines of at most width runes at spaces (a word
+// longer than width stands alone).
+func wrapWords(s string, width int) []string {
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(s) {
+		switch {
+		case line == "":
+			line = word
+		case len([]rune(line))+1+len([]rune(word)) <= width:
+			line += " " + word
+		default:
+			lines = append(lines, line)
+			line = word
+		}
+	}
+	if line != "" || len(lines) == 0 {
+		lines = append(lines, line)
+	}
+	return lines
 }
 
 // niceStep returns a tick step of 1, 2 or 5 × 10^k that divides [0, span]

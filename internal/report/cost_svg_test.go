@@ -185,13 +185,14 @@ func TestCostSVGStructure(t *testing.T) {
 	}
 }
 
-// TestCostSVGSmallAndOdd: tiny configurations, a far budget, a name that
-// needs escaping and a profile without a measured range still give a
-// valid chart with round ticks.
+// TestCostSVGSmallAndOdd: a far budget, a name that needs escaping and
+// a profile without a measured range still give a valid chart with round
+// ticks; a configuration too small for a chart to say anything (one
+// server: the estimate is the process start) gets a note instead.
 func TestCostSVGSmallAndOdd(t *testing.T) {
 	p := costmodel.DefaultProfile()
 	p.Measured = [2]int{}
-	r := costOf(t, "L3c", 3, p)
+	r := costOf(t, "L3c", 400, p)
 	svg := CostSVG(r, `a&b<"c">.conf`, time.Hour)
 	es := parseSVG(t, svg)
 	checkTicks(t, "x", es, "xtick")
@@ -220,9 +221,52 @@ func TestCostSVGSmallAndOdd(t *testing.T) {
 		t.Error("dashed curves without a measured range")
 	}
 	one := CostSVG(costOf(t, "L3c", 1, nil), "one.conf", time.Second)
-	parseSVG(t, one)
-	if !strings.Contains(one, " at 1 server<") || !strings.Contains(one, "measured at 1000–19900 servers, beyond this chart") {
-		t.Errorf("one server:\n%s", one)
+	es = parseSVG(t, one)
+	var note string
+	for _, e := range es {
+		switch {
+		case e.class == "note":
+			note += e.text + " "
+		case e.name == "polyline" || e.class == "xtick":
+			t.Errorf("one server: a chart is drawn (%s %s)", e.name, e.class)
+		}
+	}
+	if !strings.Contains(note, "1 server: the estimated startup") || !strings.Contains(note, "no chart is drawn") || !strings.Contains(note, "one says something from about") {
+		t.Errorf("one server: note %q", note)
+	}
+}
+
+// TestCostSVGLegendWraps: a what-if title longer than a legend line is
+// wrapped, not cut, the value whole on its last line, and the plot moves
+// down below it.
+func TestCostSVGLegendWraps(t *testing.T) {
+	long := strings.TrimSpace(strings.Repeat("serve these many addresses from fewer sockets ", 4))
+	lines := wrapKeep(long+":", "1.05 s at 19900 servers", 95)
+	if len(lines) < 2 || !strings.HasSuffix(lines[len(lines)-1], "1.05 s at 19900 servers") {
+		t.Errorf("wrapped %q", lines)
+	}
+	for _, l := range lines {
+		if len([]rune(l)) > 95 {
+			t.Errorf("line of %d runes: %q", len([]rune(l)), l)
+		}
+	}
+	if got := strings.Join(lines, " "); got != long+": 1.05 s at 19900 servers" {
+		t.Errorf("words lost: %q", got)
+	}
+	r := costOf(t, "L2c", 19900, nil)
+	es := parseSVG(t, CostSVG(r, "big.conf", time.Second))
+	var legendBottom, plotTop float64
+	for _, e := range es {
+		yv, _ := strconv.ParseFloat(e.attrs["y"], 64)
+		if strings.HasPrefix(e.class, "legend") {
+			legendBottom = max(legendBottom, yv)
+		}
+		if e.class == "size" && e.name == "line" {
+			plotTop, _ = strconv.ParseFloat(e.attrs["y1"], 64)
+		}
+	}
+	if plotTop <= legendBottom+10 {
+		t.Errorf("the plot (top %v) overlaps the legend (bottom %v)", plotTop, legendBottom)
 	}
 }
 

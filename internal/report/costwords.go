@@ -33,8 +33,8 @@ type Estimate struct {
 // gives them.
 func Estimates(r *costmodel.Result) []Estimate {
 	return []Estimate{
-		{Term: TermTest, Seconds: r.TestSeconds},
-		{Term: TermStart, Seconds: r.StartupSeconds},
+		{Term: TermTest, Seconds: r.TestSeconds, Note: "reading and checking the configuration: the phases above but those of a start only"},
+		{Term: TermStart, Seconds: r.StartupSeconds, Note: "until the master listens: every phase above"},
 		{Term: TermReload, Seconds: r.ReloadSeconds, Note: "the signaller and the master both parse; 100 ms wait"},
 	}
 }

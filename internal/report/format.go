@@ -28,6 +28,15 @@ type Lint struct {
 	// Tool is the version of nginx-lint that ran, as SARIF's driver
 	// states it.
 	Tool Tool
+	// Hidden counts the run's findings left out of Findings because they
+	// are below HiddenBelow (--min-severity); the text format's summary
+	// says so.
+	Hidden      int
+	HiddenBelow parser.Severity
+	// Hint ends the text format's summary line when it has findings to
+	// sum up: how to lint for the nginx installed here when no target
+	// was named.
+	Hint string
 }
 
 // Tool is nginx-lint's version: as the binary reports it ("v1.2.3",

@@ -23,7 +23,10 @@ type Route struct {
 	Args     string       `json:"args"`
 	Chain    []Step       `json:"chain"`
 	Handler  RouteHandler `json:"handler"`
-	Unsure   []string     `json:"unsure"`
+	// LocationHeader is the Location a response other than a redirect
+	// carries (a redirect's status sent to an error_page).
+	LocationHeader string   `json:"location_header,omitempty"`
+	Unsure         []string `json:"unsure"`
 }
 
 // Request is the request a Route answers.
@@ -100,7 +103,7 @@ func locPlace(l *routing.Location, cwd string) *Place {
 // RouteOf is the report of one answer of m: the request as url and r,
 // the files named as DisplayPath names them relative to cwd.
 func RouteOf(m *routing.Model, url string, r routing.HTTPRequest, a *routing.Answer, cwd string) Route {
-	j := Route{URL: url, Status: a.Status, URI: a.URI, Args: a.Args, Unsure: a.Unsure, Chain: []Step{}}
+	j := Route{URL: url, Status: a.Status, URI: a.URI, Args: a.Args, Unsure: a.Unsure, Chain: []Step{}, LocationHeader: a.LocationHeader}
 	j.Request = Request{Method: r.Method, Host: r.Host, NoHost: r.NoHost, Target: r.Target, HTTPS: r.HTTPS}
 	if j.Request.Method == "" {
 		j.Request.Method = "GET"
@@ -209,6 +212,9 @@ func WriteRouteText(w io.Writer, j Route) {
 	}
 	if u := j.Handler.Upstream; u != nil {
 		fmt.Fprintf(w, "            upstream %s (%s:%d): %s\n", TerminalSafe(u.Name), u.File, u.Line, TerminalSafe(strings.Join(u.Servers, ", ")))
+	}
+	if j.LocationHeader != "" {
+		fmt.Fprintf(w, "            with Location: %s (set by the redirect the error_page answers)\n", TerminalSafe(j.LocationHeader))
 	}
 	for _, u := range j.Unsure {
 		fmt.Fprintf(w, "  unsure    %s\n", TerminalSafe(u))

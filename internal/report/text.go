@@ -54,10 +54,12 @@ type textFormat Options
 
 // Format writes l's findings as text.
 func (f textFormat) Format(w io.Writer, l *Lint) error {
-	return writeText(w, l.Findings, l.Dir, f.Color, f.Quiet)
+	return writeText(w, l.Findings, l.Dir, f.Color, f.Quiet, l)
 }
 
-func writeText(w io.Writer, ds []*parser.Diagnostic, cwd string, colored, quiet bool) error {
+// writeText prints ds; sum, when not nil, gives what the summary adds
+// (hidden findings, a hint).
+func writeText(w io.Writer, ds []*parser.Diagnostic, cwd string, colored, quiet bool, sum *Lint) error {
 	p := newPalette(colored)
 	counts := map[parser.Severity]int{}
 	groups := groupByFile(ds)
@@ -92,7 +94,8 @@ func writeText(w io.Writer, ds []*parser.Diagnostic, cwd string, colored, quiet 
 			}
 		}
 	}
-	if len(ds) == 0 || quiet {
+	hidden := sum != nil && sum.Hidden > 0
+	if (len(ds) == 0 && !hidden) || quiet {
 		return nil
 	}
 	var parts []string
@@ -102,11 +105,20 @@ func writeText(w io.Writer, ds []*parser.Diagnostic, cwd string, colored, quiet 
 		}
 	}
 	summary := strings.Join(parts, ", ")
+	if len(ds) == 0 {
+		summary = "no finding at " + sum.HiddenBelow.String() + " or above"
+	}
 	if len(groups) > 1 {
 		summary += fmt.Sprintf(" in %d files", len(groups))
 	}
+	if hidden {
+		summary += fmt.Sprintf(" (%s below %s not shown: --min-severity)", plural.Count(sum.Hidden, "finding"), sum.HiddenBelow)
+	}
 	if ts := assumedTargets(ds); ts != "" {
 		summary += "; linted for " + ts
+	}
+	if sum != nil && sum.Hint != "" && len(ds) > 0 {
+		summary += "; " + sum.Hint
 	}
 	_, err := fmt.Fprintln(w, p.summBad.Sprint(summary))
 	return err

@@ -88,9 +88,16 @@ type LayoutRun struct {
 	Ops map[string]float64
 	// Predicted is the seconds Result.Profile predicts for it.
 	Predicted float64
+	// Reference is the seconds Options.Base (the shipped reference
+	// profile by default) predicts for it: what cost says on this
+	// machine before calibrate, beside what it says after.
+	Reference float64
 
 	// mem are the counts the memory costs multiply.
 	mem map[string]float64
+	// scans are its ports' address scans, to price them again for
+	// another NearAddresses.
+	scans []costmodel.AddrScan
 }
 
 // Prediction is a run predicted by costs fitted without its size.
@@ -124,11 +131,11 @@ type Result struct {
 	// Extras are the L3c variants that price locations, regexes and
 	// certificates, as timed.
 	Extras []ExtraRun
-	// Degenerate says why Profile is unfit to use, one reason each: a
-	// measured cost fitted at zero well beyond the noise, a held-out size
-	// predicted with a median error beyond the noise above
-	// MaxHeldOutError, or no size steady enough to judge. Empty for a
-	// usable fit.
+	// Degenerate says why Profile is unfit to use, one reason each, all
+	// from the held-out check: a held-out size predicted with a median
+	// error beyond the noise above MaxHeldOutError, a size the others
+	// cannot be fitted without, or no size steady enough to judge. Empty
+	// for a usable fit.
 	Degenerate []string
 }
 
@@ -213,6 +220,16 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	cut := len(opts.Sizes) * len(layout.All())
 	res := &Result{Fitted: timed[:cut:cut], Validation: timed[cut:]}
+	// What the base profile predicts before anything is fitted, its
+	// address scans priced at its own NearAddresses.
+	reprice(timed, base.NearAddresses)
+	for i := range timed {
+		timed[i].Reference = predict(timed[i].Ops, base)
+	}
+	// Where the address scan leaves the cache, from the fitted runs; the
+	// profile's costs are fitted, and held out, at that size.
+	base = chooseNear(res.Fitted, base)
+	reprice(timed, base.NearAddresses)
 	f, err := fitRuns(res.Fitted, base)
 	if err != nil {
 		return nil, err
@@ -241,7 +258,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	res.HeldOut, res.HeldOutSizes = heldOut(res.Fitted, base)
 	res.HeldOutErrors = heldOutErrors(res.HeldOutSizes)
-	res.Degenerate = degenerate(p, res.HeldOutSizes)
+	res.Degenerate = degenerate(res.HeldOutSizes)
 	return res, nil
 }
 

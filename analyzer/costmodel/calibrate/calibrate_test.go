@@ -3,6 +3,7 @@ package calibrate
 import (
 	"context"
 	"errors"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -31,6 +32,17 @@ type syntheticMachine struct {
 	// [1-noise, 1+noise] (seeded, so every test run draws alike): a
 	// machine that follows the model, measured on a busy host.
 	noise float64
+	// noiseAt, when set, is the noise at a size instead (the small
+	// layouts' runs spread more).
+	noiseAt func(servers int) float64
+	// offset is added to every time: a machine faster at the smallest
+	// configurations than the model's costs allow, whose process start
+	// fits at zero.
+	offset float64
+	// near, when set, is where the machine's address scan leaves its
+	// cache (Profile.NearAddresses): past it a step costs
+	// addr-compare-far.
+	near  int
 	rng   *rand.Rand
 	calls int
 }
@@ -42,7 +54,7 @@ func (m *syntheticMachine) measure(_ context.Context, conf string) (Measurement,
 		return Measurement{}, err
 	}
 	c := (&parser.Loader{Kinds: analyzer.Kinds}).LoadSource(conf, src, nil)
-	res := costmodel.Compute(parser.BuildModel(c), costmodel.Options{})
+	res := costmodel.Compute(parser.BuildModel(c), costmodel.Options{Profile: &costmodel.Profile{Costs: m.costs, NearAddresses: m.near}})
 	s := 0.0
 	for k, v := range res.Ops() {
 		s += v * m.costs[k]
@@ -50,11 +62,16 @@ func (m *syntheticMachine) measure(_ context.Context, conf string) (Measurement,
 	if m.scale != nil {
 		s *= m.scale(res.Counts.Servers)
 	}
+	s += m.offset
 	if m.noise != 0 {
 		if m.rng == nil {
 			m.rng = rand.New(rand.NewPCG(1, 2))
 		}
-		s *= 1 + m.noise*(2*m.rng.Float64()-1)
+		noise := m.noise
+		if m.noiseAt != nil {
+			noise = m.noiseAt(res.Counts.Servers)
+		}
+		s *= 1 + noise*(2*m.rng.Float64()-1)
 	}
 	wall := s
 	if m.wallFactor != 0 {
@@ -64,9 +81,26 @@ func (m *syntheticMachine) measure(_ context.Context, conf string) (Measurement,
 	return Measurement{Wall: wall, CPU: s, RSS: int64(rss)}, nil
 }
 
-// twiceAsSlow is the reference profile with every cost doubled.
+// testProfile is the profile the synthetic machines are made from and
+// the tests' fits start from: the reference profile as fitted on
+// 2026-12-02, whose costs the tests' small layouts can all measure. The
+// tests of the fit logic do not change with each re-measurement of the
+// shipped profile (TestRunDefaultBase checks that Run starts from it).
+func testProfile() *costmodel.Profile {
+	p := costmodel.DefaultProfile()
+	maps.Copy(p.Costs, map[string]float64{
+		costmodel.CostBase: 14.5e-3, costmodel.CostServer: 17.1e-6, costmodel.CostLocation: 19.1e-6,
+		costmodel.CostRegex: 4.3e-6, costmodel.CostPortCompare: 3.28e-9, costmodel.CostAddrCompare: 10.0e-9,
+		costmodel.CostAddrCompareFar: 10.0e-9, costmodel.CostServerCompare: 3.43e-9, costmodel.CostSSLServer: 1.04e-3,
+		costmodel.CostSocket: 11.9e-6,
+	})
+	p.NearAddresses = 0
+	return p
+}
+
+// twiceAsSlow is the test profile with every cost doubled.
 func twiceAsSlow() map[string]float64 {
-	costs := costmodel.DefaultProfile().Costs
+	costs := testProfile().Costs
 	for k := range costs {
 		costs[k] *= 2
 	}
@@ -80,6 +114,9 @@ var testSizes = []int{60, 180, 540}
 func run(t *testing.T, m *syntheticMachine, opts Options) *Result {
 	t.Helper()
 	opts.Measure = m.measure
+	if opts.Base == nil {
+		opts.Base = testProfile()
+	}
 	if opts.Sizes == nil {
 		opts.Sizes = testSizes
 	}
@@ -102,12 +139,14 @@ func TestRunFindsTheCosts(t *testing.T) {
 	}
 	// Name warnings are too small a share of these small layouts to
 	// measure: kept from the reference and marked assumed.
-	if !p.IsAssumed(costmodel.CostNameWarning) || p.Costs[costmodel.CostNameWarning] != costmodel.DefaultProfile().Costs[costmodel.CostNameWarning] {
+	if !p.IsAssumed(costmodel.CostNameWarning) || p.Costs[costmodel.CostNameWarning] != testProfile().Costs[costmodel.CostNameWarning] {
 		t.Errorf("name-warning %v, assumed %v", p.Costs[costmodel.CostNameWarning], p.Assumed)
 	}
 	for _, k := range append(TimeKeys(), MemoryKeys()...) {
 		if p.IsAssumed(k) {
-			if k != costmodel.CostNameWarning {
+			// No port of these sizes leaves the cache: the far step of
+			// the address scan cannot be measured either.
+			if k != costmodel.CostNameWarning && k != costmodel.CostAddrCompareFar {
 				t.Errorf("%s assumed", k)
 			}
 			continue
@@ -126,6 +165,11 @@ func TestRunFindsTheCosts(t *testing.T) {
 		if math.Abs(r.Predicted-r.Seconds) > 0.05*r.Seconds || r.Median.RSS <= 0 {
 			t.Errorf("%v %d: predicted %v, measured %v, rss %d", r.Layout, r.Servers, r.Predicted, r.Seconds, r.Median.RSS)
 		}
+		// The reference profile, half as costly as this machine in
+		// every cost, predicts half its time.
+		if math.Abs(2*r.Reference-r.Seconds) > 1e-9*r.Seconds {
+			t.Errorf("%v %d: the reference profile predicts %v, measured %v", r.Layout, r.Servers, r.Reference, r.Seconds)
+		}
 	}
 	// Every size is predicted from the others, and well.
 	if len(res.HeldOut) != 27 {
@@ -143,10 +187,31 @@ func TestRunFindsTheCosts(t *testing.T) {
 	}
 }
 
+// TestRunDefaultBase: without Options.Base, Run starts from the shipped
+// reference profile, and says what it predicts.
+func TestRunDefaultBase(t *testing.T) {
+	m := &syntheticMachine{costs: twiceAsSlow()}
+	res, err := Run(context.Background(), Options{Measure: m.measure, Sizes: testSizes, Runs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := costmodel.DefaultProfile()
+	for _, r := range res.Fitted {
+		if want := predict(r.Ops, ref); math.Abs(r.Reference-want) > 1e-9*want {
+			t.Errorf("%v %d: reference %v, the shipped profile predicts %v", r.Layout, r.Servers, r.Reference, want)
+		}
+	}
+	for _, u := range res.Unidentified {
+		if u.Kept != ref.Costs[u.Key] {
+			t.Errorf("%s kept at %v, the shipped profile's is %v", u.Key, u.Kept, ref.Costs[u.Key])
+		}
+	}
+}
+
 // TestRunBase: a cost the runs cannot measure keeps the base profile's
 // value, marked assumed; the measured ones do not depend on it.
 func TestRunBase(t *testing.T) {
-	base := costmodel.DefaultProfile()
+	base := testProfile()
 	base.Costs[costmodel.CostNameWarning] = 1e-9
 	base.Costs[costmodel.CostServer] *= 10
 	res := run(t, &syntheticMachine{costs: twiceAsSlow()}, Options{Runs: 1, Base: base})
@@ -177,7 +242,7 @@ func TestRunClock(t *testing.T) {
 			t.Errorf("%s: %v on the CPU clock of a machine 3x as slow, %v on the wall clock", k, a, b)
 		}
 	}
-	if a, b := same.Profile.Costs[costmodel.CostServer], 2*costmodel.DefaultProfile().Costs[costmodel.CostServer]; math.Abs(a-b) > 0.05*b {
+	if a, b := same.Profile.Costs[costmodel.CostServer], 2*testProfile().Costs[costmodel.CostServer]; math.Abs(a-b) > 0.05*b {
 		t.Errorf("CPU clock: server %v, machine %v", a, b)
 	}
 	for _, r := range wall.Fitted {
@@ -197,16 +262,25 @@ func TestRunClock(t *testing.T) {
 func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*max(math.Abs(a), math.Abs(b)) }
 
 // TestRunDegenerate: a machine whose time does not grow with the
-// configuration fits costs at zero; two sizes leave each held-out fit one
-// size, which cannot separate per-server from fixed costs.
+// configuration fits every cost but the process start at zero: each is
+// unidentified and keeps the reference value, and the profile is judged
+// by its held-out predictions alone. Two sizes leave each held-out fit
+// one size, which cannot separate per-server from fixed costs: refused
+// with that reason.
 func TestRunDegenerate(t *testing.T) {
 	flat := &syntheticMachine{costs: map[string]float64{costmodel.CostBase: 0.05}}
 	res := run(t, flat, Options{Runs: 1})
-	if len(res.Degenerate) == 0 || !strings.HasPrefix(res.Degenerate[0], "fitted at zero: server, socket,") {
-		t.Errorf("flat machine: %q", res.Degenerate)
+	ref := testProfile()
+	for _, k := range []string{costmodel.CostServer, costmodel.CostSocket} {
+		i := slices.IndexFunc(res.Unidentified, func(u Unidentified) bool { return u.Key == k })
+		if i < 0 || !strings.HasPrefix(res.Unidentified[i].Why, "fitted at zero") || res.Profile.Costs[k] != ref.Costs[k] || !res.Profile.IsAssumed(k) {
+			t.Errorf("flat machine: %s %v, unidentified %+v", k, res.Profile.Costs[k], res.Unidentified)
+		}
 	}
-	if res.Profile == nil || res.Profile.Costs[costmodel.CostBase] <= 0 {
-		t.Errorf("flat machine: no profile returned with the reasons")
+	for _, why := range res.Degenerate {
+		if !strings.HasPrefix(why, "held-out size ") && !strings.HasPrefix(why, "no held-out size") {
+			t.Errorf("flat machine refused for a reason the held-out check does not give: %q", why)
+		}
 	}
 	res = run(t, &syntheticMachine{costs: twiceAsSlow()}, Options{Runs: 1, Sizes: []int{100, 300}})
 	if len(res.HeldOut) != 0 || len(res.Degenerate) != 2 ||
@@ -246,8 +320,7 @@ func TestHeldOut(t *testing.T) {
 }
 
 func TestDegenerate(t *testing.T) {
-	p := costmodel.DefaultProfile()
-	got := degenerate(p, []SizeCheck{
+	got := degenerate([]SizeCheck{
 		{Servers: 1000, Error: 0.2, Beyond: 0.2, Judged: true},
 		{Servers: 3000, Error: 0.36, Beyond: 0.36, Judged: true},
 		{Servers: 4000, Error: 0.6, Beyond: 0.4, Judged: true},
@@ -264,17 +337,13 @@ func TestDegenerate(t *testing.T) {
 		t.Errorf("degenerate:\n%q\nwant\n%q", got, want)
 	}
 	// No size steady enough to judge is a reason of its own.
-	got = degenerate(p, []SizeCheck{{Servers: 300, Error: 0.9, Spread: 0.4}, {Servers: 100, Error: 0.1, Spread: 0.25}})
+	got = degenerate([]SizeCheck{{Servers: 300, Error: 0.9, Spread: 0.4}, {Servers: 100, Error: 0.1, Spread: 0.25}})
 	want = []string{"no held-out size can be judged: the runs of every size spread too far (100: ±25%, 300: ±40%; 2 times that must stay under 35%): time larger sizes or more runs"}
 	if !slices.Equal(got, want) {
 		t.Errorf("nothing judged:\n%q\nwant\n%q", got, want)
 	}
-	// A cost at zero is degenerate unless it is assumed (not measured).
-	p.Costs[costmodel.CostSocket] = 0
-	p.Costs[costmodel.CostNameWarning] = 0
-	p.Assumed = append(p.Assumed, costmodel.CostNameWarning)
-	if got := degenerate(p, nil); !slices.Equal(got, []string{"fitted at zero: socket"}) {
-		t.Errorf("zero costs: %q", got)
+	if got := degenerate([]SizeCheck{{Servers: 300, Error: 0.1, Beyond: 0, Judged: true}}); len(got) != 0 {
+		t.Errorf("a good size: %q", got)
 	}
 }
 
@@ -410,5 +479,49 @@ func TestTimeLeft(t *testing.T) {
 	want := time.Duration((1 + 0.5 + 1.1) * float64(time.Second))
 	if got := timeLeft(2, walls, short); (got - want).Abs() > time.Millisecond {
 		t.Errorf("timeLeft %v, want %v", got, want)
+	}
+}
+
+// TestRunFindsWhereTheScanLeavesTheCache: a machine whose address scan
+// costs four times as much a step past 200 addresses (its cache): the
+// L2 layouts of 360 and 540 addresses show it, calibrate finds the size among
+// its candidates and the far cost, and the held-out sizes are predicted
+// well.
+func TestRunFindsWhereTheScanLeavesTheCache(t *testing.T) {
+	saved := nearCandidates
+	nearCandidates = []int{100, 200, 300, 400}
+	defer func() { nearCandidates = saved }()
+	c := twiceAsSlow()
+	c[costmodel.CostAddrCompareFar] = 4 * c[costmodel.CostAddrCompare]
+	sizes := []int{60, 180, 360, 540}
+	// On layouts this small the near steps are a small share of a run:
+	// a base value large enough lets the fit measure them.
+	base := testProfile()
+	base.Costs[costmodel.CostAddrCompare] = 5 * c[costmodel.CostAddrCompare]
+	res := run(t, &syntheticMachine{costs: c, near: 200}, Options{Runs: 1, Sizes: sizes, Base: base})
+	p := res.Profile
+	if p.NearAddresses != 200 {
+		t.Errorf("near addresses %d, machine 200", p.NearAddresses)
+	}
+	for _, k := range []string{costmodel.CostAddrCompare, costmodel.CostAddrCompareFar} {
+		if got, want := p.Costs[k], c[k]; p.IsAssumed(k) || math.Abs(got-want) > 0.05*want {
+			t.Errorf("%s: fitted %s (assumed %v), machine %s; %+v", k, costmodel.Seconds(got), p.IsAssumed(k), costmodel.Seconds(want), res.Unidentified)
+		}
+	}
+	if len(res.Degenerate) > 0 {
+		t.Errorf("degenerate %q", res.Degenerate)
+	}
+	// The base profile's predictions price the scans at its own
+	// NearAddresses: the machine's profile as base predicts the machine.
+	same := run(t, &syntheticMachine{costs: c, near: 200}, Options{Runs: 1, Sizes: sizes, Base: &costmodel.Profile{Costs: c, NearAddresses: 200}})
+	for _, r := range same.Fitted {
+		if math.Abs(r.Reference-r.Seconds) > 1e-9*r.Seconds {
+			t.Errorf("%v %d: the machine's own profile predicts %v, measured %v", r.Layout, r.Servers, r.Reference, r.Seconds)
+		}
+	}
+	// A machine without the jump fits as well with no far step.
+	one := run(t, &syntheticMachine{costs: twiceAsSlow()}, Options{Runs: 1, Sizes: sizes})
+	if n := one.Profile.NearAddresses; n != 0 {
+		t.Errorf("a machine without the jump: near addresses %d", n)
 	}
 }

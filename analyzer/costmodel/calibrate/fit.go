@@ -97,8 +97,10 @@ func (f *fit) predictionNoise(ops map[string]float64) float64 {
 // alike: the runs cannot tell which. The least identified one keeps
 // base's value, the others are refitted without it, until each one left
 // is measured. An estimate near zero that rules the base value out is a
-// measurement (this machine does that work faster); one at zero stays at
-// zero, which the guard reports: a machine the model does not describe.
+// measurement (this machine does that work faster); one at zero, the
+// bound of the fit, is not: the runs would put it below zero, so it is
+// unidentified and keeps base's value too, and the held-out check judges
+// the profile that results.
 func fitRuns(runs []LayoutRun, base *costmodel.Profile) (*fit, error) {
 	var obs, mem []costmodel.Observation
 	var noise []float64
@@ -130,15 +132,45 @@ func fitRuns(runs []LayoutRun, base *costmodel.Profile) (*fit, error) {
 			return nil, err
 		}
 		f.p, f.keys, f.cov = p, keys, nil
-		if !noisy || len(keys) == 0 {
+		if len(keys) == 0 {
 			break
 		}
-		cov, err := covariance(obs, noise, keys)
-		if err != nil {
-			// The fit solved, so this is rounding: judge without it.
+		var cov [][]float64
+		if noisy {
+			if cov, err = covariance(obs, noise, keys); err == nil {
+				f.cov = cov
+			}
+		}
+		// A cost fitted at zero is one the runs cannot measure: the fit
+		// would have it below zero, and zero is only the bound. It is
+		// unidentified, keeps the base value as the others the runs
+		// cannot tell apart do, and the rest are fitted again; whether
+		// the profile then predicts well is the held-out check's to say.
+		if i := slices.IndexFunc(keys, func(k string) bool { return p.Costs[k] <= 0 }); i >= 0 {
+			k := keys[i]
+			why := "fitted at zero: the runs cannot measure it"
+			se := 0.0
+			if cov != nil {
+				se = math.Sqrt(max(cov[i][i], 0))
+			}
+			if se > 1e-6*base.Costs[k] {
+				why = fmt.Sprintf("fitted at zero ± %s (the runs' noise): the runs cannot measure it", costmodel.Seconds(se))
+			}
+			f.unidentified = append(f.unidentified, Unidentified{Key: k, Kept: base.Costs[k], Why: why})
+			if f.keptSE == nil {
+				f.keptSE = map[string]float64{}
+			}
+			// Kept at the base value, a prediction is as uncertain as the
+			// runs' noise left the cost; a base value far from what the
+			// runs say shows in the held-out errors beyond that.
+			f.keptSE[k] = se
+			keys = slices.Delete(slices.Clone(keys), i, i+1)
+			continue
+		}
+		if f.cov == nil {
+			// No noise (or rounding the fit survived): judge without it.
 			break
 		}
-		f.cov = cov
 		worst, worstRatio := -1, math.Inf(1)
 		for i, k := range keys {
 			se := math.Sqrt(max(cov[i][i], 0))
@@ -373,22 +405,15 @@ func medianOf(v []float64) float64 {
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
-// degenerate lists what makes a fitted profile unfit to use: a measured
-// cost at zero (nginx spends time on every one of these operations, so
-// zero means the runs contradict the model), held-out sizes predicted
-// badly beyond the noise of the runs, or no held-out size whose runs are
-// steady enough to judge.
-func degenerate(p *costmodel.Profile, checks []SizeCheck) []string {
+// degenerate lists what makes a fitted profile unfit to use, each a
+// reason the held-out figures show: a held-out size predicted badly
+// beyond the noise of the runs, a size the others cannot be fitted
+// without, or no held-out size whose runs are steady enough to judge. A
+// cost the runs could not measure (at zero, or within the noise) is no
+// reason: it keeps the base value, and the held-out check judges the
+// profile with it.
+func degenerate(checks []SizeCheck) []string {
 	var out []string
-	var zero []string
-	for _, k := range TimeKeys() {
-		if p.Costs[k] <= 0 && !p.IsAssumed(k) {
-			zero = append(zero, k)
-		}
-	}
-	if len(zero) > 0 {
-		out = append(out, "fitted at zero: "+strings.Join(zero, ", "))
-	}
 	judged := 0
 	for _, c := range checks {
 		switch {

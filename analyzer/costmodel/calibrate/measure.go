@@ -58,7 +58,8 @@ func timeLayouts(ctx context.Context, measure Measure, sizes []int, runs int, wa
 			c := (&parser.Loader{Kinds: analyzer.Kinds}).LoadSource(conf, src, nil)
 			res := costmodel.Compute(parser.BuildModel(c), costmodel.Options{})
 			out = append(out, LayoutRun{Layout: l, Servers: nn, Ops: res.Ops(), mem: map[string]float64{
-				costmodel.MemBase: 1, costmodel.MemServer: float64(res.Counts.Servers), costmodel.MemSocket: float64(res.Counts.Addrs)}})
+				costmodel.MemBase: 1, costmodel.MemServer: float64(res.Counts.Servers), costmodel.MemSocket: float64(res.Counts.Addrs)},
+				scans: res.AddrScans()})
 			confs = append(confs, conf)
 		}
 	}
@@ -243,17 +244,21 @@ var extraCosts = []extraCost{
 // spreads noise (seconds). A difference within noiseMargin times the two
 // variants' spreads is not a measurement: that cost keeps p's value,
 // stays assumed and is returned. Without a spread (one run each, or a
-// machine without noise) every difference counts; one at or below zero,
-// or below zero beyond the noise, is fitted at zero, which the guard
-// reports.
+// machine without noise) every positive difference counts. A difference
+// at or below zero measures nothing (nginx does more work, not less): it
+// too keeps p's value.
 func priceExtras(p *costmodel.Profile, t, noise map[string]float64) []Unidentified {
 	var out []Unidentified
 	for _, c := range extraCosts {
 		d, n := t[c.with]-t[c.than], noise[c.with]+noise[c.than]
-		if n > 0 && math.Abs(d) <= noiseMargin*n {
-			out = append(out, Unidentified{Key: c.key, Kept: p.Costs[c.key], Why: fmt.Sprintf(
-				"L3c %d with %s took %.3f s against %.3f s for %s: a difference within %d times the runs' spread (±%.3f s)",
-				extraServers, c.what, t[c.with], t[c.than], variantWords[c.than], noiseMargin, n)})
+		if n > 0 && math.Abs(d) <= noiseMargin*n || d <= 0 {
+			why := fmt.Sprintf("L3c %d with %s took %.3f s against %.3f s for %s: a difference within %d times the runs' spread (±%.3f s)",
+				extraServers, c.what, t[c.with], t[c.than], variantWords[c.than], noiseMargin, n)
+			if d <= 0 && !(n > 0 && math.Abs(d) <= noiseMargin*n) {
+				why = fmt.Sprintf("L3c %d with %s took %.3f s against %.3f s for %s: no time to charge to it",
+					extraServers, c.what, t[c.with], t[c.than], variantWords[c.than])
+			}
+			out = append(out, Unidentified{Key: c.key, Kept: p.Costs[c.key], Why: why})
 			if !p.IsAssumed(c.key) {
 				p.Assumed = append(p.Assumed, c.key)
 			}

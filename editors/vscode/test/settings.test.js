@@ -22,6 +22,10 @@ test("initializationOptions: the settings file's keys", () => {
     "custom-directives": ["vts_status"],
   });
   assert.deepEqual(initializationOptions(config({ rules: {}, customDirectives: [] })), {});
+  assert.deepEqual(initializationOptions(config({ costProfile: " /srv/nginx-lint-profile.json " })), {
+    "cost-profile": "/srv/nginx-lint-profile.json",
+  });
+  assert.deepEqual(initializationOptions(config({ costProfile: "" })), {});
 });
 
 test("package.json declares every setting the extension reads", () => {

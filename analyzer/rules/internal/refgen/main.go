@@ -1,5 +1,7 @@
 // Command refgen writes the rule reference pages: one Markdown file per
-// registered rule and an index, under docs/rules. It runs
+// registered rule and an index, under docs/rules, and the JSON Schema of
+// the settings, docs/nginx-lint.schema.json (config.Schema), which names
+// every rule and option. It runs
 // from `go generate ./analyzer/rules` (the working directory is then the
 // rules package) and removes pages of rules that no longer exist, so the
 // directory always mirrors the registry.
@@ -11,9 +13,13 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/nginx-lint/nginx-lint/analyzer/config"
 	"github.com/nginx-lint/nginx-lint/analyzer/rules"
 	"github.com/nginx-lint/nginx-lint/internal/report"
 )
+
+// schemaFile is the settings' JSON Schema, beside the reference directory.
+const schemaFile = "nginx-lint.schema.json"
 
 func main() {
 	dir, err := outputDir()
@@ -66,15 +72,26 @@ func generate(dir string) error {
 			}
 		}
 	}
+	schema, err := config.Schema(rules.All())
+	if err != nil {
+		return err
+	}
+	if err := writeChanged(filepath.Join(dir, "..", schemaFile), schema); err != nil {
+		return err
+	}
 	for name, text := range want {
-		p := filepath.Join(dir, name)
-		// Rewriting only what changed keeps file times (and editors) calm.
-		if cur, err := os.ReadFile(p); err == nil && bytes.Equal(cur, []byte(text)) {
-			continue
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		if err := writeChanged(filepath.Join(dir, name), []byte(text)); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// writeChanged writes text to p unless p already holds it: rewriting only
+// what changed keeps file times (and editors) calm.
+func writeChanged(p string, text []byte) error {
+	if cur, err := os.ReadFile(p); err == nil && bytes.Equal(cur, text) {
+		return nil
+	}
+	return os.WriteFile(p, text, 0o644)
 }
