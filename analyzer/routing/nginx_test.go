@@ -146,11 +146,7 @@ func TestRouteAgainstNginx(t *testing.T) {
 // after, and whenever it names a difference, nginx shows it.
 func TestEquivalentRewritesAgainstNginx(t *testing.T) {
 	ngx := nginxtest.Require(t)
-	seed := uint64(time.Now().UnixNano())
-	if s := os.Getenv("ROUTING_SEED"); s != "" {
-		seed, _ = strconv.ParseUint(s, 10, 64)
-	}
-	t.Logf("seed %d (ROUTING_SEED repeats it)", seed)
+	seed := seedOf(t)
 	rng := rand.New(rand.NewPCG(seed, 1))
 	vocab := []string{"a.example", "b.example", "*.example", ".c.example", "www.*", "~^d[0-9]\\.example$", "~^[ab]\\.example$"}
 	hosts := []string{"a.example", "b.example", "x.example", "c.example", "x.c.example", "www.z", "d1.example", "zz.example"}
