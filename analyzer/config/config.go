@@ -159,6 +159,9 @@ func FindWithin(start string, stop func(dir string) bool) (string, error) {
 	}
 }
 
+// MaxSize is the largest settings file Load reads.
+const MaxSize = 1 << 20
+
 // Load reads and parses the configuration file at path.
 func Load(path string) (*File, error) {
 	abs, err := filepath.Abs(path)
@@ -166,8 +169,9 @@ func Load(path string) (*File, error) {
 		return nil, err
 	}
 	// Read like a configuration: a FIFO or device named .nginx-lint.yaml
-	// must not hang or flood the run.
-	src, err := parser.ReadConfigFile(abs, 0)
+	// must not hang or flood the run, and settings are a few lines (a
+	// 50 MiB one took 5 s and 360 MB to refuse).
+	src, err := parser.ReadConfigFile(abs, MaxSize)
 	if err != nil {
 		return nil, err
 	}

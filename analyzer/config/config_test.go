@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -468,4 +469,43 @@ func TestHostSection(t *testing.T) {
 	if err := f.Apply(&opts, rules.All().Lookup); err != nil || opts.Host.NoFile != 4096 || len(f.Warnings) != 1 {
 		t.Errorf("agreeing nofile: %v, %+v, warnings %q", err, opts.Host, f.Warnings)
 	}
+}
+
+// TestHostileSettings: settings files that bomb a YAML reader end in an
+// error that names the file: an alias bomb inside a rule's options, a
+// document nested 20,000 deep, and a file over config.MaxSize (a 50 MiB
+// one took 5 s and 360 MB to refuse).
+func TestHostileSettings(t *testing.T) {
+	bomb := "rules:\n  quic-reuseport:\n    options:\n      o0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"
+	for i := 1; i < 9; i++ {
+		bomb += "      o" + strconv.Itoa(i) + ": &a" + strconv.Itoa(i) + " [" + strings.Repeat("*a"+strconv.Itoa(i-1)+", ", 9) + "*a" + strconv.Itoa(i-1) + "]\n"
+	}
+	for name, src := range map[string]string{
+		"bomb":  bomb,
+		"deep":  "rules: " + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + "\n",
+		"large": "prefix: /etc/nginx\n# " + strings.Repeat("x", config.MaxSize) + "\n",
+	} {
+		path := filepath.Join(t.TempDir(), ".nginx-lint.yaml")
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := config.Load(path); err == nil || !strings.Contains(err.Error(), path) {
+			t.Errorf("%s: %v; want an error naming the file", name, err)
+		}
+	}
+}
+
+// FuzzParse: any settings text parses or fails with an error that names
+// the file, never a panic. go test runs the seeds.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"", "prefix: /etc/nginx\n", "rules:\n  quic-reuseport:\n    enabled: false\n",
+		"a: &a [x, x]\nb: [*a, *a]\n", "rules: [[[]]]\n", "max-file-size: 1GiB\n", "fmt:\n  indent: tab\n",
+		"include-paths:\n  /etc/nginx: ./conf\n", "\x00\xff", "rules: {quic-reuseport: {options: {a: 1}}}\n"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		if _, err := config.Parse("/fuzz/.nginx-lint.yaml", src); err != nil && !strings.Contains(err.Error(), ".nginx-lint.yaml") {
+			t.Fatalf("%q: %v does not name the file", src, err)
+		}
+	})
 }

@@ -708,7 +708,20 @@ const SearchBudget = 20000
 // gone through) before it had want strings: an empty answer then proves
 // nothing.
 func Search(pos, neg []Automaton, want, budget, paths int) (found []string, complete bool) {
+	found, complete, _ = SearchMetered(pos, neg, want, budget, paths)
+	return found, complete
+}
+
+// SearchMetered is Search that also returns the work it did, in steps
+// of one Automaton: an automaton stepped on one byte, or an eighth of
+// the bytes of one of its byte sets, as the alphabet is refined. A caller that asks many questions
+// of one configuration (one per regex location, each against all the
+// earlier regexes: quadratic in the regexes) bounds their sum with it.
+func SearchMetered(pos, neg []Automaton, want, budget, paths int) (found []string, complete bool, steps int) {
 	all := append(slices.Clip(pos), neg...)
+	k := len(all)
+	classes := 0
+	defer func() { steps += classes * 256 / 8 }()
 	// The alphabet: bytes no Automaton tells apart form one class, tried
 	// once with its preferred byte.
 	var class [256]int32
@@ -716,6 +729,7 @@ func Search(pos, neg []Automaton, want, budget, paths int) (found []string, comp
 	var ids []int32
 	for _, a := range all {
 		a.alphabet(func(s *byteSet) {
+			classes++
 			if cap(ids) < int(2*n) {
 				ids = make([]int32, 2*n)
 			}
@@ -746,7 +760,6 @@ func Search(pos, neg []Automaton, want, budget, paths int) (found []string, comp
 			reps = append(reps, c)
 		}
 	}
-	k := len(all)
 	type node struct {
 		parent int32
 		c      byte
@@ -782,8 +795,9 @@ func Search(pos, neg []Automaton, want, budget, paths int) (found []string, comp
 	}
 	next := make([]int32, k)
 	for i := int32(0); int(i) < len(nodes); i++ {
+		steps += k * (len(reps) + 1)
 		if len(nodes) > budget {
-			return found, false
+			return found, false, steps
 		}
 		st := states[int(i)*k : int(i)*k+k]
 		hopeless := false
@@ -804,7 +818,7 @@ func Search(pos, neg []Automaton, want, budget, paths int) (found []string, comp
 		if ok {
 			found = append(found, str(i))
 			if len(found) >= want {
-				return found, true
+				return found, true, steps
 			}
 		}
 		for _, c := range reps {
@@ -815,7 +829,7 @@ func Search(pos, neg []Automaton, want, budget, paths int) (found []string, comp
 			add(next, i, c)
 		}
 	}
-	return found, true
+	return found, true, steps
 }
 
 // fullAuto is the automaton of the strings an NFA matches whole (from

@@ -1,7 +1,9 @@
 package routing_test
 
 import (
+	"cmp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -172,5 +174,41 @@ func TestLoops(t *testing.T) {
 	}
 	if len(got) != 4 {
 		t.Errorf("loops %v, want 4", got)
+	}
+}
+
+// TestUnreachableLevelWork: each regex location is set against every
+// earlier one, so a level's work grows with the square of its regexes
+// (1000 of them took 25 s). Unreachable bounds it: the locations it
+// decides within Sets.LevelWork keep their answers, the rest are left
+// undecided, never reported.
+func TestUnreachableLevelWork(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("http { server {\n location ~ ^/a { return 200; }\n location ~ ^/a/b { return 200; }\n")
+	for i := range 100 {
+		b.WriteString(" location ~ ^/r" + strconv.Itoa(i) + "/(a|aa)+(b|bb)*c$ { return 200; }\n")
+	}
+	b.WriteString(" location ~ ^/a/c { return 200; }\n} }\n")
+	root := serverLevel(t, b.String())
+	for _, work := range []int{0, 20000} {
+		s := routing.NewSets()
+		s.LevelWork = work
+		var got []string
+		for _, sh := range s.Unreachable(root) {
+			got = append(got, sh.Location.String())
+		}
+		// ~ ^/a/b is decided first, within any bound; ~ ^/a/c, after
+		// 100 regexes, only within the default one.
+		want := []string{`~ ^/a/b`}
+		if work == 0 {
+			want = append(want, `~ ^/a/c`)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("LevelWork %d: unreachable %q, want %q (%d steps)", work, got, want, s.Spent())
+		}
+		// The bound is checked before each search: one search more.
+		if limit := cmp.Or(work, routing.LevelWork); s.Spent() > 2*limit {
+			t.Errorf("LevelWork %d: %d steps", work, s.Spent())
+		}
 	}
 }

@@ -57,6 +57,14 @@ func ParseURL(raw string) (HTTPRequest, error) {
 	if host == "" {
 		return r, fmt.Errorf("%q: no host", raw)
 	}
+	// An IPv6 address is written in brackets, and only there may a host
+	// hold a colon (http://[::1 and http://::1 name nothing).
+	if strings.HasPrefix(host, "[") || strings.Contains(host, ":") {
+		ip, err := netip.ParseAddr(strings.TrimSuffix(strings.TrimPrefix(host, "["), "]"))
+		if !strings.HasPrefix(host, "[") || !strings.HasSuffix(host, "]") || err != nil || !ip.Is6() {
+			return r, fmt.Errorf("%q: invalid host %q (an IPv6 address is written in brackets: http://[::1]:8080/)", raw, host)
+		}
+	}
 	r.Host, r.Port, r.Target = hostport, port, target
 	return r, nil
 }

@@ -38,7 +38,9 @@ func runConflictingServerName(p *analyzer.Pass) {
 		d   *parser.Directive
 		arg int
 	}
-	reported := map[place]bool{}
+	// A name clashes on every run of ports of a range the servers share:
+	// one finding at the name, naming the ports.
+	var clashes []routing.Run[routing.Clash]
 	for _, proto := range []parser.Protocol{parser.HTTP, parser.Stream} {
 		shared := sharedAddresses(p, proto)
 		for i := range shared {
@@ -51,14 +53,14 @@ func runConflictingServerName(p *analyzer.Pass) {
 				continue
 			}
 			for _, c := range a.Names().Clashes {
-				at := place{c.At.Directive, c.At.Arg}
-				if reported[at] {
-					continue
-				}
-				reported[at] = true
-				reportClash(p, c, a.Key())
+				clashes = append(clashes, routing.Run[routing.Clash]{Item: c, Addr: a.Cost})
 			}
 		}
+	}
+	at := func(c routing.Clash) place { return place{c.At.Directive, c.At.Arg} }
+	found, addrs := routing.MergeRunsPer(clashes, at, func(a, b routing.Clash) bool { return at(a) == at(b) })
+	for i, c := range found {
+		reportClash(p, c, addrs[i])
 	}
 }
 

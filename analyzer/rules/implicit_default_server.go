@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"path/filepath"
+	"strconv"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/routing"
@@ -47,14 +48,35 @@ func runImplicitDefaultServer(p *analyzer.Pass) {
 		}
 		found = append(found, routing.Run[implicit]{Item: implicit{at: at, second: a.Second.Server, servers: a.Servers, udp: a.UDP}, Addr: a.Cost})
 	}
-	// The runs of ports of one range are one address to the user.
-	merged, addrs := routing.MergeRuns(found, func(a, b implicit) bool { return a == b })
+	// The runs of ports of one range are one address to the user, even
+	// where single ports inside it add servers: the same server answers
+	// the names none of them has on all of them.
+	type place struct {
+		at  *parser.Directive
+		udp bool
+	}
+	fewest := map[place]int{}
+	most := map[place]int{}
+	for _, f := range found {
+		k := place{f.Item.at, f.Item.udp}
+		if n, ok := fewest[k]; !ok || f.Item.servers < n {
+			fewest[k] = f.Item.servers
+		}
+		most[k] = max(most[k], f.Item.servers)
+	}
+	merged, addrs := routing.MergeRunsPer(found, func(a implicit) place { return place{a.at, a.udp} },
+		func(a, b implicit) bool { return a.at == b.at && a.udp == b.udp })
 	for i, f := range merged {
 		what := addrs[i]
 		if f.udp {
 			what += " (QUIC)"
 		}
-		diag := p.ReportDirective(f.at, "%d servers share %s and none is its default_server: this one, the first read, answers every request for a name none of them has", f.servers, what)
+		k := place{f.at, f.udp}
+		servers := strconv.Itoa(most[k])
+		if fewest[k] != most[k] {
+			servers = strconv.Itoa(fewest[k]) + " to " + servers
+		}
+		diag := p.ReportDirective(f.at, "%s servers share %s and none is its default_server: this one, the first read, answers every request for a name none of them has", servers, what)
 		diag.Detail = "which server is read first depends on include order; add default_server to the listen of the server meant to answer unknown names (a catch-all with return 444 is the usual choice)"
 		diag.Related = []parser.Related{{File: f.second.Directive.File, Range: f.second.Directive.Name.Range,
 			Message: fmt.Sprintf("another server on %s (%s:%d)", what, filepath.Base(f.second.Directive.File.Path), f.second.Directive.Line())}}

@@ -3,6 +3,7 @@ package rules
 import (
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel/costpass"
+	"github.com/nginx-lint/nginx-lint/analyzer/routing"
 	"github.com/nginx-lint/nginx-lint/internal/ngxparse"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/grammar"
@@ -49,6 +50,9 @@ func runQUICReuseport(p *analyzer.Pass) {
 	}
 	steered := false
 	var quicListens int
+	// The runs of one range without reuseport are one finding at its
+	// listen, naming the ports.
+	var bare []routing.Run[*parser.Directive]
 	for _, port := range costpass.Get(p).Ports {
 		if port.Protocol != parser.HTTP {
 			continue
@@ -69,10 +73,15 @@ func runQUICReuseport(p *analyzer.Pass) {
 			}
 			steered = steered || (first != nil && reuse)
 			if first != nil && !reuse && many {
-				diag := p.ReportDirective(first, "QUIC on %s without reuseport: every worker reads its one UDP socket, and a datagram can reach a worker that does not hold its connection", a.Key)
-				diag.Detail = "add reuseport to one listen ... quic of the address (it applies to the socket); nginx's QUIC guide asks for it with more than one worker"
+				bare = append(bare, routing.Run[*parser.Directive]{Item: first, Addr: a})
 			}
 		}
+	}
+	same := func(a, b *parser.Directive) bool { return a == b }
+	firsts, addrs := routing.MergeRunsPer(bare, func(d *parser.Directive) *parser.Directive { return d }, same)
+	for i, first := range firsts {
+		diag := p.ReportDirective(first, "QUIC on %s without reuseport: every worker reads its one UDP socket, and a datagram can reach a worker that does not hold its connection", addrs[i])
+		diag.Detail = "add reuseport to one listen ... quic of the address (it applies to the socket); nginx's QUIC guide asks for it with more than one worker"
 	}
 	if steered || !p.WholeConfig() {
 		return

@@ -8,6 +8,7 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel/costpass"
+	"github.com/nginx-lint/nginx-lint/analyzer/routing"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
 
@@ -36,11 +37,21 @@ var ServerNamesHash = &analyzer.Rule{
 
 func runServerNamesHash(p *analyzer.Pass) {
 	r := costpass.Get(p)
-	for _, h := range r.Hashes {
-		if h.Outcome == costmodel.HashOK {
-			continue
+	// One finding per configuration, at the first hash that fails, naming
+	// the runs of ports next to it whose hash fails alike (a port range).
+	var failed []routing.Run[*costmodel.HashResult]
+	for i := range r.Hashes {
+		if h := r.Hashes[i]; h.Outcome != costmodel.HashOK {
+			failed = append(failed, routing.Run[*costmodel.HashResult]{Item: h, Addr: h.Addr})
 		}
-		d := reportAt(p, h.Addr, "%s on %s (%d names)", h.Message, h.Addr.Key, h.Exact+h.WildcardHead+h.WildcardTail)
+	}
+	alike := func(a, b *costmodel.HashResult) bool {
+		return a.Outcome == b.Outcome && a.Message == b.Message && a.Exact == b.Exact &&
+			a.WildcardHead == b.WildcardHead && a.WildcardTail == b.WildcardTail
+	}
+	hashes, addrs := routing.MergeRuns(failed, alike)
+	for i, h := range hashes {
+		d := reportAt(p, h.Addr, "%s on %s (%d names)", h.Message, addrs[i], h.Exact+h.WildcardHead+h.WildcardTail)
 		if h.Outcome == costmodel.HashFatal {
 			d.Severity = parser.Error
 		}

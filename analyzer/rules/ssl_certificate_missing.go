@@ -212,6 +212,9 @@ func runSSLCertificateMissing(p *analyzer.Pass) {
 	}
 	// ngx_http_ssl_init: the default server of every address with ssl
 	// needs a certificate or ssl_reject_handshake.
+	// A server is reported once, naming every address (and run of ports
+	// of a range) it is the default server of.
+	var missing []routing.Run[*parser.Directive]
 	shared := sharedAddresses(p, parser.HTTP)
 	for i := range shared {
 		a := &shared[i]
@@ -219,12 +222,20 @@ func runSSLCertificateMissing(p *analyzer.Pass) {
 			continue
 		}
 		dflt := a.Default
-		m := merged(dflt.Directive)
-		if len(m.certs) > 0 || m.reject || !once(dflt.Directive) {
+		if reported[dflt.Directive] {
 			continue
 		}
-		diag := p.ReportDirective(dflt.Directive, `no "ssl_certificate" is defined for the "listen ... ssl" directive`)
-		diag.Detail = "this server is the default server of " + a.Key() + ", which has ssl: give it ssl_certificate and ssl_certificate_key, or ssl_reject_handshake on"
+		m := merged(dflt.Directive)
+		if len(m.certs) > 0 || m.reject {
+			continue
+		}
+		missing = append(missing, routing.Run[*parser.Directive]{Item: dflt.Directive, Addr: a.Cost})
+	}
+	self := func(d *parser.Directive) *parser.Directive { return d }
+	servers, addrs := routing.MergeRunsPer(missing, self, func(a, b *parser.Directive) bool { return a == b })
+	for i, s := range servers {
+		diag := p.ReportDirective(s, `no "ssl_certificate" is defined for the "listen ... ssl" directive`)
+		diag.Detail = "this server is the default server of " + addrs[i] + ", which has ssl: give it ssl_certificate and ssl_certificate_key, or ssl_reject_handshake on"
 	}
 }
 

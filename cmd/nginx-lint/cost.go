@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"time"
@@ -167,6 +168,12 @@ func (cmd *costCmd) run(e *env) (int, error) {
 	if len(unreadable) > 0 {
 		return exitError, nil
 	}
+	// A configuration nginx cannot read (an unterminated block, blocks
+	// nested too deep) never starts: its estimate counts what could be
+	// read, and says so.
+	if refusedAny := refusedReading(e.stderr, ests, cwd); refusedAny && cmd.FailLevel != "none" {
+		return exitFindings, nil
+	}
 	if cmd.FailLevel != "none" {
 		failAt, _ := parser.ParseSeverity(cmd.FailLevel)
 		for _, rep := range reports {
@@ -187,4 +194,24 @@ func (cmd *costCmd) budget() time.Duration {
 		return cmd.StartupBudget
 	}
 	return rules.DefaultStartupBudget
+}
+
+// refusedReading prints the first error of the parser or the loader of
+// each estimated configuration (nginx refuses to read it) and reports
+// whether there was one.
+func refusedReading(stderr io.Writer, ests []lint.Estimate, cwd string) bool {
+	refused := false
+	for _, est := range ests {
+		for _, d := range est.Unit.Config.AllDiagnostics() {
+			if d.Severity < parser.Error {
+				continue
+			}
+			fmt.Fprintf(stderr, "nginx-lint: %s: nginx refuses this configuration: %s:%d:%d: %s (%s); the estimate counts what could be read\n",
+				report.TerminalSafe(report.DisplayPath(est.Unit.Config.Main.Path, cwd)), report.TerminalSafe(report.DisplayPath(d.FilePath(), cwd)),
+				d.Start().Line, d.Start().Column, report.TerminalSafe(d.Message), d.Name)
+			refused = true
+			break
+		}
+	}
+	return refused
 }

@@ -43,7 +43,10 @@ type configPair struct {
 }
 
 // Run compares the configurations.
-func (cmd *diffCmd) Run(e *env) error { return e.exit(cmd.run(e)) }
+func (cmd *diffCmd) Run(e *env) error {
+	code, err := cmd.run(e)
+	return e.exit(unreadExit(e, code, err))
+}
 
 func (cmd *diffCmd) run(e *env) (int, error) {
 	o, err := cmd.requestFlags.options(cmd.Prefix)

@@ -189,3 +189,47 @@ func TestBinaryInDirectory(t *testing.T) {
 		t.Errorf("a binary file named alone is linted: exit %d, %v", code, keys(got))
 	}
 }
+
+// TestCostOfWhatNginxCannotRead: cost of a configuration nginx cannot
+// read (an unterminated block, a stray "}") printed an estimate and
+// exited 0; it still estimates what could be read, names the first error
+// with its position, and exits 1.
+func TestCostOfWhatNginxCannotRead(t *testing.T) {
+	for name, src := range map[string]string{
+		"unterminated.conf": "events {}\nhttp {\n    server {\n        listen 80;\n",
+		"stray.conf":        "events {}\nhttp {\n    server {\n        listen 80;\n    }\n}\n}\n",
+	} {
+		path := writeTemp(t, name, src)
+		code, out, errOut := runCLI(t, "", "cost", path)
+		if code != exitFindings || !strings.Contains(out, "1 server") {
+			t.Errorf("%s: exit %d, stdout %q", name, code, out)
+		}
+		if !strings.Contains(errOut, ": nginx refuses this configuration: "+path+":") || !strings.Contains(errOut, "(syntax-error)") {
+			t.Errorf("%s: %s", name, errOut)
+		}
+	}
+	path := writeTemp(t, "ok.conf", "events {}\nhttp {\n    server {\n        listen 80;\n    }\n}\n")
+	if code, _, errOut := runCLI(t, "", "cost", path); code != exitClean {
+		t.Errorf("ok.conf: exit %d: %s", code, errOut)
+	}
+}
+
+// TestRouteAndDiffOfWhatNginxCannotRead: route and diff answered for a
+// configuration nginx cannot read (random bytes, an unterminated block)
+// and exited 0; they still answer for what could be read, but name its
+// first error with its position and exit 1.
+func TestRouteAndDiffOfWhatNginxCannotRead(t *testing.T) {
+	good := writeTemp(t, "good.conf", "events {}\nhttp {\n    server {\n        listen 80;\n        return 200;\n    }\n}\n")
+	bad := writeTemp(t, "bad.conf", "events {}\nhttp {\n    server {\n        listen 80;\n        return 200;\n")
+	for _, args := range [][]string{{"route", bad, "http://a/"}, {"diff", good, bad}, {"diff", bad, good}} {
+		code, out, errOut := runCLI(t, "", args...)
+		if code != exitFindings || out == "" || !strings.Contains(errOut, ": nginx refuses this configuration: "+bad+":6:1: ") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args[0], code, out, errOut)
+		}
+	}
+	for _, args := range [][]string{{"route", good, "http://a/"}, {"diff", good, good}} {
+		if code, _, errOut := runCLI(t, "", args...); code != exitClean {
+			t.Errorf("%v: exit %d: %s", args, code, errOut)
+		}
+	}
+}

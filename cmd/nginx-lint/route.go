@@ -118,7 +118,30 @@ func loadRoutes(e *env, lf loadFlags, path string, o routing.Options) (*routing.
 	if len(rep.Units) == 0 {
 		return nil, rep.Read, fmt.Errorf("%s: nothing to route", path)
 	}
-	return modelOf(rep.Units[0].Config, o), rep.Read, nil
+	c := rep.Units[0].Config
+	// nginx starts with none of a configuration it cannot read (an
+	// unterminated block, a stray "}"): answer for what could be read,
+	// but say so and exit 1.
+	for _, d := range c.AllDiagnostics() {
+		if d.Severity >= parser.Error {
+			cwd, _ := os.Getwd()
+			fmt.Fprintf(e.stderr, "nginx-lint: %s: nginx refuses this configuration: %s:%d:%d: %s (%s); the answers are for what could be read\n",
+				report.TerminalSafe(report.DisplayPath(path, cwd)), report.TerminalSafe(report.DisplayPath(d.FilePath(), cwd)),
+				d.Start().Line, d.Start().Column, report.TerminalSafe(d.Message), d.Name)
+			e.unread = true
+			break
+		}
+	}
+	return modelOf(c, o), rep.Read, nil
+}
+
+// unreadExit is a route or diff run's exit code: 1 rather than 0 when
+// it answered for a configuration nginx cannot read.
+func unreadExit(e *env, code int, err error) (int, error) {
+	if err == nil && code == exitClean && e.unread {
+		code = exitFindings
+	}
+	return code, err
 }
 
 // routeGC undoes batchGC's GOGC=400 for route and diff on a big
@@ -139,7 +162,10 @@ func modelOf(c *parser.Config, o routing.Options) *routing.Model {
 }
 
 // Run answers the URLs.
-func (cmd *routeCmd) Run(e *env) error { return e.exit(cmd.run(e)) }
+func (cmd *routeCmd) Run(e *env) error {
+	code, err := cmd.run(e)
+	return e.exit(unreadExit(e, code, err))
+}
 
 func (cmd *routeCmd) run(e *env) (int, error) {
 	o, err := cmd.requestFlags.options(cmd.Prefix)

@@ -43,6 +43,9 @@ type env struct {
 	// code is the exit code the command chose: kong's Run methods
 	// return only an error.
 	code int
+	// unread is set when route or diff answered for a configuration
+	// nginx cannot read (its first error is printed): the run exits 1.
+	unread bool
 }
 
 // exit records a command's exit code and passes its error on, for a Run
