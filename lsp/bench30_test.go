@@ -6,9 +6,7 @@ import (
 	"encoding/json"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
-	"time"
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
@@ -18,25 +16,6 @@ import (
 // The benchmarks of the features of issue 30 on the seed's slowest
 // layout, the 19,900-server L2c file (1.98 MB): what an editor asks for
 // on open and while scrolling must not stall it.
-
-// cpu reports, besides the wall time, the process's CPU time per
-// operation from now until the returned function is called after n
-// operations: on a machine other jobs share, wall time grows with their
-// load, CPU time much less.
-func cpu(b *testing.B) func() {
-	start := cpuTime()
-	return func() {
-		b.ReportMetric(float64(cpuTime()-start)/float64(b.N)/1e6, "cpu-ms/op")
-	}
-}
-
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // l2c opens the L2c file and returns its view, linted.
 func l2c(b *testing.B) (*Server, protocol.DocumentUri, *view, []string) {
