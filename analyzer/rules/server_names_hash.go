@@ -50,8 +50,11 @@ func runServerNamesHash(p *analyzer.Pass) {
 			a.WildcardHead == b.WildcardHead && a.WildcardTail == b.WildcardTail
 	}
 	hashes, addrs := routing.MergeRuns(failed, alike)
-	for i, h := range hashes {
-		d := reportAt(p, h.Addr, "%s on %s (%d names)", h.Message, addrs[i], h.Exact+h.WildcardHead+h.WildcardTail)
+	// One finding per configuration, at the first hash that fails: the
+	// fix covers every address.
+	if len(hashes) > 0 {
+		h := hashes[0]
+		d := reportAt(p, h.Addr, "%s on %s (%d names)", h.Message, addrs[0], h.Exact+h.WildcardHead+h.WildcardTail)
 		if h.Outcome == costmodel.HashFatal {
 			d.Severity = parser.Error
 		}
@@ -66,8 +69,6 @@ func runServerNamesHash(p *analyzer.Pass) {
 			d.Detail = fmt.Sprintf("set server_names_hash_bucket_size %d;", fixBucket)
 			d.Edits = settingEdit(r, r.HashBucketSizeDir, "server_names_hash_bucket_size", fixBucket)
 		}
-		// One finding per configuration: the fix covers every address.
-		return
 	}
 }
 
