@@ -79,6 +79,14 @@ func (m *Model) Route(req HTTPRequest) *Answer {
 	if st.method == "" {
 		st.method = "GET"
 	}
+	if req.HTTPS && !addr.SSL {
+		// A TLS ClientHello where nginx expects plain HTTP: its first
+		// byte (0x16) is no method, so the request line is refused in
+		// the address's default server (and the client, expecting TLS,
+		// cannot read the answer).
+		st.badRequest(addr.Default, "400 Bad Request: a TLS handshake on a listen without ssl, which nginx reads as an invalid request line")
+		return a
+	}
 	// The request line is read in the address's default server (nginx
 	// has not seen Host yet): merge_slashes is its.
 	def := m.server(addr.Default)
@@ -156,6 +164,21 @@ func (m *Model) Route(req HTTPRequest) *Answer {
 	st.cur = st.srv.root.conf
 	st.a.Steps = append(st.a.Steps, Step{URI: st.uri, Args: st.args})
 	st.next = phaseServerRewrite
+	if addr.SSL && !req.HTTPS {
+		// Plain HTTP on a listen ... ssl: ngx_http_ssl_handshake sees
+		// no TLS record and reads the request as plain; once its
+		// headers chose the server (by Host: there is no SNI),
+		// ngx_http_process_request finalizes it with 497, which the
+		// server's error_page may take (a bare "error_page 497" answers
+		// 400) and which is otherwise "400 The plain HTTP request was
+		// sent to HTTPS port".
+		st.a.Unsure = append(st.a.Unsure, "400 Bad Request: the plain HTTP request was sent to HTTPS port (nginx's 497, which error_page 497 can take)")
+		st.next = phaseDone
+		st.finalize(497, Handler{Kind: HandlerError})
+		if st.a.Status == 497 {
+			st.a.Status = 400
+		}
+	}
 	st.loop()
 	return a
 }

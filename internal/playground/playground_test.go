@@ -246,7 +246,8 @@ func TestRoute(t *testing.T) {
 		{playground.RouteRequest{URLs: []string{"https://shop.example/admin/"}}, 0, "unsure"},
 		{playground.RouteRequest{URLs: []string{"http://x.test/"}, Headers: []string{"Host: www.shop.example", "", "X-Real: 1"}}, 301, "server    shop.example"},
 		{playground.RouteRequest{URLs: []string{"http://shop.example/"}, NoHost: true}, 0, "connection closed without a response (444)"},
-		{playground.RouteRequest{URLs: []string{"http://shop.example/"}, Method: "POST", Local: "127.0.0.1:443"}, 404, "POST http://shop.example/ (on 127.0.0.1:443)"},
+		{playground.RouteRequest{URLs: []string{"https://shop.example/"}, Method: "POST", Local: "127.0.0.1:443"}, 404, "POST https://shop.example/ (on 127.0.0.1:443)"},
+		{playground.RouteRequest{URLs: []string{"http://shop.example/"}, Method: "POST", Local: "127.0.0.1:443"}, 400, "plain HTTP request was sent to HTTPS port"},
 		{playground.RouteRequest{URLs: []string{"http://shop.example/"}, Local: "unix:/run/nginx.sock"}, 0, "refused: no server listens there"},
 	} {
 		c.req.Root = root
