@@ -656,6 +656,19 @@ func knownProperty(name string) bool {
 	return propertyNames["bidi"+n]
 }
 
+// nameRef reads a reference to a named group up to term (\k<name>,
+// (?P=name), (?P>name), (?&name)); the names are checked once the whole
+// pattern is read, when every group is known. A reference matches no
+// text of its own for the length count.
+func (p *compiler) nameRef(term byte) (length, bool, *Error) {
+	name, err := p.readName(term)
+	if err != nil {
+		return length{}, false, err
+	}
+	p.refs = append(p.refs, ref{name: name, offset: p.i - len(name) - 1})
+	return length{0, false}, true, nil
+}
+
 // readName reads a group name at p.i up to the terminator term.
 func (p *compiler) readName(term byte) (string, *Error) {
 	s := p.s
@@ -794,12 +807,7 @@ func (p *compiler) kEscape() (length, bool, *Error) {
 	}
 	term := map[byte]byte{'<': '>', '\'': '\'', '{': '}'}[s[p.i]]
 	p.i++
-	name, err := p.readName(term)
-	if err != nil {
-		return length{}, false, err
-	}
-	p.refs = append(p.refs, ref{name: name, offset: p.i - len(name) - 1})
-	return length{0, false}, true, nil
+	return p.nameRef(term)
 }
 
 // posixClasses are the names PCRE2 accepts in [:name:].
@@ -1108,30 +1116,15 @@ func (p *compiler) group() (length, bool, *Error) {
 			return p.namedGroup('>')
 		case '=':
 			p.i++
-			name, err := p.readName(')')
-			if err != nil {
-				return length{}, false, err
-			}
-			p.refs = append(p.refs, ref{name: name, offset: p.i - len(name) - 1})
-			return length{0, false}, true, nil
+			return p.nameRef(')')
 		case '>':
 			p.i++
-			name, err := p.readName(')')
-			if err != nil {
-				return length{}, false, err
-			}
-			p.refs = append(p.refs, ref{name: name, offset: p.i - len(name) - 1})
-			return length{0, false}, true, nil
+			return p.nameRef(')')
 		}
 		return length{}, false, p.err("unrecognized character after (?P", p.i)
 	case '&':
 		p.i++
-		name, err := p.readName(')')
-		if err != nil {
-			return length{}, false, err
-		}
-		p.refs = append(p.refs, ref{name: name, offset: p.i - len(name) - 1})
-		return length{0, false}, true, nil
+		return p.nameRef(')')
 	case 'R':
 		p.i++
 		if p.i >= len(s) || s[p.i] != ')' {
