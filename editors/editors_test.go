@@ -58,6 +58,46 @@ func buildServer(t *testing.T) string {
 	return dir
 }
 
+// runNvim runs a headless Neovim test script, which logs its steps to
+// logPath and a line PASS at the end, and fails t unless it got there.
+func runNvim(t *testing.T, timeout time.Duration, cmd *exec.Cmd, logPath string) {
+	t.Helper()
+	out, err := run(t, timeout, cmd)
+	steps, rerr := os.ReadFile(logPath)
+	if rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
+		t.Fatal(rerr)
+	}
+	t.Logf("steps:\n%s", steps)
+	if err != nil || !bytes.Contains(steps, []byte("\nPASS\n")) {
+		t.Fatalf("nvim: %v\noutput:\n%s", err, out)
+	}
+}
+
+// runEmacs runs the eglot test script emacs/test/NAME in batch Emacs
+// with the shipped emacs/nginx-lint.el, in top with the server bin and
+// NGINX_LINT_TEST_ROOT=root, and fails t unless it ends with PASS.
+func runEmacs(t *testing.T, timeout time.Duration, emacs, bin, top, root, name string) {
+	t.Helper()
+	el, err := filepath.Abs(filepath.Join("emacs", "nginx-lint.el"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	script, err := filepath.Abs(filepath.Join("emacs", "test", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// -q, not -Q: Debian's site-start puts the elpa packages (eglot on
+	// Emacs 28) on the load path.
+	cmd := exec.Command(emacs, "--batch", "-q", "-l", el, "-l", script)
+	cmd.Dir = top
+	cmd.Env = append(env(t, bin), "NGINX_LINT_TEST_ROOT="+root)
+	out, err := run(t, timeout, cmd)
+	t.Logf("emacs:\n%s", out)
+	if err != nil || !bytes.HasSuffix(bytes.TrimSpace(out), []byte("PASS")) {
+		t.Fatalf("emacs: %v", err)
+	}
+}
+
 // run runs cmd, bounded by timeout, and returns its combined output; a
 // command still running then is killed with everything it started (the
 // editor's language server, node's test processes) and the test fails.
@@ -170,15 +210,7 @@ func TestNeovim(t *testing.T) {
 			cmd := exec.Command(nvim, append(args, "-c", "luafile "+script)...)
 			cmd.Dir = top
 			cmd.Env = environ
-			out, err := run(t, 2*time.Minute, cmd)
-			steps, rerr := os.ReadFile(logPath)
-			if rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
-				t.Fatal(rerr)
-			}
-			t.Logf("steps:\n%s", steps)
-			if err != nil || !bytes.Contains(steps, []byte("\nPASS\n")) {
-				t.Fatalf("nvim: %v\noutput:\n%s", err, out)
-			}
+			runNvim(t, 2*time.Minute, cmd, logPath)
 		})
 	}
 }

@@ -3,7 +3,6 @@
 package editors_test
 
 import (
-	"bytes"
 	"os/exec"
 	"path/filepath"
 	"testing"
@@ -34,22 +33,5 @@ func TestEmacs(t *testing.T) {
 	})
 	// A snippet outside any directory named nginx.
 	testfiles.Write(t, filepath.Join(top, "srv", "site"), map[string]string{"snippets/ssl.conf": "ssl_protocols TLSv1.3;\n"})
-	el, err := filepath.Abs(filepath.Join("emacs", "nginx-lint.el"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	script, err := filepath.Abs(filepath.Join("emacs", "test", "eglot-test.el"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	// -q, not -Q: Debian's site-start puts the elpa packages (eglot on
-	// Emacs 28) on the load path.
-	cmd := exec.Command(emacs, "--batch", "-q", "-l", el, "-l", script)
-	cmd.Dir = top
-	cmd.Env = append(env(t, bin), "NGINX_LINT_TEST_ROOT="+root)
-	out, err := run(t, 2*time.Minute, cmd)
-	t.Logf("emacs:\n%s", out)
-	if err != nil || !bytes.HasSuffix(bytes.TrimSpace(out), []byte("PASS")) {
-		t.Fatalf("emacs: %v", err)
-	}
+	runEmacs(t, 2*time.Minute, emacs, bin, top, root, "eglot-test.el")
 }

@@ -3,12 +3,8 @@
 package editors_test
 
 import (
-	"bytes"
-	"errors"
-	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -75,15 +71,7 @@ func TestNeovimTyping(t *testing.T) {
 	cmd := exec.Command(nvim, "--headless", "-n", "-i", "NONE", "-u", plugin, "-c", "luafile "+script)
 	cmd.Dir = top
 	cmd.Env = append(env(t, bin), "NGINX_LINT_TEST_ROOT="+root, "NGINX_LINT_TEST_LOG="+logPath)
-	out, err := run(t, 3*time.Minute, cmd)
-	steps, rerr := os.ReadFile(logPath)
-	if rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
-		t.Fatal(rerr)
-	}
-	t.Logf("steps:\n%s", steps)
-	if err != nil || !bytes.Contains(steps, []byte("\nPASS\n")) {
-		t.Fatalf("nvim: %v\noutput:\n%s", err, out)
-	}
+	runNvim(t, 3*time.Minute, cmd, logPath)
 }
 
 // TestEmacsTyping drives batch Emacs with the shipped emacs/nginx-lint.el
@@ -98,20 +86,5 @@ func TestEmacsTyping(t *testing.T) {
 	top := t.TempDir()
 	root := filepath.Join(top, "etc", "nginx")
 	testfiles.Write(t, root, typingFiles)
-	el, err := filepath.Abs(filepath.Join("emacs", "nginx-lint.el"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	script, err := filepath.Abs(filepath.Join("emacs", "test", "eglot-typing-test.el"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(emacs, "--batch", "-q", "-l", el, "-l", script)
-	cmd.Dir = top
-	cmd.Env = append(env(t, bin), "NGINX_LINT_TEST_ROOT="+root)
-	out, err := run(t, 4*time.Minute, cmd)
-	t.Logf("emacs:\n%s", out)
-	if err != nil || !strings.HasSuffix(strings.TrimSpace(string(out)), "PASS") {
-		t.Fatalf("emacs: %v", err)
-	}
+	runEmacs(t, 4*time.Minute, emacs, bin, top, root, "eglot-typing-test.el")
 }
