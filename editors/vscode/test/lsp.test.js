@@ -14,6 +14,7 @@ const path = require("node:path");
 const { pathToFileURL } = require("node:url");
 const rpc = require("vscode-jsonrpc/node");
 const { clientCapabilities } = require("./support/vscode-capabilities");
+const { stopServer } = require("./support/stop-server");
 
 const STEP = 10000; // ms: the longest any one answer may take
 
@@ -152,27 +153,7 @@ before(async () => {
 });
 
 after(async () => {
-  if (conn && server.exitCode === null) {
-    try {
-      await request("shutdown", null);
-      await conn.sendNotification("exit");
-    } catch {
-      // The exit test reports it; here only clean up.
-    }
-  }
-  if (server && server.exitCode === null) {
-    await new Promise((resolve) => {
-      const t = setTimeout(() => {
-        server.kill("SIGKILL");
-        resolve();
-      }, 5000);
-      server.on("exit", () => {
-        clearTimeout(t);
-        resolve();
-      });
-    });
-  }
-  if (conn) conn.dispose();
+  await stopServer(server, conn, request);
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
