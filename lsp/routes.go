@@ -3,7 +3,6 @@ package lsp
 import (
 	"context"
 	"fmt"
-	"net/netip"
 	"path/filepath"
 	"strings"
 
@@ -168,38 +167,9 @@ func routeRequest(t *routing.Table, url string, o routeOptions) (routing.HTTPReq
 	if err != nil {
 		return r, err
 	}
-	r.Method = o.Method
-	if o.NoHost {
-		r.Host, r.NoHost = "", true
-	}
-	for _, h := range o.Headers {
-		name, value, ok := strings.Cut(h, ":")
-		if !ok || strings.TrimSpace(name) == "" {
-			return r, fmt.Errorf("header %q: want \"Name: value\"", h)
-		}
-		name, value = strings.TrimSpace(name), strings.TrimSpace(value)
-		if strings.EqualFold(name, "host") {
-			r.Host, r.NoHost = value, false
-			continue
-		}
-		r.Headers = append(r.Headers, routing.Header{Name: name, Value: value})
-	}
-	if o.Remote != "" {
-		a, err := netip.ParseAddr(o.Remote)
-		if err != nil {
-			return r, fmt.Errorf("remote %q: not an address", o.Remote)
-		}
-		r.Remote = a
-	}
-	switch {
-	case strings.HasPrefix(o.Local, "unix:"):
-		r.Unix = o.Local
-	case o.Local != "":
-		ap, err := netip.ParseAddrPort(o.Local)
-		if err != nil {
-			return r, fmt.Errorf("local %q: want ADDR:PORT or unix:PATH", o.Local)
-		}
-		r.Addr, r.Port = ap.Addr(), int(ap.Port())
+	ro := routing.RequestOptions{Method: o.Method, NoHost: o.NoHost, Headers: o.Headers, Remote: o.Remote, Local: o.Local}
+	if err := ro.Apply(&r); err != nil {
+		return r, err
 	}
 	_ = t.Arrive(&r)
 	return r, nil

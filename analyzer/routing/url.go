@@ -151,3 +151,82 @@ func (r HTTPRequest) String() string {
 	}
 	return s
 }
+
+// RequestOptions are what a request carries beside its URL, as
+// nginx-lint route's flags, the language server's route command and the
+// playground give them.
+type RequestOptions struct {
+	// Method is the request's method; "" is GET.
+	Method string
+	// NoHost sends no Host header (a Host among Headers sends one again).
+	NoHost bool
+	// Headers are "Name: value" lines; a Host among them is the Host.
+	// Empty lines are skipped.
+	Headers []string
+	// Remote is the client's address; "" keeps ParseURL's.
+	Remote string
+	// Local is the address the connection arrives at, ADDR:PORT or
+	// unix:PATH; "" leaves it for Arrive.
+	Local string
+}
+
+// OptionError says which of the RequestOptions cannot be read: Option is
+// "header", "remote" or "local", Value what was given. Each front end
+// names the option in its own words (a flag, a field).
+type OptionError struct {
+	Option, Value string
+}
+
+func (e *OptionError) Error() string {
+	switch e.Option {
+	case "header":
+		return fmt.Sprintf("header %q: want \"Name: value\"", e.Value)
+	case "remote":
+		return fmt.Sprintf("remote %q: not an address", e.Value)
+	}
+	return fmt.Sprintf("%s %q: want ADDR:PORT or unix:PATH", e.Option, e.Value)
+}
+
+// Apply gives the request r (from ParseURL) the options.
+func (o RequestOptions) Apply(r *HTTPRequest) error {
+	r.Method = "GET"
+	if m := strings.TrimSpace(o.Method); m != "" {
+		r.Method = m
+	}
+	if o.NoHost {
+		r.Host, r.NoHost = "", true
+	}
+	for _, h := range o.Headers {
+		if strings.TrimSpace(h) == "" {
+			continue
+		}
+		name, value, ok := strings.Cut(h, ":")
+		if !ok || strings.TrimSpace(name) == "" {
+			return &OptionError{"header", h}
+		}
+		name, value = strings.TrimSpace(name), strings.TrimSpace(value)
+		if strings.EqualFold(name, "host") {
+			r.Host, r.NoHost = value, false
+			continue
+		}
+		r.Headers = append(r.Headers, Header{Name: name, Value: value})
+	}
+	if remote := strings.TrimSpace(o.Remote); remote != "" {
+		a, err := netip.ParseAddr(remote)
+		if err != nil {
+			return &OptionError{"remote", remote}
+		}
+		r.Remote = a
+	}
+	switch local := strings.TrimSpace(o.Local); {
+	case strings.HasPrefix(local, "unix:"):
+		r.Unix = local
+	case local != "":
+		ap, err := netip.ParseAddrPort(local)
+		if err != nil {
+			return &OptionError{"local", local}
+		}
+		r.Addr, r.Port = ap.Addr(), int(ap.Port())
+	}
+	return nil
+}

@@ -2,8 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
-	"net/netip"
 	"os"
 	"runtime/debug"
 	"strings"
@@ -59,39 +59,14 @@ func (f requestFlags) request(t *routing.Table, raw string) (routing.HTTPRequest
 	if err != nil {
 		return r, &lint.UsageError{Msg: err.Error()}
 	}
-	r.Method = f.Method
-	r.NoHost = f.NoHost
-	if f.NoHost {
-		r.Host = ""
-	}
-	for _, h := range f.Header {
-		name, value, ok := strings.Cut(h, ":")
-		if !ok || strings.TrimSpace(name) == "" {
-			return r, &lint.UsageError{Msg: fmt.Sprintf("--header %q: want NAME:VALUE", h)}
+	o := routing.RequestOptions{Method: f.Method, NoHost: f.NoHost, Headers: f.Header, Remote: f.Remote, Local: f.Local}
+	if err := o.Apply(&r); err != nil {
+		var oe *routing.OptionError
+		if !errors.As(err, &oe) {
+			return r, &lint.UsageError{Msg: err.Error()}
 		}
-		name, value = strings.TrimSpace(name), strings.TrimSpace(value)
-		if strings.EqualFold(name, "host") {
-			r.Host, r.NoHost = value, false
-			continue
-		}
-		r.Headers = append(r.Headers, routing.Header{Name: name, Value: value})
-	}
-	if f.Remote != "" {
-		a, err := netip.ParseAddr(f.Remote)
-		if err != nil {
-			return r, &lint.UsageError{Msg: fmt.Sprintf("--remote %q: not an address", f.Remote)}
-		}
-		r.Remote = a
-	}
-	switch {
-	case strings.HasPrefix(f.Local, "unix:"):
-		r.Unix = f.Local
-	case f.Local != "":
-		ap, err := netip.ParseAddrPort(f.Local)
-		if err != nil {
-			return r, &lint.UsageError{Msg: fmt.Sprintf("--local %q: want ADDR:PORT or unix:PATH", f.Local)}
-		}
-		r.Addr, r.Port = ap.Addr(), int(ap.Port())
+		want := map[string]string{"header": "want NAME:VALUE", "remote": "not an address", "local": "want ADDR:PORT or unix:PATH"}[oe.Option]
+		return r, &lint.UsageError{Msg: fmt.Sprintf("--%s %q: %s", oe.Option, oe.Value, want)}
 	}
 	// When nothing listens on the port, the address stays unset and
 	// the answer is Refused.

@@ -3,8 +3,8 @@ package playground
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"net/netip"
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
@@ -177,44 +177,15 @@ func (req *RouteRequest) request(raw string) (routing.HTTPRequest, error) {
 	if err != nil {
 		return r, err
 	}
-	r.Method = "GET"
-	if m := strings.TrimSpace(req.Method); m != "" {
-		r.Method = m
-	}
-	if req.NoHost {
-		r.Host, r.NoHost = "", true
-	}
-	for _, h := range req.Headers {
-		if strings.TrimSpace(h) == "" {
-			continue // an empty line of the page's box
+	o := routing.RequestOptions{Method: req.Method, NoHost: req.NoHost, Headers: req.Headers, Remote: req.Remote, Local: req.Local}
+	if err := o.Apply(&r); err != nil {
+		var oe *routing.OptionError
+		if errors.As(err, &oe) && oe.Option != "header" {
+			// The page's fields are named so.
+			what := map[string]string{"remote": "client address %q: not an address", "local": "local address %q: want ADDR:PORT or unix:PATH"}[oe.Option]
+			return r, fmt.Errorf(what, oe.Value)
 		}
-		name, value, ok := strings.Cut(h, ":")
-		if !ok || strings.TrimSpace(name) == "" {
-			return r, fmt.Errorf("header %q: want \"Name: value\"", h)
-		}
-		name, value = strings.TrimSpace(name), strings.TrimSpace(value)
-		if strings.EqualFold(name, "host") {
-			r.Host, r.NoHost = value, false
-			continue
-		}
-		r.Headers = append(r.Headers, routing.Header{Name: name, Value: value})
-	}
-	if remote := strings.TrimSpace(req.Remote); remote != "" {
-		a, err := netip.ParseAddr(remote)
-		if err != nil {
-			return r, fmt.Errorf("client address %q: not an address", remote)
-		}
-		r.Remote = a
-	}
-	switch local := strings.TrimSpace(req.Local); {
-	case strings.HasPrefix(local, "unix:"):
-		r.Unix = local
-	case local != "":
-		ap, err := netip.ParseAddrPort(local)
-		if err != nil {
-			return r, fmt.Errorf("local address %q: want ADDR:PORT or unix:PATH", local)
-		}
-		r.Addr, r.Port = ap.Addr(), int(ap.Port())
+		return r, err
 	}
 	return r, nil
 }
