@@ -586,6 +586,21 @@ func (w *Workspace) Load(targets []Target) (*Report, error) {
 	return rep, nil
 }
 
+// Rounds returns the lint of targets with an overlay in place of w's
+// Overlay: what --fix, the playground's fix and their fix.Run lint in
+// each round, the files rewritten so far in memory.
+func (w *Workspace) Rounds(targets []Target) func(overlay map[string][]byte) ([]*parser.Diagnostic, error) {
+	return func(overlay map[string][]byte) ([]*parser.Diagnostic, error) {
+		round := *w
+		round.Overlay = overlay
+		rep, err := round.Lint(targets)
+		if err != nil {
+			return nil, err
+		}
+		return rep.Findings, nil
+	}
+}
+
 // Lint reads and lints every target: Load, then Run on each unit, then
 // the baseline on the whole report (a finding's fingerprint counts the
 // identical findings before it in the report, as --write-baseline

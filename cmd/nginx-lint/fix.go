@@ -33,15 +33,7 @@ func (cmd *lintCmd) fix(e *env, w *lint.Workspace, targets []lint.Target) (int, 
 			return 0, &lint.UsageError{Msg: "--fix and --diff need files or standard input (-), not a pipe"}
 		}
 	}
-	res, err := fix.Run(func(overlay map[string][]byte) ([]*parser.Diagnostic, error) {
-		round := *w
-		round.Overlay = overlay
-		rep, err := round.Lint(targets)
-		if err != nil {
-			return nil, err
-		}
-		return rep.Findings, nil
-	})
+	res, err := fix.Run(w.Rounds(targets))
 	if err != nil {
 		return 0, err
 	}

@@ -207,15 +207,7 @@ func (s *Session) fix(req Request) (FixResult, error) {
 	if err != nil {
 		return res, errorOf(err)
 	}
-	out, err := fix.Run(func(overlay map[string][]byte) ([]*parser.Diagnostic, error) {
-		round := *w
-		round.Overlay = overlay
-		rep, err := round.Lint(targets)
-		if err != nil {
-			return nil, err
-		}
-		return rep.Findings, nil
-	})
+	out, err := fix.Run(w.Rounds(targets))
 	if err != nil {
 		return res, errorOf(err)
 	}
