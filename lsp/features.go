@@ -185,7 +185,7 @@ func (s *Server) completion(_ context.Context, p *protocol.CompletionParams) (an
 		for _, b := range h.stack {
 			stream = stream || b.Name.Value == "stream"
 		}
-		return append(definedVariableItems(d.symbols(), stream, edit), variableItems(edit)...), nil
+		return append(definedVariableItems(d, stream, edit), variableItems(edit)...), nil
 	}
 	if dir, stack := argsAt(d.file, off); dir != nil && off > int(dir.Name.Range.End) {
 		ctx, _ := contextAt(d.config, stack)
@@ -234,13 +234,16 @@ func valueItems(dir *parser.Directive, ctx directives.Context, off int, edit pro
 // definedVariableItems lists the variables the configuration defines
 // (set, map, geo, a regex's named group, ...) in http {}, or stream {}
 // when stream is set, as the symbol table has them: written as at their
-// first definition, with what defines them.
-func definedVariableItems(tab *symbols.Table, stream bool, edit protocol.Range) []protocol.CompletionItem {
+// first definition, with what defines them. A variable defined only in a
+// file whose text is not shown (outside the configuration's tree) is not
+// offered.
+func definedVariableItems(v *view, stream bool, edit protocol.Range) []protocol.CompletionItem {
+	tab := v.symbols()
 	kind := protocol.CompletionItemKindVariable
 	var out []protocol.CompletionItem
 	for _, sym := range tab.Symbols(symbols.Variable) {
 		def, ok := tab.FirstDefinition(sym)
-		if sym.Stream != stream || !ok || sym.BuiltIn() {
+		if sym.Stream != stream || !ok || sym.BuiltIn() || !v.quotes(def.File) {
 			continue
 		}
 		name := sym.Name

@@ -75,7 +75,7 @@ func upstreamItems(v *view, stream bool, edit protocol.Range) []protocol.Complet
 	out := []protocol.CompletionItem{}
 	for _, sym := range tab.Symbols(symbols.Upstream) {
 		def, ok := tab.FirstDefinition(sym)
-		if sym.Stream != stream || !ok || def.Opaque {
+		if sym.Stream != stream || !ok || def.Opaque || !v.quotes(def.File) {
 			continue
 		}
 		label := def.File.Src[def.Range.Start:def.Range.End]
@@ -179,7 +179,7 @@ func zoneItems(v *view, definer string, stream bool, edit protocol.Range) []prot
 	for _, sym := range tab.Symbols(symbols.Zone) {
 		for _, def := range tab.Definitions(sym) {
 			d := tab.Directive(def)
-			if s, known := streamOf(d); d.Name.Value != definer || known && s != stream || seen[sym.Name] {
+			if s, known := streamOf(d); d.Name.Value != definer || known && s != stream || seen[sym.Name] || !v.quotes(def.File) {
 				continue
 			}
 			seen[sym.Name] = true

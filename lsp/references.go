@@ -49,6 +49,12 @@ func (s *Server) symbolOf(ctx context.Context, uri protocol.DocumentUri, pos pro
 // read in: its unit's (the nginx.conf that includes it) when that was
 // parsed with this text, the very table the lint's rules read, else the
 // document's own, built on first use, once: typing does not pay for it.
+// quotes reports whether the text of f may be shown: f is in the tree of
+// the configuration analysed (lint.Tree).
+func (v *view) quotes(f *parser.File) bool {
+	return v.unit == nil || v.unit.Tree.Quotes(f)
+}
+
 func (v *view) symbols() *symbols.Table {
 	v.symOnce.Do(func() {
 		if v.unit != nil && v.unit.Config != nil && v.unitFile != nil && v.unitFile.Src == v.file.Src {
@@ -217,6 +223,11 @@ func (s *Server) symbolHover(ctx context.Context, uri protocol.DocumentUri, off 
 			}
 		case def.Capture:
 			what = "a named group of the regex of"
+		}
+		if !v.quotes(def.File) {
+			// Where, not what: the file is outside the configuration.
+			fmt.Fprintf(&b, "\n\ndefined by `%s` (%s)", d.Name.Value, where)
+			continue
 		}
 		fmt.Fprintf(&b, "\n\n%s `%s` (%s)", what, dirText(d), where)
 		if d.Name.Value == "map" && d.Block != nil {

@@ -26,6 +26,11 @@ type File struct {
 	// DirectiveCount is the number of directives in the file, at every
 	// depth, so consumers can size their indexes once.
 	DirectiveCount int
+	// Withheld marks a stand-in for a file whose text must not be shown
+	// (a file outside the configuration's tree, lint.Tree.Redact): Src
+	// has the file's line ends and byte offsets, and nothing else of it.
+	// Front ends print no source line of such a file.
+	Withheld bool
 
 	// lines is built when a position is first asked for (lineIndex):
 	// a lint reports positions after its rules have run, so the index is

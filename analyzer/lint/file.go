@@ -70,18 +70,19 @@ func (w *Workspace) file(path string, lint bool) (*FileReport, error) {
 				}
 			}
 		}
-		rep.Unit = &Unit{Target: t, Config: c, Settings: cfg, Options: opts}
+		rep.Unit = &Unit{Target: t, Config: c, Settings: cfg, Options: opts, Tree: w.tree(t, name, cfg)}
 		if lint {
 			rep.Findings, rep.Unit.results = Run(c, w.registry(), opts)
+			rep.Findings = rep.Unit.Tree.Redact(rep.Findings)
 			rep.Unit.Findings = rep.Findings
 		}
 		return rep, nil
 	}
 	c := w.loadSource(l, name, src, cfg)
 	rep.Config, rep.File = c, c.Main
-	rep.Unit, rep.UnitFile = &Unit{Target: t, Config: c, Settings: cfg, Options: opts}, c.Main
+	rep.Unit, rep.UnitFile = &Unit{Target: t, Config: c, Settings: cfg, Options: opts, Tree: w.tree(t, name, cfg)}, c.Main
 	if root, f := w.rootOf(l, name, cfg, nil); root != nil && w.Context == "" {
-		rep.Unit = &Unit{Target: Target{Path: root.Main.Path}, Config: root, Settings: cfg, Options: opts}
+		rep.Unit = &Unit{Target: Target{Path: root.Main.Path}, Config: root, Settings: cfg, Options: opts, Tree: w.tree(t, root.Main.Path, cfg)}
 		rep.UnitFile = f
 	}
 	if !lint {
@@ -89,6 +90,7 @@ func (w *Workspace) file(path string, lint bool) (*FileReport, error) {
 	}
 	e := rep.Unit
 	e.Findings, e.results = Run(e.Config, w.registry(), opts)
+	e.Findings = e.Tree.Redact(e.Findings)
 	mine := rep.UnitFile
 	for _, d := range e.Findings {
 		if d.File == mine || d.File == nil && d.FilePath() == mine.Path {

@@ -175,8 +175,11 @@ type Unit struct {
 	Config   *parser.Config
 	Settings *config.File // nil: none applies
 	Options  analyzer.Options
-	// Findings are this configuration's, after suppression comments.
+	// Findings are this configuration's, after suppression comments,
+	// with no text of a file outside Tree (Tree.Redact).
 	Findings []*parser.Diagnostic
+	// Tree is where the configuration's text may be quoted from.
+	Tree *Tree
 
 	mu      sync.Mutex
 	results *analyzer.Results
@@ -541,7 +544,8 @@ func (w *Workspace) Load(targets []Target) (*Report, error) {
 				f.Path = name
 				e := roots[root.Main.Path]
 				if e == nil {
-					e = &Unit{Target: Target{Path: root.Main.Path}, Config: root, Settings: cfg, Options: opts, only: map[string]bool{}}
+					e = &Unit{Target: Target{Path: root.Main.Path}, Config: root, Settings: cfg, Options: opts, only: map[string]bool{},
+						Tree: w.tree(t, root.Main.Path, cfg)}
 					roots[root.Main.Path] = e
 					units = append(units, e)
 				}
@@ -572,7 +576,7 @@ func (w *Workspace) Load(targets []Target) (*Report, error) {
 		for _, f := range c.Files[1:] {
 			included[parser.RealPath(f.Path)] = true
 		}
-		units = append(units, &Unit{Target: t, Config: c, Settings: cfg, Options: opts})
+		units = append(units, &Unit{Target: t, Config: c, Settings: cfg, Options: opts, Tree: w.tree(t, c.Main.Path, cfg)})
 	}
 	for _, e := range units {
 		if e.only != nil && unitNamed(units, e) {
@@ -625,6 +629,7 @@ func (w *Workspace) Lint(targets []Target) (*Report, error) {
 		// twice the size of every configuration. Unit.CostModel computes
 		// the model again if asked.
 		e.Findings, _ = Run(e.Config, reg, e.Options)
+		e.Findings = e.Tree.Redact(e.Findings)
 		if e.only != nil {
 			kept := e.Findings[:0]
 			for _, d := range e.Findings {

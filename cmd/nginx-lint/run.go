@@ -322,7 +322,10 @@ func (cmd *parseCmd) run(e *env) (int, error) {
 	c := rep.Units[0].Config
 	// Streamed: the payload built and encoded whole took ninety times the
 	// file's size.
-	status, err := crossplane.Write(e.stdout, c, crossplane.Options{SingleFile: cmd.SingleFile, IncludeComments: cmd.IncludeComments, Check: analyzer.ArgCountError},
+	// A file outside the configuration's tree is listed with its status
+	// and error lines, not its text (lint.Tree).
+	status, err := crossplane.Write(e.stdout, c, crossplane.Options{SingleFile: cmd.SingleFile, IncludeComments: cmd.IncludeComments, Check: analyzer.ArgCountError,
+		Withheld: rep.Units[0].Tree.Redactor},
 		strings.Repeat(" ", max(cmd.Indent, 0)))
 	if err != nil {
 		return exitError, err

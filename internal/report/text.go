@@ -79,7 +79,7 @@ func writeText(w io.Writer, ds []*parser.Diagnostic, cwd string, colored, quiet 
 			if quiet {
 				continue
 			}
-			if d.File != nil {
+			if d.File != nil && !d.File.Withheld {
 				writeSnippet(w, p, d)
 			}
 			if d.Detail != "" {

@@ -58,6 +58,28 @@ type Options struct {
 	// makes it an error and drops the directive, as crossplane's analyzer
 	// does for unknown argument counts.
 	Check func(d *parser.Directive, context []string) string
+	// Withheld, when set, is asked about each file: a non-nil answer
+	// means the file's text must not be shown (it is outside the
+	// configuration's tree): its entry keeps its path, status and error
+	// lines, its errors' messages go through the answer, and its parsed
+	// list is empty.
+	Withheld func(f *parser.File) (redact func(msg string) string)
+}
+
+// withheld returns how f's error messages are redacted, or nil when f
+// is shown.
+func (o Options) withheld(f *parser.File) func(string) string {
+	if o.Withheld == nil {
+		return nil
+	}
+	return o.Withheld(f)
+}
+
+// redactErrors passes the messages of errs through redact.
+func redactErrors(errs []ConfigError, redact func(string) string) {
+	for i := range errs {
+		errs[i].Error = redact(errs[i].Error)
+	}
 }
 
 // Build turns a loaded configuration into a payload. Files are listed in
@@ -72,6 +94,10 @@ func Build(c *parser.Config, opts Options) *Payload {
 		cf := ConfigFile{File: f.Path, Status: "ok", Errors: []ConfigError{}}
 		cf.Parsed = collect(func(e emitter) { b.walk(f.Directives, f.Comments, c.Context, e) })
 		b.fileErrors(loaderErrs[f])
+		if redact := opts.withheld(f); redact != nil {
+			cf.Parsed = []Directive{}
+			redactErrors(b.errs, redact)
+		}
 		for _, e := range b.errs {
 			cf.Status = "failed"
 			cf.Errors = append(cf.Errors, e)

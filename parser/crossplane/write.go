@@ -30,6 +30,9 @@ func Write(w io.Writer, c *parser.Config, opts Options, indent string) (string, 
 		}
 		b.walk(f.Directives, f.Comments, c.Context, skip)
 		b.fileErrors(loaderErrs[f])
+		if redact := opts.withheld(f); redact != nil {
+			redactErrors(b.errs, redact)
+		}
 		errs[i] = b.errs
 		if len(b.errs) > 0 {
 			status = "failed"
@@ -73,8 +76,12 @@ func Write(w io.Writer, c *parser.Config, opts Options, indent string) (string, 
 		}
 		jw.value(errs[i])
 		jw.raw(`,"parsed":`)
-		b := &builder{c: c, f: f, opts: opts, index: index}
-		jw.list(func(e emitter) { b.walk(f.Directives, f.Comments, c.Context, e) })
+		if opts.withheld(f) != nil {
+			jw.raw("[]")
+		} else {
+			b := &builder{c: c, f: f, opts: opts, index: index}
+			jw.list(func(e emitter) { b.walk(f.Directives, f.Comments, c.Context, e) })
+		}
 		jw.raw("}")
 	}
 	jw.raw("]}\n")
