@@ -188,6 +188,7 @@ func tooLarge(snap *snapshot) *view {
 // ctx cancels the lint: its rules stop and the view it returns is
 // incomplete (the caller drops it).
 func (s *Server) lint(ctx context.Context, snap *snapshot) (v *view) {
+	s.lintsRun.Add(1)
 	if snap.src == nil {
 		return tooLarge(snap)
 	}

@@ -43,6 +43,12 @@ const DefaultDebounce = 150 * time.Millisecond
 // own loader; editor features read an immutable view of the document
 // (the last lint's, or one parsed for them under viewMu).
 type Server struct {
+	// lintsRun counts the lints started (tests read it).
+	lintsRun atomic.Int64
+	// buffers are the open documents' texts by path, as the last
+	// snapshot took them; nil after any document changed.
+	buffers map[string][]byte
+
 	// Version is reported to the client.
 	Version string
 	// Debounce: an edit to a document that is not being linted is linted
@@ -122,6 +128,11 @@ type document struct {
 	gen uint64
 	// view is the newest analysis of the document (maybe stale).
 	view *view
+	// touched are the paths other documents changed while the first lint
+	// of d ran (d had no view to tell whether it reads them): its
+	// findings are checked against them when it ends, rather than every
+	// such lint being cancelled by every edit or open of any document.
+	touched []touch
 	// Lint scheduling: dirty when text changed since the last lint
 	// started; linting while a goroutine owns the document's lints;
 	// lastEdit for the debounce; notify where to publish.
@@ -452,6 +463,7 @@ func (s *Server) lintWorker(d *document) {
 		d.dirty = false
 		d.inLint = true
 		d.hurried = hurried
+		d.touched = nil
 		snap := s.snapshotLocked(d)
 		ctx, cancel := context.WithCancel(s.life)
 		d.cancelLint = cancel
@@ -466,6 +478,14 @@ func (s *Server) lintWorker(d *document) {
 		cancelled := ctx.Err() != nil
 		cancel()
 		publish := !d.closed && d.gen == v.gen && !s.stopped && !cancelled
+		if publish && v.readsAny(d.touched) {
+			// It read a file another document changed while it ran:
+			// stale, lint it again.
+			publish = false
+			d.gen++
+			d.dirty = true
+		}
+		d.touched = nil
 		var n notifier
 		if publish {
 			d.view = v
@@ -603,11 +623,19 @@ type snapshot struct {
 }
 
 func (s *Server) snapshotLocked(d *document) *snapshot {
-	files := make(map[string][]byte, len(s.docs))
-	for _, o := range s.docs {
-		if src := o.srcLocked(); src != nil {
-			files[o.path] = src
+	// The open buffers, shared by every snapshot until a document
+	// changes (touchLocked drops them): a lint that copied every buffer
+	// made n open documents cost n² (the buffers are frozen, so no edit
+	// writes into what a snapshot holds).
+	files := s.buffers
+	if files == nil {
+		files = make(map[string][]byte, len(s.docs))
+		for _, o := range s.docs {
+			if src := o.srcLocked(); src != nil {
+				files[o.path] = src
+			}
 		}
+		s.buffers = files
 	}
 	return &snapshot{uri: d.uri, path: d.path, gen: d.gen, version: d.version, text: d.textLocked(), src: d.srcLocked(),
 		files: files, bound: s.boundLocked(d.path), init: s.init, poll: s.watching && !s.clientWatches}

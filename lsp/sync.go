@@ -188,15 +188,48 @@ func (s *Server) touchLocked(n notifier, created bool, paths ...string) {
 			settings = true
 		}
 	}
+	s.buffers = nil
+	clean := make([]string, len(paths))
+	for i, p := range paths {
+		clean[i] = filepath.Clean(p)
+	}
 	for _, d := range s.docs {
 		if d.closed {
 			continue
 		}
-		if settings || d.view == nil || d.view.reads(paths, created) {
+		if d.view == nil && !settings && (d.dirty || d.inLint) {
+			// Not analysed yet, so what it reads is not known: a lint
+			// still to start reads the newest text anyway, and one under
+			// way is checked when it ends (touched). Rescheduling each
+			// such document at each open made opening n documents take
+			// n² lints.
+			if d.inLint {
+				d.touched = append(d.touched, touch{clean, created})
+			}
+			continue
+		}
+		if settings || d.view == nil || d.view.reads(clean, created) {
 			d.gen++
 			s.scheduleLocked(d, n)
 		}
 	}
+}
+
+// touch is one call of touchLocked: the paths changed, and whether they
+// may be new or gone.
+type touch struct {
+	paths   []string
+	created bool
+}
+
+// readsAny reports whether v read one of the paths of ts.
+func (v *view) readsAny(ts []touch) bool {
+	for _, t := range ts {
+		if v.reads(t.paths, t.created) {
+			return true
+		}
+	}
+	return false
 }
 
 // readLog records what an analysis read: the paths read or looked for,
@@ -253,7 +286,6 @@ func (r *readLog) seen(path string, glob bool) {
 // expanded a pattern that one of them matches.
 func (v *view) reads(paths []string, created bool) bool {
 	for _, p := range paths {
-		p = filepath.Clean(p)
 		if p == v.path || v.deps[p] {
 			return true
 		}

@@ -13,6 +13,7 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/internal/door"
@@ -81,8 +82,69 @@ func Run(c *parser.Config, reg *analyzer.Registry, opts analyzer.Options) ([]*pa
 		}
 		kept = append(kept, d)
 	}
+	for i, d := range kept {
+		kept[i] = boundQuotes(d)
+	}
 	slices.SortStableFunc(kept, comparePlace)
 	return dedupe(kept), rs
+}
+
+// Quoted words longer than maxQuoted bytes are cut to their first
+// keptQuoted bytes and "..." in messages and details (boundQuotes).
+const (
+	maxQuoted  = 160
+	keptQuoted = 120
+)
+
+// boundQuotes returns d, or a copy whose message and detail quote no word
+// longer than maxQuoted bytes: a variable name or path of 100,000 bytes
+// made a finding as long (nginx cuts its own error line at 1 KiB,
+// NGX_MAX_CONF_ERRSTR). A copy, as a parsed file's findings may be
+// cached and shared.
+func boundQuotes(d *parser.Diagnostic) *parser.Diagnostic {
+	msg, detail := cutQuotes(d.Message), cutQuotes(d.Detail)
+	if msg == d.Message && detail == d.Detail {
+		return d
+	}
+	dc := *d
+	dc.Message, dc.Detail = msg, detail
+	return &dc
+}
+
+// cutQuotes shortens the double-quoted parts of s longer than maxQuoted.
+func cutQuotes(s string) string {
+	if len(s) <= maxQuoted {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] != '"' {
+			continue
+		}
+		j := closingQuote(s, i)
+		if j < 0 {
+			j = len(s)
+		}
+		if j-i-1 > maxQuoted {
+			cut := i + 1 + keptQuoted
+			for cut > i+1 && !utf8.RuneStart(s[cut]) {
+				cut--
+			}
+			if s[cut-1] == '\\' {
+				cut-- // never split an escape
+			}
+			b.WriteString(s[last:cut])
+			b.WriteString("...")
+			last = j
+		}
+		i = j
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
 }
 
 // findingKey tells findings apart: two with the same file, range, rule

@@ -56,7 +56,7 @@ func collect(ix *analyzer.Index) []Problem {
 		e := &ix.Entries[i]
 		k := blocks[e.Parent]
 		if k == nil {
-			k = &keys{taken: map[grammar.HashKey]bool{}}
+			k = &keys{}
 			blocks[e.Parent] = k
 			order = append(order, e.Parent)
 		}
@@ -79,7 +79,7 @@ func collect(ix *analyzer.Index) []Problem {
 				continue
 			}
 			host, _, _ := strings.Cut(v, "/")
-			if msg := k.add(host); msg != "" {
+			if msg := k.Add(host); msg != "" {
 				kind := Invalid
 				if strings.HasPrefix(msg, "conflicting") {
 					kind = Conflict
@@ -97,12 +97,12 @@ func collect(ix *analyzer.Index) []Problem {
 		w, ok := firstNames[b]
 		if ok {
 			for _, name := range serverNamesAround(ix, b) {
-				if msg := k.add(name); msg != "" {
+				if msg := k.Add(name); msg != "" {
 					out = append(out, Problem{Directive: k.namesAt, Word: w, Message: msg, Kind: Conflict, Merged: true})
 				}
 			}
 		}
-		if k.anyAt != nil && len(k.taken) == 0 {
+		if k.anyAt != nil && k.Len() == 0 {
 			out = append(out, Problem{Directive: k.anyAt, Word: k.anyWord, Kind: Empty,
 				Message: `the "none" or "blocked" referers are specified in the "valid_referers" directive without any valid referer`})
 		}
@@ -142,54 +142,11 @@ func serverNamesAround(ix *analyzer.Index, b int32) []string {
 }
 
 // keys is a keys array of ngx_hash_add_key with NGX_HASH_WILDCARD_KEY
-// (grammar.HashKeys): the exact names, the "*.example.com" and
-// ".example.com" names (by their part after the prefix) and the
-// "www.example.*" names (by their part before it).
+// (grammar.HostKeys) and what the merge needs of the block.
 type keys struct {
-	taken   map[grammar.HashKey]bool
+	grammar.HostKeys
 	namesAt *parser.Directive
 	// anyAt and anyWord are the first "none" or "blocked".
 	anyAt   *parser.Directive
 	anyWord parser.Word
-}
-
-// add adds key as ngx_hash_add_key does and returns nginx's message when
-// it refuses the key, "" when it takes it.
-func (k *keys) add(key string) string {
-	sn := grammar.ParseServerName(key)
-	if !sn.ValidHashKey() {
-		return `invalid hostname or wildcard "` + key + `"`
-	}
-	hks, n := sn.HashKeys()
-	if sn.Hostname {
-		// Only server_name expands "$hostname": here it is a host like
-		// any other.
-		hks, n = [2]grammar.HashKey{{Table: '=', Name: sn.Name}}, 1
-	}
-	// nginx stops at the first conflict, so what it would take after one
-	// is what it takes once the conflict is fixed: the host's keys all
-	// or none (".a.com" after "*.a.com" leaves a.com free).
-	for _, hk := range hks[:n] {
-		if k.taken[hk] {
-			return `conflicting parameter "` + shown(sn) + `"`
-		}
-	}
-	for _, hk := range hks[:n] {
-		k.taken[hk] = true
-	}
-	return ""
-}
-
-// shown is a host as nginx prints it in "conflicting parameter": lower
-// case, a URI part cut.
-func shown(sn grammar.ServerName) string {
-	switch sn.Kind {
-	case grammar.NameDotWildcard:
-		return "." + sn.Domain
-	case grammar.NameWildcardHead:
-		return "*." + sn.Domain
-	case grammar.NameWildcardTail:
-		return sn.Domain + ".*"
-	}
-	return sn.Domain
 }

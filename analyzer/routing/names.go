@@ -23,6 +23,10 @@ type Names struct {
 	// Clashes are the names nginx refuses on the address, in the order
 	// it files them.
 	Clashes []Clash
+	// Invalid are the names ngx_hash_add_key declines ("invalid server
+	// name or wildcard": two '*', a '*' inside, ".."), which nginx
+	// refuses when it builds the address's hash; not filed.
+	Invalid []Claim
 }
 
 // Claim is where a key of the hash was claimed.
@@ -98,6 +102,10 @@ func (t *Names) addServer(s *parser.Server, n int) {
 func (t *Names) add(sn grammar.ServerName, c Claim) {
 	if sn.Kind == grammar.NameRegex {
 		t.regex = append(t.regex, rx{Pattern: sn.Name, caseless: sn.CaseInsensitive, Server: c.Server})
+		return
+	}
+	if !sn.ValidHashKey() {
+		t.Invalid = append(t.Invalid, c)
 		return
 	}
 	keys, nk := sn.HashKeys()

@@ -27,8 +27,10 @@ var InvalidEntry = &analyzer.Rule{
 			"words is `invalid number of the geo parameters`;\n" +
 			"- `map`: an entry is a source value and a result (`invalid number of the map " +
 			"parameters`: quote values with spaces), there is one `default`, and a source value " +
-			"appears once, compared without case (`conflicting parameter \"a\"`; the wildcards of " +
-			"a `hostnames` map are not compared);\n" +
+			"appears once, compared without case (`conflicting parameter \"a\"`); in a `hostnames` map " +
+			"a source value is a host name or a wildcard (`*.example.com`, `.example.com`, " +
+			"`www.example.*`; `invalid hostname or wildcard \"a.*.b\"`), and `.example.com` " +
+			"conflicts with `*.example.com` and with `example.com`;\n" +
 			"- `split_clients`: each percentage is a number with up to two decimals and a `%` " +
 			"(`invalid percent value`), greater than 0, and they may not add up to more than 100% " +
 			"(`percent total is greater than 100%`);\n" +
@@ -159,10 +161,11 @@ func geoCIDR(s string) bool {
 
 func checkMap(p *analyzer.Pass, entries []*parser.Directive) {
 	var dflt *parser.Directive
-	// keys are the exact source values so far, lower-cased as
-	// ngx_hash_add_key stores them; with hostnames, wildcards make the
-	// comparison nginx's hash business, and it is not replayed.
-	keys := map[string]*parser.Directive{}
+	// keys are the source values so far, as ngx_hash_add_key files them
+	// (lower-cased; after "hostnames", with its wildcards), and where
+	// each was first given.
+	var keys grammar.HostKeys
+	first := map[string]*parser.Directive{}
 	hostnames := false
 	for _, e := range entries {
 		if len(e.Args) == 0 && (e.Name.Value == "hostnames" || e.Name.Value == "volatile") {
@@ -184,17 +187,31 @@ func checkMap(p *analyzer.Pass, entries []*parser.Directive) {
 			continue
 		}
 		key := e.Name.Value
-		if hostnames || e.Name.Value == "include" || strings.HasPrefix(key, "~") {
+		if e.Name.Value == "include" || strings.HasPrefix(key, "~") {
 			continue
 		}
-		key = asciiLower(strings.TrimPrefix(key, "\\"))
-		if first := keys[key]; first != nil {
-			d := p.ReportDirective(e, "conflicting parameter \"%s\"", key)
-			d.Detail = "the map already has this source value (keys are compared without case); remove one of the two"
-			d.Related = []parser.Related{{File: first.File, Range: first.Name.Range, Message: "first given here"}}
-			continue
+		key = strings.TrimPrefix(key, "\\")
+		var msg string
+		if hostnames {
+			msg = keys.Add(key)
+		} else {
+			msg = keys.AddExact(key)
 		}
-		keys[key] = e
+		switch {
+		case strings.HasPrefix(msg, "invalid"):
+			p.ReportDirective(e, "%s", msg).Detail =
+				"in a map with \"hostnames\" a source value is a host name, \"*.example.com\", \".example.com\" or \"www.example.*\": one \"*\" at most, only at either end, and no empty label"
+		case msg != "":
+			d := p.ReportDirective(e, "%s", msg)
+			d.Detail = "the map already has this source value (keys are compared without case; with \"hostnames\", \".example.com\" is example.com and *.example.com at once); remove one of the two"
+			if f := first[asciiLower(key)]; f != nil {
+				d.Related = []parser.Related{{File: f.File, Range: f.Name.Range, Message: "first given here"}}
+			}
+		default:
+			if _, ok := first[asciiLower(key)]; !ok {
+				first[asciiLower(key)] = e
+			}
+		}
 	}
 }
 

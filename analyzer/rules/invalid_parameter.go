@@ -7,6 +7,7 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer"
 	"github.com/nginx-lint/nginx-lint/analyzer/directives"
 	"github.com/nginx-lint/nginx-lint/analyzer/referer"
+	"github.com/nginx-lint/nginx-lint/analyzer/routing"
 	"github.com/nginx-lint/nginx-lint/analyzer/script"
 	"github.com/nginx-lint/nginx-lint/internal/ngxparse"
 	"github.com/nginx-lint/nginx-lint/parser"
@@ -41,7 +42,11 @@ var InvalidParameter = &analyzer.Rule{
 			"width and a height over 0 or `-`;\n" +
 			"- the fourth argument of `add_header` and `add_trailer`, which can only be `always`, and " +
 			"the flag of `rewrite`: `last`, `break`, `redirect` or `permanent` (an empty replacement is " +
-			"refused too).\n\n" +
+			"refused too);\n" +
+			"- `server_name`: `*` only as `*.example.com`, `.` and `~` not alone (`server name \"**\" is " +
+			"invalid`, `empty regex in server name \"~\"`), and, on an address several servers share, " +
+			"one `*` at most and only at either end, no `..` (`invalid server name or wildcard " +
+			"\"a.*.b\" on 0.0.0.0:80`).\n\n" +
 			"Parameters follow the target nginx version (`--nginx-build`, `--nginx`): `quic` needs " +
 			"1.25.0, `resolve` and `service=` in an upstream 1.27.3, `default_server` and `deferred` " +
 			"on a stream listen 1.25.5, `multipath` 1.29.7. Without a target the newest open-source " +
@@ -101,6 +106,54 @@ func runInvalidParameter(p *analyzer.Pass) {
 			checkImageFilter(p, d)
 		}
 	}, "image_filter")
+	checkServerNames(p)
+}
+
+// checkServerNames follows ngx_http_core_server_name (and its stream
+// twin), which refuses `server name "**" is invalid` and `empty regex in
+// server name "~"` on any server, and ngx_http_server_names, which
+// refuses `invalid server name or wildcard "a.*.b" on 127.0.0.1:80` when
+// it builds the name hash of an address several servers share (a name on
+// a server alone on its addresses is never hashed, and nginx takes it).
+// The hash of an address whose one server has a regex name with
+// captures is built too; it is not replayed here (no finding rather than
+// a wrong one).
+func checkServerNames(p *analyzer.Pass) {
+	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, _ []*parser.Directive) {
+		if ctx&(directives.Server|directives.StreamServer) == 0 {
+			return
+		}
+		for _, a := range d.Args {
+			if err := grammar.ParseServerName(a.Value).DirectiveError(); err != nil {
+				p.Reportf(d.File, a.Range, "%s", err.Error()).Detail =
+					"a server name is a host name, \"*.example.com\", \".example.com\", \"www.example.*\" or a regex after \"~\""
+			}
+		}
+	}, "server_name")
+	type place struct {
+		d   *parser.Directive
+		arg int
+	}
+	var invalid []routing.Run[routing.Claim]
+	for _, proto := range []parser.Protocol{parser.HTTP, parser.Stream} {
+		shared := sharedAddresses(p, proto)
+		for i := range shared {
+			a := &shared[i]
+			if a.Servers < 2 {
+				continue
+			}
+			for _, c := range a.Names().Invalid {
+				invalid = append(invalid, routing.Run[routing.Claim]{Item: c, Addr: a.Cost})
+			}
+		}
+	}
+	at := func(c routing.Claim) place { return place{c.Directive, c.Arg} }
+	found, addrs := routing.MergeRunsPer(invalid, at, func(a, b routing.Claim) bool { return at(a) == at(b) })
+	for i, c := range found {
+		name := asciiLower(c.Directive.Args[c.Arg].Value) // as nginx stores it
+		p.Reportf(c.Directive.File, c.Range(), "invalid server name or wildcard \"%s\" on %s", name, addrs[i]).Detail =
+			"nginx builds a hash of the names of the servers that share " + addrs[i] + ", and takes \"*\" only as \"*.example.com\" or \"www.example.*\", once, and no empty label (\"..\")"
+	}
 }
 
 // checkImageFilter follows ngx_http_image_filter: off, test or size alone;

@@ -168,6 +168,21 @@ func asciiLower(s string) string {
 // PCRE, whose dialect Go cannot reproduce. The returned error is an *Error
 // with Arg 0.
 func (sn ServerName) Validate() error {
+	if err := sn.DirectiveError(); err != nil || sn.Kind == NameRegex {
+		return err
+	}
+	if sn.Raw != "" && !sn.ValidHashKey() {
+		return newError(0, "invalid server name or wildcard ", sn.Raw, "")
+	}
+	return nil
+}
+
+// DirectiveError is the part of Validate that the server_name directive
+// itself checks, on every server (ngx_http_core_server_name and its
+// stream twin): `server name "*" is invalid`, `server name "." is
+// invalid` and `empty regex in server name "~"`. The hash key is checked
+// only when an address's name hash is built (see Validate).
+func (sn ServerName) DirectiveError() error {
 	raw := sn.Raw
 	if raw == "" {
 		return nil
@@ -185,10 +200,6 @@ func (sn ServerName) Validate() error {
 		if len(raw) == 1 {
 			return newError(0, "empty regex in server name ", raw, "")
 		}
-		return nil
-	}
-	if !sn.ValidHashKey() {
-		return newError(0, "invalid server name or wildcard ", raw, "")
 	}
 	return nil
 }
@@ -250,4 +261,76 @@ func (sn ServerName) HashKeys() (keys [2]HashKey, n int) {
 		return [2]HashKey{{'.', sn.Domain}}, 1
 	}
 	return keys, 0
+}
+
+// HostKeys is a keys array of ngx_hash_add_key with NGX_HASH_WILDCARD_KEY,
+// as valid_referers and a map with "hostnames" fill it: the exact names,
+// the "*.example.com" and ".example.com" names (by their part after the
+// prefix) and the "www.example.*" names (by their part before it). The
+// zero value is empty.
+type HostKeys struct {
+	taken map[HashKey]bool
+}
+
+// Len is the number of keys taken.
+func (k *HostKeys) Len() int { return len(k.taken) }
+
+// Add adds key as ngx_hash_add_key does and returns nginx's message when
+// it refuses the key (`invalid hostname or wildcard "a.*.b"`,
+// `conflicting parameter "*.example.com"`), "" when it takes it.
+func (k *HostKeys) Add(key string) string {
+	sn := ParseServerName(key)
+	if !sn.ValidHashKey() {
+		return `invalid hostname or wildcard "` + key + `"`
+	}
+	hks, n := sn.HashKeys()
+	if sn.Hostname {
+		// Only server_name expands "$hostname": here it is a host like
+		// any other.
+		hks, n = [2]HashKey{{Table: '=', Name: sn.Name}}, 1
+	}
+	// nginx stops at the first conflict, so what it would take after one
+	// is what it takes once the conflict is fixed: the host's keys all
+	// or none (".a.com" after "*.a.com" leaves a.com free).
+	for _, hk := range hks[:n] {
+		if k.taken[hk] {
+			return `conflicting parameter "` + shownKey(sn) + `"`
+		}
+	}
+	if k.taken == nil {
+		k.taken = map[HashKey]bool{}
+	}
+	for _, hk := range hks[:n] {
+		k.taken[hk] = true
+	}
+	return ""
+}
+
+// AddExact adds key as ngx_hash_add_key without NGX_HASH_WILDCARD_KEY
+// does (a map without "hostnames"): an exact key, compared without case;
+// "" or nginx's `conflicting parameter "key"`.
+func (k *HostKeys) AddExact(key string) string {
+	hk := HashKey{Table: '=', Name: asciiLower(key)}
+	if k.taken[hk] {
+		return `conflicting parameter "` + hk.Name + `"`
+	}
+	if k.taken == nil {
+		k.taken = map[HashKey]bool{}
+	}
+	k.taken[hk] = true
+	return ""
+}
+
+// shownKey is a host as nginx prints it in "conflicting parameter": lower
+// case, a URI part cut.
+func shownKey(sn ServerName) string {
+	switch sn.Kind {
+	case NameDotWildcard:
+		return "." + sn.Domain
+	case NameWildcardHead:
+		return "*." + sn.Domain
+	case NameWildcardTail:
+		return sn.Domain + ".*"
+	}
+	return sn.Domain
 }
