@@ -203,7 +203,10 @@ func checkMap(p *analyzer.Pass, entries []*parser.Directive) {
 				"in a map with \"hostnames\" a source value is a host name, \"*.example.com\", \".example.com\" or \"www.example.*\": one \"*\" at most, only at either end, and no empty label"
 		case msg != "":
 			d := p.ReportDirective(e, "%s", msg)
-			d.Detail = "the map already has this source value (keys are compared without case; with \"hostnames\", \".example.com\" is example.com and *.example.com at once); remove one of the two"
+			d.Detail = "the map already has this source value (keys are compared without case); remove one of the two"
+			if hostnames {
+				d.Detail = "the map already has this source value (keys are compared without case, and \".example.com\" is example.com and *.example.com at once); remove one of the two"
+			}
 			if f := first[asciiLower(key)]; f != nil {
 				d.Related = []parser.Related{{File: f.File, Range: f.Name().Range, Message: "first given here"}}
 			}
