@@ -4,7 +4,6 @@ import (
 	"github.com/nginx-lint/nginx-lint/analyzer/config"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -259,11 +258,9 @@ func RedactWords(msg string, holds func(word string) bool, path string) string {
 				break
 			}
 			q := msg[i : j+1]
-			v, err := strconv.Unquote(q)
-			if err != nil {
-				v = q[1 : len(q)-1]
-			}
-			if publicWord(v) {
+			// A directive name has no escapes: a word with a backslash
+			// is never public.
+			if v := q[1 : len(q)-1]; !strings.Contains(v, "\\") && publicWord(v) {
 				b.WriteString(q)
 			} else {
 				b.WriteString(`"…"`)
