@@ -140,8 +140,15 @@ func TestRegexAutomatonDollar(t *testing.T) {
 			t.Errorf("%q: compared, want unsure", p)
 		}
 	}
-	if n, _ := Compile("\xe0", true).langNFA(); n != nil {
-		t.Error("a caseless byte above 0x7f: compared, want unsure")
+	// A caseless byte above 0x7f is itself only, as in PCRE's C locale.
+	n, why := Compile("^\xe0a", true).langNFA()
+	if n == nil {
+		t.Fatalf("a caseless byte above 0x7f: %s", why)
+	}
+	for s, want := range map[string]bool{"\xe0a": true, "\xe0A": true, "\xc0a": false} {
+		if got := accepts(newRegexAuto(n), s); got != want {
+			t.Errorf("~* ^\\xe0a on %q: %v, want %v", s, got, want)
+		}
 	}
 }
 

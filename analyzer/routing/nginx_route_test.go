@@ -549,24 +549,33 @@ func TestFeaturesAgainstNginx(t *testing.T) {
 
 // TestCaselessHighBytesAgainstNginx compares ~* regexes naming bytes
 // above 0x7f: nginx's PCRE folds ASCII letters only (0xC3 is not 0xE3),
-// and a capture holds the subject's bytes.
+// and a capture holds the subject's bytes; so does a ~ regex with an
+// inline (?i), and a general category (\p{L}) is the bytes whose code
+// points have it.
 func TestCaselessHighBytesAgainstNginx(t *testing.T) {
 	ngx := nginxtest.Require(t)
 	port := freePort(t)
 	regexes := []string{`^/1/\xc3`, `^/2/[\x7b-\xff]$`, `^/3/[^a\xc3]$`, `^/4/(\xc3)(.)$`, `^/5/[\xc0-\xde]`,
-		`^/6/.\xe9$`, "^/7/\xc3a", `^/8/\x{e3}(?<rest>.*)`}
+		`^/6/.\xe9$`, "^/7/\xc3a", `^/8/\x{e3}(?<rest>.*)`,
+		`~^/9/(?i)\xc3(a)`, `~^/10/a(?i:\xe3(s))`, `^/11/(\p{L})\xc3`, `^/12/([\p{L}0]+)$`, `~^/13/(\PL)(?i)k`,
+		`~^/14/(?i)([^\p{Nd}\xe9])`}
 	var b strings.Builder
 	b.WriteString(head(""))
 	fmt.Fprintf(&b, "server {\n    listen 127.0.0.1:%d;\n    server_name h.example;\n", port)
 	b.WriteString("    location / { return 200 \"none\"; }\n")
 	for i, re := range regexes {
-		fmt.Fprintf(&b, "    location ~* \"%s\" { return 200 \"r%d $1 $2\"; }\n", re, i+1)
+		mod := "~*"
+		if strings.HasPrefix(re, "~") {
+			mod, re = "~", re[1:]
+		}
+		fmt.Fprintf(&b, "    location %s \"%s\" { return 200 \"r%d $1 $2\"; }\n", mod, re, i+1)
 	}
 	b.WriteString("}\n}\n")
 	var probes []string
 	for i := range regexes {
 		for _, s := range []string{"\xc3", "\xe3", "\xc3\xa9", "\xe3\xa9", "\xe3x", "s", "S", "k", "K", "A", "a", "{",
-			"\xc3A", "\xe3a", "caf\xc9", "caf\xe9", "\xff", "\xdf"} {
+			"\xc3A", "\xe3a", "caf\xc9", "caf\xe9", "\xff", "\xdf", "\xaa\xc3", "\xd7\xc3", "a\xe3S", "A\xe3s",
+			"\xb5a0", "\xd7K", "0", "\xc9", "\xb2"} {
 			probes = append(probes, fmt.Sprintf("/%d/%s", i+1, s))
 		}
 	}
