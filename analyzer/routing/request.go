@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -172,12 +173,9 @@ func (m *Model) Route(req HTTPRequest) *Answer {
 		// server's error_page may take (a bare "error_page 497" answers
 		// 400) and which is otherwise "400 The plain HTTP request was
 		// sent to HTTPS port".
-		st.a.Unsure = append(st.a.Unsure, "400 Bad Request: the plain HTTP request was sent to HTTPS port (nginx's 497, which error_page 497 can take)")
+		st.explain("a plain HTTP request on a listen with ssl: nginx finalizes it with its code 497, which error_page 497 can take")
 		st.next = phaseDone
 		st.finalize(497, Handler{Kind: HandlerError})
-		if st.a.Status == 497 {
-			st.a.Status = 400
-		}
 	}
 	st.loop()
 	return a
@@ -210,7 +208,7 @@ func (st *state) refuse(n, status int, why string) {
 	st.srv = st.m.server(n)
 	st.cur = st.srv.root.conf
 	st.a.Steps = append(st.a.Steps, Step{})
-	st.a.Unsure = append(st.a.Unsure, why)
+	st.explain(why)
 	st.next = phaseDone
 	st.finalize(status, Handler{Kind: HandlerError})
 	st.loop()
@@ -240,6 +238,15 @@ func (st *state) loop() {
 }
 
 // note records an assumption that does not stop the answer.
+// explain adds a note to the answer: why nginx answers as it does.
+func (st *state) explain(why string) {
+	if !slices.Contains(st.a.Notes, why) {
+		st.a.Notes = append(st.a.Notes, why)
+	}
+}
+
+// note adds what the model could not evaluate, or assumed, to the
+// answer.
 func (st *state) note(why string) {
 	for _, u := range st.a.Unsure {
 		if u == why {
@@ -408,7 +415,7 @@ func (st *state) afterFind() {
 	if st.uriChanged {
 		st.changes--
 		if st.changes == 0 {
-			st.note(fmt.Sprintf("rewrite or internal redirection cycle while processing %q", st.uri))
+			st.explain(fmt.Sprintf("rewrite or internal redirection cycle while processing %q", st.uri))
 			st.finalize(500, Handler{Kind: HandlerError})
 			return
 		}
@@ -535,7 +542,7 @@ func (st *state) run(prog []op) bool {
 			st.uri = uri
 			st.lastRewrite = o.d
 			if uri == "" {
-				st.note(fmt.Sprintf("%s: the rewritten URI has a zero length", pos(o.d)))
+				st.explain(fmt.Sprintf("%s: the rewritten URI has a zero length", pos(o.d)))
 				st.finalize(500, Handler{Kind: HandlerError, Directive: o.d})
 				return false
 			}
@@ -655,8 +662,24 @@ func (st *state) finalize(status int, h Handler) {
 				}
 			}
 		}
+		if page, ok := ownCodes[status]; ok {
+			// nginx's own codes that no error_page took are 400 with
+			// a page that names the cause.
+			st.explain(fmt.Sprintf("nginx answers its code %d, which no error_page %d takes, as 400 with the page %q", status, status, page))
+			st.errStatus = 400
+			status = 400
+		}
 	}
 	st.finish(status, h)
+}
+
+// ownCodes are the codes of nginx that ngx_http_special_response_handler
+// sends as 400, with the title of the page it sends.
+var ownCodes = map[int]string{
+	494: "Request Header Or Cookie Too Large",
+	495: "The SSL certificate error",
+	496: "No required SSL certificate was sent",
+	497: "The plain HTTP request was sent to HTTPS port",
 }
 
 // sendErrorPage is ngx_http_send_error_page.
@@ -696,7 +719,7 @@ func (st *state) sendErrorPage(p *errorPage) {
 func (st *state) internalRedirect(uri, args string, via *parser.Directive, how string) {
 	st.changes--
 	if st.changes == 0 {
-		st.note(fmt.Sprintf("rewrite or internal redirection cycle while internally redirecting to %q", uri))
+		st.explain(fmt.Sprintf("rewrite or internal redirection cycle while internally redirecting to %q", uri))
 		st.finalize(500, Handler{Kind: HandlerError, Directive: via})
 		return
 	}
@@ -712,13 +735,13 @@ func (st *state) internalRedirect(uri, args string, via *parser.Directive, how s
 func (st *state) namedLocation(name string, via *parser.Directive, how string) {
 	st.changes--
 	if st.changes == 0 {
-		st.note(fmt.Sprintf("rewrite or internal redirection cycle while redirect to named location %q", name))
+		st.explain(fmt.Sprintf("rewrite or internal redirection cycle while redirect to named location %q", name))
 		st.finalize(500, Handler{Kind: HandlerError, Directive: via})
 		return
 	}
 	loc := st.srv.named[name]
 	if loc == nil {
-		st.note(fmt.Sprintf("could not find named location %q", name))
+		st.explain(fmt.Sprintf("could not find named location %q", name))
 		st.finalize(500, Handler{Kind: HandlerError, Directive: via})
 		return
 	}
