@@ -92,6 +92,9 @@ type routeCase struct {
 	headers [][]routing.Header
 	// methods are the methods of every probe (nil: GET).
 	methods []string
+	// addrs are the loopback addresses every probe is sent to (nil:
+	// 127.0.0.1).
+	addrs []netip.Addr
 }
 
 // runCase starts nginx on c and requires every probe's answer to be
@@ -113,7 +116,10 @@ func runCase(t *testing.T, ngx string, c routeCase, port int) int {
 			t.Error(err)
 		}
 	}()
-	addr := netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), uint16(port))
+	addrs := c.addrs
+	if addrs == nil {
+		addrs = []netip.Addr{netip.MustParseAddr("127.0.0.1")}
+	}
 	compared, failed, skipped := 0, 0, 0
 	hsets := c.headers
 	if hsets == nil {
@@ -123,32 +129,35 @@ func runCase(t *testing.T, ngx string, c routeCase, port int) int {
 	if methods == nil {
 		methods = []string{"GET"}
 	}
-	for _, h := range c.hosts {
-		for _, target := range c.probes {
-			for _, hs := range hsets {
-				for _, method := range methods {
-					req := routing.HTTPRequest{Request: routing.Request{Addr: addr.Addr(), Port: port, Host: h, NoHost: h == ""},
-						Target: target, Remote: netip.MustParseAddr("127.0.0.1"), Headers: hs, Method: method}
-					a := m.Route(req)
-					want, ok := expected(a)
-					if !ok {
-						skipped++
-						if skipped <= 3 {
-							t.Logf("unsure: Host %q, %q: %v", h, target, a.Unsure)
+	for _, local := range addrs {
+		addr := netip.AddrPortFrom(local, uint16(port))
+		for _, h := range c.hosts {
+			for _, target := range c.probes {
+				for _, hs := range hsets {
+					for _, method := range methods {
+						req := routing.HTTPRequest{Request: routing.Request{Addr: addr.Addr(), Port: port, Host: h, NoHost: h == ""},
+							Target: target, Remote: netip.MustParseAddr("127.0.0.1"), Headers: hs, Method: method}
+						a := m.Route(req)
+						want, ok := expected(a)
+						if !ok {
+							skipped++
+							if skipped <= 3 {
+								t.Logf("unsure: Host %q, %q: %v", h, target, a.Unsure)
+							}
+							continue
 						}
-						continue
-					}
-					got, err := send(method, addr.String(), h, target, hs...)
-					if err != nil {
-						t.Fatalf("%s %q: %v", h, target, err)
-					}
-					got, want = comparable(method, a, got, want)
-					compared++
-					if got != want {
-						failed++
-						if failed <= 10 {
-							t.Errorf("%s, Host %q, %q %v: nginx %+v, the model %+v (%s; location %v, steps %d, unsure %v)",
-								method, h, target, hs, got, want, a.Describe(), a.Location, len(a.Steps), a.Unsure)
+						got, err := send(method, addr.String(), h, target, hs...)
+						if err != nil {
+							t.Fatalf("%s %q: %v", h, target, err)
+						}
+						got, want = comparable(method, a, got, want)
+						compared++
+						if got != want {
+							failed++
+							if failed <= 10 {
+								t.Errorf("%s %s, Host %q, %q %v: nginx %+v, the model %+v (%s; location %v, steps %d, unsure %v)",
+									method, addr, h, target, hs, got, want, a.Describe(), a.Location, len(a.Steps), a.Unsure)
+							}
 						}
 					}
 				}

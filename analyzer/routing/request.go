@@ -55,6 +55,9 @@ type state struct {
 	changes    int // r->uri_changes
 	errorPage  bool
 	errStatus  int
+	// outStatus is r->headers_out.status: a return's status once it
+	// evaluates its text or URL.
+	outStatus  int
 	uriChanged bool
 	// validLocation is cleared by rewrite's break once the URI changed:
 	// alias then cannot map the URI (nginx answers 500).
@@ -564,6 +567,9 @@ func (st *state) doReturn(o *op) {
 		return
 	}
 	if o.status < 400 || o.script != nil {
+		// ngx_http_send_response sets the status before it evaluates
+		// the text ($status there).
+		st.outStatus = o.status
 		text := ""
 		if o.script != nil {
 			v, err := o.script.value(st)
@@ -1183,9 +1189,11 @@ func (st *state) rootFor(string) (string, bool) {
 }
 
 // lookup says what p names on the nginx host. Files are looked up on
-// this machine (under Options.Roots' mapping) only below a root that is
-// an existing directory here; below any other, p is taken as missing
-// and the answer says so.
+// this machine (under Options.Roots' mapping) only below a root that
+// exists here (a directory, or the file an alias names: "alias
+// /srv/f.txt" serves it for the location's own path, and a path below
+// it is not a directory); below any other, p is taken as missing and the
+// answer says so.
 func (st *state) lookup(root string, rootKnown bool, p string) (fileKind, error) {
 	o := &st.m.opts
 	if o.NoFiles {
@@ -1195,8 +1203,7 @@ func (st *state) lookup(root string, rootKnown bool, p string) (fileKind, error)
 	local := st.m.localPath(p)
 	if rootKnown && root != "" {
 		lr := st.m.localPath(root)
-		fi, err := o.Files.Stat(lr)
-		if err != nil || !fi.IsDir() {
+		if _, err := o.Files.Stat(lr); err != nil {
 			if pathWithin(p, root) {
 				st.note(fmt.Sprintf("%s is not a directory on this machine: %s taken as missing", root, p))
 				return kindMissing, nil

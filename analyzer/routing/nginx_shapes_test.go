@@ -1,0 +1,146 @@
+package routing_test
+
+import (
+	"fmt"
+	"net/netip"
+	"strings"
+	"testing"
+
+	"github.com/nginx-lint/nginx-lint/parser/nginxtest"
+)
+
+// shapeLocations are the locations of every server of shapesConf (ID its
+// name): the shapes users ask about that the random tests do not draw.
+const shapeLocations = `
+        location /d/ { }
+        location ~ \.html$ { return 200 "ID html $uri $request_uri"; }
+        location /s/ { alias ROOT/d/; }
+        location ~ ^/rx/(?<dir>[^/]+)/(.*)$ { alias ROOT/$dir/$2; }
+        location ~ ^/rx2/(.+)$ { alias ROOT/d/$1; }
+        location /tf { try_files /nope $uri.txt @nm; }
+        location @nm { rewrite ^ /landed$uri last; }
+        location /landed { return 200 "ID landed $uri $args"; }
+        location /ep1 { error_page 404 =200 /ep2; return 404; }
+        location /ep2 { error_page 404 =200 /ep3?from=$uri; return 404; }
+        location /ep5 { error_page 404 /ep2; return 404; }
+        location /ep6 { error_page 403 404 =200 @ep6; try_files /nope =404; }
+        location @ep6 { return 200 "ID ep6 $uri $status"; }
+        location /ep7 { error_page 404 =301 /ep3; return 404; }
+        location /ep8 { error_page 302 =200 /ep3; return 302 /x; }
+        location /ep9 { error_page 404 = /st; return 404; }
+        location /ep10 { error_page 404 /st; try_files /nope =404; }
+        location /ep11 { error_page 497 /st; return 497; }
+        location /st { set $before $status; return 200 "ID st $before $status $uri"; }
+        location /st2 { return 302 /st2/$status; }
+        location /st3 { error_page 302 = /st; return 302 /x; }
+        location /ep3 { return 200 "ID ep3 $uri $args"; }
+        location /epn { error_page 404 = @epn; return 404; }
+        location @epn { error_page 404 /ep3; return 404; }
+        location /loop { rewrite ^/loop(.*)$ /loop/x$1 last; }
+        location /lp2 { rewrite ^ /lp3 last; }
+        location /lp3 { rewrite ^ /lp2 last; }
+        location /lp4 { rewrite "^/lp4(/x){3}$" /lp4done last; rewrite ^(.*)$ $1/x last; }
+        location /lp4done { return 200 "ID lp4 $uri"; }
+        location /u { rewrite ^/u(.*)$ /v$1; set $k "$uri|$request_uri|$document_uri|$args|$is_args"; return 200 "ID u $k"; }
+        location /ua { rewrite ^/ua(.*)$ /v$1?r=$1; return 200 "ID ua $uri|$args|$arg_r|$request_uri"; }
+        location /if {
+            if ($arg_x = 1) { return 302 /to$uri; }
+            if ($request_method = HEAD) { return 204; }
+            if ($request_method = OPTIONS) { return 200 "ID if options"; }
+            return 200 "ID if $request_method";
+        }
+        location /redir { return 301 /new; }
+        location /redir2 { rewrite ^ /new2 redirect; }
+        location /redir3 { rewrite ^/redir3(.*) /new3$1?a=b permanent; }
+        location /px/ { proxy_pass http://127.0.0.1:1/; }
+        location /m { return 200 "ID m $request_method $server_name $host $server_port"; }
+        location /e/ { }
+        location /abs { return 302 http://$host:8080/abs$is_args$args; }
+        location /abs2 { rewrite ^ http://$server_name$uri? redirect; }
+        location /abs3 { rewrite ^ https://example.com:8443$request_uri permanent; }
+        location /al { alias ROOT/d; }
+        location /alf { alias ROOT/f.txt; }
+        location /tfd { try_files $uri $uri/ /index.html; }
+        location /tfe { try_files /nope =404; error_page 404 /ep3; }
+        location /ix { index $arg_i.html x.txt; alias ROOT/d/; }
+        location = /exact { index index.html; root ROOT; }
+        location ~* \.TXT$ { return 200 "ID TXT $uri"; }
+        location ~ //x { return 200 "ID slashes $uri"; }
+        location /rf { alias ROOT/d/; if ($request_filename ~ (x\.txt)$) { return 200 "ID rf $request_filename $1"; } }
+        location /hu { if ($request_uri ~ ^/hu/(?<seg>[^/?]+)) { return 200 "ID hu $seg $uri"; } return 200 "ID hu none"; }
+        location /int/ { internal; return 200 "ID int"; }
+        location /toint { error_page 404 /int/x; return 404; }
+        location /sl/ { proxy_pass http://127.0.0.1:1; }
+`
+
+// shapesConf has three servers on two loopback addresses, each the
+// default server of one of them, with absolute redirects: the first with
+// server_name_in_redirect and recursive_error_pages, the second with
+// port_in_redirect off and (as the default server of 127.0.0.2)
+// merge_slashes off for every request there.
+const shapesConf = `
+    server {
+        listen 127.0.0.1:PORT default_server;
+        listen 127.0.0.2:PORT;
+        server_name a.example;
+        root ROOT;
+        absolute_redirect on;
+        server_name_in_redirect on;
+        recursive_error_pages on;
+        index index.html;
+        location / { return 200 "A / $uri|$request_uri"; }
+LOCS_A
+    }
+    server {
+        listen 127.0.0.2:PORT default_server;
+        listen 127.0.0.1:PORT;
+        server_name b.example;
+        root ROOT;
+        absolute_redirect on;
+        port_in_redirect off;
+        merge_slashes off;
+        location / { return 200 "B / $uri|$request_uri"; }
+LOCS_B
+    }
+    server {
+        listen 127.0.0.1:PORT;
+        listen 127.0.0.2:PORT;
+        server_name c.example *.c.example;
+        root ROOT;
+        index nothere.html index.html;
+        location / { return 200 "C / $uri|$request_uri"; }
+LOCS_C
+    }
+`
+
+// TestShapesAgainstNginx probes what people ask of a configuration and
+// the random tests do not generate: try_files to a named location that
+// rewrites, error_page chains with and without recursive_error_pages,
+// rewrite cycles that hit nginx's limit of 10, alias with regex captures,
+// index redirects, if with return by method, absolute redirects with
+// server_name_in_redirect and port_in_redirect, merge_slashes off on
+// another address's default server, percent-encoded and ".." paths,
+// $uri after a rewrite, GET, HEAD, OPTIONS and POST, and default servers
+// of two addresses with servers on both.
+func TestShapesAgainstNginx(t *testing.T) {
+	ngx := nginxtest.Require(t)
+	root := makeSite(t)
+	port := freePort(t)
+	repl := strings.NewReplacer("PORT", fmt.Sprint(port), "ROOT", root,
+		"LOCS_A", strings.ReplaceAll(shapeLocations, "ID", "A"),
+		"LOCS_B", strings.ReplaceAll(shapeLocations, "ID", "B"),
+		"LOCS_C", strings.ReplaceAll(shapeLocations, "ID", "C"))
+	conf := head("") + strings.ReplaceAll(repl.Replace(shapesConf), "ROOT", root) + "}\n"
+	probes := []string{"/", "/d", "/d/", "/d/x.txt", "/d//x.txt", "//d/x.txt", "/d/./x.txt", "/d/../f.txt", "/%64/x.txt",
+		"/d/%2e%2e/f.txt", "/d%2fx.txt", "/d/x.txt?", "/..", "/d/..", "/a%20b?c=%20", "/index.html", "/s", "/s/", "/s/x.txt",
+		"/rx/d/x.txt", "/rx/d/nope", "/rx/leaf0/f.txt", "/rx2/x.txt", "/rx2/index.html", "/rx2/%78.txt", "/tf?q=1", "/tf/x",
+		"/ep1", "/ep1?z=1", "/epn", "/loop", "/lp2", "/lp4", "/u/a?b=1", "/u", "/ua/k", "/if?x=1", "/if", "/redir", "/redir2?z=1",
+		"/redir3/p?q=1", "/px", "/px?x=1", "/m", "/e", "/e/", "/f.txt", "/d/x.txt/", "/ep5", "/ep6", "/ep7", "/ep8", "/abs?q=1",
+		"/abs2/p", "/abs3?z", "/al/x.txt", "/alx.txt", "/al", "/alf", "/alf/x", "/tfd", "/tfd/", "/d/../tfd", "/tfe", "/ix/", "/ix/?i=index",
+		"/ix/?i=nope", "/exact", "/d/X.TXT", "/d/x.TxT", "/a//x", "/a/%2Fx", "/rf/x.txt", "/rf/y", "/hu/%41b/c", "/hu//x", "/int/x", "/toint",
+		"/sl", "/sl?x=1", "/d/x.txt%3F", "/%2e%2e/f.txt", "/d/%2E/x.txt", "/d/%zz", "/d/%00", "/d/a%2", "/ep9", "/ep10", "/ep11", "/st", "/st2", "/st3"}
+	hosts := []string{"a.example", "b.example", "c.example", "x.c.example", "unknown.example", "", "B.EXAMPLE:99", "a.example."}
+	addrs := []netip.Addr{netip.MustParseAddr("127.0.0.1"), netip.MustParseAddr("127.0.0.2")}
+	n := runCase(t, ngx, routeCase{conf: conf, hosts: hosts, probes: probes, methods: []string{"GET", "HEAD", "OPTIONS", "POST"}, addrs: addrs}, port)
+	t.Logf("%d probes agree with nginx", n)
+}
