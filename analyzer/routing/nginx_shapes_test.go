@@ -144,3 +144,58 @@ func TestShapesAgainstNginx(t *testing.T) {
 	n := runCase(t, ngx, routeCase{conf: conf, hosts: hosts, probes: probes, methods: []string{"GET", "HEAD", "OPTIONS", "POST"}, addrs: addrs}, port)
 	t.Logf("%d probes agree with nginx", n)
 }
+
+// moreShapes are the server-level rewrite phase, nested and ^~
+// locations with regexes, captures an if's regex leaves, try_files
+// into a directory with an index, error_page cycles, methods nginx does
+// not know or refuses.
+const moreShapes = `
+    server {
+        listen 127.0.0.1:PORT;
+        server_name m.example;
+        root ROOT;
+        rewrite ^/old/(.*)$ /new/$1;
+        rewrite ^/brk/(.*)$ /d/$1 break;
+        if ($arg_srv = stop) { return 418; }
+        location /new/ { return 200 "new $uri $args"; }
+        location /d/ { }
+        location /p/ {
+            location ~ \.txt$ { return 200 "p-txt $uri"; }
+            location /p/q/ { return 200 "p-q $uri"; }
+            return 200 "p $uri";
+        }
+        location ^~ /c/ {
+            location ~ ^/c/(?<n>\d+)$ { return 200 "c-num $n"; }
+            return 200 "c $uri";
+        }
+        location ~ \.txt$ { return 200 "txt $uri"; }
+        location /ifcap { if ($uri ~ ^/ifcap/(\w+)) { rewrite ^ /new/$1? last; } return 200 "ifcap none"; }
+        location /ifcap2 { rewrite ^/ifcap2/(\w+)$ /new/$1; if ($arg_a ~ (\d+)) { return 200 "ifcap2 $1 $uri"; } return 200 "ifcap2 $1"; }
+        location /tfi { try_files /nope /d/ =404; }
+        location /tfi2 { try_files $uri/ =404; alias ROOT/d; }
+        location /cyc { recursive_error_pages on; error_page 404 /cyc2; return 404; }
+        location /cyc2 { recursive_error_pages on; error_page 404 /cyc; return 404; }
+        location /cyc3 { recursive_error_pages on; error_page 404 /cyc3/x; return 404; }
+        location /nm { error_page 404 @nm; return 404; }
+        location @nm { error_page 404 =200 /new/x; return 404; }
+        location /rb { rewrite ^/rb(.*)$ /new$1 break; return 200 "rb $uri"; }
+        location /rl { rewrite ^/rl(.*)$ /new$1; rewrite ^/new(.*)$ /newer$1 last; }
+        location /newer { return 200 "newer $uri $args"; }
+        location / { return 200 "root $uri"; }
+    }
+`
+
+// TestMoreShapesAgainstNginx probes moreShapes with methods nginx knows,
+// does not know, and refuses (lower case).
+func TestMoreShapesAgainstNginx(t *testing.T) {
+	ngx := nginxtest.Require(t)
+	root := makeSite(t)
+	port := freePort(t)
+	conf := head("") + strings.NewReplacer("PORT", fmt.Sprint(port), "ROOT", root).Replace(moreShapes) + "}\n"
+	probes := []string{"/old/a?x=1", "/old/", "/brk/x.txt", "/brk/nope", "/brk/", "/?srv=stop", "/d/?srv=stop", "/p/a", "/p/a.txt",
+		"/p/q/a.txt", "/p/q/", "/c/12", "/c/12.txt", "/c/x", "/x.txt", "/ifcap/abc", "/ifcap/", "/ifcap2/abc?a=42", "/ifcap2/abc",
+		"/ifcap2/a-b?a=x", "/tfi", "/tfi2/", "/tfi2", "/cyc", "/cyc3", "/nm", "/rb/a?q", "/rl/a?q=1", "/d", "/d/x.txt"}
+	n := runCase(t, ngx, routeCase{conf: conf, hosts: []string{"m.example"}, probes: probes,
+		methods: []string{"GET", "HEAD", "PATCH", "PROPFIND", "FOO", "get", "G-T"}}, port)
+	t.Logf("%d probes agree with nginx", n)
+}

@@ -91,6 +91,11 @@ func (m *Model) Route(req HTTPRequest) *Answer {
 		st.badRequest(addr.Default, "400 Bad Request: a TLS handshake on a listen without ssl, which nginx reads as an invalid request line")
 		return a
 	}
+	if !validMethod(st.method) {
+		// ngx_http_parse_request_line: NGX_HTTP_PARSE_INVALID_METHOD.
+		st.badRequest(addr.Default, fmt.Sprintf("400 Bad Request: invalid method %q (nginx reads only A-Z, \"_\" and \"-\" in a method)", st.method))
+		return a
+	}
 	// The request line is read in the address's default server (nginx
 	// has not seen Host yet): merge_slashes is its.
 	def := m.server(addr.Default)
@@ -182,6 +187,18 @@ func (m *Model) Route(req HTTPRequest) *Answer {
 	}
 	st.loop()
 	return a
+}
+
+// validMethod says nginx reads m as a method: upper-case letters, "_"
+// and "-" (any such word: one nginx does not know is refused later, by
+// the handler, if at all).
+func validMethod(m string) bool {
+	for i := 0; i < len(m); i++ {
+		if c := m[i]; (c < 'A' || c > 'Z') && c != '_' && c != '-' {
+			return false
+		}
+	}
+	return m != ""
 }
 
 // tooLong says the request line does not fit in one of the address's
