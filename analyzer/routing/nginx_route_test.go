@@ -409,11 +409,13 @@ func genRedirects(r *rand.Rand, root string) string {
 		fmt.Fprintf(&b, "    location /leaf%d { return 200 \"leaf%d $uri $args\"; }\n", i, i)
 	}
 	for i := range named {
-		fmt.Fprintf(&b, "    location @n%d { return 200 \"n%d $uri $args\"; }\n", i, i)
+		fmt.Fprintf(&b, "    location @n%d { return 200 \"n%d $uri $args $status\"; }\n", i, i)
 	}
+	// A named location that sends the request on.
+	fmt.Fprintf(&b, "    location @rw { rewrite ^(.*)$ %s$1 %s; return 200 \"rw $uri\"; }\n", dest(), pick("last", "break", ""))
 	for i := range routers {
 		fmt.Fprintf(&b, "    location /r%d {\n", i)
-		switch r.IntN(7) {
+		switch r.IntN(10) {
 		case 0:
 			repl := dest() + "$1"
 			switch r.IntN(4) {
@@ -445,6 +447,17 @@ func genRedirects(r *rand.Rand, root string) string {
 		case 6:
 			// A loop when both point at each other.
 			fmt.Fprintf(&b, "        rewrite ^ /r%d%s last;\n", r.IntN(routers), pick("", "/x"))
+		case 7:
+			// error_page chains through routers, once or recursively.
+			if r.IntN(2) == 0 {
+				b.WriteString("        recursive_error_pages on;\n")
+			}
+			fmt.Fprintf(&b, "        error_page 404 %s %s;\n        return 404;\n", pick("", "=", "=200"), dest())
+		case 8:
+			fmt.Fprintf(&b, "        try_files %s @rw;\n", pick("/nope", "$uri", "/d/ $uri.txt"))
+		case 9:
+			fmt.Fprintf(&b, "        error_page %s %s @n%d;\n        return %s;\n", pick("404", "302", "404 302"), pick("", "=", "=200"),
+				r.IntN(named), pick("404", "302 /x", "200 \"r$status\""))
 		}
 		b.WriteString("    }\n")
 	}
