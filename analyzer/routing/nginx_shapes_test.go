@@ -199,3 +199,58 @@ func TestMoreShapesAgainstNginx(t *testing.T) {
 		methods: []string{"GET", "HEAD", "PATCH", "PROPFIND", "FOO", "get", "G-T"}}, port)
 	t.Logf("%d probes agree with nginx", n)
 }
+
+// redirectHosts are servers whose first name is a wildcard, a regex,
+// empty or absent, with server_name_in_redirect on, on IPv4 and IPv6
+// loopback: the host of an absolute Location (the name, the Host, the
+// local address) as ngx_http_header_filter writes it.
+const redirectHosts = `
+    server_name_in_redirect on;
+    server {
+        listen 127.0.0.1:PORT default_server;
+        listen [::1]:PORT default_server;
+        server_name *.w.example w.example;
+        location / { return 301 /to$uri; }
+        location /d { root ROOT; }
+        location /off { server_name_in_redirect off; return 302 /to; }
+        location /np { port_in_redirect off; return 302 /to; }
+    }
+    server {
+        listen 127.0.0.1:PORT;
+        listen [::1]:PORT;
+        server_name ~^(?<n>\w+)\.rx\.example$ rx.example;
+        location / { return 301 /to$uri; }
+        location /off { server_name_in_redirect off; return 302 /to; }
+    }
+    server {
+        listen 127.0.0.1:PORT;
+        listen [::1]:PORT;
+        server_name "" e.example;
+        location / { return 301 /to$uri; }
+        location /off { server_name_in_redirect off; return 302 /to; }
+    }
+    server {
+        listen 127.0.0.1:PORT;
+        listen [::1]:PORT;
+        server_name .dot.example;
+        location / { return 301 /to$uri; }
+    }
+`
+
+// TestRedirectHostsAgainstNginx: the absolute Location of a redirect by
+// return and by the static module (a directory without its slash), for
+// servers named by a wildcard, a regex, "" and ".domain", reached with
+// Hosts of each, none, and with a port, on 127.0.0.1 and ::1.
+func TestRedirectHostsAgainstNginx(t *testing.T) {
+	ngx := nginxtest.Require(t)
+	root := makeSite(t)
+	port := freePort(t)
+	conf := strings.Replace(head(""), "absolute_redirect off;", "absolute_redirect on;", 1) +
+		strings.NewReplacer("PORT", fmt.Sprint(port), "ROOT", root).Replace(redirectHosts) + "}\n"
+	probes := []string{"/", "/a?b=1", "/d", "/d?x", "/off", "/np"}
+	hosts := []string{"w.example", "x.w.example", "ab.rx.example", "rx.example", "e.example", "", "x.dot.example", "dot.example",
+		"W.Example:8080", "127.0.0.1", "[::1]", "[::1]:99"}
+	addrs := []netip.Addr{netip.MustParseAddr("127.0.0.1"), netip.MustParseAddr("::1")}
+	n := runCase(t, ngx, routeCase{conf: conf, hosts: hosts, probes: probes, addrs: addrs}, port)
+	t.Logf("%d probes agree with nginx", n)
+}
