@@ -182,6 +182,15 @@ const moreShapes = `
         location /rl { rewrite ^/rl(.*)$ /new$1; rewrite ^/new(.*)$ /newer$1 last; }
         location /newer { return 200 "newer $uri $args"; }
         location / { return 200 "root $uri"; }
+        location = / { index index.html; }
+        location = /index.html { return 200 "idx $uri $request_uri"; }
+        location /post/ { alias ROOT/; error_page 405 =200 $uri; }
+        location /vr/ { root ROOT/$arg_r; }
+        location ~ ^/tn/(?<f>[^/]+)$ { root ROOT; try_files /d/$f /leaf0/$f =404; }
+        location ~ ^/ar/(.*)$ { alias ROOT/d/$1; try_files $uri $uri/index.html =404; }
+        location /hd { error_page 404 /new/hd; return 404; }
+        location /svar { if ($srv_v) { return 200 "svar $srv_v"; } return 200 "svar none"; }
+        set $srv_v $arg_sv;
     }
 `
 
@@ -194,9 +203,11 @@ func TestMoreShapesAgainstNginx(t *testing.T) {
 	conf := head("") + strings.NewReplacer("PORT", fmt.Sprint(port), "ROOT", root).Replace(moreShapes) + "}\n"
 	probes := []string{"/old/a?x=1", "/old/", "/brk/x.txt", "/brk/nope", "/brk/", "/?srv=stop", "/d/?srv=stop", "/p/a", "/p/a.txt",
 		"/p/q/a.txt", "/p/q/", "/c/12", "/c/12.txt", "/c/x", "/x.txt", "/ifcap/abc", "/ifcap/", "/ifcap2/abc?a=42", "/ifcap2/abc",
-		"/ifcap2/a-b?a=x", "/tfi", "/tfi2/", "/tfi2", "/cyc", "/cyc3", "/nm", "/rb/a?q", "/rl/a?q=1", "/d", "/d/x.txt"}
+		"/ifcap2/a-b?a=x", "/tfi", "/tfi2/", "/tfi2", "/cyc", "/cyc3", "/nm", "/rb/a?q", "/rl/a?q=1", "/d", "/d/x.txt", "/", "/?a=1", "/post/f.txt",
+		"/post/d/", "/post/nope", "/vr/x.txt?r=d", "/vr/x.txt", "/vr/f.txt?r=", "/tn/x.txt", "/tn/f.txt", "/tn/nope", "/ar/x.txt",
+		"/ar/", "/ar/nope", "/hd", "/svar?sv=1", "/svar"}
 	n := runCase(t, ngx, routeCase{conf: conf, hosts: []string{"m.example"}, probes: probes,
-		methods: []string{"GET", "HEAD", "PATCH", "PROPFIND", "FOO", "get", "G-T"}}, port)
+		methods: []string{"GET", "HEAD", "POST", "PATCH", "PROPFIND", "FOO", "get", "G-T"}}, port)
 	t.Logf("%d probes agree with nginx", n)
 }
 
