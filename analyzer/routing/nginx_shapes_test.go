@@ -168,6 +168,7 @@ const moreShapes = `
             location ~ ^/c/(?<n>\d+)$ { return 200 "c-num $n"; }
             return 200 "c $uri";
         }
+        location ~ ^/(leaf0|d)/[^/]*\.txt$ { alias ROOT; try_files $uri $uri/ =404; }
         location ~ \.txt$ { return 200 "txt $uri"; }
         location /ifcap { if ($uri ~ ^/ifcap/(\w+)) { rewrite ^ /new/$1? last; } return 200 "ifcap none"; }
         location /ifcap2 { rewrite ^/ifcap2/(\w+)$ /new/$1; if ($arg_a ~ (\d+)) { return 200 "ifcap2 $1 $uri"; } return 200 "ifcap2 $1"; }
@@ -188,6 +189,8 @@ const moreShapes = `
         location /vr/ { root ROOT/$arg_r; }
         location ~ ^/tn/(?<f>[^/]+)$ { root ROOT; try_files /d/$f /leaf0/$f =404; }
         location ~ ^/ar/(.*)$ { alias ROOT/d/$1; try_files $uri $uri/index.html =404; }
+        location ~ ^/ar2/(.*)$ { alias ROOT/; try_files $1 /d/$1 =404; }
+        location ~ ^/ard(/.*)?$ { alias ROOT; try_files $1/ /f.txt =404; }
         location /hd { error_page 404 /new/hd; return 404; }
         location /svar { if ($srv_v) { return 200 "svar $srv_v"; } return 200 "svar none"; }
         set $srv_v $arg_sv;
@@ -205,7 +208,8 @@ func TestMoreShapesAgainstNginx(t *testing.T) {
 		"/p/q/a.txt", "/p/q/", "/c/12", "/c/12.txt", "/c/x", "/x.txt", "/ifcap/abc", "/ifcap/", "/ifcap2/abc?a=42", "/ifcap2/abc",
 		"/ifcap2/a-b?a=x", "/tfi", "/tfi2/", "/tfi2", "/cyc", "/cyc3", "/nm", "/rb/a?q", "/rl/a?q=1", "/d", "/d/x.txt", "/", "/?a=1", "/post/f.txt",
 		"/post/d/", "/post/nope", "/vr/x.txt?r=d", "/vr/x.txt", "/vr/f.txt?r=", "/tn/x.txt", "/tn/f.txt", "/tn/nope", "/ar/x.txt",
-		"/ar/", "/ar/nope", "/hd", "/svar?sv=1", "/svar"}
+		"/ar/", "/ar/nope", "/ar2/d/x.txt", "/ar2/x.txt", "/ar2/f.txt", "/ar2/nope", "/ar2/d/", "/leaf0/f.txt", "/d/x.txt",
+		"/leaf0/g.txt", "/ard/d", "/ard", "/ard/nope", "/hd", "/svar?sv=1", "/svar"}
 	n := runCase(t, ngx, routeCase{conf: conf, hosts: []string{"m.example"}, probes: probes,
 		methods: []string{"GET", "HEAD", "POST", "PATCH", "PROPFIND", "FOO", "get", "G-T"}}, port)
 	t.Logf("%d probes agree with nginx", n)

@@ -62,6 +62,10 @@ type state struct {
 	// validLocation is cleared by rewrite's break once the URI changed:
 	// alias then cannot map the URI (nginx answers 500).
 	validLocation bool
+	// addURIToAlias is r->add_uri_to_alias: try_files found a file in
+	// a regex location's alias, whose path is now the alias and the
+	// URI (until an internal redirect).
+	addURIToAlias bool
 	lastRewrite   *parser.Directive
 	next          phase
 }
@@ -276,8 +280,15 @@ func (st *state) note(why string) {
 	st.a.Unsure = append(st.a.Unsure, why)
 }
 
-// stop ends the request where the model cannot go on.
+// stop ends the request where the model cannot go on, or with the 500
+// of an internalError.
 func (st *state) stop(err error) {
+	var ie *internalError
+	if errors.As(err, &ie) {
+		st.explain(ie.why)
+		st.finalize(500, Handler{Kind: HandlerError})
+		return
+	}
 	var u *unsure
 	why := err.Error()
 	if errors.As(err, &u) {
@@ -748,6 +759,7 @@ func (st *state) internalRedirect(uri, args string, via *parser.Directive, how s
 	}
 	st.uri, st.args = uri, args
 	st.internal = true
+	st.addURIToAlias = false
 	st.moveOn(via, how)
 	st.enter(nil)
 	st.next = phaseServerRewrite
@@ -878,8 +890,15 @@ func (st *state) tryFiles() bool {
 	d := lv.tryFiles
 	args := lv.tryFilesArgs
 	rl := lv.effRoot()
-	if rl != nil && rl.alias && st.loc != nil && st.loc.regex != nil && rl == st.loc.conf {
-		st.stop(&unsure{fmt.Sprintf("%s: try_files with alias in a regex location is not modelled", pos(d))})
+	// An alias in a regex location is clcf->alias NGX_MAX_SIZE_T_VALUE:
+	// each name is looked up after the whole alias, and a file found
+	// becomes the URI, added to the alias from then on
+	// (ngx_http_try_files_handler, ngx_http_map_uri_to_path).
+	regexAlias := rl != nil && rl.alias && st.loc != nil && st.loc.regex != nil && rl == st.loc.conf
+	if rl != nil && rl.alias && !st.validLocation {
+		// The first name is looked up in ngx_http_map_uri_to_path's
+		// buffer, which refuses.
+		st.stop(aliasRewritten(rl))
 		return true
 	}
 	for i, s := range args[:len(args)-1] {
@@ -893,7 +912,7 @@ func (st *state) tryFiles() bool {
 			st.stop(err)
 			return true
 		}
-		if rl != nil && rl.alias {
+		if rl != nil && rl.alias && !regexAlias {
 			if _, lit := s.Literal(); !lit {
 				if n := aliasLen(rl); n <= len(st.uri) && strings.HasPrefix(name, st.uri[:n]) {
 					name = name[n:]
@@ -905,7 +924,11 @@ func (st *state) tryFiles() bool {
 			st.stop(err)
 			return true
 		}
-		k, err := st.lookup(root, true, root+name)
+		known := root
+		if regexAlias {
+			known = literalDir(rl.rootScript, st.m.opts.Prefix)
+		}
+		k, err := st.lookup(known, true, root+name)
 		if err != nil {
 			st.stop(err)
 			return true
@@ -914,6 +937,10 @@ func (st *state) tryFiles() bool {
 			continue
 		}
 		switch {
+		case regexAlias:
+			if !testDir {
+				st.uri, st.addURIToAlias = name, true
+			}
 		case rl == nil || !rl.alias:
 			st.uri = name
 		default:
@@ -949,6 +976,12 @@ func (st *state) tryFiles() bool {
 	uri, a, _ := strings.Cut(v, "?")
 	st.internalRedirect(uri, a, d, "internal redirect")
 	return true
+}
+
+// aliasRewritten is ngx_http_map_uri_to_path's refusal of an alias
+// once rewrite ... break changed the URI.
+func aliasRewritten(rl *level) error {
+	return &internalError{fmt.Sprintf("%s: \"alias\" cannot be used where the URI was rewritten (rewrite ... break): nginx answers 500", pos(rl.root))}
 }
 
 // aliasLen is clcf->alias: the length of the name of the location that
@@ -1184,11 +1217,15 @@ func (st *state) mapURI(uri string) (file, root string, err error) {
 		return root + uri, root, nil
 	}
 	if !st.validLocation {
-		return "", "", &unsure{fmt.Sprintf("%s: nginx answers 500, \"alias\" cannot be used where the URI was rewritten", pos(rl.root))}
+		return "", "", aliasRewritten(rl)
 	}
 	if st.loc != nil && st.loc.regex != nil && rl == st.loc.conf {
-		// An alias in a regex location is the whole path; the
-		// directory it names is the part before its variables.
+		// An alias in a regex location is the whole path (and the URI
+		// after it once try_files found a file); the directory it
+		// names is the part before its variables.
+		if st.addURIToAlias {
+			return root + uri, literalDir(rl.rootScript, st.m.opts.Prefix), nil
+		}
 		return root, literalDir(rl.rootScript, st.m.opts.Prefix), nil
 	}
 	n := aliasLen(rl)
