@@ -191,6 +191,8 @@ const moreShapes = `
         location ~ ^/ar/(.*)$ { alias ROOT/d/$1; try_files $uri $uri/index.html =404; }
         location ~ ^/ar2/(.*)$ { alias ROOT/; try_files $1 /d/$1 =404; }
         location ~ ^/ard(/.*)?$ { alias ROOT; try_files $1/ /f.txt =404; }
+        location ~ ^/na/(c)? { alias ROOT/d/$1; location ~ ^/na/ { } }
+        location ~ ^/nb/ { alias ROOT/d/x.txt; location ~ \.z$ { } }
         location /hd { error_page 404 /new/hd; return 404; }
         location /svar { if ($srv_v) { return 200 "svar $srv_v"; } return 200 "svar none"; }
         set $srv_v $arg_sv;
@@ -209,7 +211,7 @@ func TestMoreShapesAgainstNginx(t *testing.T) {
 		"/ifcap2/a-b?a=x", "/tfi", "/tfi2/", "/tfi2", "/cyc", "/cyc3", "/nm", "/rb/a?q", "/rl/a?q=1", "/d", "/d/x.txt", "/", "/?a=1", "/post/f.txt",
 		"/post/d/", "/post/nope", "/vr/x.txt?r=d", "/vr/x.txt", "/vr/f.txt?r=", "/tn/x.txt", "/tn/f.txt", "/tn/nope", "/ar/x.txt",
 		"/ar/", "/ar/nope", "/ar2/d/x.txt", "/ar2/x.txt", "/ar2/f.txt", "/ar2/nope", "/ar2/d/", "/leaf0/f.txt", "/d/x.txt",
-		"/leaf0/g.txt", "/ard/d", "/ard", "/ard/nope", "/hd", "/svar?sv=1", "/svar"}
+		"/leaf0/g.txt", "/ard/d", "/ard", "/ard/nope", "/na/", "/na/x", "/na/c", "/nb/a.z", "/nb/a.y", "/hd", "/svar?sv=1", "/svar"}
 	n := runCase(t, ngx, routeCase{conf: conf, hosts: []string{"m.example"}, probes: probes,
 		methods: []string{"GET", "HEAD", "POST", "PATCH", "PROPFIND", "FOO", "get", "G-T"}}, port)
 	t.Logf("%d probes agree with nginx", n)

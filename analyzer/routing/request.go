@@ -894,7 +894,7 @@ func (st *state) tryFiles() bool {
 	// each name is looked up after the whole alias, and a file found
 	// becomes the URI, added to the alias from then on
 	// (ngx_http_try_files_handler, ngx_http_map_uri_to_path).
-	regexAlias := rl != nil && rl.alias && st.loc != nil && st.loc.regex != nil && rl == st.loc.conf
+	regexAlias := isRegexAlias(rl)
 	if rl != nil && rl.alias && !st.validLocation {
 		// The first name is looked up in ngx_http_map_uri_to_path's
 		// buffer, which refuses.
@@ -976,6 +976,18 @@ func (st *state) tryFiles() bool {
 	uri, a, _ := strings.Cut(v, "?")
 	st.internalRedirect(uri, a, d, "internal redirect")
 	return true
+}
+
+// isRegexAlias says rl is an alias written in a regex location:
+// clcf->alias is NGX_MAX_SIZE_T_VALUE there (ngx_http_core_root), and
+// in the locations nested in it, which inherit it: the alias is the
+// whole path.
+func isRegexAlias(rl *level) bool {
+	if rl == nil || !rl.alias || rl.block == nil || rl.block.Name.Value != "location" {
+		return false
+	}
+	spec, err := parser.LocationSpec(rl.block)
+	return err == nil && spec.IsRegex
 }
 
 // aliasRewritten is ngx_http_map_uri_to_path's refusal of an alias
@@ -1219,7 +1231,7 @@ func (st *state) mapURI(uri string) (file, root string, err error) {
 	if !st.validLocation {
 		return "", "", aliasRewritten(rl)
 	}
-	if st.loc != nil && st.loc.regex != nil && rl == st.loc.conf {
+	if isRegexAlias(rl) {
 		// An alias in a regex location is the whole path (and the URI
 		// after it once try_files found a file); the directory it
 		// names is the part before its variables.
