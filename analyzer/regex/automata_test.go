@@ -255,3 +255,24 @@ func patterns(rs []*Regex) []string {
 	}
 	return out
 }
+
+// TestMadeCaselessHighBytes: the strings a rewrite makes from a caseless
+// regex naming bytes above 0x7f hold its captures' bytes as they are and
+// the replacement's own bytes (read with pua, as the regex is).
+func TestMadeCaselessHighBytes(t *testing.T) {
+	re := Compile(`^/\xc3(?i)(a[\xe0-\xef]+)$`, true)
+	if !re.pua {
+		t.Fatal("not read with pua")
+	}
+	a, ok := Made(re, []Piece{{Lit: "/x\xe9/"}, {Capture: 1}})
+	if !ok {
+		t.Fatal("no automaton")
+	}
+	for s, want := range map[string]bool{
+		"/x\xe9/a\xe0": true, "/x\xe9/A\xef\xe0": true, "/x\xc9/a\xe0": false, "/x\xe9/a\xc0": false, "/x\xe9/a": false,
+	} {
+		if got := accepts(a, s); got != want {
+			t.Errorf("%q: %v, want %v", s, got, want)
+		}
+	}
+}
