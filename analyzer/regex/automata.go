@@ -306,7 +306,53 @@ type rstate struct {
 	done   bool    // a match was found: every continuation is matched
 	s, e   []int32 // byte states, valid anywhere / after a "$" here
 	me, mf bool    // a match valid if the subject ends here (after a "$" here, or a "$" before a final "\n")
-	next   []int32 // by byte, -1 when not yet computed
+	// The transitions computed: the first few in few, then by byte in
+	// next (-1 when not yet computed), so that the many states a list
+	// of regexes (Ordered) steps on a byte or two each stay small.
+	few  []rtrans
+	next []int32
+}
+
+// rtrans is a transition of a regexAuto state.
+type rtrans struct {
+	c  byte
+	to int32
+}
+
+// fewTransitions is the number of transitions a regexAuto state keeps
+// in a list before it makes its table by byte.
+const fewTransitions = 8
+
+// known returns the transition of st on c, if computed.
+func (st *rstate) known(c byte) (int32, bool) {
+	if st.next != nil {
+		return st.next[c], st.next[c] >= 0
+	}
+	for _, t := range st.few {
+		if t.c == c {
+			return t.to, true
+		}
+	}
+	return 0, false
+}
+
+// learn keeps the transition of st on c.
+func (st *rstate) learn(c byte, to int32) {
+	if st.next == nil && len(st.few) < fewTransitions {
+		st.few = append(st.few, rtrans{c, to})
+		return
+	}
+	if st.next == nil {
+		st.next = make([]int32, 256)
+		for i := range st.next {
+			st.next[i] = -1
+		}
+		for _, t := range st.few {
+			st.next[t.c] = t.to
+		}
+		st.few = nil
+	}
+	st.next[c] = to
 }
 
 func newRegexAuto(n *nfa) *regexAuto {
@@ -394,12 +440,25 @@ func (a *regexAuto) start() int32 {
 	return a.intern(rstate{s: s, e: e, me: me})
 }
 
+// idle is the state with no match under way and the start of the
+// subject behind: where a byte that continues nothing leaves a regex
+// that may start a match anywhere (the dead state of one anchored at
+// the start).
+func (a *regexAuto) idle() int32 {
+	s, ends, ms := a.closure([]int32{a.n.start}, false, false)
+	if ms {
+		return 0
+	}
+	e, _, me := a.closure(ends, false, true)
+	return a.intern(rstate{s: s, e: e, me: me})
+}
+
 func (a *regexAuto) step(id int32, c byte) int32 {
 	if id == 0 {
 		return 0
 	}
-	if nx := a.states[id].next; nx != nil && nx[c] >= 0 {
-		return nx[c]
+	if to, ok := a.states[id].known(c); ok {
+		return to
 	}
 	st := a.states[id]
 	var t []int32
@@ -426,14 +485,7 @@ func (a *regexAuto) step(id int32, c byte) int32 {
 		}
 		out = a.intern(rstate{s: s, e: e, me: me, mf: mf})
 	}
-	if a.states[id].next == nil {
-		nx := make([]int32, 256)
-		for i := range nx {
-			nx[i] = -1
-		}
-		a.states[id].next = nx
-	}
-	a.states[id].next[c] = out
+	a.states[id].learn(c, out)
 	return out
 }
 
@@ -859,8 +911,8 @@ func (f *fullAuto) start() int32 {
 
 func (f *fullAuto) step(id int32, c byte) int32 {
 	a := f.a
-	if nx := a.states[id].next; nx != nil && nx[c] >= 0 {
-		return nx[c]
+	if to, ok := a.states[id].known(c); ok {
+		return to
 	}
 	var t []int32
 	for _, i := range a.states[id].s {
@@ -870,14 +922,7 @@ func (f *fullAuto) step(id int32, c byte) int32 {
 	}
 	s, _, m := a.closure(t, false, false)
 	out := a.intern(rstate{s: s, me: m})
-	if a.states[id].next == nil {
-		nx := make([]int32, 256)
-		for i := range nx {
-			nx[i] = -1
-		}
-		a.states[id].next = nx
-	}
-	a.states[id].next[c] = out
+	a.states[id].learn(c, out)
 	return out
 }
 

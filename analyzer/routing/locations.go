@@ -2,6 +2,7 @@ package routing
 
 import (
 	"slices"
+	"sync"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/regex"
 	"github.com/nginx-lint/nginx-lint/parser"
@@ -35,6 +36,9 @@ type Location struct {
 	// ones in a search tree, regexes in the order written.
 	static  *treeNode
 	regexes []*Location
+	// ordered asks the regexes at once when they are many (orderedFrom).
+	orderedOnce sync.Once
+	ordered     *regex.Ordered
 
 	conf *level
 }
@@ -288,20 +292,57 @@ func (l *Location) find(uri string, m *match) findResult {
 	if noRegex {
 		return rc
 	}
-	for _, r := range l.regexes {
+	found := false
+	try := func(i int) bool {
+		r := l.regexes[i]
 		caps, ok, why := r.regex.Match(uri)
 		if why != "" {
 			m.unsure = why
-			return exactMatch
-		}
-		if ok {
+			found = true
+		} else if ok {
 			m.loc = r
 			m.captures = caps
 			r.find(uri, m)
-			return exactMatch
+			found = true
+		}
+		return found
+	}
+	if o := l.orderedRegexes(); o != nil {
+		o.Candidates(uri, try)
+	} else {
+		for i := range l.regexes {
+			if try(i) {
+				break
+			}
 		}
 	}
+	if found {
+		return exactMatch
+	}
 	return rc
+}
+
+// orderedFrom is the number of regex locations of a level from which
+// they are asked as one regex.Ordered: a request then costs a step per
+// byte of its URI rather than a match per regex, so that the requests
+// that tell a level of thousands of regexes apart (Probes, one per
+// location) cost about as many steps as there are regexes.
+var orderedFrom = 8
+
+// orderedRegexes returns the level's regexes as one regex.Ordered, nil
+// when they are few.
+func (l *Location) orderedRegexes() *regex.Ordered {
+	if len(l.regexes) < orderedFrom {
+		return nil
+	}
+	l.orderedOnce.Do(func() {
+		rs := make([]*regex.Regex, len(l.regexes))
+		for i, r := range l.regexes {
+			rs[i] = r.regex
+		}
+		l.ordered = regex.NewOrdered(rs, 0)
+	})
+	return l.ordered
 }
 
 // Find returns the location of server level s that a URI (as
