@@ -300,63 +300,82 @@ type regexAuto struct {
 	// startLive: a match may start after the first byte (the regex is
 	// not anchored with ^ everywhere).
 	startLive bool
+	// class is the class of each byte (byteClasses), of classes.
+	class   *[256]uint8
+	classes int
 }
 
 type rstate struct {
 	done   bool    // a match was found: every continuation is matched
 	s, e   []int32 // byte states, valid anywhere / after a "$" here
 	me, mf bool    // a match valid if the subject ends here (after a "$" here, or a "$" before a final "\n")
-	// The transitions computed: the first few in few, then by byte in
-	// next (-1 when not yet computed), so that the many states a list
-	// of regexes (Ordered) steps on a byte or two each stay small.
-	few  []rtrans
+	// next is the transitions computed, by class of byte (-1 when not
+	// yet computed), made on the first step.
 	next []int32
 }
 
-// rtrans is a transition of a regexAuto state.
-type rtrans struct {
-	c  byte
-	to int32
-}
-
-// fewTransitions is the number of transitions a regexAuto state keeps
-// in a list before it makes its table by byte.
-const fewTransitions = 8
-
-// known returns the transition of st on c, if computed.
-func (st *rstate) known(c byte) (int32, bool) {
-	if st.next != nil {
-		return st.next[c], st.next[c] >= 0
-	}
-	for _, t := range st.few {
-		if t.c == c {
-			return t.to, true
+// byteClasses splits the bytes into the classes no byte state of n
+// tells apart, and "\n" (PCRE's "$" before a final newline) into its
+// own: a state's transitions are kept by class, a few per state for
+// the literal paths of locations rather than 256.
+func byteClasses(n *nfa) (cls *[256]uint8, count int) {
+	cls = new([256]uint8)
+	cls['\n'] = 1
+	count = 2
+	seen := map[byteSet]bool{}
+	var id [256][2]int16
+	for i := range n.states {
+		st := &n.states[i]
+		if st.kind != nByte || seen[st.set] {
+			continue
 		}
+		seen[st.set] = true
+		for k := range count {
+			id[k] = [2]int16{-1, -1}
+		}
+		next := 0
+		for c := range 256 {
+			in := 0
+			if st.set.has(byte(c)) {
+				in = 1
+			}
+			old := cls[c]
+			if id[old][in] < 0 {
+				id[old][in] = int16(next)
+				next++
+			}
+			cls[c] = uint8(id[old][in])
+		}
+		count = next
 	}
-	return 0, false
+	return cls, count
 }
 
-// learn keeps the transition of st on c.
-func (st *rstate) learn(c byte, to int32) {
-	if st.next == nil && len(st.few) < fewTransitions {
-		st.few = append(st.few, rtrans{c, to})
-		return
+// known returns the transition of state id on c, if computed.
+func (a *regexAuto) known(id int32, c byte) (int32, bool) {
+	nx := a.states[id].next
+	if nx == nil {
+		return 0, false
 	}
+	to := nx[a.class[c]]
+	return to, to >= 0
+}
+
+// learn keeps the transition of state id on c.
+func (a *regexAuto) learn(id int32, c byte, to int32) {
+	st := &a.states[id]
 	if st.next == nil {
-		st.next = make([]int32, 256)
+		st.next = make([]int32, a.classes)
 		for i := range st.next {
 			st.next[i] = -1
 		}
-		for _, t := range st.few {
-			st.next[t.c] = t.to
-		}
-		st.few = nil
 	}
-	st.next[c] = to
+	st.next[a.class[c]] = to
 }
 
 func newRegexAuto(n *nfa) *regexAuto {
 	a := &regexAuto{n: n, index: map[string]int32{}, mark: make([]uint32, len(n.states))}
+	a.class, a.classes = byteClasses(n)
 	a.states = append(a.states, rstate{done: true}) // 0: done
 	set, ends, m := a.closure([]int32{n.start}, false, false)
 	a.startLive = len(set) > 0 || len(ends) > 0 || m
@@ -457,7 +476,7 @@ func (a *regexAuto) step(id int32, c byte) int32 {
 	if id == 0 {
 		return 0
 	}
-	if to, ok := a.states[id].known(c); ok {
+	if to, ok := a.known(id, c); ok {
 		return to
 	}
 	st := a.states[id]
@@ -485,7 +504,7 @@ func (a *regexAuto) step(id int32, c byte) int32 {
 		}
 		out = a.intern(rstate{s: s, e: e, me: me, mf: mf})
 	}
-	a.states[id].learn(c, out)
+	a.learn(id, c, out)
 	return out
 }
 
@@ -911,7 +930,7 @@ func (f *fullAuto) start() int32 {
 
 func (f *fullAuto) step(id int32, c byte) int32 {
 	a := f.a
-	if to, ok := a.states[id].known(c); ok {
+	if to, ok := a.known(id, c); ok {
 		return to
 	}
 	var t []int32
@@ -922,7 +941,7 @@ func (f *fullAuto) step(id int32, c byte) int32 {
 	}
 	s, _, m := a.closure(t, false, false)
 	out := a.intern(rstate{s: s, me: m})
-	a.states[id].learn(c, out)
+	a.learn(id, c, out)
 	return out
 }
 

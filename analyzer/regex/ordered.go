@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Ordered is a list of regexes that nginx tries in order until one
@@ -54,6 +55,7 @@ type Ordered struct {
 	off         bool // the work ran out: offer every regex
 	built       bool
 	asked       int // subjects asked before the automaton was built
+	offered     atomic.Int64
 }
 
 // ostate is a state of the automaton of an Ordered: the regexes with a
@@ -98,6 +100,11 @@ func (o *Ordered) Work() (work int, spent bool) {
 	return o.work, o.off
 }
 
+// Offered is the number of regexes Candidates has offered so far, over
+// every subject: with a loop over the list, that is the number of
+// regexes tried before the first that matches, for each subject.
+func (o *Ordered) Offered() int { return int(o.offered.Load()) }
+
 // Candidates calls try with the indexes of the regexes of the list that
 // may match s, in order, until try returns true. A regex it does not
 // offer does not match s, and its Match says so without doubt (ok and
@@ -106,8 +113,11 @@ func (o *Ordered) Work() (work int, spent bool) {
 // loop over the whole list gets.
 func (o *Ordered) Candidates(s string, try func(i int) bool) {
 	cands, from := o.candidates(s)
+	offered := 0
+	defer func() { o.offered.Add(int64(offered)) }()
 	last := -1
 	for _, i := range cands {
+		offered++
 		if try(int(i)) {
 			return
 		}
@@ -118,6 +128,7 @@ func (o *Ordered) Candidates(s string, try func(i int) bool) {
 	// dropped, to be tried in order.
 	if from >= 0 {
 		for i := max(from, last+1); i < len(o.rs); i++ {
+			offered++
 			if try(i) {
 				return
 			}

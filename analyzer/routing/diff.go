@@ -294,14 +294,23 @@ type Change struct {
 // and those of the locations around it, a handler by its directive as
 // written.
 func Diff(before, after *Model, reqs iter.Seq[HTTPRequest]) (changes []Change, n int) {
+	n = DiffEach(before, after, reqs, func(c Change) { changes = append(changes, c) })
+	return changes, n
+}
+
+// DiffEach is Diff that hands each change to each as it is found
+// instead of keeping them all with their answers, and returns the
+// number of requests: a caller that keeps less of a change (a report
+// of it) holds less than every answer of a large diff.
+func DiffEach(before, after *Model, reqs iter.Seq[HTTPRequest], each func(Change)) (n int) {
 	bi, ai := before.identities(), after.identities()
 	for r := range reqs {
 		n++
 		if c, ok := compareOne(before, after, bi, ai, r); ok {
-			changes = append(changes, c)
+			each(c)
 		}
 	}
-	return changes, n
+	return n
 }
 
 // FirstChange is Diff that stops at the first change accept does not

@@ -137,3 +137,44 @@ func TestOrderedAnswersAsLoop(t *testing.T) {
 		}
 	}
 }
+
+// regexLocations is one server of n regex locations, each with its own
+// literal start and a part that backtracks, as issue 31's second attack
+// wrote them.
+func regexLocations(n int) string {
+	var b strings.Builder
+	b.WriteString("events {}\nhttp {\nserver { listen 127.0.0.1:8080; server_name a.example;\n")
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "location ~ ^/r%d/(a|aa)+(b|bb)*c$ { return 200 r%d; }\n", i, i)
+	}
+	b.WriteString("}\n}\n")
+	return b.String()
+}
+
+const smallConfig = "events {}\nhttp { server { listen 127.0.0.1:8080; server_name a.example; location / { return 200 x; } } }\n"
+
+// TestDiffRegexLocationsWork: a diff of n regex locations against a
+// small configuration asks about 3n requests, each tried against a
+// regex of the level or two (a request may search the level again
+// after an internal redirect), not against the n/2 a loop over them
+// tries on average (which made the diff quadratic: 5.5 s of CPU for 5,000);
+// the level's automaton grows with n, within its bound.
+func TestDiffRegexLocationsWork(t *testing.T) {
+	for _, n := range []int{500, 2000} {
+		big, small := model(t, regexLocations(n), routing.Options{NoFiles: true}), model(t, smallConfig, routing.Options{NoFiles: true})
+		changes, reqs := routing.Diff(big, small, routing.Probes(big, small))
+		if reqs < 3*n || reqs > 4*n || len(changes) != reqs {
+			t.Fatalf("%d locations: %d requests, %d changes; want about 3n, all changed", n, reqs, len(changes))
+		}
+		o := routing.ServerRegexes(big, 0)
+		if o == nil {
+			t.Fatalf("%d locations: the level's regexes are not asked as one", n)
+		}
+		work, spent := o.Work()
+		offered := o.Offered()
+		t.Logf("%d locations: %d requests, %d regexes tried, work %d", n, reqs, offered, work)
+		if spent || work > 100*n || offered > 4*reqs+256 || offered < n {
+			t.Errorf("%d locations: %d regexes tried for %d requests, work %d (spent %v); want %d to %d tried and at most %d work", n, offered, reqs, work, spent, n, 4*reqs+256, 100*n)
+		}
+	}
+}
