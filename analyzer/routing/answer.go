@@ -164,7 +164,7 @@ func (a *Answer) Describe() string {
 	case HandlerProxy, HandlerFastCGI, HandlerUWSGI, HandlerSCGI, HandlerGRPC, HandlerMemcached, HandlerModule:
 		s := h.Kind.String()
 		if h.Directive != nil {
-			s = h.Directive.Name.Value
+			s = h.Directive.Name().Value
 		}
 		if h.Target != "" {
 			s = "passed by " + s + " to " + h.Target

@@ -427,7 +427,7 @@ func (st *state) afterFind() {
 }
 
 func methodIn(method string, d *parser.Directive) bool {
-	for _, a := range d.Args {
+	for _, a := range d.Args() {
 		if strings.EqualFold(a.Value, method) || a.Value == "GET" && method == "HEAD" {
 			return true
 		}
@@ -504,7 +504,7 @@ func (st *state) run(prog []op) bool {
 				target = unescapeRedirect(target)
 				if o.addArgs && st.args != "" {
 					sep := "?"
-					if strings.Contains(o.d.Args[1].Value, "?") {
+					if strings.Contains(o.d.Args()[1].Value, "?") {
 						sep = "&"
 					}
 					target += sep + st.args
@@ -740,18 +740,18 @@ func (st *state) access() bool {
 	// none, so the nearest says there is one).
 	for lv := st.cur; lv != nil; lv = lv.parent {
 		if d := lv.rateLimit; d != nil {
-			st.note(fmt.Sprintf("%s at %s: nginx answers limit_req_status or limit_conn_status (503) instead when the traffic is over its limit", d.Name.Value, pos(d)))
+			st.note(fmt.Sprintf("%s at %s: nginx answers limit_req_status or limit_conn_status (503) instead when the traffic is over its limit", d.Name().Value, pos(d)))
 			break
 		}
 	}
 	for lv := st.cur; lv != nil; lv = lv.parent {
 		if d := lv.varCharset; d != nil {
-			st.note(fmt.Sprintf("%s at %s: the charset filter closes the connection when the variable names no charset it knows", d.Name.Value, pos(d)))
+			st.note(fmt.Sprintf("%s at %s: the charset filter closes the connection when the variable names no charset it knows", d.Name().Value, pos(d)))
 			break
 		}
 	}
 	if op := st.cur.effOpaque(); len(op) > 0 {
-		st.stop(&unsure{fmt.Sprintf("%s at %s decides at run time", op[0].Name.Value, pos(op[0]))})
+		st.stop(&unsure{fmt.Sprintf("%s at %s decides at run time", op[0].Name().Value, pos(op[0]))})
 		return false
 	}
 	satisfyAny := st.cur.get(func(l *level) setting { return l.satisfyAny }, false)
@@ -767,7 +767,7 @@ func (st *state) access() bool {
 		case st.req.Unix != "":
 		case !r.Prefix.IsValid():
 		case !st.req.Remote.IsValid():
-			st.stop(&unsure{fmt.Sprintf("%s at %s: the client's address decides", r.Directive.Name.Value, pos(r.Directive))})
+			st.stop(&unsure{fmt.Sprintf("%s at %s: the client's address decides", r.Directive.Name().Value, pos(r.Directive))})
 			return false
 		default:
 			match = r.Prefix.Contains(st.req.Remote.Unmap()) || st.req.Remote.Is4In6() && r.Prefix.Contains(st.req.Remote)
@@ -837,8 +837,8 @@ func (st *state) tryFiles() bool {
 		return true
 	}
 	for i, s := range args[:len(args)-1] {
-		raw := d.Args[i].Value
-		testDir := strings.HasSuffix(raw, "/") && i+1 < len(d.Args)
+		raw := d.Args()[i].Value
+		testDir := strings.HasSuffix(raw, "/") && i+1 < len(d.Args())
 		if testDir {
 			s = compileScript(raw[:len(raw)-1], false)
 		}
@@ -881,8 +881,8 @@ func (st *state) tryFiles() bool {
 		st.stop(err)
 		return true
 	}
-	if strings.HasPrefix(d.Args[len(d.Args)-1].Value, "=") {
-		code, err := strconv.Atoi(d.Args[len(d.Args)-1].Value[1:])
+	if strings.HasPrefix(d.Args()[len(d.Args())-1].Value, "=") {
+		code, err := strconv.Atoi(d.Args()[len(d.Args())-1].Value[1:])
 		switch {
 		case err != nil:
 		case code < 300 && code != 201 && code != 204:
@@ -908,7 +908,7 @@ func (st *state) tryFiles() bool {
 // aliasLen is clcf->alias: the length of the name of the location that
 // wrote the alias.
 func aliasLen(rl *level) int {
-	if rl.block == nil || rl.block.Name.Value != "location" {
+	if rl.block == nil || rl.block.Name().Value != "location" {
 		return 0
 	}
 	return len((&parser.Location{Directive: rl.block}).Spec().Path)
@@ -1050,7 +1050,7 @@ func (st *state) passTo(h *level) {
 		v, err := h.handlerTarget.value(st)
 		if err != nil {
 			st.note(err.Error())
-			v = d.Args[0].Value
+			v = d.Args()[0].Value
 		}
 		out.Target = v
 		if u, ok := symbols.ParsePass(d, false); ok && u.NoPort {
@@ -1058,7 +1058,7 @@ func (st *state) passTo(h *level) {
 		} else if !ok {
 			// The value the variables gave, read as the handler's eval
 			// reads it: a host without a port may name an upstream.
-			if u, ok := ngxparse.ParsePass(d.Name.Value, false, v); ok && !u.Vars && u.Host != "" && !u.Unix && u.NoPort {
+			if u, ok := ngxparse.ParsePass(d.Name().Value, false, v); ok && !u.Vars && u.Host != "" && !u.Unix && u.NoPort {
 				out.Upstream = st.m.upstreams[strings.ToLower(u.Host)]
 			}
 		}

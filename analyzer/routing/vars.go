@@ -41,14 +41,14 @@ type mapRegex struct {
 
 // readMap reads a map block as ngx_http_map_block does.
 func readMap(c *parser.Config, d *parser.Directive) *mapDef {
-	src, dst := d.Args[0].Value, d.Args[1].Value
+	src, dst := d.Args()[0].Value, d.Args()[1].Value
 	if len(dst) < 2 || dst[0] != '$' {
 		return nil
 	}
 	md := &mapDef{d: d, name: strings.ToLower(dst[1:]), source: compileScript(src, false), exact: map[string]*Script{},
 		headAt: map[string]int{}, tailAt: map[string]int{}}
 	eachDirective(c, d.Block.Directives, func(e *parser.Directive) {
-		key := e.Name.Value
+		key := e.Name().Value
 		a := e.ArgValues()
 		switch {
 		case len(a) == 0 && key == "hostnames":

@@ -215,7 +215,7 @@ var variableDefs = &analyzer.Result[struct{}, *definitions]{
 			for _, i := range tab.DefinedBy(sym) {
 				d := ix.Entries[i].Directive
 				switch {
-				case d.Is("set") && len(d.Args) == 2:
+				case d.Is("set") && len(d.Args()) == 2:
 					stack = ix.Stack(i, stack)
 					byScope := defs.sets[name]
 					if byScope == nil {
@@ -224,15 +224,15 @@ var variableDefs = &analyzer.Result[struct{}, *definitions]{
 					}
 					scope := outerScope(stack)
 					byScope[scope] = append(byScope[scope], Set{Directive: d, Stack: append([]*parser.Directive(nil), stack...)})
-				case d.Is("map") && d.Block != nil && len(d.Args) == 2:
-					subject := strings.ToLower(strings.TrimPrefix(d.Args[0].Value, "$"))
-					if len(script.Split(d.Args[0].Value)) != 1 {
+				case d.Is("map") && d.Block != nil && len(d.Args()) == 2:
+					subject := strings.ToLower(strings.TrimPrefix(d.Args()[0].Value, "$"))
+					if len(script.Split(d.Args()[0].Value)) != 1 {
 						subject = "" // a composite key: captures come from several variables
 					}
 					hasDefault := false
 					for _, e := range d.Block.Directives {
-						if len(e.Args) == 1 {
-							defs.maps[name] = append(defs.maps[name], MapEntry{Key: e.Name.Value, Value: e.Args[0].Value, Subject: subject})
+						if len(e.Args()) == 1 {
+							defs.maps[name] = append(defs.maps[name], MapEntry{Key: e.Name().Value, Value: e.Args()[0].Value, Subject: subject})
 							hasDefault = hasDefault || e.Is("default")
 						}
 					}
@@ -244,10 +244,10 @@ var variableDefs = &analyzer.Result[struct{}, *definitions]{
 				case d.Is("geo") && d.Block != nil:
 					hasDefault := false
 					for _, e := range d.Block.Directives {
-						if len(e.Args) != 1 || e.Is("proxy") || e.Is("delete") || e.Is("include") {
+						if len(e.Args()) != 1 || e.Is("proxy") || e.Is("delete") || e.Is("include") {
 							continue // parameters, not values
 						}
-						defs.maps[name] = append(defs.maps[name], MapEntry{Key: e.Name.Value, Value: e.Args[0].Value, Literal: true})
+						defs.maps[name] = append(defs.maps[name], MapEntry{Key: e.Name().Value, Value: e.Args()[0].Value, Literal: true})
 						hasDefault = hasDefault || e.Is("default")
 					}
 					if !hasDefault {
@@ -314,7 +314,7 @@ func (env *Env) Var(name string, stack []*parser.Directive) Value {
 	var out Value
 	found := false
 	for _, s := range env.VisibleSets(name, stack) {
-		t := env.Of(s.Directive.Args[1].Value, s.Stack)
+		t := env.Of(s.Directive.Args()[1].Value, s.Stack)
 		out, found = pick(out, t, found), true
 	}
 	if entries, ok := env.maps[name]; ok {
@@ -444,7 +444,7 @@ func RawRewritesOf(body []*parser.Directive) RawRewrites {
 	var out RawRewrites
 	for _, x := range body {
 		switch {
-		case out.Rewrite == nil && isRawRewrite(x) && matchesEveryURI(x.Args[0].Value):
+		case out.Rewrite == nil && isRawRewrite(x) && matchesEveryURI(x.Args()[0].Value):
 			out.Rewrite = x
 		case out.InIf == nil && isRawRewrite(x):
 			out.InIf = x
@@ -461,7 +461,7 @@ func RawRewritesOf(body []*parser.Directive) RawRewrites {
 }
 
 func isRawRewrite(x *parser.Directive) bool {
-	return x.Is("rewrite") && len(x.Args) >= 2 && strings.Contains(x.Args[1].Value, "$request_uri")
+	return x.Is("rewrite") && len(x.Args()) >= 2 && strings.Contains(x.Args()[1].Value, "$request_uri")
 }
 
 // everyURI are decoded paths a regex must match for its rewrite to run on

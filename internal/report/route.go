@@ -83,8 +83,8 @@ func place(d *parser.Directive, name, cwd string) *Place {
 
 // directiveText is a directive as written on one line, shortened.
 func directiveText(d *parser.Directive) string {
-	s := d.Name.Value
-	for _, a := range d.Args {
+	s := d.Name().Value
+	for _, a := range d.Args() {
 		s += " " + a.Raw(d.File)
 	}
 	if len(s) > 120 {
@@ -128,7 +128,7 @@ func RouteOf(m *routing.Model, url string, r routing.HTTPRequest, a *routing.Ans
 		s := m.Table.Servers[a.Server]
 		name := ""
 		if ns := s.Names(); len(ns) > 0 {
-			name = ns[0].Directive.Args[ns[0].Arg].Value
+			name = ns[0].Directive.Args()[ns[0].Arg].Value
 		}
 		j.Server = place(s.Directive, name, cwd)
 	}
@@ -151,8 +151,8 @@ func RouteOf(m *routing.Model, url string, r routing.HTTPRequest, a *routing.Ans
 			uj.File, uj.Line = DisplayPath(u.Directive.File.Path, cwd), u.Directive.Line()
 		}
 		for _, d := range u.Servers {
-			if len(d.Args) > 0 {
-				uj.Servers = append(uj.Servers, d.Args[0].Value)
+			if len(d.Args()) > 0 {
+				uj.Servers = append(uj.Servers, d.Args()[0].Value)
 			}
 		}
 		j.Handler.Upstream = uj
