@@ -917,8 +917,10 @@ func newFullAuto(n *nfa) (*fullAuto, bool) {
 			return nil, false
 		}
 	}
-	return &fullAuto{a: &regexAuto{n: n, index: map[string]int32{}, mark: make([]uint32, len(n.states)),
-		states: []rstate{{done: true}}}}, true
+	a := &regexAuto{n: n, index: map[string]int32{}, mark: make([]uint32, len(n.states)),
+		states: []rstate{{done: true}}}
+	a.class, a.classes = byteClasses(n)
+	return &fullAuto{a: a}, true
 }
 
 // Its states reuse regexAuto's table: s holds the byte states, me that
