@@ -15,5 +15,9 @@ func SetOrderedFrom(n int) int {
 // ServerRegexes returns the regex.Ordered of the regex locations of
 // server n's level, nil when they are too few to have one.
 func ServerRegexes(m *Model, n int) *regex.Ordered {
-	return m.server(n).root.orderedRegexes()
+	root := m.server(n).root
+	if len(root.regexes) < orderedFrom {
+		return nil
+	}
+	return root.inOrder.o
 }

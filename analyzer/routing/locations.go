@@ -36,9 +36,8 @@ type Location struct {
 	// ones in a search tree, regexes in the order written.
 	static  *treeNode
 	regexes []*Location
-	// ordered asks the regexes at once when they are many (orderedFrom).
-	orderedOnce sync.Once
-	ordered     *regex.Ordered
+	// inOrder asks the regexes at once when they are many.
+	inOrder inOrder
 
 	conf *level
 }
@@ -307,42 +306,52 @@ func (l *Location) find(uri string, m *match) findResult {
 		}
 		return found
 	}
-	if o := l.orderedRegexes(); o != nil {
-		o.Candidates(uri, try)
-	} else {
-		for i := range l.regexes {
-			if try(i) {
-				break
-			}
-		}
-	}
+	l.inOrder.each(len(l.regexes), func(i int) *regex.Regex { return l.regexes[i].regex }, uri, try)
 	if found {
 		return exactMatch
 	}
 	return rc
 }
 
-// orderedFrom is the number of regex locations of a level from which
-// they are asked as one regex.Ordered: a request then costs a step per
-// byte of its URI rather than a match per regex, so that the requests
-// that tell a level of thousands of regexes apart (Probes, one per
-// location) cost about as many steps as there are regexes.
+// orderedFrom is the number of regexes (of a level, an address's
+// server names or a map) from which they are asked as one
+// regex.Ordered: a request then costs a step per byte of what is
+// matched rather than a match per regex, so that the requests that tell
+// a level of thousands of regexes apart (Probes, one per location) cost
+// about as many steps as there are regexes.
 var orderedFrom = 8
 
-// orderedRegexes returns the level's regexes as one regex.Ordered, nil
-// when they are few.
-func (l *Location) orderedRegexes() *regex.Ordered {
-	if len(l.regexes) < orderedFrom {
-		return nil
-	}
-	l.orderedOnce.Do(func() {
-		rs := make([]*regex.Regex, len(l.regexes))
-		for i, r := range l.regexes {
-			rs[i] = r.regex
+// inOrder is a list of regexes nginx tries in order until one matches,
+// asked one by one while they are few and as one regex.Ordered, made on
+// first use, from orderedFrom.
+type inOrder struct {
+	once sync.Once
+	o    *regex.Ordered
+}
+
+// each calls try with the indexes of the n regexes (re(i)) that may
+// match s, in order, until try returns true.
+func (q *inOrder) each(n int, re func(i int) *regex.Regex, s string, try func(i int) bool) {
+	if n >= orderedFrom {
+		q.once.Do(func() {
+			rs := make([]*regex.Regex, n)
+			for i := range rs {
+				if rs[i] = re(i); rs[i] == nil {
+					return // not compiled: asked one by one
+				}
+			}
+			q.o = regex.NewOrdered(rs, 0)
+		})
+		if q.o != nil {
+			q.o.Candidates(s, try)
+			return
 		}
-		l.ordered = regex.NewOrdered(rs, 0)
-	})
-	return l.ordered
+	}
+	for i := range n {
+		if try(i) {
+			return
+		}
+	}
 }
 
 // Find returns the location of server level s that a URI (as

@@ -2,7 +2,6 @@ package routing
 
 import (
 	"strings"
-	"sync"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/regex"
 	"github.com/nginx-lint/nginx-lint/parser"
@@ -23,11 +22,10 @@ type Names struct {
 	regex  []rx
 	// headAt and tailAt index head and tail by domain (the first of
 	// each), so a lookup costs a map lookup per dot of the host, not a
-	// compare per wildcard; ordered asks the regexes as one
+	// compare per wildcard; inOrder asks the regexes as one
 	// (regex.Ordered) when they are many.
 	headAt, tailAt map[string]int
-	orderedOnce    sync.Once
-	ordered        *regex.Ordered
+	inOrder        inOrder
 	// Clashes are the names nginx refuses on the address, in the order
 	// it files them.
 	Clashes []Clash
@@ -194,38 +192,15 @@ func (t *Names) lookup(h string) (server int, r *rx, ok bool) {
 		}
 		return false
 	}
-	if o := t.orderedRegexes(); o != nil {
-		o.Candidates(h, try)
-	} else {
-		for i := range t.regex {
-			if try(i) {
-				break
-			}
-		}
-	}
+	t.inOrder.each(len(t.regex), t.regexAt, h, try)
 	if found >= 0 {
 		return t.regex[found].Server, &t.regex[found], true
 	}
 	return 0, nil, false
 }
 
-// orderedRegexes returns the regexes as one regex.Ordered, nil when
-// they are few.
-func (t *Names) orderedRegexes() *regex.Ordered {
-	if len(t.regex) < orderedFrom {
-		return nil
-	}
-	t.orderedOnce.Do(func() {
-		rs := make([]*regex.Regex, len(t.regex))
-		for i := range t.regex {
-			if rs[i] = t.regex[i].re; rs[i] == nil {
-				return // not compiled: asked one by one
-			}
-		}
-		t.ordered = regex.NewOrdered(rs, 0)
-	})
-	return t.ordered
-}
+// regexAt returns the compiled regex of server name regex i.
+func (t *Names) regexAt(i int) *regex.Regex { return t.regex[i].re }
 
 // under returns the entry of the longest domain of at that h is under
 // (a dot, then the domain, ends h): one lookup per dot of h, from the
@@ -282,17 +257,6 @@ func (t *Names) named(h string) bool {
 		found = t.regex[i].matches(h)
 		return found
 	}
-	if o := t.orderedRegexes(); o != nil {
-		o.Candidates(h, try)
-	} else {
-		for i := range t.regex {
-			if try(i) {
-				break
-			}
-		}
-	}
-	if found {
-		return true
-	}
-	return false
+	t.inOrder.each(len(t.regex), t.regexAt, h, try)
+	return found
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/regex"
 	"github.com/nginx-lint/nginx-lint/parser"
@@ -23,10 +22,9 @@ type mapDef struct {
 	regex     []mapRegex
 	def       *Script
 	// headAt and tailAt index head and tail by domain (the first of
-	// each); ordered asks the regexes as one when they are many.
+	// each); inOrder asks the regexes as one when they are many.
 	headAt, tailAt map[string]int
-	orderedOnce    sync.Once
-	ordered        *regex.Ordered
+	inOrder        inOrder
 }
 
 type mapWild struct {
@@ -375,15 +373,7 @@ func (md *mapDef) find(src string, st *state) any {
 			}
 			return found != nil
 		}
-		if o := md.orderedRegexes(); o != nil {
-			o.Candidates(src, try)
-		} else {
-			for i := range md.regex {
-				if try(i) {
-					break
-				}
-			}
-		}
+		md.inOrder.each(len(md.regex), func(i int) *regex.Regex { return md.regex[i].re }, src, try)
 		if found != nil {
 			return found
 		}
@@ -398,22 +388,6 @@ func (md *mapDef) addHead(domain string, val *Script) {
 		md.headAt[domain] = len(md.head)
 	}
 	md.head = append(md.head, mapWild{domain, val})
-}
-
-// orderedRegexes returns the map's regexes as one regex.Ordered, nil
-// when they are few.
-func (md *mapDef) orderedRegexes() *regex.Ordered {
-	if len(md.regex) < orderedFrom {
-		return nil
-	}
-	md.orderedOnce.Do(func() {
-		rs := make([]*regex.Regex, len(md.regex))
-		for i := range md.regex {
-			rs[i] = md.regex[i].re
-		}
-		md.ordered = regex.NewOrdered(rs, 0)
-	})
-	return md.ordered
 }
 
 func hasNames(c *regex.Captures) bool {
