@@ -188,6 +188,15 @@ func (st *state) variable(name string) (string, error) {
 			return st.host, nil
 		}
 		return "", nil
+	case "status":
+		// ngx_http_variable_status: the status of the error an
+		// error_page answers (its =code, 0 after a bare "="), else
+		// the response's, which a return sets before it evaluates its
+		// text; in the rewrite phase nothing else has set one.
+		if st.errStatus != 0 {
+			return fmt.Sprintf("%03d", st.errStatus), nil
+		}
+		return fmt.Sprintf("%03d", st.outStatus), nil
 	case "http2", "http3":
 		// The model's requests are HTTP/1.x.
 		return "", nil
