@@ -334,17 +334,82 @@ type regexAuto struct {
 	// startLive: a match may start after the first byte (the regex is
 	// not anchored with ^ everywhere).
 	startLive bool
+	// class is the class of each byte (byteClasses), of classes.
+	class   *[256]uint8
+	classes int
 }
 
 type rstate struct {
 	done   bool    // a match was found: every continuation is matched
 	s, e   []int32 // byte states, valid anywhere / after a "$" here
 	me, mf bool    // a match valid if the subject ends here (after a "$" here, or a "$" before a final "\n")
-	next   []int32 // by byte, -1 when not yet computed
+	// next is the transitions computed, by class of byte (-1 when not
+	// yet computed), made on the first step.
+	next []int32
+}
+
+// byteClasses splits the bytes into the classes no byte state of n
+// tells apart, and "\n" (PCRE's "$" before a final newline) into its
+// own: a state's transitions are kept by class, a few per state for
+// the literal paths of locations rather than 256.
+func byteClasses(n *nfa) (cls *[256]uint8, count int) {
+	cls = new([256]uint8)
+	cls['\n'] = 1
+	count = 2
+	seen := map[byteSet]bool{}
+	var id [256][2]int16
+	for i := range n.states {
+		st := &n.states[i]
+		if st.kind != nByte || seen[st.set] {
+			continue
+		}
+		seen[st.set] = true
+		for k := range count {
+			id[k] = [2]int16{-1, -1}
+		}
+		next := 0
+		for c := range 256 {
+			in := 0
+			if st.set.has(byte(c)) {
+				in = 1
+			}
+			old := cls[c]
+			if id[old][in] < 0 {
+				id[old][in] = int16(next)
+				next++
+			}
+			cls[c] = uint8(id[old][in])
+		}
+		count = next
+	}
+	return cls, count
+}
+
+// known returns the transition of state id on c, if computed.
+func (a *regexAuto) known(id int32, c byte) (int32, bool) {
+	nx := a.states[id].next
+	if nx == nil {
+		return 0, false
+	}
+	to := nx[a.class[c]]
+	return to, to >= 0
+}
+
+// learn keeps the transition of state id on c.
+func (a *regexAuto) learn(id int32, c byte, to int32) {
+	st := &a.states[id]
+	if st.next == nil {
+		st.next = make([]int32, a.classes)
+		for i := range st.next {
+			st.next[i] = -1
+		}
+	}
+	st.next[a.class[c]] = to
 }
 
 func newRegexAuto(n *nfa) *regexAuto {
 	a := &regexAuto{n: n, index: map[string]int32{}, mark: make([]uint32, len(n.states))}
+	a.class, a.classes = byteClasses(n)
 	a.states = append(a.states, rstate{done: true}) // 0: done
 	set, ends, m := a.closure([]int32{n.start}, false, false)
 	a.startLive = len(set) > 0 || len(ends) > 0 || m
@@ -428,12 +493,25 @@ func (a *regexAuto) start() int32 {
 	return a.intern(rstate{s: s, e: e, me: me})
 }
 
+// idle is the state with no match under way and the start of the
+// subject behind: where a byte that continues nothing leaves a regex
+// that may start a match anywhere (the dead state of one anchored at
+// the start).
+func (a *regexAuto) idle() int32 {
+	s, ends, ms := a.closure([]int32{a.n.start}, false, false)
+	if ms {
+		return 0
+	}
+	e, _, me := a.closure(ends, false, true)
+	return a.intern(rstate{s: s, e: e, me: me})
+}
+
 func (a *regexAuto) step(id int32, c byte) int32 {
 	if id == 0 {
 		return 0
 	}
-	if nx := a.states[id].next; nx != nil && nx[c] >= 0 {
-		return nx[c]
+	if to, ok := a.known(id, c); ok {
+		return to
 	}
 	st := a.states[id]
 	var t []int32
@@ -460,14 +538,7 @@ func (a *regexAuto) step(id int32, c byte) int32 {
 		}
 		out = a.intern(rstate{s: s, e: e, me: me, mf: mf})
 	}
-	if a.states[id].next == nil {
-		nx := make([]int32, 256)
-		for i := range nx {
-			nx[i] = -1
-		}
-		a.states[id].next = nx
-	}
-	a.states[id].next[c] = out
+	a.learn(id, c, out)
 	return out
 }
 
@@ -880,8 +951,10 @@ func newFullAuto(n *nfa) (*fullAuto, bool) {
 			return nil, false
 		}
 	}
-	return &fullAuto{a: &regexAuto{n: n, index: map[string]int32{}, mark: make([]uint32, len(n.states)),
-		states: []rstate{{done: true}}}}, true
+	a := &regexAuto{n: n, index: map[string]int32{}, mark: make([]uint32, len(n.states)),
+		states: []rstate{{done: true}}}
+	a.class, a.classes = byteClasses(n)
+	return &fullAuto{a: a}, true
 }
 
 // Its states reuse regexAuto's table: s holds the byte states, me that
@@ -893,8 +966,8 @@ func (f *fullAuto) start() int32 {
 
 func (f *fullAuto) step(id int32, c byte) int32 {
 	a := f.a
-	if nx := a.states[id].next; nx != nil && nx[c] >= 0 {
-		return nx[c]
+	if to, ok := a.known(id, c); ok {
+		return to
 	}
 	var t []int32
 	for _, i := range a.states[id].s {
@@ -904,14 +977,7 @@ func (f *fullAuto) step(id int32, c byte) int32 {
 	}
 	s, _, m := a.closure(t, false, false)
 	out := a.intern(rstate{s: s, me: m})
-	if a.states[id].next == nil {
-		nx := make([]int32, 256)
-		for i := range nx {
-			nx[i] = -1
-		}
-		a.states[id].next = nx
-	}
-	a.states[id].next[c] = out
+	a.learn(id, c, out)
 	return out
 }
 

@@ -43,6 +43,9 @@ func probes(models []*Model, yield func(HTTPRequest) bool) {
 			}
 		}
 	}
+	// Each server's paths are found once, however many hosts and
+	// addresses reach it.
+	known := make([]serverPathMemo, len(models))
 	for _, k := range ports {
 		// The addresses: every one listed, and one none lists when a
 		// wildcard takes the others.
@@ -99,9 +102,11 @@ func probes(models []*Model, yield func(HTTPRequest) bool) {
 				}
 				paths := map[string]bool{"/": true, "/nginx-lint-probe": true}
 				doubled := false
-				for _, m := range models {
+				for mi, m := range models {
 					if n := m.Table.Route(r.Request); n >= 0 {
-						m.serverPaths(n, paths)
+						for _, p := range known[mi].of(m, n) {
+							paths[p] = true
+						}
 					}
 					doubled = doubled || m.slashesOff
 				}
@@ -141,6 +146,27 @@ func Unlisted(ip netip.Addr) bool {
 	}
 	b := ip.As16()
 	return b[0] == 0xfd && b[1] == 0x6e && b[2] == 0x6c
+}
+
+// serverPathMemo holds the paths of the servers of one model that
+// requests have reached (serverPaths).
+type serverPathMemo map[int][]string
+
+func (memo *serverPathMemo) of(m *Model, n int) []string {
+	if ps, ok := (*memo)[n]; ok {
+		return ps
+	}
+	if *memo == nil {
+		*memo = serverPathMemo{}
+	}
+	set := map[string]bool{}
+	m.serverPaths(n, set)
+	ps := make([]string, 0, len(set))
+	for p := range set {
+		ps = append(ps, p)
+	}
+	(*memo)[n] = ps
+	return ps
 }
 
 // regexHosts are examples of the addresses' server_name regexes.
@@ -268,14 +294,23 @@ type Change struct {
 // and those of the locations around it, a handler by its directive as
 // written.
 func Diff(before, after *Model, reqs iter.Seq[HTTPRequest]) (changes []Change, n int) {
+	n = DiffEach(before, after, reqs, func(c Change) { changes = append(changes, c) })
+	return changes, n
+}
+
+// DiffEach is Diff that hands each change to each as it is found
+// instead of keeping them all with their answers, and returns the
+// number of requests: a caller that keeps less of a change (a report
+// of it) holds less than every answer of a large diff.
+func DiffEach(before, after *Model, reqs iter.Seq[HTTPRequest], each func(Change)) (n int) {
 	bi, ai := before.identities(), after.identities()
 	for r := range reqs {
 		n++
 		if c, ok := compareOne(before, after, bi, ai, r); ok {
-			changes = append(changes, c)
+			each(c)
 		}
 	}
-	return changes, n
+	return n
 }
 
 // FirstChange is Diff that stops at the first change accept does not

@@ -2,6 +2,7 @@ package routing
 
 import (
 	"slices"
+	"sync"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/regex"
 	"github.com/nginx-lint/nginx-lint/parser"
@@ -35,6 +36,8 @@ type Location struct {
 	// ones in a search tree, regexes in the order written.
 	static  *treeNode
 	regexes []*Location
+	// inOrder asks the regexes at once when they are many.
+	inOrder inOrder
 
 	conf *level
 }
@@ -288,20 +291,67 @@ func (l *Location) find(uri string, m *match) findResult {
 	if noRegex {
 		return rc
 	}
-	for _, r := range l.regexes {
+	found := false
+	try := func(i int) bool {
+		r := l.regexes[i]
 		caps, ok, why := r.regex.Match(uri)
 		if why != "" {
 			m.unsure = why
-			return exactMatch
-		}
-		if ok {
+			found = true
+		} else if ok {
 			m.loc = r
 			m.captures = caps
 			r.find(uri, m)
-			return exactMatch
+			found = true
 		}
+		return found
+	}
+	l.inOrder.each(len(l.regexes), func(i int) *regex.Regex { return l.regexes[i].regex }, uri, try)
+	if found {
+		return exactMatch
 	}
 	return rc
+}
+
+// orderedFrom is the number of regexes (of a level, an address's
+// server names or a map) from which they are asked as one
+// regex.Ordered: a request then costs a step per byte of what is
+// matched rather than a match per regex, so that the requests that tell
+// a level of thousands of regexes apart (Probes, one per location) cost
+// about as many steps as there are regexes.
+var orderedFrom = 8
+
+// inOrder is a list of regexes nginx tries in order until one matches,
+// asked one by one while they are few and as one regex.Ordered, made on
+// first use, from orderedFrom.
+type inOrder struct {
+	once sync.Once
+	o    *regex.Ordered
+}
+
+// each calls try with the indexes of the n regexes (re(i)) that may
+// match s, in order, until try returns true.
+func (q *inOrder) each(n int, re func(i int) *regex.Regex, s string, try func(i int) bool) {
+	if n >= orderedFrom {
+		q.once.Do(func() {
+			rs := make([]*regex.Regex, n)
+			for i := range rs {
+				if rs[i] = re(i); rs[i] == nil {
+					return // not compiled: asked one by one
+				}
+			}
+			q.o = regex.NewOrdered(rs, 0)
+		})
+		if q.o != nil {
+			q.o.Candidates(s, try)
+			return
+		}
+	}
+	for i := range n {
+		if try(i) {
+			return
+		}
+	}
 }
 
 // Find returns the location of server level s that a URI (as

@@ -20,6 +20,12 @@ type Names struct {
 	head   []wild // "*.example.com" and ".example.com": Domain "example.com"
 	tail   []wild // "www.example.*": Domain "www.example"
 	regex  []rx
+	// headAt and tailAt index head and tail by domain (the first of
+	// each), so a lookup costs a map lookup per dot of the host, not a
+	// compare per wildcard; inOrder asks the regexes as one
+	// (regex.Ordered) when they are many.
+	headAt, tailAt map[string]int
+	inOrder        inOrder
 	// Clashes are the names nginx refuses on the address, in the order
 	// it files them.
 	Clashes []Clash
@@ -80,7 +86,7 @@ type rx struct {
 // by every server of a big configuration holds all their names, and
 // growing the map step by step allocated three times its size.
 func newNames(n int) *Names {
-	return &Names{claims: make(map[grammar.HashKey]Claim, n)}
+	return &Names{claims: make(map[grammar.HashKey]Claim, n), headAt: map[string]int{}, tailAt: map[string]int{}}
 }
 
 // addServer files the names of server s, numbered n, in the order nginx
@@ -121,8 +127,14 @@ func (t *Names) add(sn grammar.ServerName, c Claim) {
 		t.claims[k] = c
 		switch k.Table {
 		case '*':
+			if _, ok := t.headAt[k.Name]; !ok {
+				t.headAt[k.Name] = len(t.head)
+			}
 			t.head = append(t.head, wild{k.Name, c.Server, dot})
 		case '.':
+			if _, ok := t.tailAt[k.Name]; !ok {
+				t.tailAt[k.Name] = len(t.tail)
+			}
 			t.tail = append(t.tail, wild{k.Name, c.Server, false})
 		}
 	}
@@ -167,30 +179,69 @@ func (t *Names) lookup(h string) (server int, r *rx, ok bool) {
 	if n, ok := t.exact(h); ok {
 		return n, nil, true
 	}
-	best, bestLen := -1, -1
-	for _, w := range t.head {
-		under := len(h) > len(w.Domain) && strings.HasSuffix(h, w.Domain) && h[len(h)-len(w.Domain)-1] == '.'
-		if (under || w.dot && h == w.Domain) && len(w.Domain) > bestLen {
-			best, bestLen = w.Server, len(w.Domain)
+	// The longest head wildcard the host is under (or, for
+	// ".example.com", is) ...
+	if i, ok := t.headAt[h]; ok && t.head[i].dot {
+		return t.head[i].Server, nil, true
+	}
+	if i, ok := under(t.headAt, h); ok {
+		return t.head[i].Server, nil, true
+	}
+	// ... then the longest tail wildcard ...
+	if i, ok := before(t.tailAt, h); ok {
+		return t.tail[i].Server, nil, true
+	}
+	// ... then the regexes in order.
+	found := -1
+	try := func(i int) bool {
+		if t.regex[i].matches(h) {
+			found = i
+			return true
 		}
+		return false
 	}
-	if best >= 0 {
-		return best, nil, true
-	}
-	for _, w := range t.tail {
-		if len(h) > len(w.Domain)+1 && strings.HasPrefix(h, w.Domain) && h[len(w.Domain)] == '.' && len(w.Domain) > bestLen {
-			best, bestLen = w.Server, len(w.Domain)
-		}
-	}
-	if best >= 0 {
-		return best, nil, true
-	}
-	for i := range t.regex {
-		if r := &t.regex[i]; r.matches(h) {
-			return r.Server, r, true
-		}
+	t.inOrder.each(len(t.regex), t.regexAt, h, try)
+	if found >= 0 {
+		return t.regex[found].Server, &t.regex[found], true
 	}
 	return 0, nil, false
+}
+
+// regexAt returns the compiled regex of server name regex i.
+func (t *Names) regexAt(i int) *regex.Regex { return t.regex[i].re }
+
+// under returns the entry of the longest domain of at that h is under
+// (a dot, then the domain, ends h): one lookup per dot of h, from the
+// left, where the longest is found first.
+func under(at map[string]int, h string) (int, bool) {
+	if len(at) == 0 {
+		return 0, false
+	}
+	for j := 0; j < len(h); j++ {
+		if h[j] == '.' {
+			if i, ok := at[h[j+1:]]; ok {
+				return i, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// before returns the entry of the longest domain of at that h begins
+// with, followed by a dot and more: one lookup per dot of h, from the
+// right.
+func before(at map[string]int, h string) (int, bool) {
+	if len(at) == 0 {
+		return 0, false
+	}
+	for j := len(h) - 2; j >= 0; j-- {
+		if h[j] == '.' {
+			if i, ok := at[h[:j]]; ok {
+				return i, true
+			}
+		}
+	}
+	return 0, false
 }
 
 // named says a normalized host is one of the names filed, as written
@@ -200,20 +251,20 @@ func (t *Names) named(h string) bool {
 	if _, ok := t.claims[grammar.HashKey{Table: '=', Name: h}]; ok {
 		return true
 	}
-	for _, w := range t.head {
-		if strings.HasSuffix(h, "."+w.Domain) {
-			return true
-		}
+	if _, ok := under(t.headAt, h); ok {
+		return true
 	}
-	for _, w := range t.tail {
-		if strings.HasPrefix(h, w.Domain+".") {
-			return true
-		}
+	if _, ok := t.tailAt[strings.TrimSuffix(h, ".")]; ok && strings.HasSuffix(h, ".") {
+		return true
 	}
-	for i := range t.regex {
-		if t.regex[i].matches(h) {
-			return true
-		}
+	if _, ok := before(t.tailAt, h); ok {
+		return true
 	}
-	return false
+	found := false
+	try := func(i int) bool {
+		found = t.regex[i].matches(h)
+		return found
+	}
+	t.inOrder.each(len(t.regex), t.regexAt, h, try)
+	return found
 }

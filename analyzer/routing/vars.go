@@ -21,6 +21,10 @@ type mapDef struct {
 	tail      []mapWild          // "www.example.*" (hostnames)
 	regex     []mapRegex
 	def       *Script
+	// headAt and tailAt index head and tail by domain (the first of
+	// each); inOrder asks the regexes as one when they are many.
+	headAt, tailAt map[string]int
+	inOrder        inOrder
 }
 
 type mapWild struct {
@@ -39,7 +43,8 @@ func readMap(c *parser.Config, d *parser.Directive) *mapDef {
 	if len(dst) < 2 || dst[0] != '$' {
 		return nil
 	}
-	md := &mapDef{d: d, name: strings.ToLower(dst[1:]), source: compileScript(src, false), exact: map[string]*Script{}}
+	md := &mapDef{d: d, name: strings.ToLower(dst[1:]), source: compileScript(src, false), exact: map[string]*Script{},
+		headAt: map[string]int{}, tailAt: map[string]int{}}
 	eachDirective(c, d.Block.Directives, func(e *parser.Directive) {
 		key := e.Name().Value
 		a := e.ArgValues()
@@ -75,15 +80,18 @@ func readMap(c *parser.Config, d *parser.Directive) *mapDef {
 		if md.hostnames {
 			switch {
 			case strings.HasPrefix(low, "*."):
-				md.head = append(md.head, mapWild{low[2:], val})
+				md.addHead(low[2:], val)
 				return
 			case strings.HasPrefix(low, "."):
-				md.head = append(md.head, mapWild{low[1:], val})
+				md.addHead(low[1:], val)
 				if _, ok := md.exact[low[1:]]; !ok {
 					md.exact[low[1:]] = val
 				}
 				return
 			case strings.HasSuffix(low, ".*"):
+				if _, ok := md.tailAt[low[:len(low)-2]]; !ok {
+					md.tailAt[low[:len(low)-2]] = len(md.tail)
+				}
 				md.tail = append(md.tail, mapWild{low[:len(low)-2], val})
 				return
 			}
@@ -351,39 +359,44 @@ func (md *mapDef) find(src string, st *state) any {
 		return v
 	}
 	if md.hostnames {
-		best, bestLen := (*Script)(nil), -1
-		for _, w := range md.head {
-			if len(low) > len(w.domain) && strings.HasSuffix(low, w.domain) && low[len(low)-len(w.domain)-1] == '.' && len(w.domain) > bestLen {
-				best, bestLen = w.value, len(w.domain)
-			}
+		if i, ok := under(md.headAt, low); ok {
+			return md.head[i].value
 		}
-		if best != nil {
-			return best
-		}
-		for _, w := range md.tail {
-			if len(low) > len(w.domain)+1 && strings.HasPrefix(low, w.domain) && low[len(w.domain)] == '.' && len(w.domain) > bestLen {
-				best, bestLen = w.value, len(w.domain)
-			}
-		}
-		if best != nil {
-			return best
+		if i, ok := before(md.tailAt, low); ok {
+			return md.tail[i].value
 		}
 	}
-	if src != "" {
-		for _, r := range md.regex {
+	if src != "" && len(md.regex) > 0 {
+		var found any
+		try := func(i int) bool {
+			r := &md.regex[i]
 			c, ok, why := r.re.Match(src)
-			if why != "" {
-				return &unsure{why}
-			}
-			if ok {
+			switch {
+			case why != "":
+				found = &unsure{why}
+			case ok:
 				if len(c.Values) > 1 || hasNames(c) {
 					st.setCaptures(c)
 				}
-				return r.value
+				found = r.value
 			}
+			return found != nil
+		}
+		md.inOrder.each(len(md.regex), func(i int) *regex.Regex { return md.regex[i].re }, src, try)
+		if found != nil {
+			return found
 		}
 	}
 	return md.def
+}
+
+// addHead files a head wildcard's domain ("*.example.com",
+// ".example.com": example.com).
+func (md *mapDef) addHead(domain string, val *Script) {
+	if _, ok := md.headAt[domain]; !ok {
+		md.headAt[domain] = len(md.head)
+	}
+	md.head = append(md.head, mapWild{domain, val})
 }
 
 func hasNames(c *regex.Captures) bool {

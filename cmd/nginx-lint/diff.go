@@ -108,9 +108,9 @@ func (cmd *diffCmd) run(e *env) (int, error) {
 				}
 			}
 		}
-		changes, n := routing.Diff(before, after, reqs)
-		cd.Requests = n
-		for _, c := range changes {
+		// Each change is reported as it is found: the answers behind it
+		// are not kept.
+		cd.Requests = routing.DiffEach(before, after, reqs, func(c routing.Change) {
 			url := report.RequestURL(c.Request)
 			ch := report.Change{URL: url, What: c.What,
 				Before: report.RouteOf(before, url, c.Request, c.Before, cwd), After: report.RouteOf(after, url, c.Request, c.After, cwd)}
@@ -118,7 +118,7 @@ func (cmd *diffCmd) run(e *env) (int, error) {
 				ch.Before.RenameFiles(report.DisplayPath(checkout, cwd)+"/", cmd.Git+":")
 			}
 			cd.Changes = append(cd.Changes, ch)
-		}
+		})
 		rep.Requests += cd.Requests
 		rep.Changed += len(cd.Changes)
 		rep.Configurations = append(rep.Configurations, cd)
