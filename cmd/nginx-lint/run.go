@@ -322,7 +322,7 @@ func (cmd *parseCmd) run(e *env) (int, error) {
 	c := rep.Units[0].Config
 	// Streamed: the payload built and encoded whole took ninety times the
 	// file's size.
-	status, err := crossplane.Write(e.stdout, c, crossplane.Options{SingleFile: cmd.SingleFile, IncludeComments: cmd.IncludeComments, Check: analyzer.ArgCountError},
+	status, err := crossplane.Write(e.stdout, c, crossplane.Options{SingleFile: cmd.SingleFile, IncludeComments: cmd.IncludeComments, Check: analyzer.ArgCountError, Kinds: analyzer.Kinds},
 		strings.Repeat(" ", max(cmd.Indent, 0)))
 	if err != nil {
 		return exitError, err

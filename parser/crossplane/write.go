@@ -28,7 +28,7 @@ func Write(w io.Writer, c *parser.Config, opts Options, indent string) (string, 
 				block(skip)
 			}
 		}
-		b.walk(f.Directives, f.Comments, c.Context, skip)
+		b.walk(f.Directives, f.Comments, b.root(), skip)
 		b.fileErrors(loaderErrs[f])
 		errs[i] = b.errs
 		if len(b.errs) > 0 {
@@ -74,7 +74,7 @@ func Write(w io.Writer, c *parser.Config, opts Options, indent string) (string, 
 		jw.value(errs[i])
 		jw.raw(`,"parsed":`)
 		b := &builder{c: c, f: f, opts: opts, index: index}
-		jw.list(func(e emitter) { b.walk(f.Directives, f.Comments, c.Context, e) })
+		jw.list(func(e emitter) { b.walk(f.Directives, f.Comments, b.root(), e) })
 		jw.raw("}")
 	}
 	jw.raw("]}\n")
