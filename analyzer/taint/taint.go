@@ -1,7 +1,9 @@
 package taint
 
 import (
+	"cmp"
 	"regexp/syntax"
+	"slices"
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
@@ -206,7 +208,15 @@ var variableDefs = &analyzer.Result[struct{}, *definitions]{
 	Compute: func(p *analyzer.Pass, _ struct{}) *definitions {
 		defs := &definitions{sets: map[string]map[*parser.Directive][]Set{}, maps: map[string][]MapEntry{}}
 		ix, tab := p.Index(), symbols.Of(p)
-		var stack []*parser.Directive
+		// The stacks of the sets are kept, in arrays they share (taken in
+		// reading order): a copy per set would cost the square of the
+		// depth of a configuration nested thousands deep with a set at
+		// every level.
+		type setAt struct {
+			i    int32
+			name string
+		}
+		var setsAt []setAt
 		for _, sym := range tab.Symbols(symbols.Variable) {
 			if sym.Stream {
 				continue
@@ -216,14 +226,7 @@ var variableDefs = &analyzer.Result[struct{}, *definitions]{
 				d := ix.Entries[i].Directive
 				switch {
 				case d.Is("set") && len(d.Args) == 2:
-					stack = ix.Stack(i, stack)
-					byScope := defs.sets[name]
-					if byScope == nil {
-						byScope = map[*parser.Directive][]Set{}
-						defs.sets[name] = byScope
-					}
-					scope := outerScope(stack)
-					byScope[scope] = append(byScope[scope], Set{Directive: d, Stack: append([]*parser.Directive(nil), stack...)})
+					setsAt = append(setsAt, setAt{i, name})
 				case d.Is("map") && d.Block != nil && len(d.Args) == 2:
 					subject := strings.ToLower(strings.TrimPrefix(d.Args[0].Value, "$"))
 					if len(script.Split(d.Args[0].Value)) != 1 {
@@ -255,6 +258,18 @@ var variableDefs = &analyzer.Result[struct{}, *definitions]{
 					}
 				}
 			}
+		}
+		slices.SortStableFunc(setsAt, func(a, b setAt) int { return cmp.Compare(a.i, b.i) })
+		stacks := analyzer.NewKeptStacks(ix)
+		for _, at := range setsAt {
+			stack := stacks.At(at.i)
+			byScope := defs.sets[at.name]
+			if byScope == nil {
+				byScope = map[*parser.Directive][]Set{}
+				defs.sets[at.name] = byScope
+			}
+			scope := outerScope(stack)
+			byScope[scope] = append(byScope[scope], Set{Directive: ix.Entries[at.i].Directive, Stack: stack})
 		}
 		return defs
 	},
