@@ -178,6 +178,28 @@ type Env struct {
 	// raw says, per block, where a rewrite makes $uri the raw request
 	// URI (see RawURIRewrite).
 	raw *analyzer.PerBlock[RawRewrites]
+	// named says that a location or if of the configuration may name
+	// a capture: else a variable is never one, and its use need not
+	// read every enclosing block's regex (the square of the depth for
+	// a variable used at every level of a deep chain).
+	named bool
+}
+
+// mayNameCaptures says whether the regex of any location or if may name
+// a capture, by its text: "?<", "?P<" or "?'".
+var mayNameCaptures = &analyzer.Result[struct{}, bool]{
+	Name: "named captures",
+	Compute: func(p *analyzer.Pass, _ struct{}) bool {
+		ix := p.Index()
+		for _, i := range ix.Named("location", "if") {
+			for _, a := range ix.Entries[i].Directive.Args {
+				if strings.Contains(a.Value, "?<") || strings.Contains(a.Value, "?P<") || strings.Contains(a.Value, "?'") {
+					return true
+				}
+			}
+		}
+		return false
+	},
 }
 
 // maxRegexTrees bounds Env.regexes: a tree is a few kilobytes.
@@ -278,7 +300,8 @@ var variableDefs = &analyzer.Result[struct{}, *definitions]{
 // NewEnv returns a rule's own resolver over the run's definitions.
 func NewEnv(p *analyzer.Pass) *Env {
 	return &Env{definitions: variableDefs.Get(p, struct{}{}), busy: map[string]bool{}, mapMemo: map[string]Value{},
-		regexes: regex.Memo[regex.Key, *syntax.Regexp]{Max: maxRegexTrees}, raw: analyzer.NewPerBlock(p, RawRewritesOf)}
+		regexes: regex.Memo[regex.Key, *syntax.Regexp]{Max: maxRegexTrees}, raw: analyzer.NewPerBlock(p, RawRewritesOf),
+		named: mayNameCaptures.Get(p, struct{}{})}
 }
 
 // Map returns the lines of the map or geo blocks that define variable
@@ -339,7 +362,7 @@ func (env *Env) Var(name string, stack []*parser.Directive) Value {
 	if found {
 		return out
 	}
-	for i := len(stack) - 1; i >= 0; i-- {
+	for i := len(stack) - 1; i >= 0 && env.named; i-- {
 		var re *syntax.Regexp
 		subject := "uri"
 		if re = env.locationRegex(stack[i]); re == nil && stack[i].Is("if") {
