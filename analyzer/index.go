@@ -156,16 +156,16 @@ func (b *indexer) walk(dirs []*parser.Directive, ctx directives.Context, parent 
 	// variable facts read map bodies through their block.
 	keys := ctx&keyContexts != 0
 	for _, d := range dirs {
-		row, known, tid := directives.Resolve(d.Name.Value, ctx)
+		row, known, tid := directives.Resolve(d.Name().Value, ctx)
 		if tid >= 0 || !keys {
-			id := b.ix.names.id(d.Name.Value, tid)
+			id := b.ix.names.id(d.Name().Value, tid)
 			if int(id) == len(b.counts) {
 				b.counts = append(b.counts, 0)
 			}
 			b.counts[id]++
 		}
 		b.ix.Entries = append(b.ix.Entries, Entry{Directive: d, Parent: parent, row: directives.RowID(row), ctx: code, Known: known})
-		if d.Name.Value == "include" {
+		if d.Name().Value == "include" {
 			// Config.Walk's order: the include, then its files' directives
 			// where it stands.
 			for _, f := range b.c.Included(d) {
@@ -175,7 +175,7 @@ func (b *indexer) walk(dirs []*parser.Directive, ctx directives.Context, parent 
 		if d.Block != nil {
 			var inner directives.Context
 			if ctx != 0 {
-				inner, _ = directives.ChildContext(d.Name.Value, ctx)
+				inner, _ = directives.ChildContext(d.Name().Value, ctx)
 			}
 			b.walk(d.Block.Directives, inner, int32(len(b.ix.Entries)-1))
 		}
@@ -248,7 +248,7 @@ func (ix *Index) nameID(e *Entry) int32 {
 	if e.row >= 0 {
 		return ix.names.byTable[directives.NameIDOf(e.row)] - 1
 	}
-	name := e.Directive.Name.Value
+	name := e.Directive.Name().Value
 	if e.Known {
 		_, _, tid := directives.Resolve(name, 0)
 		return ix.names.byTable[tid] - 1

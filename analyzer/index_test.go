@@ -54,7 +54,7 @@ stream { upstream u { server 127.0.0.1:1; } server { listen 53 udp; proxy_pass u
 		ctx := directives.Main
 		for _, s := range stack {
 			if ctx != 0 {
-				ctx, _ = directives.ChildContext(s.Name.Value, ctx)
+				ctx, _ = directives.ChildContext(s.Name().Value, ctx)
 			}
 		}
 		want = append(want, visit{d, ctx, slices.Clone(stack)})
@@ -69,14 +69,14 @@ stream { upstream u { server 127.0.0.1:1; } server { listen 53 udp; proxy_pass u
 		e, w := &ix.Entries[i], want[i]
 		seen[e.Context()] = true
 		if e.Directive != w.d || e.Context() != w.ctx {
-			t.Errorf("entry %d: %s in %v, Walk: %s in %v", i, e.Directive.Name.Value, e.Context(), w.d.Name.Value, w.ctx)
+			t.Errorf("entry %d: %s in %v, Walk: %s in %v", i, e.Directive.Name().Value, e.Context(), w.d.Name().Value, w.ctx)
 		}
 		end := i + 1
 		for end < len(want) && len(want[end].stack) > len(w.stack) {
 			end++
 		}
 		if got := ix.End(int32(i)); int(got) != end {
-			t.Errorf("End(%d) (%s) = %d, want %d", i, e.Directive.Name.Value, got, end)
+			t.Errorf("End(%d) (%s) = %d, want %d", i, e.Directive.Name().Value, got, end)
 		}
 	}
 	for _, ctx := range []directives.Context{0, directives.Main, directives.HTTP, directives.Location, directives.LimitExcept, directives.IfInLocation, directives.Map, directives.StreamUpstream} {
@@ -90,7 +90,7 @@ stream { upstream u { server 127.0.0.1:1; } server { listen 53 udp; proxy_pass u
 		Run: func(p *analyzer.Pass) {
 			p.WalkEntries(func(e *analyzer.Entry, stack []*parser.Directive) {
 				if !slices.Equal(stack, want[i].stack) {
-					t.Errorf("WalkEntries at %d (%s): stack of %d, Walk's of %d", i, e.Directive.Name.Value, len(stack), len(want[i].stack))
+					t.Errorf("WalkEntries at %d (%s): stack of %d, Walk's of %d", i, e.Directive.Name().Value, len(stack), len(want[i].stack))
 				}
 				i++
 			})
@@ -106,14 +106,14 @@ stream { upstream u { server 127.0.0.1:1; } server { listen 53 udp; proxy_pass u
 			for _, names := range [][]string{{"root"}, {"deny", "index"}, {"location", "return", "proxy_pass"}, {"http", "stream", "index", "root"}} {
 				k, met := 0, 0
 				p.WalkNamed(func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive) {
-					for k < len(want) && !(want[k].d == d && slices.Contains(names, d.Name.Value)) {
+					for k < len(want) && !(want[k].d == d && slices.Contains(names, d.Name().Value)) {
 						k++
 					}
 					if k == len(want) {
-						t.Fatalf("WalkNamed%v met %s out of reading order", names, d.Name.Value)
+						t.Fatalf("WalkNamed%v met %s out of reading order", names, d.Name().Value)
 					}
 					if !slices.Equal(stack, want[k].stack) {
-						t.Errorf("WalkNamed%v at %s (entry %d): stack of %d, Walk's of %d", names, d.Name.Value, k, len(stack), len(want[k].stack))
+						t.Errorf("WalkNamed%v at %s (entry %d): stack of %d, Walk's of %d", names, d.Name().Value, k, len(stack), len(want[k].stack))
 					}
 					k++
 					met++
@@ -138,7 +138,7 @@ stream { upstream u { server 127.0.0.1:1; } server { listen 53 udp; proxy_pass u
 		}
 		for k, st := range kept {
 			if !slices.Equal(st, want[k].stack) {
-				t.Errorf("KeptStacks (every %d) at %d (%s): stack of %d, Walk's of %d", every, k, want[k].d.Name.Value, len(st), len(want[k].stack))
+				t.Errorf("KeptStacks (every %d) at %d (%s): stack of %d, Walk's of %d", every, k, want[k].d.Name().Value, len(st), len(want[k].stack))
 			}
 		}
 	}
@@ -215,7 +215,7 @@ func TestNamedSeveral(t *testing.T) {
 		var want []int32
 		for i := range ix.Entries {
 			for _, n := range names {
-				if ix.Entries[i].Directive.Name.Value == n {
+				if ix.Entries[i].Directive.Name().Value == n {
 					want = append(want, int32(i))
 				}
 			}
@@ -238,7 +238,7 @@ func TestNamedSeveral(t *testing.T) {
 		}
 		for k, i := range want {
 			if walked[k] != ix.Entries[i].Directive {
-				t.Errorf("WalkNamed(%q) visit %d is %s, want %s", names, k, walked[k].Name.Value, ix.Entries[i].Directive.Name.Value)
+				t.Errorf("WalkNamed(%q) visit %d is %s, want %s", names, k, walked[k].Name().Value, ix.Entries[i].Directive.Name().Value)
 			}
 		}
 	}

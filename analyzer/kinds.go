@@ -153,10 +153,10 @@ func inferThroughIncludes(l *parser.Loader, path string, f *parser.File) []strin
 	}
 	merged := &parser.File{Path: path}
 	for _, d := range f.Directives {
-		if len(d.Args) != 1 {
+		if len(d.Args()) != 1 {
 			continue
 		}
-		name := d.Args[0].Value
+		name := d.Args()[0].Value
 		if !filepath.IsAbs(name) {
 			name = filepath.Join(prefix, name)
 		}
@@ -195,11 +195,11 @@ func InferContext(f *parser.File) (string, []string) {
 		ctx, _ := ContextOf(c.Ancestors)
 		score, total := 0, 0
 		for _, d := range f.Directives {
-			if len(directives.Lookup(d.Name.Value)) == 0 {
+			if len(directives.Lookup(d.Name().Value)) == 0 {
 				continue
 			}
 			total++
-			if row := directives.InContext(d.Name.Value, ctx); row != nil && (!row.Contexts.Has(directives.Any) || row.Contexts.Has(ctx)) {
+			if row := directives.InContext(d.Name().Value, ctx); row != nil && (!row.Contexts.Has(directives.Any) || row.Contexts.Has(ctx)) {
 				score++
 			}
 		}
@@ -220,9 +220,9 @@ func ArgCountError(d *parser.Directive, ctx parser.BlockContext) string {
 	if ctx == 0 || d.RawBlock() {
 		return ""
 	}
-	row := directives.InContext(d.Name.Value, directives.Context(ctx))
-	if row == nil || !row.ArgsKnown || row.Args.Accepts(len(d.Args)) {
+	row := directives.InContext(d.Name().Value, directives.Context(ctx))
+	if row == nil || !row.ArgsKnown || row.Args.Accepts(len(d.Args())) {
 		return ""
 	}
-	return fmt.Sprintf("invalid number of arguments in %q directive", d.Name.Value)
+	return fmt.Sprintf("invalid number of arguments in %q directive", d.Name().Value)
 }

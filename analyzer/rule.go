@@ -278,7 +278,7 @@ func (p *Pass) Reportf(f *parser.File, r parser.Range, format string, args ...an
 
 // ReportDirective reports a finding on a directive's name.
 func (p *Pass) ReportDirective(d *parser.Directive, format string, args ...any) *parser.Diagnostic {
-	return p.Reportf(d.File, d.Name.Range, format, args...)
+	return p.Reportf(d.File, d.Name().Range, format, args...)
 }
 
 // WalkContext visits every directive as nginx reads it (includes expanded)

@@ -37,10 +37,10 @@ func isWholeConfig(p *Pass) bool {
 	ix := p.Index()
 	for _, i := range ix.Named("include") {
 		d := ix.Entries[i].Directive
-		if len(d.Args) != 1 || len(c.Included(d)) > 0 || !strings.ContainsAny(d.Args[0].Value, "*?[") {
+		if len(d.Args()) != 1 || len(c.Included(d)) > 0 || !strings.ContainsAny(d.Args()[0].Value, "*?[") {
 			continue
 		}
-		if !p.GlobDirExists(d.Args[0].Value) {
+		if !p.GlobDirExists(d.Args()[0].Value) {
 			return false
 		}
 	}

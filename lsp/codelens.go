@@ -29,7 +29,7 @@ func (s *Server) codeLens(_ context.Context, p *protocol.CodeLensParams) ([]prot
 		return out, nil
 	}
 	// The same text parsed once more: the same offsets.
-	rng := rangeOf(v.file, r.HTTPBlock.Name.Range)
+	rng := rangeOf(v.file, r.HTTPBlock.Name().Range)
 	// A command with no name: a line of text, not an action.
 	return append(out, protocol.CodeLens{Range: rng, Command: &protocol.Command{Title: costLens(r)}}), nil
 }

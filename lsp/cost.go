@@ -15,7 +15,7 @@ import (
 // hash of its addresses for a server_name (in the innermost server of
 // stack); "" for other directives.
 func costHover(d *view, dir *parser.Directive, stack []*parser.Directive) string {
-	switch dir.Name.Value {
+	switch dir.Name().Value {
 	case "listen", "server_name":
 	default:
 		return ""
@@ -31,22 +31,22 @@ func costHover(d *view, dir *parser.Directive, stack []*parser.Directive) string
 	// that includes the document: its directives are matched by where
 	// they are in the document, not by identity.
 	at := func(x *parser.Directive) bool {
-		return x != nil && x.File == d.unitFile && x.Name.Range.Start == dir.Name.Range.Start
+		return x != nil && x.File == d.unitFile && x.Name().Range.Start == dir.Name().Range.Start
 	}
 	var b strings.Builder
-	if dir.Name.Value == "listen" {
+	if dir.Name().Value == "listen" {
 		listenCost(&b, r, at)
 	} else {
 		var server *parser.Directive
 		for i := len(stack) - 1; i >= 0 && server == nil; i-- {
-			if stack[i].Name.Value == "server" {
+			if stack[i].Name().Value == "server" {
 				server = stack[i]
 			}
 		}
 		if server != nil {
-			start := server.Name.Range.Start
+			start := server.Name().Range.Start
 			namesCost(&b, r, func(x *parser.Directive) bool {
-				return x != nil && x.File == d.unitFile && x.Name.Range.Start == start
+				return x != nil && x.File == d.unitFile && x.Name().Range.Start == start
 			})
 		}
 	}

@@ -30,7 +30,7 @@ func (s *Server) nameAt(ctx context.Context, uri protocol.DocumentUri, pos proto
 		return v, o, true, nil
 	}
 	if h := locate(v.file, off); h.dir != nil && h.arg >= 0 {
-		if in := tab.In(v.file.Path, h.dir.Args[h.arg].Range); len(in) == 1 {
+		if in := tab.In(v.file.Path, h.dir.Args()[h.arg].Range); len(in) == 1 {
 			return v, in[0], true, nil
 		}
 	}

@@ -45,10 +45,10 @@ func locate(f *parser.File, at int) hit {
 			}
 			h.dir = d
 			switch {
-			case off >= d.Name.Range.Start && off <= d.Name.Range.End:
+			case off >= d.Name().Range.Start && off <= d.Name().Range.End:
 				h.arg = -1
 			default:
-				for i, a := range d.Args {
+				for i, a := range d.Args() {
 					if off >= a.Range.Start && off <= a.Range.End {
 						h.arg = i
 					}
@@ -85,7 +85,7 @@ func inBody(d *parser.Directive, off int32) bool {
 func contextAt(c *parser.Config, stack []*parser.Directive) (directives.Context, bool) {
 	names := append([]string(nil), c.Context...)
 	for _, d := range stack {
-		names = append(names, d.Name.Value)
+		names = append(names, d.Name().Value)
 	}
 	return analyzer.ContextOf(names)
 }
@@ -114,7 +114,7 @@ func (s *Server) hover(ctx context.Context, p *protocol.HoverParams) (*protocol.
 	switch {
 	case h.arg == -1:
 		dctx, _ := contextAt(d.config, h.stack)
-		text, r = directiveDoc(h.dir.Name.Value, dctx), h.dir.Name.Range
+		text, r = directiveDoc(h.dir.Name().Value, dctx), h.dir.Name().Range
 		if c := costHover(d, h.dir, h.stack); c != "" {
 			text += "\n\n" + c
 		}
@@ -122,7 +122,7 @@ func (s *Server) hover(ctx context.Context, p *protocol.HoverParams) (*protocol.
 			text += "\n\n" + rt
 		}
 	case h.arg >= 0:
-		w := h.dir.Args[h.arg]
+		w := h.dir.Args()[h.arg]
 		text, r = s.symbolHover(ctx, p.TextDocument.URI, off)
 		if text == "" {
 			text, r = costHover(d, h.dir, h.stack), w.Range
@@ -183,11 +183,11 @@ func (s *Server) completion(_ context.Context, p *protocol.CompletionParams) (an
 		edit = rangeOf(d.file, parser.Span(dollar, off))
 		stream := false
 		for _, b := range h.stack {
-			stream = stream || b.Name.Value == "stream"
+			stream = stream || b.Name().Value == "stream"
 		}
 		return append(definedVariableItems(d.symbols(), stream, edit), variableItems(edit)...), nil
 	}
-	if dir, stack := argsAt(d.file, off); dir != nil && off > int(dir.Name.Range.End) {
+	if dir, stack := argsAt(d.file, off); dir != nil && off > int(dir.Name().Range.End) {
 		ctx, _ := contextAt(d.config, stack)
 		if items, ok := nameItems(d, dir, stack, ctx, off); ok {
 			return items, nil
@@ -215,7 +215,7 @@ func argsDir(f *parser.File, off int) *parser.Directive {
 func valueItems(dir *parser.Directive, ctx directives.Context, off int, edit protocol.Range) []protocol.CompletionItem {
 	out := []protocol.CompletionItem{}
 	arg := 0
-	for i, a := range dir.Args {
+	for i, a := range dir.Args() {
 		if off > int(a.Range.End) {
 			arg = i + 1
 		} else if off >= int(a.Range.Start) {
@@ -248,7 +248,7 @@ func definedVariableItems(tab *symbols.Table, stream bool, edit protocol.Range) 
 			name = def.File.Src[def.Range.Start:def.Range.End]
 		}
 		text := "$" + name
-		detail := "defined by " + tab.Directive(def).Name.Value
+		detail := "defined by " + tab.Directive(def).Name().Value
 		if def.Capture {
 			detail = "a named group of a regex"
 		}
@@ -352,11 +352,11 @@ func prune(syms []protocol.DocumentSymbol, budget int) []protocol.DocumentSymbol
 func outline(f *parser.File, dirs []*parser.Directive) []protocol.DocumentSymbol {
 	out := []protocol.DocumentSymbol{}
 	for _, d := range dirs {
-		if d.Block == nil && d.Name.Value != "include" {
+		if d.Block == nil && d.Name().Value != "include" {
 			continue
 		}
 		kind := protocol.SymbolKindNamespace
-		switch d.Name.Value {
+		switch d.Name().Value {
 		case "server":
 			kind = protocol.SymbolKindClass
 		case "location", "if", "limit_except":
@@ -367,17 +367,17 @@ func outline(f *parser.File, dirs []*parser.Directive) []protocol.DocumentSymbol
 			kind = protocol.SymbolKindFile
 		}
 		// Named by what it serves, as lists and imenu show the name only.
-		name := d.Name.Value
+		name := d.Name().Value
 		var detail string
-		if d.Name.Value == "server" && d.Block != nil {
+		if d.Name().Value == "server" && d.Block != nil {
 			detail = serverDetail(d)
 			if n := serverLabel(d); n != "" {
 				name += " " + n
 			}
-		} else if len(d.Args) > 0 && !d.RawBlock() {
+		} else if len(d.Args()) > 0 && !d.RawBlock() {
 			detail = strings.Join(d.ArgValues(), " ")
 			// The arguments as written: location ~ \.php$.
-			args := f.Src[d.Args[0].Range.Start:d.Args[len(d.Args)-1].Range.End]
+			args := f.Src[d.Args()[0].Range.Start:d.Args()[len(d.Args())-1].Range.End]
 			if len(args) > 80 {
 				args = args[:77] + "..."
 			}
@@ -387,7 +387,7 @@ func outline(f *parser.File, dirs []*parser.Directive) []protocol.DocumentSymbol
 			Name:           name,
 			Kind:           kind,
 			Range:          rangeOf(f, d.Extent()),
-			SelectionRange: rangeOf(f, d.Name.Range),
+			SelectionRange: rangeOf(f, d.Name().Range),
 		}
 		if detail != "" {
 			sym.Detail = &detail
@@ -456,14 +456,14 @@ func valueFixes(v *view, diag *parser.Diagnostic) []protocol.CodeAction {
 		return nil
 	}
 	h := locate(v.file, int(diag.Range.Start))
-	if h.dir == nil || h.arg < 0 || h.dir.Args[h.arg].Range != diag.Range {
+	if h.dir == nil || h.arg < 0 || h.dir.Args()[h.arg].Range != diag.Range {
 		return nil
 	}
 	ctx, ok := contextAt(v.config, h.stack)
 	if !ok {
 		return nil
 	}
-	w := h.dir.Args[h.arg]
+	w := h.dir.Args()[h.arg]
 	kind := protocol.CodeActionKindQuickFix
 	pd := toProtocolDiagnostic(diag)
 	var out []protocol.CodeAction
@@ -490,14 +490,14 @@ func (s *Server) definition(ctx context.Context, p *protocol.DefinitionParams) (
 		return nil, nil
 	}
 	out := []protocol.Location{}
-	if h.dir.Name.Value == "include" {
+	if h.dir.Name().Value == "include" {
 		// The lint of this text reads the document where the
 		// configuration includes it, with the open buffers laid over the
 		// disk: its includes resolve against that nginx.conf's prefix,
 		// which the view of an edited text alone does not know.
 		if lv, err := s.currentView(ctx, p.TextDocument.URI); lv != nil {
 			d, h = lv, locate(lv.file, offset(lv.file, p.Position))
-			if h.dir == nil || h.dir.Name.Value != "include" {
+			if h.dir == nil || h.dir.Name().Value != "include" {
 				return out, nil
 			}
 		} else if err != nil {

@@ -178,11 +178,11 @@ func inlayHints(v *view, r *costmodel.Result, all []costmodel.Share, from, to in
 		for _, a := range port.Addrs {
 			for i := range a.Instances {
 				l := a.Instances[i].Listen
-				if l == nil || l.Directive.File != uf || !in(l.Directive.Name.Range.Start) {
+				if l == nil || l.Directive.File != uf || !in(l.Directive.Name().Range.Start) {
 					continue
 				}
-				if _, ok := listens[l.Directive.Name.Range.Start]; !ok {
-					listens[l.Directive.Name.Range.Start] = a
+				if _, ok := listens[l.Directive.Name().Range.Start]; !ok {
+					listens[l.Directive.Name().Range.Start] = a
 				}
 			}
 		}
@@ -190,33 +190,33 @@ func inlayHints(v *view, r *costmodel.Result, all []costmodel.Share, from, to in
 	var shares map[int32]costmodel.Share
 	eachDirectiveIn(v.file.Directives, from, to, func(d *parser.Directive) {
 		switch {
-		case d.Name.Value == "listen" && len(d.Args) > 0:
-			a, ok := listens[d.Name.Range.Start]
+		case d.Name().Value == "listen" && len(d.Args()) > 0:
+			a, ok := listens[d.Name().Range.Start]
 			if !ok {
 				return
 			}
 			out = append(out, inlayHint{
-				Position: position(v.file, int(d.Args[len(d.Args)-1].Range.End)), Label: socketLabel(a),
-				Kind: 1, PaddingLeft: true, Data: &hintData{v.uri, v.version, d.Name.Range.Start},
+				Position: position(v.file, int(d.Args()[len(d.Args())-1].Range.End)), Label: socketLabel(a),
+				Kind: 1, PaddingLeft: true, Data: &hintData{v.uri, v.version, d.Name().Range.Start},
 			})
-		case d.Name.Value == "server" && d.Block != nil && d.LBrace() >= 0 && in(d.LBrace()):
+		case d.Name().Value == "server" && d.Block != nil && d.LBrace() >= 0 && in(d.LBrace()):
 			if shares == nil {
 				// The shares of the servers in the range, by where they
 				// are.
 				shares = map[int32]costmodel.Share{}
 				for _, sh := range all {
 					if sd := sh.Server.Directive; sd.File == uf && sd.LBrace() >= 0 && in(sd.LBrace()) {
-						shares[sd.Name.Range.Start] = sh
+						shares[sd.Name().Range.Start] = sh
 					}
 				}
 			}
-			sh, ok := shares[d.Name.Range.Start]
+			sh, ok := shares[d.Name().Range.Start]
 			if !ok {
 				return
 			}
 			out = append(out, inlayHint{
 				Position: position(v.file, int(d.LBrace())+1), Label: shareLabel(r, sh), PaddingLeft: true,
-				Data: &hintData{v.uri, v.version, d.Name.Range.Start},
+				Data: &hintData{v.uri, v.version, d.Name().Range.Start},
 			})
 		}
 	})
@@ -243,7 +243,7 @@ func (s *Server) inlayHintResolve(_ context.Context, h *inlayHint) (*inlayHint, 
 	for _, port := range r.Ports {
 		for _, a := range port.Addrs {
 			for i := range a.Instances {
-				if l := a.Instances[i].Listen; l != nil && l.Directive.File == v.unitFile && l.Directive.Name.Range.Start == at && tip.Len() == 0 {
+				if l := a.Instances[i].Listen; l != nil && l.Directive.File == v.unitFile && l.Directive.Name().Range.Start == at && tip.Len() == 0 {
 					addrCost(&tip, r, a)
 				}
 			}
@@ -251,7 +251,7 @@ func (s *Server) inlayHintResolve(_ context.Context, h *inlayHint) (*inlayHint, 
 	}
 	if tip.Len() == 0 {
 		for _, sh := range s.shares.of(r) {
-			if sd := sh.Server.Directive; sd.File == v.unitFile && sd.Name.Range.Start == at {
+			if sd := sh.Server.Directive; sd.File == v.unitFile && sd.Name().Range.Start == at {
 				tip.WriteString(shareTooltip(r, sh))
 				break
 			}

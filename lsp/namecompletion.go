@@ -23,8 +23,8 @@ import (
 func nameItems(v *view, dir *parser.Directive, stack []*parser.Directive, ctx directives.Context, off int) ([]protocol.CompletionItem, bool) {
 	f := v.file
 	// The argument at the cursor and what is typed of it.
-	arg, start := len(dir.Args), off
-	for i, a := range dir.Args {
+	arg, start := len(dir.Args()), off
+	for i, a := range dir.Args() {
 		if off >= int(a.Range.Start) && off <= int(a.Range.End) {
 			arg, start = i, int(a.Range.Start)
 			break
@@ -39,12 +39,12 @@ func nameItems(v *view, dir *parser.Directive, stack []*parser.Directive, ctx di
 		return nil, false // quoted or a variable: not a plain name
 	}
 	stream := ctx&directives.StreamContexts != 0
-	name := dir.Name.Value
+	name := dir.Name().Value
 	switch {
 	case directives.IsPass(name) && arg == 0:
 		// The host part of the address, as symbols.ParsePass reads it
 		// (with a letter added: an empty host is no address to it).
-		probe := &parser.Directive{Name: dir.Name, Args: []parser.Word{{Value: typed + "x"}}}
+		probe := parser.NewDirective(dir.Name(), []parser.Word{{Value: typed + "x"}})
 		pa, ok := symbols.ParsePass(probe, stream)
 		if !ok || !pa.NoPort || !strings.HasSuffix(typed+"x", pa.Text) {
 			return nil, false
@@ -93,7 +93,7 @@ func upstreamItems(v *view, stream bool, edit protocol.Range) []protocol.Complet
 func namedLocationItems(v *view, stack []*parser.Directive, edit protocol.Range) []protocol.CompletionItem {
 	var server *parser.Directive
 	for i := len(stack) - 1; i >= 0 && server == nil; i-- {
-		if stack[i].Name.Value == "server" {
+		if stack[i].Name().Value == "server" {
 			server = stack[i]
 		}
 	}
@@ -124,9 +124,9 @@ func namedLocationItems(v *view, stack []*parser.Directive, edit protocol.Range)
 func namedLocations(c *parser.Config, dirs []*parser.Directive, into map[string]bool) {
 	for _, d := range dirs {
 		switch {
-		case d.Name.Value == "location" && len(d.Args) == 1 && len(d.Args[0].Value) > 1 && d.Args[0].Value[0] == '@':
-			into[d.Args[0].Value[1:]] = true
-		case d.Name.Value == "include":
+		case d.Name().Value == "location" && len(d.Args()) == 1 && len(d.Args()[0].Value) > 1 && d.Args()[0].Value[0] == '@':
+			into[d.Args()[0].Value[1:]] = true
+		case d.Name().Value == "include":
 			for _, f := range c.Included(d) {
 				namedLocations(c, f.Directives, into)
 			}
@@ -179,7 +179,7 @@ func zoneItems(v *view, definer string, stream bool, edit protocol.Range) []prot
 	for _, sym := range tab.Symbols(symbols.Zone) {
 		for _, def := range tab.Definitions(sym) {
 			d := tab.Directive(def)
-			if s, known := streamOf(d); d.Name.Value != definer || known && s != stream || seen[sym.Name] {
+			if s, known := streamOf(d); d.Name().Value != definer || known && s != stream || seen[sym.Name] {
 				continue
 			}
 			seen[sym.Name] = true
@@ -203,7 +203,7 @@ func streamOf(d *parser.Directive) (stream, known bool) {
 			if x == d {
 				return stream, depth > 0
 			}
-			if x.Block != nil && x.Range().Start <= d.Name.Range.Start && (x.RBrace() < 0 || x.RBrace() >= d.Name.Range.Start) {
+			if x.Block != nil && x.Range().Start <= d.Name().Range.Start && (x.RBrace() < 0 || x.RBrace() >= d.Name().Range.Start) {
 				next = x
 				break
 			}
@@ -211,7 +211,7 @@ func streamOf(d *parser.Directive) (stream, known bool) {
 		if next == nil {
 			return false, false
 		}
-		stream = stream || next.Name.Value == "stream"
+		stream = stream || next.Name().Value == "stream"
 		dirs, depth = next.Block.Directives, depth+1
 	}
 }

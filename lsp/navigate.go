@@ -115,18 +115,18 @@ func (s *Server) documentLink(_ context.Context, p *protocol.DocumentLinkParams)
 		out = append(out, protocol.DocumentLink{Range: rangeOf(d.file, w.Range), Target: &target})
 	}
 	eachDirective(d.file.Directives, func(x *parser.Directive) {
-		if len(x.Args) != 1 || x.RawBlock() {
+		if len(x.Args()) != 1 || x.RawBlock() {
 			return
 		}
 		switch {
-		case x.Name.Value == "include":
+		case x.Name().Value == "include":
 			// The loader's own resolution: prefix, include-paths, globs.
 			if files := d.included(x); len(files) == 1 {
-				link(x.Args[0], files[0].Path)
+				link(x.Args()[0], files[0].Path)
 			}
-		case symbols.ReadsFile(x.Name.Value):
-			if path, ok := s.fileOf(d, x.Args[0].Value); ok {
-				link(x.Args[0], path)
+		case symbols.ReadsFile(x.Name().Value):
+			if path, ok := s.fileOf(d, x.Args()[0].Value); ok {
+				link(x.Args()[0], path)
 			}
 		}
 	})
@@ -166,7 +166,7 @@ func (v *view) included(x *parser.Directive) []*parser.File {
 		// The same text parsed in the unit's tree: the same offsets.
 		var same *parser.Directive
 		eachDirective(v.unitFile.Directives, func(y *parser.Directive) {
-			if y.Name.Range.Start == x.Name.Range.Start && y.Name.Value == x.Name.Value {
+			if y.Name().Range.Start == x.Name().Range.Start && y.Name().Value == x.Name().Value {
 				same = y
 			}
 		})
@@ -205,9 +205,9 @@ func (s *Server) signatureHelp(_ context.Context, p *protocol.SignatureHelpParam
 		return nil, nil
 	}
 	ctx, _ := contextAt(v.config, stack)
-	row := directives.InContext(dir.Name.Value, ctx)
+	row := directives.InContext(dir.Name().Value, ctx)
 	if row == nil {
-		rows := directives.Lookup(dir.Name.Value)
+		rows := directives.Lookup(dir.Name().Value)
 		if len(rows) == 0 {
 			return nil, nil
 		}
@@ -218,7 +218,7 @@ func (s *Server) signatureHelp(_ context.Context, p *protocol.SignatureHelpParam
 	}
 	// The argument the cursor is on, or the one it is about to type.
 	arg := 0
-	for i, a := range dir.Args {
+	for i, a := range dir.Args() {
 		if off > int(a.Range.End) {
 			arg = i + 1
 		} else if off >= int(a.Range.Start) {
@@ -347,7 +347,7 @@ func argsAt(f *parser.File, off int) (*parser.Directive, []*parser.Directive) {
 				next = d.Block.Directives
 				break
 			}
-			if off <= int(d.Name.Range.End) {
+			if off <= int(d.Name().Range.End) {
 				continue
 			}
 			end := int(d.Semicolon())
@@ -355,9 +355,9 @@ func argsAt(f *parser.File, off int) (*parser.Directive, []*parser.Directive) {
 				end = int(d.LBrace())
 			}
 			if end < 0 {
-				last := int(d.Name.Range.End)
-				if n := len(d.Args); n > 0 {
-					last = int(d.Args[n-1].Range.End)
+				last := int(d.Name().Range.End)
+				if n := len(d.Args()); n > 0 {
+					last = int(d.Args()[n-1].Range.End)
 				}
 				end = len(f.Src)
 				if i := strings.IndexAny(f.Src[last:], "\n;{}"); i >= 0 {

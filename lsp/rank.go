@@ -52,7 +52,7 @@ func rankingOf(v *view) ranking {
 		rk.target = v.unit.Options.Target
 	}
 	for _, f := range c.Files {
-		eachDirective(f.Directives, func(d *parser.Directive) { rk.used[d.Name.Value] = true })
+		eachDirective(f.Directives, func(d *parser.Directive) { rk.used[d.Name().Value] = true })
 	}
 	if len(c.Context) == 0 && c.Main != nil {
 		loadedModules(c, c.Main.Directives, rk.loaded)
@@ -65,9 +65,9 @@ func rankingOf(v *view) ranking {
 func loadedModules(c *parser.Config, dirs []*parser.Directive, into map[string]bool) {
 	for _, d := range dirs {
 		switch {
-		case d.Name.Value == "load_module" && len(d.Args) == 1:
-			into[strings.TrimSuffix(path.Base(d.Args[0].Value), ".so")] = true
-		case d.Name.Value == "include":
+		case d.Name().Value == "load_module" && len(d.Args()) == 1:
+			into[strings.TrimSuffix(path.Base(d.Args()[0].Value), ".so")] = true
+		case d.Name().Value == "include":
 			for _, f := range c.Included(d) {
 				loadedModules(c, f.Directives, into)
 			}

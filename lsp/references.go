@@ -219,7 +219,7 @@ func (s *Server) symbolHover(ctx context.Context, uri protocol.DocumentUri, off 
 			what = "a named group of the regex of"
 		}
 		fmt.Fprintf(&b, "\n\n%s `%s` (%s)", what, dirText(d), where)
-		if d.Name.Value == "map" && d.Block != nil {
+		if d.Name().Value == "map" && d.Block != nil {
 			b.WriteString(", which gives:\n")
 			mapLines(&b, d)
 		}
@@ -230,7 +230,7 @@ func (s *Server) symbolHover(ctx context.Context, uri protocol.DocumentUri, off 
 // dirText is a directive as one short line: its name and arguments, no
 // block.
 func dirText(d *parser.Directive) string {
-	t := strings.Join(append([]string{d.Name.Value}, d.ArgValues()...), " ")
+	t := strings.Join(append([]string{d.Name().Value}, d.ArgValues()...), " ")
 	if len(t) > 100 {
 		t = t[:97] + "..."
 	}

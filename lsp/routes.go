@@ -32,7 +32,7 @@ const RouteCommand = "nginx-lint.route"
 // URIs of its prefix go elsewhere one of those with the location that
 // takes it. "" for other directives.
 func routeHover(v *view, dir *parser.Directive) string {
-	if dir.Name.Value != "location" || v.unit == nil || v.unitFile == nil {
+	if dir.Name().Value != "location" || v.unit == nil || v.unitFile == nil {
 		return ""
 	}
 	// The unit may be the nginx.conf that includes the document: its
@@ -42,17 +42,17 @@ func routeHover(v *view, dir *parser.Directive) string {
 		if found != nil {
 			return false
 		}
-		if d.File == v.unitFile && d.Name.Value == "location" && d.Name.Range.Start == dir.Name.Range.Start {
+		if d.File == v.unitFile && d.Name().Value == "location" && d.Name().Range.Start == dir.Name().Range.Start {
 			found = d
 			for i := len(stack) - 1; i >= 0; i-- {
-				if stack[i].Name.Value == "server" {
+				if stack[i].Name().Value == "server" {
 					server = stack[i]
 					break
 				}
 			}
 			return false
 		}
-		switch d.Name.Value {
+		switch d.Name().Value {
 		case "http", "server", "location", "include":
 			return true
 		}

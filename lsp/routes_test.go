@@ -110,7 +110,8 @@ func TestRouteHoverAndCommand(t *testing.T) {
 		}
 		c.request("7", "workspace/executeCommand", map[string]any{"command": RouteCommand,
 			"arguments": []any{uri, "http://shop.example/api/v2/x", map[string]any{"method": "POST", "headers": []any{"Host: other.example"}}}})
-		if r := c.answer(); r.Error != nil || !strings.Contains(string(r.Result), `"name":"~ ^/api/v2/"`) || !strings.Contains(string(r.Result), `"method":"POST"`) {
+		if r := c.answer(); r.Error != nil || !strings.Contains(string(r.Result), `"name":"~ ^/api/v2/"`) || !strings.Contains(string(r.Result), `"method":"POST"`) ||
+			!strings.Contains(string(r.Result), `"notes":[]`) {
 			t.Errorf("route with options: %s", r.raw)
 		}
 		c.request("8", "workspace/executeCommand", map[string]any{"command": RouteCommand, "arguments": []any{uri, "ftp://x/"}})

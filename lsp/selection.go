@@ -48,9 +48,10 @@ func selectionAt(f *parser.File, off int) protocol.SelectionRange {
 		var w *parser.Word
 		switch {
 		case h.arg == -1:
-			w = &d.Name
+			name := d.Name()
+			w = &name
 		case h.arg >= 0:
-			w = &d.Args[h.arg]
+			w = &d.Args()[h.arg]
 		}
 		if w != nil {
 			push(w.Range)

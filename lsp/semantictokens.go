@@ -109,15 +109,15 @@ func semanticTokens(v *view, from, to int) []semToken {
 			return true
 		})
 		name := tokDirective
-		if e.Parent >= 0 && directives.FreeFormBlock(ix.Entries[e.Parent].Directive.Name.Value) && e.Row() == nil {
+		if e.Parent >= 0 && directives.FreeFormBlock(ix.Entries[e.Parent].Directive.Name().Value) && e.Row() == nil {
 			// A line of data (a map's key, a MIME type): not a directive.
 			name = tokParameter
 		}
-		word(f, d.Name, uint8(name), regexes, add)
+		word(f, d.Name(), uint8(name), regexes, add)
 		if d.RawBlock() {
 			continue // its body is Lua (or another language), not nginx's
 		}
-		for _, a := range d.Args {
+		for _, a := range d.Args() {
 			word(f, a, tokParameter, regexes, add)
 		}
 	}

@@ -9,12 +9,12 @@ import (
 // argValues returns what argument arg of dir, in ctx, may be (the core's
 // valuecheck.Candidates).
 func argValues(dir *parser.Directive, ctx directives.Context, arg int) []string {
-	values, _ := valuecheck.Candidates(dir.Name.Value, ctx, arg)
+	values, _ := valuecheck.Candidates(dir.Name().Value, ctx, arg)
 	return values
 }
 
 // fixValues returns the values to offer in place of the bad argument w
 // of dir (valuecheck.Replacements).
 func fixValues(dir *parser.Directive, ctx directives.Context, arg int, w parser.Word) []string {
-	return valuecheck.Replacements(dir.Name.Value, ctx, arg, w.Value)
+	return valuecheck.Replacements(dir.Name().Value, ctx, arg, w.Value)
 }

@@ -46,10 +46,10 @@ func serverLabel(d *parser.Directive) string {
 	}
 	for _, c := range d.Block.Directives {
 		switch {
-		case c.Name.Value == "server_name" && len(c.Args) > 0 && c.Args[0].Value != "":
-			return c.Args[0].Value
-		case c.Name.Value == "listen" && len(c.Args) > 0 && listen == "":
-			listen = c.Args[0].Value
+		case c.Name().Value == "server_name" && len(c.Args()) > 0 && c.Args()[0].Value != "":
+			return c.Args()[0].Value
+		case c.Name().Value == "listen" && len(c.Args()) > 0 && listen == "":
+			listen = c.Args()[0].Value
 		}
 	}
 	return listen
@@ -63,12 +63,12 @@ func serverDetail(d *parser.Directive) string {
 	}
 	var names, listens []string
 	for _, c := range d.Block.Directives {
-		switch c.Name.Value {
+		switch c.Name().Value {
 		case "server_name":
 			names = append(names, c.ArgValues()...)
 		case "listen":
-			if len(c.Args) > 0 {
-				listens = append(listens, c.Args[0].Value)
+			if len(c.Args()) > 0 {
+				listens = append(listens, c.Args()[0].Value)
 			}
 		}
 	}

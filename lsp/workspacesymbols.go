@@ -78,16 +78,16 @@ func fileSymbolList(f *parser.File, uri protocol.DocumentUri) []protocol.SymbolI
 				continue
 			}
 			inner := container
-			switch name := d.Name.Value; {
-			case name == "server" && len(d.Args) == 0:
+			switch name := d.Name().Value; {
+			case name == "server" && len(d.Args()) == 0:
 				var names []parser.Word
 				listen := ""
 				for _, c := range d.Block.Directives {
 					switch {
-					case c.Name.Value == "server_name":
-						names = append(names, c.Args...)
-					case c.Name.Value == "listen" && len(c.Args) > 0 && listen == "":
-						listen = c.Args[0].Value
+					case c.Name().Value == "server_name":
+						names = append(names, c.Args()...)
+					case c.Name().Value == "listen" && len(c.Args()) > 0 && listen == "":
+						listen = c.Args()[0].Value
 					}
 				}
 				label := ""
@@ -99,19 +99,19 @@ func fileSymbolList(f *parser.File, uri protocol.DocumentUri) []protocol.SymbolI
 				}
 				if label == "" && listen != "" {
 					label = "listen " + listen
-					add("server "+listen, protocol.SymbolKindClass, d.Name.Range, "server")
+					add("server "+listen, protocol.SymbolKindClass, d.Name().Range, "server")
 				}
 				inner = "server " + label
-			case name == "upstream" && len(d.Args) == 1:
-				add(d.Args[0].Value, protocol.SymbolKindStruct, d.Args[0].Range, "upstream")
-				inner = "upstream " + d.Args[0].Value
-			case name == "location" && len(d.Args) == 1 && strings.HasPrefix(d.Args[0].Value, "@"):
-				add(d.Args[0].Value, protocol.SymbolKindMethod, d.Args[0].Range, container)
-			case name == "map" && len(d.Args) == 2:
-				add(d.Args[1].Value, protocol.SymbolKindVariable, d.Args[1].Range, "map "+d.Args[0].Value)
+			case name == "upstream" && len(d.Args()) == 1:
+				add(d.Args()[0].Value, protocol.SymbolKindStruct, d.Args()[0].Range, "upstream")
+				inner = "upstream " + d.Args()[0].Value
+			case name == "location" && len(d.Args()) == 1 && strings.HasPrefix(d.Args()[0].Value, "@"):
+				add(d.Args()[0].Value, protocol.SymbolKindMethod, d.Args()[0].Range, container)
+			case name == "map" && len(d.Args()) == 2:
+				add(d.Args()[1].Value, protocol.SymbolKindVariable, d.Args()[1].Range, "map "+d.Args()[0].Value)
 				continue // its lines are data
 			}
-			if !directives.FreeFormBlock(d.Name.Value) {
+			if !directives.FreeFormBlock(d.Name().Value) {
 				walk(d.Block.Directives, inner)
 			}
 		}

@@ -142,8 +142,8 @@ type Comment struct {
 // byte there says which; whether the directive is a raw block or was cut
 // short follows from those offsets and its name (see the methods).
 type Directive struct {
-	Name Word
-	Args []Word
+	name Word
+	args []Word
 	// Block is the "{ ... }" body, nil for a simple directive and for a raw
 	// block (see RawBlock).
 	Block *Block
@@ -158,6 +158,27 @@ type Directive struct {
 	// its body's text ends.
 	rbrace int32
 }
+
+// NewDirective returns a directive named name with the arguments args,
+// in no file: what a consumer builds to ask a question of a directive
+// nobody wrote (the parser builds the tree's own).
+func NewDirective(name Word, args []Word) *Directive {
+	return &Directive{name: name, args: args}
+}
+
+// Name returns the directive's name.
+func (d *Directive) Name() Word { return d.name }
+
+// Args returns the directive's arguments, nil when it has none. The
+// words are the tree's: a caller may change one in place but must not
+// append to the slice (SetArgs replaces them).
+func (d *Directive) Args() []Word { return d.args }
+
+// SetName replaces the directive's name.
+func (d *Directive) SetName(w Word) { d.name = w }
+
+// SetArgs replaces the directive's arguments.
+func (d *Directive) SetArgs(args []Word) { d.args = args }
 
 // Semicolon returns the offset of the terminating ";", -1 when absent.
 func (d *Directive) Semicolon() int32 { return d.termIf(';') }
@@ -195,7 +216,7 @@ func (d *Directive) termIf(c byte) int32 {
 // RawBlock reports whether d is a directive such as "content_by_lua_block"
 // whose body is not nginx syntax: the body text is the last argument, and
 // LBrace and RBrace locate the braces.
-func (d *Directive) RawBlock() bool { return isRawBlock(d.Name.Value) && d.LBrace() >= 0 }
+func (d *Directive) RawBlock() bool { return isRawBlock(d.Name().Value) && d.LBrace() >= 0 }
 
 // Unterminated reports whether d was cut short by a syntax error: a "}"
 // or the end of the file came before its ";" or "{", a block or raw block
@@ -225,34 +246,34 @@ func (b *Block) Comments() []*Comment {
 // Range returns the directive's extent: from its name to its ";" or the
 // closing "}" of its block, whichever ends it.
 func (d *Directive) Range() Range {
-	r := d.Name.Range
+	r := d.Name().Range
 	switch {
 	case d.rbrace >= 0:
 		r.End = d.rbrace + 1
 	case d.term >= 0:
 		r.End = d.term + 1
-	case len(d.Args) > 0:
-		r.End = d.Args[len(d.Args)-1].Range.End
+	case len(d.Args()) > 0:
+		r.End = d.Args()[len(d.Args())-1].Range.End
 	}
 	return r
 }
 
 // HeadRange returns the range of the name and arguments, without the block.
 func (d *Directive) HeadRange() Range {
-	r := d.Name.Range
-	if len(d.Args) > 0 && !d.RawBlock() {
-		r.End = d.Args[len(d.Args)-1].Range.End
+	r := d.Name().Range
+	if len(d.Args()) > 0 && !d.RawBlock() {
+		r.End = d.Args()[len(d.Args())-1].Range.End
 	}
 	return r
 }
 
 // Line returns the 1-based line of the directive's name.
-func (d *Directive) Line() int { return d.File.Line(int(d.Name.Range.Start)) }
+func (d *Directive) Line() int { return d.File.Line(int(d.Name().Range.Start)) }
 
 // ArgValues returns the argument values as strings.
 func (d *Directive) ArgValues() []string {
-	out := make([]string, len(d.Args))
-	for i, a := range d.Args {
+	out := make([]string, len(d.Args()))
+	for i, a := range d.Args() {
 		out[i] = a.Value
 	}
 	return out
@@ -267,19 +288,19 @@ func (d *Directive) Children() []*Directive {
 }
 
 // Is reports whether the directive is named name.
-func (d *Directive) Is(name string) bool { return d.Name.Value == name }
+func (d *Directive) Is(name string) bool { return d.Name().Value == name }
 
 // ArgIs reports whether d (nil: no) has one argument and it is want,
 // without regard to case, as nginx compares its flags and keywords
 // ("on", "off": ngx_conf_set_flag_slot).
 func (d *Directive) ArgIs(want string) bool {
-	return d != nil && len(d.Args) == 1 && strings.EqualFold(d.Args[0].Value, want)
+	return d != nil && len(d.Args()) == 1 && strings.EqualFold(d.Args()[0].Value, want)
 }
 
 // HasArg reports whether one of d's arguments is want, without regard to
 // case (a parameter such as "ssl" or "TLSv1.3").
 func (d *Directive) HasArg(want string) bool {
-	for _, a := range d.Args {
+	for _, a := range d.Args() {
 		if strings.EqualFold(a.Value, want) {
 			return true
 		}

@@ -131,7 +131,7 @@ func DetectIndent(f *File) (in Indent, ok bool) {
 			if lv := indentLevels(depth); lv > 0 {
 				// (Levels past maxIndentLevels are read as the printer
 				// writes them.)
-				if ws, starts := leadingSpace(f.Src, int(d.Name.Range.Start)); starts && ws != "" {
+				if ws, starts := leadingSpace(f.Src, int(d.Name().Range.Start)); starts && ws != "" {
 					switch {
 					case len(ws) == lv && strings.Trim(ws, "\t") == "":
 						tabs++
@@ -261,8 +261,8 @@ func (pr *printer) block(dirs []*Directive, comments []*Comment, depth, open, en
 	// commented out where it was) and stay there.
 	indented := false
 	for _, d := range dirs {
-		items = append(items, item{start: int(d.Name.Range.Start), d: d})
-		if ws, starts := leadingSpace(src, int(d.Name.Range.Start)); starts && ws != "" {
+		items = append(items, item{start: int(d.Name().Range.Start), d: d})
+		if ws, starts := leadingSpace(src, int(d.Name().Range.Start)); starts && ws != "" {
 			indented = true
 		}
 	}
@@ -348,7 +348,7 @@ func (pr *printer) directive(d *Directive, depth int) int {
 	if d.LBrace() >= 0 {
 		term = d.LBrace()
 	}
-	start := int(d.Name.Range.Start)
+	start := int(d.Name().Range.Start)
 	if text := src[start:term]; strings.ContainsAny(text, "\n#") {
 		// Words over several lines, or comments between them: keep them
 		// as written, up to the terminator, the continuation lines moved
@@ -373,7 +373,7 @@ func (pr *printer) directive(d *Directive, depth int) int {
 		}
 		return pr.terminate(d, depth, false)
 	}
-	args := d.Args
+	args := d.Args()
 	if d.RawBlock() && len(args) > 0 {
 		args = args[:len(args)-1]
 	}
@@ -388,7 +388,7 @@ func (pr *printer) directive(d *Directive, depth int) int {
 		pr.b.WriteString(text)
 		return pr.terminate(d, depth, d.LBrace() >= 0)
 	}
-	pr.b.WriteString(d.Name.Raw(pr.f))
+	pr.b.WriteString(d.Name().Raw(pr.f))
 	for _, a := range args {
 		pr.b.WriteString(" " + a.Raw(pr.f))
 	}
@@ -403,7 +403,7 @@ func (pr *printer) directive(d *Directive, depth int) int {
 // the directive did not begin its line.
 func (pr *printer) continuation(d *Directive, depth int, text string) string {
 	src := pr.f.Src
-	start := int(d.Name.Range.Start)
+	start := int(d.Name().Range.Start)
 	old, starts := leadingSpace(src, start)
 	if !starts || !strings.Contains(text, "\n") {
 		return text
@@ -434,10 +434,10 @@ func (pr *printer) continuation(d *Directive, depth int, text string) string {
 
 // inWord reports whether offset at lies inside one of d's words.
 func inWord(d *Directive, at int) bool {
-	if int(d.Name.Range.Start) <= at && at < int(d.Name.Range.End) {
+	if int(d.Name().Range.Start) <= at && at < int(d.Name().Range.End) {
 		return true
 	}
-	for _, a := range d.Args {
+	for _, a := range d.Args() {
 		if int(a.Range.Start) <= at && at < int(a.Range.End) {
 			return true
 		}
@@ -482,7 +482,7 @@ func (pr *printer) terminate(d *Directive, depth int, space bool) int {
 // insideHead reports whether c lies between the words of a directive
 // (before its terminator), where the directive is printed as written.
 func insideHead(dirs []*Directive, c *Comment) bool {
-	i := sort.Search(len(dirs), func(i int) bool { return dirs[i].Name.Range.Start > c.Range.Start }) - 1
+	i := sort.Search(len(dirs), func(i int) bool { return dirs[i].Name().Range.Start > c.Range.Start }) - 1
 	if i < 0 {
 		return false
 	}

@@ -147,7 +147,7 @@ func shape(f *parser.File) string {
 	var walk func(ds []*parser.Directive, depth int)
 	walk = func(ds []*parser.Directive, depth int) {
 		for _, d := range ds {
-			fmt.Fprintf(&b, "%d %q %q\n", depth, d.Name.Value, d.ArgValues())
+			fmt.Fprintf(&b, "%d %q %q\n", depth, d.Name().Value, d.ArgValues())
 			if d.Block != nil {
 				walk(d.Block.Directives, depth+1)
 			}

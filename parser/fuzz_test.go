@@ -56,9 +56,9 @@ func checkTree(t *testing.T, f *parser.File, dirs []*parser.Directive) {
 	for _, d := range dirs {
 		r := d.Range()
 		if r.Start < 0 || r.End > n || r.Start > r.End {
-			t.Fatalf("directive %q range %v outside [0,%d]", d.Name.Value, r, n)
+			t.Fatalf("directive %q range %v outside [0,%d]", d.Name().Value, r, n)
 		}
-		for _, a := range d.Args {
+		for _, a := range d.Args() {
 			if a.Range.Start < 0 || a.Range.End > n || a.Range.Start > a.Range.End {
 				t.Fatalf("argument %q range %v outside [0,%d]", a.Value, a.Range, n)
 			}
@@ -73,14 +73,14 @@ func checkTree(t *testing.T, f *parser.File, dirs []*parser.Directive) {
 			c  byte
 		}{{d.Semicolon(), ';'}, {d.LBrace(), '{'}, {d.RBrace(), '}'}} {
 			if e.at >= 0 && (e.at >= n || f.Src[e.at] != e.c) {
-				t.Fatalf("directive %q: %q at %d is not in the source", d.Name.Value, e.c, e.at)
+				t.Fatalf("directive %q: %q at %d is not in the source", d.Name().Value, e.c, e.at)
 			}
 		}
 		if d.Semicolon() >= 0 && (d.LBrace() >= 0 || d.Unterminated() || d.Block != nil) {
-			t.Fatalf("directive %q ends with \";\" but has a brace, a block or is unterminated", d.Name.Value)
+			t.Fatalf("directive %q ends with \";\" but has a brace, a block or is unterminated", d.Name().Value)
 		}
 		if d.RawBlock() && d.Block != nil {
-			t.Fatalf("raw block %q has a parsed block", d.Name.Value)
+			t.Fatalf("raw block %q has a parsed block", d.Name().Value)
 		}
 		if d.Block != nil {
 			checkTree(t, f, d.Block.Directives)

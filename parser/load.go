@@ -483,10 +483,10 @@ func (ld *load) walk(dirs []*Directive, context []string, includes *[]*Directive
 			// keeps the slice (a file included here is parsed with it and
 			// cached under its joined names). A copy per block was 20,000
 			// allocations for 20,000 servers, at every lint.
-			ld.walk(d.Block.Directives, append(context, d.Name.Value), includes)
+			ld.walk(d.Block.Directives, append(context, d.Name().Value), includes)
 			continue
 		}
-		if d.Name.Value != "include" || len(d.Args) != 1 || d.Unterminated() {
+		if d.Name().Value != "include" || len(d.Args()) != 1 || d.Unterminated() {
 			continue
 		}
 		*includes = append(*includes, d)
@@ -495,7 +495,7 @@ func (ld *load) walk(dirs []*Directive, context []string, includes *[]*Directive
 }
 
 func (ld *load) include(d *Directive, context []string) {
-	arg := d.Args[0]
+	arg := d.Args()[0]
 	name := arg.Value
 	if !filepath.IsAbs(name) {
 		name = filepath.Join(ld.c.Prefix, name)
@@ -560,7 +560,7 @@ func (ld *load) include(d *Directive, context []string) {
 // tooDeep reports the include d in a file nested so deep that nginx could
 // not open p (or what p includes).
 func (ld *load) tooDeep(d *Directive, p string) {
-	ld.report(d, d.Args[0].Range, CodeIncludeLimit, NameIncludeLimit, fmt.Sprintf(
+	ld.report(d, d.Args()[0].Range, CodeIncludeLimit, NameIncludeLimit, fmt.Sprintf(
 		"includes nest more than %d files deep through %q: nginx keeps each including file open and, under the usual limit of 1024 open files, "+
 			"fails here with \"Too many open files\" (a glob include matches nothing instead); not followed", MaxIncludeDepth, p))
 }
@@ -585,7 +585,7 @@ func (ld *load) bound() {
 			files := ld.c.included[d]
 			for i, g := range files {
 				if n+size[g] > limit {
-					ld.report(d, d.Args[0].Range, CodeIncludeLimit, NameIncludeLimit, fmt.Sprintf(
+					ld.report(d, d.Args()[0].Range, CodeIncludeLimit, NameIncludeLimit, fmt.Sprintf(
 						"%q, %d directives with what it includes, would take the configuration past %d directives as nginx reads it "+
 							"(nginx reads an included file again each time an include names it); not followed", g.Path, size[g], limit))
 					ld.c.included[d] = files[:i:i]

@@ -21,7 +21,7 @@ func (c *Config) Walk(fn func(d *Directive, stack []*Directive) bool) {
 			if !fn(d, stack) {
 				continue
 			}
-			if d.Name.Value == "include" {
+			if d.Name().Value == "include" {
 				for _, f := range c.included[d] {
 					walk(f.Directives)
 				}
@@ -137,7 +137,7 @@ type ServerName struct {
 // upper-case letters): the model keeps two words per name instead of
 // nine, and few rules read the names.
 func (n *ServerName) Spec() grammar.ServerName {
-	return grammar.ParseServerName(n.Directive.Args[n.Arg].Value)
+	return grammar.ParseServerName(n.Directive.Args()[n.Arg].Value)
 }
 
 // Location is a location block. Its modifier and path are read from the
@@ -177,7 +177,7 @@ func (l *Location) parse() (grammar.Location, error) { return LocationSpec(l.Dir
 // of a configuration, and ArgValues would allocate a slice each time.
 func LocationSpec(d *Directive) (grammar.Location, error) {
 	var buf [2]string
-	args := d.Args
+	args := d.Args()
 	if len(args) > len(buf) {
 		return grammar.ParseLocation(d.ArgValues())
 	}
@@ -317,7 +317,7 @@ type scope struct {
 func (mb *modelBuilder) visit(dirs []*Directive, st scope) {
 	for _, d := range dirs {
 		mb.directive(d, st)
-		if d.Name.Value == "include" {
+		if d.Name().Value == "include" {
 			for _, f := range mb.c.included[d] {
 				mb.visit(f.Directives, st)
 			}
@@ -327,7 +327,7 @@ func (mb *modelBuilder) visit(dirs []*Directive, st scope) {
 
 func (mb *modelBuilder) directive(d *Directive, st scope) {
 	m := mb.m
-	name := d.Name.Value
+	name := d.Name().Value
 	inner := st
 	inner.parent, inner.depth, inner.direct = name, st.depth+1, false
 	switch name {
@@ -367,8 +367,8 @@ func (mb *modelBuilder) directive(d *Directive, st scope) {
 	case "upstream":
 		if d.Block != nil {
 			u := &Upstream{Directive: d, Protocol: st.proto}
-			if len(d.Args) > 0 {
-				u.Name = d.Args[0].Value
+			if len(d.Args()) > 0 {
+				u.Name = d.Args()[0].Value
 			}
 			m.Upstreams = append(m.Upstreams, u)
 			inner.upstream = u
@@ -379,7 +379,7 @@ func (mb *modelBuilder) directive(d *Directive, st scope) {
 		}
 	case "server_name":
 		if st.server != nil && st.direct {
-			for i := range d.Args {
+			for i := range d.Args() {
 				mb.nameStack = append(mb.nameStack, ServerName{Directive: d, Arg: i})
 			}
 		}
@@ -408,10 +408,10 @@ var listenSeed = maphash.MakeSeed()
 // A listen whose arguments do not parse gets nil (Listen.Err parses them
 // again).
 func (mb *modelBuilder) listen(d *Directive) *grammar.Listen {
-	if len(d.Args) == 0 {
+	if len(d.Args()) == 0 {
 		return nil
 	}
-	key := d.File.Src[d.Args[0].Range.Start:d.Args[len(d.Args)-1].Range.End]
+	key := d.File.Src[d.Args()[0].Range.Start:d.Args()[len(d.Args())-1].Range.End]
 	slot := &mb.listens[maphash.String(listenSeed, key)&1023]
 	if slot.spec != nil && slot.key == key {
 		return slot.spec
@@ -427,7 +427,7 @@ func (mb *modelBuilder) listen(d *Directive) *grammar.Listen {
 // until the next call; the grammars copy what they keep.
 func (mb *modelBuilder) values(d *Directive) []string {
 	mb.args = mb.args[:0]
-	for _, a := range d.Args {
+	for _, a := range d.Args() {
 		mb.args = append(mb.args, a.Value)
 	}
 	return mb.args

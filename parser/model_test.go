@@ -64,7 +64,7 @@ func TestModelDerivedViews(t *testing.T) {
 		t.Errorf("%d names, want 12", len(names))
 	}
 	for i, n := range names {
-		if got, want := n.Spec(), grammar.ParseServerName(n.Directive.Args[n.Arg].Value); got != want || n.Arg != i {
+		if got, want := n.Spec(), grammar.ParseServerName(n.Directive.Args()[n.Arg].Value); got != want || n.Arg != i {
 			t.Errorf("name %d (arg %d): %+v, want %+v", i, n.Arg, got, want)
 		}
 	}

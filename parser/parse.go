@@ -203,8 +203,8 @@ func indentation(src string, dirs []*Directive) (deep, flat int) {
 		if d.Block == nil || len(d.Block.Directives) == 0 {
 			continue
 		}
-		head, ok := lineIndent(src, int(d.Name.Range.Start))
-		first, starts := lineIndent(src, int(d.Block.Directives[0].Name.Range.Start))
+		head, ok := lineIndent(src, int(d.Name().Range.Start))
+		first, starts := lineIndent(src, int(d.Block.Directives[0].Name().Range.Start))
 		if ok && starts {
 			if deeper(first, head) {
 				deep++
@@ -420,7 +420,7 @@ func (b *builder) block(depth int, ctx BlockContext, freeForm bool, op *opener, 
 				// probably missing.
 				last := b.addSplit(d, ctx, check, false)
 				b.explainCut(last, at)
-				if check && b.opensBlock(ctx, last.Name.Value) {
+				if check && b.opensBlock(ctx, last.Name().Value) {
 					// A block's head cut by a "}": its "{" is missing.
 					b.cutBlock = true
 					if b.rec != nil && b.rec.cutBlock && b.closesHead(last, at) {
@@ -449,17 +449,17 @@ func (b *builder) block(depth int, ctx BlockContext, freeForm bool, op *opener, 
 		case termSemicolon:
 			d.term = int32(at)
 			last := b.addSplit(d, ctx, check, false)
-			if check && b.opensBlock(ctx, last.Name.Value) {
-				b.errorf(rng(at, at+1), "directive %q has no opening \"{\"", last.Name.Value)
+			if check && b.opensBlock(ctx, last.Name().Value) {
+				b.errorf(rng(at, at+1), "directive %q has no opening \"{\"", last.Name().Value)
 				b.noBrace = true
 				if b.rec != nil && b.rec.noBrace {
 					if i := b.bodyAhead(last, ctx); i >= 0 {
 						// Recovery: the "{" belongs at the end of the head's
 						// line; the statement that follows it is the body's
 						// first, and the body goes on to its "}".
-						a := last.Args[i]
-						body := &Directive{Name: a, Args: last.Args[i+1:], File: b.f, term: last.term, rbrace: -1}
-						last.Args, last.term = last.Args[:i:i], -1
+						a := last.Args()[i]
+						body := &Directive{name: a, args: last.Args()[i+1:], File: b.f, term: last.term, rbrace: -1}
+						last.args, last.term = last.args[:i:i], -1
 						b.reattach(last, body)
 						ended, end := b.body(last, depth, ctx, freeForm, op, body)
 						if ended {
@@ -484,16 +484,16 @@ func (b *builder) block(depth int, ctx BlockContext, freeForm bool, op *opener, 
 		}
 		d.term = int32(at)
 		d = b.addSplit(d, ctx, check, true)
-		name := d.Name.Value
+		name := d.Name().Value
 		if check && !freeForm && !isFreeForm(name) && b.opensBlock(ctx, name) {
-			if i := b.bodyAhead(d, ctx); i >= 0 && b.opensBlock(b.kinds.Child(ctx, name), d.Args[i].Value) {
+			if i := b.bodyAhead(d, ctx); i >= 0 && b.opensBlock(b.kinds.Child(ctx, name), d.Args()[i].Value) {
 				// A block's head that runs into a line opening a block
 				// of its own: the head's "{" is missing (nginx fails on
 				// the arguments, or on a "}" further on).
 				b.noBrace = true
 				if b.rec != nil && b.rec.noBrace {
-					body := &Directive{Name: d.Args[i], Args: d.Args[i+1:], File: b.f, term: d.term, rbrace: -1}
-					d.Args, d.term = d.Args[:i:i], -1
+					body := &Directive{name: d.Args()[i], args: d.Args()[i+1:], File: b.f, term: d.term, rbrace: -1}
+					d.args, d.term = d.args[:i:i], -1
 					b.reattach(d, body)
 					ended, end := b.body(d, depth, ctx, freeForm, op, body)
 					if ended {
@@ -508,7 +508,7 @@ func (b *builder) block(depth int, ctx BlockContext, freeForm bool, op *opener, 
 		case isRawBlock(name):
 			body, rb, _ := lx.rawBlock(at)
 			d.rbrace = int32(rb)
-			d.Args = append(d.Args, Word{Value: b.f.Src[body.Start:body.End], Range: body})
+			d.SetArgs(append(d.Args(), Word{Value: b.f.Src[body.Start:body.End], Range: body}))
 			if rb < 0 {
 				// The reader of the Lua block reported why, where nginx
 				// does; the enclosing blocks need no second message.
@@ -551,11 +551,11 @@ func (b *builder) body(d *Directive, depth int, ctx BlockContext, freeForm bool,
 	if b.base+depth+1 > MaxDepth {
 		// Every way into a block comes here, those of recovery too, so
 		// no input makes the reading recurse deeper.
-		b.errorf(d.Name.Range, "blocks nested more than %d deep (nginx runs out of stack reading deeper)", MaxDepth)
+		b.errorf(d.Name().Range, "blocks nested more than %d deep (nginx runs out of stack reading deeper)", MaxDepth)
 		b.skipBlock()
 		return false, b.lx.pos
 	}
-	name := d.Name.Value
+	name := d.Name().Value
 	d.Block = b.newBlock()
 	var inner BlockContext
 	if b.kinds != nil && ctx != 0 {
@@ -563,7 +563,7 @@ func (b *builder) body(d *Directive, depth int, ctx BlockContext, freeForm bool,
 	}
 	var in *opener
 	if b.rec != nil {
-		indent, ok := lineIndent(b.f.Src, int(d.Name.Range.Start))
+		indent, ok := lineIndent(b.f.Src, int(d.Name().Range.Start))
 		in = &opener{indent: indent, ok: ok, parent: op, indented: b.rec.indented}
 	}
 	dirs, inside, rb, eof := b.block(depth+1, inner, freeForm || isFreeForm(name), in, first)
@@ -598,15 +598,15 @@ func (b *builder) opensBlock(ctx BlockContext, name string) bool {
 // begins on: a directive known in the block (any word for a block of
 // data such as map), -1 when there is none.
 func (b *builder) bodyAhead(d *Directive, ctx BlockContext) int {
-	if len(d.Args) == 0 || !spansLines(b.f.Src, d) {
+	if len(d.Args()) == 0 || !spansLines(b.f.Src, d) {
 		return -1
 	}
-	inner := b.kinds.Child(ctx, d.Name.Value)
-	for i, a := range d.Args {
+	inner := b.kinds.Child(ctx, d.Name().Value)
+	for i, a := range d.Args() {
 		if !startsLine(b.f.Src, int(a.Range.Start)) {
 			continue
 		}
-		if isFreeForm(d.Name.Value) {
+		if isFreeForm(d.Name().Value) {
 			return i
 		}
 		if _, known := b.kinds.BlockKind(inner, a.Value); inner != 0 && known && a.Quote(b.f) == 0 {
@@ -620,7 +620,7 @@ func (b *builder) bodyAhead(d *Directive, ctx BlockContext) int {
 // block directive d, is the one that closes d's block: it starts a line
 // indented as d's does.
 func (b *builder) closesHead(d *Directive, rbrace int) bool {
-	head, ok := lineIndent(b.f.Src, int(d.Name.Range.Start))
+	head, ok := lineIndent(b.f.Src, int(d.Name().Range.Start))
 	brace, starts := lineIndent(b.f.Src, rbrace)
 	return ok && starts && head == brace
 }
@@ -633,23 +633,23 @@ func (b *builder) newDirective(words []Word) *Directive {
 	b.count++
 	d := &b.dirSlab[len(b.dirSlab)-1]
 	*d = Directive{
-		Name:   words[0],
+		name:   words[0],
 		File:   b.f,
 		term:   -1,
 		rbrace: -1,
 	}
 	if n := len(words) - 1; n > 0 {
 		if n > 64 {
-			d.Args = make([]Word, n)
+			d.SetArgs(make([]Word, n))
 		} else {
 			if cap(b.wordSlab)-len(b.wordSlab) < n {
 				b.wordSlab = make([]Word, 0, max(nextChunk(cap(b.wordSlab), unsafe.Sizeof(Word{})), n))
 			}
 			l := len(b.wordSlab)
 			b.wordSlab = b.wordSlab[:l+n]
-			d.Args = b.wordSlab[l : l+n : l+n]
+			d.SetArgs(b.wordSlab[l : l+n : l+n])
 		}
-		copy(d.Args, words[1:])
+		copy(d.Args(), words[1:])
 	}
 	return d
 }
@@ -696,7 +696,7 @@ func (b *builder) attachComments(prev *Directive, prevEnd int, d *Directive, fre
 			c.Directive, c.Trailing = prev, true
 			continue
 		}
-		if d != nil && c.Range.Start < d.Name.Range.Start {
+		if d != nil && c.Range.Start < d.Name().Range.Start {
 			c.Directive = d
 		}
 	}
@@ -759,13 +759,13 @@ func (b *builder) takeComments() { b.seenComments = len(b.lx.comments) }
 // addSplit appends the resulting directives to the block being built and
 // returns the last one, which carries d's terminator.
 func (b *builder) addSplit(d *Directive, ctx BlockContext, check, opensBlock bool) *Directive {
-	if !check || len(d.Args) == 0 || !spansLines(b.f.Src, d) {
+	if !check || len(d.Args()) == 0 || !spansLines(b.f.Src, d) {
 		b.pending = append(b.pending, d)
 		return d
 	}
 	src := b.f.Src
-	firstBlock, firstKnown := b.kinds.BlockKind(ctx, d.Name.Value)
-	moduleBlock, moduleKnown := b.splitKind(ctx, d.Name.Value)
+	firstBlock, firstKnown := b.kinds.BlockKind(ctx, d.Name().Value)
+	moduleBlock, moduleKnown := b.splitKind(ctx, d.Name().Value)
 	if opensBlock && !firstBlock && !moduleBlock {
 		if i := b.blockAhead(d, ctx); i >= 0 {
 			return b.splitBeforeBlock(d, i, ctx, firstKnown)
@@ -775,30 +775,30 @@ func (b *builder) addSplit(d *Directive, ctx BlockContext, check, opensBlock boo
 		b.pending = append(b.pending, d)
 		return d
 	}
-	for i, a := range d.Args {
+	for i, a := range d.Args() {
 		if a.Quote(b.f) != 0 || !startsLine(src, int(a.Range.Start)) {
 			continue
 		}
 		if block, known := b.splitKind(ctx, a.Value); !known || block != opensBlock {
 			continue
 		}
-		if !b.kinds.Fits(ctx, d.Name.Value, d.Args[:i]) || !b.kinds.Fits(ctx, a.Value, d.Args[i+1:]) {
+		if !b.kinds.Fits(ctx, d.Name().Value, d.Args()[:i]) || !b.kinds.Fits(ctx, a.Value, d.Args()[i+1:]) {
 			continue
 		}
-		last := d.Name.Range
+		last := d.Name().Range
 		if i > 0 {
-			last = d.Args[i-1].Range
+			last = d.Args()[i-1].Range
 		}
 		end := last.End
-		first := &Directive{Name: d.Name, Args: d.Args[:i:i], File: d.File,
+		first := &Directive{name: d.Name(), args: d.Args()[:i:i], File: d.File,
 			term: -1, rbrace: -1}
-		rest := &Directive{Name: a, Args: d.Args[i+1:], File: d.File,
+		rest := &Directive{name: a, args: d.Args()[i+1:], File: d.File,
 			term: d.term, rbrace: d.rbrace}
-		head := shorten(src[d.Name.Range.Start:end])
+		head := shorten(src[d.Name().Range.Start:end])
 		fix := []Edit{{File: b.f, Range: Range{end, end}, NewText: ";"}}
 		if opensBlock {
 			// nginx itself fails here, at the "{", with this message.
-			diag := b.errorf(Range{d.term, d.term + 1}, "directive %q is not terminated by \";\"", d.Name.Value)
+			diag := b.errorf(Range{d.term, d.term + 1}, "directive %q is not terminated by \";\"", d.Name().Value)
 			diag.Detail = fmt.Sprintf("a \";\" is missing after %q on line %d", head, b.lineOf(int(end)))
 			diag.Related = []Related{{File: b.f, Range: Range{end, end}, Message: "insert \";\" here"}}
 			diag.Edits = fix
@@ -819,9 +819,9 @@ func (b *builder) addSplit(d *Directive, ctx BlockContext, check, opensBlock boo
 			diag := &Diagnostic{File: b.f, Path: b.f.Path, Range: at, Severity: Error,
 				Code: CodeMissingSemicolon, Name: NameMissingSemicolon,
 				Message: fmt.Sprintf("missing \";\" after %q", head),
-				Detail:  fmt.Sprintf("without it nginx reads the next line's %q as more arguments of %q", a.Value, d.Name.Value),
+				Detail:  fmt.Sprintf("without it nginx reads the next line's %q as more arguments of %q", a.Value, d.Name().Value),
 				Edits:   fix}
-			if takesWordsAsData[d.Name.Value] && b.kinds.Fits(ctx, d.Name.Value, d.Args) {
+			if takesWordsAsData[d.Name().Value] && b.kinds.Fits(ctx, d.Name().Value, d.Args()) {
 				// nginx starts: the words are one more format string,
 				// server name or index file to it. Not nginx's refusal,
 				// but the next line's directive never takes effect.
@@ -847,7 +847,7 @@ func (b *builder) addSplit(d *Directive, ctx BlockContext, check, opensBlock boo
 // block's head as more arguments and fails at the "{"; the tree keeps the
 // block, so what follows is seen as it will be once the line is finished.
 func (b *builder) blockAhead(d *Directive, ctx BlockContext) int {
-	for i, a := range d.Args {
+	for i, a := range d.Args() {
 		if a.Quote(b.f) != 0 || !startsLine(b.f.Src, int(a.Range.Start)) {
 			continue
 		}
@@ -866,18 +866,18 @@ func (b *builder) blockAhead(d *Directive, ctx BlockContext) int {
 // here).
 func (b *builder) splitBeforeBlock(d *Directive, i int, ctx BlockContext, known bool) *Directive {
 	src := b.f.Src
-	a := d.Args[i]
-	last := d.Name.Range
+	a := d.Args()[i]
+	last := d.Name().Range
 	if i > 0 {
-		last = d.Args[i-1].Range
+		last = d.Args()[i-1].Range
 	}
 	end := last.End
-	first := &Directive{Name: d.Name, Args: d.Args[:i:i], File: d.File, term: -1, rbrace: -1}
-	rest := &Directive{Name: a, Args: d.Args[i+1:], File: d.File, term: d.term, rbrace: d.rbrace}
-	head := shorten(src[d.Name.Range.Start:end])
+	first := &Directive{name: d.Name(), args: d.Args()[:i:i], File: d.File, term: -1, rbrace: -1}
+	rest := &Directive{name: a, args: d.Args()[i+1:], File: d.File, term: d.term, rbrace: d.rbrace}
+	head := shorten(src[d.Name().Range.Start:end])
 	fix := []Edit{{File: b.f, Range: Range{end, end}, NewText: ";"}}
 	if known {
-		diag := b.errorf(Range{d.term, d.term + 1}, "directive %q is not terminated by \";\"", d.Name.Value)
+		diag := b.errorf(Range{d.term, d.term + 1}, "directive %q is not terminated by \";\"", d.Name().Value)
 		diag.Detail = fmt.Sprintf("a \";\" is missing after %q on line %d", head, b.lineOf(int(end)))
 		diag.Related = []Related{{File: b.f, Range: Range{end, end}, Message: "insert \";\" here"}}
 		diag.Edits = fix
@@ -885,7 +885,7 @@ func (b *builder) splitBeforeBlock(d *Directive, i int, ctx BlockContext, known 
 		b.errs = append(b.errs, &Diagnostic{File: b.f, Path: b.f.Path, Range: last, Severity: Error,
 			Code: CodeMissingSemicolon, Name: NameMissingSemicolon,
 			Message: fmt.Sprintf("missing \";\" after %q", head),
-			Detail:  fmt.Sprintf("without it nginx reads the next line's %q block as more arguments of %q", a.Value, d.Name.Value),
+			Detail:  fmt.Sprintf("without it nginx reads the next line's %q block as more arguments of %q", a.Value, d.Name().Value),
 			Edits:   fix})
 	}
 	b.reattach(first, rest)
@@ -906,7 +906,7 @@ func (b *builder) reattach(first, rest *Directive) {
 		if c.Range.Start < from {
 			break
 		}
-		if c.Range.Start >= rest.Name.Range.Start {
+		if c.Range.Start >= rest.Name().Range.Start {
 			continue
 		}
 		if !strings.Contains(src[from:c.Range.Start], "\n") {
@@ -947,7 +947,7 @@ var takesWordsAsData = map[string]bool{"log_format": true, "server_name": true, 
 // spansLines reports whether d's words are on more than one line, the
 // only shape the missing-";" heuristic looks at.
 func spansLines(src string, d *Directive) bool {
-	return strings.IndexByte(src[d.Name.Range.End:d.Args[len(d.Args)-1].Range.Start], '\n') >= 0
+	return strings.IndexByte(src[d.Name().Range.End:d.Args()[len(d.Args())-1].Range.Start], '\n') >= 0
 }
 
 // startsLine reports whether only blanks precede off on its line.
@@ -1000,7 +1000,7 @@ func (b *builder) explainCut(d *Directive, rbrace int) {
 		}
 		end := d.HeadRange().End
 		e.Detail = fmt.Sprintf("directive %q is not terminated by \";\": it is probably missing after %q on line %d",
-			d.Name.Value, shorten(b.f.Src[d.Name.Range.Start:end]), b.lineOf(int(end)))
+			d.Name().Value, shorten(b.f.Src[d.Name().Range.Start:end]), b.lineOf(int(end)))
 		e.Related = []Related{{File: b.f, Range: Range{end, end}, Message: "insert \";\" here"}}
 		e.Edits = []Edit{{File: b.f, Range: Range{end, end}, NewText: ";"}}
 		return

@@ -21,8 +21,8 @@ func flatten(ds []*parser.Directive) string {
 		if i > 0 {
 			b.WriteByte(' ')
 		}
-		b.WriteString(d.Name.Value)
-		if len(d.Args) > 0 {
+		b.WriteString(d.Name().Value)
+		if len(d.Args()) > 0 {
 			b.WriteString("[" + strings.Join(d.ArgValues(), "|") + "]")
 		}
 		if d.Block != nil {
@@ -116,7 +116,7 @@ func TestWordQuoting(t *testing.T) {
 			continue
 		}
 		var q, u strings.Builder
-		for _, w := range f.Directives[0].Args {
+		for _, w := range f.Directives[0].Args() {
 			switch b := w.Quote(f); b {
 			case 0:
 				q.WriteByte('-')
@@ -135,7 +135,7 @@ func TestWordQuoting(t *testing.T) {
 	}
 	// A word of another, shorter file is not read out of range.
 	f := parser.ParseString("t.conf", `a "long value";`, nil)
-	if q := f.Directives[0].Args[0].Quote(parser.ParseString("u.conf", "b;", nil)); q != 0 {
+	if q := f.Directives[0].Args()[0].Quote(parser.ParseString("u.conf", "b;", nil)); q != 0 {
 		t.Errorf("Quote in a file the word is not from = %q, want 0", q)
 	}
 }
@@ -174,7 +174,7 @@ func TestPositions(t *testing.T) {
 	src := "http {\n\tserver_name \"é😀\" x;\n}\n"
 	f := parser.ParseString("t.conf", src, nil)
 	d := f.Directives[0].Block.Directives[0]
-	x := d.Args[1]
+	x := d.Args()[1]
 	// Byte column: "\t", 11 letters, " ", quote, é (2 bytes), 😀 (4),
 	// quote, space.
 	if p := f.Position(int(x.Range.Start)); p.Line != 2 || p.Column != 23 {
@@ -187,7 +187,7 @@ func TestPositions(t *testing.T) {
 	if got := f.OffsetUTF16(1, 19); got != int(x.Range.Start) {
 		t.Errorf("OffsetUTF16 = %d, want %d", got, x.Range.Start)
 	}
-	if got := d.Args[0].Raw(f); got != "\"é😀\"" {
+	if got := d.Args()[0].Raw(f); got != "\"é😀\"" {
 		t.Errorf("raw %q", got)
 	}
 	if d.File != f {
@@ -205,7 +205,7 @@ func TestComments(t *testing.T) {
 	for _, c := range f.Comments {
 		to := "-"
 		if c.Directive != nil {
-			to = c.Directive.Name.Value
+			to = c.Directive.Name().Value
 		}
 		got = append(got, fmt.Sprintf("%s>%s/%v", c.Text, to, c.Trailing))
 	}
@@ -352,7 +352,7 @@ stream { server { listen 4; } }
 	}
 	var got []string
 	for _, s := range parser.BuildModel(c).Servers {
-		got = append(got, fmt.Sprintf("%s:%v", s.Listens()[0].Directive.Args[0].Value, s.Misplaced))
+		got = append(got, fmt.Sprintf("%s:%v", s.Listens()[0].Directive.Args()[0].Value, s.Misplaced))
 	}
 	if want := "1:false 2:true 3:false 4:false"; strings.Join(got, " ") != want {
 		t.Errorf("listen:misplaced = %q, want %q", strings.Join(got, " "), want)

@@ -52,9 +52,9 @@ func Reparse(old *File, src string, opts *Options) *File {
 			break
 		}
 		if opts.Kinds != nil && ctx != 0 {
-			ctx = opts.Kinds.Child(ctx, d.Name.Value)
+			ctx = opts.Kinds.Child(ctx, d.Name().Value)
 		}
-		freeForm = freeForm || isFreeForm(d.Name.Value)
+		freeForm = freeForm || isFreeForm(d.Name().Value)
 		target, tctx, tfree = d, ctx, freeForm
 		depth++
 		dirs = d.Block.Directives
@@ -197,20 +197,20 @@ func (c *copier) directive(d *Directive) *Directive {
 	}
 	c.dirs = c.dirs[:len(c.dirs)+1]
 	n := &c.dirs[len(c.dirs)-1]
-	n.Name, n.File, n.term, n.rbrace = c.word(d.Name), c.f, c.off(d.term), d.rbrace
+	n.name, n.File, n.term, n.rbrace = c.word(d.Name()), c.f, c.off(d.term), d.rbrace
 	if d.rbrace >= 0 {
 		n.rbrace = c.off(d.rbrace)
 	}
-	if len(d.Args) > 0 {
-		if cap(c.words)-len(c.words) < len(d.Args) {
+	if len(d.Args()) > 0 {
+		if cap(c.words)-len(c.words) < len(d.Args()) {
 			// Large chunks: a copy makes as many words as the tree holds.
-			c.words = make([]Word, 0, max(8192, len(d.Args)))
+			c.words = make([]Word, 0, max(8192, len(d.Args())))
 		}
 		l := len(c.words)
-		c.words = c.words[:l+len(d.Args)]
-		n.Args = c.words[l : l+len(d.Args) : l+len(d.Args)]
-		for i, a := range d.Args {
-			n.Args[i] = c.word(a)
+		c.words = c.words[:l+len(d.Args())]
+		n.SetArgs(c.words[l : l+len(d.Args()) : l+len(d.Args())])
+		for i, a := range d.Args() {
+			n.Args()[i] = c.word(a)
 		}
 	}
 	switch {
@@ -242,7 +242,7 @@ func (c *copier) comments(cs []*Comment, old, now []*Directive) []*Comment {
 	for i, cm := range cs {
 		cells[i] = Comment{Range: c.rng(cm.Range), Text: c.text(cm.Text), Trailing: cm.Trailing}
 		if d := cm.Directive; d != nil {
-			j := sort.Search(len(old), func(j int) bool { return old[j].Name.Range.Start >= d.Name.Range.Start })
+			j := sort.Search(len(old), func(j int) bool { return old[j].Name().Range.Start >= d.Name().Range.Start })
 			if j < len(old) && old[j] == d {
 				cells[i].Directive = now[j]
 			}

@@ -22,7 +22,7 @@ func dumpTree(f *parser.File) string {
 		for _, c := range cs {
 			at := -1
 			if c.Directive != nil {
-				at = int(c.Directive.Name.Range.Start)
+				at = int(c.Directive.Name().Range.Start)
 			}
 			fmt.Fprintf(&b, "%s#%v %q -> %d %v\n", indent, c.Range, c.Text, at, c.Trailing)
 		}
@@ -32,8 +32,8 @@ func dumpTree(f *parser.File) string {
 			if d.File != f {
 				fmt.Fprintf(&b, "%sFILE MISMATCH\n", indent)
 			}
-			fmt.Fprintf(&b, "%s%q%v", indent, d.Name.Value, d.Name.Range)
-			for _, a := range d.Args {
+			fmt.Fprintf(&b, "%s%q%v", indent, d.Name().Value, d.Name().Range)
+			for _, a := range d.Args() {
 				fmt.Fprintf(&b, " %q%v", a.Value, a.Range)
 			}
 			fmt.Fprintf(&b, " ;%d {%d }%d ext%v\n", d.Semicolon(), d.LBrace(), d.RBrace(), d.Extent())
@@ -121,10 +121,10 @@ func TestReparse(t *testing.T) {
 	if f == nil {
 		t.Fatal("an edit of a server_name was not reparsed")
 	}
-	if w := f.Directives[0].Name; w.Value != "http" || w.Raw(f) != "http" {
+	if w := f.Directives[0].Name(); w.Value != "http" || w.Raw(f) != "http" {
 		t.Errorf("http: %+v", w)
 	}
-	if got := f.Directives[0].Block.Directives[0].Block.Directives[0].Args[0].Value; got != "b.example" {
+	if got := f.Directives[0].Block.Directives[0].Block.Directives[0].Args()[0].Value; got != "b.example" {
 		t.Errorf("server_name %q", got)
 	}
 }

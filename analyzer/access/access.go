@@ -153,10 +153,10 @@ type Rule struct {
 // Rule then matches no client.
 func ParseRule(d *parser.Directive) (rule Rule, ok bool) {
 	rule = Rule{Directive: d, Allow: d.Is("allow")}
-	if len(d.Args) != 1 {
+	if len(d.Args()) != 1 {
 		return rule, false
 	}
-	arg := d.Args[0].Value
+	arg := d.Args()[0].Value
 	switch {
 	case arg == "all":
 		rule.All = true
@@ -331,16 +331,16 @@ func ReadLevel(body []*parser.Directive) Level {
 			if r, ok := ParseRule(d); ok {
 				b.rules = append(b.rules, r)
 			}
-		case d.Is("satisfy") && len(d.Args) == 1:
-			b.satisfy = strings.ToLower(d.Args[0].Value)
+		case d.Is("satisfy") && len(d.Args()) == 1:
+			b.satisfy = strings.ToLower(d.Args()[0].Value)
 		case d.Is("internal"):
 			b.internal = true
-		case len(d.Args) > 0 && (d.Is("auth_basic_user_file") || isAuthDirective(d)):
+		case len(d.Args()) > 0 && (d.Is("auth_basic_user_file") || isAuthDirective(d)):
 			if b.auth == nil {
 				b.auth = map[string]*parser.Directive{}
 			}
-			if _, ok := b.auth[d.Name.Value]; !ok {
-				b.auth[d.Name.Value] = d
+			if _, ok := b.auth[d.Name().Value]; !ok {
+				b.auth[d.Name().Value] = d
 			}
 		}
 	}
@@ -349,7 +349,7 @@ func ReadLevel(body []*parser.Directive) Level {
 
 func isAuthDirective(d *parser.Directive) bool {
 	for _, n := range authDirectives {
-		if d.Name.Value == n {
+		if d.Name().Value == n {
 			return true
 		}
 	}
@@ -392,7 +392,7 @@ func At(blocks *analyzer.PerBlock[Level], stack []*parser.Directive) Phase {
 	// anonymous client: each that is on refuses it.
 	for _, name := range authDirectives {
 		d := auth[name]
-		if d == nil || strings.EqualFold(d.Args[0].Value, "off") {
+		if d == nil || strings.EqualFold(d.Args()[0].Value, "off") {
 			continue
 		}
 		if name == "auth_basic" && auth["auth_basic_user_file"] == nil {
@@ -420,12 +420,12 @@ func (a *Phase) Exposure(f Family) string {
 	why := "no allow/deny restricts them"
 	switch {
 	case admitted != nil:
-		why = fmt.Sprintf("%q at line %d lets them in", strings.Join(append([]string{admitted.Name.Value}, admitted.ArgValues()...), " "), admitted.Line())
+		why = fmt.Sprintf("%q at line %d lets them in", strings.Join(append([]string{admitted.Name().Value}, admitted.ArgValues()...), " "), admitted.Line())
 	case a.ListAt != nil:
 		why = "no rule matches them, and nginx lets in a client no rule matches"
 	}
 	if len(a.Guards) > 0 {
-		why += fmt.Sprintf(", and with \"satisfy any\" that skips %q", a.Guards[0].Name.Value)
+		why += fmt.Sprintf(", and with \"satisfy any\" that skips %q", a.Guards[0].Name().Value)
 	}
 	return fmt.Sprintf("every %s client: %s", f, why)
 }
@@ -448,16 +448,16 @@ func ListenFamilies(s *parser.Server) (fams []Family) {
 	}
 	for _, l := range ls {
 		d := l.Directive
-		if len(d.Args) == 0 {
+		if len(d.Args()) == 0 {
 			continue
 		}
-		addr := d.Args[0].Value
+		addr := d.Args()[0].Value
 		switch {
 		case strings.HasPrefix(addr, "unix:"):
 			add(Unix)
 		case strings.HasPrefix(addr, "["):
 			add(IPv6)
-			for _, a := range d.Args[1:] {
+			for _, a := range d.Args()[1:] {
 				if a.Value == "ipv6only=off" {
 					add(IPv4)
 				}

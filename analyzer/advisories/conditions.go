@@ -137,7 +137,7 @@ func streamNamed(name string) func(*analyzer.Pass, string) *parser.Directive {
 // starts with prefix.
 func withArg(p *analyzer.Pass, name, prefix string) *parser.Directive {
 	return firstWhere(p, func(d *parser.Directive) bool {
-		return len(d.Args) > 0 && strings.HasPrefix(strings.ToLower(d.Args[0].Value), prefix)
+		return len(d.Args()) > 0 && strings.HasPrefix(strings.ToLower(d.Args()[0].Value), prefix)
 	}, name)
 }
 
@@ -254,10 +254,10 @@ func charsetFromUTF8Unbuffered(p *analyzer.Pass, _ string) *parser.Directive {
 	mapped := map[string]bool{}
 	for _, i := range ix.Named("charset_map") {
 		d := ix.Entries[i].Directive
-		if len(d.Args) != 2 {
+		if len(d.Args()) != 2 {
 			continue
 		}
-		a, b := strings.ToLower(d.Args[0].Value), strings.ToLower(d.Args[1].Value)
+		a, b := strings.ToLower(d.Args()[0].Value), strings.ToLower(d.Args()[1].Value)
 		if b == "utf-8" {
 			mapped[a] = true
 		} else if a == "utf-8" {
@@ -269,10 +269,10 @@ func charsetFromUTF8Unbuffered(p *analyzer.Pass, _ string) *parser.Directive {
 			return nil
 		}
 		charset := p.InEffect(bs, "charset")
-		if charset == nil || len(charset.Args) != 1 {
+		if charset == nil || len(charset.Args()) != 1 {
 			return nil
 		}
-		if c := strings.ToLower(charset.Args[0].Value); c == "off" || c == "utf-8" || !mapped[c] {
+		if c := strings.ToLower(charset.Args()[0].Value); c == "off" || c == "utf-8" || !mapped[c] {
 			return nil
 		}
 		return charset
@@ -301,10 +301,10 @@ func h2UpstreamHugeHeaders(p *analyzer.Pass, _ string) *parser.Directive {
 			return nil
 		}
 		l := p.InEffect(srv, "large_client_header_buffers")
-		if l == nil || len(l.Args) != 2 {
+		if l == nil || len(l.Args()) != 2 {
 			return nil
 		}
-		if n, ok := ngxparse.ParseSize(l.Args[1].Value); ok && n > maxHTTP2Field {
+		if n, ok := ngxparse.ParseSize(l.Args()[1].Value); ok && n > maxHTTP2Field {
 			return d
 		}
 		return nil
@@ -338,7 +338,7 @@ func streamDynCertPPv2(p *analyzer.Pass, _ string) *parser.Directive {
 	return eachServer(p, "stream", func(bs []*parser.Directive) *parser.Directive {
 		pp := p.InEffect(bs, "proxy_protocol")
 		cert := p.InEffect(bs, "ssl_certificate")
-		if !pp.ArgIs("v2") || cert == nil || len(cert.Args) == 0 || !strings.Contains(cert.Args[0].Value, "$") {
+		if !pp.ArgIs("v2") || cert == nil || len(cert.Args()) == 0 || !strings.Contains(cert.Args()[0].Value, "$") {
 			return nil
 		}
 		return pp
@@ -357,7 +357,7 @@ func sslTicketRotation(p *analyzer.Pass, _ string) *parser.Directive {
 		if cache == nil || p.InEffect(bs, "ssl_session_tickets").ArgIs("off") || p.InEffect(bs, "ssl_session_ticket_key") != nil {
 			return nil
 		}
-		for _, a := range cache.Args {
+		for _, a := range cache.Args() {
 			if strings.HasPrefix(a.Value, "shared:") {
 				return cache
 			}
@@ -407,7 +407,7 @@ func ssiAIO(p *analyzer.Pass, _ string) *parser.Directive {
 		if !ssi.ArgIs("on") {
 			return nil
 		}
-		if aio := p.InEffect(bs, "aio"); aio != nil && len(aio.Args) > 0 && !strings.EqualFold(aio.Args[0].Value, "off") {
+		if aio := p.InEffect(bs, "aio"); aio != nil && len(aio.Args()) > 0 && !strings.EqualFold(aio.Args()[0].Value, "off") {
 			return ssi
 		}
 		return nil
@@ -435,7 +435,7 @@ func resolverSubrequests(p *analyzer.Pass, _ string) *parser.Directive {
 		if d.Is("server") {
 			return d.HasArg("resolve")
 		}
-		return len(d.Args) > 0 && strings.Contains(d.Args[0].Value, "$")
+		return len(d.Args()) > 0 && strings.Contains(d.Args()[0].Value, "$")
 	}, "proxy_pass", "fastcgi_pass", "grpc_pass", "uwsgi_pass", "scgi_pass", "memcached_pass", "server")
 	if runtime == nil {
 		return nil

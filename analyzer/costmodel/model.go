@@ -642,12 +642,12 @@ func (b *walker) walk(c *parser.Config, dirs []*parser.Directive, parent *parser
 	for _, d := range dirs {
 		r.Counts.Directives++
 		arg := func() string {
-			if len(d.Args) > 0 {
-				return d.Args[0].Value
+			if len(d.Args()) > 0 {
+				return d.Args()[0].Value
 			}
 			return ""
 		}
-		switch d.Name.Value {
+		switch d.Name().Value {
 		case "worker_processes":
 			if depth == 0 {
 				if arg() == "auto" {

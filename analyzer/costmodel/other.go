@@ -42,11 +42,11 @@ func (o *otherState) visit(d *parser.Directive, parentDir *parser.Directive) {
 	r := o.r
 	parent := ""
 	if parentDir != nil {
-		parent = parentDir.Name.Value
+		parent = parentDir.Name().Value
 	}
-	args := d.Args
+	args := d.Args()
 	r.Counts.Regexes += compiledRegexes(d, parent)
-	switch d.Name.Value {
+	switch d.Name().Value {
 	case "ssl_certificate":
 		if len(args) > 0 {
 			switch parent {
@@ -70,11 +70,11 @@ func (o *otherState) visit(d *parser.Directive, parentDir *parser.Directive) {
 			r.Counts.DNSLookups++
 		}
 	default:
-		if !directives.IsPass(d.Name.Value) {
+		if !directives.IsPass(d.Name().Value) {
 			break
 		}
 		if len(args) > 0 {
-			if h := passHost(d.Name.Value, args[0].Value); h != "" && !o.upstreams[hostOnly(h)] && !o.implicit[h] {
+			if h := passHost(d.Name().Value, args[0].Value); h != "" && !o.upstreams[hostOnly(h)] && !o.implicit[h] {
 				// ngx_http_upstream_add makes an implicit upstream,
 				// resolved once per distinct host:port.
 				o.implicit[h] = true
@@ -89,9 +89,9 @@ func (o *otherState) visit(d *parser.Directive, parentDir *parser.Directive) {
 // servers, in finish): a regex location, a rewrite, an if's match, a
 // map's regex key.
 func compiledRegexes(d *parser.Directive, parent string) int {
-	args := d.Args
+	args := d.Args()
 	n := 0
-	switch d.Name.Value {
+	switch d.Name().Value {
 	case "location":
 		if len(args) > 0 && (args[0].Value == "~" || args[0].Value == "~*" ||
 			len(args) == 1 && strings.HasPrefix(args[0].Value, "~")) {
@@ -107,7 +107,7 @@ func compiledRegexes(d *parser.Directive, parent string) int {
 			}
 		}
 	}
-	if parent == "map" && strings.HasPrefix(d.Name.Value, "~") {
+	if parent == "map" && strings.HasPrefix(d.Name().Value, "~") {
 		n++
 	}
 	return n

@@ -109,7 +109,7 @@ func (r *Result) Shares() []Share {
 func (r *Result) countServer(c *parser.Config, d *parser.Directive, parent string, dirs, regexes *int) {
 	*dirs++
 	*regexes += compiledRegexes(d, parent)
-	if d.Name.Value == "include" {
+	if d.Name().Value == "include" {
 		for _, f := range c.Included(d) {
 			for _, x := range f.Directives {
 				r.countServer(c, x, parent, dirs, regexes)
@@ -118,7 +118,7 @@ func (r *Result) countServer(c *parser.Config, d *parser.Directive, parent strin
 	}
 	if d.Block != nil {
 		for _, x := range d.Block.Directives {
-			r.countServer(c, x, d.Name.Value, dirs, regexes)
+			r.countServer(c, x, d.Name().Value, dirs, regexes)
 		}
 	}
 }

@@ -12,7 +12,7 @@ import (
 // RemoveArg deletes argument i of d together with the blanks before
 // it, so "listen 443 ssl http2;" becomes "listen 443 ssl;".
 func RemoveArg(d *parser.Directive, i int) parser.Edit {
-	r := d.Args[i].Range
+	r := d.Args()[i].Range
 	src := d.File.Src
 	for r.Start > 0 && (src[r.Start-1] == ' ' || src[r.Start-1] == '\t') {
 		r.Start--
@@ -34,7 +34,7 @@ func InsertAfter(d *parser.Directive, text string) (parser.Edit, bool) {
 // four spaces when something else precedes the name on that line.
 func lineIndent(d *parser.Directive) string {
 	src := d.File.Src
-	start := d.Name.Range.Start
+	start := d.Name().Range.Start
 	i := start
 	for i > 0 && src[i-1] != '\n' {
 		i--

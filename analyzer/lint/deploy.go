@@ -337,16 +337,16 @@ func (h *hostFS) hint(c *parser.Config) {
 		return
 	}
 	c.Walk(func(d *parser.Directive, _ []*parser.Directive) bool {
-		if d.Name.Value != "include" || len(d.Args) != 1 || len(c.Included(d)) > 0 {
+		if d.Name().Value != "include" || len(d.Args()) != 1 || len(c.Included(d)) > 0 {
 			return true
 		}
-		p := d.Args[0].Value
+		p := d.Args()[0].Value
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(c.Prefix, p)
 		}
 		p = filepath.Clean(p)
 		if who := h.left[p]; who != "" {
-			c.Diagnostics = append(c.Diagnostics, &parser.Diagnostic{File: d.File, Path: d.File.Path, Range: d.Args[0].Range,
+			c.Diagnostics = append(c.Diagnostics, &parser.Diagnostic{File: d.File, Path: d.File.Path, Range: d.Args()[0].Range,
 				Severity: parser.Info, Code: parser.CodeUnreadable, Name: parser.NameUnreadable,
 				Message: fmt.Sprintf("included file %q is not read: %s installs it on the deployment host", p, who),
 				Detail: "this machine lacks it, so the rules that need the whole configuration stay quiet; to lint it, " +

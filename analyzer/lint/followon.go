@@ -78,7 +78,7 @@ func inHeads(hs []parser.Range, off int32) bool {
 func headAt(f *parser.File, off int32) (parser.Range, bool) {
 	ds := f.Directives
 	for {
-		i := sort.Search(len(ds), func(i int) bool { return ds[i].Name.Range.Start > off }) - 1
+		i := sort.Search(len(ds), func(i int) bool { return ds[i].Name().Range.Start > off }) - 1
 		if i < 0 {
 			return parser.Range{}, false
 		}

@@ -32,7 +32,7 @@ func TestNewRuleNeedsNoLists(t *testing.T) {
 	on := func(name string, p *analyzer.Pass, arg bool, format string, args ...any) {
 		p.WalkNamed(func(d *parser.Directive, _ directives.Context, _ []*parser.Directive) {
 			if arg {
-				p.Reportf(d.File, d.Args[0].Range, format, args...)
+				p.Reportf(d.File, d.Args()[0].Range, format, args...)
 			} else {
 				p.ReportDirective(d, format, args...)
 			}

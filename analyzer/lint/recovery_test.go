@@ -206,7 +206,7 @@ func innermost(dirs []*parser.Directive, off int) *parser.Directive {
 // off.
 func following(dirs []*parser.Directive, off int) *parser.Directive {
 	for _, d := range dirs {
-		if int(d.Name.Range.Start) > off {
+		if int(d.Name().Range.Start) > off {
 			return d
 		}
 		if d.Block != nil {
@@ -395,7 +395,7 @@ func indented(src string) bool {
 	f := parser.ParseString("/fuzz/nginx.conf", src, &parser.Options{Kinds: analyzer.Kinds, Faithful: true})
 	ok := true
 	eachDirective(f.Directives, func(d *parser.Directive) {
-		head, hok := lineIndent(src, int(d.Name.Range.Start))
+		head, hok := lineIndent(src, int(d.Name().Range.Start))
 		if !hok {
 			ok = false
 		}
@@ -403,7 +403,7 @@ func indented(src string) bool {
 			return
 		}
 		for _, c := range d.Block.Directives {
-			in, cok := lineIndent(src, int(c.Name.Range.Start))
+			in, cok := lineIndent(src, int(c.Name().Range.Start))
 			if !cok || len(in) <= len(head) || !strings.HasPrefix(in, head) {
 				ok = false
 			}

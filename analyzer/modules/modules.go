@@ -47,10 +47,10 @@ func collect(p *analyzer.Pass) *Loaded {
 	ix := p.Index()
 	for _, i := range ix.Named("load_module") {
 		d := ix.Entries[i].Directive
-		if len(d.Args) != 1 || ix.Entries[i].Context() != directives.Main {
+		if len(d.Args()) != 1 || ix.Entries[i].Context() != directives.Main {
 			continue
 		}
-		name := strings.TrimSuffix(path.Base(d.Args[0].Value), ".so")
+		name := strings.TrimSuffix(path.Base(d.Args()[0].Value), ".so")
 		mf.loaded[name] = true
 		if !directives.KnownModule(name) {
 			mf.Unknown = append(mf.Unknown, d)
@@ -71,10 +71,10 @@ func mainIncludesFound(p *analyzer.Pass) (bool, *parser.Directive) {
 	for _, i := range ix.Named("include") {
 		e := ix.Entries[i]
 		d := e.Directive
-		if e.Context() != directives.Main || len(d.Args) != 1 || len(c.Included(d)) > 0 {
+		if e.Context() != directives.Main || len(d.Args()) != 1 || len(c.Included(d)) > 0 {
 			continue
 		}
-		if strings.ContainsAny(d.Args[0].Value, "*?[") && p.GlobDirExists(d.Args[0].Value) {
+		if strings.ContainsAny(d.Args()[0].Value, "*?[") && p.GlobDirExists(d.Args()[0].Value) {
 			continue // a glob over a directory that is there and holds no match
 		}
 		return false, d
@@ -154,7 +154,7 @@ func (mf *Loaded) StrictMissing(t *analyzer.Target, module string, thirdParty bo
 func (mf *Loaded) UnknownModuleSays(p *analyzer.Pass) string {
 	if len(mf.Unknown) > 0 {
 		d := mf.Unknown[0]
-		return fmt.Sprintf("the module loaded at %s:%d (%s)", filepath.Base(d.File.Path), d.Line(), path.Base(d.Args[0].Value))
+		return fmt.Sprintf("the module loaded at %s:%d (%s)", filepath.Base(d.File.Path), d.Line(), path.Base(d.Args()[0].Value))
 	}
 	if t := p.Target; t != nil && len(t.Unrecognized) > 0 {
 		return "the third-party module " + t.Unrecognized[0] + " of this build"

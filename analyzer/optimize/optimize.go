@@ -564,7 +564,7 @@ func lineOf(d *parser.Directive) parser.Range {
 // indentOf returns the whitespace before d on its line.
 func indentOf(d *parser.Directive) string {
 	src := d.File.Src
-	i := int(d.Name.Range.Start)
+	i := int(d.Name().Range.Start)
 	j := i
 	for j > 0 && (src[j-1] == ' ' || src[j-1] == '\t') {
 		j--
@@ -577,7 +577,7 @@ func indentOf(d *parser.Directive) string {
 
 // argsEdit replaces the arguments of d with args.
 func argsEdit(d *parser.Directive, args ...string) parser.Edit {
-	r := parser.Span(int(d.Name.Range.End), int(d.Args[len(d.Args)-1].Range.End))
+	r := parser.Span(int(d.Name().Range.End), int(d.Args()[len(d.Args())-1].Range.End))
 	return parser.Edit{File: d.File, Range: r, NewText: " " + strings.Join(args, " ")}
 }
 
@@ -686,7 +686,7 @@ func wildcardRewrites(r *costmodel.Result, removed map[*parser.Directive]bool) (
 					at = d
 				}
 				if sp.LastPort > sp.Port {
-					reason = "a listen on a port range (" + d.Args[0].Value + ") is left as written"
+					reason = "a listen on a port range (" + d.Args()[0].Value + ") is left as written"
 					break
 				}
 				if o := socketOptions(sp); len(o) > 0 {
@@ -703,14 +703,14 @@ func wildcardRewrites(r *costmodel.Result, removed map[*parser.Directive]bool) (
 						strings.Join(d.ArgValues(), " "), d.File.Path, d.Line())
 					break
 				}
-				keep := []string{d.Args[0].Raw(d.File)}
+				keep := []string{d.Args()[0].Raw(d.File)}
 				changed := false
 				for _, prm := range sp.Params {
 					if socketParam(prm.Kind) {
 						changed = true
 						continue
 					}
-					keep = append(keep, d.Args[prm.Arg].Raw(d.File))
+					keep = append(keep, d.Args()[prm.Arg].Raw(d.File))
 				}
 				if changed {
 					edits = append(edits, argsEdit(d, keep...))

@@ -69,15 +69,15 @@ func settingRewrites(m *parser.Model, r *costmodel.Result, o Options) []Rewrite 
 	need := conns + r.Counts.SocketsStart + r.Counts.LogFiles + 3
 	cur := mainDirective(m, "worker_rlimit_nofile")
 	have := 0
-	if cur != nil && len(cur.Args) > 0 {
-		have, _ = strconv.Atoi(cur.Args[0].Value)
+	if cur != nil && len(cur.Args()) > 0 {
+		have, _ = strconv.Atoi(cur.Args()[0].Value)
 	}
 	if conns > nofile && (cur == nil || conns > have) && events != nil {
 		var rw Rewrite
 		if cur != nil {
 			rw = Rewrite{edits: []parser.Edit{argsEdit(cur, strconv.Itoa(need))}, Path: cur.File.Path, Line: cur.Line()}
 		} else {
-			at := int(events.Name.Range.Start)
+			at := int(events.Name().Range.Start)
 			rw = Rewrite{edits: []parser.Edit{{File: events.File, Range: parser.Span(at, at),
 				NewText: "worker_rlimit_nofile " + strconv.Itoa(need) + ";\n" + indentOf(events)}}, Path: events.File.Path, Line: events.Line()}
 		}
@@ -94,7 +94,7 @@ func mainDirective(m *parser.Model, name string) *parser.Directive {
 		return nil
 	}
 	for _, d := range m.Config.Main.Directives {
-		if d.Name.Value == name {
+		if d.Name().Value == name {
 			return d
 		}
 	}
@@ -105,7 +105,7 @@ func mainDirective(m *parser.Model, name string) *parser.Directive {
 // the top of block.
 func setDirective(block, cur *parser.Directive, name, value string) (Rewrite, bool) {
 	if cur != nil {
-		if len(cur.Args) == 0 {
+		if len(cur.Args()) == 0 {
 			return Rewrite{}, false
 		}
 		return Rewrite{edits: []parser.Edit{argsEdit(cur, value)}, Path: cur.File.Path, Line: cur.Line()}, true
@@ -188,7 +188,7 @@ func nameBasedRewrites(load Loader, m *parser.Model, r *costmodel.Result, t *rou
 						// Given once, on the first listen (below).
 						continue
 					}
-					keep = append(keep, d.Args[prm.Arg].Raw(d.File))
+					keep = append(keep, d.Args()[prm.Arg].Raw(d.File))
 				}
 				if rw.Path == "" {
 					rw.Path, rw.Line = d.File.Path, d.Line()

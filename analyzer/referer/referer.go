@@ -61,7 +61,7 @@ func collect(ix *analyzer.Index) []Problem {
 			order = append(order, e.Parent)
 		}
 		d := e.Directive
-		for _, w := range d.Args {
+		for _, w := range d.Args() {
 			v := w.Value
 			switch {
 			case v == "none" || v == "blocked":
@@ -114,7 +114,7 @@ func collect(ix *analyzer.Index) []Problem {
 // entry b (or is it), without regexes; "" when the server
 // names none, as nginx then gives it the empty name.
 func serverNamesAround(ix *analyzer.Index, b int32) []string {
-	for b >= 0 && ix.Entries[b].Directive.Name.Value != "server" {
+	for b >= 0 && ix.Entries[b].Directive.Name().Value != "server" {
 		b = ix.Entries[b].Parent
 	}
 	if b < 0 {
@@ -124,11 +124,11 @@ func serverNamesAround(ix *analyzer.Index, b int32) []string {
 	set := false
 	for j, end := b+1, ix.End(b); j < end; j++ {
 		e := &ix.Entries[j]
-		if e.Parent != b || e.Directive.Name.Value != "server_name" {
+		if e.Parent != b || e.Directive.Name().Value != "server_name" {
 			continue
 		}
 		set = true
-		for _, a := range e.Directive.Args {
+		for _, a := range e.Directive.Args() {
 			if a.Value != "" && a.Value[0] == '~' {
 				continue
 			}

@@ -63,6 +63,47 @@ type frag struct {
 type nfaBuilder struct {
 	states []nfaState
 	err    string
+	// pua: the tree reads bytes above 0x7f as U+E080..U+E0FF (Regex.pua),
+	// else as U+0080..U+00FF.
+	pua bool
+}
+
+// tree is the regex's expression as Go's regexp/syntax reads it, as
+// Compile runs it (nil when it does not).
+func (r *Regex) tree() *syntax.Regexp {
+	flags := syntax.Perl
+	if r.Caseless {
+		flags |= syntax.FoldCase
+	}
+	re, err := syntax.Parse(r.expr, flags)
+	if err != nil {
+		return nil
+	}
+	return re
+}
+
+// addRange adds to set the bytes whose runes (as the tree reads bytes)
+// are in lo..hi.
+func (b *nfaBuilder) addRange(set *byteSet, lo, hi rune) {
+	if lo <= 0x7f {
+		set.add(int(lo), int(min(hi, 0x7f)))
+	}
+	base := rune(0)
+	if b.pua {
+		base = puaBase
+	}
+	lo, hi = max(lo, base+0x80), min(hi, base+0xff)
+	if lo <= hi {
+		set.add(int(lo-base), int(hi-base))
+	}
+}
+
+// runeOf is the rune that stands for byte c in the tree.
+func (b *nfaBuilder) runeOf(c byte) rune {
+	if c >= 0x80 && b.pua {
+		return puaBase + rune(c)
+	}
+	return rune(c)
 }
 
 func (b *nfaBuilder) add(s nfaState) int32 {
@@ -107,15 +148,14 @@ func (b *nfaBuilder) compile(re *syntax.Regexp) frag {
 		var f frag
 		for i, r := range re.Rune {
 			var set byteSet
-			if r <= 255 {
-				set.add(int(r), int(r))
-				// PCRE folds ASCII letters only in nginx's C locale;
-				// letters above 0x7f are refused before (foldsHigh).
-				if fold && 'a' <= r && r <= 'z' {
-					set.add(int(r-32), int(r-32))
-				} else if fold && 'A' <= r && r <= 'Z' {
-					set.add(int(r+32), int(r+32))
-				}
+			b.addRange(&set, r, r)
+			// PCRE folds ASCII letters only in nginx's C locale; a
+			// caseless regex naming bytes above 0x7f is read with pua
+			// (Compile) or refused (buildLangNFA).
+			if fold && 'a' <= r && r <= 'z' {
+				set.add(int(r-32), int(r-32))
+			} else if fold && 'A' <= r && r <= 'Z' {
+				set.add(int(r+32), int(r+32))
 			}
 			g := b.byteState(set)
 			if i == 0 {
@@ -133,9 +173,7 @@ func (b *nfaBuilder) compile(re *syntax.Regexp) frag {
 	case syntax.OpCharClass:
 		var set byteSet
 		for i := 0; i+1 < len(re.Rune); i += 2 {
-			if re.Rune[i] <= 255 {
-				set.add(int(re.Rune[i]), int(min(re.Rune[i+1], 255)))
-			}
+			b.addRange(&set, re.Rune[i], re.Rune[i+1])
 		}
 		return b.byteState(set)
 	case syntax.OpAnyCharNotNL:
@@ -245,19 +283,15 @@ func buildLangNFA(r *Regex) (*nfa, string) {
 		return nil, `PCRE's "\s" takes a vertical tab, Go's does not`
 	case strings.Contains(p, "{,"):
 		return nil, `PCRE2 10.43 reads "{,n}" as a repeat, older ones as text`
-	case (r.Caseless || strings.Contains(p, "(?")) && r.foldsHigh():
+	case (r.Caseless || setsCaseless(p)) && !r.pua && r.foldsHigh():
 		return nil, "a caseless match of a byte above 0x7f"
 	}
-	flags := syntax.Perl
-	if r.Caseless {
-		flags |= syntax.FoldCase
-	}
-	re, err := syntax.Parse(latin1(p), flags)
-	if err != nil {
-		return nil, err.Error()
+	re := r.tree()
+	if re == nil {
+		return nil, "Go's regexp/syntax does not read it"
 	}
 	re = re.Simplify()
-	b := &nfaBuilder{}
+	b := &nfaBuilder{pua: r.pua}
 	f := b.compile(re)
 	m := b.add(nfaState{kind: nMatch})
 	b.patch(f.outs, m)
@@ -910,10 +944,11 @@ func Made(r *Regex, pieces []Piece) (Automaton, bool) {
 	if n, _ := r.langNFA(); n == nil {
 		return nil, false
 	}
-	tree := Parse(latin1(r.Pattern), r.Caseless)
+	tree := r.tree()
 	if tree == nil {
 		return nil, false
 	}
+	b := &nfaBuilder{pua: r.pua}
 	groups := map[int]*syntax.Regexp{}
 	var walk func(t *syntax.Regexp)
 	walk = func(t *syntax.Regexp) {
@@ -937,13 +972,12 @@ func Made(r *Regex, pieces []Piece) (Automaton, bool) {
 		default:
 			lit := &syntax.Regexp{Op: syntax.OpLiteral}
 			for i := 0; i < len(p.Lit); i++ {
-				lit.Rune = append(lit.Rune, rune(p.Lit[i]))
+				lit.Rune = append(lit.Rune, b.runeOf(p.Lit[i]))
 			}
 			parts = append(parts, lit)
 		}
 	}
 	whole := (&syntax.Regexp{Op: syntax.OpConcat, Sub: parts}).Simplify()
-	b := &nfaBuilder{}
 	f := b.compile(whole)
 	m := b.add(nfaState{kind: nMatch})
 	b.patch(f.outs, m)

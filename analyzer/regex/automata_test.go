@@ -140,8 +140,15 @@ func TestRegexAutomatonDollar(t *testing.T) {
 			t.Errorf("%q: compared, want unsure", p)
 		}
 	}
-	if n, _ := Compile("\xe0", true).langNFA(); n != nil {
-		t.Error("a caseless byte above 0x7f: compared, want unsure")
+	// A caseless byte above 0x7f is itself only, as in PCRE's C locale.
+	n, why := Compile("^\xe0a", true).langNFA()
+	if n == nil {
+		t.Fatalf("a caseless byte above 0x7f: %s", why)
+	}
+	for s, want := range map[string]bool{"\xe0a": true, "\xe0A": true, "\xc0a": false} {
+		if got := accepts(newRegexAuto(n), s); got != want {
+			t.Errorf("~* ^\\xe0a on %q: %v, want %v", s, got, want)
+		}
 	}
 }
 
@@ -247,4 +254,25 @@ func patterns(rs []*Regex) []string {
 		out = append(out, r.Pattern)
 	}
 	return out
+}
+
+// TestMadeCaselessHighBytes: the strings a rewrite makes from a caseless
+// regex naming bytes above 0x7f hold its captures' bytes as they are and
+// the replacement's own bytes (read with pua, as the regex is).
+func TestMadeCaselessHighBytes(t *testing.T) {
+	re := Compile(`^/\xc3(?i)(a[\xe0-\xef]+)$`, true)
+	if !re.pua {
+		t.Fatal("not read with pua")
+	}
+	a, ok := Made(re, []Piece{{Lit: "/x\xe9/"}, {Capture: 1}})
+	if !ok {
+		t.Fatal("no automaton")
+	}
+	for s, want := range map[string]bool{
+		"/x\xe9/a\xe0": true, "/x\xe9/A\xef\xe0": true, "/x\xc9/a\xe0": false, "/x\xe9/a\xc0": false, "/x\xe9/a": false,
+	} {
+		if got := accepts(a, s); got != want {
+			t.Errorf("%q: %v, want %v", s, got, want)
+		}
+	}
 }

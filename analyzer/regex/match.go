@@ -17,15 +17,18 @@ import (
 // Bytes above 0x7f are mapped to the code points of the same value
 // (Latin-1) in the pattern and the subject alike, so that "." and
 // classes take one byte, as PCRE does, and not one UTF-8 character.
-// A caseless pattern that names such bytes maps them instead to Private
-// Use Area code points (pua), which Go does not fold, as PCRE in nginx's
-// C locale folds ASCII letters only.
+// A caseless pattern (~* or an inline (?i)) that names such bytes maps
+// them instead to Private Use Area code points (pua), which Go does not
+// fold, as PCRE in nginx's C locale folds ASCII letters only.
 type Regex struct {
 	// Pattern is the regex as written in the configuration.
 	Pattern string
 	// Caseless is set for ~* (and server_name ~ with (?i), map ~*...).
 	Caseless bool
 	re       *regexp.Regexp
+	// expr is the pattern as re reads it (without the (?i) of ~*): the
+	// automata parse it.
+	expr string
 	// pua: re reads bytes above 0x7f as U+E080..U+E0FF (puaPattern).
 	pua bool
 	// err says why Go's regexp cannot run the pattern as PCRE does
@@ -58,11 +61,20 @@ func Compile(pattern string, caseless bool) *Regex {
 		r.err = fmt.Sprintf("Go's regexp does not read it as PCRE does (%v)", unwrapSyntax(err))
 		return r
 	}
-	r.re = re
-	if caseless && r.foldsHigh() {
-		if p, ok := puaPattern(pattern); ok {
-			if re, err := regexp.Compile("(?i)" + p); err == nil {
-				r.re, r.pua = re, true
+	mayFold := caseless || setsCaseless(pattern)
+	if mayFold && caseProperty(pattern) {
+		r.err = `PCRE2 10.42 matches a caseless \p{Lu}, \p{Ll} or \p{Lt} with case, 10.45 without`
+		return r
+	}
+	r.re, r.expr = re, latin1(pattern)
+	if mayFold && r.foldsHigh() {
+		if p, ok := puaPattern(pattern, mayFold); ok {
+			expr := p
+			if caseless {
+				expr = "(?i)" + p
+			}
+			if re, err := regexp.Compile(expr); err == nil {
+				r.re, r.expr, r.pua = re, p, true
 			}
 		}
 	}

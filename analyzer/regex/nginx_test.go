@@ -101,7 +101,7 @@ func TestNginxDifferential(t *testing.T) {
 			strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(pat) + "\" {}\n    }\n}\n"
 		// The config must carry the pattern to nginx unchanged.
 		f := parser.ParseFile("t.conf", []byte(conf), nil)
-		if got := f.Directives[1].Block.Directives[0].Block.Directives[1].Args[1].Value; got != pat {
+		if got := f.Directives[1].Block.Directives[0].Block.Directives[1].Args()[1].Value; got != pat {
 			t.Fatalf("pattern %q encoded as %q", pat, got)
 		}
 		wg.Add(1)

@@ -3,6 +3,7 @@ package regex
 import (
 	"fmt"
 	"strings"
+	"unicode"
 )
 
 // PCRE in nginx (no UTF mode, the C locale's tables) folds ASCII letters
@@ -44,10 +45,14 @@ func fromPUA(s string) string {
 // puaPattern rewrites a pattern for Go's regexp with its bytes above 0x7f
 // (written as such or as \x escapes) mapped as toPUA maps a subject's. It
 // reads the pattern as Go's regexp/syntax does, and gives up (ok false)
-// on anything it does not know to mean the same after the mapping: inline
-// flags, \p and \P (PCRE's Unicode properties of a byte), escapes Go
-// refuses.
-func puaPattern(p string) (string, bool) {
+// on anything it does not know to mean the same after the mapping: flags
+// Go does not know, properties other than a general category, escapes Go
+// refuses. A general category (\p{L}, \PN, [\p{Nd}x]) is written as the
+// class of the bytes PCRE gives it without UTF mode (the code point of
+// the byte's value), ignoring case as PCRE2 10.42 does; a caseless
+// \p{Lu}, \p{Ll} or \p{Lt} (mayFold: the pattern is caseless or may
+// turn caseless) gives up, as PCRE2 from 10.45 reads them as \p{L&}.
+func puaPattern(p string, mayFold bool) (string, bool) {
 	var b strings.Builder
 	for i := 0; i < len(p); {
 		c := p[i]
@@ -56,7 +61,7 @@ func puaPattern(p string) (string, bool) {
 			writePUA(&b, rune(c))
 			i++
 		case c == '[':
-			n, ok := puaClass(&b, p[i:])
+			n, ok := puaClass(&b, p[i:], mayFold)
 			if !ok {
 				return "", false
 			}
@@ -89,13 +94,24 @@ func puaPattern(p string) (string, bool) {
 				i += n
 				continue
 			}
-			if d := p[i+1]; d == 'p' || d == 'P' || d >= 0x80 {
+			if d := p[i+1]; d == 'p' || d == 'P' {
+				in, n, ok := property(p[i:], mayFold)
+				if !ok {
+					return "", false
+				}
+				b.WriteByte('[')
+				writeBytes(&b, in)
+				b.WriteByte(']')
+				i += n
+				continue
+			}
+			if p[i+1] >= 0x80 {
 				return "", false
 			}
 			b.WriteString(p[i : i+2])
 			i += 2
 		case c == '(' && strings.HasPrefix(p[i:], "(?"):
-			if !groupSyntax(p[i+2:]) {
+			if !groupSyntax(p[i+2:]) && !goFlags(p[i+2:]) {
 				return "", false
 			}
 			b.WriteString("(?")
@@ -120,6 +136,22 @@ func groupSyntax(s string) bool {
 		return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 	}
 	return false
+}
+
+// goFlags says the text after "(?" sets flags that Go and PCRE read
+// alike, (?i), (?-i:, (?sU)...: i, m, s and U mean the same in both
+// (PCRE's x, n, J and ^ are not Go's).
+func goFlags(s string) bool {
+	j := strings.IndexAny(s, ":)")
+	if j < 0 {
+		return false
+	}
+	for _, c := range s[:j] {
+		if !strings.ContainsRune("imsU-", c) {
+			return false
+		}
+	}
+	return true
 }
 
 // setsCaseless says the pattern may turn caseless matching on with an
@@ -207,7 +239,7 @@ func unhex(c byte) rune {
 // as an escape, mapped, and a range from below 0x80 to above it is split
 // in two (the code points between are not bytes, and some of them, ſ and
 // the Kelvin sign, fold to ASCII letters). It returns the class's length.
-func puaClass(b *strings.Builder, s string) (int, bool) {
+func puaClass(b *strings.Builder, s string, mayFold bool) (int, bool) {
 	i := 1
 	b.WriteByte('[')
 	if i < len(s) && s[i] == '^' {
@@ -224,6 +256,15 @@ func puaClass(b *strings.Builder, s string) (int, bool) {
 				i += j + 4
 				continue
 			}
+		}
+		if len(t) >= 2 && t[0] == '\\' && (t[1] == 'p' || t[1] == 'P') {
+			in, n, ok := property(t, mayFold)
+			if !ok {
+				return 0, false
+			}
+			writeBytes(b, in)
+			i += n
+			continue
 		}
 		if len(t) >= 2 && t[0] == '\\' && strings.IndexByte(`dDsSwW`, t[1]) >= 0 {
 			b.WriteString(t[:2])
@@ -305,4 +346,77 @@ func classChar(s string) (rune, int, bool) {
 
 func isAlnum(c byte) bool {
 	return '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}
+
+// property reads \p{Name}, \p{^Name}, \pN or their \P negations at the
+// start of s, for a general category Go's unicode package names as PCRE
+// does: the bytes it takes (a byte is the code point of its value
+// without UTF mode) and its length. Scripts are not read: PCRE2's
+// versions read a script name as the script or its extensions.
+func property(s string, mayFold bool) (in [256]bool, n int, ok bool) {
+	if len(s) < 3 {
+		return in, 0, false
+	}
+	neg := s[1] == 'P'
+	name := s[2:3]
+	n = 3
+	if s[2] == '{' {
+		j := strings.IndexByte(s, '}')
+		if j < 0 {
+			return in, 0, false
+		}
+		name, n = s[3:j], j+1
+		if strings.HasPrefix(name, "^") {
+			neg, name = !neg, name[1:]
+		}
+	}
+	table, known := unicode.Categories[name]
+	if !known || mayFold && (name == "Lu" || name == "Ll" || name == "Lt") {
+		return in, 0, false
+	}
+	for c := range in {
+		in[c] = unicode.Is(table, rune(c)) != neg
+	}
+	return in, n, true
+}
+
+// writeBytes writes the bytes of in as the ranges of a class, mapped.
+func writeBytes(b *strings.Builder, in [256]bool) {
+	for c := 0; c < 256; {
+		if !in[c] {
+			c++
+			continue
+		}
+		// A run stops at 0x80, where the mapping jumps.
+		end := c
+		for end+1 < 256 && in[end+1] && end+1 != 0x80 {
+			end++
+		}
+		writeChar(b, rune(c))
+		if end > c {
+			b.WriteByte('-')
+			writeChar(b, rune(end))
+		}
+		c = end + 1
+	}
+}
+
+// caseProperty says the pattern names \p{Lu}, \p{Ll} or \p{Lt} (or
+// their \P negations), which PCRE2 10.42 matches with case in a
+// caseless regex and 10.45 reads as \p{L&}; Go folds them.
+func caseProperty(p string) bool {
+	for i := 0; i+1 < len(p); i++ {
+		if p[i] != '\\' {
+			continue
+		}
+		if p[i+1] == 'p' || p[i+1] == 'P' {
+			name := strings.TrimPrefix(p[i+2:], "{")
+			name = strings.TrimPrefix(name, "^")
+			if strings.HasPrefix(name, "Lu}") || strings.HasPrefix(name, "Ll}") || strings.HasPrefix(name, "Lt}") {
+				return true
+			}
+		}
+		i++
+	}
+	return false
 }

@@ -45,6 +45,18 @@ func TestCaselessHighBytes(t *testing.T) {
 		{`\xc3`, false, "\xc3", []string{"\xc3"}},
 		{`(?s)\xc3`, false, "\xe3", nil},
 		{`(?:\xc3)`, true, "\xe3", nil},
+		// Inline flags: PCRE's (?i) folds ASCII letters only too.
+		{`(?i)\xc3`, false, "\xe3", nil},
+		{`(?i)\xc3`, true, "\xc3", []string{"\xc3"}},
+		{`a(?i:\xc3b)`, false, "a\xc3B", []string{"a\xc3B"}},
+		{`a(?i:\xc3)b`, false, "a\xc3B", nil},
+		{`(?i)a(?-i)\xe3b`, false, "A\xe3b", []string{"A\xe3b"}},
+		// A general category without UTF mode: the byte's code point.
+		{`\p{L}\xc3`, true, "\xaa\xc3", []string{"\xaa\xc3"}},
+		{`\p{L}\xc3`, true, "\xd7\xc3", nil},
+		{`[\p{L}0]+`, true, "/\xb5a0\xd7", []string{"\xb5a0"}},
+		{`\PL\xc3`, true, "\xd7\xc3", []string{"\xd7\xc3"}},
+		{`[^\p{Nd}]`, true, "0\xb2", []string{"\xb2"}},
 	} {
 		caps, ok, why := Compile(c.pattern, c.caseless).Match(c.subject)
 		if why != "" {
@@ -59,16 +71,19 @@ func TestCaselessHighBytes(t *testing.T) {
 			t.Errorf("%q (caseless %v) on %q: %q, want %q", c.pattern, c.caseless, c.subject, got, c.want)
 		}
 	}
-	// Kept unsure: inline flags (one turns a ~ regex caseless) and
-	// Unicode properties, which PCRE takes caseless.
+	// Kept unsure: a caseless \p{Lu}, \p{Ll} or \p{Lt} (PCRE2 10.42 takes
+	// them with case, 10.45 as \p{L&}), scripts (PCRE2's versions read
+	// a script name as the script or its extensions), flags Go does not
+	// know.
 	for _, c := range []struct {
 		pattern  string
 		caseless bool
 	}{
-		{`(?i)\xc3`, false},
-		{`(?i)\xc3`, true},
-		{`a(?i:\xc3)`, false},
 		{`\p{Lu}\xc3`, true},
+		{`(?i)\p{Ll}\xc3`, false},
+		{`[\p{Lt}]\xc3`, true},
+		{`\p{Latin}\xc3`, true},
+		{`(?x)\xc3 `, true},
 	} {
 		if _, _, why := Compile(c.pattern, c.caseless).Match("\xe3"); why == "" {
 			t.Errorf("%q (caseless %v): sure, want unsure", c.pattern, c.caseless)
@@ -83,8 +98,9 @@ func TestPUAPatternMeansTheSame(t *testing.T) {
 	for _, p := range []string{
 		`\xc3`, "a\xc3b", `[\x7b-\xff]`, `[^a\xc3]`, `[]\xe0-\xef-]`, `[\d\xe0-]+`, `[[:alpha:]\xff]`,
 		`\Q.` + "\xe9" + `\E`, `(?:\xc3|\x{e3})`, `(?P<x>[\x00-\x{ff}])`, `[\0-\x7f]`, `[\]\-\xc0]`, `[\t-\xa0]`,
+		`(?s).\xc3`, `\p{L}\xc3`, `\PL`, `\P{^L}`, `[\p{L}\xc3]`, `[^\P{Nd}]`, `\p{Lu}+`, `(?U)\xc3+`,
 	} {
-		expr, ok := puaPattern(p)
+		expr, ok := puaPattern(p, false)
 		if !ok {
 			t.Errorf("%q: not rewritten", p)
 			continue
@@ -99,8 +115,8 @@ func TestPUAPatternMeansTheSame(t *testing.T) {
 			}
 		}
 	}
-	for _, p := range []string{`(?i)\xc3`, `(?s).\xc3`, `\p{L}\xc3`, `\PL`, `[\p{L}\xc3]`, `[\b\xc3]`, `\x{100}`, `[\1]`} {
-		if expr, ok := puaPattern(p); ok {
+	for _, p := range []string{`(?x)\xc3`, `\p{Greek}`, `\p{Any}`, `\p{L&}`, `[\b\xc3]`, `\x{100}`, `[\1]`, `(?=a)\xc3`} {
+		if expr, ok := puaPattern(p, false); ok {
 			t.Errorf("%q: rewritten as %q, want refused", p, expr)
 		}
 	}

@@ -55,6 +55,13 @@ type Answer struct {
 	// error_page, whose response nginx sends with it ("" for none; a
 	// redirect's Location is Handler.Target).
 	LocationHeader string
+	// Notes say why nginx answers as it does where the blocks the
+	// answer names do not: the cause of a 400 or 414 given before any
+	// location (an invalid Host, a plain HTTP request on an ssl port),
+	// nginx's own code (497) answered as 400, a rewrite or internal
+	// redirection cycle, a named location that does not exist. They are
+	// as sure as the rest of the answer.
+	Notes []string
 	// Unsure lists what the model could not evaluate or assumed (files
 	// taken as missing, a variable it does not know); when the handler
 	// is HandlerUnknown the request stops at the first of them.
@@ -164,7 +171,7 @@ func (a *Answer) Describe() string {
 	case HandlerProxy, HandlerFastCGI, HandlerUWSGI, HandlerSCGI, HandlerGRPC, HandlerMemcached, HandlerModule:
 		s := h.Kind.String()
 		if h.Directive != nil {
-			s = h.Directive.Name.Value
+			s = h.Directive.Name().Value
 		}
 		if h.Target != "" {
 			s = "passed by " + s + " to " + h.Target

@@ -70,8 +70,8 @@ func (t *Table) Ref(n int) string {
 	}
 	s := t.Servers[n]
 	name := "#" + fmt.Sprint(n+1)
-	if ns := s.Names(); len(ns) > 0 && ns[0].Directive.Args[ns[0].Arg].Value != "" {
-		name = ns[0].Directive.Args[ns[0].Arg].Value
+	if ns := s.Names(); len(ns) > 0 && ns[0].Directive.Args()[ns[0].Arg].Value != "" {
+		name = ns[0].Directive.Args()[ns[0].Arg].Value
 	}
 	return name + " (" + serverRef(s) + ")"
 }

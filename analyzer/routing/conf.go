@@ -120,14 +120,14 @@ const (
 
 // argAt is d's argument i, "" when it has fewer.
 func argAt(d *parser.Directive, i int) string {
-	if i < len(d.Args) {
-		return d.Args[i].Value
+	if i < len(d.Args()) {
+		return d.Args()[i].Value
 	}
 	return ""
 }
 
 func flag(d *parser.Directive) setting {
-	if len(d.Args) == 1 && strings.EqualFold(d.Args[0].Value, "on") {
+	if len(d.Args()) == 1 && strings.EqualFold(d.Args()[0].Value, "on") {
 		return on
 	}
 	return off
@@ -299,7 +299,7 @@ var opaqueDirectives = map[string]bool{
 // nginx reads them, with included files in place of their include.
 func eachDirective(c *parser.Config, dirs []*parser.Directive, fn func(*parser.Directive)) {
 	for _, d := range dirs {
-		if d.Name.Value == "include" && c != nil {
+		if d.Name().Value == "include" && c != nil {
 			for _, f := range c.Included(d) {
 				eachDirective(c, f.Directives, fn)
 			}
@@ -371,7 +371,7 @@ func (b *builder) regex(pattern string, caseless bool) *regex.Regex {
 // the caller reads) into lv; locs receives the location directives.
 func (b *builder) readLevel(lv *level, dirs []*parser.Directive, locs *[]*parser.Directive, inIf bool) {
 	eachDirective(b.c, dirs, func(d *parser.Directive) {
-		name := d.Name.Value
+		name := d.Name().Value
 		switch name {
 		case "location":
 			if locs != nil && d.Block != nil {
@@ -401,7 +401,7 @@ func (b *builder) readLevel(lv *level, dirs []*parser.Directive, locs *[]*parser
 			}
 			at := len(lv.prog)
 			lv.prog = append(lv.prog, o)
-			if lv.block != nil && lv.block.Name.Value == "location" {
+			if lv.block != nil && lv.block.Name().Value == "location" {
 				inner := newLevel(lv, d)
 				lv.prog[at].lif = inner
 				b.readIf(lv, inner, d)
@@ -414,26 +414,26 @@ func (b *builder) readLevel(lv *level, dirs []*parser.Directive, locs *[]*parser
 				lv.prog = append(lv.prog, o)
 			}
 		case "try_files":
-			if len(d.Args) >= 2 {
+			if len(d.Args()) >= 2 {
 				x := lv.own()
 				x.tryFiles = d
 				x.tryFilesArgs = nil
-				for _, a := range d.Args {
+				for _, a := range d.Args() {
 					x.tryFilesArgs = append(x.tryFilesArgs, b.script(a.Value, false))
 				}
 			}
 		case "root", "alias":
-			if len(d.Args) == 1 && lv.root == nil {
+			if len(d.Args()) == 1 && lv.root == nil {
 				x := lv.own()
 				x.root, x.alias = d, name == "alias"
-				x.rootScript = b.script(d.Args[0].Value, false)
+				x.rootScript = b.script(d.Args()[0].Value, false)
 			}
 		case "index":
 			x := lv.own()
 			if x.index == nil {
 				x.index = d
 			}
-			for _, a := range d.Args {
+			for _, a := range d.Args() {
 				x.indexScripts = append(x.indexScripts, b.script(a.Value, false))
 			}
 		case "error_page":
@@ -445,7 +445,7 @@ func (b *builder) readLevel(lv *level, dirs []*parser.Directive, locs *[]*parser
 		case "internal":
 			lv.internal = on
 		case "charset":
-			if len(d.Args) == 1 && strings.Contains(d.Args[0].Value, "$") {
+			if len(d.Args()) == 1 && strings.Contains(d.Args()[0].Value, "$") {
 				lv.own().varCharset = d
 			}
 		case "client_header_buffer_size":
@@ -473,13 +473,13 @@ func (b *builder) readLevel(lv *level, dirs []*parser.Directive, locs *[]*parser
 		case "port_in_redirect":
 			lv.portInRedirect = flag(d)
 		case "satisfy":
-			if len(d.Args) == 1 && d.Args[0].Value == "any" {
+			if len(d.Args()) == 1 && d.Args()[0].Value == "any" {
 				lv.satisfyAny = on
 			} else {
 				lv.satisfyAny = off
 			}
 		case "allow", "deny":
-			if len(d.Args) == 1 {
+			if len(d.Args()) == 1 {
 				x := lv.own()
 				x.hasAccess = true
 				// A rule nginx refuses matches no client, but the level
@@ -490,7 +490,7 @@ func (b *builder) readLevel(lv *level, dirs []*parser.Directive, locs *[]*parser
 		case "auth_basic":
 			x := lv.own()
 			x.authSet = true
-			if len(d.Args) == 1 && d.Args[0].Value != "off" {
+			if len(d.Args()) == 1 && d.Args()[0].Value != "off" {
 				x.authBasic = d
 			}
 		case "limit_except":
@@ -504,14 +504,14 @@ func (b *builder) readLevel(lv *level, dirs []*parser.Directive, locs *[]*parser
 			}
 		default:
 			if k, ok := contentHandlers[name]; ok {
-				if name == "perl" && (lv.block == nil || lv.block.Name.Value == "http") {
+				if name == "perl" && (lv.block == nil || lv.block.Name().Value == "http") {
 					return
 				}
 				lv.handler, lv.handlerKind = d, k
-				if len(d.Args) > 0 {
-					lv.handlerTarget = b.script(d.Args[0].Value, false)
+				if len(d.Args()) > 0 {
+					lv.handlerTarget = b.script(d.Args()[0].Value, false)
 				}
-				if autoRedirects(name) && lv.block != nil && lv.block.Name.Value == "location" {
+				if autoRedirects(name) && lv.block != nil && lv.block.Name().Value == "location" {
 					loc := (&parser.Location{Directive: lv.block}).Spec()
 					if strings.HasSuffix(loc.Path, "/") && !loc.IsRegex && !loc.Named {
 						lv.autoRedirect = true
@@ -546,7 +546,7 @@ func (b *builder) readIf(outer, inner *level, d *parser.Directive) {
 func readOp(d *parser.Directive, compile func(string, bool) *regex.Regex, script func(string, bool) *Script) (op, bool) {
 	a := d.ArgValues()
 	o := op{d: d}
-	switch d.Name.Value {
+	switch d.Name().Value {
 	case "break":
 		o.kind = opBreak
 		return o, true
@@ -625,15 +625,15 @@ func redirectURL(s string) bool {
 // replacement starts with a scheme (nginx then redirects whatever the
 // flag). A rewrite without a replacement redirects nothing.
 func Redirects(rewrite *parser.Directive) bool {
-	if len(rewrite.Args) < 2 {
+	if len(rewrite.Args()) < 2 {
 		return false
 	}
-	if len(rewrite.Args) >= 3 {
-		if f := rewrite.Args[2].Value; f == "redirect" || f == "permanent" {
+	if len(rewrite.Args()) >= 3 {
+		if f := rewrite.Args()[2].Value; f == "redirect" || f == "permanent" {
 			return true
 		}
 	}
-	return redirectURL(rewrite.Args[1].Value)
+	return redirectURL(rewrite.Args()[1].Value)
 }
 
 // readErrorPage reads error_page as ngx_http_core_error_page does.
@@ -696,7 +696,7 @@ func (m *Model) buildServer(n int) *serverRoutes {
 	if names := s.Names(); len(names) > 0 {
 		// cscf->server_name ($server_name): the first name, lower-case
 		// but for a regex, without the dot of ".domain".
-		sr.name = names[0].Directive.Args[names[0].Arg].Value
+		sr.name = names[0].Directive.Args()[names[0].Arg].Value
 		if !strings.HasPrefix(sr.name, "~") {
 			sr.name = strings.TrimPrefix(strings.ToLower(sr.name), ".")
 		}
@@ -733,11 +733,11 @@ func newLocation() *Location {
 // locationSpec parses a location's arguments without allocating.
 func locationSpec(d *parser.Directive) (grammar.Location, bool) {
 	var buf [2]string
-	if len(d.Args) == 0 || len(d.Args) > 2 {
+	if len(d.Args()) == 0 || len(d.Args()) > 2 {
 		return grammar.Location{}, false
 	}
-	vals := buf[:len(d.Args)]
-	for i, a := range d.Args {
+	vals := buf[:len(d.Args())]
+	for i, a := range d.Args() {
 		vals[i] = a.Value
 	}
 	spec, err := grammar.ParseLocation(vals)

@@ -325,7 +325,7 @@ func (m *Model) identities() []string {
 	for i, s := range m.Table.Servers {
 		var names []string
 		for _, n := range s.Names() {
-			names = append(names, n.Directive.Args[n.Arg].Value)
+			names = append(names, n.Directive.Args()[n.Arg].Value)
 		}
 		id := strings.Join(names, " ")
 		count[id]++
@@ -393,11 +393,11 @@ func sameDirective(a, b *parser.Directive) bool {
 	if a == b {
 		return true
 	}
-	if a.Name.Value != b.Name.Value || len(a.Args) != len(b.Args) {
+	if a.Name().Value != b.Name().Value || len(a.Args()) != len(b.Args()) {
 		return false
 	}
-	for i := range a.Args {
-		if a.Args[i].Value != b.Args[i].Value {
+	for i := range a.Args() {
+		if a.Args()[i].Value != b.Args()[i].Value {
 			return false
 		}
 	}

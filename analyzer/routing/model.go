@@ -123,32 +123,32 @@ func NewWithTable(m *parser.Model, t *Table, o Options) *Model {
 	// unknown.
 	if m.Config != nil {
 		m.Config.Walk(func(d *parser.Directive, stack []*parser.Directive) bool {
-			switch d.Name.Value {
+			switch d.Name().Value {
 			case "merge_slashes":
 				if flag(d) == off {
 					md.slashesOff = true
 				}
 			case "set":
 				// $args is the query string, whoever sets it.
-				if len(d.Args) == 2 && strings.HasPrefix(d.Args[0].Value, "$") && !strings.EqualFold(d.Args[0].Value, "$args") {
-					md.setNames[strings.ToLower(d.Args[0].Value[1:])] = true
+				if len(d.Args()) == 2 && strings.HasPrefix(d.Args()[0].Value, "$") && !strings.EqualFold(d.Args()[0].Value, "$args") {
+					md.setNames[strings.ToLower(d.Args()[0].Value[1:])] = true
 				}
 			case "location", "rewrite", "if", "server_name", "map":
-				for _, a := range d.Args {
+				for _, a := range d.Args() {
 					if strings.Contains(a.Value, "(?") {
 						regex.NamedGroups(a.Value, func(name string, _ int) { md.setNames[strings.ToLower(name)] = true })
 					}
 				}
 			}
-			if d.Name.Value == "map" && d.Block != nil {
+			if d.Name().Value == "map" && d.Block != nil {
 				for _, e := range d.Block.Directives {
-					if strings.HasPrefix(e.Name.Value, "~") {
-						regex.NamedGroups(e.Name.Value, func(name string, _ int) { md.setNames[strings.ToLower(name)] = true })
+					if strings.HasPrefix(e.Name().Value, "~") {
+						regex.NamedGroups(e.Name().Value, func(name string, _ int) { md.setNames[strings.ToLower(name)] = true })
 					}
 				}
 				return false
 			}
-			switch d.Name.Value {
+			switch d.Name().Value {
 			case "http", "server", "location", "if", "include":
 				return true
 			}
@@ -161,7 +161,7 @@ func NewWithTable(m *parser.Model, t *Table, o Options) *Model {
 // readHTTP reads the http block's maps.
 func (m *Model) readHTTP(dirs []*parser.Directive) {
 	eachDirective(m.cfg, dirs, func(d *parser.Directive) {
-		if d.Name.Value == "map" && d.Block != nil && len(d.Args) == 2 {
+		if d.Name().Value == "map" && d.Block != nil && len(d.Args()) == 2 {
 			if md := readMap(m.cfg, d); md != nil {
 				if _, dup := m.maps[md.name]; !dup {
 					m.maps[md.name] = md

@@ -44,9 +44,9 @@ type Claim struct {
 // block's name for the implicit "".
 func (c Claim) Range() parser.Range {
 	if c.Arg < 0 {
-		return c.Directive.Name.Range
+		return c.Directive.Name().Range
 	}
-	return c.Directive.Args[c.Arg].Range
+	return c.Directive.Args()[c.Arg].Range
 }
 
 // Clash is a name the hash refuses: At claims a key First already has.

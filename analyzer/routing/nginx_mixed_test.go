@@ -88,6 +88,21 @@ func (g *mixed) body(id string, caps int, ind string) {
 		fmt.Fprintf(b, "%sreturn %s;\n", ind, g.pick("301 /leaf$request_uri", "302 $scheme://$host$uri", "404", "200 \""+id+" $request_uri $is_args\"", "403"))
 	case 9:
 		fmt.Fprintf(b, "%sset $s \"%s:$uri\";\n%srewrite ^/(.*)$ /leaf/$s break;\n%s%s\n", ind, id, ind, ind, answer(" s"))
+	case 10:
+		// error_page chains, once or recursively, and $status.
+		if g.r.IntN(2) == 0 {
+			fmt.Fprintf(b, "%srecursive_error_pages on;\n", ind)
+		}
+		fmt.Fprintf(b, "%serror_page 404 %s %s;\n%s%s;\n", ind, g.pick("", "=", "=200"), g.pick("/st", "/a/", "/d/nope", "@rw", "/b$uri"),
+			ind, g.pick("try_files /nope =404", "return 404", "return 200 \""+id+" $status\""))
+	case 11:
+		if caps > 0 {
+			// try_files after a regex location's alias.
+			fmt.Fprintf(b, "%salias %s/%s$%d;\n%stry_files %s %s;\n", ind, g.root, g.pick("", "d/"), 1+g.r.IntN(caps), ind,
+				g.pick("$uri", "$uri/", "/x.txt", "/$1", "$uri/index.html"), g.pick("=404", "/leaf/tf", "@n"))
+		} else {
+			fmt.Fprintf(b, "%stry_files %s @rw;\n", ind, g.pick("$uri", "/nope"))
+		}
 	case 12:
 		fmt.Fprintf(b, "%sinternal;\n%s%s\n", ind, ind, answer(""))
 	case 13:
@@ -193,6 +208,8 @@ func (g *mixed) server(listen, names string, mergeOff bool) {
 	}
 	fmt.Fprintf(b, "    location /leaf { return 200 \"%s leaf $uri|$args|$server_name|$host\"; }\n", sid)
 	fmt.Fprintf(b, "    location @n { return 200 \"%s named $uri|$args\"; }\n", sid)
+	fmt.Fprintf(b, "    location @rw { rewrite ^(.*)$ /leaf/rw$1 %s; return 200 \"%s rw $uri\"; }\n", g.pick("last", "break", ""), sid)
+	fmt.Fprintf(b, "    location /st { return 200 \"%s st $status $uri|$args\"; }\n", sid)
 	fmt.Fprintf(b, "    location /cap/ { return 200 \"%s cap $sub|$1|$2|$server_name\"; }\n", sid)
 	g.locs("", 0, "    ")
 	b.WriteString("}\n")
@@ -293,7 +310,7 @@ func runMixed(t *testing.T, ngx, conf string, ports []int, probes []string) int 
 			for j, target := range probes {
 				// A method in turn: the static handler refuses POST,
 				// error_page turns a POST into a GET, HEAD stays.
-				method := [...]string{"GET", "GET", "HEAD", "POST", "GET", "PUT"}[(i+j)%6]
+				method := [...]string{"GET", "GET", "HEAD", "POST", "GET", "PUT", "GET", "OPTIONS"}[(i+j)%8]
 				req := routing.HTTPRequest{Request: routing.Request{Addr: addr.Addr(), Port: port, Host: h, NoHost: h == ""},
 					Target: target, Remote: netip.MustParseAddr("127.0.0.1"), Method: method}
 				a := m.Route(req)

@@ -92,6 +92,9 @@ type routeCase struct {
 	headers [][]routing.Header
 	// methods are the methods of every probe (nil: GET).
 	methods []string
+	// addrs are the loopback addresses every probe is sent to (nil:
+	// 127.0.0.1).
+	addrs []netip.Addr
 }
 
 // runCase starts nginx on c and requires every probe's answer to be
@@ -113,7 +116,10 @@ func runCase(t *testing.T, ngx string, c routeCase, port int) int {
 			t.Error(err)
 		}
 	}()
-	addr := netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), uint16(port))
+	addrs := c.addrs
+	if addrs == nil {
+		addrs = []netip.Addr{netip.MustParseAddr("127.0.0.1")}
+	}
 	compared, failed, skipped := 0, 0, 0
 	hsets := c.headers
 	if hsets == nil {
@@ -123,32 +129,35 @@ func runCase(t *testing.T, ngx string, c routeCase, port int) int {
 	if methods == nil {
 		methods = []string{"GET"}
 	}
-	for _, h := range c.hosts {
-		for _, target := range c.probes {
-			for _, hs := range hsets {
-				for _, method := range methods {
-					req := routing.HTTPRequest{Request: routing.Request{Addr: addr.Addr(), Port: port, Host: h, NoHost: h == ""},
-						Target: target, Remote: netip.MustParseAddr("127.0.0.1"), Headers: hs, Method: method}
-					a := m.Route(req)
-					want, ok := expected(a)
-					if !ok {
-						skipped++
-						if skipped <= 3 {
-							t.Logf("unsure: Host %q, %q: %v", h, target, a.Unsure)
+	for _, local := range addrs {
+		addr := netip.AddrPortFrom(local, uint16(port))
+		for _, h := range c.hosts {
+			for _, target := range c.probes {
+				for _, hs := range hsets {
+					for _, method := range methods {
+						req := routing.HTTPRequest{Request: routing.Request{Addr: addr.Addr(), Port: port, Host: h, NoHost: h == ""},
+							Target: target, Remote: netip.MustParseAddr("127.0.0.1"), Headers: hs, Method: method}
+						a := m.Route(req)
+						want, ok := expected(a)
+						if !ok {
+							skipped++
+							if skipped <= 3 {
+								t.Logf("unsure: Host %q, %q: %v", h, target, a.Unsure)
+							}
+							continue
 						}
-						continue
-					}
-					got, err := send(method, addr.String(), h, target, hs...)
-					if err != nil {
-						t.Fatalf("%s %q: %v", h, target, err)
-					}
-					got, want = comparable(method, a, got, want)
-					compared++
-					if got != want {
-						failed++
-						if failed <= 10 {
-							t.Errorf("%s, Host %q, %q %v: nginx %+v, the model %+v (%s; location %v, steps %d, unsure %v)",
-								method, h, target, hs, got, want, a.Describe(), a.Location, len(a.Steps), a.Unsure)
+						got, err := send(method, addr.String(), h, target, hs...)
+						if err != nil {
+							t.Fatalf("%s %q: %v", h, target, err)
+						}
+						got, want = comparable(method, a, got, want)
+						compared++
+						if got != want {
+							failed++
+							if failed <= 10 {
+								t.Errorf("%s %s, Host %q, %q %v: nginx %+v, the model %+v (%s; location %v, steps %d, unsure %v)",
+									method, addr, h, target, hs, got, want, a.Describe(), a.Location, len(a.Steps), a.Unsure)
+							}
 						}
 					}
 				}
@@ -400,11 +409,13 @@ func genRedirects(r *rand.Rand, root string) string {
 		fmt.Fprintf(&b, "    location /leaf%d { return 200 \"leaf%d $uri $args\"; }\n", i, i)
 	}
 	for i := range named {
-		fmt.Fprintf(&b, "    location @n%d { return 200 \"n%d $uri $args\"; }\n", i, i)
+		fmt.Fprintf(&b, "    location @n%d { return 200 \"n%d $uri $args $status\"; }\n", i, i)
 	}
+	// A named location that sends the request on.
+	fmt.Fprintf(&b, "    location @rw { rewrite ^(.*)$ %s$1 %s; return 200 \"rw $uri\"; }\n", dest(), pick("last", "break", ""))
 	for i := range routers {
 		fmt.Fprintf(&b, "    location /r%d {\n", i)
-		switch r.IntN(7) {
+		switch r.IntN(10) {
 		case 0:
 			repl := dest() + "$1"
 			switch r.IntN(4) {
@@ -436,6 +447,17 @@ func genRedirects(r *rand.Rand, root string) string {
 		case 6:
 			// A loop when both point at each other.
 			fmt.Fprintf(&b, "        rewrite ^ /r%d%s last;\n", r.IntN(routers), pick("", "/x"))
+		case 7:
+			// error_page chains through routers, once or recursively.
+			if r.IntN(2) == 0 {
+				b.WriteString("        recursive_error_pages on;\n")
+			}
+			fmt.Fprintf(&b, "        error_page 404 %s %s;\n        return 404;\n", pick("", "=", "=200"), dest())
+		case 8:
+			fmt.Fprintf(&b, "        try_files %s @rw;\n", pick("/nope", "$uri", "/d/ $uri.txt"))
+		case 9:
+			fmt.Fprintf(&b, "        error_page %s %s @n%d;\n        return %s;\n", pick("404", "302", "404 302"), pick("", "=", "=200"),
+				r.IntN(named), pick("404", "302 /x", "200 \"r$status\""))
 		}
 		b.WriteString("    }\n")
 	}
@@ -549,24 +571,33 @@ func TestFeaturesAgainstNginx(t *testing.T) {
 
 // TestCaselessHighBytesAgainstNginx compares ~* regexes naming bytes
 // above 0x7f: nginx's PCRE folds ASCII letters only (0xC3 is not 0xE3),
-// and a capture holds the subject's bytes.
+// and a capture holds the subject's bytes; so does a ~ regex with an
+// inline (?i), and a general category (\p{L}) is the bytes whose code
+// points have it.
 func TestCaselessHighBytesAgainstNginx(t *testing.T) {
 	ngx := nginxtest.Require(t)
 	port := freePort(t)
 	regexes := []string{`^/1/\xc3`, `^/2/[\x7b-\xff]$`, `^/3/[^a\xc3]$`, `^/4/(\xc3)(.)$`, `^/5/[\xc0-\xde]`,
-		`^/6/.\xe9$`, "^/7/\xc3a", `^/8/\x{e3}(?<rest>.*)`}
+		`^/6/.\xe9$`, "^/7/\xc3a", `^/8/\x{e3}(?<rest>.*)`,
+		`~^/9/(?i)\xc3(a)`, `~^/10/a(?i:\xe3(s))`, `^/11/(\p{L})\xc3`, `^/12/([\p{L}0]+)$`, `~^/13/(\PL)(?i)k`,
+		`~^/14/(?i)([^\p{Nd}\xe9])`}
 	var b strings.Builder
 	b.WriteString(head(""))
 	fmt.Fprintf(&b, "server {\n    listen 127.0.0.1:%d;\n    server_name h.example;\n", port)
 	b.WriteString("    location / { return 200 \"none\"; }\n")
 	for i, re := range regexes {
-		fmt.Fprintf(&b, "    location ~* \"%s\" { return 200 \"r%d $1 $2\"; }\n", re, i+1)
+		mod := "~*"
+		if strings.HasPrefix(re, "~") {
+			mod, re = "~", re[1:]
+		}
+		fmt.Fprintf(&b, "    location %s \"%s\" { return 200 \"r%d $1 $2\"; }\n", mod, re, i+1)
 	}
 	b.WriteString("}\n}\n")
 	var probes []string
 	for i := range regexes {
 		for _, s := range []string{"\xc3", "\xe3", "\xc3\xa9", "\xe3\xa9", "\xe3x", "s", "S", "k", "K", "A", "a", "{",
-			"\xc3A", "\xe3a", "caf\xc9", "caf\xe9", "\xff", "\xdf"} {
+			"\xc3A", "\xe3a", "caf\xc9", "caf\xe9", "\xff", "\xdf", "\xaa\xc3", "\xd7\xc3", "a\xe3S", "A\xe3s",
+			"\xb5a0", "\xd7K", "0", "\xc9", "\xb2"} {
 			probes = append(probes, fmt.Sprintf("/%d/%s", i+1, s))
 		}
 	}

@@ -2,6 +2,7 @@ package routing_test
 
 import (
 	"net/netip"
+	"strings"
 	"testing"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/routing"
@@ -42,22 +43,34 @@ func TestPlainHTTPToSSLPort(t *testing.T) {
 		status       int
 		kind         routing.HandlerKind
 		target2      string
+		// notes are the causes the answer gives, in words they contain:
+		// "plain" (a plain request on the ssl port is 497), "as 400"
+		// (497 no error_page takes is 400), "TLS" (a handshake on a
+		// plain port).
+		notes []string
 	}{
-		{"a.example", "/x", 443, false, 0, 400, routing.HandlerError, ""},
-		{"a.example", "/x", 443, true, 0, 200, routing.HandlerReturn, "a"},
-		{"nope.example", "/x", 443, false, 0, 400, routing.HandlerError, ""},
-		{"b.example", "/x?y", 443, false, 1, 301, routing.HandlerRedirect, "https://b.example/x?y"},
-		{"b.example", "/x", 443, true, 1, 200, routing.HandlerReturn, "b"},
-		{"c.example", "/x", 443, false, 2, 400, routing.HandlerReturn, "c http /plain"},
-		{"d.example", "/x?y", 443, false, 3, 200, routing.HandlerReturn, "d http /x?y"},
-		{"e.example", "/x", 443, false, 4, 302, routing.HandlerRedirect, "https://e.example/x"},
-		{"f.example", "/x", 443, false, 5, 400, routing.HandlerError, ""},
-		{"q.example", "/x", 80, false, 7, 200, routing.HandlerReturn, "q"},
-		{"q.example", "/x", 80, true, 6, 400, routing.HandlerReturn, "p bad"},
+		{"a.example", "/x", 443, false, 0, 400, routing.HandlerError, "", []string{"plain", "as 400"}},
+		{"a.example", "/x", 443, true, 0, 200, routing.HandlerReturn, "a", nil},
+		{"nope.example", "/x", 443, false, 0, 400, routing.HandlerError, "", []string{"plain", "as 400"}},
+		{"b.example", "/x?y", 443, false, 1, 301, routing.HandlerRedirect, "https://b.example/x?y", []string{"plain"}},
+		{"b.example", "/x", 443, true, 1, 200, routing.HandlerReturn, "b", nil},
+		{"c.example", "/x", 443, false, 2, 400, routing.HandlerReturn, "c http /plain", []string{"plain"}},
+		{"d.example", "/x?y", 443, false, 3, 200, routing.HandlerReturn, "d http /x?y", []string{"plain"}},
+		{"e.example", "/x", 443, false, 4, 302, routing.HandlerRedirect, "https://e.example/x", []string{"plain"}},
+		{"f.example", "/x", 443, false, 5, 400, routing.HandlerError, "", []string{"plain", "as 400"}},
+		{"q.example", "/x", 80, false, 7, 200, routing.HandlerReturn, "q", nil},
+		{"q.example", "/x", 80, true, 6, 400, routing.HandlerReturn, "p bad", []string{"TLS"}},
 	} {
 		a := m.Route(routing.HTTPRequest{Request: routing.Request{Addr: ip, Port: c.port, Host: c.host}, Target: c.target, HTTPS: c.https})
 		if a.Server != c.server || a.Status != c.status || a.Handler.Kind != c.kind || a.Handler.Target != c.target2 {
 			t.Errorf("%+v: server %d, %d %v %q (%s, unsure %q)", c, a.Server, a.Status, a.Handler.Kind, a.Handler.Target, a.Describe(), a.Unsure)
+		}
+		ok := len(a.Notes) == len(c.notes) && len(a.Unsure) == 0
+		for i := 0; ok && i < len(c.notes); i++ {
+			ok = strings.Contains(a.Notes[i], c.notes[i])
+		}
+		if !ok {
+			t.Errorf("%+v: notes %q, unsure %q; want notes with %q and nothing unsure", c, a.Notes, a.Unsure, c.notes)
 		}
 	}
 }

@@ -140,7 +140,7 @@ func RelativeURIs(c *parser.Config, block *parser.Directive, dirs []*parser.Dire
 
 func relativeIn(c *parser.Config, dirs []*parser.Directive) bool {
 	for _, d := range dirs {
-		switch d.Name.Value {
+		switch d.Name().Value {
 		case "include":
 			if c != nil {
 				for _, f := range c.Included(d) {
@@ -150,16 +150,16 @@ func relativeIn(c *parser.Config, dirs []*parser.Directive) bool {
 				}
 			}
 		case "rewrite":
-			if len(d.Args) >= 2 && !(len(d.Args) == 3 && (d.Args[2].Value == "redirect" || d.Args[2].Value == "permanent")) {
-				r := d.Args[1].Value
+			if len(d.Args()) >= 2 && !(len(d.Args()) == 3 && (d.Args()[2].Value == "redirect" || d.Args()[2].Value == "permanent")) {
+				r := d.Args()[1].Value
 				redirect := strings.HasPrefix(r, "http://") || strings.HasPrefix(r, "https://") || strings.HasPrefix(r, "$scheme")
 				if !redirect && !strings.HasPrefix(r, "/") {
 					return true
 				}
 			}
 		case "try_files":
-			if len(d.Args) >= 2 {
-				last := d.Args[len(d.Args)-1].Value
+			if len(d.Args()) >= 2 {
+				last := d.Args()[len(d.Args())-1].Value
 				if !strings.HasPrefix(last, "/") && !strings.HasPrefix(last, "@") && !strings.HasPrefix(last, "=") {
 					return true
 				}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -54,10 +55,17 @@ type state struct {
 	changes    int // r->uri_changes
 	errorPage  bool
 	errStatus  int
+	// outStatus is r->headers_out.status: a return's status once it
+	// evaluates its text or URL.
+	outStatus  int
 	uriChanged bool
 	// validLocation is cleared by rewrite's break once the URI changed:
 	// alias then cannot map the URI (nginx answers 500).
 	validLocation bool
+	// addURIToAlias is r->add_uri_to_alias: try_files found a file in
+	// a regex location's alias, whose path is now the alias and the
+	// URI (until an internal redirect).
+	addURIToAlias bool
 	lastRewrite   *parser.Directive
 	next          phase
 }
@@ -85,6 +93,11 @@ func (m *Model) Route(req HTTPRequest) *Answer {
 		// the address's default server (and the client, expecting TLS,
 		// cannot read the answer).
 		st.badRequest(addr.Default, "400 Bad Request: a TLS handshake on a listen without ssl, which nginx reads as an invalid request line")
+		return a
+	}
+	if !validMethod(st.method) {
+		// ngx_http_parse_request_line: NGX_HTTP_PARSE_INVALID_METHOD.
+		st.badRequest(addr.Default, fmt.Sprintf("400 Bad Request: invalid method %q (nginx reads only A-Z, \"_\" and \"-\" in a method)", st.method))
 		return a
 	}
 	// The request line is read in the address's default server (nginx
@@ -172,15 +185,24 @@ func (m *Model) Route(req HTTPRequest) *Answer {
 		// server's error_page may take (a bare "error_page 497" answers
 		// 400) and which is otherwise "400 The plain HTTP request was
 		// sent to HTTPS port".
-		st.a.Unsure = append(st.a.Unsure, "400 Bad Request: the plain HTTP request was sent to HTTPS port (nginx's 497, which error_page 497 can take)")
+		st.explain("a plain HTTP request on a listen with ssl: nginx finalizes it with its code 497, which error_page 497 can take")
 		st.next = phaseDone
 		st.finalize(497, Handler{Kind: HandlerError})
-		if st.a.Status == 497 {
-			st.a.Status = 400
-		}
 	}
 	st.loop()
 	return a
+}
+
+// validMethod says nginx reads m as a method: upper-case letters, "_"
+// and "-" (any such word: one nginx does not know is refused later, by
+// the handler, if at all).
+func validMethod(m string) bool {
+	for i := 0; i < len(m); i++ {
+		if c := m[i]; (c < 'A' || c > 'Z') && c != '_' && c != '-' {
+			return false
+		}
+	}
+	return m != ""
 }
 
 // tooLong says the request line does not fit in one of the address's
@@ -210,7 +232,7 @@ func (st *state) refuse(n, status int, why string) {
 	st.srv = st.m.server(n)
 	st.cur = st.srv.root.conf
 	st.a.Steps = append(st.a.Steps, Step{})
-	st.a.Unsure = append(st.a.Unsure, why)
+	st.explain(why)
 	st.next = phaseDone
 	st.finalize(status, Handler{Kind: HandlerError})
 	st.loop()
@@ -240,6 +262,15 @@ func (st *state) loop() {
 }
 
 // note records an assumption that does not stop the answer.
+// explain adds a note to the answer: why nginx answers as it does.
+func (st *state) explain(why string) {
+	if !slices.Contains(st.a.Notes, why) {
+		st.a.Notes = append(st.a.Notes, why)
+	}
+}
+
+// note adds what the model could not evaluate, or assumed, to the
+// answer.
 func (st *state) note(why string) {
 	for _, u := range st.a.Unsure {
 		if u == why {
@@ -249,8 +280,15 @@ func (st *state) note(why string) {
 	st.a.Unsure = append(st.a.Unsure, why)
 }
 
-// stop ends the request where the model cannot go on.
+// stop ends the request where the model cannot go on, or with the 500
+// of an internalError.
 func (st *state) stop(err error) {
+	var ie *internalError
+	if errors.As(err, &ie) {
+		st.explain(ie.why)
+		st.finalize(500, Handler{Kind: HandlerError})
+		return
+	}
 	var u *unsure
 	why := err.Error()
 	if errors.As(err, &u) {
@@ -408,7 +446,7 @@ func (st *state) afterFind() {
 	if st.uriChanged {
 		st.changes--
 		if st.changes == 0 {
-			st.note(fmt.Sprintf("rewrite or internal redirection cycle while processing %q", st.uri))
+			st.explain(fmt.Sprintf("rewrite or internal redirection cycle while processing %q", st.uri))
 			st.finalize(500, Handler{Kind: HandlerError})
 			return
 		}
@@ -427,7 +465,7 @@ func (st *state) afterFind() {
 }
 
 func methodIn(method string, d *parser.Directive) bool {
-	for _, a := range d.Args {
+	for _, a := range d.Args() {
 		if strings.EqualFold(a.Value, method) || a.Value == "GET" && method == "HEAD" {
 			return true
 		}
@@ -504,7 +542,7 @@ func (st *state) run(prog []op) bool {
 				target = unescapeRedirect(target)
 				if o.addArgs && st.args != "" {
 					sep := "?"
-					if strings.Contains(o.d.Args[1].Value, "?") {
+					if strings.Contains(o.d.Args()[1].Value, "?") {
 						sep = "&"
 					}
 					target += sep + st.args
@@ -535,7 +573,7 @@ func (st *state) run(prog []op) bool {
 			st.uri = uri
 			st.lastRewrite = o.d
 			if uri == "" {
-				st.note(fmt.Sprintf("%s: the rewritten URI has a zero length", pos(o.d)))
+				st.explain(fmt.Sprintf("%s: the rewritten URI has a zero length", pos(o.d)))
 				st.finalize(500, Handler{Kind: HandlerError, Directive: o.d})
 				return false
 			}
@@ -557,6 +595,9 @@ func (st *state) doReturn(o *op) {
 		return
 	}
 	if o.status < 400 || o.script != nil {
+		// ngx_http_send_response sets the status before it evaluates
+		// the text ($status there).
+		st.outStatus = o.status
 		text := ""
 		if o.script != nil {
 			v, err := o.script.value(st)
@@ -655,8 +696,24 @@ func (st *state) finalize(status int, h Handler) {
 				}
 			}
 		}
+		if page, ok := ownCodes[status]; ok {
+			// nginx's own codes that no error_page took are 400 with
+			// a page that names the cause.
+			st.explain(fmt.Sprintf("nginx answers its code %d, which no error_page %d takes, as 400 with the page %q", status, status, page))
+			st.errStatus = 400
+			status = 400
+		}
 	}
 	st.finish(status, h)
+}
+
+// ownCodes are the codes of nginx that ngx_http_special_response_handler
+// sends as 400, with the title of the page it sends.
+var ownCodes = map[int]string{
+	494: "Request Header Or Cookie Too Large",
+	495: "The SSL certificate error",
+	496: "No required SSL certificate was sent",
+	497: "The plain HTTP request was sent to HTTPS port",
 }
 
 // sendErrorPage is ngx_http_send_error_page.
@@ -696,12 +753,13 @@ func (st *state) sendErrorPage(p *errorPage) {
 func (st *state) internalRedirect(uri, args string, via *parser.Directive, how string) {
 	st.changes--
 	if st.changes == 0 {
-		st.note(fmt.Sprintf("rewrite or internal redirection cycle while internally redirecting to %q", uri))
+		st.explain(fmt.Sprintf("rewrite or internal redirection cycle while internally redirecting to %q", uri))
 		st.finalize(500, Handler{Kind: HandlerError, Directive: via})
 		return
 	}
 	st.uri, st.args = uri, args
 	st.internal = true
+	st.addURIToAlias = false
 	st.moveOn(via, how)
 	st.enter(nil)
 	st.next = phaseServerRewrite
@@ -712,13 +770,13 @@ func (st *state) internalRedirect(uri, args string, via *parser.Directive, how s
 func (st *state) namedLocation(name string, via *parser.Directive, how string) {
 	st.changes--
 	if st.changes == 0 {
-		st.note(fmt.Sprintf("rewrite or internal redirection cycle while redirect to named location %q", name))
+		st.explain(fmt.Sprintf("rewrite or internal redirection cycle while redirect to named location %q", name))
 		st.finalize(500, Handler{Kind: HandlerError, Directive: via})
 		return
 	}
 	loc := st.srv.named[name]
 	if loc == nil {
-		st.note(fmt.Sprintf("could not find named location %q", name))
+		st.explain(fmt.Sprintf("could not find named location %q", name))
 		st.finalize(500, Handler{Kind: HandlerError, Directive: via})
 		return
 	}
@@ -740,18 +798,18 @@ func (st *state) access() bool {
 	// none, so the nearest says there is one).
 	for lv := st.cur; lv != nil; lv = lv.parent {
 		if d := lv.rateLimit; d != nil {
-			st.note(fmt.Sprintf("%s at %s: nginx answers limit_req_status or limit_conn_status (503) instead when the traffic is over its limit", d.Name.Value, pos(d)))
+			st.note(fmt.Sprintf("%s at %s: nginx answers limit_req_status or limit_conn_status (503) instead when the traffic is over its limit", d.Name().Value, pos(d)))
 			break
 		}
 	}
 	for lv := st.cur; lv != nil; lv = lv.parent {
 		if d := lv.varCharset; d != nil {
-			st.note(fmt.Sprintf("%s at %s: the charset filter closes the connection when the variable names no charset it knows", d.Name.Value, pos(d)))
+			st.note(fmt.Sprintf("%s at %s: the charset filter closes the connection when the variable names no charset it knows", d.Name().Value, pos(d)))
 			break
 		}
 	}
 	if op := st.cur.effOpaque(); len(op) > 0 {
-		st.stop(&unsure{fmt.Sprintf("%s at %s decides at run time", op[0].Name.Value, pos(op[0]))})
+		st.stop(&unsure{fmt.Sprintf("%s at %s decides at run time", op[0].Name().Value, pos(op[0]))})
 		return false
 	}
 	satisfyAny := st.cur.get(func(l *level) setting { return l.satisfyAny }, false)
@@ -767,7 +825,7 @@ func (st *state) access() bool {
 		case st.req.Unix != "":
 		case !r.Prefix.IsValid():
 		case !st.req.Remote.IsValid():
-			st.stop(&unsure{fmt.Sprintf("%s at %s: the client's address decides", r.Directive.Name.Value, pos(r.Directive))})
+			st.stop(&unsure{fmt.Sprintf("%s at %s: the client's address decides", r.Directive.Name().Value, pos(r.Directive))})
 			return false
 		default:
 			match = r.Prefix.Contains(st.req.Remote.Unmap()) || st.req.Remote.Is4In6() && r.Prefix.Contains(st.req.Remote)
@@ -832,13 +890,20 @@ func (st *state) tryFiles() bool {
 	d := lv.tryFiles
 	args := lv.tryFilesArgs
 	rl := lv.effRoot()
-	if rl != nil && rl.alias && st.loc != nil && st.loc.regex != nil && rl == st.loc.conf {
-		st.stop(&unsure{fmt.Sprintf("%s: try_files with alias in a regex location is not modelled", pos(d))})
+	// An alias in a regex location is clcf->alias NGX_MAX_SIZE_T_VALUE:
+	// each name is looked up after the whole alias, and a file found
+	// becomes the URI, added to the alias from then on
+	// (ngx_http_try_files_handler, ngx_http_map_uri_to_path).
+	regexAlias := isRegexAlias(rl)
+	if rl != nil && rl.alias && !st.validLocation {
+		// The first name is looked up in ngx_http_map_uri_to_path's
+		// buffer, which refuses.
+		st.stop(aliasRewritten(rl))
 		return true
 	}
 	for i, s := range args[:len(args)-1] {
-		raw := d.Args[i].Value
-		testDir := strings.HasSuffix(raw, "/") && i+1 < len(d.Args)
+		raw := d.Args()[i].Value
+		testDir := strings.HasSuffix(raw, "/") && i+1 < len(d.Args())
 		if testDir {
 			s = compileScript(raw[:len(raw)-1], false)
 		}
@@ -847,7 +912,7 @@ func (st *state) tryFiles() bool {
 			st.stop(err)
 			return true
 		}
-		if rl != nil && rl.alias {
+		if rl != nil && rl.alias && !regexAlias {
 			if _, lit := s.Literal(); !lit {
 				if n := aliasLen(rl); n <= len(st.uri) && strings.HasPrefix(name, st.uri[:n]) {
 					name = name[n:]
@@ -859,7 +924,11 @@ func (st *state) tryFiles() bool {
 			st.stop(err)
 			return true
 		}
-		k, err := st.lookup(root, true, root+name)
+		known := root
+		if regexAlias {
+			known = literalDir(rl.rootScript, st.m.opts.Prefix)
+		}
+		k, err := st.lookup(known, true, root+name)
 		if err != nil {
 			st.stop(err)
 			return true
@@ -868,6 +937,10 @@ func (st *state) tryFiles() bool {
 			continue
 		}
 		switch {
+		case regexAlias:
+			if !testDir {
+				st.uri, st.addURIToAlias = name, true
+			}
 		case rl == nil || !rl.alias:
 			st.uri = name
 		default:
@@ -881,8 +954,8 @@ func (st *state) tryFiles() bool {
 		st.stop(err)
 		return true
 	}
-	if strings.HasPrefix(d.Args[len(d.Args)-1].Value, "=") {
-		code, err := strconv.Atoi(d.Args[len(d.Args)-1].Value[1:])
+	if strings.HasPrefix(d.Args()[len(d.Args())-1].Value, "=") {
+		code, err := strconv.Atoi(d.Args()[len(d.Args())-1].Value[1:])
 		switch {
 		case err != nil:
 		case code < 300 && code != 201 && code != 204:
@@ -905,10 +978,28 @@ func (st *state) tryFiles() bool {
 	return true
 }
 
+// isRegexAlias says rl is an alias written in a regex location:
+// clcf->alias is NGX_MAX_SIZE_T_VALUE there (ngx_http_core_root), and
+// in the locations nested in it, which inherit it: the alias is the
+// whole path.
+func isRegexAlias(rl *level) bool {
+	if rl == nil || !rl.alias || rl.block == nil || rl.block.Name().Value != "location" {
+		return false
+	}
+	spec, err := parser.LocationSpec(rl.block)
+	return err == nil && spec.IsRegex
+}
+
+// aliasRewritten is ngx_http_map_uri_to_path's refusal of an alias
+// once rewrite ... break changed the URI.
+func aliasRewritten(rl *level) error {
+	return &internalError{fmt.Sprintf("%s: \"alias\" cannot be used where the URI was rewritten (rewrite ... break): nginx answers 500", pos(rl.root))}
+}
+
 // aliasLen is clcf->alias: the length of the name of the location that
 // wrote the alias.
 func aliasLen(rl *level) int {
-	if rl.block == nil || rl.block.Name.Value != "location" {
+	if rl.block == nil || rl.block.Name().Value != "location" {
 		return 0
 	}
 	return len((&parser.Location{Directive: rl.block}).Spec().Path)
@@ -1050,7 +1141,7 @@ func (st *state) passTo(h *level) {
 		v, err := h.handlerTarget.value(st)
 		if err != nil {
 			st.note(err.Error())
-			v = d.Args[0].Value
+			v = d.Args()[0].Value
 		}
 		out.Target = v
 		if u, ok := symbols.ParsePass(d, false); ok && u.NoPort {
@@ -1058,7 +1149,7 @@ func (st *state) passTo(h *level) {
 		} else if !ok {
 			// The value the variables gave, read as the handler's eval
 			// reads it: a host without a port may name an upstream.
-			if u, ok := ngxparse.ParsePass(d.Name.Value, false, v); ok && !u.Vars && u.Host != "" && !u.Unix && u.NoPort {
+			if u, ok := ngxparse.ParsePass(d.Name().Value, false, v); ok && !u.Vars && u.Host != "" && !u.Unix && u.NoPort {
 				out.Upstream = st.m.upstreams[strings.ToLower(u.Host)]
 			}
 		}
@@ -1138,11 +1229,15 @@ func (st *state) mapURI(uri string) (file, root string, err error) {
 		return root + uri, root, nil
 	}
 	if !st.validLocation {
-		return "", "", &unsure{fmt.Sprintf("%s: nginx answers 500, \"alias\" cannot be used where the URI was rewritten", pos(rl.root))}
+		return "", "", aliasRewritten(rl)
 	}
-	if st.loc != nil && st.loc.regex != nil && rl == st.loc.conf {
-		// An alias in a regex location is the whole path; the
-		// directory it names is the part before its variables.
+	if isRegexAlias(rl) {
+		// An alias in a regex location is the whole path (and the URI
+		// after it once try_files found a file); the directory it
+		// names is the part before its variables.
+		if st.addURIToAlias {
+			return root + uri, literalDir(rl.rootScript, st.m.opts.Prefix), nil
+		}
 		return root, literalDir(rl.rootScript, st.m.opts.Prefix), nil
 	}
 	n := aliasLen(rl)
@@ -1160,9 +1255,11 @@ func (st *state) rootFor(string) (string, bool) {
 }
 
 // lookup says what p names on the nginx host. Files are looked up on
-// this machine (under Options.Roots' mapping) only below a root that is
-// an existing directory here; below any other, p is taken as missing
-// and the answer says so.
+// this machine (under Options.Roots' mapping) only below a root that
+// exists here (a directory, or the file an alias names: "alias
+// /srv/f.txt" serves it for the location's own path, and a path below
+// it is not a directory); below any other, p is taken as missing and the
+// answer says so.
 func (st *state) lookup(root string, rootKnown bool, p string) (fileKind, error) {
 	o := &st.m.opts
 	if o.NoFiles {
@@ -1172,8 +1269,7 @@ func (st *state) lookup(root string, rootKnown bool, p string) (fileKind, error)
 	local := st.m.localPath(p)
 	if rootKnown && root != "" {
 		lr := st.m.localPath(root)
-		fi, err := o.Files.Stat(lr)
-		if err != nil || !fi.IsDir() {
+		if _, err := o.Files.Stat(lr); err != nil {
 			if pathWithin(p, root) {
 				st.note(fmt.Sprintf("%s is not a directory on this machine: %s taken as missing", root, p))
 				return kindMissing, nil

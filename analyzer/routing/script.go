@@ -92,6 +92,12 @@ type unsure struct{ why string }
 
 func (u *unsure) Error() string { return u.why }
 
+// internalError is a failure nginx answers with 500 (its log says why):
+// the request is finalized with it, which an error_page 500 can take.
+type internalError struct{ why string }
+
+func (e *internalError) Error() string { return e.why }
+
 // evalEnv is what a script reads: variables and the captures of the
 // last regex that matched.
 type evalEnv interface {

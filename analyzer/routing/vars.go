@@ -35,13 +35,13 @@ type mapRegex struct {
 
 // readMap reads a map block as ngx_http_map_block does.
 func readMap(c *parser.Config, d *parser.Directive) *mapDef {
-	src, dst := d.Args[0].Value, d.Args[1].Value
+	src, dst := d.Args()[0].Value, d.Args()[1].Value
 	if len(dst) < 2 || dst[0] != '$' {
 		return nil
 	}
 	md := &mapDef{d: d, name: strings.ToLower(dst[1:]), source: compileScript(src, false), exact: map[string]*Script{}}
 	eachDirective(c, d.Block.Directives, func(e *parser.Directive) {
-		key := e.Name.Value
+		key := e.Name().Value
 		a := e.ArgValues()
 		switch {
 		case len(a) == 0 && key == "hostnames":
@@ -180,6 +180,15 @@ func (st *state) variable(name string) (string, error) {
 			return st.host, nil
 		}
 		return "", nil
+	case "status":
+		// ngx_http_variable_status: the status of the error an
+		// error_page answers (its =code, 0 after a bare "="), else
+		// the response's, which a return sets before it evaluates its
+		// text; in the rewrite phase nothing else has set one.
+		if st.errStatus != 0 {
+			return fmt.Sprintf("%03d", st.errStatus), nil
+		}
+		return fmt.Sprintf("%03d", st.outStatus), nil
 	case "http2", "http3":
 		// The model's requests are HTTP/1.x.
 		return "", nil

@@ -66,7 +66,7 @@ func runAccessListLogic(p *analyzer.Pass) {
 			checkSatisfyAny(p, blocks, d, stack)
 			return
 		}
-		if len(d.Args) != 1 {
+		if len(d.Args()) != 1 {
 			return
 		}
 		parent := stack[len(stack)-1]
@@ -75,7 +75,7 @@ func runAccessListLogic(p *analyzer.Pass) {
 			st = &listState{}
 			lists[parent] = st
 		}
-		arg := d.Args[0].Value
+		arg := d.Args()[0].Value
 		v4, v6 := addressFamilies(arg)
 		if d.Is("allow") {
 			if v4 && st.allowed[0] == nil {
@@ -104,12 +104,12 @@ func runAccessListLogic(p *analyzer.Pass) {
 		}
 		if a != nil && !st.reported {
 			st.reported = true
-			diag := p.ReportDirective(d, "%q %q is never reached: %q %q before it already lets every client in", "deny", arg, "allow", a.Args[0].Value)
+			diag := p.ReportDirective(d, "%q %q is never reached: %q %q before it already lets every client in", "deny", arg, "allow", a.Args()[0].Value)
 			diag.Detail = "nginx stops at the first allow or deny that matches; put the denies before the allow"
 			return
 		}
 		if v4 && !v6 && !denyLater(p, parent, d) {
-			diag := p.Reportf(d.File, d.Args[0].Range, "%q %q denies IPv4 clients only: every IPv6 client passes", "deny", arg)
+			diag := p.Reportf(d.File, d.Args()[0].Range, "%q %q denies IPv4 clients only: every IPv6 client passes", "deny", arg)
 			diag.Detail = "use \"deny all\" to deny everyone, or add \"deny ::/0\""
 		}
 	}, "allow", "deny", "satisfy")
@@ -124,8 +124,8 @@ func denyLater(p *analyzer.Pass, block, d *parser.Directive) bool {
 			after = true
 			continue
 		}
-		if after && s.Is("deny") && len(s.Args) == 1 {
-			if _, v6 := addressFamilies(s.Args[0].Value); v6 {
+		if after && s.Is("deny") && len(s.Args()) == 1 {
+			if _, v6 := addressFamilies(s.Args()[0].Value); v6 {
 				return true
 			}
 		}
@@ -137,7 +137,7 @@ func denyLater(p *analyzer.Pass, block, d *parser.Directive) bool {
 // lets every client in: the access module answers OK to everyone, which
 // ends the access phase before any authentication.
 func checkSatisfyAny(p *analyzer.Pass, blocks *analyzer.PerBlock[access.Level], d *parser.Directive, stack []*parser.Directive) {
-	if len(d.Args) != 1 || !strings.EqualFold(d.Args[0].Value, "any") {
+	if len(d.Args()) != 1 || !strings.EqualFold(d.Args()[0].Value, "any") {
 		return
 	}
 	a := access.At(blocks, stack)

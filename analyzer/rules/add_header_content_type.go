@@ -34,11 +34,11 @@ var hideHeaderDirectives = [...]string{"proxy_hide_header", "fastcgi_hide_header
 func runAddHeaderContentType(p *analyzer.Pass) {
 	hides := analyzer.NewPerBlock(p, hidesOf)
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
-		if len(d.Args) < 2 || !strings.EqualFold(d.Args[0].Value, "Content-Type") || contentTypeHidden(hides, stack) {
+		if len(d.Args()) < 2 || !strings.EqualFold(d.Args()[0].Value, "Content-Type") || contentTypeHidden(hides, stack) {
 			return
 		}
-		diag := p.Reportf(d.File, d.Args[0].Range, "\"add_header Content-Type\" sends a second Content-Type header next to the one nginx sets")
-		diag.Detail = "clients disagree on which of the two applies; set the type with \"default_type " + d.Args[1].Value +
+		diag := p.Reportf(d.File, d.Args()[0].Range, "\"add_header Content-Type\" sends a second Content-Type header next to the one nginx sets")
+		diag.Detail = "clients disagree on which of the two applies; set the type with \"default_type " + d.Args()[1].Value +
 			";\", or hide the upstream's first (proxy_hide_header Content-Type;)"
 	}, "add_header")
 }
@@ -60,7 +60,7 @@ func hidesOf(body []*parser.Directive) blockHides {
 			if !d.Is(name) {
 				continue
 			}
-			if len(d.Args) == 1 && strings.EqualFold(d.Args[0].Value, "Content-Type") {
+			if len(d.Args()) == 1 && strings.EqualFold(d.Args()[0].Value, "Content-Type") {
 				h[k] = hideContentType
 				break
 			}

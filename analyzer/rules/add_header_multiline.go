@@ -26,13 +26,13 @@ var AddHeaderMultiline = &analyzer.Rule{
 func runAddHeaderMultiline(p *analyzer.Pass) {
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, _ []*parser.Directive) {
 		var values []parser.Word
-		switch d.Name.Value {
+		switch d.Name().Value {
 		case "add_header", "add_trailer":
-			if len(d.Args) >= 2 {
-				values = d.Args[1:2]
+			if len(d.Args()) >= 2 {
+				values = d.Args()[1:2]
 			}
 		case "more_set_headers", "more_set_input_headers":
-			values = moreHeadersValues(d.Args)
+			values = moreHeadersValues(d.Args())
 		default:
 			return
 		}
@@ -40,7 +40,7 @@ func runAddHeaderMultiline(p *analyzer.Pass) {
 			if strings.ContainsAny(w.Value, "\r\n") {
 				// On the name: the value's first line is inside quotes,
 				// where no comment (suppression) can go.
-				diag := p.ReportDirective(d, "%q value contains a line break", d.Name.Value)
+				diag := p.ReportDirective(d, "%q value contains a line break", d.Name().Value)
 				diag.Detail = "the line break is sent inside the header (obsolete folding); many clients reject " +
 					"or misread it; put the value on one line"
 				return

@@ -55,10 +55,10 @@ func addHeaderRedefinition(p *analyzer.Pass, name, inherit string) {
 		var own []*parser.Directive
 		for _, d := range dirs {
 			switch {
-			case d.Is(name) && len(d.Args) >= 2:
+			case d.Is(name) && len(d.Args()) >= 2:
 				own = append(own, d)
-			case d.Is(inherit) && len(d.Args) == 1:
-				mode = strings.ToLower(d.Args[0].Value)
+			case d.Is(inherit) && len(d.Args()) == 1:
+				mode = strings.ToLower(d.Args()[0].Value)
 			}
 		}
 		current := outer
@@ -66,9 +66,9 @@ func addHeaderRedefinition(p *analyzer.Pass, name, inherit string) {
 			mine := make([]inheritedHeader, 0, len(own))
 			names := map[string]bool{}
 			for _, d := range own {
-				n := strings.ToLower(d.Args[0].Value)
+				n := strings.ToLower(d.Args()[0].Value)
 				names[n] = true
-				mine = append(mine, inheritedHeader{name: d.Args[0].Value, level: level})
+				mine = append(mine, inheritedHeader{name: d.Args()[0].Value, level: level})
 			}
 			switch mode {
 			case "merge":
@@ -91,8 +91,8 @@ func addHeaderRedefinition(p *analyzer.Pass, name, inherit string) {
 			}
 		}
 		for _, d := range dirs {
-			if d.Block != nil && headerLevels[d.Name.Value] {
-				visit(p.Body(d), d.Name.Value, current, mode)
+			if d.Block != nil && headerLevels[d.Name().Value] {
+				visit(p.Body(d), d.Name().Value, current, mode)
 			} else if d.Block != nil && !d.Is("map") && !d.Is("types") && !d.Is("upstream") {
 				// limit_except and unknown blocks share their parent's list.
 				visit(p.Body(d), level, current, mode)
@@ -116,7 +116,7 @@ func reportDroppedHeaders(p *analyzer.Pass, first *parser.Directive, level strin
 	for i, h := range lost {
 		quoted[i] = "\"" + h + "\""
 	}
-	name := first.Name.Value
+	name := first.Name().Value
 	diag := p.ReportDirective(first, "%q in this %s drops %s set in the enclosing %s", name, level,
 		strings.Join(quoted, ", "), where[strings.ToLower(lost[0])])
 	diag.Detail = "nginx inherits " + name + " only into blocks without any " + name + "; repeat the outer " +

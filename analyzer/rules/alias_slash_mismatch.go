@@ -32,7 +32,7 @@ var AliasSlashMismatch = &analyzer.Rule{
 
 func runAliasSlashMismatch(p *analyzer.Pass) {
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
-		if len(d.Args) != 1 || script.HasVars(d.Args[0].Value) {
+		if len(d.Args()) != 1 || script.HasVars(d.Args()[0].Value) {
 			return
 		}
 		loc := analyzer.Innermost(stack, "location")
@@ -43,13 +43,13 @@ func runAliasSlashMismatch(p *analyzer.Pass) {
 		if err != nil || l.Named || l.IsRegex || l.Modifier == grammar.ModExact || !strings.HasSuffix(l.Path, "/") {
 			return
 		}
-		alias := d.Args[0].Value
+		alias := d.Args()[0].Value
 		if alias == "" || strings.HasSuffix(alias, "/") {
 			return
 		}
-		diag := p.Reportf(d.File, d.Args[0].Range, "location %q ends with a slash but %q %q does not: %q maps to %q",
+		diag := p.Reportf(d.File, d.Args()[0].Range, "location %q ends with a slash but %q %q does not: %q maps to %q",
 			l.Path, "alias", alias, l.Path+"a", alias+"a")
 		diag.Detail = "end the alias with a slash, as the location does"
-		diag.Edits = []parser.Edit{fix.ReplaceArg(d.File, d.Args[0], alias+"/")}
+		diag.Edits = []parser.Edit{fix.ReplaceArg(d.File, d.Args()[0], alias+"/")}
 	}, "alias")
 }

@@ -33,7 +33,7 @@ var AliasTraversal = &analyzer.Rule{
 
 func runAliasTraversal(p *analyzer.Pass) {
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive) {
-		if !d.Is("alias") || len(d.Args) != 1 {
+		if !d.Is("alias") || len(d.Args()) != 1 {
 			return
 		}
 		loc := analyzer.Innermost(stack, "location")
@@ -44,10 +44,10 @@ func runAliasTraversal(p *analyzer.Pass) {
 		if err != nil || l.Named || l.Modifier == grammar.ModExact {
 			return
 		}
-		alias := d.Args[0].Value
+		alias := d.Args()[0].Value
 		if l.IsRegex {
 			if re := regex.Parse(l.Path, l.CaseInsensitive); re != nil && regexAliasTraversal(re, alias) {
-				diag := p.Reportf(d.File, d.Args[0].Range, "%q %q takes a capture of location %q that can start with \"..\": path traversal", "alias", alias, l.Path)
+				diag := p.Reportf(d.File, d.Args()[0].Range, "%q %q takes a capture of location %q that can start with \"..\": path traversal", "alias", alias, l.Path)
 				diag.Detail = "the capture is not preceded by a \"/\" in the regex (or in the alias), so it can " +
 					"begin a path segment with \"..\" or extend the directory name; capture after a slash, e.g. ~ ^/images/(.*)$"
 			}
@@ -60,14 +60,14 @@ func runAliasTraversal(p *analyzer.Pass) {
 			return // a single file: "location /robots.txt { alias /srv/robots.txt; }"
 		}
 		if strings.HasSuffix(alias, "/") {
-			diag := p.Reportf(d.File, d.Args[0].Range, "%q %q in location %q without a trailing slash: %q reaches the parent directory", "alias", alias, l.Path, l.Path+"../")
+			diag := p.Reportf(d.File, d.Args()[0].Range, "%q %q in location %q without a trailing slash: %q reaches the parent directory", "alias", alias, l.Path, l.Path+"../")
 			diag.Detail = "the location also matches \"" + l.Path + "../x\", which nginx maps to \"" + alias +
 				"../x\"; end the location with \"/\""
 			return
 		}
 		// Without slashes on either side the match can still run on into
 		// a sibling: "/files-old/x" is served from "/srv/files-old/x".
-		diag := p.Reportf(d.File, d.Args[0].Range, "%q %q in location %q without a trailing slash: %q reaches sibling directories", "alias", alias, l.Path, l.Path+"-x/")
+		diag := p.Reportf(d.File, d.Args()[0].Range, "%q %q in location %q without a trailing slash: %q reaches sibling directories", "alias", alias, l.Path, l.Path+"-x/")
 		diag.Severity = parser.Warning
 		diag.Detail = "the location also matches \"" + l.Path + "-x/y\", which nginx maps to \"" + alias +
 			"-x/y\"; end both the location and the alias with \"/\""

@@ -32,7 +32,7 @@ func runAllowWithoutDeny(p *analyzer.Pass) {
 			switch {
 			case d.Is("deny"):
 				return
-			case d.Is("allow") && firstAllow == nil && !(len(d.Args) == 1 && d.Args[0].Value == "all"):
+			case d.Is("allow") && firstAllow == nil && !(len(d.Args()) == 1 && d.Args()[0].Value == "all"):
 				// "allow all" alone says what it means.
 				firstAllow = d
 			}

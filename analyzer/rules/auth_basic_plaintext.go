@@ -64,7 +64,7 @@ func runAuthBasicPlaintext(p *analyzer.Pass) {
 	}
 	blocks := analyzer.NewPerBlock(p, access.ReadLevel)
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
-		if len(d.Args) != 1 || d.ArgIs("off") {
+		if len(d.Args()) != 1 || d.ArgIs("off") {
 			return
 		}
 		// Without auth_basic_user_file the module declines: no password
@@ -92,7 +92,7 @@ func runAuthBasicPlaintext(p *analyzer.Pass) {
 			if (own == nil || !own.ArgIs("off")) && plaintextOnly(p, s, analyzer.Levels(stack)) {
 				diag := p.ReportDirective(d, "%q on a server without TLS: the password crosses the network in clear text", "auth_basic")
 				diag.Detail = "basic authentication sends the credentials base64-encoded with every request; serve this over HTTPS (listen ... ssl) and redirect plain HTTP there"
-				diag.Related = append(diag.Related, parser.Related{File: s.Directive.File, Range: s.Directive.Name.Range, Message: "a server without TLS that inherits it"})
+				diag.Related = append(diag.Related, parser.Related{File: s.Directive.File, Range: s.Directive.Name().Range, Message: "a server without TLS that inherits it"})
 				return
 			}
 		}

@@ -46,13 +46,13 @@ func runAuthFileServed(p *analyzer.Pass) {
 	}
 	var rm *routing.Model
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
-		if len(d.Args) != 1 || !strings.HasPrefix(d.Args[0].Value, "/") || strings.Contains(d.Args[0].Value, "$") {
+		if len(d.Args()) != 1 || !strings.HasPrefix(d.Args()[0].Value, "/") || strings.Contains(d.Args()[0].Value, "$") {
 			return
 		}
 		if rm == nil {
 			rm = routing.New(p.Model(), costpass.Get(p), routing.Options{NoFiles: true})
 		}
-		file := path.Clean(d.Args[0].Value)
+		file := path.Clean(d.Args()[0].Value)
 		var srv *parser.Server
 		var outer []*parser.Directive // http, server
 		for _, b := range stack {
@@ -105,10 +105,10 @@ func reportServed(p *analyzer.Pass, rm *routing.Model, d *parser.Directive, file
 		if servedPath(p, blocks, uri) != file || !servesStatic(p, blocks) {
 			continue
 		}
-		diag := p.Reportf(d.File, d.Args[0].Range, "%q %q is served: a GET for %q downloads the password hashes", "auth_basic_user_file", d.Args[0].Value, uri)
+		diag := p.Reportf(d.File, d.Args()[0].Range, "%q %q is served: a GET for %q downloads the password hashes", "auth_basic_user_file", d.Args()[0].Value, uri)
 		diag.Detail = "move the file outside every root and alias (for example to /etc/nginx/), or deny its location"
 		if loc != nil && loc.Directive != nil {
-			diag.Related = append(diag.Related, parser.Related{File: loc.Directive.File, Range: loc.Directive.Name.Range, Message: "the location that serves it"})
+			diag.Related = append(diag.Related, parser.Related{File: loc.Directive.File, Range: loc.Directive.Name().Range, Message: "the location that serves it"})
 		}
 		return true
 	}
@@ -127,8 +127,8 @@ func candidateURIs(p *analyzer.Pass, file string, s *parser.Server, outer []*par
 		}
 		out = append(out, u)
 	}
-	if r := p.InEffect(outer, "root"); r != nil && len(r.Args) == 1 {
-		if rel, ok := below(file, r.Args[0].Value); ok {
+	if r := p.InEffect(outer, "root"); r != nil && len(r.Args()) == 1 {
+		if rel, ok := below(file, r.Args()[0].Value); ok {
 			add(rel)
 		}
 	}
@@ -137,16 +137,16 @@ func candidateURIs(p *analyzer.Pass, file string, s *parser.Server, outer []*par
 		for i := range locs {
 			l := &locs[i]
 			for _, c := range p.Body(l.Directive) {
-				if len(c.Args) != 1 {
+				if len(c.Args()) != 1 {
 					continue
 				}
 				if c.Is("root") {
-					if rel, ok := below(file, c.Args[0].Value); ok {
+					if rel, ok := below(file, c.Args()[0].Value); ok {
 						add(rel)
 					}
 				}
 				if c.Is("alias") && !l.Spec().IsRegex {
-					if rel, ok := below(file, c.Args[0].Value); ok {
+					if rel, ok := below(file, c.Args()[0].Value); ok {
 						add(strings.TrimSuffix(l.Spec().Path, "/") + rel)
 					}
 				}
@@ -182,10 +182,10 @@ func servedPath(p *analyzer.Pass, blocks []*parser.Directive, uri string) string
 				r = c
 			}
 		}
-		if r == nil || len(r.Args) != 1 {
+		if r == nil || len(r.Args()) != 1 {
 			continue
 		}
-		dir := r.Args[0].Value
+		dir := r.Args()[0].Value
 		if strings.Contains(dir, "$") {
 			return ""
 		}
@@ -210,16 +210,16 @@ func servesStatic(p *analyzer.Pass, blocks []*parser.Directive) bool {
 		switch {
 		case c.Is("return") || c.Is("internal"):
 			return false
-		case strings.HasSuffix(c.Name.Value, "_pass") || c.Is("empty_gif") || c.Is("stub_status") || c.Is("perl") || strings.HasPrefix(c.Name.Value, "content_by_lua") || c.Is("js_content"):
+		case strings.HasSuffix(c.Name().Value, "_pass") || c.Is("empty_gif") || c.Is("stub_status") || c.Is("perl") || strings.HasPrefix(c.Name().Value, "content_by_lua") || c.Is("js_content"):
 			return false
-		case c.Is("deny") && len(c.Args) == 1 && c.Args[0].Value == "all":
+		case c.Is("deny") && len(c.Args()) == 1 && c.Args()[0].Value == "all":
 			return false
 		}
 	}
 	// deny all further out applies too, unless the location allows.
 	for _, b := range blocks[:len(blocks)-1] {
 		for _, c := range p.Body(b) {
-			if c.Is("deny") && len(c.Args) == 1 && c.Args[0].Value == "all" && p.InEffect(blocks[len(blocks)-1:], "allow") == nil {
+			if c.Is("deny") && len(c.Args()) == 1 && c.Args()[0].Value == "all" && p.InEffect(blocks[len(blocks)-1:], "allow") == nil {
 				return false
 			}
 		}

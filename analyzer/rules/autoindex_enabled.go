@@ -25,14 +25,14 @@ var AutoindexEnabled = &analyzer.Rule{
 
 func runAutoindexEnabled(p *analyzer.Pass) {
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
-		if len(d.Args) != 1 || !strings.EqualFold(d.Args[0].Value, "on") {
+		if len(d.Args()) != 1 || !strings.EqualFold(d.Args()[0].Value, "on") {
 			return
 		}
 		where := "this block"
 		if loc := analyzer.Innermost(stack, "location"); loc != nil {
 			where = "location " + strings.Join(loc.ArgValues(), " ")
 		}
-		diag := p.Reportf(d.File, d.Args[0].Range, "%q %q lists the files of every directory under %s", "autoindex", d.Args[0].Value, where)
+		diag := p.Reportf(d.File, d.Args()[0].Range, "%q %q lists the files of every directory under %s", "autoindex", d.Args()[0].Value, where)
 		diag.Detail = "directory listings expose file names an attacker would otherwise have to guess; turn it off unless the listing is the point"
 	}, "autoindex")
 }

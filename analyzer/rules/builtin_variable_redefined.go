@@ -107,7 +107,7 @@ func runBuiltinVariableRedefined(p *analyzer.Pass) {
 			if !ok {
 				continue
 			}
-			w := d.Args[j]
+			w := d.Args()[j]
 			if len(w.Value) < 2 || w.Value[0] != '$' {
 				continue
 			}

@@ -114,10 +114,10 @@ func collectCertificates(p *analyzer.Pass) *certAudit {
 	byDirs := map[key]*certPair{}
 	files := map[string]fileRead{}
 	read := func(d *parser.Directive) ([]byte, bool, error) {
-		if d == nil || len(d.Args) != 1 {
+		if d == nil || len(d.Args()) != 1 {
 			return nil, false, nil
 		}
-		v := d.Args[0].Value
+		v := d.Args()[0].Value
 		if data, ok := strings.CutPrefix(v, "data:"); ok {
 			return []byte(data), true, nil
 		}
@@ -214,10 +214,10 @@ func readCertFile(p *analyzer.Pass, path string) ([]byte, error) {
 // certRange is where a certificate finding points: the argument of the
 // directive (the path).
 func certRange(d *parser.Directive) parser.Range {
-	if len(d.Args) > 0 {
-		return d.Args[0].Range
+	if len(d.Args()) > 0 {
+		return d.Args()[0].Range
 	}
-	return d.Name.Range
+	return d.Name().Range
 }
 
 // reportCert reports on the certificate directive of pair, with the
@@ -232,10 +232,10 @@ func reportCert(p *analyzer.Pass, pair *certPair, detail, format string, args ..
 // certArg is the argument of a certificate or key directive as messages
 // quote it: the path as written, or "data:..." for an inline one.
 func certArg(d *parser.Directive) string {
-	if d == nil || len(d.Args) == 0 {
+	if d == nil || len(d.Args()) == 0 {
 		return ""
 	}
-	v := d.Args[0].Value
+	v := d.Args()[0].Value
 	if strings.HasPrefix(v, "data:") {
 		return "data:..."
 	}

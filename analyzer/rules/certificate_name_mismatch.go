@@ -57,7 +57,7 @@ func runCertificateNameMismatch(p *analyzer.Pass) {
 			for _, n := range s.Names() {
 				covered, ok := certfile.Covers(leaf, n.Spec())
 				if ok && !covered {
-					missing = append(missing, n.Directive.Args[n.Arg].Value)
+					missing = append(missing, n.Directive.Args()[n.Arg].Value)
 					if at == nil {
 						at = n.Directive
 					}
@@ -68,7 +68,7 @@ func runCertificateNameMismatch(p *analyzer.Pass) {
 			}
 			d := reportCert(p, pair, "add the names to the certificate (certbot -d NAME), or serve them from a server with a certificate of its own: clients refuse it for them (certificate is not valid for the name)",
 				"certificate %q does not cover server_name %s (it covers %s)", certArg(pair.cert), quoteAnd(missing), certfile.Names(leaf))
-			d.Related = append(d.Related, parser.Related{File: at.File, Range: at.Name.Range, Message: "the server's names"})
+			d.Related = append(d.Related, parser.Related{File: at.File, Range: at.Name().Range, Message: "the server's names"})
 		}
 	}
 }
@@ -83,7 +83,7 @@ func servesTLS(s *parser.Server) bool {
 	}
 	if s.Directive.Block != nil {
 		for _, d := range s.Directive.Block.Directives {
-			if d.Is("ssl") && len(d.Args) == 1 && d.Args[0].Value == "on" {
+			if d.Is("ssl") && len(d.Args()) == 1 && d.Args()[0].Value == "on" {
 				return true
 			}
 		}

@@ -35,13 +35,13 @@ var CORSOriginReflection = &analyzer.Rule{
 func runCORSOriginReflection(p *analyzer.Pass) {
 	var env *taint.Env
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
-		if len(d.Args) < 2 || !strings.EqualFold(d.Args[0].Value, "Access-Control-Allow-Origin") || !script.HasVars(d.Args[1].Value) {
+		if len(d.Args()) < 2 || !strings.EqualFold(d.Args()[0].Value, "Access-Control-Allow-Origin") || !script.HasVars(d.Args()[1].Value) {
 			return
 		}
 		if env == nil {
 			env = taint.NewEnv(p)
 		}
-		via, ok := reflectsOrigin(env, d.Args[1].Value, stack, 0)
+		via, ok := reflectsOrigin(env, d.Args()[1].Value, stack, 0)
 		if !ok {
 			return
 		}
@@ -50,13 +50,13 @@ func runCORSOriginReflection(p *analyzer.Pass) {
 			msg += " (through $" + via + ")"
 		}
 		if cred := credentialsAllowed(stack, d); cred != nil {
-			diag := p.Reportf(d.File, d.Args[1].Range, "%s and credentials are allowed: any site can read users' data", msg)
+			diag := p.Reportf(d.File, d.Args()[1].Range, "%s and credentials are allowed: any site can read users' data", msg)
 			diag.Severity = parser.Error
 			diag.Detail = "list the trusted origins in a map with an empty default"
-			diag.Related = []parser.Related{{File: cred.File, Range: cred.Name.Range, Message: "credentials allowed here"}}
+			diag.Related = []parser.Related{{File: cred.File, Range: cred.Name().Range, Message: "credentials allowed here"}}
 			return
 		}
-		diag := p.Reportf(d.File, d.Args[1].Range, "%s: every site may read the response", msg)
+		diag := p.Reportf(d.File, d.Args()[1].Range, "%s: every site may read the response", msg)
 		diag.Detail = "list the trusted origins in a map with an empty default, or send \"*\" if the data is public"
 	}, "add_header")
 }
@@ -76,7 +76,7 @@ func reflectsOrigin(env *taint.Env, value string, stack []*parser.Directive, dep
 			return "", true
 		}
 		for _, s := range env.VisibleSets(r.Name, stack) {
-			if _, ok := reflectsOrigin(env, s.Directive.Args[1].Value, s.Stack, depth+1); ok {
+			if _, ok := reflectsOrigin(env, s.Directive.Args()[1].Value, s.Stack, depth+1); ok {
 				return r.Name, true
 			}
 		}
@@ -100,8 +100,8 @@ func credentialsAllowed(stack []*parser.Directive, d *parser.Directive) *parser.
 		siblings = stack[len(stack)-1].Children()
 	}
 	for _, c := range siblings {
-		if c.Is("add_header") && len(c.Args) >= 2 && strings.EqualFold(c.Args[0].Value, "Access-Control-Allow-Credentials") &&
-			strings.EqualFold(c.Args[1].Value, "true") {
+		if c.Is("add_header") && len(c.Args()) >= 2 && strings.EqualFold(c.Args()[0].Value, "Access-Control-Allow-Credentials") &&
+			strings.EqualFold(c.Args()[1].Value, "true") {
 			return c
 		}
 	}

@@ -28,9 +28,9 @@ func withCostOptions(own ...analyzer.Option) []analyzer.Option {
 // server block when the listen is implied, or at the main file's start.
 func reportAt(p *analyzer.Pass, a *costmodel.Addr, format string, args ...any) *parser.Diagnostic {
 	if d := a.First(); d != nil {
-		r := d.Name.Range
-		if len(d.Args) > 0 {
-			r = d.Args[0].Range
+		r := d.Name().Range
+		if len(d.Args()) > 0 {
+			r = d.Args()[0].Range
 		}
 		return p.Reportf(d.File, r, format, args...)
 	}

@@ -84,12 +84,12 @@ type httpMap struct {
 func httpMaps(p *analyzer.Pass) (maps map[string]httpMap, groups map[string]bool) {
 	maps, groups = map[string]httpMap{}, map[string]bool{}
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
-		if d.Block == nil || len(d.Args) != 2 || analyzer.Innermost(stack, "http") == nil {
+		if d.Block == nil || len(d.Args()) != 2 || analyzer.Innermost(stack, "http") == nil {
 			return
 		}
 		var m httpMap
 		for _, e := range p.Body(d) {
-			if e.Is("volatile") && len(e.Args) == 0 {
+			if e.Is("volatile") && len(e.Args()) == 0 {
 				m.volatile = true
 			}
 			expr, ci, ok := mapRegexKey(e)
@@ -102,7 +102,7 @@ func httpMaps(p *analyzer.Pass) (maps map[string]httpMap, groups map[string]bool
 			}
 		}
 		if m.captures {
-			maps[strings.ToLower(strings.TrimPrefix(d.Args[1].Value, "$"))] = m
+			maps[strings.ToLower(strings.TrimPrefix(d.Args()[1].Value, "$"))] = m
 		}
 	}, "map")
 	return maps, groups
@@ -183,26 +183,26 @@ func checkRewriteCaptures(p *analyzer.Pass, v string, on map[string]bool) {
 			return
 		}
 		parent := stack[len(stack)-1]
-		if d.Is("rewrite") && len(d.Args) >= 2 && on[cveRewriteRedirect] && routing.Redirects(d) &&
-			strings.Contains(d.Args[1].Value, "?") && firstUnnamedRef(d.Args[1].Value) != "" {
-			reportCVE(p, d, d.Args[1], cveRewriteRedirect, v,
-				"a redirecting rewrite whose replacement holds \"?\" and "+firstUnnamedRef(d.Args[1].Value))
+		if d.Is("rewrite") && len(d.Args()) >= 2 && on[cveRewriteRedirect] && routing.Redirects(d) &&
+			strings.Contains(d.Args()[1].Value, "?") && firstUnnamedRef(d.Args()[1].Value) != "" {
+			reportCVE(p, d, d.Args()[1], cveRewriteRedirect, v,
+				"a redirecting rewrite whose replacement holds \"?\" and "+firstUnnamedRef(d.Args()[1].Value))
 			return
 		}
 		if !on[cveRewriteArgs] {
 			return
 		}
-		if !(d.Is("set") && len(d.Args) == 2 || d.Is("rewrite") && len(d.Args) >= 2) {
+		if !(d.Is("set") && len(d.Args()) == 2 || d.Is("rewrite") && len(d.Args()) >= 2) {
 			return
 		}
 		if q := argsSet[parent]; q != nil {
-			if ref := firstUnnamedRef(d.Args[1].Value); ref != "" {
-				reportCVE(p, d, d.Args[1], cveRewriteArgs, v,
-					"\""+d.Name.Value+"\" reads "+ref+" after the rewrite with \"?\" on line "+strconv.Itoa(q.File.Position(int(q.Name.Range.Start)).Line))
+			if ref := firstUnnamedRef(d.Args()[1].Value); ref != "" {
+				reportCVE(p, d, d.Args()[1], cveRewriteArgs, v,
+					"\""+d.Name().Value+"\" reads "+ref+" after the rewrite with \"?\" on line "+strconv.Itoa(q.File.Position(int(q.Name().Range.Start)).Line))
 				return
 			}
 		}
-		if d.Is("rewrite") && strings.Contains(d.Args[1].Value, "?") {
+		if d.Is("rewrite") && strings.Contains(d.Args()[1].Value, "?") {
 			if _, seen := argsSet[parent]; !seen {
 				argsSet[parent] = d
 			}
@@ -222,10 +222,10 @@ func checkMapCaptures(p *analyzer.Pass, v string, on map[string]bool) {
 	for i := range ix.Entries {
 		e := &ix.Entries[i]
 		d := e.Directive
-		if len(d.Args) == 0 || e.Context()&(directives.StreamContexts|directives.Mail|directives.MailServer) != 0 || e.Context() == directives.Main {
+		if len(d.Args()) == 0 || e.Context()&(directives.StreamContexts|directives.Mail|directives.MailServer) != 0 || e.Context() == directives.Main {
 			continue
 		}
-		args := d.Args
+		args := d.Args()
 		if d.Is("map") || d.Is("log_format") && len(args) > 1 {
 			args = args[1:] // the map's source, the format's name
 		}
@@ -242,7 +242,7 @@ func checkMapCaptures(p *analyzer.Pass, v string, on map[string]bool) {
 				continue
 			}
 			done[id] = true
-			reportCVE(p, d, a, id, v, "\""+d.Name.Value+"\" "+what)
+			reportCVE(p, d, a, id, v, "\""+d.Name().Value+"\" "+what)
 		}
 	}
 }
@@ -271,10 +271,10 @@ func checkSliceCaptures(p *analyzer.Pass, v string) {
 		if e.Context()&(directives.StreamContexts|directives.Mail|directives.MailServer) != 0 {
 			continue
 		}
-		for _, a := range e.Directive.Args {
+		for _, a := range e.Directive.Args() {
 			if ref := firstUnnamedRef(a.Value); ref != "" {
-				line := strconv.Itoa(e.Directive.File.Position(int(e.Directive.Name.Range.Start)).Line)
-				reportCVE(p, at, at.Name, cveSliceCaptures, v, "\""+at.Name.Value+"\" with "+ref+" read (line "+line+")")
+				line := strconv.Itoa(e.Directive.File.Position(int(e.Directive.Name().Range.Start)).Line)
+				reportCVE(p, at, at.Name(), cveSliceCaptures, v, "\""+at.Name().Value+"\" with "+ref+" read (line "+line+")")
 				return
 			}
 		}
@@ -321,16 +321,16 @@ func checkAlias(p *analyzer.Pass, v string, on map[string]bool) {
 			return
 		}
 		switch {
-		case d.Is("rewrite") && on[cveAliasRewrite] && !done[cveAliasRewrite] && len(d.Args) >= 2:
-			for _, r := range script.Split(d.Args[1].Value) {
+		case d.Is("rewrite") && on[cveAliasRewrite] && !done[cveAliasRewrite] && len(d.Args()) >= 2:
+			for _, r := range script.Split(d.Args()[1].Value) {
 				if r.Name == "request_filename" {
 					done[cveAliasRewrite] = true
-					reportCVE(p, d, d.Args[1], cveAliasRewrite, v, "a rewrite reading $request_filename where \"alias\" maps the URI")
+					reportCVE(p, d, d.Args()[1], cveAliasRewrite, v, "a rewrite reading $request_filename where \"alias\" maps the URI")
 					return
 				}
 			}
 		case d.Is("try_files") && on[cveAliasTryFiles] && !done[cveAliasTryFiles]:
-			for _, a := range d.Args {
+			for _, a := range d.Args() {
 				for _, r := range script.Split(a.Value) {
 					if _, ok := maps[r.Name]; ok && r.Name != "" {
 						done[cveAliasTryFiles] = true

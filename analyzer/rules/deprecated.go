@@ -63,7 +63,7 @@ func runDeprecated(p *analyzer.Pass) {
 				if prm.Kind != grammar.ParamHTTP2 {
 					continue
 				}
-				d := p.Reportf(l.Directive.File, l.Directive.Args[prm.Arg].Range,
+				d := p.Reportf(l.Directive.File, l.Directive.Args()[prm.Arg].Range,
 					"the \"listen ... http2\" directive is deprecated, use the \"http2\" directive instead")
 				d.Detail = "since nginx 1.25.1; write \"http2 on;\" in the server (nginx 1.25.1 or later)"
 				if !p.FixAllowed(d, "1.25.1") {
@@ -91,7 +91,7 @@ func runDeprecated(p *analyzer.Pass) {
 		if directives.DataBlock(ctx) {
 			return
 		}
-		name := d.Name.Value
+		name := d.Name().Value
 		if name == "ssl" && ctx&(directives.HTTP|directives.Server|directives.Mail|directives.MailServer) != 0 {
 			// From 1.25.1 on (and with no target, the newest nginx)
 			// unknown-directive reports it as removed, with this fix.
@@ -148,24 +148,24 @@ func sameFileParent(d *parser.Directive, stack []*parser.Directive) *parser.Dire
 // meant. "ssl off;" just goes. In the http block (all servers) or with a
 // listen that does not parse, there is no mechanical fix.
 func sslOnEdits(d *parser.Directive, s *parser.Server) []parser.Edit {
-	if len(d.Args) != 1 {
+	if len(d.Args()) != 1 {
 		return nil
 	}
 	edits := []parser.Edit{fix.DeleteDirective(d)}
-	if strings.EqualFold(d.Args[0].Value, "off") {
+	if strings.EqualFold(d.Args()[0].Value, "off") {
 		return edits
 	}
 	if s == nil || len(s.Listens()) == 0 {
 		return nil
 	}
 	for _, l := range s.Listens() {
-		if l.Spec == nil || len(l.Directive.Args) == 0 {
+		if l.Spec == nil || len(l.Directive.Args()) == 0 {
 			return nil
 		}
 		if l.Spec.Has(grammar.ParamSSL) {
 			continue
 		}
-		at := l.Directive.Args[len(l.Directive.Args)-1].Range.End
+		at := l.Directive.Args()[len(l.Directive.Args())-1].Range.End
 		edits = append(edits, parser.Edit{File: l.Directive.File, Range: parser.Range{Start: at, End: at}, NewText: " ssl"})
 	}
 	return edits

@@ -50,7 +50,7 @@ func runDirectiveInheritance(p *analyzer.Pass) {
 	ix := p.Index()
 	levelOf := func(i int32) int32 {
 		for p := ix.Entries[i].Parent; p >= 0; p = ix.Entries[p].Parent {
-			if inheritanceLevels[ix.Entries[p].Directive.Name.Value] {
+			if inheritanceLevels[ix.Entries[p].Directive.Name().Value] {
 				return p
 			}
 		}
@@ -132,10 +132,10 @@ func runDirectiveInheritance(p *analyzer.Pass) {
 				continue
 			}
 			first := ix.Entries[g[0].entry].Directive
-			level := ix.Entries[g[0].level].Directive.Name.Value
+			level := ix.Entries[g[0].level].Directive.Name().Value
 			outerLevel := "top level"
 			if outer[0].level >= 0 {
-				outerLevel = ix.Entries[outer[0].level].Directive.Name.Value
+				outerLevel = ix.Entries[outer[0].level].Directive.Name().Value
 			}
 			sort.Strings(names)
 			for i, n := range names {
@@ -143,7 +143,7 @@ func runDirectiveInheritance(p *analyzer.Pass) {
 			}
 			diag := p.ReportDirective(first, "%q in this %s drops %s set in the enclosing %s", name, level, strings.Join(names, ", "), outerLevel)
 			diag.Detail = "a level with its own " + name + " inherits none from outside; repeat the outer ones here"
-			diag.Related = []parser.Related{{File: lost[0].File, Range: lost[0].Name.Range, Message: "set here"}}
+			diag.Related = []parser.Related{{File: lost[0].File, Range: lost[0].Name().Range, Message: "set here"}}
 			diag.Edits = repeatEdits(first, lost)
 		}
 	}
@@ -153,36 +153,36 @@ func runDirectiveInheritance(p *analyzer.Pass) {
 // sets the same again is seen to keep it: the header or parameter name,
 // the zone of a limit, each status code of error_page.
 func listKeys(d *parser.Directive) []string {
-	if len(d.Args) == 0 {
+	if len(d.Args()) == 0 {
 		return nil
 	}
-	name := d.Name.Value
+	name := d.Name().Value
 	switch {
 	case strings.HasSuffix(name, "_set_header") || strings.HasSuffix(name, "_hide_header"):
-		return []string{strings.ToLower(d.Args[0].Value)}
+		return []string{strings.ToLower(d.Args()[0].Value)}
 	case name == "limit_req":
-		for _, a := range d.Args {
+		for _, a := range d.Args() {
 			if z, ok := strings.CutPrefix(a.Value, "zone="); ok {
 				return []string{"zone=" + z}
 			}
 		}
 	case name == "error_page":
 		var codes []string
-		for _, a := range d.Args[:len(d.Args)-1] {
+		for _, a := range d.Args()[:len(d.Args())-1] {
 			if !strings.HasPrefix(a.Value, "=") {
 				codes = append(codes, a.Value)
 			}
 		}
 		return codes
 	}
-	return []string{d.Args[0].Value}
+	return []string{d.Args()[0].Value}
 }
 
 // repeatEdits copies the outer directives' text in front of the block's
 // first own one, each on its own line with that line's indentation.
 func repeatEdits(first *parser.Directive, outer []*parser.Directive) []parser.Edit {
 	src := first.File.Src
-	start := first.Name.Range.Start
+	start := first.Name().Range.Start
 	lineStart := start
 	for lineStart > 0 && src[lineStart-1] != '\n' {
 		lineStart--

@@ -39,7 +39,7 @@ func runDirectiveNotAllowed(p *analyzer.Pass) {
 			}
 			return
 		}
-		rows := directives.Lookup(d.Name.Value)
+		rows := directives.Lookup(d.Name().Value)
 		if absentFromTarget(p, rows) {
 			return // nginx knows no such directive: unknown-directive's
 		}
@@ -47,7 +47,7 @@ func runDirectiveNotAllowed(p *analyzer.Pass) {
 		for _, r := range rows {
 			where |= r.Contexts
 		}
-		diag := p.ReportDirective(d, "%q directive is not allowed here", d.Name.Value)
+		diag := p.ReportDirective(d, "%q directive is not allowed here", d.Name().Value)
 		diag.Detail = fmt.Sprintf("it is allowed in: %s; here is %s", strings.ReplaceAll(where.String(), ",", ", "), ctx)
 	})
 }
@@ -65,7 +65,7 @@ func absentFromTarget(p *analyzer.Pass, rows []*directives.Directive) bool {
 // notYetAllowed reports d when every table row that allows it in ctx
 // appeared after the targeted nginx.
 func notYetAllowed(p *analyzer.Pass, d *parser.Directive, ctx directives.Context) {
-	rows := directives.Lookup(d.Name.Value)
+	rows := directives.Lookup(d.Name().Value)
 	if p.Target.Lacks(directives.FirstSince(rows)) {
 		return // unknown to that nginx altogether: unknown-directive says so
 	}
@@ -84,7 +84,7 @@ func notYetAllowed(p *analyzer.Pass, d *parser.Directive, ctx directives.Context
 		return
 	}
 	since := directives.FirstSince([]*directives.Directive{newest})
-	diag := p.ReportDirective(d, "%q directive is not allowed here in nginx %s", d.Name.Value, p.Target.NginxVersion())
+	diag := p.ReportDirective(d, "%q directive is not allowed here in nginx %s", d.Name().Value, p.Target.NginxVersion())
 	diag.Detail = fmt.Sprintf("%s accepts it in %s since nginx %s; here is %s", newest.Module, strings.ReplaceAll(newest.Contexts.String(), ",", ", "), since, ctx)
 	p.AssumeTarget(diag)
 }

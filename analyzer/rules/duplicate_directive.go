@@ -52,20 +52,20 @@ var sameSetting = map[string]string{"alias": "root"}
 // once per block: its name (root and alias share one), or for limit_req
 // and limit_conn the zone, which each may use once.
 func settingOf(d *parser.Directive, ctx directives.Context) (string, bool) {
-	name := d.Name.Value
+	name := d.Name().Value
 	switch name {
 	case "limit_req":
-		for _, a := range d.Args {
+		for _, a := range d.Args() {
 			if zone, ok := strings.CutPrefix(a.Value, "zone="); ok {
 				return name + " " + zone, true
 			}
 		}
 		return "", false
 	case "limit_conn":
-		if len(d.Args) == 0 || ctx == 0 {
+		if len(d.Args()) == 0 || ctx == 0 {
 			return "", false
 		}
-		return name + " " + d.Args[0].Value, true
+		return name + " " + d.Args()[0].Value, true
 	case "mirror", "proxy_redirect", "proxy_cookie_domain", "proxy_cookie_path", "proxy_cookie_flags":
 		return name, directives.FamilyOf(ctx) == directives.HTTPFamily
 	}
@@ -107,10 +107,10 @@ var offExclusive = map[string]bool{"mirror": true, "proxy_redirect": true, "prox
 // always, but for the offExclusive directives, which refuse a repeat only
 // when one of the two is "off".
 func repeatRefused(first, d *parser.Directive) bool {
-	if !offExclusive[d.Name.Value] {
+	if !offExclusive[d.Name().Value] {
 		return true
 	}
-	isOff := func(x *parser.Directive) bool { return len(x.Args) == 1 && x.Args[0].Value == "off" }
+	isOff := func(x *parser.Directive) bool { return len(x.Args()) == 1 && x.Args()[0].Value == "off" }
 	return isOff(first) || isOff(d)
 }
 
@@ -137,7 +137,7 @@ func runDuplicateDirective(p *analyzer.Pass) {
 		if directives.DataBlock(ctx) {
 			return
 		}
-		name := d.Name.Value
+		name := d.Name().Value
 		setting, ok := settingOf(d, ctx)
 		if !ok {
 			return
@@ -162,18 +162,18 @@ func runDuplicateDirective(p *analyzer.Pass) {
 			return
 		}
 		var diag *parser.Diagnostic
-		if first.Name.Value == name || luaHandlerFields[name] != "" {
+		if first.Name().Value == name || luaHandlerFields[name] != "" {
 			// lua-nginx-module's handlers say "is duplicate" of the
 			// second, whichever form the first took.
 			diag = p.ReportDirective(d, "%q directive is duplicate", name)
 		} else {
-			diag = p.ReportDirective(d, "%q directive is duplicate, %q directive was specified earlier", name, first.Name.Value)
+			diag = p.ReportDirective(d, "%q directive is duplicate, %q directive was specified earlier", name, first.Name().Value)
 		}
 		diag.Detail = "nginx accepts it once per block and refuses to start; keep one"
 		if d.Block == nil && d.Semicolon() >= 0 {
 			diag.Edits = []parser.Edit{fix.DeleteDirective(d)}
 		}
-		diag.Related = []parser.Related{{File: first.File, Range: first.Name.Range, Message: "first given here"}}
+		diag.Related = []parser.Related{{File: first.File, Range: first.Name().Range, Message: "first given here"}}
 	})
 	for _, s := range p.Model().Servers {
 		if s.Protocol == parser.HTTP {
@@ -194,10 +194,10 @@ func duplicateModules(p *analyzer.Pass) {
 	var seen map[string]*parser.Directive
 	for _, i := range ix.Named("load_module") {
 		d := ix.Entries[i].Directive
-		if len(d.Args) != 1 || ix.Entries[i].Context() != directives.Main || strings.Contains(d.Args[0].Value, "$") {
+		if len(d.Args()) != 1 || ix.Entries[i].Context() != directives.Main || strings.Contains(d.Args()[0].Value, "$") {
 			continue
 		}
-		name := strings.TrimSuffix(path.Base(d.Args[0].Value), ".so")
+		name := strings.TrimSuffix(path.Base(d.Args()[0].Value), ".so")
 		if seen == nil {
 			seen = map[string]*parser.Directive{}
 		}
@@ -208,7 +208,7 @@ func duplicateModules(p *analyzer.Pass) {
 		}
 		diag := p.ReportDirective(d, "module %q is already loaded", name)
 		diag.Detail = "nginx refuses to start on a second load_module of the same module; keep one"
-		diag.Related = []parser.Related{{File: first.File, Range: first.Name.Range, Message: "first loaded here"}}
+		diag.Related = []parser.Related{{File: first.File, Range: first.Name().Range, Message: "first loaded here"}}
 	}
 }
 
@@ -232,9 +232,9 @@ var namedDefinitions = map[string]string{
 // definedName returns the name a named definition defines: the first
 // argument, or the zone of a limit_*_zone.
 func definedName(d *parser.Directive) string {
-	switch d.Name.Value {
+	switch d.Name().Value {
 	case "limit_req_zone", "limit_conn_zone":
-		for _, a := range d.Args {
+		for _, a := range d.Args() {
 			if z, ok := strings.CutPrefix(a.Value, "zone="); ok {
 				name, _, _ := strings.Cut(z, ":")
 				return name
@@ -242,10 +242,10 @@ func definedName(d *parser.Directive) string {
 		}
 		return ""
 	}
-	if len(d.Args) == 0 {
+	if len(d.Args()) == 0 {
 		return ""
 	}
-	return d.Args[0].Value
+	return d.Args()[0].Value
 }
 
 // duplicateNames reports a log format, zone, upstream or cache path
@@ -259,7 +259,7 @@ func duplicateNames(p *analyzer.Pass) {
 	// (ngx_http_log_init); stream's has no predefined format.
 	combined := fmt.Sprint(directives.HTTPFamily, "log_format", "\x00", "combined")
 	p.WalkContext(func(d *parser.Directive, ctx directives.Context, _ []*parser.Directive) {
-		format, ok := namedDefinitions[d.Name.Value]
+		format, ok := namedDefinitions[d.Name().Value]
 		if !ok || directives.DataBlock(ctx) {
 			return
 		}
@@ -271,7 +271,7 @@ func duplicateNames(p *analyzer.Pass) {
 		if name == "" {
 			return
 		}
-		kind := d.Name.Value
+		kind := d.Name().Value
 		if strings.HasSuffix(kind, "_cache_path") {
 			kind = "cache_path"
 		}
@@ -295,15 +295,15 @@ func duplicateNames(p *analyzer.Pass) {
 		}
 		diag := p.ReportDirective(d, format, name)
 		diag.Detail = "the name is already defined; nginx refuses to start"
-		if kind == "lua_shared_dict" && len(d.Args) == 2 && len(first.Args) == 2 {
+		if kind == "lua_shared_dict" && len(d.Args()) == 2 && len(first.Args()) == 2 {
 			// nginx's shared memory table compares the sizes first.
-			size, ok1 := ngxparse.ParseSize(d.Args[1].Value)
-			was, ok2 := ngxparse.ParseSize(first.Args[1].Value)
+			size, ok1 := ngxparse.ParseSize(d.Args()[1].Value)
+			was, ok2 := ngxparse.ParseSize(first.Args()[1].Value)
 			if ok1 && ok2 && size != was {
 				diag.Message = fmt.Sprintf("the size %d of shared memory zone %q conflicts with already declared size %d", size, name, was)
 			}
 		}
-		diag.Related = []parser.Related{{File: first.File, Range: first.Name.Range, Message: "first defined here"}}
+		diag.Related = []parser.Related{{File: first.File, Range: first.Name().Range, Message: "first defined here"}}
 	})
 }
 
@@ -335,6 +335,6 @@ func duplicateLocations(p *analyzer.Pass, locs []parser.Location) {
 		if spec.Modifier != first.Spec().Modifier {
 			diag.Detail += " (\"^~\" and a plain prefix are the same kind of location)"
 		}
-		diag.Related = []parser.Related{{File: first.Directive.File, Range: first.Directive.Name.Range, Message: "first defined here"}}
+		diag.Related = []parser.Related{{File: first.Directive.File, Range: first.Directive.Name().Range, Message: "first defined here"}}
 	}
 }

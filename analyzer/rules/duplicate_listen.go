@@ -127,7 +127,7 @@ func reportSocketFinding(p *analyzer.Pass, f socketProblem) {
 		d.Severity = parser.Warning
 	}
 	if f.first != nil {
-		d.Related = []parser.Related{{File: f.first.File, Range: f.first.Name.Range, Message: f.firstMsg}}
+		d.Related = []parser.Related{{File: f.first.File, Range: f.first.Name().Range, Message: f.firstMsg}}
 	}
 }
 

@@ -31,7 +31,7 @@ func runEmptyUpstream(p *analyzer.Pass) {
 		if u.Protocol == parser.Mail {
 			continue // an upstream misplaced in mail: directive-not-allowed
 		}
-		if len(u.Servers) > 0 && allBackup(u.Servers) && len(d.Args) == 1 && !missingInclude(p.Config, d.Block.Directives) {
+		if len(u.Servers) > 0 && allBackup(u.Servers) && len(d.Args()) == 1 && !missingInclude(p.Config, d.Block.Directives) {
 			// ngx_http_upstream_init_round_robin counts the primary
 			// servers once the whole configuration is read, and names
 			// the upstream's own line.
@@ -39,13 +39,13 @@ func runEmptyUpstream(p *analyzer.Pass) {
 			diag.Detail = "every server of the upstream is a backup, and backups only stand in for primary servers; drop backup from at least one"
 			continue
 		}
-		if len(u.Servers) > 0 || d.Block == nil || d.RBrace() < 0 || len(d.Args) != 1 || missingInclude(p.Config, d.Block.Directives) ||
+		if len(u.Servers) > 0 || d.Block == nil || d.RBrace() < 0 || len(d.Args()) != 1 || missingInclude(p.Config, d.Block.Directives) ||
 			moduleServers(d.Block.Directives) {
 			continue
 		}
 		diag := p.Reportf(d.File, parser.Range{Start: d.RBrace(), End: d.RBrace() + 1}, "no servers are inside upstream")
 		diag.Detail = "upstream \"" + u.Name + "\" has no server directive; add one (server 127.0.0.1:8080;) or remove the block"
-		diag.Related = []parser.Related{{File: d.File, Range: d.Name.Range, Message: "the upstream"}}
+		diag.Related = []parser.Related{{File: d.File, Range: d.Name().Range, Message: "the upstream"}}
 	}
 }
 
@@ -55,12 +55,12 @@ func runEmptyUpstream(p *analyzer.Pass) {
 // nginx-lint does not know, or a third-party one.
 func moduleServers(dirs []*parser.Directive) bool {
 	for _, d := range dirs {
-		rows := directives.Lookup(d.Name.Value)
+		rows := directives.Lookup(d.Name().Value)
 		if len(rows) == 0 {
 			return true
 		}
 		for _, r := range rows {
-			if r.ThirdParty && strings.HasSuffix(d.Name.Value, "_server") {
+			if r.ThirdParty && strings.HasSuffix(d.Name().Value, "_server") {
 				return true
 			}
 		}
@@ -72,7 +72,7 @@ func moduleServers(dirs []*parser.Directive) bool {
 func allBackup(servers []*parser.Directive) bool {
 	for _, s := range servers {
 		backup := false
-		for _, a := range s.Args {
+		for _, a := range s.Args() {
 			backup = backup || a.Value == "backup"
 		}
 		if !backup {
@@ -86,7 +86,7 @@ func allBackup(servers []*parser.Directive) bool {
 // file, whose content the linter therefore cannot see.
 func missingInclude(c *parser.Config, dirs []*parser.Directive) bool {
 	for _, d := range dirs {
-		if d.Name.Value == "include" && len(c.Included(d)) == 0 {
+		if d.Name().Value == "include" && len(c.Included(d)) == 0 {
 			return true
 		}
 	}

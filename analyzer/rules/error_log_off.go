@@ -23,8 +23,8 @@ var ErrorLogOff = &analyzer.Rule{
 
 func runErrorLogOff(p *analyzer.Pass) {
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, _ []*parser.Directive) {
-		if d.Is("error_log") && len(d.Args) >= 1 && d.Args[0].Value == "off" {
-			diag := p.Reportf(d.File, d.Args[0].Range, "%q %q does not disable logging: it writes to a file named %q", "error_log", "off", "off")
+		if d.Is("error_log") && len(d.Args()) >= 1 && d.Args()[0].Value == "off" {
+			diag := p.Reportf(d.File, d.Args()[0].Range, "%q %q does not disable logging: it writes to a file named %q", "error_log", "off", "off")
 			diag.Detail = "use \"error_log /dev/null crit;\" to discard errors, or point it at a real log file"
 		}
 	}, "error_log")

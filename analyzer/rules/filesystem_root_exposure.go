@@ -35,13 +35,13 @@ func runFilesystemRootExposure(p *analyzer.Pass) {
 		confDir = path.Dir(p.Config.Main.Path)
 	}
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive) {
-		if len(d.Args) != 1 || script.HasVars(d.Args[0].Value) || !strings.HasPrefix(d.Args[0].Value, "/") {
+		if len(d.Args()) != 1 || script.HasVars(d.Args()[0].Value) || !strings.HasPrefix(d.Args()[0].Value, "/") {
 			return // relative roots depend on the prefix; variables are unknown
 		}
 		if analyzer.Innermost(stack, "http") == nil && analyzer.Innermost(stack, "server") == nil && analyzer.Innermost(stack, "location") == nil {
 			return
 		}
-		v := d.Args[0].Value
+		v := d.Args()[0].Value
 		target := path.Clean(v)
 		if d.Is("alias") {
 			loc := analyzer.Innermost(stack, "location")
@@ -66,8 +66,8 @@ func runFilesystemRootExposure(p *analyzer.Pass) {
 		if what == "" {
 			return
 		}
-		diag := p.Reportf(d.File, d.Args[0].Range, "%q %q serves %s", d.Name.Value, v, what)
-		diag.Detail = "every file the worker can read becomes reachable by URL; point " + d.Name.Value + " at a directory that holds only what is meant to be served"
+		diag := p.Reportf(d.File, d.Args()[0].Range, "%q %q serves %s", d.Name().Value, v, what)
+		diag.Detail = "every file the worker can read becomes reachable by URL; point " + d.Name().Value + " at a directory that holds only what is meant to be served"
 	}, "root", "alias")
 }
 

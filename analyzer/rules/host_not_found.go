@@ -63,7 +63,7 @@ func runHostNotFound(p *analyzer.Pass) {
 	for _, name := range directives.PassDirectives() {
 		for _, i := range ix.Named(name) {
 			e := &ix.Entries[i]
-			if e.Context() == 0 || len(e.Directive.Args) == 0 {
+			if e.Context() == 0 || len(e.Directive.Args()) == 0 {
 				continue
 			}
 			// An upstream block, which a *_pass names instead of a host.
@@ -77,23 +77,23 @@ func runHostNotFound(p *analyzer.Pass) {
 	for _, i := range ix.Named("server") {
 		e := &ix.Entries[i]
 		d := e.Directive
-		if e.Parent < 0 || len(d.Args) == 0 || d.Block != nil || !ix.Entries[e.Parent].Directive.Is("upstream") {
+		if e.Parent < 0 || len(d.Args()) == 0 || d.Block != nil || !ix.Entries[e.Parent].Directive.Is("upstream") {
 			continue
 		}
 		resolve := false
-		for _, a := range d.Args[1:] {
+		for _, a := range d.Args()[1:] {
 			resolve = resolve || a.Value == "resolve"
 		}
-		if addr := d.Args[0].Value; !resolve && !strings.Contains(addr, "$") {
-			report(d, d.Args[0], hostOf(addr), `host not found in upstream "`+addr+`"`)
+		if addr := d.Args()[0].Value; !resolve && !strings.Contains(addr, "$") {
+			report(d, d.Args()[0], hostOf(addr), `host not found in upstream "`+addr+`"`)
 		}
 	}
 	for _, i := range ix.Named("listen") {
 		d := ix.Entries[i].Directive
-		if len(d.Args) == 0 || ix.Entries[i].Context() == 0 {
+		if len(d.Args()) == 0 || ix.Entries[i].Context() == 0 {
 			continue
 		}
-		addr := d.Args[0].Value
+		addr := d.Args()[0].Value
 		if !strings.Contains(addr, ":") && !strings.Contains(addr, ".") {
 			continue // a port alone, or a malformed word
 		}
@@ -101,11 +101,11 @@ func runHostNotFound(p *analyzer.Pass) {
 		if host == "*" {
 			continue
 		}
-		report(d, d.Args[0], host, `host not found in "`+addr+`" of the "listen" directive`)
+		report(d, d.Args()[0], host, `host not found in "`+addr+`" of the "listen" directive`)
 	}
 	for _, i := range ix.Named("resolver") {
 		d := ix.Entries[i].Directive
-		for _, a := range d.Args {
+		for _, a := range d.Args() {
 			if strings.Contains(a.Value, "=") {
 				continue // valid=, ipv6=, status_zone=
 			}

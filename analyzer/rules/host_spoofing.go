@@ -30,16 +30,16 @@ var HostSpoofing = &analyzer.Rule{
 func runHostSpoofing(p *analyzer.Pass) {
 	var env *taint.Env
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive) {
-		if (!d.Is("proxy_set_header") && !d.Is("grpc_set_header")) || len(d.Args) != 2 || !strings.EqualFold(d.Args[0].Value, "host") {
+		if (!d.Is("proxy_set_header") && !d.Is("grpc_set_header")) || len(d.Args()) != 2 || !strings.EqualFold(d.Args()[0].Value, "host") {
 			return
 		}
 		if env == nil {
 			env = taint.NewEnv(p)
 		}
-		if !env.Of(d.Args[1].Value, stack).User {
+		if !env.Of(d.Args()[1].Value, stack).User {
 			return
 		}
-		diag := p.Reportf(d.File, d.Args[1].Range, "%q sets the upstream Host to %q, which the client controls", d.Name.Value, d.Args[1].Value)
+		diag := p.Reportf(d.File, d.Args()[1].Range, "%q sets the upstream Host to %q, which the client controls", d.Name().Value, d.Args()[1].Value)
 		diag.Detail = "use $host, the host name nginx validated and matched, instead of a raw request value"
 		diag.Edits = hostEdit(d)
 	}, "proxy_set_header", "grpc_set_header")
@@ -47,8 +47,8 @@ func runHostSpoofing(p *analyzer.Pass) {
 
 // hostEdit offers "$host" in place of a bare "$http_host".
 func hostEdit(d *parser.Directive) []parser.Edit {
-	if !strings.EqualFold(d.Args[1].Value, "$http_host") {
+	if !strings.EqualFold(d.Args()[1].Value, "$http_host") {
 		return nil
 	}
-	return []parser.Edit{{File: d.File, Range: d.Args[1].Range, NewText: "$host"}}
+	return []parser.Edit{{File: d.File, Range: d.Args()[1].Range, NewText: "$host"}}
 }

@@ -42,12 +42,12 @@ var HSTS = &analyzer.Rule{
 // more_set_headers), ok false when d sets another header.
 func hstsValue(d *parser.Directive) (value string, ok bool) {
 	if d.Is("add_header") {
-		if len(d.Args) >= 2 && strings.EqualFold(d.Args[0].Value, "Strict-Transport-Security") {
-			return d.Args[1].Value, true
+		if len(d.Args()) >= 2 && strings.EqualFold(d.Args()[0].Value, "Strict-Transport-Security") {
+			return d.Args()[1].Value, true
 		}
 		return "", false
 	}
-	for _, a := range d.Args {
+	for _, a := range d.Args() {
 		name, v, found := strings.Cut(a.Value, ":")
 		if found && strings.EqualFold(strings.TrimSpace(name), "Strict-Transport-Security") {
 			return strings.TrimSpace(v), true
@@ -96,12 +96,12 @@ func runHSTS(p *analyzer.Pass) {
 		case age > 0 && age < minAge:
 			diag := p.ReportDirective(d, "Strict-Transport-Security max-age=%d is shorter than %d seconds: the protection lapses between visits", age, minAge)
 			diag.Detail = "use max-age=63072000 (two years) once the site is sure to stay on HTTPS"
-		case d.Is("add_header") && !strings.EqualFold(d.Args[len(d.Args)-1].Value, "always"):
+		case d.Is("add_header") && !strings.EqualFold(d.Args()[len(d.Args())-1].Value, "always"):
 			diag := p.ReportDirective(d, "Strict-Transport-Security is sent without %q: error and redirect responses carry no HSTS", "always")
 			diag.Detail = "add the always parameter"
 			// The header's value and name stay; "always" goes after them.
-			if len(d.Args) == 2 {
-				end := d.Args[1].Range.End
+			if len(d.Args()) == 2 {
+				end := d.Args()[1].Range.End
 				diag.Edits = []parser.Edit{{File: d.File, Range: parser.Range{Start: end, End: end}, NewText: " always"}}
 			}
 		}
@@ -118,7 +118,7 @@ func runHSTS(p *analyzer.Pass) {
 			if !l.Is("listen") {
 				continue
 			}
-			for _, a := range l.Args[min(1, len(l.Args)):] {
+			for _, a := range l.Args()[min(1, len(l.Args())):] {
 				if a.Value == "ssl" || a.Value == "quic" {
 					diag := p.ReportDirective(d, "HTTPS server without Strict-Transport-Security")
 					diag.Detail = "add_header Strict-Transport-Security \"max-age=63072000\" always; (with includeSubDomains if every subdomain is on HTTPS)"

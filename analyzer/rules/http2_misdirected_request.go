@@ -33,12 +33,12 @@ func runHTTP2MisdirectedRequest(p *analyzer.Pass) {
 	}
 	httpHTTP2 := map[*parser.Directive]bool{} // http blocks with "http2 on"
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
-		if len(stack) == 1 && stack[0].Is("http") && len(d.Args) == 1 {
-			httpHTTP2[stack[0]] = strings.EqualFold(d.Args[0].Value, "on")
+		if len(stack) == 1 && stack[0].Is("http") && len(d.Args()) == 1 {
+			httpHTTP2[stack[0]] = strings.EqualFold(d.Args()[0].Value, "on")
 		}
 	}, "http2")
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
-		if len(d.Args) != 1 || !strings.EqualFold(d.Args[0].Value, "on") || len(stack) == 0 {
+		if len(d.Args()) != 1 || !strings.EqualFold(d.Args()[0].Value, "on") || len(stack) == 0 {
 			return
 		}
 		srv := stack[len(stack)-1]
@@ -53,7 +53,7 @@ func runHTTP2MisdirectedRequest(p *analyzer.Pass) {
 			switch {
 			case c.Is("listen"):
 				var tls, def, h2 bool
-				for _, a := range c.Args[min(1, len(c.Args)):] {
+				for _, a := range c.Args()[min(1, len(c.Args())):] {
 					switch a.Value {
 					case "ssl", "quic":
 						tls = true
@@ -67,8 +67,8 @@ func runHTTP2MisdirectedRequest(p *analyzer.Pass) {
 					tlsDefault = true
 					listenHTTP2 = listenHTTP2 || h2
 				}
-			case c.Is("http2") && len(c.Args) == 1:
-				on := strings.EqualFold(c.Args[0].Value, "on")
+			case c.Is("http2") && len(c.Args()) == 1:
+				on := strings.EqualFold(c.Args()[0].Value, "on")
 				own = &on
 			case c.Is("return") && returns421(c):
 				answers421 = true
@@ -93,5 +93,5 @@ func runHTTP2MisdirectedRequest(p *analyzer.Pass) {
 }
 
 func returns421(d *parser.Directive) bool {
-	return len(d.Args) >= 1 && d.Args[0].Value == "421"
+	return len(d.Args()) >= 1 && d.Args()[0].Value == "421"
 }

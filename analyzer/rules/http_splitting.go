@@ -33,7 +33,7 @@ func runHTTPSplitting(p *analyzer.Pass) {
 	var env *taint.Env
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive) {
 		arg, lfOnly := splittingSink(d)
-		if arg < 0 || analyzer.InStream(stack, ctx) || !script.HasVars(d.Args[arg].Value) {
+		if arg < 0 || analyzer.InStream(stack, ctx) || !script.HasVars(d.Args()[arg].Value) {
 			return
 		}
 		if env == nil {
@@ -43,16 +43,16 @@ func runHTTPSplitting(p *analyzer.Pass) {
 		if d.Is("rewrite") {
 			// nginx escapes the rewrite's own captures when it builds
 			// the new URI, so only other variables can inject.
-			if re := env.Regex(d.Args[0].Value, false); re != nil {
-				t = env.OfWith(d.Args[arg].Value, stack, &taint.Scope{Re: re, Subject: ""}, true)
+			if re := env.Regex(d.Args()[0].Value, false); re != nil {
+				t = env.OfWith(d.Args()[arg].Value, stack, &taint.Scope{Re: re, Subject: ""}, true)
 			}
 		} else {
-			t = env.Of(d.Args[arg].Value, stack)
+			t = env.Of(d.Args()[arg].Value, stack)
 		}
 		if !t.LF && (lfOnly || !t.CR) {
 			return
 		}
-		diag := p.Reportf(d.File, d.Args[arg].Range, "%q value %q can hold a CR/LF from the request: HTTP splitting", d.Name.Value, d.Args[arg].Value)
+		diag := p.Reportf(d.File, d.Args()[arg].Range, "%q value %q can hold a CR/LF from the request: HTTP splitting", d.Name().Value, d.Args()[arg].Value)
 		diag.Detail = "the value comes from the decoded request path (or a capture of it) and may contain \"%0D%0A\"; " +
 			"use $request_uri instead of $uri, or capture with a class that excludes \\r and \\n"
 	}, "proxy_pass", "add_header", "add_trailer", "proxy_set_header", "grpc_set_header", "rewrite", "return")
@@ -63,8 +63,8 @@ func runHTTPSplitting(p *analyzer.Pass) {
 // is harmless (the upstream request line, which nginx writes as is and
 // backends split on LF).
 func splittingSink(d *parser.Directive) (arg int, lfOnly bool) {
-	n := len(d.Args)
-	switch d.Name.Value {
+	n := len(d.Args())
+	switch d.Name().Value {
 	case "proxy_pass":
 		if n == 1 {
 			return 0, true
@@ -81,12 +81,12 @@ func splittingSink(d *parser.Directive) (arg int, lfOnly bool) {
 		// "return URL" and "return 301..308 URL" send a Location header;
 		// other codes send a body, where newlines are harmless.
 		if n == 1 {
-			if _, err := strconv.Atoi(d.Args[0].Value); err != nil {
+			if _, err := strconv.Atoi(d.Args()[0].Value); err != nil {
 				return 0, false
 			}
 		}
 		if n == 2 {
-			switch d.Args[0].Value {
+			switch d.Args()[0].Value {
 			case "301", "302", "303", "307", "308":
 				return 1, false
 			}

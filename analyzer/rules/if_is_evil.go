@@ -38,9 +38,9 @@ func runIfIsEvil(p *analyzer.Pass) {
 		// Directives of an included file have their own stack top: the
 		// if itself, which is where the advice belongs.
 		ifd := stack[len(stack)-1]
-		diag := p.ReportDirective(d, "%q inside \"if\" in a location is unsafe; only return and a rewrite that stops or redirects are", d.Name.Value)
+		diag := p.ReportDirective(d, "%q inside \"if\" in a location is unsafe; only return and a rewrite that stops or redirects are", d.Name().Value)
 		diag.Detail = "the if block is an implicit location with its own configuration; move the logic into a map, or return/rewrite to another location"
-		diag.Related = []parser.Related{{File: ifd.File, Range: ifd.Name.Range, Message: "the if block"}}
+		diag.Related = []parser.Related{{File: ifd.File, Range: ifd.Name().Range, Message: "the if block"}}
 	})
 }
 
@@ -48,21 +48,21 @@ func runIfIsEvil(p *analyzer.Pass) {
 // location at once (return, a rewrite that stops or redirects), or an include, whose directives are checked one by
 // one where they land.
 func safeInIf(d *parser.Directive) bool {
-	switch d.Name.Value {
+	switch d.Name().Value {
 	case "return", "include":
 		return true
 	case "rewrite":
 		// last, redirect and permanent end the location's processing;
 		// so does a replacement that starts with a scheme, which nginx
 		// always answers with a redirect (even with "break").
-		if len(d.Args) < 2 {
+		if len(d.Args()) < 2 {
 			return false
 		}
-		if r := d.Args[1].Value; strings.HasPrefix(r, "http://") || strings.HasPrefix(r, "https://") || strings.HasPrefix(r, "$scheme") {
+		if r := d.Args()[1].Value; strings.HasPrefix(r, "http://") || strings.HasPrefix(r, "https://") || strings.HasPrefix(r, "$scheme") {
 			return true
 		}
-		if len(d.Args) == 3 {
-			switch d.Args[2].Value {
+		if len(d.Args()) == 3 {
+			switch d.Args()[2].Value {
 			case "last", "redirect", "permanent":
 				return true
 			}

@@ -78,7 +78,7 @@ func runImplicitDefaultServer(p *analyzer.Pass) {
 		}
 		diag := p.ReportDirective(f.at, "%s servers share %s and none is its default_server: this one, the first read, answers every request for a name none of them has", servers, what)
 		diag.Detail = "which server is read first depends on include order; add default_server to the listen of the server meant to answer unknown names (a catch-all with return 444 is the usual choice)"
-		diag.Related = []parser.Related{{File: f.second.Directive.File, Range: f.second.Directive.Name.Range,
+		diag.Related = []parser.Related{{File: f.second.Directive.File, Range: f.second.Directive.Name().Range,
 			Message: fmt.Sprintf("another server on %s (%s:%d)", what, filepath.Base(f.second.Directive.File.Path), f.second.Directive.Line())}}
 	}
 }

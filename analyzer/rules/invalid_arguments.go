@@ -32,8 +32,8 @@ func runInvalidArguments(p *analyzer.Pass) {
 		if !ok {
 			return
 		}
-		if !args.Accepts(len(d.Args)) {
-			diag := p.ReportDirective(d, "invalid number of arguments in %q directive", d.Name.Value)
+		if !args.Accepts(len(d.Args())) {
+			diag := p.ReportDirective(d, "invalid number of arguments in %q directive", d.Name().Value)
 			if row.Syntax != "" {
 				diag.Detail = "syntax: " + row.Syntax
 			}
@@ -49,10 +49,10 @@ func runInvalidArguments(p *analyzer.Pass) {
 				return
 			}
 		}
-		if args.IsFlag() && len(d.Args) == 1 {
-			v := d.Args[0].Value
+		if args.IsFlag() && len(d.Args()) == 1 {
+			v := d.Args()[0].Value
 			if !strings.EqualFold(v, "on") && !strings.EqualFold(v, "off") {
-				p.Reportf(d.File, d.Args[0].Range, "invalid value %q in %q directive, it must be \"on\" or \"off\"", v, d.Name.Value)
+				p.Reportf(d.File, d.Args()[0].Range, "invalid value %q in %q directive, it must be \"on\" or \"off\"", v, d.Name().Value)
 			}
 		}
 	})

@@ -29,11 +29,11 @@ var InvalidCondition = &analyzer.Rule{
 
 func runInvalidCondition(p *analyzer.Pass) {
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, _ []*parser.Directive) {
-		if directives.DataBlock(ctx) || len(d.Args) == 0 || d.Block == nil {
+		if directives.DataBlock(ctx) || len(d.Args()) == 0 || d.Block == nil {
 			return
 		}
 		if arg, msg := ifConditionError(d.ArgValues()); msg != "" {
-			p.Reportf(d.File, d.Args[arg].Range, "%s", msg).Detail =
+			p.Reportf(d.File, d.Args()[arg].Range, "%s", msg).Detail =
 				"an if condition is ($var), ($var = value), ($var != value), ($var ~ regex) with ~, ~*, !~ or !~*, " +
 					"or a file test (-f path) with -f, -d, -e, -x or !-f, !-d, !-e, !-x"
 		}

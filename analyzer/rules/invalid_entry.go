@@ -51,7 +51,7 @@ func runInvalidEntry(p *analyzer.Pass) {
 			return
 		}
 		entries := p.Body(d)
-		switch d.Name.Value {
+		switch d.Name().Value {
 		case "geo":
 			// volatile arrived in geo in 1.29.3.
 			// The stream geo has no proxy entries (no X-Forwarded-For).
@@ -69,8 +69,8 @@ func runInvalidEntry(p *analyzer.Pass) {
 func checkGeo(p *analyzer.Pass, entries []*parser.Directive, volatile, proxies bool) {
 	ranges, tree := false, false
 	for _, e := range entries {
-		name := e.Name.Value
-		if len(e.Args) == 0 {
+		name := e.Name().Value
+		if len(e.Args()) == 0 {
 			switch name {
 			case "ranges":
 				if tree {
@@ -88,12 +88,12 @@ func checkGeo(p *analyzer.Pass, entries []*parser.Directive, volatile, proxies b
 				}
 			}
 		}
-		if len(e.Args) != 1 {
+		if len(e.Args()) != 1 {
 			p.ReportDirective(e, "invalid number of the geo parameters").Detail =
 				"a geo entry is a network (or a range, with ranges) and a value; quote a value with spaces"
 			continue
 		}
-		net := e.Name
+		net := e.Name()
 		if name == "proxy" && !proxies {
 			name = "" // an ordinary entry for the network "proxy"
 		}
@@ -101,12 +101,12 @@ func checkGeo(p *analyzer.Pass, entries []*parser.Directive, volatile, proxies b
 		case "include":
 			continue
 		case "proxy":
-			net = e.Args[0]
+			net = e.Args()[0]
 		case "default":
 			tree = true
 			continue
 		case "delete":
-			net = e.Args[0]
+			net = e.Args()[0]
 		}
 		isProxy := name == "proxy"
 		if !isProxy {
@@ -165,33 +165,33 @@ func checkMap(p *analyzer.Pass, entries []*parser.Directive) {
 	keys := map[string]*parser.Directive{}
 	hostnames := false
 	for _, e := range entries {
-		if len(e.Args) == 0 && (e.Name.Value == "hostnames" || e.Name.Value == "volatile") {
-			hostnames = hostnames || e.Name.Value == "hostnames"
+		if len(e.Args()) == 0 && (e.Name().Value == "hostnames" || e.Name().Value == "volatile") {
+			hostnames = hostnames || e.Name().Value == "hostnames"
 			continue
 		}
-		if len(e.Args) != 1 {
+		if len(e.Args()) != 1 {
 			p.ReportDirective(e, "invalid number of the map parameters").Detail =
 				"a map entry is a source value and a result; quote a value with spaces"
 			continue
 		}
-		if e.Name.Value == "default" {
+		if e.Name().Value == "default" {
 			if dflt != nil {
 				d := p.ReportDirective(e, "duplicate default map parameter")
-				d.Related = []parser.Related{{File: dflt.File, Range: dflt.Name.Range, Message: "first default"}}
+				d.Related = []parser.Related{{File: dflt.File, Range: dflt.Name().Range, Message: "first default"}}
 				continue
 			}
 			dflt = e
 			continue
 		}
-		key := e.Name.Value
-		if hostnames || e.Name.Value == "include" || strings.HasPrefix(key, "~") {
+		key := e.Name().Value
+		if hostnames || e.Name().Value == "include" || strings.HasPrefix(key, "~") {
 			continue
 		}
 		key = asciiLower(strings.TrimPrefix(key, "\\"))
 		if first := keys[key]; first != nil {
 			d := p.ReportDirective(e, "conflicting parameter \"%s\"", key)
 			d.Detail = "the map already has this source value (keys are compared without case); remove one of the two"
-			d.Related = []parser.Related{{File: first.File, Range: first.Name.Range, Message: "first given here"}}
+			d.Related = []parser.Related{{File: first.File, Range: first.Name().Range, Message: "first given here"}}
 			continue
 		}
 		keys[key] = e
@@ -202,12 +202,12 @@ func checkSplitClients(p *analyzer.Pass, d *parser.Directive, entries []*parser.
 	sum := 0
 	over := false
 	for _, e := range entries {
-		v := e.Name.Value
+		v := e.Name().Value
 		pct := 0
 		if v != "*" {
 			n, ok := percent(v)
 			if !ok {
-				p.Reportf(e.File, e.Name.Range, "invalid percent value \"%s\"", v).Detail =
+				p.Reportf(e.File, e.Name().Range, "invalid percent value \"%s\"", v).Detail =
 					"a split_clients entry is a percentage with up to two decimals (12.5%) or *, and a value"
 				return
 			}
@@ -280,10 +280,10 @@ func asciiLower(s string) string {
 // character (at most three of them since 1.27.5, a character up to U+FFFF,
 // never ASCII), else one byte in hex.
 func checkCharsetMap(p *analyzer.Pass, d *parser.Directive, entries []*parser.Directive) {
-	if len(d.Args) != 2 {
+	if len(d.Args()) != 2 {
 		return
 	}
-	from, to := d.Args[0].Value, d.Args[1].Value
+	from, to := d.Args()[0].Value, d.Args()[1].Value
 	if strings.EqualFold(from, to) {
 		p.ReportDirective(d, "\"charset_map\" between the same charsets \"%s\" and \"%s\"", from, to)
 		return
@@ -294,15 +294,15 @@ func checkCharsetMap(p *analyzer.Pass, d *parser.Directive, entries []*parser.Di
 	}
 	utf8 := strings.EqualFold(to, "utf-8")
 	for _, e := range entries {
-		if len(e.Args) != 1 {
+		if len(e.Args()) != 1 {
 			p.ReportDirective(e, "invalid parameters number")
 			continue
 		}
-		if n, ok := hexByte(e.Name.Value); !ok || n > 255 {
-			p.ReportDirective(e, "invalid value \"%s\"", e.Name.Value)
+		if n, ok := hexByte(e.Name().Value); !ok || n > 255 {
+			p.ReportDirective(e, "invalid value \"%s\"", e.Name().Value)
 			continue
 		}
-		v := e.Args[0]
+		v := e.Args()[0]
 		bad := func() {
 			p.Reportf(e.File, v.Range, "invalid value \"%s\"", v.Value).Detail =
 				"the entry maps a byte of " + from + " (in hex) to " + to + ": " + map[bool]string{

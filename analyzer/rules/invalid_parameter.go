@@ -67,11 +67,11 @@ func runInvalidParameter(p *analyzer.Pass) {
 	}
 	checkUpstreamServers(p, target)
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, _ []*parser.Directive) {
-		if directives.DataBlock(ctx) || len(d.Args) != 3 || d.Args[2].Value == "always" {
+		if directives.DataBlock(ctx) || len(d.Args()) != 3 || d.Args()[2].Value == "always" {
 			return
 		}
-		p.Reportf(d.File, d.Args[2].Range, "invalid parameter \"%s\"", d.Args[2].Value).Detail =
-			"the only parameter " + d.Name.Value + " takes after the value is \"always\""
+		p.Reportf(d.File, d.Args()[2].Range, "invalid parameter \"%s\"", d.Args()[2].Value).Detail =
+			"the only parameter " + d.Name().Value + " takes after the value is \"always\""
 	}, "add_header", "add_trailer")
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, _ []*parser.Directive) {
 		if !directives.DataBlock(ctx) {
@@ -79,21 +79,21 @@ func runInvalidParameter(p *analyzer.Pass) {
 		}
 	}, "resolver")
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, _ []*parser.Directive) {
-		if directives.DataBlock(ctx) || len(d.Args) < 2 {
+		if directives.DataBlock(ctx) || len(d.Args()) < 2 {
 			return
 		}
-		if d.Args[1].Value == "" {
-			p.Reportf(d.File, d.Args[1].Range, "empty replacement")
+		if d.Args()[1].Value == "" {
+			p.Reportf(d.File, d.Args()[1].Range, "empty replacement")
 			return
 		}
-		if len(d.Args) != 3 {
+		if len(d.Args()) != 3 {
 			return
 		}
-		switch d.Args[2].Value {
+		switch d.Args()[2].Value {
 		case "last", "break", "redirect", "permanent":
 			return
 		}
-		p.Reportf(d.File, d.Args[2].Range, "invalid parameter \"%s\"", d.Args[2].Value).Detail =
+		p.Reportf(d.File, d.Args()[2].Range, "invalid parameter \"%s\"", d.Args()[2].Value).Detail =
 			"the flag of rewrite is last, break, redirect or permanent"
 	}, "rewrite")
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, _ []*parser.Directive) {
@@ -108,7 +108,7 @@ func runInvalidParameter(p *analyzer.Pass) {
 // height, each a positive number or "-" (variables are read per request).
 // nginx names the first argument it stops at.
 func checkImageFilter(p *analyzer.Pass, d *parser.Directive) {
-	args := d.Args
+	args := d.Args()
 	bad := func(a parser.Word, detail string) {
 		p.Reportf(d.File, a.Range, "invalid parameter \"%s\"", a.Value).Detail = detail
 	}
@@ -169,7 +169,7 @@ func listenContext(proto parser.Protocol) grammar.Context {
 // twins) of the target version refuses in l.
 func checkListen(p *analyzer.Pass, proto parser.Protocol, l *parser.Listen, target *analyzer.Target) {
 	d := l.Directive
-	if len(d.Args) == 0 {
+	if len(d.Args()) == 0 {
 		return // invalid-arguments
 	}
 	ctx := listenContext(proto)
@@ -177,43 +177,43 @@ func checkListen(p *analyzer.Pass, proto parser.Protocol, l *parser.Listen, targ
 	// parameter differently.
 	oldWording := ctx != grammar.ContextHTTP && target.Lacks("1.25.5")
 	invalid := func(arg int, detail string) *parser.Diagnostic {
-		text := d.Args[arg].Value
+		text := d.Args()[arg].Value
 		msg := "invalid parameter \"" + text + "\""
 		if oldWording {
 			msg = "the invalid \"" + text + "\" parameter"
 		}
-		diag := p.Reportf(d.File, d.Args[arg].Range, "%s", msg)
+		diag := p.Reportf(d.File, d.Args()[arg].Range, "%s", msg)
 		diag.Detail = detail
 		return diag
 	}
 	if err := l.Err(); err != nil {
 		ge, ok := err.(*grammar.Error)
-		if !ok || ge.Arg < 0 || ge.Arg >= len(d.Args) {
+		if !ok || ge.Arg < 0 || ge.Arg >= len(d.Args()) {
 			return
 		}
 		msg := ge.Msg
 		if ge.Arg == 0 {
 			msg += ` of the "listen" directive`
-		} else if k := grammar.KindOf(d.Args[ge.Arg].Value); !ctx.Accepts(k) || target.Lacks(grammar.ParamSince(ctx, k)) {
+		} else if k := grammar.KindOf(d.Args()[ge.Arg].Value); !ctx.Accepts(k) || target.Lacks(grammar.ParamSince(ctx, k)) {
 			// A bad value of a parameter this listen does not have:
 			// nginx never reads the value.
 			invalid(ge.Arg, "the "+proto.String()+" listen does not know it; see "+listenURL(proto))
 			return
 		}
-		p.Reportf(d.File, d.Args[ge.Arg].Range, "%s", msg)
+		p.Reportf(d.File, d.Args()[ge.Arg].Range, "%s", msg)
 		return
 	}
 	if l.Spec.Kind == grammar.AddrHost && portTypo(l.Spec.Host) {
 		// nginx resolves the host at startup; a single label starting
 		// with a digit ("8o", "80O") is a mistyped port, not a name.
-		p.Reportf(d.File, d.Args[0].Range, "host not found in \"%s\" of the \"listen\" directive", d.Args[0].Value).Detail =
+		p.Reportf(d.File, d.Args()[0].Range, "host not found in \"%s\" of the \"listen\" directive", d.Args()[0].Value).Detail =
 			"nginx reads \"" + l.Spec.Host + "\" as a host name (it is no port) and no lookup finds it; a port is digits only"
 		return
 	}
 	if l.Spec.Kind == grammar.AddrHost && serverNamePattern(l.Spec.Host) {
 		// A server_name pattern given to listen: nginx looks the name
 		// up at startup, and no lookup answers for such a name.
-		p.Reportf(d.File, d.Args[0].Range, "host not found in \"%s\" of the \"listen\" directive", d.Args[0].Value).Detail =
+		p.Reportf(d.File, d.Args()[0].Range, "host not found in \"%s\" of the \"listen\" directive", d.Args()[0].Value).Detail =
 			"listen takes an address or a host name to look up, not a server name pattern; the names go in server_name"
 		return
 	}
@@ -239,7 +239,7 @@ func checkListen(p *analyzer.Pass, proto parser.Protocol, l *parser.Listen, targ
 		}
 		// nginx returns the conflict from the handler, and
 		// ngx_conf_handler prefixes the directive's name.
-		p.Reportf(d.File, d.Args[e.Arg].Range, "\"listen\" directive %s", e.Msg)
+		p.Reportf(d.File, d.Args()[e.Arg].Range, "\"listen\" directive %s", e.Msg)
 	}
 }
 
@@ -294,10 +294,10 @@ func checkUpstreamServers(p *analyzer.Pass, target *analyzer.Target) {
 		}
 		noBackup := ""
 		for _, d := range p.Body(u.Directive) {
-			switch name := d.Name.Value; {
+			switch name := d.Name().Value; {
 			case noBackupBalancers[name]:
 				noBackup = name
-			case name == "server" && len(d.Args) > 0:
+			case name == "server" && len(d.Args()) > 0:
 				checkServerParams(p, d, target, noBackup, u.Protocol == parser.HTTP)
 			}
 		}
@@ -309,7 +309,7 @@ func checkServerParams(p *analyzer.Pass, d *parser.Directive, target *analyzer.T
 	// tables date the sticky directive by NGINX Plus): a release that
 	// has it builds it unless configure was told otherwise.
 	sticky := http && !target.Lacks(stickySince) && (target == nil || !slices.Contains(target.Configure, "--without-http_upstream_sticky_module"))
-	for _, a := range d.Args[1:] {
+	for _, a := range d.Args()[1:] {
 		v := a.Value
 		bad := func(detail string) {
 			p.Reportf(d.File, a.Range, "invalid parameter \"%s\"", v).Detail = detail
@@ -371,11 +371,11 @@ func checkServerParams(p *analyzer.Pass, d *parser.Directive, target *analyzer.T
 // checkResolver follows ngx_resolver_create: name servers (port 53 by
 // default) and the valid=, ipv4= (1.23.1) and ipv6= parameters.
 func checkResolver(p *analyzer.Pass, d *parser.Directive, ctx directives.Context, target *analyzer.Target) {
-	if len(d.Args) == 1 && d.Args[0].Value == "off" && ctx&(directives.Mail|directives.MailServer) != 0 {
+	if len(d.Args()) == 1 && d.Args()[0].Value == "off" && ctx&(directives.Mail|directives.MailServer) != 0 {
 		return // the mail module's way to turn the resolver off
 	}
 	ipv4, ipv6, servers := true, true, 0
-	for _, a := range d.Args {
+	for _, a := range d.Args() {
 		v := a.Value
 		bad := func(detail string) {
 			p.Reportf(d.File, a.Range, "invalid parameter: %s", v).Detail = detail

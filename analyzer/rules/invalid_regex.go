@@ -47,9 +47,9 @@ func runInvalidRegex(p *analyzer.Pass) {
 		case d.Is("map"):
 			checkMapValues(p, d)
 			return
-		case d.Is("rewrite") && len(d.Args) >= 2:
-			if groups, ok := pcreGroups(d.Args[0].Value); ok {
-				checkGroupRefs(p, d, d.Args[1:2], groups, d.Args[0].Value)
+		case d.Is("rewrite") && len(d.Args()) >= 2:
+			if groups, ok := pcreGroups(d.Args()[0].Value); ok {
+				checkGroupRefs(p, d, d.Args()[1:2], groups, d.Args()[0].Value)
 			}
 			return
 		case (d.Is("set") || d.Is("return")) && len(stack) > 0:
@@ -60,7 +60,7 @@ func runInvalidRegex(p *analyzer.Pass) {
 					return
 				}
 				if groups, ok := pcreGroups(expr); ok {
-					args := d.Args
+					args := d.Args()
 					if d.Is("set") && len(args) == 2 {
 						args = args[1:]
 					}
@@ -129,11 +129,11 @@ func captureScopes(p *analyzer.Pass) *captureScope {
 				add(stack, regexGroups(expr, false))
 			}
 		case d.Is("rewrite"):
-			if len(d.Args) > 0 {
-				add(stack, regexGroups(d.Args[0].Value, false))
+			if len(d.Args()) > 0 {
+				add(stack, regexGroups(d.Args()[0].Value, false))
 			}
 		case d.Is("server_name"):
-			for _, a := range d.Args {
+			for _, a := range d.Args() {
 				if strings.HasPrefix(a.Value, "~") {
 					add(stack, regexGroups(a.Value[1:], true))
 				}
@@ -162,8 +162,8 @@ func regexGroupCount(re *syntax.Regexp) int {
 
 // mapRegexKey returns the regex of a map entry "~re value" or "~*re value".
 func mapRegexKey(e *parser.Directive) (expr string, caseless, ok bool) {
-	k := e.Name.Value
-	if !strings.HasPrefix(k, "~") || len(e.Args) != 1 {
+	k := e.Name().Value
+	if !strings.HasPrefix(k, "~") || len(e.Args()) != 1 {
 		return "", false, false
 	}
 	if strings.HasPrefix(k, "~*") {
@@ -182,7 +182,7 @@ func checkMapValues(p *analyzer.Pass, m *parser.Directive) {
 			continue
 		}
 		if re := regex.Parse(expr, ci); re != nil {
-			checkGroupRefs(p, e, e.Args, re.MaxCap(), e.Name.Value)
+			checkGroupRefs(p, e, e.Args(), re.MaxCap(), e.Name().Value)
 		}
 	}
 }
@@ -190,17 +190,17 @@ func checkMapValues(p *analyzer.Pass, m *parser.Directive) {
 // checkScopeRefs reports a $N (d has one, see hasCaptureRef) that no regex of the directive's server (or
 // of its http block, outside servers) can have set.
 func checkScopeRefs(p *analyzer.Pass, d *parser.Directive, stack []*parser.Directive, sc *captureScope) {
-	switch d.Name.Value {
+	switch d.Name().Value {
 	case "proxy_redirect", "proxy_cookie_path", "proxy_cookie_domain":
 		// "~regex replacement": the replacement reads the directive's own
 		// regex, matched against the upstream's header.
-		if len(d.Args) == 2 && strings.HasPrefix(d.Args[0].Value, "~") {
-			expr, ci := d.Args[0].Value[1:], false
+		if len(d.Args()) == 2 && strings.HasPrefix(d.Args()[0].Value, "~") {
+			expr, ci := d.Args()[0].Value[1:], false
 			if strings.HasPrefix(expr, "*") {
 				expr, ci = expr[1:], true
 			}
 			if re := regex.Parse(expr, ci); re != nil {
-				checkGroupRefs(p, d, d.Args[1:], re.MaxCap(), d.Args[0].Value)
+				checkGroupRefs(p, d, d.Args()[1:], re.MaxCap(), d.Args()[0].Value)
 			}
 			return
 		}
@@ -216,7 +216,7 @@ func checkScopeRefs(p *analyzer.Pass, d *parser.Directive, stack []*parser.Direc
 	if groups >= anyCaptures {
 		return
 	}
-	for _, a := range d.Args {
+	for _, a := range d.Args() {
 		for _, r := range script.Split(a.Value) {
 			if len(r.Name) != 1 || r.Name[0] < '1' || r.Name[0] > '9' || int(r.Name[0]-'0') <= groups {
 				continue
@@ -236,7 +236,7 @@ func checkScopeRefs(p *analyzer.Pass, d *parser.Directive, stack []*parser.Direc
 
 // hasCaptureRef reports quickly whether an argument of d mentions $1..$9.
 func hasCaptureRef(d *parser.Directive) bool {
-	for _, a := range d.Args {
+	for _, a := range d.Args() {
 		s := a.Value
 		for i := strings.IndexByte(s, '$'); i >= 0 && i+1 < len(s); {
 			c := s[i+1]

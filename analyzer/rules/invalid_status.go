@@ -29,25 +29,25 @@ var InvalidStatus = &analyzer.Rule{
 
 func runInvalidStatus(p *analyzer.Pass) {
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, _ []*parser.Directive) {
-		if ctx&(directives.HTTP|directives.Server|directives.Location|directives.IfInServer|directives.IfInLocation) == 0 || len(d.Args) == 0 {
+		if ctx&(directives.HTTP|directives.Server|directives.Location|directives.IfInServer|directives.IfInLocation) == 0 || len(d.Args()) == 0 {
 			return
 		}
-		if d.Name.Value == "return" {
+		if d.Name().Value == "return" {
 			checkReturn(p, d)
-		} else if len(d.Args) >= 2 {
+		} else if len(d.Args()) >= 2 {
 			checkErrorPage(p, d)
 		}
 	}, "return", "error_page")
 }
 
 func checkReturn(p *analyzer.Pass, d *parser.Directive) {
-	a := d.Args[0]
+	a := d.Args()[0]
 	v := a.Value
 	n, ok := grammar.Atoi(v)
 	if ok && n <= 999 {
 		return
 	}
-	if !ok && len(d.Args) == 1 {
+	if !ok && len(d.Args()) == 1 {
 		for _, prefix := range []string{"http://", "https://", "$scheme"} {
 			if strings.HasPrefix(v, prefix) {
 				return
@@ -59,7 +59,7 @@ func checkReturn(p *analyzer.Pass, d *parser.Directive) {
 }
 
 func checkErrorPage(p *analyzer.Pass, d *parser.Directive) {
-	args := d.Args
+	args := d.Args()
 	n := 1
 	if eq := args[len(args)-2]; strings.HasPrefix(eq.Value, "=") {
 		if len(args) == 2 {

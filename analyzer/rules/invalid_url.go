@@ -87,10 +87,10 @@ func runInvalidURL(p *analyzer.Pass) {
 	// proxy_pass hosts without a port (they might name an upstream).
 	var noPort, nearMisses []implicitUpstream
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive) {
-		if directives.DataBlock(ctx) || len(d.Args) != 1 {
+		if directives.DataBlock(ctx) || len(d.Args()) != 1 {
 			return
 		}
-		name, arg := d.Name.Value, d.Args[0]
+		name, arg := d.Name().Value, d.Args()[0]
 		url := arg.Value
 		proto := parser.HTTP
 		if ctx&(directives.StreamServer|directives.Stream|directives.StreamUpstream) != 0 {
@@ -135,7 +135,7 @@ func runInvalidURL(p *analyzer.Pass) {
 	}
 	for _, iu := range noPort {
 		diag := p.Reportf(iu.d.File, iu.arg.Range, "no port in upstream \"%s\"", iu.host)
-		diag.Detail = iu.d.Name.Value + " has no default port, and no upstream block or earlier address is named \"" + iu.host +
+		diag.Detail = iu.d.Name().Value + " has no default port, and no upstream block or earlier address is named \"" + iu.host +
 			"\"; add the port (" + iu.host + ":9000) or define the upstream"
 		if near := upstreamNearMiss(m, iu.host, iu.proto); len(near) > 0 {
 			diag.Message += "; did you mean " + quoteList(near) + "?"
@@ -192,7 +192,7 @@ func upstreamHasPort(p *analyzer.Pass, d *parser.Directive, arg parser.Word, u n
 // implicit upstream the directive creates, or "", and whether no port was
 // written.
 func checkProxyPass(p *analyzer.Pass, d *parser.Directive, stack []*parser.Directive, defined map[string]bool) (string, bool) {
-	arg := d.Args[0]
+	arg := d.Args()[0]
 	pp, _ := ngxparse.ParsePass("proxy_pass", false, arg.Value)
 	switch {
 	case pp.Vars:
@@ -218,7 +218,7 @@ func checkProxyPass(p *analyzer.Pass, d *parser.Directive, stack []*parser.Direc
 	}
 	inner := stack[len(stack)-1]
 	where := ""
-	switch inner.Name.Value {
+	switch inner.Name().Value {
 	case "if":
 		where = "inside \"if\""
 	case "limit_except":
@@ -250,11 +250,11 @@ func checkUpstreamAddrs(p *analyzer.Pass, u *parser.Upstream, target *analyzer.T
 		defPort = 0
 	}
 	for _, d := range u.Servers {
-		if len(d.Args) == 0 {
+		if len(d.Args()) == 0 {
 			continue
 		}
 		resolve, service := false, false
-		for _, a := range d.Args[1:] {
+		for _, a := range d.Args()[1:] {
 			resolve = resolve || a.Value == "resolve"
 			service = service || strings.HasPrefix(a.Value, "service=")
 		}
@@ -262,7 +262,7 @@ func checkUpstreamAddrs(p *analyzer.Pass, u *parser.Upstream, target *analyzer.T
 			// invalid-parameter reports both as unknown to that nginx.
 			resolve, service = false, false
 		}
-		arg := d.Args[0]
+		arg := d.Args()[0]
 		if service && !resolve {
 			p.Reportf(d.File, arg.Range, "service upstream \"%s\" requires \"resolve\" parameter", arg.Value)
 			continue

@@ -83,27 +83,27 @@ func runInvalidValue(p *analyzer.Pass) {
 			}
 		}
 		d := e.Directive
-		if d.RawBlock() || d.Unterminated() || !row.Args.Accepts(len(d.Args)) {
+		if d.RawBlock() || d.Unterminated() || !row.Args.Accepts(len(d.Args())) {
 			continue
 		}
 		args = args[:0]
-		for _, a := range d.Args {
+		for _, a := range d.Args() {
 			args = append(args, a.Value)
 		}
 		var err *valuecheck.Error
 		if custom {
 			err = checker.Check(family, row.Name, args, version, p.Target)
 		} else {
-			err = valuecheck.Check(d.Name.Value, spec, args, version)
+			err = valuecheck.Check(d.Name().Value, spec, args, version)
 		}
 		if err == nil {
 			continue
 		}
 		arg := err.Arg
-		if arg >= len(d.Args) {
-			arg = len(d.Args) - 1
+		if arg >= len(d.Args()) {
+			arg = len(d.Args()) - 1
 		}
-		diag := p.Reportf(d.File, d.Args[arg].Range, "%s", err.Message)
+		diag := p.Reportf(d.File, d.Args()[arg].Range, "%s", err.Message)
 		diag.Detail = err.Detail
 	}
 	undefinedUpstreamLists(p)
@@ -125,16 +125,16 @@ func undefinedUpstreamLists(p *analyzer.Pass) {
 		if directives.FamilyOf(e.Context()) != directives.HTTPFamily {
 			continue
 		}
-		switch d.Name.Value {
+		switch d.Name().Value {
 		case "upstream_list":
-			if len(d.Args) > 0 {
-				defined[strings.ToLower(d.Args[0].Value)] = true
+			if len(d.Args()) > 0 {
+				defined[strings.ToLower(d.Args()[0].Value)] = true
 			}
 		case "set_hashed_upstream":
-			if len(d.Args) != 3 || strings.Contains(d.Args[1].Value, "$") || defined[strings.ToLower(d.Args[1].Value)] {
+			if len(d.Args()) != 3 || strings.Contains(d.Args()[1].Value, "$") || defined[strings.ToLower(d.Args()[1].Value)] {
 				continue
 			}
-			diag := p.Reportf(d.File, d.Args[1].Range, "set_hashed_upstream: upstream list %q not defined yet", d.Args[1].Value)
+			diag := p.Reportf(d.File, d.Args()[1].Range, "set_hashed_upstream: upstream list %q not defined yet", d.Args()[1].Value)
 			diag.Detail = "an upstream_list of that name must come before this directive; nginx refuses to start"
 		}
 	}

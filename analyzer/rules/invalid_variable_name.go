@@ -38,9 +38,9 @@ func runInvalidVariableName(p *analyzer.Pass) {
 		if !ok {
 			return
 		}
-		if w := d.Args[j]; w.Value == "" || w.Value[0] != '$' {
+		if w := d.Args()[j]; w.Value == "" || w.Value[0] != '$' {
 			diag := p.Reportf(d.File, w.Range, "invalid variable name %q", w.Value)
-			diag.Detail = "the variable " + d.Name.Value + " defines is written with its \"$\": $" + w.Value
+			diag.Detail = "the variable " + d.Name().Value + " defines is written with its \"$\": $" + w.Value
 		}
 	}, checkedDefiners()...)
 }

@@ -43,13 +43,13 @@ const pageSize = 4096
 
 func runInvalidZone(p *analyzer.Pass) {
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, _ []*parser.Directive) {
-		if directives.DataBlock(ctx) || len(d.Args) < 2 {
+		if directives.DataBlock(ctx) || len(d.Args()) < 2 {
 			return
 		}
-		switch name := d.Name.Value; {
+		switch name := d.Name().Value; {
 		case strings.HasSuffix(name, "_cache_path"):
 			checkCachePath(p, d)
-		case name == "limit_req_zone" && len(d.Args) == 3, name == "limit_conn_zone" && len(d.Args) == 2:
+		case name == "limit_req_zone" && len(d.Args()) == 3, name == "limit_conn_zone" && len(d.Args()) == 2:
 			// Other argument counts are invalid-arguments' to report.
 			checkLimitZone(p, d)
 		}
@@ -78,7 +78,7 @@ func zoneSpec(arg, prefix, what string, minPages int) (name, msg string) {
 // ngx_http_limit_conn_zone (and the stream limit_conn_zone).
 func checkLimitZone(p *analyzer.Pass, d *parser.Directive) {
 	zone := ""
-	for _, a := range d.Args[1:] {
+	for _, a := range d.Args()[1:] {
 		v := a.Value
 		switch {
 		case strings.HasPrefix(v, "zone="):
@@ -88,7 +88,7 @@ func checkLimitZone(p *analyzer.Pass, d *parser.Directive) {
 				return
 			}
 			zone = name
-		case d.Name.Value == "limit_req_zone" && strings.HasPrefix(v, "rate="):
+		case d.Name().Value == "limit_req_zone" && strings.HasPrefix(v, "rate="):
 			r := v[len("rate="):]
 			r = strings.TrimSuffix(strings.TrimSuffix(r, "r/s"), "r/m")
 			if n, ok := grammar.Atoi(r); !ok || n <= 0 {
@@ -96,12 +96,12 @@ func checkLimitZone(p *analyzer.Pass, d *parser.Directive) {
 				return
 			}
 		default:
-			p.Reportf(d.File, a.Range, "invalid parameter \"%s\"", v).Detail = d.Name.Value + " takes a key, then zone=NAME:SIZE" + rateHint(d.Name.Value)
+			p.Reportf(d.File, a.Range, "invalid parameter \"%s\"", v).Detail = d.Name().Value + " takes a key, then zone=NAME:SIZE" + rateHint(d.Name().Value)
 			return
 		}
 	}
 	if zone == "" {
-		p.ReportDirective(d, "\"%s\" must have \"zone\" parameter", d.Name.Value).Detail = "add zone=NAME:SIZE, e.g. zone=perip:10m"
+		p.ReportDirective(d, "\"%s\" must have \"zone\" parameter", d.Name().Value).Detail = "add zone=NAME:SIZE, e.g. zone=perip:10m"
 	}
 }
 
@@ -115,7 +115,7 @@ func rateHint(name string) string {
 // checkCachePath follows ngx_http_file_cache_set_slot.
 func checkCachePath(p *analyzer.Pass, d *parser.Directive) {
 	zone := ""
-	for _, a := range d.Args[1:] {
+	for _, a := range d.Args()[1:] {
 		v := a.Value
 		key, val, hasEq := strings.Cut(v, "=")
 		msg := ""
@@ -155,12 +155,12 @@ func checkCachePath(p *analyzer.Pass, d *parser.Directive) {
 			msg = "invalid parameter \"" + v + "\""
 		}
 		if msg != "" {
-			p.Reportf(d.File, a.Range, "%s", msg).Detail = "syntax: " + d.Name.Value + " PATH [levels=1:2] keys_zone=NAME:SIZE [inactive=TIME] [max_size=SIZE] ..."
+			p.Reportf(d.File, a.Range, "%s", msg).Detail = "syntax: " + d.Name().Value + " PATH [levels=1:2] keys_zone=NAME:SIZE [inactive=TIME] [max_size=SIZE] ..."
 			return
 		}
 	}
 	if zone == "" {
-		p.ReportDirective(d, "\"%s\" must have \"keys_zone\" parameter", d.Name.Value).Detail = "add keys_zone=NAME:SIZE, e.g. keys_zone=cache:10m"
+		p.ReportDirective(d, "\"%s\" must have \"keys_zone\" parameter", d.Name().Value).Detail = "add keys_zone=NAME:SIZE, e.g. keys_zone=cache:10m"
 	}
 }
 

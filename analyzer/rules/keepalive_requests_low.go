@@ -32,11 +32,11 @@ func runKeepaliveRequestsLow(p *analyzer.Pass) {
 	ix := p.Index()
 	for _, i := range ix.Named("keepalive_requests") {
 		d := ix.Entries[i].Directive
-		if len(d.Args) != 1 {
+		if len(d.Args()) != 1 {
 			continue
 		}
-		if n, ok := ngxparse.Atoi(d.Args[0].Value); ok && n < min {
-			diag := p.Reportf(d.File, d.Args[0].Range, "keepalive_requests %d closes each keep-alive connection after %d requests; nginx's default is 1000", n, n)
+		if n, ok := ngxparse.Atoi(d.Args()[0].Value); ok && n < min {
+			diag := p.Reportf(d.File, d.Args()[0].Range, "keepalive_requests %d closes each keep-alive connection after %d requests; nginx's default is 1000", n, n)
 			diag.Detail = "clients, HTTP/2 browsers above all, reconnect (and repeat the TLS handshake) that much more often; remove the directive or raise it"
 		}
 	}

@@ -51,13 +51,13 @@ func runLocationNesting(p *analyzer.Pass) {
 // ngx_http_core_location, in nginx's order.
 func checkNested(p *analyzer.Pass, parent, l *parser.Location) {
 	d := l.Directive
-	at := d.Name.Range
-	if len(d.Args) > 0 {
-		at = d.Args[len(d.Args)-1].Range
+	at := d.Name().Range
+	if len(d.Args()) > 0 {
+		at = d.Args()[len(d.Args())-1].Range
 	}
 	spec, pspec := l.Spec(), parent.Spec()
 	name, pname := spec.Path, pspec.Path
-	related := []parser.Related{{File: parent.Directive.File, Range: parent.Directive.Name.Range, Message: "the enclosing location"}}
+	related := []parser.Related{{File: parent.Directive.File, Range: parent.Directive.Name().Range, Message: "the enclosing location"}}
 	var diag *parser.Diagnostic
 	switch {
 	case pspec.Modifier == grammar.ModExact:

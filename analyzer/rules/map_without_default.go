@@ -40,7 +40,7 @@ func runMapWithoutDefault(p *analyzer.Pass) {
 	var blocks []*block
 	byDir := map[*parser.Directive]*block{}
 	p.WalkContext(func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive) {
-		if d.Block != nil && (d.Name.Value == "map" || d.Name.Value == "geo") &&
+		if d.Block != nil && (d.Name().Value == "map" || d.Name().Value == "geo") &&
 			ctx&(directives.HTTP|directives.Stream) != 0 {
 			b := &block{d: d}
 			blocks = append(blocks, b)
@@ -51,7 +51,7 @@ func runMapWithoutDefault(p *analyzer.Pass) {
 			return
 		}
 		if b := byDir[stack[len(stack)-1]]; b != nil {
-			switch d.Name.Value {
+			switch d.Name().Value {
 			case "default":
 				b.hasDefault = true
 			case "hostnames", "volatile", "include", "ranges", "delete", "proxy", "proxy_recursive":
@@ -66,8 +66,8 @@ func runMapWithoutDefault(p *analyzer.Pass) {
 		// or empty, which is what such a map is for (an empty limit_req
 		// key, say). A geo sorts clients by address, and its fallback for
 		// the rest of the internet is written out even then.
-		if !b.hasDefault && (b.entries != 1 || b.d.Name.Value == "geo") {
-			diag := p.ReportDirective(b.d, "%s without a default value", b.d.Name.Value)
+		if !b.hasDefault && (b.entries != 1 || b.d.Name().Value == "geo") {
+			diag := p.ReportDirective(b.d, "%s without a default value", b.d.Name().Value)
 			diag.Detail = "input that no entry matches gives an empty value; add a \"default\" entry"
 			// The fix writes out the empty value nginx uses anyway, so
 			// behaviour is unchanged and the choice becomes visible.

@@ -108,7 +108,7 @@ func runSettingConflict(p *analyzer.Pass) {
 				for b := i; b >= 0; b = ix.Entries[b].Parent {
 					ds := set[b]
 					for k := len(ds) - 1; k >= 0; k-- {
-						if ds[k].Name.Value == name {
+						if ds[k].Name().Value == name {
 							return ds[k]
 						}
 					}
@@ -154,11 +154,11 @@ func checkUpstreamBuffers(m string, find func(string) *parser.Directive, report 
 	bufsDir, sizeDir := find(m+"_buffers"), find(m+"_buffer_size")
 	num, bufSize := int64(8), int64(pageSize)
 	if bufsDir != nil {
-		if len(bufsDir.Args) != 2 {
+		if len(bufsDir.Args()) != 2 {
 			return
 		}
-		n, ok1 := valuecheck.Atoi(bufsDir.Args[0].Value)
-		s, ok2 := valuecheck.ParseSize(bufsDir.Args[1].Value)
+		n, ok1 := valuecheck.Atoi(bufsDir.Args()[0].Value)
+		s, ok2 := valuecheck.ParseSize(bufsDir.Args()[1].Value)
 		if !ok1 || !ok2 {
 			return // invalid-value's
 		}
@@ -240,17 +240,17 @@ func checkUpstreamBuffers(m string, find func(string) *parser.Directive, report 
 }
 
 func sizeOf(d *parser.Directive) (int64, bool) {
-	if len(d.Args) != 1 {
+	if len(d.Args()) != 1 {
 		return 0, false
 	}
-	return valuecheck.ParseSize(d.Args[0].Value)
+	return valuecheck.ParseSize(d.Args()[0].Value)
 }
 
 func offsetOf(d *parser.Directive) (int64, bool) {
-	if len(d.Args) != 1 {
+	if len(d.Args()) != 1 {
 		return 0, false
 	}
-	return valuecheck.ParseOffset(d.Args[0].Value)
+	return valuecheck.ParseOffset(d.Args()[0].Value)
 }
 
 // charsetUse is a charset and a source_charset in force in one block.
@@ -270,21 +270,21 @@ func checkCharsetMaps(p *analyzer.Pass, uses []charsetUse, report func(*parser.D
 	ix := p.Index()
 	for _, i := range ix.Named("charset_map", "charset", "source_charset") {
 		d := ix.Entries[i].Directive
-		for _, a := range d.Args {
+		for _, a := range d.Args() {
 			if l := strings.ToLower(a.Value); spelling[l] == "" && !(d.Is("charset") && l == "off") {
 				spelling[l] = a.Value
 			}
 		}
-		if d.Is("charset_map") && len(d.Args) == 2 {
-			a, b := strings.ToLower(d.Args[0].Value), strings.ToLower(d.Args[1].Value)
+		if d.Is("charset_map") && len(d.Args()) == 2 {
+			a, b := strings.ToLower(d.Args()[0].Value), strings.ToLower(d.Args()[1].Value)
 			maps[[2]string{a, b}], maps[[2]string{b, a}] = true, true
 		}
 	}
 	for _, u := range uses {
-		if len(u.charset.Args) != 1 || len(u.source.Args) != 1 {
+		if len(u.charset.Args()) != 1 || len(u.source.Args()) != 1 {
 			continue
 		}
-		dst, src := u.charset.Args[0].Value, u.source.Args[0].Value
+		dst, src := u.charset.Args()[0].Value, u.source.Args()[0].Value
 		// Only charset has "off"; a source_charset "off" is a charset
 		// of that name.
 		ld, ls := strings.ToLower(dst), strings.ToLower(src)
@@ -301,7 +301,7 @@ func checkCharsetMaps(p *analyzer.Pass, uses []charsetUse, report func(*parser.D
 // "proxy_redirect default": it reads the proxy_pass of its own block,
 // given before it and without variables.
 func checkRedirectDefault(p *analyzer.Pass, d *parser.Directive, stack []*parser.Directive) {
-	if len(d.Args) != 1 || d.Args[0].Value != "default" || len(stack) == 0 {
+	if len(d.Args()) != 1 || d.Args()[0].Value != "default" || len(stack) == 0 {
 		return
 	}
 	var pass *parser.Directive
@@ -317,7 +317,7 @@ func checkRedirectDefault(p *analyzer.Pass, d *parser.Directive, stack []*parser
 	case pass == nil:
 		p.ReportDirective(d, "%q should be placed after the %q directive", "proxy_redirect default", "proxy_pass").Detail =
 			"\"default\" derives the rewrite from the location's proxy_pass, which nginx has not read yet; move proxy_redirect below proxy_pass (in the same location)"
-	case len(pass.Args) == 1 && strings.Contains(pass.Args[0].Value, "$"):
+	case len(pass.Args()) == 1 && strings.Contains(pass.Args()[0].Value, "$"):
 		p.ReportDirective(d, "%q cannot be used with %q directive with variables", "proxy_redirect default", "proxy_pass").Detail =
 			"write the rewrite out: proxy_redirect <upstream URL> <location>"
 	}
@@ -348,14 +348,14 @@ var mailPorts = map[int]bool{143: true, 993: true, 110: true, 995: true, 25: tru
 func checkServerRequired(p *analyzer.Pass) {
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive) {
 		stream, mail := ctx&directives.Stream != 0, ctx&directives.Mail != 0
-		if !stream && !mail || d.Block == nil || len(d.Args) != 0 || missingInclude(p.Config, d.Block.Directives) {
+		if !stream && !mail || d.Block == nil || len(d.Args()) != 0 || missingInclude(p.Config, d.Block.Directives) {
 			return
 		}
 		body := p.Body(d)
 		listen, handler, auth, unknown := false, false, false, false
 		protocol := false // a protocol, or a listen port that names one
 		for _, c := range body {
-			name := c.Name.Value
+			name := c.Name().Value
 			switch {
 			case name == "listen":
 				listen = true
@@ -432,7 +432,7 @@ func checkUpstreamResolve(p *analyzer.Pass) {
 		return
 	}
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, _ []*parser.Directive) {
-		if d.Block == nil || len(d.Args) != 1 || ctx&(directives.HTTP|directives.Stream) == 0 {
+		if d.Block == nil || len(d.Args()) != 1 || ctx&(directives.HTTP|directives.Stream) == 0 {
 			return
 		}
 		body := p.Body(d)
@@ -442,7 +442,7 @@ func checkUpstreamResolve(p *analyzer.Pass) {
 		var named *parser.Directive // the first server resolved at run time
 		zone := false
 		for _, c := range body {
-			switch c.Name.Value {
+			switch c.Name().Value {
 			case "zone":
 				zone = true
 			case "server":
@@ -455,10 +455,10 @@ func checkUpstreamResolve(p *analyzer.Pass) {
 			return
 		}
 		if !zone {
-			diag := p.ReportDirective(d, "resolving names at run time requires upstream \"%s\" to be in shared memory", d.Args[0].Value)
+			diag := p.ReportDirective(d, "resolving names at run time requires upstream \"%s\" to be in shared memory", d.Args()[0].Value)
 			diag.Detail = "a server with \"resolve\" keeps its addresses in the upstream's shared memory zone: add \"zone " +
-				d.Args[0].Value + " 64k;\" to the upstream, or drop resolve"
-			diag.Related = []parser.Related{{File: named.File, Range: named.Name.Range, Message: "resolved at run time"}}
+				d.Args()[0].Value + " 64k;\" to the upstream, or drop resolve"
+			diag.Related = []parser.Related{{File: named.File, Range: named.Name().Range, Message: "resolved at run time"}}
 		}
 	}, "upstream")
 }
@@ -467,16 +467,16 @@ func checkUpstreamResolve(p *analyzer.Pass) {
 // and a name to resolve: ngx_http_upstream_server keeps the host only
 // when the address is no IP literal or unix socket.
 func resolvedAtRunTime(d *parser.Directive) bool {
-	if len(d.Args) < 2 {
+	if len(d.Args()) < 2 {
 		return false
 	}
 	resolve := false
-	for _, a := range d.Args[1:] {
+	for _, a := range d.Args()[1:] {
 		resolve = resolve || a.Value == "resolve"
 	}
 	if !resolve {
 		return false
 	}
-	u := ngxparse.ParseURL(d.Args[0].Value, false, 80)
+	u := ngxparse.ParseURL(d.Args()[0].Value, false, 80)
 	return u.Err == "" && !u.Unix && !u.Addr && u.Host != ""
 }

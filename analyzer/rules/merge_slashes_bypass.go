@@ -33,12 +33,12 @@ var MergeSlashesBypass = &analyzer.Rule{
 func guards(p *analyzer.Pass, loc *parser.Directive) *parser.Directive {
 	for _, d := range p.Body(loc) {
 		switch {
-		case d.Is("deny") && len(d.Args) == 1 && d.Args[0].Value == "all":
+		case d.Is("deny") && len(d.Args()) == 1 && d.Args()[0].Value == "all":
 			return d
-		case (d.Is("auth_basic") || d.Is("auth_request")) && len(d.Args) == 1 && !d.ArgIs("off"):
+		case (d.Is("auth_basic") || d.Is("auth_request")) && len(d.Args()) == 1 && !d.ArgIs("off"):
 			return d
-		case d.Is("return") && len(d.Args) >= 1:
-			switch d.Args[0].Value {
+		case d.Is("return") && len(d.Args()) >= 1:
+			switch d.Args()[0].Value {
 			case "401", "403", "404", "444":
 				return d
 			}
@@ -83,9 +83,9 @@ func runMergeSlashesBypass(p *analyzer.Pass) {
 						if l.Spec().IsRegex {
 							path = strings.TrimPrefix(path, "^")
 						}
-						diag := p.ReportDirective(l.Directive, "with %q, a request for %q does not match %q, so its %q does not apply", "merge_slashes off", "/"+path, "location "+strings.Join(l.Directive.ArgValues(), " "), g.Name.Value)
+						diag := p.ReportDirective(l.Directive, "with %q, a request for %q does not match %q, so its %q does not apply", "merge_slashes off", "/"+path, "location "+strings.Join(l.Directive.ArgValues(), " "), g.Name().Value)
 						diag.Detail = "the doubled slash sends the request to another location; keep merge_slashes on, or guard the path with a regex that allows repeated slashes (^/+admin/)"
-						diag.Related = append(diag.Related, parser.Related{File: off.File, Range: off.Name.Range, Message: "merge_slashes is off here"})
+						diag.Related = append(diag.Related, parser.Related{File: off.File, Range: off.Name().Range, Message: "merge_slashes is off here"})
 					}
 				}
 				walk(l.Locations())

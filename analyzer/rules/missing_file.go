@@ -34,18 +34,18 @@ var MissingFile = &analyzer.Rule{
 func runMissingFile(p *analyzer.Pass) {
 	checked := map[*parser.Directive]bool{}
 	check := func(d *parser.Directive, format string) {
-		if d == nil || checked[d] || len(d.Args) == 0 {
+		if d == nil || checked[d] || len(d.Args()) == 0 {
 			return
 		}
 		checked[d] = true
-		path, ok := p.Config.FilePath(d.Args[0].Value)
+		path, ok := p.Config.FilePath(d.Args()[0].Value)
 		if !ok {
 			return
 		}
 		if _, err := os.Stat(path); err == nil || !os.IsNotExist(err) {
 			return
 		}
-		diag := p.Reportf(d.File, d.Args[0].Range, format, path)
+		diag := p.Reportf(d.File, d.Args()[0].Range, format, path)
 		diag.Detail = path + " does not exist on this machine; nginx refuses to start"
 	}
 	ix := p.Index()
@@ -75,7 +75,7 @@ func runMissingFile(p *analyzer.Pass) {
 		check(m.dhparam, `BIO_new_file("%s") failed (No such file or directory)`)
 		check(m.trusted, `SSL_CTX_load_verify_locations("%s") failed (No such file or directory)`)
 		check(m.crl, `X509_LOOKUP_load_file("%s") failed (No such file or directory)`)
-		if m.verify != nil && len(m.verify.Args) == 1 && m.verify.Args[0].Value != "off" {
+		if m.verify != nil && len(m.verify.Args()) == 1 && m.verify.Args()[0].Value != "off" {
 			check(m.client, `SSL_CTX_load_verify_locations("%s") failed (No such file or directory)`)
 		}
 	}

@@ -38,15 +38,15 @@ func runMissingNamedLocation(p *analyzer.Pass) {
 	}
 	var uses []use
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
-		if len(d.Args) < 2 {
+		if len(d.Args()) < 2 {
 			return
 		}
-		last := d.Args[len(d.Args)-1].Value
+		last := d.Args()[len(d.Args())-1].Value
 		if !strings.HasPrefix(last, "@") || strings.Contains(last, "$") {
 			return
 		}
 		for i := len(stack) - 1; i >= 0; i-- {
-			if stack[i].Name.Value == "server" {
+			if stack[i].Name().Value == "server" {
 				uses = append(uses, use{d, stack[i]})
 				return
 			}
@@ -67,11 +67,11 @@ func runMissingNamedLocation(p *analyzer.Pass) {
 		}
 		// A named location anywhere in the server counts: one below the
 		// server level is nginx's error, location-nesting's finding.
-		a := u.d.Args[len(u.d.Args)-1]
+		a := u.d.Args()[len(u.d.Args())-1]
 		if !f.whole || slices.Contains(f.named, a.Value) {
 			continue
 		}
-		diag := p.Reportf(u.d.File, a.Range, "%s falls back to the named location %q, which this server does not have", u.d.Name.Value, a.Value)
+		diag := p.Reportf(u.d.File, a.Range, "%s falls back to the named location %q, which this server does not have", u.d.Name().Value, a.Value)
 		diag.Detail = "nginx looks the name up when a request gets there and answers 500 (\"could not find named location\"); add \"location " + a.Value + "\" to this server or correct the name"
 		if near := didyoumean.Closest(a.Value, f.named); len(near) > 0 {
 			diag.Message += didyoumean.Suffix(near)
@@ -84,7 +84,7 @@ func runMissingNamedLocation(p *analyzer.Pass) {
 func wholeServer(c *parser.Config, server *parser.Directive) bool {
 	ok := true
 	eachIn(c, server, func(d *parser.Directive) {
-		if d.Name.Value == "include" && len(c.Included(d)) == 0 && !strings.ContainsAny(argOf(d), "*?[") {
+		if d.Name().Value == "include" && len(c.Included(d)) == 0 && !strings.ContainsAny(argOf(d), "*?[") {
 			ok = false
 		}
 	})
@@ -92,10 +92,10 @@ func wholeServer(c *parser.Config, server *parser.Directive) bool {
 }
 
 func argOf(d *parser.Directive) string {
-	if len(d.Args) == 0 {
+	if len(d.Args()) == 0 {
 		return ""
 	}
-	return d.Args[0].Value
+	return d.Args()[0].Value
 }
 
 // eachIn calls fn for every directive inside a block, includes
@@ -108,7 +108,7 @@ func eachIn(c *parser.Config, b *parser.Directive, fn func(*parser.Directive)) {
 	walk = func(ds []*parser.Directive) {
 		for _, d := range ds {
 			fn(d)
-			if d.Name.Value == "include" {
+			if d.Name().Value == "include" {
 				for _, f := range c.Included(d) {
 					walk(f.Directives)
 				}
@@ -127,8 +127,8 @@ func eachIn(c *parser.Config, b *parser.Directive, fn func(*parser.Directive)) {
 func namedLocations(c *parser.Config, server *parser.Directive) []string {
 	var out []string
 	eachIn(c, server, func(d *parser.Directive) {
-		if d.Name.Value == "location" && len(d.Args) == 1 && strings.HasPrefix(d.Args[0].Value, "@") {
-			out = append(out, d.Args[0].Value)
+		if d.Name().Value == "location" && len(d.Args()) == 1 && strings.HasPrefix(d.Args()[0].Value, "@") {
+			out = append(out, d.Args()[0].Value)
 		}
 	})
 	return out

@@ -99,7 +99,7 @@ func lintFile(path string) (*linted, error) {
 	}
 	l := &linted{findings: ruleFindings(c, rules.All(), opts), byName: map[nameKey]*parser.Directive{}}
 	c.Walk(func(d *parser.Directive, _ []*parser.Directive) bool {
-		l.byName[nameKey{d.File.Path, d.Name.Range.Start}] = d
+		l.byName[nameKey{d.File.Path, d.Name().Range.Start}] = d
 		return true
 	})
 	return l, nil
@@ -267,7 +267,7 @@ func loopbackCopy(path, dir string) (string, error) {
 	m := parser.BuildModel(c)
 	for _, srv := range m.Servers {
 		for _, l := range srv.Listens() {
-			if l.Spec == nil || len(l.Directive.Args) == 0 || strings.HasPrefix(l.Spec.Key, "unix:") {
+			if l.Spec == nil || len(l.Directive.Args()) == 0 || strings.HasPrefix(l.Spec.Key, "unix:") {
 				continue
 			}
 			p, ok := ports[l.Spec.Key]
@@ -279,7 +279,7 @@ func loopbackCopy(path, dir string) (string, error) {
 			if strings.HasPrefix(l.Spec.Key, "[") {
 				addr = fmt.Sprintf("[::1]:%d", p)
 			}
-			a := l.Directive.Args[0]
+			a := l.Directive.Args()[0]
 			edits[l.Directive.File] = append(edits[l.Directive.File], edit{a.Range, addr})
 		}
 		if srv.Protocol == parser.HTTP && len(srv.Listens()) == 0 && srv.Directive.LBrace() >= 0 {
@@ -644,7 +644,7 @@ func collectSeed(f *parser.File, root directives.Context) (dirs []seedDirective,
 			if d.Block == nil {
 				continue
 			}
-			inner, ok := directives.ChildContext(d.Name.Value, ctx)
+			inner, ok := directives.ChildContext(d.Name().Value, ctx)
 			if !ok || inner == 0 {
 				continue
 			}
@@ -663,11 +663,11 @@ func collectSeed(f *parser.File, root directives.Context) (dirs []seedDirective,
 // would be missing), with a known argument rule.
 func plainRow(sd seedDirective) *directives.Directive {
 	d := sd.d
-	if d.Block != nil || d.RawBlock() || d.Name.Value == "include" || sd.ctx == 0 ||
+	if d.Block != nil || d.RawBlock() || d.Name().Value == "include" || sd.ctx == 0 ||
 		sd.ctx&(directives.Map|directives.Geo|directives.StreamMap|directives.StreamGeo) != 0 {
 		return nil
 	}
-	row := directives.InContext(d.Name.Value, sd.ctx)
+	row := directives.InContext(d.Name().Value, sd.ctx)
 	if row == nil || !row.ArgsKnown || row.ThirdParty || row.Args&directives.AnyArgs != 0 {
 		return nil
 	}
@@ -698,16 +698,16 @@ func mutateSeed(r *rand.Rand, src string, root directives.Context) []mutant {
 	for i, sd := range plain {
 		d := sd.d
 		// A misspelled name.
-		if bad := misspell(r, d.Name.Value); bad != "" {
-			s := src[:d.Name.Range.Start] + bad + src[d.Name.Range.End:]
-			out = append(out, mutant{"", s, "misspelled " + d.Name.Value + " as " + bad, "unknown-directive",
-				lineAt(src, d.Semicolon()), lineAt(src, d.Name.Range.Start)})
+		if bad := misspell(r, d.Name().Value); bad != "" {
+			s := src[:d.Name().Range.Start] + bad + src[d.Name().Range.End:]
+			out = append(out, mutant{"", s, "misspelled " + d.Name().Value + " as " + bad, "unknown-directive",
+				lineAt(src, d.Semicolon()), lineAt(src, d.Name().Range.Start)})
 		}
 		// The directive copied into a block that does not allow it.
-		text := src[d.Name.Range.Start : d.Semicolon()+1]
+		text := src[d.Name().Range.Start : d.Semicolon()+1]
 		for _, k := range r.Perm(len(blocks)) {
 			b := blocks[k]
-			if directives.InContext(d.Name.Value, b.ctx) != nil {
+			if directives.InContext(d.Name().Value, b.ctx) != nil {
 				continue
 			}
 			at := b.lbrace + 1 // the top level inserts at offset 0
@@ -717,14 +717,14 @@ func mutateSeed(r *rand.Rand, src string, root directives.Context) []mutant {
 			}
 			s := src[:at] + ins + src[at:]
 			line := lineAt(s, at+strings.LastIndexByte(ins, ';'))
-			out = append(out, mutant{"", s, fmt.Sprintf("%s moved into %s", d.Name.Value, b.ctx), "directive-not-allowed",
+			out = append(out, mutant{"", s, fmt.Sprintf("%s moved into %s", d.Name().Value, b.ctx), "directive-not-allowed",
 				line, lineAt(s, at+len(ins)-len(text)-1)})
 			break
 		}
 		// A wrong number of arguments, written over several lines every
 		// other time so that the name and the ";" are on different lines.
 		row := plainRow(sd)
-		n := len(d.Args)
+		n := len(d.Args())
 		var args []string
 		switch {
 		case !row.Args.Accepts(0):
@@ -747,17 +747,17 @@ func mutateSeed(r *rand.Rand, src string, root directives.Context) []mutant {
 		for j, a := range args {
 			args[j] = quoteArg(a)
 		}
-		body := d.Name.Value
+		body := d.Name().Value
 		switch {
 		case len(args) > 0:
 			body += sep + strings.Join(args, sep)
 		case i%2 == 0:
 			body += "\n    " // the ";" alone on the next line
 		}
-		s := src[:d.Name.Range.Start] + body + src[d.Semicolon():]
-		line := lineAt(s, int(d.Name.Range.Start)+len(body))
-		out = append(out, mutant{"", s, fmt.Sprintf("%s with %d arguments", d.Name.Value, len(args)), "invalid-arguments",
-			line, lineAt(s, d.Name.Range.Start)})
+		s := src[:d.Name().Range.Start] + body + src[d.Semicolon():]
+		line := lineAt(s, int(d.Name().Range.Start)+len(body))
+		out = append(out, mutant{"", s, fmt.Sprintf("%s with %d arguments", d.Name().Value, len(args)), "invalid-arguments",
+			line, lineAt(s, d.Name().Range.Start)})
 	}
 	return out
 }
@@ -1112,15 +1112,15 @@ func TestNginxParityDuplicates(t *testing.T) {
 			f := parser.ParseString("nginx.conf", src, &parser.Options{Kinds: analyzer.Kinds})
 			dirs, _ := collectSeed(f, root)
 			for _, d := range dirs {
-				if plainRow(d) == nil || tried[d.d.Name.Value] >= 3 {
+				if plainRow(d) == nil || tried[d.d.Name().Value] >= 3 {
 					continue
 				}
-				tried[d.d.Name.Value]++
-				text := src[d.d.Name.Range.Start : d.d.Semicolon()+1]
+				tried[d.d.Name().Value]++
+				text := src[d.d.Name().Range.Start : d.d.Semicolon()+1]
 				at := int(d.d.Semicolon()) + 1
 				s := src[:at] + "\n" + text + src[at:]
 				line := lineAt(s, at+1+len(text)-1)
-				muts = append(muts, planned{mutant{file, s, d.d.Name.Value + " twice", "duplicate-directive", line, lineAt(s, at+1)}, sd, d.d.Name.Value})
+				muts = append(muts, planned{mutant{file, s, d.d.Name().Value + " twice", "duplicate-directive", line, lineAt(s, at+1)}, sd, d.d.Name().Value})
 			}
 		}
 	}

@@ -95,7 +95,7 @@ func runNonExpandingVariable(p *analyzer.Pass) {
 				if off < 0 {
 					continue
 				}
-				diag := p.Reportf(d.File, w.SubRange(d.File, off, len(v)), "%q does not expand variables: %q is taken literally", d.Name.Value, v)
+				diag := p.Reportf(d.File, w.SubRange(d.File, off, len(v)), "%q does not expand variables: %q is taken literally", d.Name().Value, v)
 				diag.Detail = literalDetail(d, w, what)
 			}
 		}
@@ -107,13 +107,13 @@ func runNonExpandingVariable(p *analyzer.Pass) {
 // are keywords), the file of error_log (not its level).
 func literalWords(d *parser.Directive) []parser.Word {
 	switch {
-	case len(d.Args) == 0:
+	case len(d.Args()) == 0:
 		return nil
 	case d.Is("error_log"), d.Is("proxy_cache_path"), d.Is("fastcgi_cache_path"), d.Is("uwsgi_cache_path"), d.Is("scgi_cache_path"),
 		d.Is("client_body_temp_path"), d.Is("proxy_temp_path"), d.Is("fastcgi_temp_path"), d.Is("uwsgi_temp_path"), d.Is("scgi_temp_path"):
-		return d.Args[:1]
+		return d.Args()[:1]
 	}
-	return d.Args
+	return d.Args()
 }
 
 func literalDetail(d *parser.Directive, w parser.Word, what string) string {

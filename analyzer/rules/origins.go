@@ -77,24 +77,24 @@ func runOrigins(p *analyzer.Pass) {
 		case d.Is("if"):
 			v, op, expr, ok := symbols.IfMatch(d)
 			if ok && originVariable(v) {
-				w := d.Args[len(d.Args)-1]
-				if w.Value == ")" && len(d.Args) >= 2 {
-					w = d.Args[len(d.Args)-2] // point at the regex, not the parenthesis
+				w := d.Args()[len(d.Args())-1]
+				if w.Value == ")" && len(d.Args()) >= 2 {
+					w = d.Args()[len(d.Args())-2] // point at the regex, not the parenthesis
 				}
 				check(d.File, w, v, expr, strings.HasSuffix(op, "*"))
 			}
-		case d.Is("map") && d.Block != nil && len(d.Args) == 2:
-			v := strings.ToLower(strings.TrimPrefix(d.Args[0].Value, "$"))
-			if !strings.HasPrefix(d.Args[0].Value, "$") || !originVariable(v) {
+		case d.Is("map") && d.Block != nil && len(d.Args()) == 2:
+			v := strings.ToLower(strings.TrimPrefix(d.Args()[0].Value, "$"))
+			if !strings.HasPrefix(d.Args()[0].Value, "$") || !originVariable(v) {
 				return
 			}
 			for _, e := range d.Block.Directives {
-				key := e.Name.Value
+				key := e.Name().Value
 				if !strings.HasPrefix(key, "~") {
 					continue
 				}
 				caseless := strings.HasPrefix(key, "~*")
-				check(e.File, e.Name, v, strings.TrimPrefix(strings.TrimPrefix(key, "~"), "*"), caseless)
+				check(e.File, e.Name(), v, strings.TrimPrefix(strings.TrimPrefix(key, "~"), "*"), caseless)
 			}
 		}
 	}, "if", "map")

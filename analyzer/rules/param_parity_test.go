@@ -193,7 +193,7 @@ func targets(src string, root []string) []seedTarget {
 		for _, d := range ds {
 			out = append(out, seedTarget{d, stack})
 			if d.Block != nil {
-				walk(d.Block.Directives, append(append([]string(nil), stack...), d.Name.Value))
+				walk(d.Block.Directives, append(append([]string(nil), stack...), d.Name().Value))
 			}
 		}
 	}
@@ -220,7 +220,7 @@ func rootStack(sd seed, file string) []string {
 
 // argsRange is the text of d's arguments.
 func argsRange(d *parser.Directive) (int32, int32) {
-	return d.Args[0].Range.Start, d.Args[len(d.Args)-1].Range.End
+	return d.Args()[0].Range.Start, d.Args()[len(d.Args())-1].Range.End
 }
 
 // mutateValues makes the value mutants of one seed file.
@@ -233,7 +233,7 @@ func mutateValues(r *rand.Rand, sd seed, file string) []paramMutant {
 	pick := func(list []string) string { return list[r.IntN(len(list))] }
 	for _, st := range targets(src, rootStack(sd, file)) {
 		d := st.d
-		name := d.Name.Value
+		name := d.Name().Value
 		if st.stream() {
 			mutateStream(r, st, add)
 			continue
@@ -259,26 +259,26 @@ func mutateValues(r *rand.Rand, sd seed, file string) []paramMutant {
 			continue
 		}
 		switch {
-		case name == "listen" && st.in("server") && len(d.Args) > 0:
-			end := d.Args[len(d.Args)-1].Range.End
+		case name == "listen" && st.in("server") && len(d.Args()) > 0:
+			end := d.Args()[len(d.Args())-1].Range.End
 			for range 3 {
 				v := pick(listenParams)
 				add(end, end, " "+v, "listen ... "+v)
 			}
 			v := pick(listenAddrs)
-			add(d.Args[0].Range.Start, d.Args[0].Range.End, v, "listen "+v)
-		case name == "server" && st.in("upstream") && len(d.Args) > 0:
-			end := d.Args[len(d.Args)-1].Range.End
+			add(d.Args()[0].Range.Start, d.Args()[0].Range.End, v, "listen "+v)
+		case name == "server" && st.in("upstream") && len(d.Args()) > 0:
+			end := d.Args()[len(d.Args())-1].Range.End
 			for range 2 {
 				v := pick(serverParams)
 				add(end, end, " "+v, "server ... "+v)
 			}
 			v := pick(serverAddrs)
-			add(d.Args[0].Range.Start, d.Args[0].Range.End, v, "server "+v)
-		case name == "proxy_pass" && len(d.Args) == 1:
+			add(d.Args()[0].Range.Start, d.Args()[0].Range.End, v, "server "+v)
+		case name == "proxy_pass" && len(d.Args()) == 1:
 			for range 2 {
 				v := pick(proxyURLs)
-				add(d.Args[0].Range.Start, d.Args[0].Range.End, v, "proxy_pass "+v)
+				add(d.Args()[0].Range.Start, d.Args()[0].Range.End, v, "proxy_pass "+v)
 			}
 		case name == "location" && d.Block != nil && d.LBrace() >= 0:
 			at := d.LBrace() + 1
@@ -286,7 +286,7 @@ func mutateValues(r *rand.Rand, sd seed, file string) []paramMutant {
 			u := pick(upstreamURLs)
 			add(at, at, " "+ps+" "+u+";", ps+" "+u)
 			v := pick(proxyURLs)
-			add(at, at, " proxy_pass "+v+";", "proxy_pass "+v+" in "+d.Args[len(d.Args)-1].Value)
+			add(at, at, " proxy_pass "+v+";", "proxy_pass "+v+" in "+d.Args()[len(d.Args())-1].Value)
 			c := pick(conditions)
 			add(at, at, " if "+c+" { }", "if "+c)
 			if l, err := grammar.ParseLocation(d.ArgValues()); err == nil {
@@ -298,23 +298,23 @@ func mutateValues(r *rand.Rand, sd seed, file string) []paramMutant {
 			}
 			lx := " limit_except GET { proxy_pass " + pick(proxyURLs) + "; }"
 			add(at, at, lx, strings.TrimSpace(lx))
-		case name == "return" && len(d.Args) > 0:
+		case name == "return" && len(d.Args()) > 0:
 			s, e := argsRange(d)
 			v := pick(returns)
 			add(s, e, v, "return "+v)
-		case name == "error_page" && len(d.Args) > 1:
+		case name == "error_page" && len(d.Args()) > 1:
 			s, e := argsRange(d)
 			v := pick(errorPages)
 			add(s, e, v, "error_page "+v)
-		case name == "rewrite" && len(d.Args) > 1:
+		case name == "rewrite" && len(d.Args()) > 1:
 			s, e := argsRange(d)
 			v := pick(rewrites)
 			add(s, e, v, "rewrite "+v)
-		case name == "add_header" && len(d.Args) > 1:
+		case name == "add_header" && len(d.Args()) > 1:
 			s, e := argsRange(d)
 			v := pick(addHeaders)
 			add(s, e, v, "add_header "+v)
-		case name == "if" && len(d.Args) > 0:
+		case name == "if" && len(d.Args()) > 0:
 			s, e := argsRange(d)
 			v := pick(conditions)
 			add(s, e, v, "if "+v)
@@ -359,26 +359,26 @@ func mutateStream(r *rand.Rand, st seedTarget, add func(start, end int32, text, 
 	d := st.d
 	pick := func(list []string) string { return list[r.IntN(len(list))] }
 	switch {
-	case d.Name.Value == "listen" && st.in("server") && len(d.Args) > 0:
-		end := d.Args[len(d.Args)-1].Range.End
+	case d.Name().Value == "listen" && st.in("server") && len(d.Args()) > 0:
+		end := d.Args()[len(d.Args())-1].Range.End
 		for range 6 {
 			v := pick(listenParams)
 			add(end, end, " "+v, st.stack[0]+" listen ... "+v)
 		}
 		v := pick(listenAddrs)
-		add(d.Args[0].Range.Start, d.Args[0].Range.End, v, st.stack[0]+" listen "+v)
-	case d.Name.Value == "server" && st.in("upstream") && len(d.Args) > 0:
-		end := d.Args[len(d.Args)-1].Range.End
+		add(d.Args()[0].Range.Start, d.Args()[0].Range.End, v, st.stack[0]+" listen "+v)
+	case d.Name().Value == "server" && st.in("upstream") && len(d.Args()) > 0:
+		end := d.Args()[len(d.Args())-1].Range.End
 		for range 4 {
 			v := pick(serverParams)
 			add(end, end, " "+v, "stream server ... "+v)
 		}
 		v := pick(serverAddrs)
-		add(d.Args[0].Range.Start, d.Args[0].Range.End, v, "stream server "+v)
-	case d.Name.Value == "proxy_pass" && len(d.Args) == 1:
+		add(d.Args()[0].Range.Start, d.Args()[0].Range.End, v, "stream server "+v)
+	case d.Name().Value == "proxy_pass" && len(d.Args()) == 1:
 		for range 3 {
 			v := pick(upstreamURLs)
-			add(d.Args[0].Range.Start, d.Args[0].Range.End, v, "stream proxy_pass "+v)
+			add(d.Args()[0].Range.Start, d.Args()[0].Range.End, v, "stream proxy_pass "+v)
 		}
 	}
 }

@@ -38,7 +38,7 @@ var ProxyPassNormalized = &analyzer.Rule{
 func runProxyPassNormalized(p *analyzer.Pass) {
 	rewrites := analyzer.NewPerBlock(p, taint.RawRewritesOf)
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive) {
-		if !d.Is("proxy_pass") || len(d.Args) != 1 || analyzer.InStream(stack, ctx) {
+		if !d.Is("proxy_pass") || len(d.Args()) != 1 || analyzer.InStream(stack, ctx) {
 			return
 		}
 		if loc := analyzer.Innermost(stack, "location"); loc != nil {
@@ -46,7 +46,7 @@ func runProxyPassNormalized(p *analyzer.Pass) {
 				return // the whole URI is fixed: nothing of the client's path is passed
 			}
 		}
-		path, pathVars, ok := proxyPassPath(d.Args[0].Value)
+		path, pathVars, ok := proxyPassPath(d.Args()[0].Value)
 		if !ok {
 			return
 		}
@@ -55,16 +55,16 @@ func runProxyPassNormalized(p *analyzer.Pass) {
 			return
 		}
 		if path != "" {
-			diag := p.Reportf(d.File, d.Args[0].Range, "%q with the URI %q passes the decoded, normalized path upstream", "proxy_pass", path)
+			diag := p.Reportf(d.File, d.Args()[0].Range, "%q with the URI %q passes the decoded, normalized path upstream", "proxy_pass", path)
 			diag.Detail = "nginx substitutes the location prefix in the normalized URI (%2F decoded, ../ resolved); " +
 				"the backend sees another path than the client sent; drop the URI part or pass $request_uri"
 			return
 		}
 		if rw, _ := taint.RawURIRewrite(rewrites, stack); rw != nil {
-			diag := p.Reportf(d.File, d.Args[0].Range, "%q without a variable re-encodes the raw path set by %q", "proxy_pass", "rewrite ^ $request_uri")
+			diag := p.Reportf(d.File, d.Args()[0].Range, "%q without a variable re-encodes the raw path set by %q", "proxy_pass", "rewrite ^ $request_uri")
 			diag.Detail = "after rewriting to $request_uri the URI is already encoded and proxy_pass encodes it again " +
 				"(%2F becomes %252F); pass it explicitly, e.g. proxy_pass http://backend$1 or $uri"
-			diag.Related = []parser.Related{{File: rw.File, Range: rw.Name.Range, Message: "the rewrite to the raw request URI"}}
+			diag.Related = []parser.Related{{File: rw.File, Range: rw.Name().Range, Message: "the rewrite to the raw request URI"}}
 		}
 	}, "proxy_pass")
 }
@@ -108,7 +108,7 @@ func proxyPassPath(u string) (path string, vars, ok bool) {
 // other requests $uri is still the decoded path.
 func normalizedVarPass(p *analyzer.Pass, d *parser.Directive, rewrites *analyzer.PerBlock[taint.RawRewrites], stack []*parser.Directive) {
 	name := ""
-	for _, part := range script.Split(d.Args[0].Value) {
+	for _, part := range script.Split(d.Args()[0].Value) {
 		if part.Name == "uri" || part.Name == "document_uri" {
 			name = part.Name
 			break
@@ -121,15 +121,15 @@ func normalizedVarPass(p *analyzer.Pass, d *parser.Directive, rewrites *analyzer
 	if always != nil {
 		return
 	}
-	diag := p.Reportf(d.File, d.Args[0].Range, "%q passes $%s, the decoded, normalized path, upstream", "proxy_pass", name)
+	diag := p.Reportf(d.File, d.Args()[0].Range, "%q passes $%s, the decoded, normalized path, upstream", "proxy_pass", name)
 	diag.Detail = "the backend sees %2F as \"/\" and ../ resolved, another path than the client sent; pass $request_uri, " +
 		"or rewrite ^ $request_uri first in the location itself"
 	switch {
 	case inIf != nil && inIf.Is("if"):
 		diag.Message = fmt.Sprintf("%q passes $%s, the decoded path, on every request the %q condition does not take: its rewrite to $request_uri runs only inside it", "proxy_pass", name, "if")
-		diag.Related = []parser.Related{{File: inIf.File, Range: inIf.Name.Range, Message: "the rewrite to the raw request URI is inside this if"}}
+		diag.Related = []parser.Related{{File: inIf.File, Range: inIf.Name().Range, Message: "the rewrite to the raw request URI is inside this if"}}
 	case inIf != nil:
-		diag.Message = fmt.Sprintf("%q passes $%s, the decoded path, on every request the regex %q does not match: the rewrite to $request_uri runs only when it does", "proxy_pass", name, inIf.Args[0].Value)
-		diag.Related = []parser.Related{{File: inIf.File, Range: inIf.Args[0].Range, Message: "the rewrite to the raw request URI, which runs only when its regex matches"}}
+		diag.Message = fmt.Sprintf("%q passes $%s, the decoded path, on every request the regex %q does not match: the rewrite to $request_uri runs only when it does", "proxy_pass", name, inIf.Args()[0].Value)
+		diag.Related = []parser.Related{{File: inIf.File, Range: inIf.Args()[0].Range, Message: "the rewrite to the raw request URI, which runs only when its regex matches"}}
 	}
 }

@@ -39,15 +39,15 @@ var tlsPass = map[string]struct{ scheme, verify string }{
 
 func runProxySSLUnverified(p *analyzer.Pass) {
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive) {
-		t := tlsPass[strings.ToLower(d.Name.Value)]
+		t := tlsPass[strings.ToLower(d.Name().Value)]
 		// Stream's proxy_pass has no scheme (proxy_ssl turns TLS on).
-		if len(d.Args) == 0 || !strings.HasPrefix(strings.ToLower(d.Args[0].Value), t.scheme) || ctx&directives.StreamContexts != 0 {
+		if len(d.Args()) == 0 || !strings.HasPrefix(strings.ToLower(d.Args()[0].Value), t.scheme) || ctx&directives.StreamContexts != 0 {
 			return
 		}
-		if p.InEffect(analyzer.Levels(stack), t.verify).ArgIs("on") || loopbackUpstream(p, d.Args[0].Value[len(t.scheme):]) {
+		if p.InEffect(analyzer.Levels(stack), t.verify).ArgIs("on") || loopbackUpstream(p, d.Args()[0].Value[len(t.scheme):]) {
 			return
 		}
-		diag := p.ReportDirective(d, "%q %q does not verify the upstream's certificate (%q is off)", d.Name.Value, d.Args[0].Value, t.verify)
+		diag := p.ReportDirective(d, "%q %q does not verify the upstream's certificate (%q is off)", d.Name().Value, d.Args()[0].Value, t.verify)
 		diag.Detail = "anyone between nginx and the upstream can pose as it; add \"" + t.verify + " on;\" with the trusted CAs (" + strings.TrimSuffix(t.verify, "_verify") + "_trusted_certificate)"
 	}, "proxy_pass", "grpc_pass", "uwsgi_pass")
 }
@@ -81,7 +81,7 @@ func loopbackUpstream(p *analyzer.Pass, rest string) bool {
 			return false
 		}
 		for _, s := range u.Servers {
-			if len(s.Args) == 0 || !local(s.Args[0].Value) {
+			if len(s.Args()) == 0 || !local(s.Args()[0].Value) {
 				return false
 			}
 		}

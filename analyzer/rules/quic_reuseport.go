@@ -41,9 +41,9 @@ func runQUICReuseport(p *analyzer.Pass) {
 	if p.WholeConfig() {
 		for _, i := range ix.Named("worker_processes") {
 			if e := &ix.Entries[i]; e.Parent < 0 {
-				if d := e.Directive; len(d.Args) == 1 {
-					n, ok := ngxparse.Atoi(d.Args[0].Value)
-					many = d.Args[0].Value == "auto" || ok && n > 1
+				if d := e.Directive; len(d.Args()) == 1 {
+					n, ok := ngxparse.Atoi(d.Args()[0].Value)
+					many = d.Args()[0].Value == "auto" || ok && n > 1
 				}
 			}
 		}
@@ -88,7 +88,7 @@ func runQUICReuseport(p *analyzer.Pass) {
 	}
 	for _, i := range ix.Named("quic_bpf") {
 		d := ix.Entries[i].Directive
-		if len(d.Args) == 1 && d.Args[0].Value == "on" {
+		if len(d.Args()) == 1 && d.Args()[0].Value == "on" {
 			diag := p.ReportDirective(d, "quic_bpf on steers no socket: no listen has both quic and reuseport")
 			if quicListens == 0 {
 				diag.Detail = "the eBPF program attaches only to the sockets of listens with quic and reuseport, and this configuration has no quic listen"

@@ -40,7 +40,7 @@ func runRealIPSpoofable(p *analyzer.Pass) {
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive) {
 		// Stream's realip reads the PROXY protocol only, which the peer
 		// alone can set.
-		if len(d.Args) != 1 || !trustsEveryone(d.Args[0].Value) || ctx&directives.StreamContexts != 0 {
+		if len(d.Args()) != 1 || !trustsEveryone(d.Args()[0].Value) || ctx&directives.StreamContexts != 0 {
 			return
 		}
 		// The header in effect where the list is (real_ip_header is
@@ -49,16 +49,16 @@ func runRealIPSpoofable(p *analyzer.Pass) {
 		bs := analyzer.Levels(stack)
 		header := "X-Real-IP"
 		at := p.InEffect(bs, "real_ip_header")
-		if at != nil && len(at.Args) == 1 {
-			header = at.Args[0].Value
+		if at != nil && len(at.Args()) == 1 {
+			header = at.Args()[0].Value
 		}
 		if strings.EqualFold(header, "proxy_protocol") {
 			return
 		}
-		diag := p.Reportf(d.File, d.Args[0].Range, "%q %q trusts every address, so any client sets its own address with the %q header", "set_real_ip_from", d.Args[0].Value, header)
+		diag := p.Reportf(d.File, d.Args()[0].Range, "%q %q trusts every address, so any client sets its own address with the %q header", "set_real_ip_from", d.Args()[0].Value, header)
 		diag.Detail = "$remote_addr, allow/deny, limit_req and limit_conn keys and the access log then use an address the client chose; list only your proxies' addresses, or use real_ip_header proxy_protocol"
 		if at != nil {
-			diag.Related = append(diag.Related, parser.Related{File: at.File, Range: at.Name.Range, Message: "the header read"})
+			diag.Related = append(diag.Related, parser.Related{File: at.File, Range: at.Name().Range, Message: "the header read"})
 		}
 	}, "set_real_ip_from")
 }

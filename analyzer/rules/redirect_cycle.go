@@ -57,7 +57,7 @@ func mayLoop(c *parser.Config, server *parser.Directive) bool {
 	var first func(dirs []*parser.Directive) *parser.Directive
 	first = func(dirs []*parser.Directive) *parser.Directive {
 		for _, d := range dirs {
-			switch d.Name.Value {
+			switch d.Name().Value {
 			case "include":
 				if f := firstIn(c, d, first); f != nil {
 					return f
@@ -75,12 +75,12 @@ func mayLoop(c *parser.Config, server *parser.Directive) bool {
 				return
 			}
 			switch {
-			case d.Name.Value == "include":
+			case d.Name().Value == "include":
 				for _, f := range c.Included(d) {
 					walk(f.Directives)
 				}
-			case d.Name.Value == "location" && d.Block != nil:
-				if r := first(d.Block.Directives); r != nil && r.Name.Value == "rewrite" && internalRewrite(r) {
+			case d.Name().Value == "location" && d.Block != nil:
+				if r := first(d.Block.Directives); r != nil && r.Name().Value == "rewrite" && internalRewrite(r) {
 					found = true
 					return
 				}
@@ -109,13 +109,13 @@ func firstIn(c *parser.Config, inc *parser.Directive, first func([]*parser.Direc
 // internalRewrite says a rewrite changes the URI and searches the
 // locations again: "last" or no flag, and not a redirect.
 func internalRewrite(d *parser.Directive) bool {
-	if len(d.Args) < 2 || len(d.Args) > 3 {
+	if len(d.Args()) < 2 || len(d.Args()) > 3 {
 		return false
 	}
-	if len(d.Args) == 3 && d.Args[2].Value != "last" {
+	if len(d.Args()) == 3 && d.Args()[2].Value != "last" {
 		return false
 	}
-	r := d.Args[1].Value
+	r := d.Args()[1].Value
 	return !strings.HasPrefix(r, "http://") && !strings.HasPrefix(r, "https://") && !strings.HasPrefix(r, "$scheme")
 }
 
@@ -136,7 +136,7 @@ func runRedirectCycle(p *analyzer.Pass) {
 			diag.Detail = "each request that reaches this rewrite goes from location to location until nginx stops after 10 URI changes and answers 500 (\"rewrite or internal redirection cycle\"); break the cycle, or use \"break\" where the request should stay"
 			for i, st := range lp.Steps[1:] {
 				next := lp.Steps[(i+2)%len(lp.Steps)].Location
-				diag.Related = append(diag.Related, parser.Related{File: st.Rewrite.File, Range: st.Rewrite.Name.Range,
+				diag.Related = append(diag.Related, parser.Related{File: st.Rewrite.File, Range: st.Rewrite.Name().Range,
 					Message: fmt.Sprintf("sends it on to location %s", locationRef(next))})
 			}
 		}

@@ -65,17 +65,17 @@ func runRedirectHostHeader(p *analyzer.Pass) {
 		}
 		var target parser.Word
 		switch {
-		case d.Is("return") && len(d.Args) == 2:
-			switch d.Args[0].Value {
+		case d.Is("return") && len(d.Args()) == 2:
+			switch d.Args()[0].Value {
 			case "301", "302", "303", "307", "308":
-				target = d.Args[1]
+				target = d.Args()[1]
 			default:
 				return
 			}
-		case d.Is("return") && len(d.Args) == 1:
-			target = d.Args[0]
-		case d.Is("rewrite") && len(d.Args) >= 2 && routing.Redirects(d):
-			target = d.Args[1]
+		case d.Is("return") && len(d.Args()) == 1:
+			target = d.Args()[0]
+		case d.Is("rewrite") && len(d.Args()) >= 2 && routing.Redirects(d):
+			target = d.Args()[1]
 		default:
 			return
 		}
@@ -83,7 +83,7 @@ func runRedirectHostHeader(p *analyzer.Pass) {
 		if v == "" {
 			return
 		}
-		diag := p.Reportf(d.File, target.Range, "%q redirects to the host in %s, which the client chooses", d.Name.Value, v)
+		diag := p.Reportf(d.File, target.Range, "%q redirects to the host in %s, which the client chooses", d.Name().Value, v)
 		diag.Detail = "an open redirect, and with a cache in front a poisoned one; use $host (the name nginx matched), $server_name, or the host written out"
 	}, "return", "rewrite")
 }

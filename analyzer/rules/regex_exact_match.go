@@ -34,8 +34,8 @@ func runRegexExactMatch(p *analyzer.Pass) {
 	// big configuration nearly none does.
 	var parents map[int32]bool
 	for _, i := range ix.Named("location") {
-		if d := ix.Entries[i].Directive; len(d.Args) == 2 && (d.Args[0].Value == "~" || d.Args[0].Value == "~*") {
-			if v := d.Args[1].Value; strings.HasPrefix(v, "^") && strings.HasSuffix(v, "$") {
+		if d := ix.Entries[i].Directive; len(d.Args()) == 2 && (d.Args()[0].Value == "~" || d.Args()[0].Value == "~*") {
+			if v := d.Args()[1].Value; strings.HasPrefix(v, "^") && strings.HasSuffix(v, "$") {
 				if parents == nil {
 					parents = map[int32]bool{}
 				}
@@ -125,7 +125,7 @@ func regexExactIn(p *analyzer.Pass, ix *analyzer.Index, group []int32) {
 		if !ok {
 			continue
 		}
-		w := lc.d.Args[len(lc.d.Args)-1]
+		w := lc.d.Args()[len(lc.d.Args())-1]
 		diag := p.Reportf(lc.d.File, w.Range, "this regex matches only %q: location = %s finds it without running a regex", uri, uri)
 		diag.Detail = "regex locations are tried in order for every request no exact or ^~ location took; an exact location is a string comparison made first"
 	}

@@ -31,7 +31,7 @@ func runRegexInPrefixLocation(p *analyzer.Pass) {
 	ix := p.Index()
 	for _, i := range ix.Named("location") {
 		d := ix.Entries[i].Directive
-		if len(d.Args) == 0 {
+		if len(d.Args()) == 0 {
 			continue
 		}
 		l, err := grammar.ParseLocation(d.ArgValues())
@@ -46,7 +46,7 @@ func runRegexInPrefixLocation(p *analyzer.Pass) {
 		if l.Modifier == grammar.ModExact {
 			kind = "an exact"
 		}
-		w := d.Args[len(d.Args)-1]
+		w := d.Args()[len(d.Args())-1]
 		diag := p.Reportf(d.File, w.Range, "location %q is %s match of that text, not a regex: %s", l.Path, kind, why)
 		diag.Detail = "nginx compares the URI with these characters literally; for a regular expression write location ~ " + regexFor(l)
 	}

@@ -64,25 +64,25 @@ func runRegexReDoS(p *analyzer.Pass) {
 			"makes PCRE try every boundary between them; merge them or put a fixed character between them"
 	}
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, _ []*parser.Directive) {
-		switch d.Name.Value {
+		switch d.Name().Value {
 		case "location":
 			if l, err := parser.LocationSpec(d); err == nil && l.IsRegex {
-				check(d.File, d.Args[len(d.Args)-1], l.Path, l.CaseInsensitive)
+				check(d.File, d.Args()[len(d.Args())-1], l.Path, l.CaseInsensitive)
 			}
 		case "if":
 			if _, op, expr, ok := symbols.IfMatch(d); ok {
-				w := d.Args[len(d.Args)-1]
-				if w.Value == ")" && len(d.Args) >= 2 {
-					w = d.Args[len(d.Args)-2]
+				w := d.Args()[len(d.Args())-1]
+				if w.Value == ")" && len(d.Args()) >= 2 {
+					w = d.Args()[len(d.Args())-2]
 				}
 				check(d.File, w, expr, strings.HasSuffix(op, "*"))
 			}
 		case "rewrite":
-			if len(d.Args) >= 2 {
-				check(d.File, d.Args[0], d.Args[0].Value, false)
+			if len(d.Args()) >= 2 {
+				check(d.File, d.Args()[0], d.Args()[0].Value, false)
 			}
 		case "server_name":
-			for _, a := range d.Args {
+			for _, a := range d.Args() {
 				if strings.HasPrefix(a.Value, "~") {
 					check(d.File, a, a.Value[1:], false)
 				}
@@ -92,9 +92,9 @@ func runRegexReDoS(p *analyzer.Pass) {
 				return
 			}
 			for _, e := range d.Block.Directives {
-				if k := e.Name.Value; strings.HasPrefix(k, "~") {
+				if k := e.Name().Value; strings.HasPrefix(k, "~") {
 					caseless := strings.HasPrefix(k, "~*")
-					check(e.File, e.Name, strings.TrimPrefix(strings.TrimPrefix(k, "~"), "*"), caseless)
+					check(e.File, e.Name(), strings.TrimPrefix(strings.TrimPrefix(k, "~"), "*"), caseless)
 				}
 			}
 		}

@@ -40,7 +40,7 @@ func runRegexSyntax(p *analyzer.Pass) {
 		err := checked.Get(r.Expr, regex.Check)
 		d := e.Directive
 		if err == nil {
-			if d.Name.Value == "fastcgi_split_path_info" {
+			if d.Name().Value == "fastcgi_split_path_info" {
 				splitPathCaptures(p, d, r)
 			}
 			continue
@@ -71,7 +71,7 @@ func splitPathCaptures(p *analyzer.Pass, d *parser.Directive, r symbols.Regex) {
 // braceHint explains the usual cause of a cut regex: an unquoted "{"
 // ended the word, and nginx opened a block there.
 func braceHint(d *parser.Directive, r symbols.Regex) string {
-	if r.Quote != 0 || d.Block == nil || d.LBrace() < 0 || len(d.Args) == 0 || d.Args[len(d.Args)-1].Range != r.Range {
+	if r.Quote != 0 || d.Block == nil || d.LBrace() < 0 || len(d.Args()) == 0 || d.Args()[len(d.Args())-1].Range != r.Range {
 		return ""
 	}
 	if d.LBrace() != r.Range.End {

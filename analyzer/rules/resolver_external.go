@@ -31,7 +31,7 @@ func runResolverExternal(p *analyzer.Pass) {
 		if !d.Is("resolver") {
 			return
 		}
-		for _, a := range d.Args {
+		for _, a := range d.Args() {
 			if strings.Contains(a.Value, "=") {
 				continue // valid=, ipv4=, ipv6=, status_zone=
 			}

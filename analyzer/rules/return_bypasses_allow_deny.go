@@ -32,12 +32,12 @@ func runReturnBypassesAllowDeny(p *analyzer.Pass) {
 	blocks := analyzer.NewPerBlock(p, access.ReadLevel)
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive) {
 		// stream's return is a content handler: access checks run first.
-		if !d.Is("return") || len(d.Args) == 0 || analyzer.InStream(stack, ctx) {
+		if !d.Is("return") || len(d.Args()) == 0 || analyzer.InStream(stack, ctx) {
 			return
 		}
 		// Redirects and errors reveal nothing the rules protect; the
 		// redirect target applies its own access rules.
-		if code, err := strconv.Atoi(d.Args[0].Value); (err == nil && code >= 300) || (err != nil && len(d.Args) == 1) {
+		if code, err := strconv.Atoi(d.Args()[0].Value); (err == nil && code >= 300) || (err != nil && len(d.Args()) == 1) {
 			return
 		}
 		a := access.At(blocks, stack)
@@ -55,14 +55,14 @@ func runReturnBypassesAllowDeny(p *analyzer.Pass) {
 		diag := p.ReportDirective(d, "%q runs before the %q and %q rules and answers denied clients too", "return", "allow", "deny")
 		diag.Detail = "the rewrite phase (return, rewrite) comes before the access phase; serve the response " +
 			"with try_files or a file instead, or check the address with geo and if"
-		diag.Related = append(diag.Related, parser.Related{File: guard.File, Range: guard.Name.Range, Message: "the access rule it bypasses"})
+		diag.Related = append(diag.Related, parser.Related{File: guard.File, Range: guard.Name().Range, Message: "the access rule it bypasses"})
 	}, "return")
 }
 
 // firstArg returns d's first argument, or "".
 func firstArg(d *parser.Directive) string {
-	if len(d.Args) == 0 {
+	if len(d.Args()) == 0 {
 		return ""
 	}
-	return d.Args[0].Value
+	return d.Args()[0].Value
 }

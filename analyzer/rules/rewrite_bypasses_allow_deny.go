@@ -34,7 +34,7 @@ var RewriteBypassesAllowDeny = &analyzer.Rule{
 func runRewriteBypassesAllowDeny(p *analyzer.Pass) {
 	blocks := analyzer.NewPerBlock(p, access.ReadLevel)
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
-		if len(d.Args) < 2 || !routing.Redirects(d) {
+		if len(d.Args()) < 2 || !routing.Redirects(d) {
 			return
 		}
 		a := access.At(blocks, stack)
@@ -50,7 +50,7 @@ func runRewriteBypassesAllowDeny(p *analyzer.Pass) {
 		}
 		first := a.Rules[0].Directive
 		diag := p.ReportDirective(d, "%q redirects in the rewrite phase, before %q %q on line %d is checked: denied clients get the redirect",
-			"rewrite", first.Name.Value, first.Args[0].Value, first.File.Position(int(first.Name.Range.Start)).Line)
+			"rewrite", first.Name().Value, first.Args()[0].Value, first.File.Position(int(first.Name().Range.Start)).Line)
 		diag.Detail = "the access phase runs after the rewrite phase; check the client first (geo + if) or redirect from a location without the restriction"
 	}, "rewrite")
 }

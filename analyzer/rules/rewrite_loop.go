@@ -40,7 +40,7 @@ func runRewriteLoop(p *analyzer.Pass) {
 			}
 			st := lp.Steps[0]
 			flag := "\"last\""
-			if len(st.Rewrite.Args) < 3 {
+			if len(st.Rewrite.Args()) < 3 {
 				flag = "no flag (a rewrite without one at the end of the location searches the locations again, as \"last\")"
 			}
 			if st.URI != "" {

@@ -53,8 +53,8 @@ func semanticMutants(sd seed) []semanticMutant {
 	n := 0
 	blocks := map[string]bool{}
 	for _, i := range ix.Named("upstream") {
-		if d := ix.Entries[i].Directive; len(d.Args) == 1 && ix.Entries[i].Context()&directives.StreamContexts == 0 {
-			blocks[strings.ToLower(d.Args[0].Value)] = true
+		if d := ix.Entries[i].Directive; len(d.Args()) == 1 && ix.Entries[i].Context()&directives.StreamContexts == 0 {
+			blocks[strings.ToLower(d.Args()[0].Value)] = true
 		}
 	}
 	add := func(m semanticMutant) {
@@ -79,8 +79,8 @@ func semanticMutants(sd seed) []semanticMutant {
 		n++
 		// Regexes: the arguments regex-syntax checks.
 		for _, w := range mutantRegexWords(e) {
-			add(semanticMutant{src: insertAt(src, d.File, w, "("), how: fmt.Sprintf("regex of %s +(", d.Name.Value), rule: "regex-syntax", line: end(d)})
-			add(semanticMutant{src: insertAt(src, d.File, w, "(?:z)?"), how: fmt.Sprintf("regex of %s +(?:z)?", d.Name.Value), valid: true})
+			add(semanticMutant{src: insertAt(src, d.File, w, "("), how: fmt.Sprintf("regex of %s +(", d.Name().Value), rule: "regex-syntax", line: end(d)})
+			add(semanticMutant{src: insertAt(src, d.File, w, "(?:z)?"), how: fmt.Sprintf("regex of %s +(?:z)?", d.Name().Value), valid: true})
 		}
 		if e.Context()&(directives.Map|directives.StreamMap) != 0 {
 			continue
@@ -88,30 +88,30 @@ func semanticMutants(sd seed) []semanticMutant {
 		// Compiled arguments: the first one the table lists.
 		if w, ok := compiledWord(d); ok {
 			v := fmt.Sprintf("zz_undefined_%d", n)
-			add(semanticMutant{src: insertAt(src, d.File, w, "$"+v), how: fmt.Sprintf("%s +$undefined", d.Name.Value), rule: "unknown-variable", message: `unknown "` + v + `" variable`})
-			add(semanticMutant{src: insertAt(src, d.File, w, "$host"), how: fmt.Sprintf("%s +$host", d.Name.Value), valid: true})
+			add(semanticMutant{src: insertAt(src, d.File, w, "$"+v), how: fmt.Sprintf("%s +$undefined", d.Name().Value), rule: "unknown-variable", message: `unknown "` + v + `" variable`})
+			add(semanticMutant{src: insertAt(src, d.File, w, "$host"), how: fmt.Sprintf("%s +$host", d.Name().Value), valid: true})
 		}
 		switch {
 		case d.Is("limit_req"):
-			for _, a := range d.Args {
+			for _, a := range d.Args() {
 				if name, ok := strings.CutPrefix(a.Value, "zone="); ok {
 					add(semanticMutant{src: insertAt(src, d.File, a, "_undefined"), how: "limit_req zone", rule: "unknown-zone", message: `zero size shared memory zone "` + name + `_undefined"`})
 				}
 			}
-		case d.Is("limit_conn") && len(d.Args) == 2:
-			add(semanticMutant{src: insertAt(src, d.File, d.Args[0], "_undefined"), how: "limit_conn zone", rule: "unknown-zone", message: `zero size shared memory zone "` + d.Args[0].Value + `_undefined"`})
-		case d.Is("proxy_pass") && len(d.Args) == 1 && e.Context()&directives.StreamContexts == 0 && d.Args[0].Quote(d.File) == 0:
+		case d.Is("limit_conn") && len(d.Args()) == 2:
+			add(semanticMutant{src: insertAt(src, d.File, d.Args()[0], "_undefined"), how: "limit_conn zone", rule: "unknown-zone", message: `zero size shared memory zone "` + d.Args()[0].Value + `_undefined"`})
+		case d.Is("proxy_pass") && len(d.Args()) == 1 && e.Context()&directives.StreamContexts == 0 && d.Args()[0].Quote(d.File) == 0:
 			// A port on the name of an upstream block.
-			v := d.Args[0].Value
+			v := d.Args()[0].Value
 			if rest, ok := strings.CutPrefix(v, "http://"); ok {
 				host, _, _ := strings.Cut(rest, "/")
 				if blocks[strings.ToLower(host)] {
-					at := int(d.Args[0].Range.Start) + len("http://") + len(host)
+					at := int(d.Args()[0].Range.Start) + len("http://") + len(host)
 					add(semanticMutant{src: src[:at] + ":8081" + src[at:], how: "proxy_pass upstream:port", rule: "invalid-url", line: end(d)})
 				}
 			}
-		case d.Is("access_log") && len(d.Args) >= 2 && e.Context()&directives.StreamContexts == 0:
-			add(semanticMutant{src: insertAt(src, d.File, d.Args[1], "_undefined"), how: "access_log format", rule: "unknown-log-format", line: end(d)})
+		case d.Is("access_log") && len(d.Args()) >= 2 && e.Context()&directives.StreamContexts == 0:
+			add(semanticMutant{src: insertAt(src, d.File, d.Args()[1], "_undefined"), how: "access_log format", rule: "unknown-log-format", line: end(d)})
 		}
 	}
 	return out
@@ -121,10 +121,10 @@ func semanticMutants(sd seed) []semanticMutant {
 // regex-syntax checks, found independently of its code.
 func mutantRegexWords(e *analyzer.Entry) []parser.Word {
 	d := e.Directive
-	a := d.Args
+	a := d.Args()
 	if e.Context()&(directives.Map|directives.StreamMap) != 0 {
-		if strings.HasPrefix(d.Name.Value, "~") && len(d.Name.Value) > 2 {
-			return []parser.Word{d.Name}
+		if strings.HasPrefix(d.Name().Value, "~") && len(d.Name().Value) > 2 {
+			return []parser.Word{d.Name()}
 		}
 		return nil
 	}
@@ -152,18 +152,18 @@ func compiledWord(d *parser.Directive) (parser.Word, bool) {
 		"root": 0, "index": 0, "try_files": 0, "error_page": -1, "rewrite": 1, "limit_req_zone": 0,
 		"limit_conn_zone": 0, "log_format": -1, "map": 0, "proxy_cache_key": 0, "auth_basic": 0,
 		"sub_filter": 1, "secure_link_md5": 0}
-	j, ok := at[d.Name.Value]
-	if !ok || len(d.Args) == 0 {
+	j, ok := at[d.Name().Value]
+	if !ok || len(d.Args()) == 0 {
 		return parser.Word{}, false
 	}
 	if j < 0 {
-		j = len(d.Args) - 1
+		j = len(d.Args()) - 1
 	}
-	if j >= len(d.Args) {
+	if j >= len(d.Args()) {
 		return parser.Word{}, false
 	}
-	w := d.Args[j]
-	if d.Is("return") && len(d.Args) == 1 && !strings.Contains(w.Value, "/") {
+	w := d.Args()[j]
+	if d.Is("return") && len(d.Args()) == 1 && !strings.Contains(w.Value, "/") {
 		return parser.Word{}, false // "return 403": a code, not text
 	}
 	if d.Is("error_page") && !strings.HasPrefix(w.Value, "/") && !strings.HasPrefix(w.Value, "@") {

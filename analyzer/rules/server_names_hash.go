@@ -75,8 +75,8 @@ func runServerNamesHash(p *analyzer.Pass) {
 // settingEdit changes the value of an http-level setting, or inserts it
 // at the top of the http block.
 func settingEdit(r *costmodel.Result, d *parser.Directive, name string, v int) []parser.Edit {
-	if d != nil && len(d.Args) == 1 {
-		return []parser.Edit{{File: d.File, Range: d.Args[0].Range, NewText: strconv.Itoa(v)}}
+	if d != nil && len(d.Args()) == 1 {
+		return []parser.Edit{{File: d.File, Range: d.Args()[0].Range, NewText: strconv.Itoa(v)}}
 	}
 	h := r.HTTPBlock
 	if d != nil || h == nil || h.LBrace() < 0 {

@@ -91,16 +91,16 @@ func collectTLS(ix *analyzer.Index) *tlsFacts {
 			}
 			c := get(owner)
 			d := e.Directive
-			switch d.Name.Value {
+			switch d.Name().Value {
 			case "ssl_certificate":
 				c.certs = append(c.certs, d)
 			case "ssl_certificate_key":
 				c.keys = append(c.keys, d)
 			case "ssl_reject_handshake":
 				c.rejectSet = true
-				c.reject = len(d.Args) == 1 && d.Args[0].Value == "on"
+				c.reject = len(d.Args()) == 1 && d.Args()[0].Value == "on"
 			case "ssl":
-				if len(d.Args) == 1 && d.Args[0].Value == "on" {
+				if len(d.Args()) == 1 && d.Args()[0].Value == "on" {
 					c.sslOn = d
 				}
 			case "ssl_dhparam":
@@ -200,8 +200,8 @@ func runSSLCertificateMissing(p *analyzer.Pass) {
 			}
 		case len(m.certs) > len(m.keys):
 			last := m.certs[len(m.certs)-1]
-			if once(last) && len(last.Args) > 0 {
-				diag := p.ReportDirective(last, "no \"ssl_certificate_key\" is defined for certificate \"%s\"", last.Args[0].Value)
+			if once(last) && len(last.Args()) > 0 {
+				diag := p.ReportDirective(last, "no \"ssl_certificate_key\" is defined for certificate \"%s\"", last.Args()[0].Value)
 				diag.Detail = "each ssl_certificate needs an ssl_certificate_key, in the same order; nginx refuses to start"
 			}
 		}
@@ -266,13 +266,13 @@ func streamMailTLS(p *analyzer.Pass) {
 		}
 		for _, x := range dirs {
 			switch {
-			case x.Is("listen") && len(x.Args) > 0:
+			case x.Is("listen") && len(x.Args()) > 0:
 				if spec, err := grammar.ParseListen(x.ArgValues()); err == nil && spec.Has(grammar.ParamSSL) {
 					p.ReportDirective(x, "no %q is defined for the %q directive", "ssl_certificate", "listen ... ssl").Detail =
-						"add ssl_certificate and ssl_certificate_key to this server or to the " + parent.Name.Value + " block; nginx refuses to start"
+						"add ssl_certificate and ssl_certificate_key to this server or to the " + parent.Name().Value + " block; nginx refuses to start"
 					return
 				}
-			case x.Is("starttls") && parent.Is("mail") && len(x.Args) == 1 && !strings.EqualFold(x.Args[0].Value, "off"):
+			case x.Is("starttls") && parent.Is("mail") && len(x.Args()) == 1 && !strings.EqualFold(x.Args()[0].Value, "off"):
 				p.ReportDirective(x, "no %q is defined for the %q directive", "ssl_certificate", "starttls").Detail =
 					"add ssl_certificate and ssl_certificate_key to this server or to the mail block; nginx refuses to start"
 				return

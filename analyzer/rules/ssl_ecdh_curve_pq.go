@@ -30,11 +30,11 @@ var SSLECDHCurvePQ = &analyzer.Rule{
 
 func runSSLECDHCurvePQ(p *analyzer.Pass) {
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, _ []*parser.Directive) {
-		if len(d.Args) != 1 || script.HasVars(d.Args[0].Value) {
+		if len(d.Args()) != 1 || script.HasVars(d.Args()[0].Value) {
 			return
 		}
 		var bare []string
-		for _, g := range strings.Split(d.Args[0].Value, ":") {
+		for _, g := range strings.Split(d.Args()[0].Value, ":") {
 			if pqGroup(g) && !strings.HasPrefix(g, "?") {
 				bare = append(bare, g)
 			}
@@ -42,7 +42,7 @@ func runSSLECDHCurvePQ(p *analyzer.Pass) {
 		if len(bare) == 0 {
 			return
 		}
-		diag := p.Reportf(d.File, d.Args[0].Range, "%q lists %s without %q: a TLS library that does not know it rejects the whole list", "ssl_ecdh_curve", strings.Join(bare, ", "), "?")
+		diag := p.Reportf(d.File, d.Args()[0].Range, "%q lists %s without %q: a TLS library that does not know it rejects the whole list", "ssl_ecdh_curve", strings.Join(bare, ", "), "?")
 		diag.Detail = "prefix post-quantum groups with \"?\" (OpenSSL 3.3+) so nginx still starts where they are unknown"
 		for _, g := range bare {
 			if strings.Contains(strings.ToUpper(g), "KYBER") {

@@ -55,7 +55,7 @@ func runSSLStaplingIneffective(p *analyzer.Pass) {
 		if on == nil {
 			on = hs.stapling
 		}
-		if on == nil || len(on.Args) != 1 || !strings.EqualFold(on.Args[0].Value, "on") {
+		if on == nil || len(on.Args()) != 1 || !strings.EqualFold(on.Args()[0].Value, "on") {
 			return
 		}
 		certs := s.certs
@@ -77,7 +77,7 @@ func runSSLStaplingIneffective(p *analyzer.Pass) {
 				if on != s.stapling && len(s.certs) > 0 {
 					at = c
 				}
-				diag := p.ReportDirective(at, "%q %q with the Let's Encrypt certificate %q: Let's Encrypt ended OCSP, there is nothing to staple", "ssl_stapling", "on", c.Args[0].Value)
+				diag := p.ReportDirective(at, "%q %q with the Let's Encrypt certificate %q: Let's Encrypt ended OCSP, there is nothing to staple", "ssl_stapling", "on", c.Args()[0].Value)
 				diag.Detail = "turn ssl_stapling off in this server; nginx logs a warning for the certificate on every start"
 				return
 			}
@@ -122,5 +122,5 @@ func readStaplingScope(dirs []*parser.Directive) staplingScope {
 // letsEncryptCert reports whether a certificate's path names Let's
 // Encrypt, which ended OCSP.
 func letsEncryptCert(d *parser.Directive) bool {
-	return len(d.Args) == 1 && strings.Contains(strings.ToLower(d.Args[0].Value), "letsencrypt")
+	return len(d.Args()) == 1 && strings.Contains(strings.ToLower(d.Args()[0].Value), "letsencrypt")
 }

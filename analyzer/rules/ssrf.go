@@ -44,7 +44,7 @@ func expandURL(env *taint.Env, s string, stack []*parser.Directive, depth int) [
 		if r.Name != "" && depth < 4 {
 			visible := env.VisibleSets(r.Name, stack)
 			if len(visible) == 1 && env.Map(r.Name) == nil {
-				out = append(out, expandURL(env, visible[0].Directive.Args[1].Value, visible[0].Stack, depth+1)...)
+				out = append(out, expandURL(env, visible[0].Directive.Args()[1].Value, visible[0].Stack, depth+1)...)
 				continue
 			}
 		}
@@ -112,7 +112,7 @@ var ssrfSinks = directives.PassDirectives()
 func runSSRF(p *analyzer.Pass) {
 	var env *taint.Env
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive) {
-		if len(d.Args) != 1 || !script.HasVars(d.Args[0].Value) || analyzer.InStream(stack, ctx) {
+		if len(d.Args()) != 1 || !script.HasVars(d.Args()[0].Value) || analyzer.InStream(stack, ctx) {
 			return
 		}
 		if loc := analyzer.Innermost(stack, "location"); loc != nil && loc.HasChild("internal") {
@@ -121,8 +121,8 @@ func runSSRF(p *analyzer.Pass) {
 		if env == nil {
 			env = taint.NewEnv(p)
 		}
-		parts := expandURL(env, d.Args[0].Value, stack, 0)
-		if !d.Is("proxy_pass") && !(d.Is("grpc_pass") && strings.Contains(d.Args[0].Value, "://")) {
+		parts := expandURL(env, d.Args()[0].Value, stack, 0)
+		if !d.Is("proxy_pass") && !(d.Is("grpc_pass") && strings.Contains(d.Args()[0].Value, "://")) {
 			// An address: read it as the host part of a URL. A unix:
 			// socket path names no host.
 			if len(parts) > 0 && parts[0].Name == "" && strings.HasPrefix(parts[0].Text, "unix:") {
@@ -134,7 +134,7 @@ func runSSRF(p *analyzer.Pass) {
 		if !ok {
 			return
 		}
-		diag := p.Reportf(d.File, d.Args[0].Range, "%q uses a variable from the request in the host: server-side request forgery", d.Name.Value)
+		diag := p.Reportf(d.File, d.Args()[0].Range, "%q uses a variable from the request in the host: server-side request forgery", d.Name().Value)
 		diag.Detail = "$" + name + " comes from the request and decides where nginx connects; keep the " +
 			"host fixed (or choose among fixed backends with a map), or mark the location internal"
 	}, ssrfSinks...)

@@ -145,10 +145,10 @@ func runStaleDNSCache(p *analyzer.Pass) {
 	passes := ix.Named(directives.PassDirectives()...)
 	for _, i := range passes {
 		e := &ix.Entries[i]
-		if len(e.Directive.Args) == 0 {
+		if len(e.Directive.Args()) == 0 {
 			continue
 		}
-		if t := passTarget(e.Directive.Name.Value, dx.inStream(i), e.Directive.Args[0].Value); t.static && t.host != "" {
+		if t := passTarget(e.Directive.Name().Value, dx.inStream(i), e.Directive.Args()[0].Value); t.static && t.host != "" {
 			dx.implicit[upstreamKey{dx.inStream(i), t.host + ":" + t.port}] = true
 		}
 	}
@@ -188,18 +188,18 @@ func (dx *dnsIndex) checkUpstreamServers(p *analyzer.Pass) {
 	ix := dx.ix
 	for _, i := range ix.Named("server") {
 		e := &ix.Entries[i]
-		if e.Context()&(directives.Upstream|directives.StreamUpstream) == 0 || len(e.Directive.Args) == 0 {
+		if e.Context()&(directives.Upstream|directives.StreamUpstream) == 0 || len(e.Directive.Args()) == 0 {
 			continue
 		}
 		d := e.Directive
 		resolve := false
-		for _, a := range d.Args[1:] {
+		for _, a := range d.Args()[1:] {
 			resolve = resolve || a.Value == "resolve"
 		}
-		switch host := serverHost(d.Args[0].Value); {
+		switch host := serverHost(d.Args()[0].Value); {
 		case host == "":
 		case resolve && !dx.hasResolver(i):
-			diag := p.Reportf(d.File, d.Args[0].Range, "upstream server %q has \"resolve\" but no resolver applies to it: nginx does not start", d.Args[0].Value)
+			diag := p.Reportf(d.File, d.Args()[0].Range, "upstream server %q has \"resolve\" but no resolver applies to it: nginx does not start", d.Args()[0].Value)
 			diag.Detail = "nginx 1.27.3 and newer refuse \"resolve\" without a resolver; add \"resolver ADDRESS valid=30s;\" to the upstream or the http block"
 			if diag.Severity == p.Rule.Severity {
 				// A configuration nginx refuses is an error, unless the
@@ -207,7 +207,7 @@ func (dx *dnsIndex) checkUpstreamServers(p *analyzer.Pass) {
 				diag.Severity = parser.Error
 			}
 		case !resolve:
-			diag := p.Reportf(d.File, d.Args[0].Range, "upstream server %q is resolved only at startup: nginx keeps its old addresses when DNS changes", d.Args[0].Value)
+			diag := p.Reportf(d.File, d.Args()[0].Range, "upstream server %q is resolved only at startup: nginx keeps its old addresses when DNS changes", d.Args()[0].Value)
 			diag.Detail = "add the \"resolve\" parameter (nginx 1.27.3 or newer; the upstream needs a zone and a resolver), " +
 				"or proxy to the name through a variable with a resolver"
 		}
@@ -217,12 +217,12 @@ func (dx *dnsIndex) checkUpstreamServers(p *analyzer.Pass) {
 // checkPass judges the pass directive at entry i.
 func (dx *dnsIndex) checkPass(p *analyzer.Pass, i int32) {
 	d := dx.ix.Entries[i].Directive
-	if len(d.Args) == 0 {
+	if len(d.Args()) == 0 {
 		return
 	}
-	arg := d.Args[0]
+	arg := d.Args()[0]
 	stream := dx.inStream(i)
-	t := passTarget(d.Name.Value, stream, arg.Value)
+	t := passTarget(d.Name().Value, stream, arg.Value)
 	if t.static {
 		if t.host == "" {
 			return
@@ -236,15 +236,15 @@ func (dx *dnsIndex) checkPass(p *analyzer.Pass, i int32) {
 			// upstream declared in another file.
 			return
 		}
-		diag := p.Reportf(d.File, arg.Range, "%q host %q is resolved only at startup: nginx keeps its old addresses when DNS changes", d.Name.Value, t.host)
+		diag := p.Reportf(d.File, arg.Range, "%q host %q is resolved only at startup: nginx keeps its old addresses when DNS changes", d.Name().Value, t.host)
 		diag.Detail = "an address that changes may then belong to someone else; put the host in a variable and add a resolver " +
 			"(nginx then resolves it per request), or use an upstream with \"server " + t.host + " resolve;\" (nginx 1.27.3 or newer)"
 		return
 	}
 	// Variables: nginx builds the URL per request, then looks its host up
 	// among the upstreams and asks the resolver for anything else.
-	for _, url := range dx.hostCandidates(d.Name.Value, stream, arg.Value, i) {
-		h := passTarget(d.Name.Value, stream, url)
+	for _, url := range dx.hostCandidates(d.Name().Value, stream, arg.Value, i) {
+		h := passTarget(d.Name().Value, stream, url)
 		if h.host == "" || dx.hasResolver(i) {
 			continue
 		}
@@ -254,7 +254,7 @@ func (dx *dnsIndex) checkPass(p *analyzer.Pass, i int32) {
 		if dx.implicit[upstreamKey{stream, h.host + ":" + h.port}] {
 			continue
 		}
-		diag := p.Reportf(d.File, arg.Range, "%q resolves %q per request, but no resolver is defined: every request fails with 502", d.Name.Value, h.host)
+		diag := p.Reportf(d.File, arg.Range, "%q resolves %q per request, but no resolver is defined: every request fails with 502", d.Name().Value, h.host)
 		diag.Detail = "a URL with variables is resolved at request time unless its host names an upstream block; " +
 			"add \"resolver ADDRESS valid=30s;\" to the http, server or location block"
 		return
@@ -314,10 +314,10 @@ func (dx *dnsIndex) varValues(name string, at int32) []string {
 		vd = &varDefs{sets: map[int32][]int32{}}
 		for _, i := range symbols.Of(dx.p).DefinedBy(sym) {
 			switch d := dx.ix.Entries[i].Directive; {
-			case d.Is("set") && len(d.Args) == 2:
+			case d.Is("set") && len(d.Args()) == 2:
 				scope := dx.setScope(i)
 				vd.sets[scope] = append(vd.sets[scope], i)
-			case d.Is("map") && d.Block != nil && len(d.Args) == 2:
+			case d.Is("map") && d.Block != nil && len(d.Args()) == 2:
 				vd.maps = append(vd.maps, i)
 			}
 		}
@@ -336,7 +336,7 @@ func (dx *dnsIndex) varValues(name string, at int32) []string {
 	maps := vd.maps
 	var out []string
 	for _, i := range sets {
-		v := dx.ix.Entries[i].Directive.Args[1].Value
+		v := dx.ix.Entries[i].Directive.Args()[1].Value
 		if script.HasVars(v) {
 			return nil
 		}
@@ -347,10 +347,10 @@ func (dx *dnsIndex) varValues(name string, at int32) []string {
 		for _, c := range dx.p.Body(d) {
 			switch {
 			case c.Is("hostnames") || c.Is("volatile"):
-			case len(c.Args) != 1 || script.HasVars(c.Args[0].Value):
+			case len(c.Args()) != 1 || script.HasVars(c.Args()[0].Value):
 				return nil
 			default:
-				out = append(out, c.Args[0].Value)
+				out = append(out, c.Args()[0].Value)
 			}
 		}
 	}

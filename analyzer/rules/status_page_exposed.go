@@ -34,7 +34,7 @@ var StatusPageExposed = &analyzer.Rule{
 func runStatusPageExposed(p *analyzer.Pass) {
 	blocks := analyzer.NewPerBlock(p, access.ReadLevel)
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
-		if (!d.Is("stub_status") && !d.Is("api")) || (len(d.Args) == 1 && strings.EqualFold(d.Args[0].Value, "off")) {
+		if (!d.Is("stub_status") && !d.Is("api")) || (len(d.Args()) == 1 && strings.EqualFold(d.Args()[0].Value, "off")) {
 			return
 		}
 		// A status page is a location's, or a whole server's.
@@ -63,9 +63,9 @@ func runStatusPageExposed(p *analyzer.Pass) {
 		}
 		var diag *parser.Diagnostic
 		if a.Restricted() {
-			diag = p.ReportDirective(d, "%q in %s looks restricted but is open to %s", d.Name.Value, where, strings.Join(open, "; "))
+			diag = p.ReportDirective(d, "%q in %s looks restricted but is open to %s", d.Name().Value, where, strings.Join(open, "; "))
 		} else {
-			diag = p.ReportDirective(d, "%q in %s is open to every client", d.Name.Value, where)
+			diag = p.ReportDirective(d, "%q in %s is open to every client", d.Name().Value, where)
 		}
 		diag.Detail = "allow only the monitoring addresses and end with \"deny all;\" (an address list is per family: " +
 			"0.0.0.0/0 is every IPv4 client, ::/0 every IPv6 one), put the page behind authentication with the " +

@@ -27,12 +27,12 @@ var TryFilesWithProxy = &analyzer.Rule{
 
 func runTryFilesWithProxy(p *analyzer.Pass) {
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, stack []*parser.Directive) {
-		if len(stack) == 0 || !stack[len(stack)-1].Is("location") || len(d.Args) == 0 {
+		if len(stack) == 0 || !stack[len(stack)-1].Is("location") || len(d.Args()) == 0 {
 			return
 		}
 		// "try_files $uri =404;" before fastcgi_pass is the guard that
 		// keeps a backend from running files that do not exist: meant.
-		if last := d.Args[len(d.Args)-1].Value; len(last) > 1 && last[0] == '=' {
+		if last := d.Args()[len(d.Args())-1].Value; len(last) > 1 && last[0] == '=' {
 			return
 		}
 		loc := stack[len(stack)-1]
@@ -41,7 +41,7 @@ func runTryFilesWithProxy(p *analyzer.Pass) {
 				if c.Is(sink) {
 					diag := p.ReportDirective(d, "%q and %q in the same location: requests for existing files go to the proxy, the others to the fallback", "try_files", sink)
 					diag.Detail = "proxy from a named location that try_files falls back to (try_files $uri $uri/ @backend;)"
-					diag.Related = []parser.Related{{File: c.File, Range: c.Name.Range, Message: "the proxy"}}
+					diag.Related = []parser.Related{{File: c.File, Range: c.Name().Range, Message: "the proxy"}}
 					return
 				}
 			}

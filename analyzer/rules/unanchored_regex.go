@@ -29,7 +29,7 @@ var UnanchoredRegex = &analyzer.Rule{
 func runUnanchoredRegex(p *analyzer.Pass) {
 	var unanchored regex.VerdictMemo[bool]
 	p.WalkNamed(func(d *parser.Directive, _ directives.Context, _ []*parser.Directive) {
-		if !d.Is("location") || len(d.Args) == 0 {
+		if !d.Is("location") || len(d.Args()) == 0 {
 			return
 		}
 		l, err := parser.LocationSpec(d)
@@ -39,7 +39,7 @@ func runUnanchoredRegex(p *analyzer.Pass) {
 		if !unanchored.Get(l.Path, l.CaseInsensitive, func(re *syntax.Regexp) bool { return re != nil && !anchored(re) }) {
 			return
 		}
-		arg := d.Args[len(d.Args)-1]
+		arg := d.Args()[len(d.Args())-1]
 		diag := p.Reportf(d.File, arg.Range, "regex location %q is anchored at neither end: it matches anywhere in the URI", l.Path)
 		diag.Detail = "add \"$\" at the end (file extensions) or \"^\" at the start (path prefixes)"
 	}, "location")
@@ -54,12 +54,12 @@ func refusesOnly(d *parser.Directive) bool {
 	}
 	refuses := false
 	for _, c := range d.Block.Directives {
-		switch c.Name.Value {
+		switch c.Name().Value {
 		case "deny":
-			refuses = refuses || len(c.Args) == 1 && c.Args[0].Value == "all"
+			refuses = refuses || len(c.Args()) == 1 && c.Args()[0].Value == "all"
 		case "return":
-			if len(c.Args) >= 1 {
-				switch c.Args[0].Value {
+			if len(c.Args()) >= 1 {
+				switch c.Args()[0].Value {
 				case "403", "404", "410", "444":
 					refuses = true
 					continue

@@ -54,7 +54,7 @@ func runUnknownDirective(p *analyzer.Pass) {
 	// found present once is not looked at again.
 	present := map[string]bool{}
 	p.WalkEntries(func(e *analyzer.Entry, stack []*parser.Directive) {
-		d, name := e.Directive, e.Directive.Name.Value
+		d, name := e.Directive, e.Directive.Name().Value
 		if directives.DataBlock(e.Context()) || custom[name] || p.CustomDirectives[name] {
 			return
 		}
@@ -81,7 +81,7 @@ func runUnknownDirective(p *analyzer.Pass) {
 			// The fix renames to the one candidate, when the target has
 			// it: not newer than the target, its module present.
 			if len(s) == 1 && p.FixAllowed(diag, directives.FirstSince(directives.Lookup(s[0]))) && !missingAll(p, mf, directives.Lookup(s[0])) {
-				diag.Edits = []parser.Edit{{File: d.File, Range: d.Name.Range, NewText: s[0]}}
+				diag.Edits = []parser.Edit{{File: d.File, Range: d.Name().Range, NewText: s[0]}}
 			}
 			diag.Detail = "a near miss of a known directive; nginx refuses to start on it. " +
 				"If a third-party module defines it, declare it under custom-directives in .nginx-lint.yaml"
@@ -117,7 +117,7 @@ func runUnknownDirective(p *analyzer.Pass) {
 // nginx does not have: removed, newer than it, or of a module it lacks.
 // It returns the finding, or nil.
 func reportKnownUnknown(p *analyzer.Pass, mf *modules.Loaded, d *parser.Directive) *parser.Diagnostic {
-	name := d.Name.Value
+	name := d.Name().Value
 	rows := directives.Lookup(name)
 	// The version first: a build older than the directive lacks its
 	// module too, and the version is the reason.

@@ -46,21 +46,21 @@ func runUnknownLogFormat(p *analyzer.Pass) {
 		e := &ix.Entries[i]
 		d := e.Directive
 		if d.Is("include") {
-			open = open || len(d.Args) == 1 && len(c.Included(d)) == 0 &&
-				!(strings.ContainsAny(d.Args[0].Value, "*?[") && p.GlobDirExists(d.Args[0].Value))
+			open = open || len(d.Args()) == 1 && len(c.Included(d)) == 0 &&
+				!(strings.ContainsAny(d.Args()[0].Value, "*?[") && p.GlobDirExists(d.Args()[0].Value))
 			continue
 		}
-		if e.Context() == 0 || len(d.Args) == 0 {
+		if e.Context() == 0 || len(d.Args()) == 0 {
 			continue
 		}
 		ns := nsHTTP
 		if e.Context()&directives.StreamContexts != 0 {
 			ns = nsStream
 		}
-		if d.Args[0].Value == "off" || open {
+		if d.Args()[0].Value == "off" || open {
 			continue
 		}
-		if len(d.Args) < 2 {
+		if len(d.Args()) < 2 {
 			if ns == nsStream {
 				diag := p.ReportDirective(d, "log format is not specified")
 				diag.Detail = "stream has no built-in log format: name a log_format defined above"
@@ -69,7 +69,7 @@ func runUnknownLogFormat(p *analyzer.Pass) {
 		}
 		// nginx reads formats in order: one defined below is unknown
 		// here. http has "combined" built in.
-		name := d.Args[1]
+		name := d.Args()[1]
 		def, ok := tab.FirstDefinition(symbols.LogFormatSymbol(name.Value, ns == nsStream))
 		if !(ok && def.Entry < i) && !(ns == nsHTTP && strings.EqualFold(name.Value, "combined")) {
 			diag := p.Reportf(d.File, name.Range, "unknown log format %q", name.Value)

@@ -31,21 +31,21 @@ func runUnknownUser(p *analyzer.Pass) {
 	for _, i := range ix.Named("user") {
 		e := &ix.Entries[i]
 		d := e.Directive
-		if e.Context() == 0 || e.Parent >= 0 || len(d.Args) == 0 || len(d.Args) > 2 {
+		if e.Context() == 0 || e.Parent >= 0 || len(d.Args()) == 0 || len(d.Args()) > 2 {
 			continue
 		}
-		if _, err := user.Lookup(d.Args[0].Value); err != nil {
-			diag := p.Reportf(d.File, d.Args[0].Range, "getpwnam(\"%s\") failed", d.Args[0].Value)
-			diag.Detail = "this machine has no user " + d.Args[0].Value + "; nginx started as root refuses to start"
+		if _, err := user.Lookup(d.Args()[0].Value); err != nil {
+			diag := p.Reportf(d.File, d.Args()[0].Range, "getpwnam(\"%s\") failed", d.Args()[0].Value)
+			diag.Detail = "this machine has no user " + d.Args()[0].Value + "; nginx started as root refuses to start"
 			continue
 		}
 		// ngx_set_user: without a group, the group is named as the user.
-		group := d.Args[len(d.Args)-1]
+		group := d.Args()[len(d.Args())-1]
 		if _, err := user.LookupGroup(group.Value); err != nil {
 			diag := p.Reportf(d.File, group.Range, "getgrnam(\"%s\") failed", group.Value)
 			diag.Detail = "this machine has no group " + group.Value + "; nginx started as root refuses to start"
-			if len(d.Args) == 1 {
-				diag.Detail += " (without a second argument the group is named as the user: name the group, e.g. user " + d.Args[0].Value + " nogroup)"
+			if len(d.Args()) == 1 {
+				diag.Detail += " (without a second argument the group is named as the user: name the group, e.g. user " + d.Args()[0].Value + " nogroup)"
 			}
 		}
 	}

@@ -52,7 +52,7 @@ func runUnknownVariable(p *analyzer.Pass) {
 	maybe := mf.UnknownModuleSays(p)
 	if maybe == "" {
 		if d := unknownModuleDirective(p); d != nil {
-			maybe = fmt.Sprintf("the module of %q (%s:%d)", d.Name.Value, filepath.Base(d.File.Path), d.Line())
+			maybe = fmt.Sprintf("the module of %q (%s:%d)", d.Name().Value, filepath.Base(d.File.Path), d.Line())
 		}
 	}
 	tab := symbols.Of(p)

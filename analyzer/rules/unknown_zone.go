@@ -58,8 +58,8 @@ func runUnknownZone(p *analyzer.Pass) {
 			order = append(order, r.Name)
 		} else if z.tag != r.Tag {
 			diag := p.Reportf(r.D.File, r.Word.Range, "the shared memory zone %q is already declared for a different use", r.Name)
-			diag.Detail = "zone names are shared by all modules: " + z.first.D.Name.Value + " uses it already; give each its own name"
-			diag.Related = []parser.Related{{File: z.first.D.File, Range: z.first.Word.Range, Message: "first declared here by " + z.first.D.Name.Value}}
+			diag.Detail = "zone names are shared by all modules: " + z.first.D.Name().Value + " uses it already; give each its own name"
+			diag.Related = []parser.Related{{File: z.first.D.File, Range: z.first.Word.Range, Message: "first declared here by " + z.first.D.Name().Value}}
 			continue
 		}
 		if r.Sized {
@@ -68,6 +68,7 @@ func runUnknownZone(p *analyzer.Pass) {
 			z.uses = append(z.uses, r)
 		}
 	}
+	at := mergeReportedAt(ix)
 	for _, name := range order {
 		z := zones[name]
 		if z.sized {
@@ -75,13 +76,16 @@ func runUnknownZone(p *analyzer.Pass) {
 		}
 		for _, u := range z.uses {
 			var diag *parser.Diagnostic
-			switch u.D.Name.Value {
+			switch u.D.Name().Value {
 			case "proxy_cache", "fastcgi_cache", "scgi_cache", "uwsgi_cache":
-				diag = p.Reportf(u.D.File, u.Word.Range, "%q zone %q is unknown", u.D.Name.Value, name)
-				diag.Detail = "no " + u.D.Name.Value + "_path defines keys_zone=" + name + ":SIZE; nginx refuses to start (it reports this at the end of http)"
+				diag = p.Reportf(u.D.File, u.Word.Range, "%q zone %q is unknown", u.D.Name().Value, name)
+				diag.Detail = "no " + u.D.Name().Value + "_path defines keys_zone=" + name + ":SIZE; nginx refuses to start"
+				if at != nil {
+					diag.Related = append(diag.Related, *at)
+				}
 			default:
 				diag = p.Reportf(u.D.File, u.Word.Range, "zero size shared memory zone %q", name)
-				diag.Detail = "no " + zoneDefiner(u.D.Name.Value) + " gives zone " + name + " a size; nginx refuses to start"
+				diag.Detail = "no " + zoneDefiner(u.D.Name().Value) + " gives zone " + name + " a size; nginx refuses to start"
 			}
 		}
 	}

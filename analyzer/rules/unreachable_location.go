@@ -137,11 +137,11 @@ type locationWalk struct {
 func (w *locationWalk) walk(dirs []*parser.Directive, depth, parent int) {
 	for _, d := range dirs {
 		switch {
-		case d.Name.Value == "include":
+		case d.Name().Value == "include":
 			for _, f := range w.c.Included(d) {
 				w.walk(f.Directives, depth, parent)
 			}
-		case d.Name.Value == "location" && d.Block != nil:
+		case d.Name().Value == "location" && d.Block != nil:
 			spec, ok := parseLocation(d)
 			if !ok {
 				continue
@@ -159,11 +159,11 @@ func (w *locationWalk) walk(dirs []*parser.Directive, depth, parent int) {
 // parseLocation parses a location's arguments without allocating.
 func parseLocation(d *parser.Directive) (grammar.Location, bool) {
 	var buf [2]string
-	if len(d.Args) == 0 || len(d.Args) > len(buf) {
+	if len(d.Args()) == 0 || len(d.Args()) > len(buf) {
 		return grammar.Location{}, false
 	}
-	vals := buf[:len(d.Args)]
-	for i, a := range d.Args {
+	vals := buf[:len(d.Args())]
+	for i, a := range d.Args() {
 		vals[i] = a.Value
 	}
 	spec, err := grammar.ParseLocation(vals)
@@ -175,7 +175,7 @@ func parseLocation(d *parser.Directive) (grammar.Location, bool) {
 // (clcf->auto_redirect).
 func passes(c *parser.Config, dirs []*parser.Directive) bool {
 	for _, d := range dirs {
-		switch d.Name.Value {
+		switch d.Name().Value {
 		case "proxy_pass", "fastcgi_pass", "uwsgi_pass", "scgi_pass", "grpc_pass", "memcached_pass":
 			return true
 		case "include":
@@ -229,7 +229,7 @@ func reportShadow(p *analyzer.Pass, all []writtenLocation, sh shadowAt) {
 	var related []parser.Related
 	rel := func(i int, msg string) {
 		d := all[i].d
-		related = append(related, parser.Related{File: d.File, Range: d.Name.Range, Message: msg})
+		related = append(related, parser.Related{File: d.File, Range: d.Name().Range, Message: msg})
 	}
 	name := func(i int) string { return specRef(all[i].spec) }
 	names := func(is []int) string {

@@ -31,18 +31,18 @@ func runUnsupportedByBuild(p *analyzer.Pass) {
 		return
 	}
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, _ []*parser.Directive) {
-		if len(d.Args) != 1 || ctx&(directives.HTTP|directives.Server|directives.Location) == 0 {
+		if len(d.Args()) != 1 || ctx&(directives.HTTP|directives.Server|directives.Location) == 0 {
 			return
 		}
 		// ngx_http_core_set_aio compares case-sensitively: "On" is an
 		// invalid value (invalid-value's), not "aio on".
-		v := d.Args[0].Value
+		v := d.Args()[0].Value
 		switch {
 		case v == "on" && !p.Target.Built("--with-file-aio"):
-			diag := p.Reportf(d.File, d.Args[0].Range, "\"aio on\" is unsupported on this platform")
+			diag := p.Reportf(d.File, d.Args()[0].Range, "\"aio on\" is unsupported on this platform")
 			diag.Detail = "this nginx was built without --with-file-aio; use \"aio threads;\" (--with-threads) or leave aio off"
 		case (v == "threads" || strings.HasPrefix(v, "threads=")) && !p.Target.Built("--with-threads"):
-			diag := p.Reportf(d.File, d.Args[0].Range, "\"aio threads\" is unsupported on this platform")
+			diag := p.Reportf(d.File, d.Args()[0].Range, "\"aio threads\" is unsupported on this platform")
 			diag.Detail = "this nginx was built without --with-threads"
 		}
 	}, "aio")

@@ -46,8 +46,8 @@ func runUpstreamKeepaliveUnused(p *analyzer.Pass) {
 		if e.Context() != directives.Upstream || e.Parent < 0 {
 			continue
 		}
-		if up := ix.Entries[e.Parent].Directive; len(up.Args) == 1 {
-			pooled[strings.ToLower(up.Args[0].Value)] = e.Directive
+		if up := ix.Entries[e.Parent].Directive; len(up.Args()) == 1 {
+			pooled[strings.ToLower(up.Args()[0].Value)] = e.Directive
 		}
 	}
 	if len(pooled) == 0 {
@@ -65,7 +65,7 @@ func runUpstreamKeepaliveUnused(p *analyzer.Pass) {
 	for _, name := range []string{"proxy_pass", "fastcgi_pass"} {
 		for _, i := range ix.Named(name) {
 			e := &ix.Entries[i]
-			if e.Context()&directives.StreamContexts != 0 || len(e.Directive.Args) != 1 {
+			if e.Context()&directives.StreamContexts != 0 || len(e.Directive.Args()) != 1 {
 				continue
 			}
 			// An address without a port and variables may name an
@@ -79,9 +79,9 @@ func runUpstreamKeepaliveUnused(p *analyzer.Pass) {
 			if ka == nil {
 				continue
 			}
-			pool := fmt.Sprintf("upstream %q keeps idle connections (%s)", host, strings.Join(append([]string{ka.Name.Value}, ka.ArgValues()...), " "))
+			pool := fmt.Sprintf("upstream %q keeps idle connections (%s)", host, strings.Join(append([]string{ka.Name().Value}, ka.ArgValues()...), " "))
 			if name == "fastcgi_pass" {
-				if d := inherited(ix, keepConn, i); d == nil || len(d.Args) != 1 || !strings.EqualFold(d.Args[0].Value, "on") {
+				if d := inherited(ix, keepConn, i); d == nil || len(d.Args()) != 1 || !strings.EqualFold(d.Args()[0].Value, "on") {
 					diag := p.ReportDirective(e.Directive, "%s, but without fastcgi_keep_conn on nginx closes each FastCGI connection after the response", pool)
 					diag.Detail = "add fastcgi_keep_conn on; where this fastcgi_pass is"
 				}
@@ -99,7 +99,7 @@ func reportProxyKeepalive(p *analyzer.Pass, d *parser.Directive, pool string, ve
 	var fix []string
 	explicit := false
 	switch {
-	case version != nil && len(version.Args) == 1 && version.Args[0].Value == "1.0":
+	case version != nil && len(version.Args()) == 1 && version.Args()[0].Value == "1.0":
 		fix, explicit = append(fix, "proxy_http_version 1.1; (not 1.0)"), true
 	case version == nil && !newDefaults:
 		fix = append(fix, "proxy_http_version 1.1;")
@@ -165,8 +165,8 @@ func connectionHeader(ix *analyzer.Index, headers map[int32][]*parser.Directive,
 	for b := ix.Entries[i].Parent; ; b = ix.Entries[b].Parent {
 		if ds, ok := headers[b]; ok {
 			for _, d := range ds {
-				if len(d.Args) == 2 && strings.EqualFold(d.Args[0].Value, "Connection") {
-					return connHeader{set: true, value: d.Args[1].Value}
+				if len(d.Args()) == 2 && strings.EqualFold(d.Args()[0].Value, "Connection") {
+					return connHeader{set: true, value: d.Args()[1].Value}
 				}
 			}
 			return connHeader{}

@@ -31,7 +31,7 @@ func runValidReferers(p *analyzer.Pass) {
 		if !d.Is("valid_referers") {
 			return
 		}
-		for _, a := range d.Args {
+		for _, a := range d.Args() {
 			switch a.Value {
 			case "none":
 				diag := p.Reportf(d.File, a.Range, "%q accepts requests without a Referer (%q)", "valid_referers", "none")

@@ -562,7 +562,7 @@ func TestValueParityCorpus(t *testing.T) {
 			counts["  reported by invalid-arguments"]++
 		default:
 			d := r.lint.directiveAt(first)
-			if d == nil || !allTyped(d.Name.Value) {
+			if d == nil || !allTyped(d.Name().Value) {
 				counts["  directive with a custom handler"]++
 				continue
 			}

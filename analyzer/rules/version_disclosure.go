@@ -55,7 +55,7 @@ func runVersionDisclosure(p *analyzer.Pass) {
 			}
 			return
 		}
-		if !d.Is("server_tokens") || len(d.Args) != 1 {
+		if !d.Is("server_tokens") || len(d.Args()) != 1 {
 			return
 		}
 		// stream and mail have no server_tokens (directive-not-allowed
@@ -63,11 +63,11 @@ func runVersionDisclosure(p *analyzer.Pass) {
 		if analyzer.Innermost(stack, "stream") != nil || analyzer.Innermost(stack, "mail") != nil {
 			return
 		}
-		v := strings.ToLower(d.Args[0].Value)
+		v := strings.ToLower(d.Args()[0].Value)
 		if v == "on" || v == "build" {
-			diag := p.Reportf(d.File, d.Args[0].Range, "%q %q discloses the nginx version", "server_tokens", d.Args[0].Value)
+			diag := p.Reportf(d.File, d.Args()[0].Range, "%q %q discloses the nginx version", "server_tokens", d.Args()[0].Value)
 			diag.Detail = "the Server header and error pages name the exact version; set \"server_tokens off;\""
-			diag.Edits = []parser.Edit{{File: d.File, Range: d.Args[0].Range, NewText: "off"}}
+			diag.Edits = []parser.Edit{{File: d.File, Range: d.Args()[0].Range, NewText: "off"}}
 			return
 		}
 		if len(stack) == 1 && stack[0] == httpBlock {

@@ -34,10 +34,10 @@ func runWeakSSLTLS(p *analyzer.Pass) {
 	// http block's list is asked about by every server in it.
 	protocols := map[blockProtocols]protocolList{}
 	p.WalkNamed(func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive) {
-		switch d.Name.Value {
+		switch d.Name().Value {
 		case "ssl_protocols", "proxy_ssl_protocols", "grpc_ssl_protocols", "uwsgi_ssl_protocols":
 			var weak, kept []string
-			for _, a := range d.Args {
+			for _, a := range d.Args() {
 				if weakProtocols[strings.ToLower(a.Value)] {
 					weak = append(weak, a.Value)
 				} else {
@@ -45,7 +45,7 @@ func runWeakSSLTLS(p *analyzer.Pass) {
 				}
 			}
 			if len(weak) > 0 {
-				diag := p.ReportDirective(d, "%q enables obsolete %s", d.Name.Value, strings.Join(weak, ", "))
+				diag := p.ReportDirective(d, "%q enables obsolete %s", d.Name().Value, strings.Join(weak, ", "))
 				diag.Detail = "SSLv2/SSLv3 are broken and TLS 1.0/1.1 deprecated (RFC 8996); use \"TLSv1.2 TLSv1.3\""
 				// The fix keeps the strong versions listed; a list of
 				// only weak ones becomes the modern pair, or TLSv1.2
@@ -53,23 +53,23 @@ func runWeakSSLTLS(p *analyzer.Pass) {
 				// (nginx 1.13.0), which it refuses.
 				if len(kept) == 0 {
 					kept = []string{"TLSv1.2", "TLSv1.3"}
-					if since := protocolSince(d.Name.Value, ctx, "TLSv1.3"); p.Target.Lacks(since) {
+					if since := protocolSince(d.Name().Value, ctx, "TLSv1.3"); p.Target.Lacks(since) {
 						kept = kept[:1]
 					}
 					p.AssumeTarget(diag)
 				}
-				args := parser.Range{Start: d.Args[0].Range.Start, End: d.Args[len(d.Args)-1].Range.End}
+				args := parser.Range{Start: d.Args()[0].Range.Start, End: d.Args()[len(d.Args())-1].Range.End}
 				diag.Edits = []parser.Edit{{File: d.File, Range: args, NewText: strings.Join(kept, " ")}}
 			}
 		case "ssl_ciphers", "proxy_ssl_ciphers", "grpc_ssl_ciphers", "uwsgi_ssl_ciphers":
-			if len(d.Args) != 1 || tls13Only(p, protocols, d, stack) {
+			if len(d.Args()) != 1 || tls13Only(p, protocols, d, stack) {
 				// ssl_ciphers governs TLS 1.2 and older only: with TLS
 				// 1.3 alone the list is never used.
 				return
 			}
-			weak, kept, excl := judgeCiphers(d.Args[0].Value)
+			weak, kept, excl := judgeCiphers(d.Args()[0].Value)
 			if len(weak) > 0 {
-				diag := p.Reportf(d.File, d.Args[0].Range, "%q enables weak ciphers: %s", d.Name.Value, strings.Join(weak, ", "))
+				diag := p.Reportf(d.File, d.Args()[0].Range, "%q enables weak ciphers: %s", d.Name().Value, strings.Join(weak, ", "))
 				diag.Detail = "remove them, exclude them with \"!\", or use nginx's default cipher list"
 				// The fix drops the weak suites named one by one, keeps the
 				// rest as written and excludes what a keyword (ALL, HIGH,
@@ -78,7 +78,7 @@ func runWeakSSLTLS(p *analyzer.Pass) {
 				if !hasEnabling(kept) {
 					kept = []string{"HIGH", "!aNULL", "!MD5"}
 				}
-				diag.Edits = []parser.Edit{fix.ReplaceArg(d.File, d.Args[0], strings.Join(kept, ":"))}
+				diag.Edits = []parser.Edit{fix.ReplaceArg(d.File, d.Args()[0], strings.Join(kept, ":"))}
 			}
 		}
 	}, "ssl_protocols", "proxy_ssl_protocols", "grpc_ssl_protocols", "uwsgi_ssl_protocols", "ssl_ciphers", "proxy_ssl_ciphers", "grpc_ssl_ciphers", "uwsgi_ssl_ciphers")
@@ -104,7 +104,7 @@ const (
 // d is (its own block's, else the nearest enclosing block's *_protocols)
 // are TLS 1.3 alone.
 func tls13Only(p *analyzer.Pass, seen map[blockProtocols]protocolList, d *parser.Directive, stack []*parser.Directive) bool {
-	want := strings.Replace(d.Name.Value, "_ciphers", "_protocols", 1)
+	want := strings.Replace(d.Name().Value, "_ciphers", "_protocols", 1)
 	for i := len(stack) - 1; i >= -1; i-- {
 		var b *parser.Directive
 		if i >= 0 {
@@ -130,10 +130,10 @@ func tls13Only(p *analyzer.Pass, seen map[blockProtocols]protocolList, d *parser
 // readProtocols reads the protocols directive called name among dirs.
 func readProtocols(dirs []*parser.Directive, name string) protocolList {
 	for _, x := range dirs {
-		if x.Name.Value != name || len(x.Args) == 0 {
+		if x.Name().Value != name || len(x.Args()) == 0 {
 			continue
 		}
-		for _, a := range x.Args {
+		for _, a := range x.Args() {
 			if !strings.EqualFold(a.Value, "TLSv1.3") {
 				return protocolsOlderToo
 			}

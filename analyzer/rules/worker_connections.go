@@ -36,8 +36,8 @@ func runWorkerConnections(p *analyzer.Pass) {
 	msg := l.Message + fmt.Sprintf(" (nginx needs at least %d)", l.Need)
 	if l.Directive != nil {
 		d := l.Directive
-		diag := p.Reportf(d.File, d.Args[0].Range, "%s", msg)
-		diag.Edits = []parser.Edit{{File: d.File, Range: d.Args[0].Range, NewText: strconv.Itoa(l.Need)}}
+		diag := p.Reportf(d.File, d.Args()[0].Range, "%s", msg)
+		diag.Edits = []parser.Edit{{File: d.File, Range: d.Args()[0].Range, NewText: strconv.Itoa(l.Need)}}
 		return
 	}
 	if a := r.FirstSocket(); a != nil {

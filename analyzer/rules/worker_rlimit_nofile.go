@@ -78,8 +78,8 @@ func runWorkerRlimitNofile(p *analyzer.Pass) {
 // (ngx_atoi, which worker_connections and worker_rlimit_nofile's slots
 // call).
 func numberArg(d *parser.Directive) (int, bool) {
-	if len(d.Args) != 1 {
+	if len(d.Args()) != 1 {
 		return 0, false
 	}
-	return ngxparse.Atoi(d.Args[0].Value)
+	return ngxparse.Atoi(d.Args()[0].Value)
 }

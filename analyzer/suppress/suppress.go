@@ -378,7 +378,7 @@ func enclosing(ds []*parser.Directive, off int) []*parser.Directive {
 	var chain []*parser.Directive
 	for len(ds) > 0 {
 		i := sort.Search(len(ds), func(i int) bool { return extentEnd(ds[i]) > off })
-		if i == len(ds) || int(ds[i].Name.Range.Start) > off {
+		if i == len(ds) || int(ds[i].Name().Range.Start) > off {
 			break
 		}
 		chain = append(chain, ds[i])

@@ -41,11 +41,11 @@ type PassAddress struct {
 // does not take, an address nginx refuses, which another rule reports).
 // stream is whether d is inside stream {}.
 func ParsePass(d *parser.Directive, stream bool) (PassAddress, bool) {
-	if len(d.Args) != 1 || strings.Contains(d.Args[0].Value, "$") {
+	if len(d.Args()) != 1 || strings.Contains(d.Args()[0].Value, "$") {
 		return PassAddress{}, false
 	}
-	w := d.Args[0]
-	pp, ok := ngxparse.ParsePass(d.Name.Value, stream, w.Value)
+	w := d.Args()[0]
+	pp, ok := ngxparse.ParsePass(d.Name().Value, stream, w.Value)
 	if !ok || pp.Vars || pp.BadPrefix || pp.Err != "" || pp.Unix || strings.HasPrefix(pp.Host, "[") {
 		return PassAddress{}, false
 	}
@@ -101,7 +101,7 @@ func ZoneOf(e *analyzer.Entry) (ZoneRef, bool) {
 		proto = "stream "
 	}
 	byPrefix := func(prefix, tag string) (ZoneRef, bool) {
-		for _, a := range d.Args {
+		for _, a := range d.Args() {
 			if v, ok := strings.CutPrefix(a.Value, prefix); ok {
 				name, size, _ := strings.Cut(v, ":")
 				return ZoneRef{Name: name, Tag: tag, Sized: size != "" || !strings.Contains(v, ":"), D: d, Word: a}, true
@@ -109,7 +109,7 @@ func ZoneOf(e *analyzer.Entry) (ZoneRef, bool) {
 		}
 		return ZoneRef{}, false
 	}
-	switch name := d.Name.Value; name {
+	switch name := d.Name().Value; name {
 	case "limit_req_zone":
 		return byPrefix("zone=", proto+"limit_req")
 	case "limit_conn_zone":
@@ -119,30 +119,30 @@ func ZoneOf(e *analyzer.Entry) (ZoneRef, bool) {
 		r.Sized = false
 		return r, ok
 	case "limit_conn":
-		if len(d.Args) == 2 {
-			return ZoneRef{Name: d.Args[0].Value, Tag: proto + "limit_conn", D: d, Word: d.Args[0]}, true
+		if len(d.Args()) == 2 {
+			return ZoneRef{Name: d.Args()[0].Value, Tag: proto + "limit_conn", D: d, Word: d.Args()[0]}, true
 		}
 	case "proxy_cache_path", "fastcgi_cache_path", "scgi_cache_path", "uwsgi_cache_path":
 		return byPrefix("keys_zone=", strings.TrimSuffix(name, "_path"))
 	case "proxy_cache", "fastcgi_cache", "scgi_cache", "uwsgi_cache":
 		// "off", and a zone chosen by a variable, add no zone at startup.
-		if len(d.Args) == 1 && d.Args[0].Value != "off" && !strings.Contains(d.Args[0].Value, "$") {
-			return ZoneRef{Name: d.Args[0].Value, Tag: name, D: d, Word: d.Args[0]}, true
+		if len(d.Args()) == 1 && d.Args()[0].Value != "off" && !strings.Contains(d.Args()[0].Value, "$") {
+			return ZoneRef{Name: d.Args()[0].Value, Tag: name, D: d, Word: d.Args()[0]}, true
 		}
 	case "zone":
 		if e.Context()&(directives.Upstream|directives.StreamUpstream) != 0 {
-			if len(d.Args) >= 1 {
-				return ZoneRef{Name: d.Args[0].Value, Tag: proto + "upstream", Sized: len(d.Args) >= 2, D: d, Word: d.Args[0]}, true
+			if len(d.Args()) >= 1 {
+				return ZoneRef{Name: d.Args()[0].Value, Tag: proto + "upstream", Sized: len(d.Args()) >= 2, D: d, Word: d.Args()[0]}, true
 			}
 		}
 	case "lua_shared_dict":
 		// lua-nginx-module's (and stream-lua's) dictionaries are zones
 		// of their module's own.
-		if len(d.Args) == 2 {
-			return ZoneRef{Name: d.Args[0].Value, Tag: proto + "lua", Sized: true, D: d, Word: d.Args[0]}, true
+		if len(d.Args()) == 2 {
+			return ZoneRef{Name: d.Args()[0].Value, Tag: proto + "lua", Sized: true, D: d, Word: d.Args()[0]}, true
 		}
 	case "ssl_session_cache":
-		for _, a := range d.Args {
+		for _, a := range d.Args() {
 			if v, ok := strings.CutPrefix(a.Value, "shared:"); ok {
 				name, _, _ := strings.Cut(v, ":")
 				return ZoneRef{Name: name, Tag: proto + "ssl", Sized: true, D: d, Word: a}, true
@@ -195,14 +195,14 @@ var definers = map[string]int{
 func DefiningArg(d *parser.Directive) (i int, ok bool) {
 	if d.Is("geo") {
 		// geo [$src] $dst
-		switch len(d.Args) {
+		switch len(d.Args()) {
 		case 1, 2:
-			return len(d.Args) - 1, true
+			return len(d.Args()) - 1, true
 		}
 		return 0, false
 	}
-	i, ok = definerArgs()[d.Name.Value]
-	return i, ok && i < len(d.Args)
+	i, ok = definerArgs()[d.Name().Value]
+	return i, ok && i < len(d.Args())
 }
 
 // definerArgs is definers with the third-party directives the tables say
@@ -261,18 +261,18 @@ var regexDirectives = []string{"location", "rewrite", "server_name", "valid_refe
 // per run, and a slice per directive would be garbage each time.)
 func RegexArgs(e *analyzer.Entry, yield func(Regex) bool) {
 	d := e.Directive
-	args := d.Args
+	args := d.Args()
 	switch {
 	case e.Context()&(directives.Map|directives.StreamMap) != 0:
 		// A map entry: the key is the directive's name.
-		if n := d.Name.Value; strings.HasPrefix(n, "~") && !d.Is("~") {
-			yield(Regex{Range: d.Name.Range, Quote: d.Name.Quote(d.File), Expr: strings.TrimPrefix(strings.TrimPrefix(n, "~"), "*"), Caseless: strings.HasPrefix(n, "~*")})
+		if n := d.Name().Value; strings.HasPrefix(n, "~") && !d.Is("~") {
+			yield(Regex{Range: d.Name().Range, Quote: d.Name().Quote(d.File), Expr: strings.TrimPrefix(strings.TrimPrefix(n, "~"), "*"), Caseless: strings.HasPrefix(n, "~*")})
 		}
 		return
 	case e.Context() == 0:
 		return
 	}
-	switch d.Name.Value {
+	switch d.Name().Value {
 	case "location":
 		if len(args) >= 2 && (args[0].Value == "~" || args[0].Value == "~*") {
 			yield(Regex{Range: args[1].Range, Quote: args[1].Quote(d.File), Expr: args[1].Value, Caseless: args[0].Value == "~*"})
@@ -372,7 +372,7 @@ type IfCond struct {
 // SplitIf follows ngx_http_rewrite_if_condition; ok is false for a
 // condition nginx rejects (a rule reports those).
 func SplitIf(d *parser.Directive) (IfCond, bool) {
-	a := d.Args
+	a := d.Args()
 	if len(a) == 0 || a[0].Value == "" || a[0].Value[0] != '(' {
 		return IfCond{}, false
 	}
@@ -448,8 +448,8 @@ func CaptureNames(e *analyzer.Entry, fn func(w parser.Word, name string, at int)
 		if r.NoVars {
 			return true
 		}
-		w := d.Name
-		for _, a := range d.Args {
+		w := d.Name()
+		for _, a := range d.Args() {
 			if a.Range == r.Range {
 				w = a
 			}

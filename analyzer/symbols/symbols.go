@@ -265,7 +265,7 @@ func Build(ix *analyzer.Index) *Table {
 		for j, end := p+1, ix.End(p); j < end; j++ {
 			if e := &ix.Entries[j]; e.Parent == p {
 				// (One read in the first loop adds nothing twice.)
-				b.entry(j, kindOf(e.Directive.Name.Value))
+				b.entry(j, kindOf(e.Directive.Name().Value))
 			}
 		}
 	}
@@ -366,32 +366,32 @@ func (b *builder) entry(i int32, k nameKind) {
 	f := d.File
 	stream := inStream(ix, i)
 	switch {
-	case k&kUpstream != 0 && d.Block != nil && len(d.Args) == 1 && e.Context()&(directives.HTTP|directives.Stream) != 0:
-		w := d.Args[0]
+	case k&kUpstream != 0 && d.Block != nil && len(d.Args()) == 1 && e.Context()&(directives.HTTP|directives.Stream) != 0:
+		w := d.Args()[0]
 		if w.Value != "" {
 			b.add(i, UpstreamSymbol(w.Value, stream), sub(f, w, 0, len(w.Value)), true)
 		}
 	case k&kPass != 0 && e.Context() != 0:
 		if host, at, ok := passName(d, stream); ok {
-			b.add(i, UpstreamSymbol(host, stream), sub(f, d.Args[0], at, len(host)), false)
+			b.add(i, UpstreamSymbol(host, stream), sub(f, d.Args()[0], at, len(host)), false)
 		}
-	case k&kLocation != 0 && len(d.Args) == 1 && len(d.Args[0].Value) > 1 && d.Args[0].Value[0] == '@':
-		w := d.Args[0]
+	case k&kLocation != 0 && len(d.Args()) == 1 && len(d.Args()[0].Value) > 1 && d.Args()[0].Value[0] == '@':
+		w := d.Args()[0]
 		b.add(i, Symbol{Kind: NamedLocation, Name: w.Value[1:]}, sub(f, w, 1, len(w.Value)-1), true)
-	case k&kNamedLocationUse != 0 && len(d.Args) > 0 && e.Context() != 0:
-		if w := d.Args[len(d.Args)-1]; len(w.Value) > 1 && w.Value[0] == '@' {
+	case k&kNamedLocationUse != 0 && len(d.Args()) > 0 && e.Context() != 0:
+		if w := d.Args()[len(d.Args())-1]; len(w.Value) > 1 && w.Value[0] == '@' {
 			b.add(i, Symbol{Kind: NamedLocation, Name: w.Value[1:]}, sub(f, w, 1, len(w.Value)-1), false)
 		}
-	case k&kLogFormat != 0 && len(d.Args) > 0 && e.Context() != 0:
-		w := d.Args[0]
+	case k&kLogFormat != 0 && len(d.Args()) > 0 && e.Context() != 0:
+		w := d.Args()[0]
 		b.add(i, LogFormatSymbol(w.Value, stream), sub(f, w, 0, len(w.Value)), true)
-	case k&kAccessLog != 0 && len(d.Args) > 1 && d.Args[0].Value != "off" && e.Context() != 0:
-		w := d.Args[1]
+	case k&kAccessLog != 0 && len(d.Args()) > 1 && d.Args()[0].Value != "off" && e.Context() != 0:
+		w := d.Args()[1]
 		b.add(i, LogFormatSymbol(w.Value, stream), sub(f, w, 0, len(w.Value)), false)
-	case k&kCertificate != 0 && e.Context() != 0 && len(d.Args) == 1:
+	case k&kCertificate != 0 && e.Context() != 0 && len(d.Args()) == 1:
 		// A path with variables is read per request; data: and
 		// engine: values name no file.
-		if w := d.Args[0]; w.Value != "" && !strings.Contains(w.Value, "$") && !strings.HasPrefix(w.Value, "data:") && !strings.HasPrefix(w.Value, "engine:") {
+		if w := d.Args()[0]; w.Value != "" && !strings.Contains(w.Value, "$") && !strings.HasPrefix(w.Value, "data:") && !strings.HasPrefix(w.Value, "engine:") {
 			b.add(i, Symbol{Kind: Certificate, Name: w.Value}, sub(f, w, 0, len(w.Value)), false)
 		}
 	case k&kZone != 0 && e.Context() != 0:
@@ -416,16 +416,16 @@ func (b *builder) entry(i int32, k nameKind) {
 	body := e.Context()&(directives.Map|directives.StreamMap|directives.Geo|directives.StreamGeo) != 0
 	if k&(kDefines|kUnknown) != 0 && e.Context() != 0 && !body {
 		if j, ok := DefiningArg(d); ok {
-			def(d.Args[j])
+			def(d.Args()[j])
 		} else if !e.Known && !d.RawBlock() {
-			for _, a := range d.Args {
+			for _, a := range d.Args() {
 				def(a)
 			}
 		}
 	}
 	if k&kLine != 0 && e.Parent >= 0 {
 		if row := ix.Entries[e.Parent].Row(); row != nil && row.DefinesBlockLines() {
-			def(d.Name)
+			def(d.Name())
 		}
 	}
 	if k&kRegex == 0 {
@@ -509,11 +509,11 @@ func rereads(ix *analyzer.Index) []bool {
 				lastEnd = -1
 			}
 		}
-		if d.Name.Range.Start <= lastEnd {
+		if d.Name().Range.Start <= lastEnd {
 			again[i] = true
 			continue
 		}
-		lastEnd = d.Name.Range.Start
+		lastEnd = d.Name().Range.Start
 	}
 	return again
 }
@@ -528,12 +528,12 @@ func (t *Table) entryUses(b *builder, i int32, defAt []int32) {
 	e := &ix.Entries[i]
 	d := e.Directive
 	if e.Parent >= 0 {
-		switch ix.Entries[e.Parent].Directive.Name.Value {
+		switch ix.Entries[e.Parent].Directive.Name().Value {
 		case "geo", "split_clients", "types":
 			return
 		}
 	}
-	args := d.Args
+	args := d.Args()
 	if d.RawBlock() && len(args) > 0 {
 		args = args[:len(args)-1]
 	}
@@ -604,14 +604,14 @@ func captureScope(ix *analyzer.Index, i int32, w parser.Range) (int32, parser.Ra
 		return i, found, true
 	}
 	for p := ix.Entries[i].Parent; p >= 0; p = ix.Entries[p].Parent {
-		switch ix.Entries[p].Directive.Name.Value {
+		switch ix.Entries[p].Directive.Name().Value {
 		case "if", "location":
 			if own(p); ok {
 				return p, found, true
 			}
 		case "server":
 			for j, end := p+1, ix.End(p); j < end; j++ {
-				if e := &ix.Entries[j]; e.Parent == p && e.Directive.Name.Value == "server_name" {
+				if e := &ix.Entries[j]; e.Parent == p && e.Directive.Name().Value == "server_name" {
 					if own(j); ok {
 						return j, found, true
 					}

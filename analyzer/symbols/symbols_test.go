@@ -259,7 +259,7 @@ func TestDefinedByEveryInclusion(t *testing.T) {
 	}
 	for _, i := range by {
 		if d := ix.Entries[i].Directive; !d.Is("set") {
-			t.Errorf("entry %d is %s, not set", i, d.Name.Value)
+			t.Errorf("entry %d is %s, not set", i, d.Name().Value)
 		}
 	}
 	if n := len(tab.Definitions(sym)); n != 1 {

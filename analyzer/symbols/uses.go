@@ -225,8 +225,8 @@ func (vf *VarUses) mapEntry(e *analyzer.Entry) {
 		return
 	}
 	stream := e.Context()&directives.StreamContexts != 0
-	if !d.Is("include") && !d.Is("hostnames") && !d.Is("volatile") && len(d.Args) == 1 {
-		vf.script(d, d.Args[0], stream)
+	if !d.Is("include") && !d.Is("hostnames") && !d.Is("volatile") && len(d.Args()) == 1 {
+		vf.script(d, d.Args()[0], stream)
 	}
 }
 
@@ -245,14 +245,14 @@ func (vf *VarUses) entry(e *analyzer.Entry) {
 		// counts as defined rather than guess.
 		return
 	}
-	name := d.Name.Value
+	name := d.Name().Value
 	if name == "if" {
 		vf.ifUses(d, stream)
 		return
 	}
 	if name == "geo" {
 		if i, ok := DefiningArg(d); ok && i == 1 {
-			vf.script(d, d.Args[0], stream)
+			vf.script(d, d.Args()[0], stream)
 		}
 		return
 	}
@@ -266,12 +266,12 @@ func (vf *VarUses) entry(e *analyzer.Entry) {
 		return
 	case kindWhole:
 		// ngx_http_charset: "$name" is looked up whole.
-		if len(d.Args) == 1 && len(d.Args[0].Value) > 1 && d.Args[0].Value[0] == '$' {
-			vf.use(d, d.Args[0], 0, d.Args[0].Value[1:], stream)
+		if len(d.Args()) == 1 && len(d.Args()[0].Value) > 1 && d.Args()[0].Value[0] == '$' {
+			vf.use(d, d.Args()[0], 0, d.Args()[0].Value[1:], stream)
 		}
 		return
 	case kindAccessLog:
-		for j, a := range d.Args {
+		for j, a := range d.Args() {
 			switch {
 			case j == 0 && !strings.HasPrefix(a.Value, "syslog:"):
 				vf.script(d, a, stream)
@@ -283,14 +283,14 @@ func (vf *VarUses) entry(e *analyzer.Entry) {
 	}
 	if spec.at != nil {
 		for _, j := range spec.at {
-			if j < len(d.Args) {
-				vf.script(d, d.Args[j], stream)
+			if j < len(d.Args()) {
+				vf.script(d, d.Args()[j], stream)
 			}
 		}
 		return
 	}
-	for j := spec.from; j < len(d.Args); j++ {
-		a := d.Args[j]
+	for j := spec.from; j < len(d.Args()); j++ {
+		a := d.Args()[j]
 		if spec.kind == kindRegexOK && strings.HasPrefix(a.Value, "~") {
 			continue
 		}
@@ -324,7 +324,7 @@ func (vf *VarUses) scriptFrom(d *parser.Directive, w parser.Word, start int, str
 // logFormat reads log_format's format strings as
 // ngx_http_log_compile_format does (script.LogFormatTokens).
 func (vf *VarUses) logFormat(d *parser.Directive, stream bool) {
-	args := d.Args
+	args := d.Args()
 	j := 1
 	if j < len(args) && strings.HasPrefix(args[j].Value, "escape=") {
 		j++

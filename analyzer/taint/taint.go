@@ -192,7 +192,7 @@ var mayNameCaptures = &analyzer.Result[struct{}, bool]{
 	Compute: func(p *analyzer.Pass, _ struct{}) bool {
 		ix := p.Index()
 		for _, i := range ix.Named("location", "if") {
-			for _, a := range ix.Entries[i].Directive.Args {
+			for _, a := range ix.Entries[i].Directive.Args() {
 				if strings.Contains(a.Value, "?<") || strings.Contains(a.Value, "?P<") || strings.Contains(a.Value, "?'") {
 					return true
 				}
@@ -247,17 +247,17 @@ var variableDefs = &analyzer.Result[struct{}, *definitions]{
 			for _, i := range tab.DefinedBy(sym) {
 				d := ix.Entries[i].Directive
 				switch {
-				case d.Is("set") && len(d.Args) == 2:
+				case d.Is("set") && len(d.Args()) == 2:
 					setsAt = append(setsAt, setAt{i, name})
-				case d.Is("map") && d.Block != nil && len(d.Args) == 2:
-					subject := strings.ToLower(strings.TrimPrefix(d.Args[0].Value, "$"))
-					if len(script.Split(d.Args[0].Value)) != 1 {
+				case d.Is("map") && d.Block != nil && len(d.Args()) == 2:
+					subject := strings.ToLower(strings.TrimPrefix(d.Args()[0].Value, "$"))
+					if len(script.Split(d.Args()[0].Value)) != 1 {
 						subject = "" // a composite key: captures come from several variables
 					}
 					hasDefault := false
 					for _, e := range d.Block.Directives {
-						if len(e.Args) == 1 {
-							defs.maps[name] = append(defs.maps[name], MapEntry{Key: e.Name.Value, Value: e.Args[0].Value, Subject: subject})
+						if len(e.Args()) == 1 {
+							defs.maps[name] = append(defs.maps[name], MapEntry{Key: e.Name().Value, Value: e.Args()[0].Value, Subject: subject})
 							hasDefault = hasDefault || e.Is("default")
 						}
 					}
@@ -269,10 +269,10 @@ var variableDefs = &analyzer.Result[struct{}, *definitions]{
 				case d.Is("geo") && d.Block != nil:
 					hasDefault := false
 					for _, e := range d.Block.Directives {
-						if len(e.Args) != 1 || e.Is("proxy") || e.Is("delete") || e.Is("include") {
+						if len(e.Args()) != 1 || e.Is("proxy") || e.Is("delete") || e.Is("include") {
 							continue // parameters, not values
 						}
-						defs.maps[name] = append(defs.maps[name], MapEntry{Key: e.Name.Value, Value: e.Args[0].Value, Literal: true})
+						defs.maps[name] = append(defs.maps[name], MapEntry{Key: e.Name().Value, Value: e.Args()[0].Value, Literal: true})
 						hasDefault = hasDefault || e.Is("default")
 					}
 					if !hasDefault {
@@ -352,7 +352,7 @@ func (env *Env) Var(name string, stack []*parser.Directive) Value {
 	var out Value
 	found := false
 	for _, s := range env.VisibleSets(name, stack) {
-		t := env.Of(s.Directive.Args[1].Value, s.Stack)
+		t := env.Of(s.Directive.Args()[1].Value, s.Stack)
 		out, found = pick(out, t, found), true
 	}
 	if entries, ok := env.maps[name]; ok {
@@ -482,7 +482,7 @@ func RawRewritesOf(body []*parser.Directive) RawRewrites {
 	var out RawRewrites
 	for _, x := range body {
 		switch {
-		case out.Rewrite == nil && isRawRewrite(x) && matchesEveryURI(x.Args[0].Value):
+		case out.Rewrite == nil && isRawRewrite(x) && matchesEveryURI(x.Args()[0].Value):
 			out.Rewrite = x
 		case out.InIf == nil && isRawRewrite(x):
 			out.InIf = x
@@ -499,7 +499,7 @@ func RawRewritesOf(body []*parser.Directive) RawRewrites {
 }
 
 func isRawRewrite(x *parser.Directive) bool {
-	return x.Is("rewrite") && len(x.Args) >= 2 && strings.Contains(x.Args[1].Value, "$request_uri")
+	return x.Is("rewrite") && len(x.Args()) >= 2 && strings.Contains(x.Args()[1].Value, "$request_uri")
 }
 
 // everyURI are decoded paths a regex must match for its rewrite to run on

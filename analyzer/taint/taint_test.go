@@ -20,7 +20,7 @@ func taintOf(t *testing.T, src, name string, arg int) Value {
 			env := NewEnv(p)
 			c.Walk(func(d *parser.Directive, stack []*parser.Directive) bool {
 				if out == nil && d.Is(name) {
-					v := env.Of(d.Args[arg].Value, stack)
+					v := env.Of(d.Args()[arg].Value, stack)
 					out = &v
 				}
 				return true

@@ -104,3 +104,46 @@ func TestRouteUsage(t *testing.T) {
 		t.Errorf("missing config: exit %d, stderr %q", code, errs)
 	}
 }
+
+// TestRouteNotes: why nginx answers as it does (its code 497 answered
+// as 400, a redirection cycle) is a note, in the text and the JSON, and
+// nothing of it is unsure.
+func TestRouteNotes(t *testing.T) {
+	path := writeTemp(t, "nginx.conf", `events {}
+http {
+    server {
+        listen 127.0.0.1:8080;
+        location = /plain { return 497; }
+        location /loop { rewrite ^ /loop last; }
+    }
+}
+`)
+	urls := []string{"http://x.example:8080/plain", "http://x.example:8080/loop"}
+	code, out, errs := runCLI(t, "", append([]string{"route", path}, urls...)...)
+	if code != exitClean {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{
+		"  handler   400\n            by return 497 (" + path + ":5)\n  note      nginx answers its code 497, which no error_page 497 takes, as 400 with the page \"The plain HTTP request was sent to HTTPS port\"\n",
+		"  handler   500 (nginx's error page)\n  note      rewrite or internal redirection cycle while processing \"/loop\"\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing\n%s\nin\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "unsure") {
+		t.Errorf("unsure in\n%s", out)
+	}
+	code, out, errs = runCLI(t, "", append([]string{"route", "--format", "json", path}, urls...)...)
+	if code != exitClean {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var got []report.Route
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if len(got) != 2 || got[0].Status != 400 || len(got[0].Notes) != 1 || len(got[0].Unsure) != 0 ||
+		got[1].Status != 500 || len(got[1].Notes) != 1 || len(got[1].Unsure) != 0 {
+		t.Errorf("answers:\n%s", out)
+	}
+}

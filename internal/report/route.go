@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/netip"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer/routing"
@@ -25,8 +26,10 @@ type Route struct {
 	Handler  RouteHandler `json:"handler"`
 	// LocationHeader is the Location a response other than a redirect
 	// carries (a redirect's status sent to an error_page).
-	LocationHeader string   `json:"location_header,omitempty"`
-	Unsure         []string `json:"unsure"`
+	LocationHeader string `json:"location_header,omitempty"`
+	// Notes say why nginx answers as it does (routing.Answer.Notes).
+	Notes  []string `json:"notes"`
+	Unsure []string `json:"unsure"`
 }
 
 // Request is the request a Route answers.
@@ -83,8 +86,8 @@ func place(d *parser.Directive, name, cwd string) *Place {
 
 // directiveText is a directive as written on one line, shortened.
 func directiveText(d *parser.Directive) string {
-	s := d.Name.Value
-	for _, a := range d.Args {
+	s := d.Name().Value
+	for _, a := range d.Args() {
 		s += " " + a.Raw(d.File)
 	}
 	if len(s) > 120 {
@@ -103,7 +106,8 @@ func locPlace(l *routing.Location, cwd string) *Place {
 // RouteOf is the report of one answer of m: the request as url and r,
 // the files named as DisplayPath names them relative to cwd.
 func RouteOf(m *routing.Model, url string, r routing.HTTPRequest, a *routing.Answer, cwd string) Route {
-	j := Route{URL: url, Status: a.Status, URI: a.URI, Args: a.Args, Unsure: a.Unsure, Chain: []Step{}, LocationHeader: a.LocationHeader}
+	j := Route{URL: url, Status: a.Status, URI: a.URI, Args: a.Args, Notes: slices.Clone(a.Notes), Unsure: slices.Clone(a.Unsure),
+		Chain: []Step{}, LocationHeader: a.LocationHeader}
 	j.Request = Request{Method: r.Method, Host: r.Host, NoHost: r.NoHost, Target: r.Target, HTTPS: r.HTTPS}
 	if j.Request.Method == "" {
 		j.Request.Method = "GET"
@@ -114,21 +118,26 @@ func RouteOf(m *routing.Model, url string, r routing.HTTPRequest, a *routing.Ans
 	case r.Addr.IsValid():
 		j.Request.Local = netip.AddrPortFrom(r.Addr, uint16(r.Port)).String()
 	}
+	if j.Notes == nil {
+		j.Notes = []string{}
+	}
 	if j.Unsure == nil {
 		j.Unsure = []string{}
 	}
 	if cwd != "" {
 		// The model names files by their absolute path; shown as the
 		// other paths are.
-		for i, u := range j.Unsure {
-			j.Unsure[i] = strings.ReplaceAll(u, cwd+string(filepath.Separator), "")
+		for _, list := range [][]string{j.Notes, j.Unsure} {
+			for i, u := range list {
+				list[i] = strings.ReplaceAll(u, cwd+string(filepath.Separator), "")
+			}
 		}
 	}
 	if a.Server >= 0 {
 		s := m.Table.Servers[a.Server]
 		name := ""
 		if ns := s.Names(); len(ns) > 0 {
-			name = ns[0].Directive.Args[ns[0].Arg].Value
+			name = ns[0].Directive.Args()[ns[0].Arg].Value
 		}
 		j.Server = place(s.Directive, name, cwd)
 	}
@@ -151,8 +160,8 @@ func RouteOf(m *routing.Model, url string, r routing.HTTPRequest, a *routing.Ans
 			uj.File, uj.Line = DisplayPath(u.Directive.File.Path, cwd), u.Directive.Line()
 		}
 		for _, d := range u.Servers {
-			if len(d.Args) > 0 {
-				uj.Servers = append(uj.Servers, d.Args[0].Value)
+			if len(d.Args()) > 0 {
+				uj.Servers = append(uj.Servers, d.Args()[0].Value)
 			}
 		}
 		j.Handler.Upstream = uj
@@ -215,6 +224,9 @@ func WriteRouteText(w io.Writer, j Route) {
 	}
 	if j.LocationHeader != "" {
 		fmt.Fprintf(w, "            with Location: %s (set by the redirect the error_page answers)\n", TerminalSafe(j.LocationHeader))
+	}
+	for _, n := range j.Notes {
+		fmt.Fprintf(w, "  note      %s\n", TerminalSafe(n))
 	}
 	for _, u := range j.Unsure {
 		fmt.Fprintf(w, "  unsure    %s\n", TerminalSafe(u))

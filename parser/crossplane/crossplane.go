@@ -199,7 +199,7 @@ func (b *builder) walk(dirs []*parser.Directive, comments []*parser.Comment, con
 		emit(Directive{Directive: "#", Line: line, Args: []string{}, Comment: &text}, nil)
 	}
 	for _, d := range dirs {
-		start := d.Name.Range.Start
+		start := d.Name().Range.Start
 		for ci < len(comments) && comments[ci].Range.Start < start {
 			emitComment(comments[ci], b.f.Line(int(comments[ci].Range.Start)))
 			ci++
@@ -228,7 +228,7 @@ func (b *builder) walk(dirs []*parser.Directive, comments []*parser.Comment, con
 }
 
 func (b *builder) directive(d *parser.Directive, line int, context parser.BlockContext) (Directive, func(emitter), bool) {
-	name := d.Name.Value
+	name := d.Name().Value
 	if d.Unterminated() && d.Block == nil && !d.RawBlock() && d.Semicolon() < 0 {
 		if d.RBrace() < 0 && d.LBrace() < 0 {
 			b.errorAt(line, fmt.Sprintf("directive %q is not terminated by \";\"", name))
@@ -241,8 +241,8 @@ func (b *builder) directive(d *parser.Directive, line int, context parser.BlockC
 			return Directive{}, nil, false
 		}
 	}
-	if d.Name.Quote(d.File) != 0 {
-		name = value(d.File, d.Name)
+	if d.Name().Quote(d.File) != 0 {
+		name = value(d.File, d.Name())
 	}
 	x := Directive{Directive: name, Line: line, Args: args(d)}
 	if name == "include" && !b.opts.SingleFile {
@@ -268,11 +268,11 @@ func (b *builder) directive(d *parser.Directive, line int, context parser.BlockC
 // args returns the argument values, with crossplane's one liberty: the
 // parentheses around an "if" condition are dropped.
 func args(d *parser.Directive) []string {
-	out := make([]string, 0, len(d.Args))
-	for _, a := range d.Args {
+	out := make([]string, 0, len(d.Args()))
+	for _, a := range d.Args() {
 		out = append(out, value(d.File, a))
 	}
-	if d.Name.Value == "if" && len(out) > 0 {
+	if d.Name().Value == "if" && len(out) > 0 {
 		out[0] = strings.TrimPrefix(out[0], "(")
 		if out[0] == "" {
 			out = out[1:]
@@ -308,7 +308,7 @@ func value(f *parser.File, w parser.Word) string {
 
 func visitIncludes(dirs []*parser.Directive, fn func(*parser.Directive)) {
 	for _, d := range dirs {
-		if d.Name.Value == "include" {
+		if d.Name().Value == "include" {
 			fn(d)
 		}
 		if d.Block != nil {

@@ -20,7 +20,7 @@ func TestRich(t *testing.T) {
 	var walk func(ds []*parser.Directive)
 	walk = func(ds []*parser.Directive) {
 		for _, d := range ds {
-			count[d.Name.Value]++
+			count[d.Name().Value]++
 			walk(d.Children())
 		}
 	}

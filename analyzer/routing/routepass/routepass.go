@@ -48,7 +48,7 @@ func ServersWith(p *analyzer.Pass, names ...string) []*parser.Directive {
 		var server *parser.Directive
 		inHTTP := false
 		for _, b := range stack {
-			switch b.Name.Value {
+			switch b.Name().Value {
 			case "server":
 				if server == nil {
 					server = b
@@ -59,7 +59,7 @@ func ServersWith(p *analyzer.Pass, names ...string) []*parser.Directive {
 				return
 			}
 		}
-		if server == nil && (inHTTP || len(stack) > 0 && stack[0].Name.Value != "location" && stack[0].Name.Value != "if") {
+		if server == nil && (inHTTP || len(stack) > 0 && stack[0].Name().Value != "location" && stack[0].Name().Value != "if") {
 			return
 		}
 		if server != nil && !inHTTP && len(p.Config.Context) > 0 && p.Config.Context[0] != "http" {
