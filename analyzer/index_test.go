@@ -101,12 +101,47 @@ stream { upstream u { server 127.0.0.1:1; } server { listen 53 udp; proxy_pass u
 				}
 				j++
 			})
+			// WalkNamed keeps its stack from one named entry to the
+			// next, however far apart: the stacks are Walk's still.
+			for _, names := range [][]string{{"root"}, {"deny", "index"}, {"location", "return", "proxy_pass"}, {"http", "stream", "index", "root"}} {
+				k, met := 0, 0
+				p.WalkNamed(func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive) {
+					for k < len(want) && !(want[k].d == d && slices.Contains(names, d.Name().Value)) {
+						k++
+					}
+					if k == len(want) {
+						t.Fatalf("WalkNamed%v met %s out of reading order", names, d.Name().Value)
+					}
+					if !slices.Equal(stack, want[k].stack) {
+						t.Errorf("WalkNamed%v at %s (entry %d): stack of %d, Walk's of %d", names, d.Name().Value, k, len(stack), len(want[k].stack))
+					}
+					k++
+					met++
+				}, names...)
+				if met < 2 {
+					t.Errorf("WalkNamed%v met %d entries, want at least 2", names, met)
+				}
+			}
 		}}
 	reg, err := analyzer.NewRegistry(rule)
 	if err != nil {
 		t.Fatal(err)
 	}
 	analyzer.RunRules(door.Key{}, c, reg, analyzer.Options{})
+	// Kept stacks share arrays, and stay Walk's after the stacks of the
+	// entries after them, in other branches, are handed out.
+	for _, every := range []int{1, 2, 3} {
+		ks := analyzer.NewKeptStacks(ix)
+		kept := map[int][]*parser.Directive{}
+		for k := 0; k < len(want); k += every {
+			kept[k] = ks.At(int32(k))
+		}
+		for k, st := range kept {
+			if !slices.Equal(st, want[k].stack) {
+				t.Errorf("KeptStacks (every %d) at %d (%s): stack of %d, Walk's of %d", every, k, want[k].d.Name().Value, len(st), len(want[k].stack))
+			}
+		}
+	}
 	if i != len(want) {
 		t.Errorf("WalkEntries visited %d entries, want %d", i, len(want))
 	}

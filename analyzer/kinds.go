@@ -214,14 +214,13 @@ func InferContext(f *parser.File) (string, []string) {
 }
 
 // ArgCountError returns nginx's "invalid number of arguments" message for d
-// in the blocks named by ancestors, or "" when the count is acceptable or
-// the directive is unknown there.
-func ArgCountError(d *parser.Directive, ancestors []string) string {
-	ctx, ok := ContextOf(ancestors)
-	if !ok || d.RawBlock() {
+// in a block of context ctx (as Kinds numbers it), or "" when the count is
+// acceptable or the directive is unknown there.
+func ArgCountError(d *parser.Directive, ctx parser.BlockContext) string {
+	if ctx == 0 || d.RawBlock() {
 		return ""
 	}
-	row := directives.InContext(d.Name().Value, ctx)
+	row := directives.InContext(d.Name().Value, directives.Context(ctx))
 	if row == nil || !row.ArgsKnown || row.Args.Accepts(len(d.Args())) {
 		return ""
 	}

@@ -348,12 +348,84 @@ func (w *stackWalk) leave(ix *Index, i int32) {
 // costs nothing for the directives it skips.
 func (p *Pass) WalkNamed(fn func(d *parser.Directive, ctx directives.Context, stack []*parser.Directive), names ...string) {
 	ix := p.Index()
-	var stack []*parser.Directive
+	var w chainWalk
 	ix.eachNamed(names, func(i int32) {
-		stack = ix.Stack(i, stack)
 		e := &ix.Entries[i]
-		fn(e.Directive, e.Context(), stack)
+		fn(e.Directive, e.Context(), w.at(ix, i))
 	})
+}
+
+// chainWalk keeps the block directives enclosing entries met in reading
+// order, not necessarily adjacent (those of WalkNamed). An entry's stack
+// shares with the one before it everything up to their common ancestor,
+// so only the rest is pushed: an entry leaves the stack once, never to
+// come back (the entries after it are outside its block). Rebuilding
+// each stack from the parents instead cost the depth per entry, the
+// square of the depth for a configuration nested thousands deep.
+type chainWalk struct {
+	stack []*parser.Directive
+	ids   []int32 // the entries of stack
+	up    []int32 // scratch: the ancestors to push, innermost first
+	// kept is how much of stack's array KeptStacks handed out: those
+	// slots are never written again.
+	kept int
+}
+
+// at returns the block directives enclosing entry i, which comes after
+// the entries met so far, outermost first. The slice is the walk's: it
+// changes at the next call.
+func (w *chainWalk) at(ix *Index, i int32) []*parser.Directive {
+	w.up = w.up[:0]
+	steps := 0
+	for p := ix.Entries[i].Parent; ; p = ix.Entries[p].Parent {
+		// The stack's entries after p are not i's ancestors: the
+		// ancestors after p have been walked and were not on it.
+		n := len(w.ids)
+		for n > 0 && w.ids[n-1] > p {
+			n--
+		}
+		steps += len(w.ids) - n
+		w.stack, w.ids = w.stack[:n], w.ids[:n]
+		if p < 0 || n > 0 && w.ids[n-1] == p {
+			break
+		}
+		w.up = append(w.up, p)
+	}
+	if len(w.up) > 0 && len(w.stack) < w.kept {
+		// The slots the pushes would write are in stacks handed out to
+		// keep: the rest goes in an array of its own.
+		w.stack = append(make([]*parser.Directive, 0, len(w.stack)+len(w.up)+8), w.stack...)
+		w.kept = 0
+		steps += len(w.stack)
+	}
+	for k := len(w.up) - 1; k >= 0; k-- {
+		w.stack, w.ids = append(w.stack, ix.Entries[w.up[k]].Directive), append(w.ids, w.up[k])
+	}
+	ix.countOps(steps + len(w.up))
+	return w.stack
+}
+
+// KeptStacks hands out the stacks of entries met in reading order (the
+// block directives enclosing each, outermost first) as slices to keep.
+// They share their arrays: an entry's stack is the one before it up to
+// their common ancestor, and only what follows is new, so the stacks of
+// a chain of blocks thousands deep cost the chain, not the square of
+// its depth as copies would. (A branch that leaves a stack handed out
+// copies the part it shares.)
+type KeptStacks struct {
+	ix *Index
+	w  chainWalk
+}
+
+// NewKeptStacks returns a KeptStacks over the entries of ix.
+func NewKeptStacks(ix *Index) *KeptStacks { return &KeptStacks{ix: ix} }
+
+// At returns the stack of entry i, which must come after the entries
+// asked about before. Appending to it copies it.
+func (k *KeptStacks) At(i int32) []*parser.Directive {
+	st := k.w.at(k.ix, i)
+	k.w.kept = max(k.w.kept, len(st))
+	return st[:len(st):len(st)]
 }
 
 // Model returns the typed view of the configuration, built once per run

@@ -24,8 +24,20 @@ var ErrNotFormattable = errors.New("the file has syntax errors")
 // itself is copied byte for byte: a directive whose words span several
 // lines or hold comments keeps its own line breaks (its continuation lines
 // move with its first line), and the body of a *_by_lua_block is not
-// touched.
+// touched. Blocks nested deeper than maxIndentLevels are indented as
+// deep as that.
 func Format(f *File) ([]byte, error) { return FormatWith(f, FormatOptions{}) }
+
+// maxIndentLevels is the deepest indentation the printer writes: blocks
+// nested deeper are indented as deep as that. With an indentation per
+// level, the output of a configuration nested ten thousand deep (nginx
+// reads thirteen thousand) would be 200 MB for a 120 KB file, growing
+// with the square of its depth; capped, it stays within a few times the
+// input. Real configurations nest a handful of levels.
+const maxIndentLevels = 64
+
+// indentLevels is how many indentations a line at depth gets.
+func indentLevels(depth int) int { return min(depth, maxIndentLevels) }
 
 // Indent is the indentation of one block level. The zero value means
 // "not set".
@@ -116,14 +128,16 @@ func DetectIndent(f *File) (in Indent, ok bool) {
 	var walk func(ds []*Directive, depth int)
 	walk = func(ds []*Directive, depth int) {
 		for _, d := range ds {
-			if depth > 0 {
+			if lv := indentLevels(depth); lv > 0 {
+				// (Levels past maxIndentLevels are read as the printer
+				// writes them.)
 				if ws, starts := leadingSpace(f.Src, int(d.Name().Range.Start)); starts && ws != "" {
 					switch {
-					case ws == strings.Repeat("\t", depth):
+					case len(ws) == lv && strings.Trim(ws, "\t") == "":
 						tabs++
-					case strings.Trim(ws, " ") == "" && len(ws)%depth == 0 && len(ws)/depth <= 16:
+					case strings.Trim(ws, " ") == "" && len(ws)%lv == 0 && len(ws)/lv <= 16:
 						spaces++
-						widths[len(ws)/depth]++
+						widths[len(ws)/lv]++
 					}
 				}
 			}
@@ -214,7 +228,7 @@ type item struct {
 }
 
 func (pr *printer) indent(depth int) {
-	for i := 0; i < depth; i++ {
+	for range indentLevels(depth) {
 		pr.b.WriteString(pr.indentBy)
 	}
 }
@@ -312,7 +326,7 @@ func (pr *printer) commentIndent(c *Comment, depth int, indented bool) {
 	}
 	pr.indent(depth)
 	if depth == 0 || pr.oldIndent != "" {
-		if extra, ok := strings.CutPrefix(ws, strings.Repeat(pr.oldIndent, depth)); ok {
+		if extra, ok := strings.CutPrefix(ws, strings.Repeat(pr.oldIndent, indentLevels(depth))); ok {
 			pr.b.WriteString(extra)
 		}
 	}
@@ -411,7 +425,7 @@ func (pr *printer) continuation(d *Directive, depth int, text string) string {
 		rest := text[at:]
 		if strings.HasPrefix(rest, old) && strings.TrimLeft(rest, " \t") != "" && !strings.HasPrefix(strings.TrimLeft(rest, " \t"), "\n") {
 			// Only a line with something on it is moved.
-			b.WriteString(strings.Repeat(pr.indentBy, depth))
+			b.WriteString(strings.Repeat(pr.indentBy, indentLevels(depth)))
 			at += len(old)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/internal/testfiles"
 	"github.com/nginx-lint/nginx-lint/parser"
 	"github.com/nginx-lint/nginx-lint/parser/corpustest"
 )
@@ -255,5 +256,32 @@ func BenchmarkFormatTrailingComments(b *testing.B) {
 		if _, err := parser.Format(f); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestFormatDeepIndentCapped: blocks nested deeper than 64 levels are
+// indented as 64 are, so the output of a chain of blocks thousands deep
+// stays within a few times its input rather than growing with the square
+// of its depth; formatting it again changes nothing.
+func TestFormatDeepIndentCapped(t *testing.T) {
+	src := testfiles.NestedLocations(3000, "127.0.0.1:80", testfiles.Location, "return 200 deep;")
+	f := parser.ParseString("nginx.conf", src, &parser.Options{Kinds: analyzer.Kinds})
+	out, err := parser.FormatWith(f, parser.FormatOptions{Spaces: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	widest := 0
+	for _, l := range strings.Split(string(out), "\n") {
+		widest = max(widest, len(l)-len(strings.TrimLeft(l, " ")))
+	}
+	if widest != 64*2 || len(out) > 20*len(src) {
+		t.Errorf("widest indentation %d, want %d; %d bytes out of %d", widest, 64*2, len(out), len(src))
+	}
+	g := parser.ParseString("nginx.conf", string(out), &parser.Options{Kinds: analyzer.Kinds})
+	if len(g.Diagnostics) != 0 || g.DirectiveCount != f.DirectiveCount {
+		t.Fatalf("the output reads back with %v, %d directives of %d", g.Diagnostics, g.DirectiveCount, f.DirectiveCount)
+	}
+	if again, _ := parser.Format(g); string(again) != string(out) {
+		t.Error("formatting the output again changes it")
 	}
 }

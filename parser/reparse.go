@@ -59,14 +59,14 @@ func Reparse(old *File, src string, opts *Options) *File {
 		depth++
 		dirs = d.Block.Directives
 	}
-	if target == nil || depth >= maxDepth {
+	if target == nil {
 		return nil
 	}
 
 	// Read the block's body again, from its "{" to where its "}" now is.
 	f := &File{Path: old.Path, Src: src}
 	delta := newEnd - oldEnd
-	b := &builder{lx: newLexer(f), f: f, kinds: opts.Kinds}
+	b := &builder{lx: newLexer(f), f: f, kinds: opts.Kinds, base: len(opts.Ancestors)}
 	b.lx.pos = int(target.LBrace()) + 1
 	body, comments, rb, eof := b.block(depth, tctx, tfree, nil, nil)
 	if eof || rb != int(target.RBrace())+delta || len(b.lx.errs) > 0 || len(b.errs) > 0 {

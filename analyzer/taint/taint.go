@@ -1,7 +1,9 @@
 package taint
 
 import (
+	"cmp"
 	"regexp/syntax"
+	"slices"
 	"strings"
 
 	"github.com/nginx-lint/nginx-lint/analyzer"
@@ -176,6 +178,28 @@ type Env struct {
 	// raw says, per block, where a rewrite makes $uri the raw request
 	// URI (see RawURIRewrite).
 	raw *analyzer.PerBlock[RawRewrites]
+	// named says that a location or if of the configuration may name
+	// a capture: else a variable is never one, and its use need not
+	// read every enclosing block's regex (the square of the depth for
+	// a variable used at every level of a deep chain).
+	named bool
+}
+
+// mayNameCaptures says whether the regex of any location or if may name
+// a capture, by its text: "?<", "?P<" or "?'".
+var mayNameCaptures = &analyzer.Result[struct{}, bool]{
+	Name: "named captures",
+	Compute: func(p *analyzer.Pass, _ struct{}) bool {
+		ix := p.Index()
+		for _, i := range ix.Named("location", "if") {
+			for _, a := range ix.Entries[i].Directive.Args() {
+				if strings.Contains(a.Value, "?<") || strings.Contains(a.Value, "?P<") || strings.Contains(a.Value, "?'") {
+					return true
+				}
+			}
+		}
+		return false
+	},
 }
 
 // maxRegexTrees bounds Env.regexes: a tree is a few kilobytes.
@@ -206,7 +230,15 @@ var variableDefs = &analyzer.Result[struct{}, *definitions]{
 	Compute: func(p *analyzer.Pass, _ struct{}) *definitions {
 		defs := &definitions{sets: map[string]map[*parser.Directive][]Set{}, maps: map[string][]MapEntry{}}
 		ix, tab := p.Index(), symbols.Of(p)
-		var stack []*parser.Directive
+		// The stacks of the sets are kept, in arrays they share (taken in
+		// reading order): a copy per set would cost the square of the
+		// depth of a configuration nested thousands deep with a set at
+		// every level.
+		type setAt struct {
+			i    int32
+			name string
+		}
+		var setsAt []setAt
 		for _, sym := range tab.Symbols(symbols.Variable) {
 			if sym.Stream {
 				continue
@@ -216,14 +248,7 @@ var variableDefs = &analyzer.Result[struct{}, *definitions]{
 				d := ix.Entries[i].Directive
 				switch {
 				case d.Is("set") && len(d.Args()) == 2:
-					stack = ix.Stack(i, stack)
-					byScope := defs.sets[name]
-					if byScope == nil {
-						byScope = map[*parser.Directive][]Set{}
-						defs.sets[name] = byScope
-					}
-					scope := outerScope(stack)
-					byScope[scope] = append(byScope[scope], Set{Directive: d, Stack: append([]*parser.Directive(nil), stack...)})
+					setsAt = append(setsAt, setAt{i, name})
 				case d.Is("map") && d.Block != nil && len(d.Args()) == 2:
 					subject := strings.ToLower(strings.TrimPrefix(d.Args()[0].Value, "$"))
 					if len(script.Split(d.Args()[0].Value)) != 1 {
@@ -256,6 +281,18 @@ var variableDefs = &analyzer.Result[struct{}, *definitions]{
 				}
 			}
 		}
+		slices.SortStableFunc(setsAt, func(a, b setAt) int { return cmp.Compare(a.i, b.i) })
+		stacks := analyzer.NewKeptStacks(ix)
+		for _, at := range setsAt {
+			stack := stacks.At(at.i)
+			byScope := defs.sets[at.name]
+			if byScope == nil {
+				byScope = map[*parser.Directive][]Set{}
+				defs.sets[at.name] = byScope
+			}
+			scope := outerScope(stack)
+			byScope[scope] = append(byScope[scope], Set{Directive: ix.Entries[at.i].Directive, Stack: stack})
+		}
 		return defs
 	},
 }
@@ -263,7 +300,8 @@ var variableDefs = &analyzer.Result[struct{}, *definitions]{
 // NewEnv returns a rule's own resolver over the run's definitions.
 func NewEnv(p *analyzer.Pass) *Env {
 	return &Env{definitions: variableDefs.Get(p, struct{}{}), busy: map[string]bool{}, mapMemo: map[string]Value{},
-		regexes: regex.Memo[regex.Key, *syntax.Regexp]{Max: maxRegexTrees}, raw: analyzer.NewPerBlock(p, RawRewritesOf)}
+		regexes: regex.Memo[regex.Key, *syntax.Regexp]{Max: maxRegexTrees}, raw: analyzer.NewPerBlock(p, RawRewritesOf),
+		named: mayNameCaptures.Get(p, struct{}{})}
 }
 
 // Map returns the lines of the map or geo blocks that define variable
@@ -324,7 +362,7 @@ func (env *Env) Var(name string, stack []*parser.Directive) Value {
 	if found {
 		return out
 	}
-	for i := len(stack) - 1; i >= 0; i-- {
+	for i := len(stack) - 1; i >= 0 && env.named; i-- {
 		var re *syntax.Regexp
 		subject := "uri"
 		if re = env.locationRegex(stack[i]); re == nil && stack[i].Is("if") {

@@ -324,7 +324,7 @@ func (cmd *parseCmd) run(e *env) (int, error) {
 	// file's size.
 	// A file outside the configuration's tree is listed with its status
 	// and error lines, not its text (lint.Tree).
-	status, err := crossplane.Write(e.stdout, c, crossplane.Options{SingleFile: cmd.SingleFile, IncludeComments: cmd.IncludeComments, Check: analyzer.ArgCountError,
+	status, err := crossplane.Write(e.stdout, c, crossplane.Options{SingleFile: cmd.SingleFile, IncludeComments: cmd.IncludeComments, Check: analyzer.ArgCountError, Kinds: analyzer.Kinds,
 		Withheld: rep.Units[0].Tree.Redactor},
 		strings.Repeat(" ", max(cmd.Indent, 0)))
 	if err != nil {

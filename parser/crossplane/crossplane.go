@@ -54,10 +54,15 @@ type Options struct {
 	SingleFile bool
 	// IncludeComments emits comments as "#" directives (--include-comments).
 	IncludeComments bool
-	// Check, when set, is asked about each directive; a non-empty message
-	// makes it an error and drops the directive, as crossplane's analyzer
-	// does for unknown argument counts.
-	Check func(d *parser.Directive, context []string) string
+	// Check, when set, is asked about each directive with the context of
+	// its block (as Kinds numbers them; 0 without Kinds); a non-empty
+	// message makes it an error and drops the directive, as crossplane's
+	// analyzer does for unknown argument counts.
+	Check func(d *parser.Directive, ctx parser.BlockContext) string
+	// Kinds gives the context of each block from its parent's, one step
+	// a block (not the chain of names from the top for every directive,
+	// which a configuration nested thousands deep makes quadratic).
+	Kinds parser.DirectiveKinds
 	// Withheld, when set, is asked about each file: a non-nil answer
 	// means the file's text must not be shown (it is outside the
 	// configuration's tree): its entry keeps its path, status and error
@@ -92,7 +97,7 @@ func Build(c *parser.Config, opts Options) *Payload {
 	for _, f := range files {
 		b := &builder{c: c, f: f, opts: opts, index: index}
 		cf := ConfigFile{File: f.Path, Status: "ok", Errors: []ConfigError{}}
-		cf.Parsed = collect(func(e emitter) { b.walk(f.Directives, f.Comments, c.Context, e) })
+		cf.Parsed = collect(func(e emitter) { b.walk(f.Directives, f.Comments, b.root(), e) })
 		b.fileErrors(loaderErrs[f])
 		if redact := opts.withheld(f); redact != nil {
 			cf.Parsed = []Directive{}
@@ -200,7 +205,16 @@ func (b *builder) errorAt(line int, msg string) {
 
 // walk emits the directives of dirs, and the comments among them, in
 // crossplane's order.
-func (b *builder) walk(dirs []*parser.Directive, comments []*parser.Comment, context []string, emit emitter) {
+// root is the context of a file's top level: the blocks the main file
+// is read inside (every file is read there, as crossplane does).
+func (b *builder) root() parser.BlockContext {
+	if b.opts.Kinds == nil {
+		return 0
+	}
+	return b.opts.Kinds.Root(b.c.Context)
+}
+
+func (b *builder) walk(dirs []*parser.Directive, comments []*parser.Comment, context parser.BlockContext, emit emitter) {
 	ci := 0
 	emitComment := func(c *parser.Comment, line int) {
 		if !b.opts.IncludeComments {
@@ -239,7 +253,7 @@ func (b *builder) walk(dirs []*parser.Directive, comments []*parser.Comment, con
 	}
 }
 
-func (b *builder) directive(d *parser.Directive, line int, context []string) (Directive, func(emitter), bool) {
+func (b *builder) directive(d *parser.Directive, line int, context parser.BlockContext) (Directive, func(emitter), bool) {
 	name := d.Name().Value
 	if d.Unterminated() && d.Block == nil && !d.RawBlock() && d.Semicolon() < 0 {
 		if d.RBrace() < 0 && d.LBrace() < 0 {
@@ -268,7 +282,10 @@ func (b *builder) directive(d *parser.Directive, line int, context []string) (Di
 	}
 	var block func(emitter)
 	if d.Block != nil {
-		inner := append(context[:len(context):len(context)], name)
+		var inner parser.BlockContext
+		if b.opts.Kinds != nil && context != 0 {
+			inner = b.opts.Kinds.Child(context, name)
+		}
 		block = func(e emitter) { b.walk(d.Block.Directives, d.Block.Comments(), inner, e) }
 	}
 	return x, block, true

@@ -10,7 +10,8 @@ import (
 
 // Write writes the payload of c to w as encoding/json's Encoder writes
 // Build's (indented by indent, compact when it is empty, a newline
-// after), byte for byte, without building it: the payload of a dense
+// after), byte for byte (but for indentation deeper than maxIndentDepth),
+// without building it: the payload of a dense
 // configuration, as Go values and then as one buffer of JSON, took
 // ninety times the file's size. It reads the tree twice, once for the
 // errors (which come before the directives) and once to write, and
@@ -28,7 +29,7 @@ func Write(w io.Writer, c *parser.Config, opts Options, indent string) (string, 
 				block(skip)
 			}
 		}
-		b.walk(f.Directives, f.Comments, c.Context, skip)
+		b.walk(f.Directives, f.Comments, b.root(), skip)
 		b.fileErrors(loaderErrs[f])
 		if redact := opts.withheld(f); redact != nil {
 			redactErrors(b.errs, redact)
@@ -80,7 +81,7 @@ func Write(w io.Writer, c *parser.Config, opts Options, indent string) (string, 
 			jw.raw("[]")
 		} else {
 			b := &builder{c: c, f: f, opts: opts, index: index}
-			jw.list(func(e emitter) { b.walk(f.Directives, f.Comments, c.Context, e) })
+			jw.list(func(e emitter) { b.walk(f.Directives, f.Comments, b.root(), e) })
 		}
 		jw.raw("}")
 	}
@@ -164,7 +165,16 @@ func (j *jsonWriter) list(walk func(emitter)) {
 	j.raw("]")
 }
 
-// indenter indents compact JSON as encoding/json's Indent does, as it
+// maxIndentDepth is the deepest indentation the indenter writes, two
+// JSON levels for each block (an object and its "block" list), as fmt
+// stops at 64 blocks: past it, lines are indented as deep as that. Each
+// level indenting further made the payload of 13,000 nested locations
+// (a 170 KB file nginx reads) two gigabytes, growing with the square of
+// the depth.
+const maxIndentDepth = 128
+
+// indenter indents compact JSON as encoding/json's Indent does (up to
+// maxIndentDepth), as it
 // streams through: a newline and the indent after "{", "[" and ",", none
 // inside an empty object or array, ": " after a key.
 type indenter struct {
@@ -182,7 +192,7 @@ func (ind *indenter) newline() error {
 	if err := ind.w.WriteByte('\n'); err != nil {
 		return err
 	}
-	for range ind.depth {
+	for range min(ind.depth, maxIndentDepth) {
 		if _, err := ind.w.WriteString(ind.indent); err != nil {
 			return err
 		}

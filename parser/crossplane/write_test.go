@@ -65,8 +65,8 @@ func TestWriteAsEncoder(t *testing.T) {
 		}
 		n++
 		for _, opts := range []crossplane.Options{
-			{Check: analyzer.ArgCountError},
-			{IncludeComments: true, Check: analyzer.ArgCountError},
+			{Check: analyzer.ArgCountError, Kinds: analyzer.Kinds},
+			{IncludeComments: true, Check: analyzer.ArgCountError, Kinds: analyzer.Kinds},
 			{SingleFile: true},
 		} {
 			for _, indent := range []string{"", "  ", "\t"} {
