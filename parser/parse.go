@@ -449,8 +449,9 @@ func (b *builder) block(depth int, ctx BlockContext, freeForm bool, op *opener, 
 						// line; the statement that follows it is the body's
 						// first, and the body goes on to its "}".
 						a := last.Args()[i]
-						body := &Directive{name: a, args: last.Args()[i+1:], File: b.f, term: last.term, rbrace: -1}
-						last.args, last.term = last.args[:i:i], -1
+						body := directiveOf(b.f, a, last.Args()[i+1:], last.term, -1)
+						last.SetArgs(last.Args()[:i])
+						last.term = -1
 						b.reattach(last, body)
 						ended, end := b.body(last, depth, ctx, freeForm, op, body)
 						if ended {
@@ -483,8 +484,9 @@ func (b *builder) block(depth int, ctx BlockContext, freeForm bool, op *opener, 
 				// the arguments, or on a "}" further on).
 				b.noBrace = true
 				if b.rec != nil && b.rec.noBrace {
-					body := &Directive{name: d.Args()[i], args: d.Args()[i+1:], File: b.f, term: d.term, rbrace: -1}
-					d.args, d.term = d.args[:i:i], -1
+					body := directiveOf(b.f, d.Args()[i], d.Args()[i+1:], d.term, -1)
+					d.SetArgs(d.Args()[:i])
+					d.term = -1
 					b.reattach(d, body)
 					ended, end := b.body(d, depth, ctx, freeForm, op, body)
 					if ended {
@@ -622,12 +624,8 @@ func (b *builder) newDirective(words []Word) *Directive {
 	b.dirSlab = b.dirSlab[:len(b.dirSlab)+1]
 	b.count++
 	d := &b.dirSlab[len(b.dirSlab)-1]
-	*d = Directive{
-		name:   words[0],
-		File:   b.f,
-		term:   -1,
-		rbrace: -1,
-	}
+	*d = Directive{File: b.f, term: -1, rbrace: -1}
+	d.SetName(words[0])
 	if n := len(words) - 1; n > 0 {
 		if n > 64 {
 			d.SetArgs(make([]Word, n))
@@ -641,6 +639,16 @@ func (b *builder) newDirective(words []Word) *Directive {
 		}
 		copy(d.Args(), words[1:])
 	}
+	return d
+}
+
+// directiveOf returns a directive of f named name, with the arguments
+// args and the offsets term and rbrace: a statement that recovery cut
+// out of another.
+func directiveOf(f *File, name Word, args []Word, term, rbrace int32) *Directive {
+	d := &Directive{File: f, term: term, rbrace: rbrace}
+	d.SetName(name)
+	d.SetArgs(args)
 	return d
 }
 
@@ -780,10 +788,8 @@ func (b *builder) addSplit(d *Directive, ctx BlockContext, check, opensBlock boo
 			last = d.Args()[i-1].Range
 		}
 		end := last.End
-		first := &Directive{name: d.Name(), args: d.Args()[:i:i], File: d.File,
-			term: -1, rbrace: -1}
-		rest := &Directive{name: a, args: d.Args()[i+1:], File: d.File,
-			term: d.term, rbrace: d.rbrace}
+		first := directiveOf(d.File, d.Name(), d.Args()[:i:i], -1, -1)
+		rest := directiveOf(d.File, a, d.Args()[i+1:], d.term, d.rbrace)
 		head := shorten(src[d.Name().Range.Start:end])
 		fix := []Edit{{File: b.f, Range: Range{end, end}, NewText: ";"}}
 		if opensBlock {
@@ -862,8 +868,8 @@ func (b *builder) splitBeforeBlock(d *Directive, i int, ctx BlockContext, known 
 		last = d.Args()[i-1].Range
 	}
 	end := last.End
-	first := &Directive{name: d.Name(), args: d.Args()[:i:i], File: d.File, term: -1, rbrace: -1}
-	rest := &Directive{name: a, args: d.Args()[i+1:], File: d.File, term: d.term, rbrace: d.rbrace}
+	first := directiveOf(d.File, d.Name(), d.Args()[:i:i], -1, -1)
+	rest := directiveOf(d.File, a, d.Args()[i+1:], d.term, d.rbrace)
 	head := shorten(src[d.Name().Range.Start:end])
 	fix := []Edit{{File: b.f, Range: Range{end, end}, NewText: ";"}}
 	if known {
