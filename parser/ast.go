@@ -196,14 +196,19 @@ func NewDirective(name Word, args []Word) *Directive {
 
 // Name returns the directive's name.
 func (d *Directive) Name() Word {
-	switch d.nameLen {
-	case spelledName:
-		return (*directiveHead)(d.words).name
-	case 0:
-		return Word{Range: Range{d.nameAt, d.nameAt}}
+	if n := d.nameLen; n != 0 && n != spelledName {
+		r := Range{d.nameAt, d.nameAt + int32(n)}
+		return Word{Value: d.File.Src[r.Start:r.End], Range: r}
 	}
-	r := Range{d.nameAt, d.nameAt + int32(d.nameLen)}
-	return Word{Value: d.File.Src[r.Start:r.End], Range: r}
+	return d.oddName()
+}
+
+// oddName is Name for a name spelled out, or none (a zero Directive).
+func (d *Directive) oddName() Word {
+	if d.nameLen == spelledName {
+		return (*directiveHead)(d.words).name
+	}
+	return Word{Range: Range{d.nameAt, d.nameAt}}
 }
 
 // Args returns the directive's arguments, nil when it has none. The
@@ -288,7 +293,7 @@ func (d *Directive) termIf(c byte) int32 {
 // RawBlock reports whether d is a directive such as "content_by_lua_block"
 // whose body is not nginx syntax: the body text is the last argument, and
 // LBrace and RBrace locate the braces.
-func (d *Directive) RawBlock() bool { return isRawBlock(d.Name().Value) && d.LBrace() >= 0 }
+func (d *Directive) RawBlock() bool { return d.LBrace() >= 0 && isRawBlock(d.Name().Value) }
 
 // Unterminated reports whether d was cut short by a syntax error: a "}"
 // or the end of the file came before its ";" or "{", a block or raw block

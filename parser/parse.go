@@ -625,7 +625,15 @@ func (b *builder) newDirective(words []Word) *Directive {
 	b.count++
 	d := &b.dirSlab[len(b.dirSlab)-1]
 	*d = Directive{File: b.f, term: -1, rbrace: -1}
-	d.SetName(words[0])
+	// A name as it is written is that very substring of the source: no
+	// comparison needed (SetName compares).
+	if w, src := words[0], b.f.Src; w.Value != "" && len(w.Value) < spelledName &&
+		0 <= w.Range.Start && int(w.Range.Start) < len(src) &&
+		unsafe.StringData(w.Value) == unsafe.StringData(src[w.Range.Start:]) && int(w.Range.End-w.Range.Start) == len(w.Value) {
+		d.nameAt, d.nameLen = w.Range.Start, uint16(len(w.Value))
+	} else {
+		d.SetName(w)
+	}
 	if n := len(words) - 1; n > 0 {
 		if n > 64 {
 			d.SetArgs(make([]Word, n))
