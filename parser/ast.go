@@ -365,7 +365,13 @@ func (d *Directive) Children() []*Directive {
 }
 
 // Is reports whether the directive is named name.
-func (d *Directive) Is(name string) bool { return d.Name().Value == name }
+func (d *Directive) Is(name string) bool {
+	if n := d.nameLen; n != 0 && n != spelledName {
+		// The length first: most directives asked are not name.
+		return int(n) == len(name) && d.File.Src[d.nameAt:d.nameAt+int32(n)] == name
+	}
+	return d.oddName().Value == name
+}
 
 // ArgIs reports whether d (nil: no) has one argument and it is want,
 // without regard to case, as nginx compares its flags and keywords
