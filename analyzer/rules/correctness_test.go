@@ -75,3 +75,25 @@ func TestStaleDNSSeverity(t *testing.T) {
 		t.Errorf("stale-dns-cache severities by line: %v, want 5: error, 8: warning", got)
 	}
 }
+
+// TestUnknownCacheZoneReportedAt: nginx names the end of the http block
+// for a proxy_cache zone nothing defines (it finds out while merging);
+// the finding stays at the directive and points at nginx's line.
+func TestUnknownCacheZoneReportedAt(t *testing.T) {
+	src := "events {}\nhttp {\n" +
+		"    server {\n        listen 80;\n        location / {\n            proxy_cache foo;\n            proxy_pass http://127.0.0.1:8081;\n        }\n    }\n" + // 3-9
+		"\n}\n" // 11
+	var n int
+	for _, d := range lintText(t, src) {
+		if d.Name != "unknown-zone" {
+			continue
+		}
+		n++
+		if d.Start().Line != 6 || len(d.Related) != 1 || d.Related[0].File.Line(int(d.Related[0].Range.Start)) != 11 {
+			t.Errorf("got %v at line %d with related %v, want line 6 pointing at line 11", d, d.Start().Line, d.Related)
+		}
+	}
+	if n != 1 {
+		t.Errorf("got %d unknown-zone findings, want 1", n)
+	}
+}

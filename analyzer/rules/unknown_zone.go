@@ -68,6 +68,7 @@ func runUnknownZone(p *analyzer.Pass) {
 			z.uses = append(z.uses, r)
 		}
 	}
+	at := mergeReportedAt(ix)
 	for _, name := range order {
 		z := zones[name]
 		if z.sized {
@@ -78,7 +79,10 @@ func runUnknownZone(p *analyzer.Pass) {
 			switch u.D.Name().Value {
 			case "proxy_cache", "fastcgi_cache", "scgi_cache", "uwsgi_cache":
 				diag = p.Reportf(u.D.File, u.Word.Range, "%q zone %q is unknown", u.D.Name().Value, name)
-				diag.Detail = "no " + u.D.Name().Value + "_path defines keys_zone=" + name + ":SIZE; nginx refuses to start (it reports this at the end of http)"
+				diag.Detail = "no " + u.D.Name().Value + "_path defines keys_zone=" + name + ":SIZE; nginx refuses to start"
+				if at != nil {
+					diag.Related = append(diag.Related, *at)
+				}
 			default:
 				diag = p.Reportf(u.D.File, u.Word.Range, "zero size shared memory zone %q", name)
 				diag.Detail = "no " + zoneDefiner(u.D.Name().Value) + " gives zone " + name + " a size; nginx refuses to start"

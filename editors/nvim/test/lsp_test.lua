@@ -5,32 +5,10 @@
 -- file this writes its steps to. It uses each feature as a user would
 -- (open, edit, format, jump) and asserts what the buffer shows. It exits 0
 -- only when every step passed; each wait is bounded.
-local root = assert(os.getenv("NGINX_LINT_TEST_ROOT"), "NGINX_LINT_TEST_ROOT unset")
-local out = assert(io.open(assert(os.getenv("NGINX_LINT_TEST_LOG"), "NGINX_LINT_TEST_LOG unset"), "w"))
-local timeout = 10000
-
-local function log(fmt, ...)
-  out:write(string.format(fmt, ...), "\n")
-  out:flush()
-end
-
-local function check(cond, fmt, ...)
-  if not cond then
-    error(string.format(fmt, ...), 2)
-  end
-end
-
-local function clients(bufnr)
-  local list
-  if vim.lsp.get_clients then
-    list = vim.lsp.get_clients({ bufnr = bufnr })
-  else
-    list = vim.tbl_values(vim.lsp.buf_get_clients(bufnr))
-  end
-  return vim.tbl_filter(function(c)
-    return c.name == "nginx-lint"
-  end, list)
-end
+local support = dofile(debug.getinfo(1, "S").source:sub(2):match("(.*/)") .. "support.lua")
+local root, log, check, request = support.root, support.log, support.check, support.request
+local clients = support.clients
+local timeout = support.timeout
 
 local function lines(bufnr)
   return vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)
@@ -43,18 +21,6 @@ local function diag_codes(bufnr)
   end
   table.sort(codes)
   return table.concat(codes, ",")
-end
-
--- request sends one request to the buffer's nginx-lint client and returns
--- its result.
-local function request(bufnr, method, params)
-  local res, err = vim.lsp.buf_request_sync(bufnr, method, params, timeout)
-  check(res ~= nil, "%s: no answer (%s)", method, tostring(err))
-  for _, r in pairs(res) do
-    check(r.error == nil, "%s: error %s", method, vim.inspect(r.error))
-    return r.result
-  end
-  error(method .. ": empty answer")
 end
 
 local function position(line, character)
@@ -307,13 +273,4 @@ local function run()
   log("ok definition: jumped to %s", want)
 end
 
-local ok, err = xpcall(run, debug.traceback)
-if ok then
-  log("PASS")
-  out:close()
-  vim.cmd("qall!")
-else
-  log("FAIL: %s", err)
-  out:close()
-  vim.cmd("cquit 1")
-end
+support.run(run)

@@ -8,43 +8,14 @@
 -- $NGINX_LINT_TEST_LOG the file this writes its steps to. Neovim 0.7 cannot watch files for a server: the server looks at the
 -- disk itself. Each wait is bounded; it exits 0 only when every step
 -- passed.
-local root = assert(os.getenv("NGINX_LINT_TEST_ROOT"), "NGINX_LINT_TEST_ROOT unset")
-local out = assert(io.open(assert(os.getenv("NGINX_LINT_TEST_LOG"), "NGINX_LINT_TEST_LOG unset"), "w"))
-local timeout = 15000
+local support = dofile(debug.getinfo(1, "S").source:sub(2):match("(.*/)") .. "support.lua")
+local root, log, check, request = support.root, support.log, support.check, support.request
+support.timeout = 15000
+local timeout = support.timeout
 
-local function log(fmt, ...)
-  out:write(string.format(fmt, ...), "\n")
-  out:flush()
-end
-
-local function check(cond, fmt, ...)
-  if not cond then
-    error(string.format(fmt, ...), 2)
-  end
-end
-
+-- attached is the buffer's nginx-lint client, nil before it attached.
 local function attached(bufnr)
-  local list
-  if vim.lsp.get_clients then
-    list = vim.lsp.get_clients({ bufnr = bufnr })
-  else
-    list = vim.tbl_values(vim.lsp.buf_get_clients(bufnr))
-  end
-  for _, c in ipairs(list) do
-    if c.name == "nginx-lint" then
-      return c
-    end
-  end
-end
-
-local function request(bufnr, method, params)
-  local res, err = vim.lsp.buf_request_sync(bufnr, method, params, timeout)
-  check(res ~= nil, "%s: no answer (%s)", method, tostring(err))
-  for _, r in pairs(res) do
-    check(r.error == nil, "%s: error %s", method, vim.inspect(r.error))
-    return r.result
-  end
-  error(method .. ": empty answer")
+  return support.clients(bufnr)[1]
 end
 
 local function codes(bufnr)
@@ -203,16 +174,7 @@ end
 -- Buffers edited and left unsaved stay open in the background.
 vim.o.hidden = true
 
-local ok, err = xpcall(function()
+support.run(function()
   typing()
   several_files()
-end, debug.traceback)
-if ok then
-  log("PASS")
-  out:close()
-  vim.cmd("qall!")
-else
-  log("FAIL: %s", err)
-  out:close()
-  vim.cmd("cquit 1")
-end
+end)
