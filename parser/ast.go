@@ -217,10 +217,22 @@ func (d *Directive) oddName() Word {
 // arguments).
 func (d *Directive) Args() []Word {
 	if d.nameLen == spelledName {
-		return (*directiveHead)(d.words).args
+		return d.headArgs()
 	}
-	return unsafe.Slice((*Word)(d.words), d.nargs)
+	n := int(d.nargs)
+	return *(*[]Word)(unsafe.Pointer(&wordSlice{d.words, n, n}))
 }
+
+// wordSlice is the layout of a []Word: Args builds one from the slab
+// pointer and the count without unsafe.Slice's checks (the pointer is
+// nil exactly when the count is 0), for code the size of a field read.
+type wordSlice struct {
+	data     unsafe.Pointer
+	len, cap int
+}
+
+// headArgs is Args for a directive whose name is spelled out.
+func (d *Directive) headArgs() []Word { return (*directiveHead)(d.words).args }
 
 // SetName replaces the directive's name. A name that is its own text in
 // d.File (set File first) costs no space of its own.
