@@ -2,6 +2,7 @@ package rules
 
 import (
 	"github.com/nginx-lint/nginx-lint/analyzer"
+	"github.com/nginx-lint/nginx-lint/analyzer/costmodel"
 	"github.com/nginx-lint/nginx-lint/analyzer/routing"
 	"github.com/nginx-lint/nginx-lint/parser"
 )
@@ -42,18 +43,9 @@ func runConflictingServerName(p *analyzer.Pass) {
 	// one finding at the name, naming the ports.
 	var clashes []routing.Run[routing.Clash]
 	for _, proto := range []parser.Protocol{parser.HTTP, parser.Stream} {
-		shared := sharedAddresses(p, proto)
-		for i := range shared {
-			a := &shared[i]
-			// ngx_http_optimize_servers (and its stream twin) builds the
-			// name hash only for an address shared by several servers (or
-			// with a regex default server, whose names cannot conflict
-			// anyway).
-			if a.Servers < 2 {
-				continue
-			}
-			for _, c := range a.Names().Clashes {
-				clashes = append(clashes, routing.Run[routing.Clash]{Item: c, Addr: a.Cost})
+		for _, h := range nameHashes.Get(p, proto) {
+			for _, c := range h.clashes {
+				clashes = append(clashes, routing.Run[routing.Clash]{Item: c, Addr: h.addr})
 			}
 		}
 	}
@@ -72,4 +64,37 @@ func reportClash(p *analyzer.Pass, c routing.Clash, addr string) {
 		d.Detail = "requests for this name on " + addr + " go to the earlier server"
 	}
 	d.Related = []parser.Related{{File: c.First.Directive.File, Range: c.First.Range(), Message: "first claimed here"}}
+}
+
+// addressNames is what nginx's name hash of one shared address refuses:
+// the names that clash with an earlier server's, and those it declines.
+type addressNames struct {
+	addr    *costmodel.Addr
+	clashes []routing.Clash
+	invalid []routing.Claim
+}
+
+// nameHashes files the server names of every address that several
+// servers share, as ngx_http_optimize_servers (and its stream twin)
+// builds the name hash only for such an address (or for one with a regex
+// default server, whose names cannot conflict anyway).
+// conflicting-server-name and invalid-parameter read it; only what the
+// hashes refuse is kept, not the hashes, which hold every name.
+var nameHashes = &analyzer.Result[parser.Protocol, []addressNames]{
+	Name: "server name hashes",
+	Compute: func(p *analyzer.Pass, proto parser.Protocol) []addressNames {
+		var out []addressNames
+		shared := sharedAddresses(p, proto)
+		for i := range shared {
+			a := &shared[i]
+			if a.Servers < 2 {
+				continue
+			}
+			n := a.Names()
+			if len(n.Clashes) > 0 || len(n.Invalid) > 0 {
+				out = append(out, addressNames{a.Cost, n.Clashes, n.Invalid})
+			}
+		}
+		return out
+	},
 }

@@ -136,14 +136,9 @@ func checkServerNames(p *analyzer.Pass) {
 	}
 	var invalid []routing.Run[routing.Claim]
 	for _, proto := range []parser.Protocol{parser.HTTP, parser.Stream} {
-		shared := sharedAddresses(p, proto)
-		for i := range shared {
-			a := &shared[i]
-			if a.Servers < 2 {
-				continue
-			}
-			for _, c := range a.Names().Invalid {
-				invalid = append(invalid, routing.Run[routing.Claim]{Item: c, Addr: a.Cost})
+		for _, h := range nameHashes.Get(p, proto) {
+			for _, c := range h.invalid {
+				invalid = append(invalid, routing.Run[routing.Claim]{Item: c, Addr: h.addr})
 			}
 		}
 	}

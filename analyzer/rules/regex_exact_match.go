@@ -79,7 +79,7 @@ func regexExactIn(p *analyzer.Pass, ix *analyzer.Index, group []int32) {
 	general := 0
 	for _, i := range group {
 		d := ix.Entries[i].Directive
-		l, err := grammar.ParseLocation(d.ArgValues())
+		l, err := parser.LocationSpec(d)
 		if err != nil {
 			continue
 		}

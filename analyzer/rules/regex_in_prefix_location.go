@@ -34,7 +34,7 @@ func runRegexInPrefixLocation(p *analyzer.Pass) {
 		if len(d.Args()) == 0 {
 			continue
 		}
-		l, err := grammar.ParseLocation(d.ArgValues())
+		l, err := parser.LocationSpec(d)
 		if err != nil || l.IsRegex || l.Named {
 			continue
 		}

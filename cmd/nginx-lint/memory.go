@@ -16,14 +16,14 @@ import (
 // tree 3.9 with 40-byte directives); the limit covers the first with
 // room to spare, and the second raises it (followLiveHeap). At 5 the
 // benchmark's typical, fragment and dense files peak at 5.2–5.3×,
-// 5.5–5.6× and 5.8–6.0× their size; at 10 (with a quarter of headroom,
+// 5.5–5.6× and 5.7–5.8× their size (5.8–6.1× with a tenth of headroom); at 10 (with a quarter of headroom,
 // and 72-byte directives) at 5.3×, 6.7× and 7.5×.
 const memoryPerInputByte = 5
 
 // followHeadroom is the room, as a fraction of the live heap, that
 // followLiveHeap leaves the collector above a live heap that outgrew the
-// limit: one tenth.
-const followHeadroom = 10
+// limit: one twentieth.
+const followHeadroom = 20
 
 // memLimit is the soft memory limit memoryLimit set, as followLiveHeap
 // has raised it since.
@@ -63,7 +63,7 @@ func memoryLimitFor(read int64) int64 { return read*memoryPerInputByte + 64<<20 
 // bytes under limit l: l itself while the live heap is more than a tenth
 // below it, else a followHeadroom-th above the live heap (plus 32 MiB
 // for the runtime), so that a run whose live heap outgrows the limit pays
-// a collection per tenth of growth, as with GOGC=10, rather than one
+// a collection per twentieth of growth, as with GOGC=5, rather than one
 // after every allocation.
 func raisedLimit(live, l int64) int64 {
 	if live <= l-l/10 {

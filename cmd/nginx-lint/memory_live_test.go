@@ -177,15 +177,15 @@ func TestLiveHeapPerByte(t *testing.T) {
 
 // TestRaisedLimit checks when the memory limit follows the live heap and
 // how far above it goes: it stays while the live heap is more than a tenth
-// below it, and then leaves a tenth of room (and 32 MiB for the runtime),
+// below it, and then leaves a twentieth of room (and 32 MiB for the runtime),
 // never falling below the live heap.
 func TestRaisedLimit(t *testing.T) {
 	const mib = 1 << 20
 	for _, c := range []struct{ live, limit, want int64 }{
 		{500 * mib, 1000 * mib, 1000 * mib},
 		{900 * mib, 1000 * mib, 1000 * mib},
-		{901 * mib, 1000 * mib, 901*mib + 901*mib/10 + 32*mib},
-		{2000 * mib, 1000 * mib, 2000*mib + 200*mib + 32*mib},
+		{901 * mib, 1000 * mib, 901*mib + 901*mib/20 + 32*mib},
+		{2000 * mib, 1000 * mib, 2000*mib + 100*mib + 32*mib},
 	} {
 		if got := raisedLimit(c.live, c.limit); got != c.want {
 			t.Errorf("raisedLimit(%d MiB, %d MiB) = %d, want %d", c.live/mib, c.limit/mib, got, c.want)
