@@ -10,7 +10,8 @@ import (
 // Work of the request set and of its answers, in units of about a
 // thirtieth of a request (some 7 million a second of CPU here, whatever
 // the shape): a request costs RequestWork, a change DiffBounded hands
-// on ChangeWork (a caller keeps a report of it, some 20 KB in JSON),
+// on ChangeWork more (a caller may keep a report of it: diff keeps some
+// 20 KB for JSON),
 // and each location level an answer went through (a location's depth,
 // for each step of its redirect chain) and each pair of a prefix and a
 // regex that Probes tries costs one more. Both grow as the square of a
@@ -19,15 +20,17 @@ import (
 // every request walks), which is what a Bound cuts.
 const (
 	RequestWork = 32
-	ChangeWork  = 256
+	ChangeWork  = 16
 	// BoundFloor is the work a Bound allows whatever the size of the
-	// configurations: 500,000 requests or 60,000 changes, some 2 s of
-	// CPU.
-	BoundFloor = 16_000_000
+	// configurations: 125,000 requests, or 80,000 that all change,
+	// some 0.6 s of CPU.
+	BoundFloor = 4_000_000
 	// BoundPerDirective is the work a Bound allows for each directive
-	// of the configurations compared (12 requests): the rich layout of
-	// 19,900 servers asks 1.2 million requests of some 600,000
-	// directives a side, well within.
+	// of the configurations compared (12 requests, 8 that change): the
+	// rich layout of 19,900 servers asks 1.2 million requests of some
+	// 600,000 directives a side, 20,000 servers of a listen each and
+	// nothing else 300,000 of 40,000, all changed against a small
+	// configuration.
 	BoundPerDirective = 384
 )
 

@@ -25,12 +25,16 @@ func prefixesAndRegexes(n int, status int) string {
 // variable, sending it in a header and holding an exact and a regex
 // location of its own: every request walks the levels down to its
 // location, n levels for n requests.
-func busyNested(n int) string {
+func busyNested(n int) string { return busyNestedRegex(n, "^/r%d/") }
+
+// busyNestedRegex is busyNested with each level's regex written as re
+// (with %d for the level).
+func busyNestedRegex(n int, re string) string {
 	var b strings.Builder
 	b.WriteString("events {}\nhttp { server { listen 127.0.0.1:8080;\n")
 	for i := range n {
 		fmt.Fprintf(&b, "location / {\nset $v%d x$request_id;\nadd_header X-V%d $v%d;\nproxy_set_header Host $host;\n"+
-			"location = /e%d { return 204; }\nlocation ~ ^/r%d/ { return 204; }\n", i, i, i, i, i)
+			"location = /e%d { return 204; }\nlocation ~ "+re+" { return 204; }\n", i, i, i, i, i)
 	}
 	b.WriteString("return 200 deep;\n" + strings.Repeat("}\n", n) + "} }\n")
 	return b.String()
@@ -97,5 +101,22 @@ func TestBoundDefault(t *testing.T) {
 		if b.Cut || n != whole {
 			t.Errorf("%s: %d of %d requests, cut %v (work %d of %d)", tc.name, n, whole, b.Cut, b.Work, b.Limit)
 		}
+	}
+}
+
+// TestNestedPrefixAskedOnce: levels nested under "location /" repeat
+// the same prefix; each regex not anchored at the start is tried below
+// it once, not once a level (n² regex runs for n levels).
+func TestNestedPrefixAskedOnce(t *testing.T) {
+	const n = 1000
+	m := model(t, busyNestedRegex(n, "/r%d/"), routing.Options{NoFiles: true})
+	b := routing.NewBound(m)
+	b.Limit = 1 << 40
+	reqs := 0
+	for range b.Probes(m) {
+		reqs++
+	}
+	if pairs := b.Work - reqs*routing.RequestWork; pairs > 2*n {
+		t.Errorf("%d levels: %d prefix and regex pairs tried, want about %d", n, pairs, n)
 	}
 }

@@ -197,6 +197,7 @@ func regexHosts(as ...*Addr) []string {
 // pair is charged to b, and they stop when it is spent.
 func (m *Model) serverPaths(n int, paths map[string]bool, b *Bound) {
 	var prefixes []string
+	seenPrefix := map[string]bool{}
 	var floating []*regex.Regex // regexes not anchored at the start
 	example := func(re *regex.Regex) {
 		ex, ok := regex.Example(re.Pattern, re.Caseless)
@@ -233,8 +234,12 @@ func (m *Model) serverPaths(n int, paths map[string]bool, b *Bound) {
 			}
 			paths[p] = true
 			if l.Spec.Modifier != grammar.ModExact { // below it, and without its slash
-				paths[strings.TrimSuffix(p, "/")+"/nginx-lint-probe"] = true
-				prefixes = append(prefixes, strings.TrimSuffix(p, "/")+"/nginx-lint-probe")
+				below := strings.TrimSuffix(p, "/") + "/nginx-lint-probe"
+				paths[below] = true
+				if !seenPrefix[below] { // a prefix nested levels repeat is asked once
+					seenPrefix[below] = true
+					prefixes = append(prefixes, below)
+				}
 				if len(p) > 1 && strings.HasSuffix(p, "/") {
 					paths[p[:len(p)-1]] = true
 				}

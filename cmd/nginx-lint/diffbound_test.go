@@ -57,7 +57,7 @@ func TestDiffCutSaysSo(t *testing.T) {
 		t.Errorf("diff -f json: exit %d, %v, %+v %s", code, err, js, errOut)
 	}
 	// Cut well before the 756,000 requests the set holds.
-	if js.Requests < 100_000 || js.Requests > 600_000 {
+	if js.Requests < 50_000 || js.Requests > 600_000 {
 		t.Errorf("diff -f json: %d requests asked", js.Requests)
 	}
 	var md strings.Builder
