@@ -156,16 +156,17 @@ func (b *indexer) walk(dirs []*parser.Directive, ctx directives.Context, parent 
 	// variable facts read map bodies through their block.
 	keys := ctx&keyContexts != 0
 	for _, d := range dirs {
-		row, known, tid := directives.Resolve(d.Name().Value, ctx)
+		name := d.Name().Value
+		row, known, tid := directives.Resolve(name, ctx)
 		if tid >= 0 || !keys {
-			id := b.ix.names.id(d.Name().Value, tid)
+			id := b.ix.names.id(name, tid)
 			if int(id) == len(b.counts) {
 				b.counts = append(b.counts, 0)
 			}
 			b.counts[id]++
 		}
 		b.ix.Entries = append(b.ix.Entries, Entry{Directive: d, Parent: parent, row: directives.RowID(row), ctx: code, Known: known})
-		if d.Name().Value == "include" {
+		if name == "include" {
 			// Config.Walk's order: the include, then its files' directives
 			// where it stands.
 			for _, f := range b.c.Included(d) {
@@ -175,7 +176,7 @@ func (b *indexer) walk(dirs []*parser.Directive, ctx directives.Context, parent 
 		if d.Block != nil {
 			var inner directives.Context
 			if ctx != 0 {
-				inner, _ = directives.ChildContext(d.Name().Value, ctx)
+				inner, _ = directives.ChildContext(name, ctx)
 			}
 			b.walk(d.Block.Directives, inner, int32(len(b.ix.Entries)-1))
 		}

@@ -3,6 +3,7 @@ package parser
 import (
 	"strings"
 	"sync"
+	"unsafe"
 )
 
 // File is one parsed configuration file. Src is kept whole: every range in
@@ -142,18 +143,30 @@ type Comment struct {
 // Directive is one statement: a name, arguments and either ";" or a block.
 //
 // A large config has millions of directives, so a directive holds only
-// what cannot be read back from the source: its words, its block, its
-// file and two offsets. The terminator (";" or "{") is one offset, the
-// byte there says which; whether the directive is a raw block or was cut
-// short follows from those offsets and its name (see the methods).
+// what cannot be read back from the source: its block, its file, where its
+// arguments are, where its name is and two offsets. The name is read back
+// from the source (as written, the name is its value); a name written
+// otherwise (quoted, escaped) or one built outside a file is kept whole,
+// with the arguments, in a head of its own. The terminator (";" or "{") is
+// one offset, the byte there says which; whether the directive is a raw
+// block or was cut short follows from those offsets and its name (see the
+// methods). TestNodeSizes holds it at 40 bytes, where a name word, an
+// argument slice, a block and a file took 72.
 type Directive struct {
-	name Word
-	args []Word
 	// Block is the "{ ... }" body, nil for a simple directive and for a raw
 	// block (see RawBlock).
 	Block *Block
 	// File is the file the directive is written in.
 	File *File
+	// words points to the first of nargs arguments (in the parser's word
+	// slab, nil when there are none) or, when nameLen is spelledName, to
+	// the directiveHead that holds the name and the arguments.
+	words unsafe.Pointer
+	// nameAt and nameLen locate the name in File.Src when it is written as
+	// it reads.
+	nameAt  int32
+	nameLen uint16
+	nargs   uint16
 	// term is the offset of the ";" or "{" that ends the directive's
 	// head, -1 when neither came (the directive was cut short).
 	term int32
@@ -164,26 +177,102 @@ type Directive struct {
 	rbrace int32
 }
 
+// spelledName in Directive.nameLen says that the name and the arguments
+// are in a directiveHead: a name that is not its own text in the file
+// (quoted, escaped, no file), one of 64 KiB or more, or 64 Ki arguments
+// or more. Such directives are rare enough to pay an allocation each.
+const spelledName = 1<<16 - 1
+
+// directiveHead is the name and arguments of a directive whose name is
+// spelled out (see spelledName).
+type directiveHead struct {
+	name Word
+	args []Word
+}
+
 // NewDirective returns a directive named name with the arguments args,
 // in no file: what a consumer builds to ask a question of a directive
 // nobody wrote (the parser builds the tree's own).
 func NewDirective(name Word, args []Word) *Directive {
-	return &Directive{name: name, args: args}
+	d := new(Directive)
+	d.spell(name, args)
+	return d
 }
 
 // Name returns the directive's name.
-func (d *Directive) Name() Word { return d.name }
+func (d *Directive) Name() Word {
+	if n := d.nameLen; n != 0 && n != spelledName {
+		r := Range{d.nameAt, d.nameAt + int32(n)}
+		return Word{Value: d.File.Src[r.Start:r.End], Range: r}
+	}
+	return d.oddName()
+}
+
+// oddName is Name for a name spelled out, or none (a zero Directive).
+func (d *Directive) oddName() Word {
+	if d.nameLen == spelledName {
+		return (*directiveHead)(d.words).name
+	}
+	return Word{Range: Range{d.nameAt, d.nameAt}}
+}
 
 // Args returns the directive's arguments, nil when it has none. The
-// words are the tree's: a caller may change one in place but must not
-// append to the slice (SetArgs replaces them).
-func (d *Directive) Args() []Word { return d.args }
+// words are the tree's: a caller may change one in place but cannot
+// append to the slice (its capacity is its length; SetArgs replaces the
+// arguments).
+func (d *Directive) Args() []Word {
+	if d.nameLen == spelledName {
+		return d.headArgs()
+	}
+	n := int(d.nargs)
+	return *(*[]Word)(unsafe.Pointer(&wordSlice{d.words, n, n}))
+}
 
-// SetName replaces the directive's name.
-func (d *Directive) SetName(w Word) { d.name = w }
+// wordSlice is the layout of a []Word: Args builds one from the slab
+// pointer and the count without unsafe.Slice's checks (the pointer is
+// nil exactly when the count is 0), for code the size of a field read.
+type wordSlice struct {
+	data     unsafe.Pointer
+	len, cap int
+}
 
-// SetArgs replaces the directive's arguments.
-func (d *Directive) SetArgs(args []Word) { d.args = args }
+// headArgs is Args for a directive whose name is spelled out.
+func (d *Directive) headArgs() []Word { return (*directiveHead)(d.words).args }
+
+// SetName replaces the directive's name. A name that is its own text in
+// d.File (set File first) costs no space of its own.
+func (d *Directive) SetName(w Word) {
+	if d.nameLen != spelledName && d.File != nil && 0 <= w.Range.Start && w.Range.Start <= w.Range.End &&
+		w.Range.End-w.Range.Start < spelledName && int(w.Range.End) <= len(d.File.Src) &&
+		d.File.Src[w.Range.Start:w.Range.End] == w.Value {
+		d.nameAt, d.nameLen = w.Range.Start, uint16(w.Range.End-w.Range.Start)
+		return
+	}
+	d.spell(w, d.Args())
+}
+
+// SetArgs replaces the directive's arguments: d keeps args' array, not a
+// copy.
+func (d *Directive) SetArgs(args []Word) {
+	if len(args) == 0 {
+		args = nil
+	}
+	if d.nameLen != spelledName && len(args) < 1<<16 {
+		d.words, d.nargs = unsafe.Pointer(unsafe.SliceData(args)), uint16(len(args))
+		return
+	}
+	d.spell(d.Name(), args)
+}
+
+// spell keeps name and args in a head of their own: a new one, since a
+// copy of d may share the old one.
+func (d *Directive) spell(name Word, args []Word) {
+	if len(args) == 0 {
+		args = nil
+	}
+	d.words = unsafe.Pointer(&directiveHead{name: name, args: args[:len(args):len(args)]})
+	d.nameAt, d.nameLen, d.nargs = name.Range.Start, spelledName, 0
+}
 
 // Semicolon returns the offset of the terminating ";", -1 when absent.
 func (d *Directive) Semicolon() int32 { return d.termIf(';') }
@@ -221,7 +310,7 @@ func (d *Directive) termIf(c byte) int32 {
 // RawBlock reports whether d is a directive such as "content_by_lua_block"
 // whose body is not nginx syntax: the body text is the last argument, and
 // LBrace and RBrace locate the braces.
-func (d *Directive) RawBlock() bool { return isRawBlock(d.Name().Value) && d.LBrace() >= 0 }
+func (d *Directive) RawBlock() bool { return d.LBrace() >= 0 && isRawBlock(d.Name().Value) }
 
 // Unterminated reports whether d was cut short by a syntax error: a "}"
 // or the end of the file came before its ";" or "{", a block or raw block
@@ -293,7 +382,13 @@ func (d *Directive) Children() []*Directive {
 }
 
 // Is reports whether the directive is named name.
-func (d *Directive) Is(name string) bool { return d.Name().Value == name }
+func (d *Directive) Is(name string) bool {
+	if n := d.nameLen; n != 0 && n != spelledName {
+		// The length first: most directives asked are not name.
+		return int(n) == len(name) && d.File.Src[d.nameAt:d.nameAt+int32(n)] == name
+	}
+	return d.oddName().Value == name
+}
 
 // ArgIs reports whether d (nil: no) has one argument and it is want,
 // without regard to case, as nginx compares its flags and keywords

@@ -14,13 +14,14 @@ import (
 )
 
 // TestDefaultMaxFileSize: a 30 MiB generated configuration is read by
-// default (it was refused at 16 MiB); a file over 64 MiB is not.
+// default (it was refused at 16 MiB), and so is a 100 MiB one (refused at
+// 64 MiB); a file over 128 MiB is not.
 func TestDefaultMaxFileSize(t *testing.T) {
 	dir := t.TempDir()
 	for _, c := range []struct {
 		size    int64
 		refused bool
-	}{{30 << 20, false}, {parser.DefaultMaxFileSize, false}, {parser.DefaultMaxFileSize + 1, true}} {
+	}{{30 << 20, false}, {100 << 20, false}, {parser.DefaultMaxFileSize, false}, {parser.DefaultMaxFileSize + 1, true}} {
 		p := filepath.Join(dir, "big.conf")
 		if err := os.WriteFile(p, nil, 0o644); err != nil {
 			t.Fatal(err)

@@ -458,8 +458,9 @@ func (b *builder) block(depth int, ctx BlockContext, freeForm bool, op *opener, 
 						// line; the statement that follows it is the body's
 						// first, and the body goes on to its "}".
 						a := last.Args()[i]
-						body := &Directive{name: a, args: last.Args()[i+1:], File: b.f, term: last.term, rbrace: -1}
-						last.args, last.term = last.args[:i:i], -1
+						body := directiveOf(b.f, a, last.Args()[i+1:], last.term, -1)
+						last.SetArgs(last.Args()[:i])
+						last.term = -1
 						b.reattach(last, body)
 						ended, end := b.body(last, depth, ctx, freeForm, op, body)
 						if ended {
@@ -492,8 +493,9 @@ func (b *builder) block(depth int, ctx BlockContext, freeForm bool, op *opener, 
 				// the arguments, or on a "}" further on).
 				b.noBrace = true
 				if b.rec != nil && b.rec.noBrace {
-					body := &Directive{name: d.Args()[i], args: d.Args()[i+1:], File: b.f, term: d.term, rbrace: -1}
-					d.args, d.term = d.args[:i:i], -1
+					body := directiveOf(b.f, d.Args()[i], d.Args()[i+1:], d.term, -1)
+					d.SetArgs(d.Args()[:i])
+					d.term = -1
 					b.reattach(d, body)
 					ended, end := b.body(d, depth, ctx, freeForm, op, body)
 					if ended {
@@ -632,11 +634,15 @@ func (b *builder) newDirective(words []Word) *Directive {
 	b.dirSlab = b.dirSlab[:len(b.dirSlab)+1]
 	b.count++
 	d := &b.dirSlab[len(b.dirSlab)-1]
-	*d = Directive{
-		name:   words[0],
-		File:   b.f,
-		term:   -1,
-		rbrace: -1,
+	*d = Directive{File: b.f, term: -1, rbrace: -1}
+	// A name as it is written is that very substring of the source: no
+	// comparison needed (SetName compares).
+	if w, src := words[0], b.f.Src; w.Value != "" && len(w.Value) < spelledName &&
+		0 <= w.Range.Start && int(w.Range.Start) < len(src) &&
+		unsafe.StringData(w.Value) == unsafe.StringData(src[w.Range.Start:]) && int(w.Range.End-w.Range.Start) == len(w.Value) {
+		d.nameAt, d.nameLen = w.Range.Start, uint16(len(w.Value))
+	} else {
+		d.SetName(w)
 	}
 	if n := len(words) - 1; n > 0 {
 		if n > 64 {
@@ -651,6 +657,16 @@ func (b *builder) newDirective(words []Word) *Directive {
 		}
 		copy(d.Args(), words[1:])
 	}
+	return d
+}
+
+// directiveOf returns a directive of f named name, with the arguments
+// args and the offsets term and rbrace: a statement that recovery cut
+// out of another.
+func directiveOf(f *File, name Word, args []Word, term, rbrace int32) *Directive {
+	d := &Directive{File: f, term: term, rbrace: rbrace}
+	d.SetName(name)
+	d.SetArgs(args)
 	return d
 }
 
@@ -790,10 +806,8 @@ func (b *builder) addSplit(d *Directive, ctx BlockContext, check, opensBlock boo
 			last = d.Args()[i-1].Range
 		}
 		end := last.End
-		first := &Directive{name: d.Name(), args: d.Args()[:i:i], File: d.File,
-			term: -1, rbrace: -1}
-		rest := &Directive{name: a, args: d.Args()[i+1:], File: d.File,
-			term: d.term, rbrace: d.rbrace}
+		first := directiveOf(d.File, d.Name(), d.Args()[:i:i], -1, -1)
+		rest := directiveOf(d.File, a, d.Args()[i+1:], d.term, d.rbrace)
 		head := shorten(src[d.Name().Range.Start:end])
 		fix := []Edit{{File: b.f, Range: Range{end, end}, NewText: ";"}}
 		if opensBlock {
@@ -872,8 +886,8 @@ func (b *builder) splitBeforeBlock(d *Directive, i int, ctx BlockContext, known 
 		last = d.Args()[i-1].Range
 	}
 	end := last.End
-	first := &Directive{name: d.Name(), args: d.Args()[:i:i], File: d.File, term: -1, rbrace: -1}
-	rest := &Directive{name: a, args: d.Args()[i+1:], File: d.File, term: d.term, rbrace: d.rbrace}
+	first := directiveOf(d.File, d.Name(), d.Args()[:i:i], -1, -1)
+	rest := directiveOf(d.File, a, d.Args()[i+1:], d.term, d.rbrace)
 	head := shorten(src[d.Name().Range.Start:end])
 	fix := []Edit{{File: b.f, Range: Range{end, end}, NewText: ";"}}
 	if known {

@@ -15,11 +15,11 @@ import (
 
 // DefaultMaxFileSize is the per-file limit a Loader applies when its
 // MaxFileSize is zero: far above any hand-written configuration, and
-// generated ones of tens of megabytes, low enough that a stray log or
-// image cannot exhaust memory. A lint keeps at most about 6.7 bytes per
-// byte of the densest configurations (docs/robustness.md), so a file at
-// the limit peaks near 500 MiB.
-const DefaultMaxFileSize = 64 << 20
+// generated ones of a hundred thousand servers, low enough that a stray
+// log or image cannot exhaust memory. A lint peaks at about 6 bytes per
+// byte of the densest configurations and 5.3 of typical ones
+// (docs/robustness.md), so a file at the limit peaks near 750 MiB.
+const DefaultMaxFileSize = 128 << 20
 
 // MaxSourceSize is the largest file the parser takes, whatever limit is
 // asked for: offsets in the tree are 32-bit (see Range), and 1 GiB

@@ -197,7 +197,8 @@ func (c *copier) directive(d *Directive) *Directive {
 	}
 	c.dirs = c.dirs[:len(c.dirs)+1]
 	n := &c.dirs[len(c.dirs)-1]
-	n.name, n.File, n.term, n.rbrace = c.word(d.Name()), c.f, c.off(d.term), d.rbrace
+	n.File, n.term, n.rbrace = c.f, c.off(d.term), d.rbrace
+	n.SetName(c.word(d.Name()))
 	if d.rbrace >= 0 {
 		n.rbrace = c.off(d.rbrace)
 	}

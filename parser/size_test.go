@@ -22,7 +22,7 @@ func TestNodeSizes(t *testing.T) {
 	}{
 		{"Range", unsafe.Sizeof(parser.Range{}), 8},
 		{"Word", unsafe.Sizeof(parser.Word{}), 24},
-		{"Directive", unsafe.Sizeof(parser.Directive{}), 72},
+		{"Directive", unsafe.Sizeof(parser.Directive{}), 40},
 		{"Block", unsafe.Sizeof(parser.Block{}), 32},
 	} {
 		if c.got != c.want {

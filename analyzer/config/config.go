@@ -11,7 +11,7 @@
 //	host:                        # the machine nginx runs on, for the cost model
 //	  nofile: 65536
 //	  cpus: 8
-//	max-file-size: 32MiB         # per-file read limit (default 64MiB)
+//	max-file-size: 32MiB         # per-file read limit (default 128MiB)
 //	nginx-build: ./nginx-V.txt   # lint for this build (saved "nginx -V" output)
 //	nginx-version: 1.22.1        # or only for this version (every module possible)
 //	cost-profile: ./profile.json # nginx-lint calibrate's, for the cost model

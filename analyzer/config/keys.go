@@ -17,7 +17,7 @@ var Keys = []Key{
 	{"custom-directives", "Directive names of third-party modules nginx-lint does not know, accepted by unknown-directive."},
 	{"custom-variables", "Variable names (without $) that modules nginx-lint does not know define; a trailing * is a family (\"my_module_arg_*\")."},
 	{"check-files", "Run the checks of this machine (certificates, keys, files nginx loads, host names it resolves), as --check-files does: for linting on the host itself."},
-	{"max-file-size", "Read at most this much of any one file (64MiB by default); a larger file is a file-too-large finding."},
+	{"max-file-size", "Read at most this much of any one file (128MiB by default); a larger file is a file-too-large finding."},
 	{"nginx-build", "Lint for the nginx this saved \"nginx -V\" output describes (relative to this file): directives of modules it lacks, or newer than its version, are unknown."},
 	{"nginx-version", "Lint for this nginx version (every module possible) when no nginx-build is named."},
 	{"cost-profile", "The cost profile nginx-lint calibrate wrote (relative to this file), for nginx-lint cost, the cost rules and the editor (default: the shipped reference profile); cost --profile wins."},

@@ -128,7 +128,7 @@ var FileTooLarge = &analyzer.Rule{
 	Code: parser.CodeTooLarge, Name: parser.NameTooLarge, Title: "a file is over the per-file size limit", Severity: parser.Error,
 	Run: reportedByParser,
 	Doc: analyzer.Doc{
-		Text: "nginx-lint reads at most 64 MiB of any one file (`--max-file-size`, or `max-file-size` " +
+		Text: "nginx-lint reads at most 128 MiB of any one file (`--max-file-size`, or `max-file-size` " +
 			"in `.nginx-lint.yaml`), so a log, a dump or an image named like a configuration cannot " +
 			"exhaust memory. A larger file is not read: the finding is at the `include` that names it, " +
 			"or on the path given on the command line (exit code 2). Raise the limit to lint a generated " +

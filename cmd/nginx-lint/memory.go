@@ -12,12 +12,12 @@ import (
 // memoryPerInputByte sets the soft memory limit of a one-shot run, per
 // byte read. A configuration written as people write them keeps about 4.5
 // bytes live per byte of input once parsed and linted (the tree 3.9), the
-// densest shape about 6.0 (BenchmarkPeakRSS's dense 118 MiB file: the tree
-// 4.8); the limit covers the first with room to spare, and the second
-// raises it (followLiveHeap). At 5 the benchmark's typical, fragment and
-// dense files peak at 5.3×, 5.6–5.9× and 6.7–6.9× their size, in about 2,
-// 3 and 4 s; at 10 (with a quarter of headroom) at 5.3×, 6.7× and 7.5×,
-// in 1.8, 2.5 and 2.9 s.
+// densest shape about 5.2 (BenchmarkPeakRSS's dense 124 MiB file: the
+// tree 3.9 with 40-byte directives); the limit covers the first with
+// room to spare, and the second raises it (followLiveHeap). At 5 the
+// benchmark's typical, fragment and dense files peak at 5.2–5.3×,
+// 5.5–5.6× and 5.8–6.0× their size; at 10 (with a quarter of headroom,
+// and 72-byte directives) at 5.3×, 6.7× and 7.5×.
 const memoryPerInputByte = 5
 
 // followHeadroom is the room, as a fraction of the live heap, that

@@ -143,7 +143,7 @@ type loadFlags struct {
 	// Checked by check, not by a kong enum: an enum's empty default would
 	// show as an empty first choice in the help.
 	Context      string `help:"Lint a fragment as if included in this context: ${contexts}. Default: inferred from its top-level directives." placeholder:"CONTEXT"`
-	MaxFileSize  string `name:"max-file-size" help:"Read at most this much of any one file, e.g. 64MiB (default: max-file-size in .nginx-lint.yaml, else 64MiB); a larger file is a file-too-large finding." placeholder:"SIZE"`
+	MaxFileSize  string `name:"max-file-size" help:"Read at most this much of any one file, e.g. 128MiB (default: max-file-size in .nginx-lint.yaml, else 128MiB); a larger file is a file-too-large finding." placeholder:"SIZE"`
 	MaxTotalSize string `name:"max-total-size" default:"256MiB" help:"Read at most this much in all (a directory of large files cannot exhaust memory); files past it are total-size-limit findings." placeholder:"SIZE"`
 }
 
