@@ -212,6 +212,9 @@ func Optimize(load Loader, o Options) (*Plan, error) {
 		catch bool
 		bad   string
 		n     int
+		// cut: the proof passed its bound (routing.Bound); a smaller
+		// set of rewrites asks as many requests, so none is tried.
+		cut bool
 	}
 	try := func(cs []cand) (attempt, error) {
 		var edits []parser.Edit
@@ -237,7 +240,7 @@ func Optimize(load Loader, o Options) (*Plan, error) {
 		at := attempt{texts: texts, r: r1, t: t1, catch: len(catch) > 0}
 		at.bad = check(r0, r1, t0, t1, at.catch, o.AssumeHost)
 		if at.bad == "" {
-			at.bad, at.n = checkRequests(m0, m1, t0, t1, o.Wildcard, o.AssumeHost)
+			at.bad, at.n, at.cut = checkRequests(m0, m1, t0, t1, o.Wildcard, o.AssumeHost)
 		}
 		return at, nil
 	}
@@ -250,6 +253,11 @@ func Optimize(load Loader, o Options) (*Plan, error) {
 		}
 		if at.bad == "" {
 			done = &at
+		} else if at.cut {
+			for _, c := range cands {
+				c.rw.Reason = at.bad
+			}
+			cands = nil
 		} else if len(cands) > 1 && len(cands) <= maxSeparate {
 			// One rewrite spoils the lot: try each alone, so that the
 			// reason lands on the right one, then the good ones together.
@@ -423,8 +431,10 @@ func check(r0, r1 *costmodel.Result, t0, t1 *routing.Table, catchAll, assumeHost
 // no listen names, refused before and answered now (by a catch-all
 // server that closes it, or the port's servers after a name-based
 // rewrite); under assumeHost, a request whose Host does not name the
-// server it reached. n is the number of requests answered.
-func checkRequests(m0, m1 *parser.Model, t0, t1 *routing.Table, opened, assumeHost bool) (bad string, n int) {
+// server it reached. n is the number of requests answered. The
+// requests and their answers are bounded (routing.NewBound): a proof
+// cut there refuses the rewrite, cut set.
+func checkRequests(m0, m1 *parser.Model, t0, t1 *routing.Table, opened, assumeHost bool) (bad string, n int, cut bool) {
 	// Files are not looked up: a listen does not change them, and the
 	// answers must not depend on this machine.
 	before := routing.NewWithTable(m0, t0, routing.Options{NoFiles: true})
@@ -439,11 +449,16 @@ func checkRequests(m0, m1 *parser.Model, t0, t1 *routing.Table, opened, assumeHo
 		}
 		return false
 	}
-	c, n := routing.FirstChange(before, after, routing.Probes(before, after), accepted)
-	if c == nil {
-		return "", n
+	bound := routing.NewBound(before, after)
+	c, n := routing.FirstChangeBounded(before, after, bound.Probes(before, after), bound, accepted)
+	if c == nil && bound.Cut {
+		// A proof that asked part of the request set proves nothing.
+		return "the proof that routing is unchanged is too large: " + bound.String() + ", and none of those changed, but the rest were not asked", n, true
 	}
-	return "the request model finds a difference: " + describeChange(before, after, c), n
+	if c == nil {
+		return "", n, false
+	}
+	return "the request model finds a difference: " + describeChange(before, after, c), n, false
 }
 
 // namesHost reports whether host is an exact name of the server (as a

@@ -28,10 +28,12 @@ import (
 // of thousands of servers is compared without holding its million
 // requests.
 func Probes(models ...*Model) iter.Seq[HTTPRequest] {
-	return func(yield func(HTTPRequest) bool) { probes(models, yield) }
+	return func(yield func(HTTPRequest) bool) { probes(models, nil, yield) }
 }
 
-func probes(models []*Model, yield func(HTTPRequest) bool) {
+// probes yields the request set; b (nil: none) is charged the work of
+// finding the paths of servers, which stops when it is spent.
+func probes(models []*Model, b *Bound, yield func(HTTPRequest) bool) {
 	var ports []portKey
 	seenPort := map[portKey]bool{}
 	for _, m := range models {
@@ -104,7 +106,7 @@ func probes(models []*Model, yield func(HTTPRequest) bool) {
 				doubled := false
 				for mi, m := range models {
 					if n := m.Table.Route(r.Request); n >= 0 {
-						for _, p := range known[mi].of(m, n) {
+						for _, p := range known[mi].of(m, n, b) {
 							paths[p] = true
 						}
 					}
@@ -152,7 +154,7 @@ func Unlisted(ip netip.Addr) bool {
 // requests have reached (serverPaths).
 type serverPathMemo map[int][]string
 
-func (memo *serverPathMemo) of(m *Model, n int) []string {
+func (memo *serverPathMemo) of(m *Model, n int, b *Bound) []string {
 	if ps, ok := (*memo)[n]; ok {
 		return ps
 	}
@@ -160,7 +162,7 @@ func (memo *serverPathMemo) of(m *Model, n int) []string {
 		*memo = serverPathMemo{}
 	}
 	set := map[string]bool{}
-	m.serverPaths(n, set)
+	m.serverPaths(n, set, b)
 	ps := make([]string, 0, len(set))
 	for p := range set {
 		ps = append(ps, p)
@@ -191,9 +193,11 @@ func regexHosts(as ...*Addr) []string {
 // prefix itself, below it and without its final slash; each exact
 // path; an example of each regex (a location's or a rewrite's); and
 // below each prefix, an example of each regex that is not anchored at
-// the start, which is where a prefix and a regex compete.
-func (m *Model) serverPaths(n int, paths map[string]bool) {
+// the start, which is where a prefix and a regex compete. Each such
+// pair is charged to b, and they stop when it is spent.
+func (m *Model) serverPaths(n int, paths map[string]bool, b *Bound) {
 	var prefixes []string
+	seenPrefix := map[string]bool{}
 	var floating []*regex.Regex // regexes not anchored at the start
 	example := func(re *regex.Regex) {
 		ex, ok := regex.Example(re.Pattern, re.Caseless)
@@ -230,8 +234,12 @@ func (m *Model) serverPaths(n int, paths map[string]bool) {
 			}
 			paths[p] = true
 			if l.Spec.Modifier != grammar.ModExact { // below it, and without its slash
-				paths[strings.TrimSuffix(p, "/")+"/nginx-lint-probe"] = true
-				prefixes = append(prefixes, strings.TrimSuffix(p, "/")+"/nginx-lint-probe")
+				below := strings.TrimSuffix(p, "/") + "/nginx-lint-probe"
+				paths[below] = true
+				if !seenPrefix[below] { // a prefix nested levels repeat is asked once
+					seenPrefix[below] = true
+					prefixes = append(prefixes, below)
+				}
 				if len(p) > 1 && strings.HasSuffix(p, "/") {
 					paths[p[:len(p)-1]] = true
 				}
@@ -270,6 +278,9 @@ func (m *Model) serverPaths(n int, paths map[string]bool) {
 			continue
 		}
 		for _, p := range prefixes {
+			if b.spent(1) {
+				return
+			}
 			if _, ok, _ := re.Match(p + ex); ok {
 				paths[p+ex] = true
 			}
@@ -303,10 +314,20 @@ func Diff(before, after *Model, reqs iter.Seq[HTTPRequest]) (changes []Change, n
 // number of requests: a caller that keeps less of a change (a report
 // of it) holds less than every answer of a large diff.
 func DiffEach(before, after *Model, reqs iter.Seq[HTTPRequest], each func(Change)) (n int) {
+	return DiffBounded(before, after, reqs, nil, each)
+}
+
+// DiffBounded is DiffEach that charges the work of each answer to b
+// (nil: none), whose Probes give reqs: the request set ends when b is
+// spent, and b.Cut then says the comparison is partial.
+func DiffBounded(before, after *Model, reqs iter.Seq[HTTPRequest], b *Bound, each func(Change)) (n int) {
 	bi, ai := before.identities(), after.identities()
 	for r := range reqs {
 		n++
-		if c, ok := compareOne(before, after, bi, ai, r); ok {
+		if c, ok := compareOne(before, after, bi, ai, b, r); ok {
+			if b != nil {
+				b.Work += ChangeWork
+			}
 			each(c)
 		}
 	}
@@ -317,11 +338,18 @@ func DiffEach(before, after *Model, reqs iter.Seq[HTTPRequest], each func(Change
 // take (accept nil takes none): that change, nil when there is none, and
 // the number of requests answered. The optimizer proves its rewrites so.
 func FirstChange(before, after *Model, reqs iter.Seq[HTTPRequest], accept func(Change) bool) (*Change, int) {
+	return FirstChangeBounded(before, after, reqs, nil, accept)
+}
+
+// FirstChangeBounded is FirstChange that charges the work of each
+// answer to b (nil: none), whose Probes give reqs: when b.Cut is set
+// after it returns no change, the proof is incomplete.
+func FirstChangeBounded(before, after *Model, reqs iter.Seq[HTTPRequest], b *Bound, accept func(Change) bool) (*Change, int) {
 	bi, ai := before.identities(), after.identities()
 	n := 0
 	for r := range reqs {
 		n++
-		if c, ok := compareOne(before, after, bi, ai, r); ok && (accept == nil || !accept(c)) {
+		if c, ok := compareOne(before, after, bi, ai, b, r); ok && (accept == nil || !accept(c)) {
 			return &c, n
 		}
 	}
@@ -329,8 +357,9 @@ func FirstChange(before, after *Model, reqs iter.Seq[HTTPRequest], accept func(C
 }
 
 // compareOne answers r under both models; ok when the answers differ.
-func compareOne(before, after *Model, bi, ai []string, r HTTPRequest) (Change, bool) {
+func compareOne(before, after *Model, bi, ai []string, bound *Bound, r HTTPRequest) (Change, bool) {
 	a, b := before.Route(r), after.Route(r)
+	bound.charge(a, b)
 	var what []string
 	if serverID(bi, a.Server) != serverID(ai, b.Server) {
 		what = append(what, "server")

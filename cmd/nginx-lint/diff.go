@@ -100,8 +100,11 @@ func (cmd *diffCmd) run(e *env) (int, error) {
 		if after == nil {
 			after = empty
 		}
+		// The request set and its answers are bounded by the size of
+		// the configurations; a cut comparison says so.
+		bound := routing.NewBound(models...)
 		reqs := func(yield func(routing.HTTPRequest) bool) {
-			for r := range routing.Probes(models...) {
+			for r := range bound.Probes(models...) {
 				cmd.apply(&r)
 				if !yield(r) {
 					return
@@ -110,7 +113,7 @@ func (cmd *diffCmd) run(e *env) (int, error) {
 		}
 		// Each change is reported as it is found: the answers behind it
 		// are not kept.
-		cd.Requests = routing.DiffEach(before, after, reqs, func(c routing.Change) {
+		cd.Requests = routing.DiffBounded(before, after, reqs, bound, func(c routing.Change) {
 			url := report.RequestURL(c.Request)
 			ch := report.Change{URL: url, What: c.What,
 				Before: report.RouteOf(before, url, c.Request, c.Before, cwd), After: report.RouteOf(after, url, c.Request, c.After, cwd)}
@@ -119,6 +122,10 @@ func (cmd *diffCmd) run(e *env) (int, error) {
 			}
 			cd.Changes = append(cd.Changes, ch)
 		})
+		if bound.Cut {
+			cd.Partial = bound.String()
+			rep.Partial = true
+		}
 		rep.Requests += cd.Requests
 		rep.Changed += len(cd.Changes)
 		rep.Configurations = append(rep.Configurations, cd)
@@ -138,6 +145,11 @@ func (cmd *diffCmd) run(e *env) (int, error) {
 	}
 	if cmd.FailOnChange && rep.Changed > 0 {
 		return exitFindings, nil
+	}
+	if cmd.FailOnChange && rep.Partial {
+		// No change found, but not every request was asked: the gate
+		// cannot pass.
+		return exitError, errors.New("the comparison is partial: no change was found in the requests asked, but not every request was asked")
 	}
 	return exitClean, nil
 }

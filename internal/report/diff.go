@@ -24,18 +24,39 @@ func RequestURL(r routing.HTTPRequest) string {
 
 // Diff is what nginx-lint diff reports, in the shape of its JSON.
 type Diff struct {
-	Old            string       `json:"old"`
-	New            string       `json:"new"`
-	Requests       int          `json:"requests"`
-	Changed        int          `json:"changed"`
+	Old      string `json:"old"`
+	New      string `json:"new"`
+	Requests int    `json:"requests"`
+	Changed  int    `json:"changed"`
+	// Partial is set when some configuration's comparison was cut
+	// (ConfigDiff.Partial): requests were left unasked, and no change
+	// among them can be ruled out.
+	Partial        bool         `json:"partial,omitempty"`
 	Configurations []ConfigDiff `json:"configurations"`
 }
 
 // ConfigDiff is one configuration's changes (a directory holds several).
 type ConfigDiff struct {
-	Name     string   `json:"name"`
-	Requests int      `json:"requests"`
-	Changes  []Change `json:"changes"`
+	Name     string `json:"name"`
+	Requests int    `json:"requests"`
+	// Partial says why the comparison was cut ("" when it was not).
+	Partial string   `json:"partial,omitempty"`
+	Changes []Change `json:"changes"`
+}
+
+// writePartial says which comparisons were cut, first, so that no
+// reader takes a partial diff for a whole one.
+func writePartial(w io.Writer, rep Diff, md bool) {
+	for _, cd := range rep.Configurations {
+		if cd.Partial == "" {
+			continue
+		}
+		if md {
+			fmt.Fprintf(w, "**Partial comparison** of `%s`: %s; the requests past it were not compared.\n\n", cd.Name, cd.Partial)
+		} else {
+			fmt.Fprintf(w, "partial comparison of %s: %s; the requests past it were not compared\n", TerminalSafe(cd.Name), cd.Partial)
+		}
+	}
 }
 
 // Change is one request answered differently, with both answers.
@@ -130,6 +151,7 @@ func local(r Request) string {
 // WriteDiffText writes the changes for a person, at most max requests
 // (0: all), those that differ only by an alike-answered Host as one.
 func WriteDiffText(w io.Writer, rep Diff, max int) error {
+	writePartial(w, rep, false)
 	if rep.Changed == 0 {
 		_, err := fmt.Fprintf(w, "no change: %d requests answered alike\n", rep.Requests)
 		return err
@@ -180,6 +202,7 @@ func placeOf(j Route) string {
 // WriteDiffMarkdown writes the changes as a Markdown table for a
 // pull-request comment.
 func WriteDiffMarkdown(w io.Writer, rep Diff, max int) error {
+	writePartial(w, rep, true)
 	if rep.Changed == 0 {
 		_, err := fmt.Fprintf(w, "**nginx-lint diff**: no change, %d requests answered alike.\n", rep.Requests)
 		return err
