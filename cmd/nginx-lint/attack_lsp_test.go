@@ -14,9 +14,17 @@ import (
 )
 
 // lspChild starts "nginx-lint lsp --stdio" and returns its input, a
-// reader of its messages and a function that waits for it to end (false
-// when it did not within the time given; then it is killed).
+// reader of its messages, a function that waits for it to end (false
+// when it did not within the time given; then it is killed) and what it
+// wrote to standard error.
 func lspChild(t *testing.T) (io.WriteCloser, *lspClient, func(time.Duration) bool, *strings.Builder) {
+	in, c, wait, stderr, _ := lspChildExit(t)
+	return in, c, wait, stderr
+}
+
+// lspChildExit is lspChild with the process's exit error, read once
+// wait has returned true.
+func lspChildExit(t *testing.T) (io.WriteCloser, *lspClient, func(time.Duration) bool, *strings.Builder, *error) {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
@@ -32,7 +40,8 @@ func lspChild(t *testing.T) (io.WriteCloser, *lspClient, func(time.Duration) boo
 		t.Fatal(err)
 	}
 	done := make(chan struct{})
-	go func() { cmd.Wait(); close(done) }()
+	var exit error
+	go func() { exit = cmd.Wait(); close(done) }()
 	wait := func(d time.Duration) bool {
 		select {
 		case <-done:
@@ -44,7 +53,7 @@ func lspChild(t *testing.T) (io.WriteCloser, *lspClient, func(time.Duration) boo
 		}
 	}
 	t.Cleanup(func() { wait(0) })
-	return in, &lspClient{t: t, in: in, out: bufio.NewReader(out)}, wait, &stderr
+	return in, &lspClient{t: t, in: in, out: bufio.NewReader(out)}, wait, &stderr, &exit
 }
 
 // raw writes one frame with the Content-Length given and the body as is.

@@ -125,19 +125,7 @@ func TestCLIAndServerAgree(t *testing.T) {
 // that is not JSON is answered with -32700 and the session goes on, and
 // exit without shutdown ends with status 1, as the protocol says.
 func TestLSPCommandProtocol(t *testing.T) {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(exe, "lsp", "--stdio")
-	cmd.Env = append(os.Environ(), "NGINX_LINT_BE_MAIN=1")
-	in, _ := cmd.StdinPipe()
-	outPipe, _ := cmd.StdoutPipe()
-	cmd.Stderr = io.Discard
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	c := &lspClient{t: t, in: in, out: bufio.NewReader(outPipe)}
+	in, c, wait, _, exit := lspChildExit(t)
 	c.send("initialize", 1, map[string]any{"processId": nil, "rootUri": nil, "capabilities": map[string]any{}})
 	c.until(func(m map[string]any) bool { return m["id"] == 1.0 })
 	fmt.Fprintf(in, "Content-Length: 17\r\n\r\n{this is not json")
@@ -149,17 +137,11 @@ func TestLSPCommandProtocol(t *testing.T) {
 	c.until(func(m map[string]any) bool { return m["id"] == 2.0 })
 	c.send("exit", 0, nil)
 	in.Close()
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		ee, ok := err.(*exec.ExitError)
-		if !ok || ee.ExitCode() != 1 {
-			t.Errorf("exit without shutdown: %v, want status 1", err)
-		}
-	case <-time.After(30 * time.Second):
-		cmd.Process.Kill()
+	if !wait(30 * time.Second) {
 		t.Fatal("the server did not exit")
+	}
+	if ee, ok := (*exit).(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+		t.Errorf("exit without shutdown: %v, want status 1", *exit)
 	}
 }
 

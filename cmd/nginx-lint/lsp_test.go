@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -89,29 +88,12 @@ func (c *lspClient) until(ok func(map[string]any) bool) map[string]any {
 // like an editor: initialize, open a broken file, read the diagnostics,
 // shut down.
 func TestLSPOverStdio(t *testing.T) {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(exe, "lsp", "--stdio")
-	cmd.Env = append(os.Environ(), "NGINX_LINT_BE_MAIN=1")
-	in, _ := cmd.StdinPipe()
-	outPipe, _ := cmd.StdoutPipe()
-	cmd.Stderr = io.Discard
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
+	in, c, wait, _ := lspChild(t)
 	defer func() {
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			cmd.Process.Kill()
+		if !wait(10 * time.Second) {
 			t.Error("server did not exit after exit notification")
 		}
 	}()
-	c := &lspClient{t: t, in: in, out: bufio.NewReader(outPipe)}
 
 	c.send("initialize", 1, map[string]any{"processId": nil, "rootUri": nil, "capabilities": map[string]any{}})
 	init := c.until(func(m map[string]any) bool { return m["id"] == 1.0 })
