@@ -801,21 +801,10 @@ func (b *builder) addSplit(d *Directive, ctx BlockContext, check, opensBlock boo
 		if !b.kinds.Fits(ctx, d.Name().Value, d.Args()[:i]) || !b.kinds.Fits(ctx, a.Value, d.Args()[i+1:]) {
 			continue
 		}
-		last := d.Name().Range
-		if i > 0 {
-			last = d.Args()[i-1].Range
-		}
-		end := last.End
-		first := directiveOf(d.File, d.Name(), d.Args()[:i:i], -1, -1)
-		rest := directiveOf(d.File, a, d.Args()[i+1:], d.term, d.rbrace)
-		head := shorten(src[d.Name().Range.Start:end])
-		fix := []Edit{{File: b.f, Range: Range{end, end}, NewText: ";"}}
+		first, rest, last, head, fix := b.splitAt(d, i)
 		if opensBlock {
 			// nginx itself fails here, at the "{", with this message.
-			diag := b.errorf(Range{d.term, d.term + 1}, "directive %q is not terminated by \";\"", d.Name().Value)
-			diag.Detail = fmt.Sprintf("a \";\" is missing after %q on line %d", head, b.lineOf(int(end)))
-			diag.Related = []Related{{File: b.f, Range: Range{end, end}, Message: "insert \";\" here"}}
-			diag.Edits = fix
+			b.notTerminated(d, head, last.End, fix)
 		} else {
 			// The finding covers the word the ";" belongs after: an
 			// editor's cursor can reach it (not the column past the end
@@ -879,22 +868,10 @@ func (b *builder) blockAhead(d *Directive, ctx BlockContext) int {
 // verdict there is the rule's: an unknown directive, or one not allowed
 // here).
 func (b *builder) splitBeforeBlock(d *Directive, i int, ctx BlockContext, known bool) *Directive {
-	src := b.f.Src
 	a := d.Args()[i]
-	last := d.Name().Range
-	if i > 0 {
-		last = d.Args()[i-1].Range
-	}
-	end := last.End
-	first := directiveOf(d.File, d.Name(), d.Args()[:i:i], -1, -1)
-	rest := directiveOf(d.File, a, d.Args()[i+1:], d.term, d.rbrace)
-	head := shorten(src[d.Name().Range.Start:end])
-	fix := []Edit{{File: b.f, Range: Range{end, end}, NewText: ";"}}
+	first, rest, last, head, fix := b.splitAt(d, i)
 	if known {
-		diag := b.errorf(Range{d.term, d.term + 1}, "directive %q is not terminated by \";\"", d.Name().Value)
-		diag.Detail = fmt.Sprintf("a \";\" is missing after %q on line %d", head, b.lineOf(int(end)))
-		diag.Related = []Related{{File: b.f, Range: Range{end, end}, Message: "insert \";\" here"}}
-		diag.Edits = fix
+		b.notTerminated(d, head, last.End, fix)
 	} else {
 		b.errs = append(b.errs, &Diagnostic{File: b.f, Path: b.f.Path, Range: last, Severity: Error,
 			Code: CodeMissingSemicolon, Name: NameMissingSemicolon,
@@ -906,6 +883,33 @@ func (b *builder) splitBeforeBlock(d *Directive, i int, ctx BlockContext, known 
 	b.pending = append(b.pending, first)
 	b.pending = append(b.pending, rest)
 	return rest
+}
+
+// splitAt cuts d before its argument i, which starts another directive:
+// first keeps d's name and the arguments before i, rest is argument i
+// with those after it and d's terminator and block. last is the word the
+// missing ";" belongs after, head the text up to it (shortened) and fix
+// the edit that inserts the ";".
+func (b *builder) splitAt(d *Directive, i int) (first, rest *Directive, last Range, head string, fix []Edit) {
+	last = d.Name().Range
+	if i > 0 {
+		last = d.Args()[i-1].Range
+	}
+	end := last.End
+	first = directiveOf(d.File, d.Name(), d.Args()[:i:i], -1, -1)
+	rest = directiveOf(d.File, d.Args()[i], d.Args()[i+1:], d.term, d.rbrace)
+	head = shorten(b.f.Src[d.Name().Range.Start:end])
+	fix = []Edit{{File: b.f, Range: Range{end, end}, NewText: ";"}}
+	return first, rest, last, head, fix
+}
+
+// notTerminated reports d, a simple directive of its block whose
+// arguments ran into a block's head, as nginx does at the "{".
+func (b *builder) notTerminated(d *Directive, head string, end int32, fix []Edit) {
+	diag := b.errorf(Range{d.term, d.term + 1}, "directive %q is not terminated by \";\"", d.Name().Value)
+	diag.Detail = fmt.Sprintf("a \";\" is missing after %q on line %d", head, b.lineOf(int(end)))
+	diag.Related = []Related{{File: b.f, Range: Range{end, end}, Message: "insert \";\" here"}}
+	diag.Edits = fix
 }
 
 // reattach moves the comments between the end of first's words and the
