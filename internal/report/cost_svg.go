@@ -125,11 +125,7 @@ func CostSVG(r *costmodel.Result, name string, budget time.Duration) string {
 
 	var sb strings.Builder
 	p := func(format string, args ...any) { fmt.Fprintf(&sb, format+"\n", args...) }
-	p(`<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="12" fill="%s">`, w, h, w, h, colorText)
-	p(`<rect width="%d" height="%d" fill="white"/>`, w, h)
-	p(`<text class="title" x="%d" y="26" font-size="16" font-weight="bold">Estimated nginx startup: %s</text>`, left, xmlEscape(chartName(name)))
-	p(`<text class="subtitle" x="%d" y="44" font-size="11">%s; costs: %s</text>`, left,
-		LayoutSize(r.Counts), xmlEscape(shorten(r.Profile.Source, 70)))
+	svgHead(&sb, r, name, w, h, left)
 
 	// The measured range, shaded behind everything else.
 	if measured && float64(lo) < xMax {
@@ -265,6 +261,18 @@ func tooSmallToChart(r *costmodel.Result) (string, bool) {
 	return msg, true
 }
 
+// svgHead opens a chart of w by h pixels with its title (the chart's
+// name) and subtitle (the layout's size and where the costs come from),
+// both at x = left.
+func svgHead(sb *strings.Builder, r *costmodel.Result, name string, w, h, left int) {
+	p := func(format string, args ...any) { fmt.Fprintf(sb, format+"\n", args...) }
+	p(`<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="12" fill="%s">`, w, h, w, h, colorText)
+	p(`<rect width="%d" height="%d" fill="white"/>`, w, h)
+	p(`<text class="title" x="%d" y="26" font-size="16" font-weight="bold">Estimated nginx startup: %s</text>`, left, xmlEscape(chartName(name)))
+	p(`<text class="subtitle" x="%d" y="44" font-size="11">%s; costs: %s</text>`, left,
+		LayoutSize(r.Counts), xmlEscape(shorten(r.Profile.Source, 70)))
+}
+
 // noteSVG is the chart's title with a note in place of the chart.
 func noteSVG(r *costmodel.Result, name, note string) string {
 	const w, left, lineH = 760, 80, 17
@@ -272,11 +280,7 @@ func noteSVG(r *costmodel.Result, name, note string) string {
 	h := 66 + lineH*len(lines) + 20
 	var sb strings.Builder
 	p := func(format string, args ...any) { fmt.Fprintf(&sb, format+"\n", args...) }
-	p(`<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="12" fill="%s">`, w, h, w, h, colorText)
-	p(`<rect width="%d" height="%d" fill="white"/>`, w, h)
-	p(`<text class="title" x="%d" y="26" font-size="16" font-weight="bold">Estimated nginx startup: %s</text>`, left, xmlEscape(chartName(name)))
-	p(`<text class="subtitle" x="%d" y="44" font-size="11">%s; costs: %s</text>`, left,
-		LayoutSize(r.Counts), xmlEscape(shorten(r.Profile.Source, 70)))
+	svgHead(&sb, r, name, w, h, left)
 	for i, l := range lines {
 		p(`<text class="note" x="%d" y="%d">%s</text>`, left, 66+lineH*i, xmlEscape(l))
 	}
