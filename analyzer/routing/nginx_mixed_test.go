@@ -3,7 +3,6 @@
 package routing_test
 
 import (
-	"context"
 	"fmt"
 	"math/rand/v2"
 	"net/netip"
@@ -289,20 +288,8 @@ func TestMixedAgainstNginx(t *testing.T) {
 func runMixed(t *testing.T, ngx, conf string, ports []int, probes []string) int {
 	t.Helper()
 	dir := t.TempDir()
-	confPath := filepath.Join(dir, "nginx.conf")
-	if err := os.WriteFile(confPath, []byte(conf), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	m := model(t, conf, routing.Options{Prefix: dir + "/"})
-	inst, err := nginxtest.Start(context.Background(), ngx, confPath, nginxtest.WithPrefix(dir))
-	if err != nil {
-		t.Fatalf("%v\n%s", err, conf)
-	}
-	defer func() {
-		if err := inst.Stop(context.Background()); err != nil {
-			t.Error(err)
-		}
-	}()
+	m, stop := startNginx(t, ngx, dir, "nginx.conf", conf)
+	defer stop()
 	compared, failed, skipped := 0, 0, 0
 	for _, port := range ports {
 		addr := netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), uint16(port))

@@ -3,12 +3,9 @@
 package routing_test
 
 import (
-	"context"
 	"crypto/tls"
 	"net"
 	"net/netip"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -49,20 +46,8 @@ func TestPlainHTTPToSSLPortAgainstNginx(t *testing.T) {
 	n := runCase(t, ngx, routeCase{conf: conf, hosts: hosts, probes: probes}, sslPort)
 	t.Logf("%d plain probes of the ssl port agree with nginx", n)
 
-	confPath := filepath.Join(dir, "tls.conf")
-	if err := os.WriteFile(confPath, []byte(conf), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	m := model(t, conf, routing.Options{Prefix: dir + "/"})
-	inst, err := nginxtest.Start(context.Background(), ngx, confPath, nginxtest.WithPrefix(dir))
-	if err != nil {
-		t.Fatalf("%v\n%s", err, conf)
-	}
-	defer func() {
-		if err := inst.Stop(context.Background()); err != nil {
-			t.Error(err)
-		}
-	}()
+	m, stop := startNginx(t, ngx, dir, "tls.conf", conf)
+	defer stop()
 	addr := netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), uint16(plainPort))
 	for _, host := range []string{"q.example", "p.example", "nope.example"} {
 		a := m.Route(routing.HTTPRequest{Request: routing.Request{Addr: addr.Addr(), Port: plainPort, Host: host}, Target: "/x", HTTPS: true})

@@ -3,7 +3,6 @@
 package routing_test
 
 import (
-	"context"
 	"fmt"
 	"math/rand/v2"
 	"net/netip"
@@ -101,21 +100,8 @@ type routeCase struct {
 // the model's. It returns the number of probes compared.
 func runCase(t *testing.T, ngx string, c routeCase, port int) int {
 	t.Helper()
-	dir := t.TempDir()
-	confPath := filepath.Join(dir, "nginx.conf")
-	if err := os.WriteFile(confPath, []byte(c.conf), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	m := model(t, c.conf, routing.Options{Prefix: dir + "/"})
-	inst, err := nginxtest.Start(context.Background(), ngx, confPath, nginxtest.WithPrefix(dir))
-	if err != nil {
-		t.Fatalf("%v\n%s", err, c.conf)
-	}
-	defer func() {
-		if err := inst.Stop(context.Background()); err != nil {
-			t.Error(err)
-		}
-	}()
+	m, stop := startNginx(t, ngx, t.TempDir(), "nginx.conf", c.conf)
+	defer stop()
 	addrs := c.addrs
 	if addrs == nil {
 		addrs = []netip.Addr{netip.MustParseAddr("127.0.0.1")}

@@ -64,6 +64,28 @@ func numbered(src string) string {
 	})
 }
 
+// startNginx writes conf to dir/name, models it with dir as the prefix
+// and starts nginx on it; stop stops nginx (a failure to stop is an
+// error of the test). A configuration nginx does not start with fails
+// the test.
+func startNginx(t *testing.T, ngx, dir, name, conf string) (m *routing.Model, stop func()) {
+	t.Helper()
+	confPath := filepath.Join(dir, name)
+	if err := os.WriteFile(confPath, []byte(conf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m = model(t, conf, routing.Options{Prefix: dir + "/"})
+	inst, err := nginxtest.Start(context.Background(), ngx, confPath, nginxtest.WithPrefix(dir))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, conf)
+	}
+	return m, func() {
+		if err := inst.Stop(context.Background()); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
 func freePort(t testing.TB) int {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
